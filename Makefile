@@ -1,0 +1,101 @@
+# Makefile for pbem, the play-by-email turn service.
+#   make run     set up (deps, private PostgreSQL, migrations), build, serve
+#   make test    the same set-up with a fresh test database, every suite
+#   make bench   benchmarks that print figures
+#   make check   static analysis (cppcheck)
+#   make SAN=1 … AddressSanitizer + UndefinedBehaviorSanitizer build
+#   V=1          show full command lines
+.DEFAULT_GOAL := all
+SHELL := /bin/bash
+
+CC ?= cc
+BUILD := build
+OPT := -O2
+ifdef SAN
+BUILD := build-san
+OPT := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+endif
+CPPFLAGS := -D_GNU_SOURCE -Irules -Iservice -MMD -MP
+CFLAGS := -std=c11 $(OPT) -g -Wall -Wextra -Werror -pthread
+LDFLAGS := $(if $(SAN),-fsanitize=address$(comma)undefined) -pthread
+comma := ,
+LIBS := -lmicrohttpd -lpq -lsodium -ljansson -lcurl -lm
+TEST_LIBS := -lcriterion $(LIBS)
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+RULES_SRC := $(wildcard rules/*.c rules/*/*.c)
+SERVICE_SRC := $(filter-out service/main.c,$(wildcard service/*.c service/*/*.c))
+SUPPORT_SRC := $(wildcard tests/rules/*.c tests/support/*.c)
+# A test suite is a folder holding test_*.c files; it becomes one binary.
+SUITE_DIRS := $(sort $(patsubst %/,%,$(dir $(wildcard tests/*/test_*.c tests/*/*/test_*.c))))
+SUITES := $(patsubst %,$(BUILD)/%/suite,$(SUITE_DIRS))
+
+obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
+
+all: $(BUILD)/pbemd $(BUILD)/pbem $(SUITES)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC $<")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/librules.a: $(call obj,$(RULES_SRC))
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/libservice.a: $(call obj,$(SERVICE_SRC))
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/libsupport.a: $(call obj,$(SUPPORT_SRC))
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/pbemd: $(call obj,service/main.c) $(BUILD)/libservice.a $(BUILD)/librules.a
+	@$(if $(Q),echo "  LD $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/pbem: $(call obj,$(wildcard cli/*.c)) $(BUILD)/libservice.a $(BUILD)/librules.a
+	@$(if $(Q),echo "  LD $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+.SECONDARY:
+.SECONDEXPANSION:
+$(BUILD)/tests/%/suite: $$(call obj,$$(wildcard tests/%/*.c)) $(BUILD)/libsupport.a $(BUILD)/libservice.a $(BUILD)/librules.a
+	@$(if $(Q),echo "  LD $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS)
+
+deps:
+	$(Q)scripts/deps.sh
+
+# One engine's suite alone, without PostgreSQL: make test-rules GAME=antiquity_quest
+test-rules: $(BUILD)/tests/rules/$(GAME)/suite
+	$(Q)$(BUILD)/tests/rules/$(GAME)/suite $(ARGS)
+
+run: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)scripts/run.sh $(BUILD)
+
+test: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)scripts/test.sh $(BUILD) $(SUITES)
+
+bench: deps
+	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench/engines
+	$(Q)scripts/bench.sh $(BUILD)
+
+$(BUILD)/bench/engines: $(call obj,bench/engines.c) $(BUILD)/librules.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+check:
+	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
+	    --inline-suppr -Irules -Iservice rules service cli
+
+clean:
+	rm -rf build build-san
+
+.PHONY: all deps run test test-rules bench check clean
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

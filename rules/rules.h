@@ -1,0 +1,176 @@
+/* rules.h: the one interface every game engine implements.
+ *
+ * An engine is a pure, deterministic function of (options, seat count, seed,
+ * actions): no I/O, no clock, no global mutable state. The service, the
+ * workbench and the tests only ever talk to an engine through the
+ * rules_engine table below, so a game can be added without touching them.
+ *
+ * JSON (jansson) is the lingua franca: options, actions, views, legal moves,
+ * results and snapshots are JSON values. Reference rules: a function that
+ * returns json_t * returns a NEW reference the caller must json_decref; a
+ * const json_t * argument is BORROWED and never kept.
+ *
+ * Seats are numbered 0 .. seats-1 in play order ("clockwise" = increasing).
+ */
+#ifndef RULES_H
+#define RULES_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RULES_MAX_SEATS 8
+#define RULES_SEED_BYTES 32
+/* Pass as the seat of view() for the public (spectator) view. */
+#define RULES_SPECTATOR (-1)
+
+/* Every rejection carries one sentence a player can read, naming the rule
+ * that forbids the move: "you may only pick up the discard pile after you
+ * have started a collection". */
+typedef struct rules_error {
+    char message[256];
+} rules_error;
+
+/* Fills err (if not NULL) with a printf-style sentence and returns false, so
+ * a check reads: if (bad) return rules_fail(err, "…"); */
+bool rules_fail(rules_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Who must act now. */
+typedef enum rules_wait {
+    RULES_WAIT_NOBODY = 0,     /* the match is over */
+    RULES_WAIT_ONE,            /* exactly one seat acts (seats has one bit) */
+    RULES_WAIT_ANY_ORDER,      /* each listed seat acts once, in any order;
+                                  the choices are public as they are made */
+    RULES_WAIT_SIMULTANEOUS    /* each listed seat chooses in secret; the
+                                  choices are sealed by the service until all
+                                  are in, then applied in seat order */
+} rules_wait;
+
+typedef struct rules_pending {
+    rules_wait wait;
+    uint32_t seats;      /* bit s set: seat s still has to act */
+    /* For RULES_WAIT_SIMULTANEOUS: an id that names this decision and is
+     * unique within the match ("r2-t14-location"). The service binds
+     * commitments to it. Empty otherwise. */
+    char decision[64];
+    /* What is being waited for, in words, for notifications:
+     * "draw 2 cards or pick up the discard pile". */
+    char prompt[160];
+} rules_pending;
+
+/* Each engine defines its own state; the interface only passes pointers. */
+typedef struct rules_state rules_state;
+
+typedef struct rules_engine {
+    const char *name;      /* stable key in URLs and the database:
+                              "antiquity_quest" */
+    const char *title;     /* "Antiquity Quest" */
+    /* Bump whenever a change would replay an existing event log
+     * differently; the service refuses to replay a match under another
+     * version. */
+    int version;
+    int min_seats;
+    int max_seats;
+
+    /* The match options: a JSON object mapping each option name to
+     * {"type": "boolean"|"integer"|"string", "default": …,
+     *  "description": "…"} plus "enum" for strings and "minimum"/"maximum"
+     * for integers. The defaults are the rulebook's basic game. */
+    json_t *(*describe_options)(void);
+
+    /* A new match. options may be NULL or omit any option (defaults
+     * apply); unknown options, wrong types and seat counts the options do
+     * not allow are rejected with err filled and NULL returned. All
+     * randomness of the match comes from seed, through rules_rng. */
+    rules_state *(*setup)(const json_t *options, int seats,
+                          const uint8_t seed[RULES_SEED_BYTES],
+                          rules_error *err);
+
+    rules_state *(*clone)(const rules_state *state);
+    void (*destroy)(rules_state *state);
+
+    /* Who must act now; fills *out completely. */
+    void (*pending)(const rules_state *state, rules_pending *out);
+
+    /* Applies one action of one seat. Returns true and changes state, or
+     * returns false with err filled and leaves state exactly as it was.
+     * A seat that is not pending is rejected. During a simultaneous
+     * decision the engine keeps each seat's choice (hidden from every
+     * other seat's view) and resolves the decision when the last pending
+     * seat has chosen. */
+    bool (*apply)(rules_state *state, int seat, const json_t *action,
+                  rules_error *err);
+
+    /* What seat may see (RULES_SPECTATOR: the public view). Never contains
+     * information hidden from that seat: others' hands, face-down cards,
+     * the order of the draw pile, sealed choices, the seed. */
+    json_t *(*view)(const rules_state *state, int seat);
+
+    /* The moves seat may make now:
+     * {"moves": [action, …], "complete": true|false, "forms": ["text", …]}
+     * "moves" lists concrete actions apply() accepts. "complete" is true
+     * when "moves" is every legal action (apply rejects anything else);
+     * false when there are too many and "moves" is a sample that still
+     * includes at least one move of every kind. "forms" describes the
+     * move forms in text notation for people ("play CARD CARD CARD…").
+     * A seat that may not act gets {"moves": [], "complete": true}. */
+    json_t *(*legal)(const rules_state *state, int seat);
+
+    /* Text notation a person can type in an email ("play red1 red3 red5").
+     * format_move returns a malloc'd string (caller frees) or NULL if the
+     * action is not well formed. parse_move returns the action (new
+     * reference) or NULL with err filled. For every action legal() lists,
+     * parse_move(format_move(a)) equals a. Parsing checks the form, not
+     * legality: apply() judges that. */
+    char *(*format_move)(const rules_state *state, int seat,
+                         const json_t *action);
+    json_t *(*parse_move)(const rules_state *state, int seat,
+                          const char *text, rules_error *err);
+
+    /* Scores so far and, once the match is over, the final ranking with
+     * the rulebook's tie-breaks:
+     * {"over": bool, "scores": [int per seat], "ranking": [[seat, …], …]
+     *  (places, best first; seats sharing a place share an array),
+     *  "detail": engine-specific breakdown}. */
+    json_t *(*result)(const rules_state *state);
+
+    /* A complete snapshot (everything, hidden information included) and
+     * its inverse. load(save(s)) behaves exactly like s and
+     * save(load(save(s))) is equal to save(s). load validates its input
+     * (it may have been edited by hand) and returns NULL with err filled
+     * when the snapshot is malformed or breaks an invariant. */
+    json_t *(*save)(const rules_state *state);
+    rules_state *(*load)(const json_t *snapshot, rules_error *err);
+
+    /* Every invariant of the engine (each card, die, coin in exactly one
+     * place; no negative counts; the running score equals the score
+     * recomputed from scratch). Returns false with the first broken
+     * invariant named in err. */
+    bool (*check)(const rules_state *state, rules_error *err);
+} rules_engine;
+
+/* The registry of engines compiled into this build, in a stable order.
+ * Returns a NULL-terminated array; never NULL. */
+const rules_engine *const *rules_engines(void);
+
+/* The engine called name, or NULL. */
+const rules_engine *rules_find(const char *name);
+
+/* Counts the seats set in a pending mask. */
+int rules_seat_count(uint32_t seats);
+
+/* Canonical bytes of a JSON value: compact, keys sorted, so equal values
+ * give equal bytes (snapshots, event hashes). Caller frees. Aborts on
+ * out of memory. */
+char *rules_canonical_json(const json_t *value);
+
+/* Reads options for setup(): checks that every key of options is declared
+ * in declared (the describe_options() object) with the right type and
+ * range, and returns a new object holding every declared option with its
+ * value or default. NULL with err filled on the first bad option. */
+json_t *rules_resolve_options(const json_t *declared, const json_t *options,
+                              rules_error *err);
+
+#endif

@@ -1,0 +1,69 @@
+/* harness.h: the checks every engine must pass, whatever its game.
+ *
+ * harness_random_play plays complete random matches through the rules_engine
+ * interface alone, choosing uniformly among the moves legal() lists, and
+ * after every move asserts (with Criterion) what ARCHITECTURE.md asks of
+ * every engine:
+ *   - pending() names at least one seat until the match is over, and each
+ *     pending seat has a legal move; a seat that is not pending has none;
+ *   - every listed move is accepted by apply(); check() holds after it;
+ *   - a move applied by a seat that may not act is rejected, with a
+ *     sentence, and leaves the state byte-identical;
+ *   - when legal() says its list is complete, moves that were legal earlier
+ *     but are not listed now are rejected and leave the state unchanged;
+ *   - every listed move prints to text and parses back to the same action;
+ *   - save/load round-trips to identical canonical bytes, and clone() too;
+ *   - no view leaks the snapshot's seed;
+ *   - the match ends within max_moves, result() then says "over" and ranks
+ *     every seat;
+ *   - replaying the recorded (seat, action) list from the same seed gives a
+ *     byte-identical final snapshot (determinism).
+ * Engine-specific checks (secrecy of hands, invariants) belong in check()
+ * and the engine's own tests; the optional after_move hook lets a suite add
+ * its own assertions on every position.
+ */
+#ifndef TESTS_RULES_HARNESS_H
+#define TESTS_RULES_HARNESS_H
+
+#include <stdint.h>
+
+#include "rules.h"
+
+typedef struct harness_config {
+    const rules_engine *engine;
+    const char *options_json;  /* NULL: the defaults */
+    int seats;
+    int matches;               /* complete matches to play */
+    int max_moves;             /* a match longer than this fails the test */
+    uint64_t first_seed;       /* match i uses seed derived from first_seed+i */
+    /* Called after every accepted move; may be NULL. */
+    void (*after_move)(const rules_engine *engine, const rules_state *state,
+                       int seat, const json_t *action);
+} harness_config;
+
+typedef struct harness_stats {
+    long matches;
+    long moves;
+    long rejected_probes;  /* illegal moves tried and correctly rejected */
+    long text_round_trips;
+} harness_stats;
+
+/* Plays cfg->matches random matches; fails the running Criterion test on the
+ * first broken promise, naming the match seed and move number. */
+void harness_random_play(const harness_config *cfg, harness_stats *stats);
+
+/* Derives the 32-byte seed harness_random_play uses for match number n. */
+void harness_seed(uint64_t n, uint8_t seed[RULES_SEED_BYTES]);
+
+/* Applies a text move for seat, failing the test with the engine's sentence
+ * if it is rejected. For scripted rulebook examples. */
+void harness_apply_text(const rules_engine *engine, rules_state *state,
+                        int seat, const char *text);
+
+/* Asserts that a text move for seat is rejected, leaves the state unchanged,
+ * and that the rejection's sentence contains expected_words (may be NULL). */
+void harness_reject_text(const rules_engine *engine, rules_state *state,
+                         int seat, const char *text,
+                         const char *expected_words);
+
+#endif
