@@ -15,7 +15,7 @@ ifdef SAN
 BUILD := build-san
 OPT := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 endif
-CPPFLAGS := -D_GNU_SOURCE -Irules -Iservice -MMD -MP
+CPPFLAGS := -D_GNU_SOURCE -Irules -Iservice -I$(shell pg_config --includedir 2>/dev/null || echo /usr/include/postgresql) -MMD -MP
 CFLAGS := -std=c11 $(OPT) -g -Wall -Wextra -Werror -pthread
 LDFLAGS := $(if $(SAN),-fsanitize=address$(comma)undefined) -pthread
 comma := ,

@@ -1,0 +1,66 @@
+/* auth.c */
+#include "auth.h"
+
+#include <sodium.h>
+#include <string.h>
+
+#include "db.h"
+#include "store.h"
+
+/* Binds a nonce to one exact request, so a retry is recognised and a reuse
+ * for something else is not. */
+static void request_digest(const httpsig_request *req, uint8_t out[32])
+{
+    crypto_generichash_state state;
+    crypto_generichash_init(&state, NULL, 0, 32);
+    crypto_generichash_update(&state, (const uint8_t *)req->method,
+                              strlen(req->method) + 1);
+    crypto_generichash_update(&state, (const uint8_t *)req->target,
+                              strlen(req->target) + 1);
+    if (req->body != NULL)
+        crypto_generichash_update(&state, req->body, req->body_len);
+    crypto_generichash_final(&state, out, 32);
+}
+
+bool auth_player(const httpsig_request *req, int64_t now, caller *who,
+                 apierr *err)
+{
+    memset(who, 0, sizeof *who);
+    const char *input = req->header(req->header_ctx, "signature-input");
+    const char *signature = req->header(req->header_ctx, "signature");
+    if (input == NULL || signature == NULL)
+        return apierr_set(err, 401, "unsigned",
+                          "this request must be signed: send Signature-Input "
+                          "and Signature headers (RFC 9421, ed25519) covering "
+                          "@method, @path and content-digest");
+    httpsig_signature sig;
+    httpsig_error herr = {{0}};
+    if (!httpsig_parse(input, signature, NULL, &sig, &herr) ||
+        !httpsig_check_policy(&sig, req, now, AUTH_WINDOW_SECONDS, &herr))
+        return apierr_set(err, 401, "bad_signature", "%s", herr.message);
+    PGconn *conn = db_conn(err);
+    if (conn == NULL)
+        return false;
+    uint8_t public_key[32];
+    if (!store_find_key(conn, sig.keyid, public_key, &who->player_id, err))
+        return false;
+    if (!httpsig_verify(&sig, req, public_key, &herr))
+        return apierr_set(err, 401, "bad_signature", "%s", herr.message);
+    snprintf(who->key_id, sizeof who->key_id, "%s", sig.keyid);
+    snprintf(who->nonce, sizeof who->nonce, "%s", sig.nonce);
+    request_digest(req, who->request_digest);
+    const char *digest = req->header(req->header_ctx, "content-digest");
+    who->signature = json_pack(
+        "{s:s,s:s,s:s,s:s,s:s?,s:s%}", "keyid", sig.keyid, "signature_input",
+        input, "signature", signature, "method", req->method,
+        "content_digest", digest, "body", req->body ? (const char *)req->body : "",
+        req->body ? req->body_len : 0);
+    json_object_set_new(who->signature, "target", json_string(req->target));
+    return true;
+}
+
+void auth_caller_free(caller *who)
+{
+    json_decref(who->signature);
+    who->signature = NULL;
+}

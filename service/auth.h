@@ -1,0 +1,24 @@
+/* auth.h: who sent a request. A player's request is signed per RFC 9421
+ * (Ed25519) with an RFC 9530 Content-Digest over its body; auth checks the
+ * signature policy (httpsig), finds the key, verifies, and says which player
+ * it is. Any failure is a 401 with a sentence saying what to fix. */
+#ifndef SERVICE_AUTH_H
+#define SERVICE_AUTH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "apierr.h"
+#include "httpsig.h"
+#include "matches.h"
+
+/* Signatures older or newer than this are refused. */
+#define AUTH_WINDOW_SECONDS 300
+
+/* Fills *who (its signature member is a new reference the caller releases
+ * with auth_caller_free) or returns false with err filled (401). */
+bool auth_player(const httpsig_request *req, int64_t now, caller *who,
+                 apierr *err);
+void auth_caller_free(caller *who);
+
+#endif

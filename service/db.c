@@ -1,0 +1,163 @@
+/* db.c: thread-local libpq connections and small query helpers. */
+#include "db.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+
+static char *database_url;
+static __thread PGconn *thread_conn;
+
+/* Where the URL points, without user or password, for messages. */
+static void describe_target(const char *url, char *out, size_t size)
+{
+    char *parse_error = NULL;
+    PQconninfoOption *options = PQconninfoParse(url, &parse_error);
+    if (options == NULL) {
+        snprintf(out, size, "(unparseable URL)");
+        PQfreemem(parse_error);
+        return;
+    }
+    const char *host = NULL, *port = NULL, *dbname = NULL;
+    for (PQconninfoOption *o = options; o->keyword != NULL; o++) {
+        if (o->val == NULL)
+            continue;
+        if (strcmp(o->keyword, "host") == 0)
+            host = o->val;
+        else if (strcmp(o->keyword, "port") == 0)
+            port = o->val;
+        else if (strcmp(o->keyword, "dbname") == 0)
+            dbname = o->val;
+    }
+    snprintf(out, size, "database \"%s\" on %s%s%s", dbname ? dbname : "?",
+             host ? host : "the default socket", port ? ":" : "",
+             port ? port : "");
+    PQconninfoFree(options);
+}
+
+static void first_line(const char *text, char *out, size_t size)
+{
+    snprintf(out, size, "%s", text ? text : "");
+    out[strcspn(out, "\n")] = '\0';
+}
+
+/* Server notices ("relation already exists, skipping") are not news. */
+static void ignore_notice(void *arg, const char *message)
+{
+    (void)arg;
+    (void)message;
+}
+
+static PGconn *connect_now(apierr *err)
+{
+    char *parse_error = NULL;
+    PQconninfoOption *parsed = PQconninfoParse(database_url, &parse_error);
+    if (parsed == NULL) {
+        char detail[160];
+        first_line(parse_error, detail, sizeof detail);
+        PQfreemem(parse_error);
+        apierr_set(err, 503, "database_unreachable",
+                   "DATABASE_URL is not a valid PostgreSQL connection URL "
+                   "(%s); fix it, or unset it to use the private server",
+                   detail);
+        return NULL;
+    }
+    PQconninfoFree(parsed);
+    PGconn *conn = PQconnectdb(database_url);
+    if (PQstatus(conn) != CONNECTION_OK) {
+        char target[200], detail[200];
+        describe_target(database_url, target, sizeof target);
+        first_line(PQerrorMessage(conn), detail, sizeof detail);
+        apierr_set(err, 503, "database_unreachable",
+                   "cannot reach PostgreSQL (%s): %s; start the server or "
+                   "correct DATABASE_URL",
+                   target, detail);
+        PQfinish(conn);
+        return NULL;
+    }
+    PQsetNoticeProcessor(conn, ignore_notice, NULL);
+    return conn;
+}
+
+bool db_init(const char *url, apierr *err)
+{
+    free(database_url);
+    database_url = strdup(url);
+    PGconn *conn = connect_now(err);
+    if (conn == NULL)
+        return false;
+    PQfinish(conn);
+    return true;
+}
+
+PGconn *db_conn(apierr *err)
+{
+    if (thread_conn != NULL && PQstatus(thread_conn) == CONNECTION_OK)
+        return thread_conn;
+    if (thread_conn != NULL) {
+        PQreset(thread_conn);
+        if (PQstatus(thread_conn) == CONNECTION_OK)
+            return thread_conn;
+        PQfinish(thread_conn);
+        thread_conn = NULL;
+    }
+    thread_conn = connect_now(err);
+    if (thread_conn == NULL)
+        log_error("%s", err->message);
+    return thread_conn;
+}
+
+void db_close_thread(void)
+{
+    if (thread_conn != NULL)
+        PQfinish(thread_conn);
+    thread_conn = NULL;
+}
+
+PGresult *db_query(PGconn *conn, const char *sql, int nparams,
+                   const char *const *params, ExecStatusType expected,
+                   apierr *err)
+{
+    PGresult *result =
+        PQexecParams(conn, sql, nparams, NULL, params, NULL, NULL, 0);
+    if (PQresultStatus(result) == expected)
+        return result;
+    char detail[240];
+    first_line(PQresultErrorMessage(result), detail, sizeof detail);
+    log_error("database: %s (SQLSTATE %s) in: %.80s", detail,
+              db_sqlstate(result), sql);
+    apierr_set(err, 500, "database",
+               "the database refused the operation; the incident is logged");
+    snprintf(err->code, sizeof err->code, "database:%s", db_sqlstate(result));
+    PQclear(result);
+    return NULL;
+}
+
+bool db_command(PGconn *conn, const char *sql, int nparams,
+                const char *const *params, apierr *err)
+{
+    PGresult *result =
+        PQexecParams(conn, sql, nparams, NULL, params, NULL, NULL, 0);
+    ExecStatusType status = PQresultStatus(result);
+    if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) {
+        PQclear(result);
+        return true;
+    }
+    char detail[240];
+    first_line(PQresultErrorMessage(result), detail, sizeof detail);
+    log_error("database: %s (SQLSTATE %s) in: %.80s", detail,
+              db_sqlstate(result), sql);
+    apierr_set(err, 500, "database",
+               "the database refused the operation; the incident is logged");
+    snprintf(err->code, sizeof err->code, "database:%s", db_sqlstate(result));
+    PQclear(result);
+    return false;
+}
+
+const char *db_sqlstate(const PGresult *result)
+{
+    const char *state = PQresultErrorField(result, PG_DIAG_SQLSTATE);
+    return state ? state : "";
+}

@@ -1,0 +1,97 @@
+/* main.c: pbemd, the turn service.
+ *   pbemd            apply migrations, then serve until SIGTERM/SIGINT
+ *   pbemd migrate    apply migrations and exit
+ * Environment: DATABASE_URL (required), PBEM_LISTEN (127.0.0.1:8080),
+ * PBEM_KEY_FILE (var/service.key), PBEM_MIGRATIONS (migrations),
+ * PBEM_THREADS (8), PBEM_QUIET (1: warnings and errors only). */
+#include <curl/curl.h>
+#include <signal.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db.h"
+#include "http.h"
+#include "log.h"
+#include "migrate.h"
+#include "seal.h"
+
+static const char *env_or(const char *name, const char *fallback)
+{
+    const char *value = getenv(name);
+    return value && value[0] ? value : fallback;
+}
+
+static int fail(const apierr *err)
+{
+    fprintf(stderr, "pbemd: %s\n", err->message);
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    bool migrate_only = argc > 1 && strcmp(argv[1], "migrate") == 0;
+    if (argc > 1 && !migrate_only) {
+        fprintf(stderr, "usage: pbemd [migrate]\n");
+        return 2;
+    }
+    if (sodium_init() < 0) {
+        fprintf(stderr, "pbemd: libsodium could not initialise\n");
+        return 1;
+    }
+    /* libcurl must be initialised before any thread starts. */
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    log_set_quiet(strcmp(env_or("PBEM_QUIET", "0"), "1") == 0);
+    const char *url = getenv("DATABASE_URL");
+    if (url == NULL || url[0] == '\0') {
+        fprintf(stderr, "pbemd: DATABASE_URL is not set; `make run` sets it "
+                        "to a private PostgreSQL, or export it yourself\n");
+        return 1;
+    }
+    apierr err;
+    if (!db_init(url, &err))
+        return fail(&err);
+    PGconn *conn = db_conn(&err);
+    int applied = 0;
+    if (conn == NULL ||
+        !migrate_apply(conn, env_or("PBEM_MIGRATIONS", "migrations"), &applied,
+                       &err))
+        return fail(&err);
+    db_close_thread();
+    if (migrate_only) {
+        log_info("migrations: %d applied, database up to date", applied);
+        return 0;
+    }
+    if (!seal_load_key(env_or("PBEM_KEY_FILE", "var/service.key"), &err))
+        return fail(&err);
+
+    /* Block the stop signals in every thread; main waits for them. */
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGTERM);
+    sigaddset(&stop, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &stop, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    const char *listen = env_or("PBEM_LISTEN", "127.0.0.1:8080");
+    int threads = atoi(env_or("PBEM_THREADS", "8"));
+    http_server *server = http_start(listen, threads > 0 ? threads : 8, &err);
+    if (server == NULL)
+        return fail(&err);
+    char host[64];
+    snprintf(host, sizeof host, "%.*s", (int)(strrchr(listen, ':') - listen),
+             listen);
+    /* Tests read this line to learn the port. */
+    printf("pbemd: serving on http://%s:%d/ (stop with Ctrl-C or SIGTERM)\n",
+           host, http_port(server));
+    fflush(stdout);
+    int signal_number = 0;
+    sigwait(&stop, &signal_number);
+    log_info("received %s: finishing in-flight requests",
+             signal_number == SIGTERM ? "SIGTERM" : "SIGINT");
+    http_stop(server, 30);
+    curl_global_cleanup();
+    log_info("stopped");
+    return 0;
+}

@@ -1,0 +1,712 @@
+/* matches.c: create, join, move, views. */
+#include "matches.h"
+
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db.h"
+#include "log.h"
+#include "matchstate.h"
+#include "metrics.h"
+#include "rules.h"
+#include "store.h"
+
+#define NAME_MAX_LEN 80
+#define EMAIL_MAX_LEN 254
+
+static const char *wait_name(rules_wait wait)
+{
+    switch (wait) {
+    case RULES_WAIT_ONE:
+        return "one";
+    case RULES_WAIT_ANY_ORDER:
+        return "any_order";
+    case RULES_WAIT_SIMULTANEOUS:
+        return "simultaneous";
+    default:
+        return "nobody";
+    }
+}
+
+static json_t *pending_json(const rules_pending *pending)
+{
+    json_t *seats = json_array();
+    for (int s = 0; s < 32; s++) {
+        if (pending->seats & (1u << s))
+            json_array_append_new(seats, json_integer(s));
+    }
+    json_t *out = json_pack("{s:s,s:o,s:s}", "wait", wait_name(pending->wait),
+                            "seats", seats, "prompt", pending->prompt);
+    if (pending->decision[0] != '\0')
+        json_object_set_new(out, "decision", json_string(pending->decision));
+    return out;
+}
+
+static void hex_of(const uint8_t *bytes, size_t len, char *out)
+{
+    sodium_bin2hex(out, 2 * len + 1, bytes, len);
+}
+
+/* The public description of a match (no hidden information). */
+static json_t *match_json(const store_match *match, const rules_engine *engine,
+                          const rules_state *state)
+{
+    char ref[32], head_hash[2 * STORE_HASH_BYTES + 1];
+    store_match_ref(match->match_id, ref);
+    hex_of(match->head_hash, STORE_HASH_BYTES, head_hash);
+    json_t *seats = json_array();
+    for (int s = 0; s < match->seat_count; s++) {
+        if (match->seat_player[s] == 0) {
+            json_array_append_new(seats, json_pack("{s:i,s:n}", "seat", s,
+                                                   "player"));
+            continue;
+        }
+        char player[32];
+        store_player_ref(match->seat_player[s], player);
+        json_array_append_new(seats,
+                              json_pack("{s:i,s:s,s:s}", "seat", s, "player",
+                                        player, "name", match->seat_name[s]));
+    }
+    json_t *out = json_pack(
+        "{s:s,s:s,s:s,s:i,s:s,s:i,s:O,s:o,s:{s:I,s:s}}", "id", ref, "game",
+        match->game, "title", engine ? engine->title : match->game,
+        "engine_version", match->engine_version, "status", match->status,
+        "seat_count", match->seat_count, "options", match->options, "seats",
+        seats, "head", "seq", (json_int_t)match->head_seq, "hash", head_hash);
+    if (state != NULL && engine != NULL) {
+        rules_pending pending;
+        engine->pending(state, &pending);
+        json_object_set_new(out, "pending", pending_json(&pending));
+        json_object_set_new(out, "view", engine->view(state, RULES_SPECTATOR));
+        json_object_set_new(out, "result", engine->result(state));
+    }
+    return out;
+}
+
+json_t *matches_games(void)
+{
+    json_t *games = json_array();
+    for (const rules_engine *const *e = rules_engines(); *e != NULL; e++) {
+        json_array_append_new(
+            games, json_pack("{s:s,s:s,s:i,s:i,s:i,s:o}", "name", (*e)->name,
+                             "title", (*e)->title, "version", (*e)->version,
+                             "min_seats", (*e)->min_seats, "max_seats",
+                             (*e)->max_seats, "options",
+                             (*e)->describe_options()));
+    }
+    return json_pack("{s:o}", "games", games);
+}
+
+json_t *matches_register_player(const json_t *body, apierr *err)
+{
+    const char *name = json_string_value(json_object_get(body, "name"));
+    const json_t *email_json = json_object_get(body, "email");
+    const char *email = json_string_value(email_json);
+    const char *key_b64 = json_string_value(json_object_get(body, "public_key"));
+    if (name == NULL || name[0] == '\0' || strlen(name) > NAME_MAX_LEN) {
+        apierr_set(err, 400, "bad_name",
+                   "name must be a string of 1 to %d characters", NAME_MAX_LEN);
+        return NULL;
+    }
+    if (email_json != NULL && !json_is_null(email_json) &&
+        (email == NULL || strlen(email) > EMAIL_MAX_LEN ||
+         strchr(email, '@') == NULL || strpbrk(email, " \r\n<>") != NULL)) {
+        apierr_set(err, 400, "bad_email",
+                   "email must look like name@example.org (at most %d "
+                   "characters)",
+                   EMAIL_MAX_LEN);
+        return NULL;
+    }
+    uint8_t key[crypto_sign_PUBLICKEYBYTES];
+    size_t key_len = 0;
+    if (key_b64 == NULL ||
+        sodium_base642bin(key, sizeof key, key_b64, strlen(key_b64), NULL,
+                          &key_len, NULL, sodium_base64_VARIANT_ORIGINAL) != 0 ||
+        key_len != sizeof key) {
+        apierr_set(err, 400, "bad_public_key",
+                   "public_key must be a 32-byte Ed25519 public key in "
+                   "standard base64");
+        return NULL;
+    }
+    PGconn *conn = db_conn(err);
+    if (conn == NULL)
+        return NULL;
+    long long player_id;
+    char key_id[40], ref[32];
+    if (!store_create_player(conn, name, email, key, &player_id, key_id, err))
+        return NULL;
+    store_player_ref(player_id, ref);
+    log_info("player %s registered with key %s", ref, key_id);
+    return json_pack("{s:s,s:s,s:s}", "id", ref, "name", name, "key_id",
+                     key_id);
+}
+
+int matches_find_retry(const caller *who, matches_replay *replay, apierr *err)
+{
+    PGconn *conn = db_conn(err);
+    if (conn == NULL)
+        return -1;
+    int found = store_find_nonce(conn, who->key_id, who->nonce,
+                                 who->request_digest, &replay->status,
+                                 &replay->body, err);
+    if (found == 2) {
+        apierr_set(err, 401, "nonce_reused",
+                   "this signature nonce was already used for a different "
+                   "request; sign each new request with a new nonce");
+        return -1;
+    }
+    return found;
+}
+
+/* Commits the transaction with the request's nonce and its answer. */
+static bool commit_with_answer(PGconn *conn, const caller *who, int status,
+                               const json_t *answer, apierr *err)
+{
+    char *text = rules_canonical_json(answer);
+    bool ok = store_save_nonce(conn, who->key_id, who->nonce,
+                               who->request_digest, status, text, err) &&
+              store_commit(conn, err);
+    free(text);
+    if (!ok)
+        store_rollback(conn);
+    return ok;
+}
+
+/* One outbox row per seat that must act now. */
+static bool notify_pending(PGconn *conn, const store_match *match,
+                           const rules_engine *engine, const rules_state *state,
+                           apierr *err)
+{
+    rules_pending pending;
+    engine->pending(state, &pending);
+    char ref[32];
+    store_match_ref(match->match_id, ref);
+    for (int s = 0; s < match->seat_count; s++) {
+        bool done = pending.wait == RULES_WAIT_NOBODY;
+        if (!done && !(pending.seats & (1u << s)))
+            continue;
+        json_t *payload = json_pack("{s:s,s:I,s:i,s:s}", "match", ref, "seq",
+                                    (json_int_t)match->head_seq, "seat", s,
+                                    "prompt", pending.prompt);
+        bool ok = store_insert_outbox(conn, match->match_id, match->head_seq,
+                                      match->seat_player[s],
+                                      done ? "match_over" : "your_turn",
+                                      payload, err);
+        json_decref(payload);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+static int requested_seats(const json_t *body, const rules_engine *engine,
+                           apierr *err)
+{
+    const json_t *seats = json_object_get(body, "seats");
+    if (!json_is_integer(seats) ||
+        json_integer_value(seats) < engine->min_seats ||
+        json_integer_value(seats) > engine->max_seats ||
+        json_integer_value(seats) > STORE_MAX_SEATS) {
+        apierr_set(err, 400, "bad_seats",
+                   "%s is for %d to %d players: give \"seats\" as a number in "
+                   "that range",
+                   engine->title, engine->min_seats, engine->max_seats);
+        return -1;
+    }
+    return (int)json_integer_value(seats);
+}
+
+static bool entropy_of(const json_t *body, char out[65], apierr *err)
+{
+    const json_t *entropy = json_object_get(body, "entropy");
+    out[0] = '\0';
+    if (entropy == NULL || json_is_null(entropy))
+        return true;
+    const char *hex = json_string_value(entropy);
+    uint8_t bytes[32];
+    size_t len = 0;
+    if (hex == NULL || strlen(hex) != 64 ||
+        sodium_hex2bin(bytes, sizeof bytes, hex, 64, NULL, &len, NULL) != 0 ||
+        len != 32)
+        return apierr_set(err, 400, "bad_entropy",
+                          "entropy must be 32 bytes as 64 hex digits");
+    sodium_bin2hex(out, 65, bytes, sizeof bytes);
+    return true;
+}
+
+json_t *matches_create(const caller *who, const json_t *body, apierr *err)
+{
+    const char *game = json_string_value(json_object_get(body, "game"));
+    const rules_engine *engine = game ? rules_find(game) : NULL;
+    if (engine == NULL) {
+        apierr_set(err, 400, "unknown_game",
+                   "\"game\" must name one of the games GET /v1/games lists");
+        return NULL;
+    }
+    int seats = requested_seats(body, engine, err);
+    char entropy[65];
+    if (seats < 0 || !entropy_of(body, entropy, err))
+        return NULL;
+    rules_error rerr = {{0}};
+    json_t *declared = engine->describe_options();
+    json_t *options = rules_resolve_options(
+        declared, json_object_get(body, "options"), &rerr);
+    json_decref(declared);
+    if (options == NULL) {
+        apierr_set(err, 400, "bad_options", "%s", rerr.message);
+        return NULL;
+    }
+    /* Options can forbid seat counts (pairs need an even number): ask the
+     * engine now rather than fail when the last player joins. */
+    uint8_t probe_seed[RULES_SEED_BYTES] = {0};
+    rules_state *probe = engine->setup(options, seats, probe_seed, &rerr);
+    if (probe == NULL) {
+        json_decref(options);
+        apierr_set(err, 400, "bad_options", "%s", rerr.message);
+        return NULL;
+    }
+    engine->destroy(probe);
+
+    store_match match;
+    memset(&match, 0, sizeof match);
+    uint64_t random_id;
+    randombytes_buf(&random_id, sizeof random_id);
+    match.match_id = (long long)(random_id >> 1) | 1;
+    snprintf(match.game, sizeof match.game, "%s", engine->name);
+    match.engine_version = engine->version;
+    match.options = options;
+    match.seat_count = seats;
+    snprintf(match.status, sizeof match.status, "open");
+    match.created_by = who->player_id;
+    uint8_t seed[SEAL_SEED_BYTES], commitment[SEAL_HASH_BYTES];
+    seal_new_seed(seed);
+    seal_seed_commitment(seed, commitment);
+    seal_encrypt(match.match_id, seed, sizeof seed, match.sealed_seed);
+    sodium_memzero(seed, sizeof seed);
+    char commitment_hex[2 * SEAL_HASH_BYTES + 1], player[32];
+    hex_of(commitment, sizeof commitment, commitment_hex);
+    store_player_ref(who->player_id, player);
+
+    json_t *created = json_pack(
+        "{s:s,s:{s:s,s:i,s:O,s:i,s:s,s:s}}", "kind", "created", "data", "game",
+        engine->name, "engine_version", engine->version, "options", options,
+        "seats", seats, "seed_commitment", commitment_hex, "created_by",
+        player);
+    json_t *joined = json_pack("{s:s,s:i,s:{s:s}}", "kind", "joined", "seat",
+                               0, "data", "player", player);
+    if (entropy[0] != '\0')
+        json_object_set_new(json_object_get(joined, "data"), "entropy",
+                            json_string(entropy));
+    json_t *events[] = {created, joined};
+    json_t *answer = NULL;
+    PGconn *conn = db_conn(err);
+    bool ok = conn != NULL && store_begin(conn, err);
+    if (ok) {
+        ok = store_insert_match(conn, &match, err) &&
+             store_insert_seat(conn, match.match_id, 0, who->player_id, err) &&
+             store_append(conn, &match, events, 2, NULL, err);
+        if (ok) {
+            match.seat_player[0] = who->player_id;
+            answer = json_pack("{s:o,s:i}", "match",
+                               match_json(&match, engine, NULL), "seat", 0);
+            ok = commit_with_answer(conn, who, 201, answer, err);
+        } else {
+            store_rollback(conn);
+        }
+    }
+    if (ok) {
+        metrics_events_appended(2);
+        log_info("match m_%lld created: %s for %d seats by %s", match.match_id,
+                 engine->name, seats, player);
+    } else {
+        json_decref(answer);
+        answer = NULL;
+    }
+    json_decref(created);
+    json_decref(joined);
+    store_match_free(&match);
+    return answer;
+}
+
+json_t *matches_join(const caller *who, long long match_id, const json_t *body,
+                     apierr *err)
+{
+    char entropy[65];
+    if (!entropy_of(body, entropy, err))
+        return NULL;
+    PGconn *conn = db_conn(err);
+    if (conn == NULL)
+        return NULL;
+    store_match match;
+    if (!store_load_match(conn, match_id, &match, err))
+        return NULL;
+    json_t *answer = NULL;
+    json_t *events[2] = {NULL, NULL};
+    rules_state *state = NULL;
+    const rules_engine *engine = matchstate_engine(&match, err);
+    int seat = -1, seated = 0;
+    for (int s = 0; s < match.seat_count; s++) {
+        if (match.seat_player[s] == who->player_id) {
+            apierr_set(err, 409, "already_seated",
+                       "you already have seat %d in this match", s);
+            goto fail;
+        }
+        if (match.seat_player[s] != 0)
+            seated++;
+        else if (seat < 0)
+            seat = s;
+    }
+    if (engine == NULL)
+        goto fail;
+    if (strcmp(match.status, "open") != 0 || seat < 0) {
+        apierr_set(err, 409, "match_full",
+                   "this match has no free seat: it is %s", match.status);
+        goto fail;
+    }
+    char player[32];
+    store_player_ref(who->player_id, player);
+    events[0] = json_pack("{s:s,s:i,s:{s:s}}", "kind", "joined", "seat", seat,
+                          "data", "player", player);
+    if (entropy[0] != '\0')
+        json_object_set_new(json_object_get(events[0], "data"), "entropy",
+                            json_string(entropy));
+    bool starts = seated + 1 == match.seat_count;
+    match.seat_player[seat] = who->player_id;
+    snprintf(match.seat_name[seat], sizeof match.seat_name[seat], "%s", "");
+    if (starts) {
+        /* Everyone is in: the engine sets up from the secret seed and all
+         * the seats' entropy. */
+        const char *entropy_hex[STORE_MAX_SEATS] = {0};
+        json_t *log = store_events_after(conn, match_id, 0, 1000, err);
+        if (log == NULL)
+            goto fail;
+        size_t i;
+        json_t *event;
+        json_array_foreach(log, i, event) {
+            json_int_t s = json_integer_value(json_object_get(event, "seat"));
+            const char *kind = json_string_value(json_object_get(event, "kind"));
+            if (kind && strcmp(kind, "joined") == 0 && s >= 0 &&
+                s < match.seat_count)
+                entropy_hex[s] = json_string_value(json_object_get(
+                    json_object_get(event, "data"), "entropy"));
+        }
+        entropy_hex[seat] = entropy[0] ? entropy : NULL;
+        uint8_t seed[RULES_SEED_BYTES];
+        bool seeded = matchstate_seed(&match, entropy_hex, seed, err);
+        json_decref(log);
+        if (!seeded)
+            goto fail;
+        rules_error rerr = {{0}};
+        state = engine->setup(match.options, match.seat_count, seed, &rerr);
+        sodium_memzero(seed, sizeof seed);
+        if (state == NULL) {
+            apierr_set(err, 500, "setup_failed", "the game could not start: %s",
+                       rerr.message);
+            goto fail;
+        }
+        events[1] = json_pack("{s:s,s:{s:s,s:i}}", "kind", "started", "data",
+                              "engine", engine->name, "engine_version",
+                              engine->version);
+    }
+    if (!store_begin(conn, err))
+        goto fail;
+    if (!store_insert_seat(conn, match_id, seat, who->player_id, err) ||
+        !store_append(conn, &match, events, starts ? 2 : 1,
+                      starts ? "active" : NULL, err) ||
+        (starts && !notify_pending(conn, &match, engine, state, err))) {
+        store_rollback(conn);
+        goto fail;
+    }
+    store_match_free(&match);
+    if (!store_load_match(conn, match_id, &match, err)) {
+        store_rollback(conn);
+        goto fail;
+    }
+    answer = json_pack("{s:o,s:i}", "match", match_json(&match, engine, state),
+                       "seat", seat);
+    if (!commit_with_answer(conn, who, 200, answer, err)) {
+        json_decref(answer);
+        answer = NULL;
+        goto fail;
+    }
+    metrics_events_appended(starts ? 2 : 1);
+    if (starts) {
+        matchstate_remember(engine, match_id, match.head_seq, state);
+        log_info("match m_%lld started with %d seats", match_id,
+                 match.seat_count);
+    }
+fail:
+    if (state != NULL)
+        engine->destroy(state);
+    json_decref(events[0]);
+    json_decref(events[1]);
+    store_match_free(&match);
+    return answer;
+}
+
+static int seat_of(const store_match *match, long long player_id)
+{
+    for (int s = 0; s < match->seat_count; s++) {
+        if (match->seat_player[s] == player_id)
+            return s;
+    }
+    return -1;
+}
+
+/* The action a body asks for: {"action": {...}} or {"move": "text"}. */
+static json_t *requested_action(const json_t *body, const rules_engine *engine,
+                                const rules_state *state, int seat,
+                                apierr *err)
+{
+    const json_t *action = json_object_get(body, "action");
+    const json_t *text = json_object_get(body, "move");
+    if (json_is_object(action) && text == NULL)
+        return json_incref((json_t *)action);
+    if (json_is_string(text) && action == NULL) {
+        if (json_string_length(text) > 1000) {
+            apierr_set(err, 400, "bad_move", "a text move is at most 1000 characters");
+            return NULL;
+        }
+        rules_error rerr = {{0}};
+        json_t *parsed =
+            engine->parse_move(state, seat, json_string_value(text), &rerr);
+        if (parsed == NULL)
+            apierr_set(err, 422, "unreadable_move", "%s", rerr.message);
+        return parsed;
+    }
+    apierr_set(err, 400, "bad_move",
+               "give either \"action\" (a JSON object) or \"move\" (text), "
+               "with \"seq\"");
+    return NULL;
+}
+
+json_t *matches_move(const caller *who, long long match_id, const json_t *body,
+                     apierr *err)
+{
+    const json_t *seq = json_object_get(body, "seq");
+    if (!json_is_integer(seq)) {
+        apierr_set(err, 400, "bad_move",
+                   "\"seq\" must be the match's head sequence number you saw");
+        return NULL;
+    }
+    PGconn *conn = db_conn(err);
+    if (conn == NULL)
+        return NULL;
+    store_match match;
+    if (!store_load_match(conn, match_id, &match, err))
+        return NULL;
+    json_t *answer = NULL, *action = NULL, *events[2] = {NULL, NULL};
+    rules_state *state = NULL;
+    const rules_engine *engine = matchstate_engine(&match, err);
+    int seat = seat_of(&match, who->player_id);
+    if (engine == NULL)
+        goto done;
+    if (seat < 0) {
+        apierr_set(err, 403, "not_seated", "you have no seat in this match");
+        goto done;
+    }
+    if (strcmp(match.status, "active") != 0) {
+        apierr_set(err, 409, "not_in_play", "the match is %s, not in play",
+                   match.status);
+        goto done;
+    }
+    if (json_integer_value(seq) != match.head_seq) {
+        apierr_set(err, 409, "stale_seq",
+                   "the match is at event %lld, not %lld: reload it and decide "
+                   "again",
+                   match.head_seq, (long long)json_integer_value(seq));
+        err->head = match.head_seq;
+        goto done;
+    }
+    state = matchstate_load(conn, &match, engine, err);
+    if (state == NULL)
+        goto done;
+    rules_pending pending;
+    engine->pending(state, &pending);
+    if (!(pending.seats & (1u << seat))) {
+        apierr_set(err, 409, "not_your_turn",
+                   "it is not your turn: waiting for %s to %s",
+                   rules_seat_count(pending.seats) == 1 ? "another seat"
+                                                        : "other seats",
+                   pending.prompt);
+        goto done;
+    }
+    if (pending.wait == RULES_WAIT_SIMULTANEOUS) {
+        apierr_set(err, 501, "sealed_decision",
+                   "this is a simultaneous secret decision (%s); sealed "
+                   "commit/reveal submissions are not available on this "
+                   "server yet, and a plain move would publish your choice",
+                   pending.decision);
+        goto done;
+    }
+    action = requested_action(body, engine, state, seat, err);
+    if (action == NULL)
+        goto done;
+    char *text = engine->format_move(state, seat, action);
+    rules_error rerr = {{0}};
+    if (!engine->apply(state, seat, action, &rerr)) {
+        free(text);
+        apierr_set(err, 422, "illegal_move", "%s", rerr.message);
+        goto done;
+    }
+    events[0] = json_pack("{s:s,s:i,s:{s:O,s:s?}}", "kind", "move", "seat",
+                          seat, "data", "action", action, "text", text);
+    free(text);
+    if (who->signature != NULL)
+        json_object_set(json_object_get(events[0], "data"), "request",
+                        who->signature);
+    engine->pending(state, &pending);
+    bool over = pending.wait == RULES_WAIT_NOBODY;
+    if (over) {
+        /* The end reveals the seed so anyone can replay every shuffle. */
+        uint8_t secret[SEAL_SEED_BYTES];
+        char secret_hex[2 * SEAL_SEED_BYTES + 1];
+        seal_decrypt(match.match_id, match.sealed_seed, sizeof match.sealed_seed,
+                     secret);
+        hex_of(secret, sizeof secret, secret_hex);
+        sodium_memzero(secret, sizeof secret);
+        events[1] = json_pack("{s:s,s:{s:o,s:s}}", "kind", "finished", "data",
+                              "result", engine->result(state), "seed",
+                              secret_hex);
+    }
+    long long old_head = match.head_seq;
+    if (!store_begin(conn, err))
+        goto done;
+    bool ok = store_append(conn, &match, events, over ? 2 : 1,
+                           over ? "finished" : NULL, err) &&
+              notify_pending(conn, &match, engine, state, err);
+    if (ok && old_head / MATCHES_SNAPSHOT_EVERY !=
+                  match.head_seq / MATCHES_SNAPSHOT_EVERY) {
+        json_t *snapshot = engine->save(state);
+        char *snapshot_text = rules_canonical_json(snapshot);
+        ok = store_save_snapshot(conn, match_id, match.head_seq,
+                                 engine->version, snapshot_text, err);
+        free(snapshot_text);
+        json_decref(snapshot);
+    }
+    if (!ok) {
+        store_rollback(conn);
+        goto done;
+    }
+    char head_hash[2 * STORE_HASH_BYTES + 1];
+    hex_of(match.head_hash, STORE_HASH_BYTES, head_hash);
+    answer = json_pack("{s:I,s:s,s:b,s:o,s:o}", "seq",
+                       (json_int_t)match.head_seq, "hash", head_hash, "over",
+                       over, "pending", pending_json(&pending), "result",
+                       engine->result(state));
+    if (!commit_with_answer(conn, who, 200, answer, err)) {
+        json_decref(answer);
+        answer = NULL;
+        goto done;
+    }
+    metrics_events_appended(over ? 2 : 1);
+    matchstate_remember(engine, match_id, match.head_seq, state);
+done:
+    json_decref(action);
+    json_decref(events[0]);
+    json_decref(events[1]);
+    if (state != NULL)
+        engine->destroy(state);
+    store_match_free(&match);
+    return answer;
+}
+
+json_t *matches_public(long long match_id, apierr *err)
+{
+    PGconn *conn = db_conn(err);
+    if (conn == NULL)
+        return NULL;
+    store_match match;
+    if (!store_load_match(conn, match_id, &match, err))
+        return NULL;
+    const rules_engine *engine = matchstate_engine(&match, err);
+    rules_state *state = NULL;
+    json_t *answer = NULL;
+    if (engine != NULL && strcmp(match.status, "open") != 0) {
+        state = matchstate_load(conn, &match, engine, err);
+        if (state == NULL)
+            goto done;
+    }
+    answer = match_json(&match, engine, state);
+done:
+    if (state != NULL)
+        engine->destroy(state);
+    store_match_free(&match);
+    return answer;
+}
+
+json_t *matches_seat_view(const caller *who, long long match_id, apierr *err)
+{
+    PGconn *conn = db_conn(err);
+    if (conn == NULL)
+        return NULL;
+    store_match match;
+    if (!store_load_match(conn, match_id, &match, err))
+        return NULL;
+    json_t *answer = NULL;
+    rules_state *state = NULL;
+    const rules_engine *engine = matchstate_engine(&match, err);
+    int seat = seat_of(&match, who->player_id);
+    if (engine == NULL)
+        goto done;
+    if (seat < 0) {
+        apierr_set(err, 403, "not_seated", "you have no seat in this match");
+        goto done;
+    }
+    answer = match_json(&match, engine, NULL);
+    json_object_set_new(answer, "seat", json_integer(seat));
+    if (strcmp(match.status, "open") == 0)
+        goto done;
+    state = matchstate_load(conn, &match, engine, err);
+    if (state == NULL) {
+        json_decref(answer);
+        answer = NULL;
+        goto done;
+    }
+    rules_pending pending;
+    engine->pending(state, &pending);
+    json_object_set_new(answer, "pending", pending_json(&pending));
+    json_object_set_new(answer, "view", engine->view(state, seat));
+    json_object_set_new(answer, "result", engine->result(state));
+    json_t *legal = engine->legal(state, seat);
+    json_t *texts = json_array();
+    size_t i;
+    json_t *move;
+    json_array_foreach(json_object_get(legal, "moves"), i, move) {
+        char *text = engine->format_move(state, seat, move);
+        json_array_append_new(texts, text ? json_string(text) : json_null());
+        free(text);
+    }
+    json_object_set_new(legal, "texts", texts);
+    json_object_set_new(answer, "legal", legal);
+done:
+    if (state != NULL)
+        engine->destroy(state);
+    store_match_free(&match);
+    return answer;
+}
+
+json_t *matches_events(long long match_id, long long after, int limit,
+                       apierr *err)
+{
+    PGconn *conn = db_conn(err);
+    if (conn == NULL)
+        return NULL;
+    store_match match;
+    if (!store_load_match(conn, match_id, &match, err))
+        return NULL;
+    json_t *events = store_events_after(conn, match_id, after, limit, err);
+    json_t *answer = NULL;
+    if (events != NULL)
+        answer = json_pack("{s:o,s:I}", "events", events, "head",
+                           (json_int_t)match.head_seq);
+    store_match_free(&match);
+    return answer;
+}
+
+void matches_cache_clear(void)
+{
+    matchstate_forget_all();
+}

@@ -1,0 +1,55 @@
+/* matches.h: the match use cases behind the HTTP routes: create, join,
+ * move, and the views. Each loads what it needs, asks the rules engine, and
+ * appends events in one transaction (with the request's nonce, so a retried
+ * request gets the stored answer, and outbox rows for whoever must act
+ * next). Every function returns a new JSON answer, or NULL with err filled
+ * (its status is the HTTP status). */
+#ifndef SERVICE_MATCHES_H
+#define SERVICE_MATCHES_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "apierr.h"
+
+/* Who is asking, as established by auth. */
+typedef struct caller {
+    long long player_id;
+    char key_id[257];
+    char nonce[257];
+    uint8_t request_digest[32];  /* binds the nonce to this exact request */
+    json_t *signature;           /* signature material kept in move events
+                                    (borrowed; may be NULL) */
+} caller;
+
+/* Snapshot every this many events. */
+#define MATCHES_SNAPSHOT_EVERY 32
+
+json_t *matches_games(void);
+json_t *matches_register_player(const json_t *body, apierr *err);
+json_t *matches_create(const caller *who, const json_t *body, apierr *err);
+json_t *matches_join(const caller *who, long long match_id,
+                     const json_t *body, apierr *err);
+json_t *matches_move(const caller *who, long long match_id,
+                     const json_t *body, apierr *err);
+json_t *matches_public(long long match_id, apierr *err);
+json_t *matches_seat_view(const caller *who, long long match_id, apierr *err);
+json_t *matches_events(long long match_id, long long after, int limit,
+                       apierr *err);
+
+/* Answers stored for retried requests: status and body of the first try. */
+typedef struct matches_replay {
+    int status;
+    char *body;   /* malloc'd */
+} matches_replay;
+
+/* 1 when (key, nonce) already answered this same request (replay filled),
+ * 0 when unseen, -1 with err filled when the nonce was used for a different
+ * request or the database failed. */
+int matches_find_retry(const caller *who, matches_replay *replay, apierr *err);
+
+/* Drops every cached state (tests use it to force a replay). */
+void matches_cache_clear(void);
+
+#endif

@@ -1,0 +1,16 @@
+/* metrics.h: counters for GET /metrics, in Prometheus text format:
+ * requests by route and status, a request latency histogram, events
+ * appended. Safe to call from any thread. */
+#ifndef SERVICE_METRICS_H
+#define SERVICE_METRICS_H
+
+#include <stddef.h>
+
+/* route is a static string naming the route pattern ("POST /v1/matches/{id}/moves"). */
+void metrics_request(const char *route, int status, double seconds);
+void metrics_events_appended(int count);
+
+/* The metrics page; caller frees. */
+char *metrics_render(void);
+
+#endif

@@ -1,0 +1,305 @@
+/* routes.c: URL → use case, JSON in and out, one error shape. */
+#include "routes.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "auth.h"
+#include "db.h"
+#include "matches.h"
+#include "metrics.h"
+#include "rules.h"
+#include "store.h"
+
+#define EVENTS_PAGE_MAX 500
+
+static char *dump(json_t *value)
+{
+    char *text = json_dumps(value, JSON_COMPACT);
+    if (text == NULL)
+        abort();
+    return text;
+}
+
+void routes_error(route_answer *answer, int status, const char *code,
+                  const char *message)
+{
+    json_t *body = json_pack("{s:{s:s,s:s}}", "error", "code", code,
+                             "message", message);
+    answer->status = status;
+    answer->body = dump(body);
+    answer->content_type = "application/json";
+    json_decref(body);
+}
+
+static void answer_error(route_answer *answer, const apierr *err)
+{
+    json_t *body = json_pack("{s:{s:s,s:s}}", "error", "code", err->code,
+                             "message", err->message);
+    /* Database codes carry the SQLSTATE for the log, not for clients. */
+    if (strncmp(err->code, "database", 8) == 0)
+        json_object_set_new(json_object_get(body, "error"), "code",
+                            json_string("internal"));
+    if (err->head >= 0)
+        json_object_set_new(json_object_get(body, "error"), "head",
+                            json_integer(err->head));
+    answer->status = err->status;
+    answer->body = dump(body);
+    answer->content_type = "application/json";
+    json_decref(body);
+}
+
+static void answer_json(route_answer *answer, int status, json_t *value)
+{
+    answer->status = status;
+    answer->body = dump(value);
+    answer->content_type = "application/json";
+    json_decref(value);
+}
+
+static void answer_result(route_answer *answer, int status, json_t *value,
+                          const apierr *err)
+{
+    if (value == NULL)
+        answer_error(answer, err);
+    else
+        answer_json(answer, status, value);
+}
+
+static json_t *parse_body(const char *body, size_t len, apierr *err)
+{
+    if (body == NULL || len == 0) {
+        apierr_set(err, 400, "bad_json", "this request needs a JSON object body");
+        return NULL;
+    }
+    json_error_t jerr;
+    json_t *value = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (value == NULL) {
+        apierr_set(err, 400, "bad_json",
+                   "the body is not valid JSON: %s at line %d column %d",
+                   jerr.text, jerr.line, jerr.column);
+        return NULL;
+    }
+    if (!json_is_object(value)) {
+        json_decref(value);
+        apierr_set(err, 400, "bad_json", "the body must be a JSON object");
+        return NULL;
+    }
+    return value;
+}
+
+static const char *lookup_header(void *ctx, const char *name)
+{
+    return MHD_lookup_connection_value(ctx, MHD_HEADER_KIND, name);
+}
+
+/* Authenticates a player's request; for state-changing requests, a retry
+ * of an already answered request is answered from the stored copy
+ * (returns 1), never applied twice. */
+static int authenticate(struct MHD_Connection *conn, const char *method,
+                        const char *target, const char *body, size_t len,
+                        bool changes_state, caller *who, route_answer *answer)
+{
+    const char *scheme = getenv("PBEM_PUBLIC_SCHEME");
+    httpsig_request req = {
+        .method = method,
+        .target = target,
+        .scheme = scheme ? scheme : "http",
+        .authority = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "host"),
+        .header = lookup_header,
+        .header_ctx = conn,
+        .body = (const unsigned char *)body,
+        .body_len = len,
+    };
+    apierr err;
+    if (!auth_player(&req, (int64_t)time(NULL), who, &err)) {
+        answer_error(answer, &err);
+        return -1;
+    }
+    if (!changes_state)
+        return 0;
+    matches_replay replay = {0};
+    int found = matches_find_retry(who, &replay, &err);
+    if (found < 0) {
+        auth_caller_free(who);
+        answer_error(answer, &err);
+        return -1;
+    }
+    if (found == 1) {
+        auth_caller_free(who);
+        answer->status = replay.status;
+        answer->body = replay.body;
+        answer->content_type = "application/json";
+        return 1;
+    }
+    return 0;
+}
+
+static void healthz(route_answer *answer)
+{
+    apierr err;
+    PGconn *conn = db_conn(&err);
+    if (conn == NULL || !db_command(conn, "SELECT 1", 0, NULL, &err)) {
+        routes_error(answer, 503, "database_unreachable",
+                     "the database does not answer");
+        return;
+    }
+    answer_json(answer, 200, json_pack("{s:s}", "status", "ok"));
+}
+
+static long long query_number(struct MHD_Connection *conn, const char *name,
+                              long long fallback, bool *bad)
+{
+    const char *text = MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND,
+                                                   name);
+    if (text == NULL)
+        return fallback;
+    char *end = NULL;
+    long long value = strtoll(text, &end, 10);
+    if (*text == '\0' || *end != '\0' || value < 0)
+        *bad = true;
+    return value;
+}
+
+/* Routes under /v1/matches/{id}. */
+static void match_routes(struct MHD_Connection *conn, const char *method,
+                         long long match_id, const char *tail,
+                         const char *target, const char *body, size_t len,
+                         route_answer *answer)
+{
+    apierr err;
+    caller who;
+    bool is_get = strcmp(method, "GET") == 0;
+    bool is_post = strcmp(method, "POST") == 0;
+    if (tail[0] == '\0') {
+        answer->route = "GET /v1/matches/{id}";
+        if (!is_get)
+            return routes_error(answer, 405, "method_not_allowed",
+                                "use GET on a match");
+        return answer_result(answer, 200, matches_public(match_id, &err), &err);
+    }
+    if (strcmp(tail, "/events") == 0) {
+        answer->route = "GET /v1/matches/{id}/events";
+        if (!is_get)
+            return routes_error(answer, 405, "method_not_allowed",
+                                "use GET on events");
+        bool bad = false;
+        long long after = query_number(conn, "after", 0, &bad);
+        long long limit = query_number(conn, "limit", EVENTS_PAGE_MAX, &bad);
+        if (bad || limit < 1 || limit > EVENTS_PAGE_MAX)
+            return routes_error(answer, 400, "bad_query",
+                                "after must be a number >= 0 and limit 1 to 500");
+        return answer_result(answer, 200,
+                             matches_events(match_id, after, (int)limit, &err),
+                             &err);
+    }
+    if (strcmp(tail, "/view") == 0) {
+        answer->route = "GET /v1/matches/{id}/view";
+        if (!is_get)
+            return routes_error(answer, 405, "method_not_allowed",
+                                "use GET on a view");
+        if (authenticate(conn, method, target, body, len, false, &who, answer))
+            return;
+        json_t *view = matches_seat_view(&who, match_id, &err);
+        auth_caller_free(&who);
+        return answer_result(answer, 200, view, &err);
+    }
+    bool join = strcmp(tail, "/join") == 0;
+    bool move = strcmp(tail, "/moves") == 0;
+    if (!join && !move) {
+        answer->route = "unknown";
+        return routes_error(answer, 404, "not_found", "no such resource");
+    }
+    answer->route = join ? "POST /v1/matches/{id}/join"
+                         : "POST /v1/matches/{id}/moves";
+    if (!is_post)
+        return routes_error(answer, 405, "method_not_allowed", "use POST");
+    json_t *request = parse_body(body, len, &err);
+    if (request == NULL)
+        return answer_error(answer, &err);
+    if (authenticate(conn, method, target, body, len, true, &who, answer)) {
+        json_decref(request);
+        return;
+    }
+    json_t *result = join ? matches_join(&who, match_id, request, &err)
+                          : matches_move(&who, match_id, request, &err);
+    auth_caller_free(&who);
+    json_decref(request);
+    answer_result(answer, 200, result, &err);
+}
+
+void routes_handle(struct MHD_Connection *conn, const char *method,
+                   const char *url, const char *target, const char *body,
+                   size_t len, route_answer *answer)
+{
+    apierr err;
+    caller who;
+    answer->route = "unknown";
+    bool is_get = strcmp(method, "GET") == 0;
+    bool is_post = strcmp(method, "POST") == 0;
+    if (strcmp(url, "/healthz") == 0 && is_get) {
+        answer->route = "GET /healthz";
+        return healthz(answer);
+    }
+    if (strcmp(url, "/metrics") == 0 && is_get) {
+        answer->route = "GET /metrics";
+        answer->status = 200;
+        answer->body = metrics_render();
+        answer->content_type = "text/plain; version=0.0.4";
+        return;
+    }
+    if (strcmp(url, "/v1/games") == 0 && is_get) {
+        answer->route = "GET /v1/games";
+        return answer_json(answer, 200, matches_games());
+    }
+    if (strcmp(url, "/v1/players") == 0 && is_post) {
+        answer->route = "POST /v1/players";
+        json_t *request = parse_body(body, len, &err);
+        if (request == NULL)
+            return answer_error(answer, &err);
+        json_t *player = matches_register_player(request, &err);
+        json_decref(request);
+        return answer_result(answer, 201, player, &err);
+    }
+    if (strcmp(url, "/v1/matches") == 0 && is_post) {
+        answer->route = "POST /v1/matches";
+        json_t *request = parse_body(body, len, &err);
+        if (request == NULL)
+            return answer_error(answer, &err);
+        if (authenticate(conn, method, target, body, len, true, &who, answer)) {
+            json_decref(request);
+            return;
+        }
+        json_t *created = matches_create(&who, request, &err);
+        auth_caller_free(&who);
+        json_decref(request);
+        return answer_result(answer, 201, created, &err);
+    }
+    static const char prefix[] = "/v1/matches/";
+    if (strncmp(url, prefix, sizeof prefix - 1) == 0) {
+        const char *ref = url + sizeof prefix - 1;
+        const char *slash = strchr(ref, '/');
+        size_t ref_len = slash ? (size_t)(slash - ref) : strlen(ref);
+        char id_text[32];
+        if (ref_len < sizeof id_text) {
+            memcpy(id_text, ref, ref_len);
+            id_text[ref_len] = '\0';
+            long long match_id = store_parse_match_ref(id_text);
+            if (match_id > 0)
+                return match_routes(conn, method, match_id, ref + ref_len,
+                                    target, body, len, answer);
+        }
+        answer->route = "GET /v1/matches/{id}";
+        return routes_error(answer, 404, "no_such_match",
+                            "match ids look like m_1234");
+    }
+    if (strcmp(url, "/healthz") == 0 || strcmp(url, "/metrics") == 0 ||
+        strcmp(url, "/v1/games") == 0 || strcmp(url, "/v1/players") == 0 ||
+        strcmp(url, "/v1/matches") == 0)
+        return routes_error(answer, 405, "method_not_allowed",
+                            "this resource does not accept that method");
+    routes_error(answer, 404, "not_found", "no such resource");
+}

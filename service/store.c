@@ -1,0 +1,569 @@
+/* store.c: SQL for matches, events, snapshots, nonces, players, outbox. */
+#include "store.h"
+
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "db.h"
+#include "rules.h"
+
+/* bytea travels as text in the '\x<hex>' form. */
+static void bytea_param(const uint8_t *bytes, size_t len, char *out)
+{
+    out[0] = '\\';
+    out[1] = 'x';
+    sodium_bin2hex(out + 2, 2 * len + 1, bytes, len);
+}
+
+static bool bytea_value(const char *text, uint8_t *out, size_t len)
+{
+    size_t got = 0;
+    if (strncmp(text, "\\x", 2) != 0)
+        return false;
+    if (sodium_hex2bin(out, len, text + 2, strlen(text + 2), NULL, &got,
+                       NULL) != 0)
+        return false;
+    return got == len;
+}
+
+bool store_begin(PGconn *conn, apierr *err)
+{
+    return db_command(conn, "BEGIN", 0, NULL, err);
+}
+
+bool store_commit(PGconn *conn, apierr *err)
+{
+    return db_command(conn, "COMMIT", 0, NULL, err);
+}
+
+void store_rollback(PGconn *conn)
+{
+    PQclear(PQexec(conn, "ROLLBACK"));
+}
+
+void store_match_ref(long long match_id, char out[32])
+{
+    snprintf(out, 32, "m_%lld", match_id);
+}
+
+void store_player_ref(long long player_id, char out[32])
+{
+    snprintf(out, 32, "p_%lld", player_id);
+}
+
+long long store_parse_match_ref(const char *text)
+{
+    if (text == NULL || strncmp(text, "m_", 2) != 0 || text[2] == '\0')
+        return 0;
+    char *end = NULL;
+    long long id = strtoll(text + 2, &end, 10);
+    if (*end != '\0' || id <= 0 || strlen(text) > 22)
+        return 0;
+    return id;
+}
+
+bool store_insert_match(PGconn *conn, const store_match *match, apierr *err)
+{
+    char id[24], version[16], seats[16], creator[24];
+    char zero_hash[2 * STORE_HASH_BYTES + 3];
+    char sealed[2 * sizeof match->sealed_seed + 3];
+    uint8_t zeros[STORE_HASH_BYTES] = {0};
+    snprintf(id, sizeof id, "%lld", match->match_id);
+    snprintf(version, sizeof version, "%d", match->engine_version);
+    snprintf(seats, sizeof seats, "%d", match->seat_count);
+    snprintf(creator, sizeof creator, "%lld", match->created_by);
+    bytea_param(zeros, sizeof zeros, zero_hash);
+    bytea_param(match->sealed_seed, sizeof match->sealed_seed, sealed);
+    char *options = rules_canonical_json(match->options);
+    const char *params[] = {id,      match->game, version, options,
+                            seats,   zero_hash,   sealed,  creator};
+    bool ok = db_command(conn,
+                         "INSERT INTO matches (match_id, game, engine_version,"
+                         " options, seat_count, status, head_seq, head_hash,"
+                         " sealed_seed, created_by) VALUES ($1, $2, $3, $4,"
+                         " $5, 'open', 0, $6, $7, $8)",
+                         8, params, err);
+    free(options);
+    return ok;
+}
+
+bool store_load_match(PGconn *conn, long long match_id, store_match *match,
+                      apierr *err)
+{
+    char id[24];
+    snprintf(id, sizeof id, "%lld", match_id);
+    const char *params[] = {id};
+    memset(match, 0, sizeof *match);
+    PGresult *result = db_query(
+        conn,
+        "SELECT game, engine_version, options::text, seat_count, status,"
+        " head_seq, head_hash, sealed_seed, created_by FROM matches"
+        " WHERE match_id = $1",
+        1, params, PGRES_TUPLES_OK, err);
+    if (result == NULL)
+        return false;
+    if (PQntuples(result) == 0) {
+        PQclear(result);
+        char ref[32];
+        store_match_ref(match_id, ref);
+        return apierr_set(err, 404, "no_such_match", "there is no match %s",
+                          ref);
+    }
+    match->match_id = match_id;
+    snprintf(match->game, sizeof match->game, "%s", PQgetvalue(result, 0, 0));
+    match->engine_version = atoi(PQgetvalue(result, 0, 1));
+    match->options = json_loads(PQgetvalue(result, 0, 2), 0, NULL);
+    match->seat_count = atoi(PQgetvalue(result, 0, 3));
+    snprintf(match->status, sizeof match->status, "%s",
+             PQgetvalue(result, 0, 4));
+    match->head_seq = atoll(PQgetvalue(result, 0, 5));
+    bool ok = bytea_value(PQgetvalue(result, 0, 6), match->head_hash,
+                          STORE_HASH_BYTES) &&
+              bytea_value(PQgetvalue(result, 0, 7), match->sealed_seed,
+                          sizeof match->sealed_seed);
+    match->created_by = atoll(PQgetvalue(result, 0, 8));
+    PQclear(result);
+    if (!ok || match->options == NULL || match->seat_count > STORE_MAX_SEATS)
+        return apierr_set(err, 500, "corrupt_match",
+                          "match row %lld is malformed", match_id);
+
+    result = db_query(conn,
+                      "SELECT s.seat, s.player_id, p.name FROM seats s"
+                      " JOIN players p USING (player_id)"
+                      " WHERE s.match_id = $1 ORDER BY s.seat",
+                      1, params, PGRES_TUPLES_OK, err);
+    if (result == NULL)
+        return false;
+    for (int row = 0; row < PQntuples(result); row++) {
+        int seat = atoi(PQgetvalue(result, row, 0));
+        if (seat < 0 || seat >= match->seat_count)
+            continue;
+        match->seat_player[seat] = atoll(PQgetvalue(result, row, 1));
+        snprintf(match->seat_name[seat], sizeof match->seat_name[seat], "%s",
+                 PQgetvalue(result, row, 2));
+    }
+    PQclear(result);
+    return true;
+}
+
+void store_match_free(store_match *match)
+{
+    json_decref(match->options);
+    match->options = NULL;
+}
+
+bool store_insert_seat(PGconn *conn, long long match_id, int seat,
+                       long long player_id, apierr *err)
+{
+    char id[24], seat_text[16], player[24];
+    snprintf(id, sizeof id, "%lld", match_id);
+    snprintf(seat_text, sizeof seat_text, "%d", seat);
+    snprintf(player, sizeof player, "%lld", player_id);
+    const char *params[] = {id, seat_text, player};
+    if (db_command(conn,
+                   "INSERT INTO seats (match_id, seat, player_id)"
+                   " VALUES ($1, $2, $3)",
+                   3, params, err))
+        return true;
+    if (strcmp(err->code, "database:23505") == 0)
+        return apierr_set(err, 409, "seat_taken",
+                          "seat %d was just taken, or you already have a "
+                          "seat in this match",
+                          seat);
+    return false;
+}
+
+void store_chain_hash(const uint8_t prev[STORE_HASH_BYTES], const char *body,
+                      uint8_t out[STORE_HASH_BYTES])
+{
+    crypto_generichash_state state;
+    crypto_generichash_init(&state, NULL, 0, STORE_HASH_BYTES);
+    crypto_generichash_update(&state, prev, STORE_HASH_BYTES);
+    crypto_generichash_update(&state, (const uint8_t *)body, strlen(body));
+    crypto_generichash_final(&state, out, STORE_HASH_BYTES);
+}
+
+static void utc_now(char out[32])
+{
+    struct timespec now;
+    struct tm tm;
+    clock_gettime(CLOCK_REALTIME, &now);
+    gmtime_r(&now.tv_sec, &tm);
+    size_t n = strftime(out, 32, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(out + n, 32 - n, ".%06ldZ", now.tv_nsec / 1000);
+}
+
+static bool current_head(PGconn *conn, const char *id, long long *head,
+                         apierr *err)
+{
+    const char *params[] = {id};
+    PGresult *result = db_query(conn,
+                                "SELECT head_seq FROM matches WHERE match_id = $1",
+                                1, params, PGRES_TUPLES_OK, err);
+    if (result == NULL)
+        return false;
+    *head = PQntuples(result) ? atoll(PQgetvalue(result, 0, 0)) : 0;
+    PQclear(result);
+    return true;
+}
+
+bool store_append(PGconn *conn, store_match *match, json_t *const *events,
+                  int count, const char *new_status, apierr *err)
+{
+    char id[24], ref[32], at[32];
+    snprintf(id, sizeof id, "%lld", match->match_id);
+    store_match_ref(match->match_id, ref);
+    utc_now(at);
+
+    uint8_t hash[STORE_HASH_BYTES];
+    uint8_t prev[STORE_HASH_BYTES];
+    memcpy(prev, match->head_hash, sizeof prev);
+    char **bodies = calloc((size_t)count, sizeof *bodies);
+    uint8_t(*hashes)[STORE_HASH_BYTES] = calloc((size_t)count, sizeof *hashes);
+    for (int i = 0; i < count; i++) {
+        json_t *seat = json_object_get(events[i], "seat");
+        json_t *event = json_pack(
+            "{s:s,s:I,s:O,s:O,s:s,s:O}", "match", ref, "seq",
+            (json_int_t)(match->head_seq + 1 + i), "kind",
+            json_object_get(events[i], "kind"), "seat",
+            seat ? seat : json_null(), "at", at, "data",
+            json_object_get(events[i], "data"));
+        bodies[i] = rules_canonical_json(event);
+        json_decref(event);
+        store_chain_hash(prev, bodies[i], hashes[i]);
+        memcpy(prev, hashes[i], sizeof prev);
+    }
+    memcpy(hash, prev, sizeof hash);
+
+    /* The guard: moving the head from exactly what we read locks the match
+     * row; a writer that lost the race finds head_seq changed and stops. */
+    char expected[24], new_head[24], hash_text[2 * STORE_HASH_BYTES + 3];
+    snprintf(expected, sizeof expected, "%lld", match->head_seq);
+    snprintf(new_head, sizeof new_head, "%lld", match->head_seq + count);
+    bytea_param(hash, sizeof hash, hash_text);
+    const char *guard[] = {id, expected, new_head, hash_text, new_status};
+    PGresult *result = db_query(
+        conn,
+        "UPDATE matches SET head_seq = $3, head_hash = $4,"
+        " status = coalesce($5, status), updated_at = now()"
+        " WHERE match_id = $1 AND head_seq = $2 RETURNING 1",
+        5, guard, PGRES_TUPLES_OK, err);
+    bool ok = result != NULL;
+    if (ok && PQntuples(result) == 0) {
+        long long head = match->head_seq;
+        if (current_head(conn, id, &head, err)) {
+            apierr_set(err, 409, "stale_seq",
+                       "the match moved on to event %lld while this request "
+                       "expected %lld; reload the match and try again",
+                       head, match->head_seq);
+            err->head = head;
+        }
+        ok = false;
+    }
+    PQclear(result);
+
+    uint8_t chain[STORE_HASH_BYTES];
+    memcpy(chain, match->head_hash, sizeof chain);
+    for (int i = 0; ok && i < count; i++) {
+        char seq[24], seat_text[16], prev_text[2 * STORE_HASH_BYTES + 3];
+        char this_text[2 * STORE_HASH_BYTES + 3];
+        json_t *seat = json_object_get(events[i], "seat");
+        snprintf(seq, sizeof seq, "%lld", match->head_seq + 1 + i);
+        snprintf(seat_text, sizeof seat_text, "%lld",
+                 (long long)json_integer_value(seat));
+        bytea_param(chain, sizeof chain, prev_text);
+        bytea_param(hashes[i], STORE_HASH_BYTES, this_text);
+        const char *params[] = {
+            id, seq,
+            json_string_value(json_object_get(events[i], "kind")),
+            json_is_integer(seat) ? seat_text : NULL,
+            bodies[i], prev_text, this_text};
+        ok = db_command(conn,
+                        "INSERT INTO events (match_id, seq, kind, seat, body,"
+                        " prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                        7, params, err);
+        if (!ok && strcmp(err->code, "database:23505") == 0)
+            apierr_set(err, 409, "stale_seq",
+                       "another request appended event %s first; reload the "
+                       "match and try again", seq);
+        memcpy(chain, hashes[i], sizeof chain);
+    }
+    if (ok) {
+        match->head_seq += count;
+        memcpy(match->head_hash, hash, sizeof hash);
+        if (new_status != NULL)
+            snprintf(match->status, sizeof match->status, "%s", new_status);
+    }
+    for (int i = 0; i < count; i++)
+        free(bodies[i]);
+    free(bodies);
+    free(hashes);
+    return ok;
+}
+
+json_t *store_events_after(PGconn *conn, long long match_id, long long after,
+                           int limit, apierr *err)
+{
+    char id[24], after_text[24], limit_text[16];
+    snprintf(id, sizeof id, "%lld", match_id);
+    snprintf(after_text, sizeof after_text, "%lld", after);
+    snprintf(limit_text, sizeof limit_text, "%d", limit);
+    const char *params[] = {id, after_text, limit_text};
+    PGresult *result = db_query(
+        conn,
+        "SELECT body, encode(hash, 'hex'), encode(prev_hash, 'hex')"
+        " FROM events WHERE match_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
+        3, params, PGRES_TUPLES_OK, err);
+    if (result == NULL)
+        return NULL;
+    json_t *list = json_array();
+    for (int row = 0; row < PQntuples(result); row++) {
+        json_t *event = json_loads(PQgetvalue(result, row, 0), 0, NULL);
+        if (event == NULL)
+            continue;
+        json_object_set_new(event, "hash",
+                            json_string(PQgetvalue(result, row, 1)));
+        json_object_set_new(event, "prev_hash",
+                            json_string(PQgetvalue(result, row, 2)));
+        json_array_append_new(list, event);
+    }
+    PQclear(result);
+    return list;
+}
+
+bool store_verify_chain(PGconn *conn, long long match_id, bool *ok,
+                        long long *bad_seq, char *reason, size_t reason_size,
+                        apierr *err)
+{
+    char id[24];
+    snprintf(id, sizeof id, "%lld", match_id);
+    const char *params[] = {id};
+    PGresult *result = db_query(
+        conn,
+        "SELECT e.seq, e.body, e.prev_hash, e.hash, m.head_seq, m.head_hash"
+        " FROM matches m LEFT JOIN events e USING (match_id)"
+        " WHERE m.match_id = $1 ORDER BY e.seq",
+        1, params, PGRES_TUPLES_OK, err);
+    if (result == NULL)
+        return false;
+    uint8_t chain[STORE_HASH_BYTES] = {0};
+    *ok = true;
+    *bad_seq = 0;
+    reason[0] = '\0';
+    long long expected_seq = 1;
+    int rows = PQntuples(result);
+    for (int row = 0; *ok && row < rows; row++) {
+        if (PQgetisnull(result, row, 0))
+            break;
+        long long seq = atoll(PQgetvalue(result, row, 0));
+        uint8_t stored_prev[STORE_HASH_BYTES], stored[STORE_HASH_BYTES];
+        uint8_t computed[STORE_HASH_BYTES];
+        *bad_seq = seq;
+        if (seq != expected_seq) {
+            snprintf(reason, reason_size, "event %lld is missing", expected_seq);
+            *bad_seq = expected_seq;
+            *ok = false;
+            break;
+        }
+        bytea_value(PQgetvalue(result, row, 2), stored_prev, sizeof stored_prev);
+        bytea_value(PQgetvalue(result, row, 3), stored, sizeof stored);
+        store_chain_hash(chain, PQgetvalue(result, row, 1), computed);
+        if (sodium_memcmp(stored_prev, chain, sizeof chain) != 0) {
+            snprintf(reason, reason_size,
+                     "event %lld does not chain from event %lld", seq, seq - 1);
+            *ok = false;
+        } else if (sodium_memcmp(computed, stored, sizeof stored) != 0) {
+            snprintf(reason, reason_size,
+                     "event %lld's bytes do not match its hash", seq);
+            *ok = false;
+        }
+        memcpy(chain, stored, sizeof chain);
+        expected_seq++;
+    }
+    if (*ok && rows > 0) {
+        uint8_t head_hash[STORE_HASH_BYTES];
+        long long head = atoll(PQgetvalue(result, 0, 4));
+        bytea_value(PQgetvalue(result, 0, 5), head_hash, sizeof head_hash);
+        if (head != expected_seq - 1 ||
+            sodium_memcmp(head_hash, chain, sizeof chain) != 0) {
+            snprintf(reason, reason_size,
+                     "the match head (%lld) does not match its last event", head);
+            *bad_seq = head;
+            *ok = false;
+        }
+    }
+    if (*ok)
+        *bad_seq = 0;
+    PQclear(result);
+    return true;
+}
+
+bool store_find_snapshot(PGconn *conn, long long match_id, long long max_seq,
+                         int engine_version, long long *seq, char **state,
+                         apierr *err)
+{
+    char id[24], max_text[24], version[16];
+    snprintf(id, sizeof id, "%lld", match_id);
+    snprintf(max_text, sizeof max_text, "%lld", max_seq);
+    snprintf(version, sizeof version, "%d", engine_version);
+    const char *params[] = {id, max_text, version};
+    PGresult *result = db_query(
+        conn,
+        "SELECT seq, state FROM snapshots WHERE match_id = $1 AND seq <= $2"
+        " AND engine_version = $3 ORDER BY seq DESC LIMIT 1",
+        3, params, PGRES_TUPLES_OK, err);
+    if (result == NULL)
+        return false;
+    *seq = 0;
+    *state = NULL;
+    if (PQntuples(result) > 0) {
+        *seq = atoll(PQgetvalue(result, 0, 0));
+        *state = strdup(PQgetvalue(result, 0, 1));
+    }
+    PQclear(result);
+    return true;
+}
+
+bool store_save_snapshot(PGconn *conn, long long match_id, long long seq,
+                         int engine_version, const char *state, apierr *err)
+{
+    char id[24], seq_text[24], version[16];
+    snprintf(id, sizeof id, "%lld", match_id);
+    snprintf(seq_text, sizeof seq_text, "%lld", seq);
+    snprintf(version, sizeof version, "%d", engine_version);
+    const char *params[] = {id, seq_text, version, state};
+    return db_command(conn,
+                      "INSERT INTO snapshots (match_id, seq, engine_version,"
+                      " state) VALUES ($1, $2, $3, $4)"
+                      " ON CONFLICT (match_id, seq) DO NOTHING",
+                      4, params, err);
+}
+
+int store_find_nonce(PGconn *conn, const char *key_id, const char *nonce,
+                     const uint8_t digest[32], int *status, char **response,
+                     apierr *err)
+{
+    const char *params[] = {key_id, nonce};
+    PGresult *result = db_query(conn,
+                                "SELECT request_digest, status, response"
+                                " FROM request_nonces"
+                                " WHERE key_id = $1 AND nonce = $2",
+                                2, params, PGRES_TUPLES_OK, err);
+    if (result == NULL)
+        return -1;
+    int found = 0;
+    if (PQntuples(result) > 0) {
+        uint8_t stored[32];
+        found = 2;
+        if (bytea_value(PQgetvalue(result, 0, 0), stored, sizeof stored) &&
+            sodium_memcmp(stored, digest, sizeof stored) == 0) {
+            found = 1;
+            *status = atoi(PQgetvalue(result, 0, 1));
+            *response = strdup(PQgetvalue(result, 0, 2));
+        }
+    }
+    PQclear(result);
+    return found;
+}
+
+bool store_save_nonce(PGconn *conn, const char *key_id, const char *nonce,
+                      const uint8_t digest[32], int status,
+                      const char *response, apierr *err)
+{
+    char digest_text[2 * 32 + 3], status_text[8];
+    bytea_param(digest, 32, digest_text);
+    snprintf(status_text, sizeof status_text, "%d", status);
+    const char *params[] = {key_id, nonce, digest_text, status_text, response};
+    if (db_command(conn,
+                   "INSERT INTO request_nonces (key_id, nonce, request_digest,"
+                   " status, response) VALUES ($1, $2, $3, $4, $5)",
+                   5, params, err))
+        return true;
+    if (strcmp(err->code, "database:23505") == 0)
+        return apierr_set(err, 409, "nonce_reused",
+                          "this signature nonce was used a moment ago by a "
+                          "concurrent request; sign again with a new nonce");
+    return false;
+}
+
+bool store_create_player(PGconn *conn, const char *name, const char *email,
+                         const uint8_t public_key[32], long long *player_id,
+                         char key_id[40], apierr *err)
+{
+    uint8_t digest[8];
+    crypto_generichash(digest, sizeof digest, public_key, 32, NULL, 0);
+    char digest_hex[17];
+    sodium_bin2hex(digest_hex, sizeof digest_hex, digest, sizeof digest);
+    snprintf(key_id, 40, "k_%s", digest_hex);
+    uint64_t random_id;
+    randombytes_buf(&random_id, sizeof random_id);
+    *player_id = (long long)(random_id >> 1);
+    if (*player_id == 0)
+        *player_id = 1;
+    char id[24], key_text[2 * 32 + 3];
+    snprintf(id, sizeof id, "%lld", *player_id);
+    bytea_param(public_key, 32, key_text);
+    const char *player[] = {id, name, email};
+    const char *key[] = {key_id, id, key_text};
+    if (!store_begin(conn, err))
+        return false;
+    bool ok = db_command(conn,
+                         "INSERT INTO players (player_id, name, email)"
+                         " VALUES ($1, $2, $3)",
+                         3, player, err) &&
+              db_command(conn,
+                         "INSERT INTO player_keys (key_id, player_id,"
+                         " public_key) VALUES ($1, $2, $3)",
+                         3, key, err);
+    if (!ok) {
+        store_rollback(conn);
+        if (strcmp(err->code, "database:23505") == 0)
+            return apierr_set(err, 409, "key_registered",
+                              "this public key is already registered");
+        return false;
+    }
+    return store_commit(conn, err);
+}
+
+bool store_find_key(PGconn *conn, const char *key_id, uint8_t public_key[32],
+                    long long *player_id, apierr *err)
+{
+    const char *params[] = {key_id};
+    PGresult *result = db_query(conn,
+                                "SELECT public_key, player_id FROM player_keys"
+                                " WHERE key_id = $1 AND revoked_at IS NULL",
+                                1, params, PGRES_TUPLES_OK, err);
+    if (result == NULL)
+        return false;
+    bool found = PQntuples(result) > 0 &&
+                 bytea_value(PQgetvalue(result, 0, 0), public_key, 32);
+    if (found)
+        *player_id = atoll(PQgetvalue(result, 0, 1));
+    PQclear(result);
+    if (!found)
+        return apierr_set(err, 401, "unknown_key",
+                          "the signature's keyid is not a registered key");
+    return true;
+}
+
+bool store_insert_outbox(PGconn *conn, long long match_id, long long seq,
+                         long long player_id, const char *reason,
+                         const json_t *payload, apierr *err)
+{
+    char id[24], seq_text[24], player[24];
+    snprintf(id, sizeof id, "%lld", match_id);
+    snprintf(seq_text, sizeof seq_text, "%lld", seq);
+    snprintf(player, sizeof player, "%lld", player_id);
+    char *body = rules_canonical_json(payload);
+    const char *params[] = {id, seq_text, player, reason, body};
+    bool ok = db_command(conn,
+                         "INSERT INTO outbox (match_id, seq, player_id,"
+                         " channel, reason, payload) VALUES ($1, $2, $3,"
+                         " 'default', $4, $5) ON CONFLICT DO NOTHING",
+                         5, params, err);
+    free(body);
+    return ok;
+}

@@ -1,0 +1,124 @@
+/* store.h: what the service keeps in PostgreSQL.
+ *
+ * Every match is an append-only, hash-chained event log: event N's hash is
+ * BLAKE2b-256(hash of event N-1 || canonical bytes of event N), the first
+ * event chaining from 32 zero bytes. An append names the head it expects:
+ * the match row's head moves in the same transaction, so of two concurrent
+ * writers exactly one wins each sequence number and the other gets a
+ * conflict (409), never a gap or a duplicate.
+ *
+ * Functions take the caller's connection so a use case can compose several
+ * of them in one transaction (store_begin … store_commit). All return false
+ * with err filled on failure.
+ */
+#ifndef SERVICE_STORE_H
+#define SERVICE_STORE_H
+
+#include <jansson.h>
+#include <libpq-fe.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "apierr.h"
+#include "seal.h"
+
+#define STORE_MAX_SEATS 16
+#define STORE_HASH_BYTES 32
+
+typedef struct store_match {
+    long long match_id;
+    char game[64];
+    int engine_version;
+    json_t *options;             /* owned */
+    int seat_count;
+    char status[16];             /* open | active | finished */
+    long long head_seq;
+    uint8_t head_hash[STORE_HASH_BYTES];
+    uint8_t sealed_seed[SEAL_SEED_BYTES + SEAL_OVERHEAD];
+    long long created_by;
+    long long seat_player[STORE_MAX_SEATS];  /* 0 = empty seat */
+    char seat_name[STORE_MAX_SEATS][81];
+} store_match;
+
+bool store_begin(PGconn *conn, apierr *err);
+bool store_commit(PGconn *conn, apierr *err);
+void store_rollback(PGconn *conn);
+
+/* Public ids: "m_<n>" for matches, "p_<n>" for players. Parsing returns 0
+ * for anything malformed. */
+void store_match_ref(long long match_id, char out[32]);
+long long store_parse_match_ref(const char *text);
+void store_player_ref(long long player_id, char out[32]);
+
+/* Inserts a new match row with head 0 (its first events come by append). */
+bool store_insert_match(PGconn *conn, const store_match *match, apierr *err);
+
+/* Reads a match and its seats. 404 when there is no such match. The caller
+ * frees with store_match_free. */
+bool store_load_match(PGconn *conn, long long match_id, store_match *match,
+                      apierr *err);
+void store_match_free(store_match *match);
+
+/* Seats player_id at seat; 409 when the seat was taken or the player is
+ * already seated in this match. */
+bool store_insert_seat(PGconn *conn, long long match_id, int seat,
+                       long long player_id, apierr *err);
+
+/* Appends count events after match->head_seq. Each event is an object
+ * {"kind": "...", "seat": n (optional), "data": {...}} (borrowed). Sets the
+ * match status to new_status when not NULL. On success match->head_seq and
+ * head_hash move to the last event; on a lost race 409 "stale_seq" with
+ * err->head set to the current head. */
+bool store_append(PGconn *conn, store_match *match, json_t *const *events,
+                  int count, const char *new_status, apierr *err);
+
+/* The hash chain step, for verifiers: BLAKE2b-256(prev || body). */
+void store_chain_hash(const uint8_t prev[STORE_HASH_BYTES], const char *body,
+                      uint8_t out[STORE_HASH_BYTES]);
+
+/* Events with seq > after, at most limit, oldest first, as a new JSON array
+ * of the stored event objects plus "hash" and "prev_hash" in hex. */
+json_t *store_events_after(PGconn *conn, long long match_id, long long after,
+                           int limit, apierr *err);
+
+/* Checks the whole chain of a match: every hash recomputed from the stored
+ * bytes, every prev_hash equal to the hash before, seqs without gaps, and
+ * the match head equal to the last event. On a break, *bad_seq is the first
+ * bad event and reason says what is wrong; returns false only on database
+ * errors (err filled). *ok tells the verdict. */
+bool store_verify_chain(PGconn *conn, long long match_id, bool *ok,
+                        long long *bad_seq, char *reason, size_t reason_size,
+                        apierr *err);
+
+/* The latest snapshot at or before max_seq made by engine_version, or
+ * *seq = 0 when none. *state is malloc'd (caller frees). */
+bool store_find_snapshot(PGconn *conn, long long match_id, long long max_seq,
+                         int engine_version, long long *seq, char **state,
+                         apierr *err);
+bool store_save_snapshot(PGconn *conn, long long match_id, long long seq,
+                         int engine_version, const char *state, apierr *err);
+
+/* Request nonces (idempotent retries). store_find_nonce: 0 unseen, 1 seen
+ * for this same request (status and malloc'd response returned), 2 seen for
+ * a different request, -1 database error. */
+int store_find_nonce(PGconn *conn, const char *key_id, const char *nonce,
+                     const uint8_t digest[32], int *status, char **response,
+                     apierr *err);
+bool store_save_nonce(PGconn *conn, const char *key_id, const char *nonce,
+                      const uint8_t digest[32], int status,
+                      const char *response, apierr *err);
+
+/* Players and keys. */
+bool store_create_player(PGconn *conn, const char *name, const char *email,
+                         const uint8_t public_key[32], long long *player_id,
+                         char key_id[40], apierr *err);
+/* 401 when the key is unknown or revoked. */
+bool store_find_key(PGconn *conn, const char *key_id, uint8_t public_key[32],
+                    long long *player_id, apierr *err);
+
+/* One outbox row: player must be told reason about event seq. */
+bool store_insert_outbox(PGconn *conn, long long match_id, long long seq,
+                         long long player_id, const char *reason,
+                         const json_t *payload, apierr *err);
+
+#endif
