@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# test.sh BUILD SUITE…: every test suite against a fresh test database.
+# Uses the private PostgreSQL of this checkout unless DATABASE_URL names a
+# server (whose user may create databases). Ends with one Criterion-style
+# synthesis line over all suites and a non-zero exit on any failure.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+build=$1
+shift
+db="pbem_test_$(date +%s)_$$"
+if [ -z "${DATABASE_URL:-}" ]; then
+    scripts/pg.sh start || exit 1
+    scripts/pg.sh createdb "$db" || exit 1
+    export DATABASE_URL; DATABASE_URL=$(scripts/pg.sh url "$db")
+    trap 'scripts/pg.sh dropdb "$db" >/dev/null 2>&1' EXIT
+else
+    admin=$DATABASE_URL
+    psql -X -q -v ON_ERROR_STOP=1 "$admin" -c "CREATE DATABASE \"$db\"" || {
+        echo "pbem: cannot create a test database with DATABASE_URL's user" >&2; exit 1; }
+    DATABASE_URL=$(python3 -c 'import sys,urllib.parse as u; p=u.urlsplit(sys.argv[1]); print(u.urlunsplit(p._replace(path="/"+sys.argv[2])))' "$admin" "$db")
+    export DATABASE_URL
+    trap 'psql -X -q "$admin" -c "DROP DATABASE IF EXISTS \"$db\" WITH (FORCE)" >/dev/null 2>&1' EXIT
+fi
+export PBEM_BIN="$PWD/$build/pbemd" PBEM_CLI="$PWD/$build/pbem"
+echo "pbem: test database $db"
+
+if [ -f tests/node/package.json ]; then
+    if [ ! -d tests/node/node_modules ] || [ tests/node/package-lock.json -nt tests/node/node_modules ]; then
+        (cd tests/node && npm ci --no-audit --no-fund --loglevel=error) || {
+            echo "pbem: npm ci in tests/node failed (is the npm registry reachable?)" >&2; exit 1; }
+    fi
+fi
+
+tested=0 passing=0 failing=0 crashing=0 status=0
+if [ -f openapi.yaml ] && [ -x tests/node/node_modules/.bin/redocly ]; then
+    echo "== openapi.yaml lint (redocly)"
+    if tests/node/node_modules/.bin/redocly lint --config tests/node/redocly.yaml openapi.yaml; then
+        tested=$((tested+1)); passing=$((passing+1))
+    else
+        tested=$((tested+1)); failing=$((failing+1)); status=1
+    fi
+fi
+for suite in "$@"; do
+    name=${suite#"$build"/tests/}; name=${name%/suite}
+    echo "== $name"
+    log=$(mktemp)
+    "$suite" --jobs "${PBEM_TEST_JOBS:-2}" 2>&1 | tee "$log"
+    rc=${PIPESTATUS[0]}
+    line=$(grep -a 'Synthesis: Tested:' "$log" | tail -1)
+    if [ -n "$line" ]; then
+        read -r t p f c <<<"$(sed -E 's/.*Tested: ([0-9]+) \| Passing: ([0-9]+) \| Failing: ([0-9]+) \| Crashing: ([0-9]+).*/\1 \2 \3 \4/' <<<"$line")"
+        tested=$((tested+t)) passing=$((passing+p)) failing=$((failing+f)) crashing=$((crashing+c))
+    else
+        crashing=$((crashing+1))
+    fi
+    [ "$rc" -ne 0 ] && status=1
+    rm -f "$log"
+done
+echo "[====] Synthesis: Tested: $tested | Passing: $passing | Failing: $failing | Crashing: $crashing"
+exit $status

@@ -1,0 +1,292 @@
+/* The event store against the real PostgreSQL: migrations, appends, the
+ * hash chain, conflicts under concurrency, snapshots and nonces. */
+#include <criterion/criterion.h>
+#include <pthread.h>
+#include <sodium.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../support/pgtest.h"
+#include "migrate.h"
+#include "store.h"
+
+static PGconn *migrated(char *schema)
+{
+    cr_assert(sodium_init() >= 0);
+    PGconn *conn = pgtest_fresh_schema(schema);
+    apierr err;
+    cr_assert(migrate_apply(conn, "migrations", NULL, &err), "%s", err.message);
+    return conn;
+}
+
+static void new_match(PGconn *conn, store_match *match, long long id)
+{
+    memset(match, 0, sizeof *match);
+    match->match_id = id;
+    strcpy(match->game, "toy");
+    match->engine_version = 1;
+    match->options = json_object();
+    match->seat_count = 2;
+    strcpy(match->status, "open");
+    match->created_by = 1;
+    apierr err;
+    cr_assert(store_insert_match(conn, match, &err), "%s", err.message);
+}
+
+static json_t *event(const char *kind, int n)
+{
+    return json_pack("{s:s,s:i,s:{s:i}}", "kind", kind, "seat", n % 2, "data",
+                     "n", n);
+}
+
+Test(store_migrations, apply_once_then_nothing)
+{
+    char schema[64];
+    PGconn *conn = migrated(schema);
+    apierr err;
+    int applied = -1;
+    cr_assert(migrate_apply(conn, "migrations", &applied, &err), "%s",
+              err.message);
+    cr_expect_eq(applied, 0, "a second run applied %d migrations", applied);
+    PGresult *r = PQexec(conn, "SELECT count(*) FROM schema_migrations");
+    cr_expect_geq(atoi(PQgetvalue(r, 0, 0)), 1);
+    PQclear(r);
+    PQfinish(conn);
+}
+
+Test(store_migrations, refuses_a_database_newer_than_itself)
+{
+    char schema[64];
+    PGconn *conn = migrated(schema);
+    pgtest_exec(conn, "INSERT INTO schema_migrations (version, name)"
+                      " VALUES (9999, '9999_future.sql')");
+    apierr err;
+    cr_expect(!migrate_apply(conn, "migrations", NULL, &err));
+    cr_expect_str_eq(err.code, "database_newer");
+    cr_expect_not_null(strstr(err.message, "9999_future.sql"), "%s",
+                       err.message);
+    PQfinish(conn);
+}
+
+Test(store_events, appends_chain_their_hashes)
+{
+    char schema[64];
+    PGconn *conn = migrated(schema);
+    store_match match;
+    new_match(conn, &match, 11);
+    apierr err;
+    for (int i = 0; i < 5; i++) {
+        json_t *e = event("move", i);
+        cr_assert(store_append(conn, &match, &e, 1, NULL, &err), "%s",
+                  err.message);
+        json_decref(e);
+    }
+    cr_expect_eq(match.head_seq, 5);
+    json_t *events = store_events_after(conn, 11, 0, 100, &err);
+    cr_assert_eq(json_array_size(events), 5);
+    /* Recompute the chain from what the API returns. */
+    uint8_t prev[32] = {0};
+    size_t i;
+    json_t *e;
+    json_array_foreach(events, i, e) {
+        cr_expect_eq(json_integer_value(json_object_get(e, "seq")),
+                     (json_int_t)i + 1);
+        json_t *body = json_deep_copy(e);
+        json_object_del(body, "hash");
+        json_object_del(body, "prev_hash");
+        char *bytes = json_dumps(body, JSON_COMPACT | JSON_SORT_KEYS);
+        uint8_t hash[32];
+        char hex[65];
+        store_chain_hash(prev, bytes, hash);
+        sodium_bin2hex(hex, sizeof hex, hash, sizeof hash);
+        cr_expect_str_eq(hex, json_string_value(json_object_get(e, "hash")),
+                         "event %zu's hash does not recompute", i + 1);
+        memcpy(prev, hash, sizeof prev);
+        free(bytes);
+        json_decref(body);
+    }
+    json_decref(events);
+    bool ok;
+    long long bad;
+    char reason[200];
+    cr_assert(store_verify_chain(conn, 11, &ok, &bad, reason, sizeof reason,
+                                 &err));
+    cr_expect(ok, "%s", reason);
+    store_match_free(&match);
+    PQfinish(conn);
+}
+
+Test(store_events, a_stale_head_is_a_conflict_not_a_gap)
+{
+    char schema[64];
+    PGconn *conn = migrated(schema);
+    store_match first, second;
+    new_match(conn, &first, 12);
+    apierr err;
+    cr_assert(store_load_match(conn, 12, &second, &err));
+    json_t *e = event("move", 1);
+    cr_assert(store_append(conn, &first, &e, 1, NULL, &err), "%s", err.message);
+    cr_expect(!store_append(conn, &second, &e, 1, NULL, &err));
+    cr_expect_eq(err.status, 409);
+    cr_expect_str_eq(err.code, "stale_seq");
+    cr_expect_eq(err.head, 1);
+    cr_expect_eq(second.head_seq, 0, "a failed append moved the head");
+    json_decref(e);
+    store_match_free(&first);
+    store_match_free(&second);
+    PQfinish(conn);
+}
+
+Test(store_events, tampering_with_one_event_is_named)
+{
+    char schema[64];
+    PGconn *conn = migrated(schema);
+    store_match match;
+    new_match(conn, &match, 13);
+    apierr err;
+    for (int i = 0; i < 4; i++) {
+        json_t *e = event("move", i);
+        cr_assert(store_append(conn, &match, &e, 1, NULL, &err));
+        json_decref(e);
+    }
+    pgtest_exec(conn, "UPDATE events SET body = replace(body, '\"n\":2', "
+                      "'\"n\":7') WHERE match_id = 13 AND seq = 3");
+    bool ok;
+    long long bad;
+    char reason[200];
+    cr_assert(store_verify_chain(conn, 13, &ok, &bad, reason, sizeof reason,
+                                 &err));
+    cr_expect(!ok);
+    cr_expect_eq(bad, 3, "blamed event %lld: %s", bad, reason);
+    pgtest_exec(conn, "DELETE FROM events WHERE match_id = 13 AND seq = 2");
+    cr_assert(store_verify_chain(conn, 13, &ok, &bad, reason, sizeof reason,
+                                 &err));
+    cr_expect(!ok);
+    cr_expect_eq(bad, 2, "blamed event %lld: %s", bad, reason);
+    store_match_free(&match);
+    PQfinish(conn);
+}
+
+#define RACERS 8
+#define TRIES 40
+
+typedef struct racer {
+    const char *schema;
+    int wins;
+    int conflicts;
+} racer;
+
+static void *race(void *arg)
+{
+    racer *r = arg;
+    PGconn *conn = pgtest_connect(r->schema);
+    for (int t = 0; t < TRIES; t++) {
+        store_match match;
+        apierr err;
+        if (!store_load_match(conn, 14, &match, &err))
+            break;
+        json_t *e = event("move", t);
+        if (!store_begin(conn, &err))
+            break;
+        if (store_append(conn, &match, &e, 1, NULL, &err) &&
+            store_commit(conn, &err)) {
+            r->wins++;
+        } else {
+            store_rollback(conn);
+            if (err.status == 409)
+                r->conflicts++;
+        }
+        json_decref(e);
+        store_match_free(&match);
+    }
+    PQfinish(conn);
+    return NULL;
+}
+
+Test(store_events, eight_racing_writers_win_each_seq_exactly_once)
+{
+    char schema[64];
+    PGconn *conn = migrated(schema);
+    store_match match;
+    new_match(conn, &match, 14);
+    pthread_t threads[RACERS];
+    racer racers[RACERS];
+    for (int i = 0; i < RACERS; i++) {
+        racers[i] = (racer){.schema = schema};
+        pthread_create(&threads[i], NULL, race, &racers[i]);
+    }
+    int wins = 0, conflicts = 0;
+    for (int i = 0; i < RACERS; i++) {
+        pthread_join(threads[i], NULL);
+        wins += racers[i].wins;
+        conflicts += racers[i].conflicts;
+    }
+    cr_expect_eq(wins + conflicts, RACERS * TRIES,
+                 "some attempts neither won nor conflicted");
+    cr_expect_gt(conflicts, 0, "the writers never actually raced");
+    PGresult *r = PQexec(conn, "SELECT count(*), count(DISTINCT seq), max(seq),"
+                               " (SELECT head_seq FROM matches WHERE match_id = 14)"
+                               " FROM events WHERE match_id = 14");
+    cr_expect_eq(atoi(PQgetvalue(r, 0, 0)), wins, "events != wins");
+    cr_expect_eq(atoi(PQgetvalue(r, 0, 1)), wins, "a seq was written twice");
+    cr_expect_eq(atoi(PQgetvalue(r, 0, 2)), wins, "there is a gap");
+    cr_expect_eq(atoi(PQgetvalue(r, 0, 3)), wins, "the head is off");
+    PQclear(r);
+    apierr err;
+    bool ok;
+    long long bad;
+    char reason[200];
+    cr_assert(store_verify_chain(conn, 14, &ok, &bad, reason, sizeof reason,
+                                 &err));
+    cr_expect(ok, "%s", reason);
+    store_match_free(&match);
+    PQfinish(conn);
+}
+
+Test(store_snapshots, the_latest_of_the_right_version_is_found)
+{
+    char schema[64];
+    PGconn *conn = migrated(schema);
+    store_match match;
+    new_match(conn, &match, 15);
+    apierr err;
+    cr_assert(store_save_snapshot(conn, 15, 4, 1, "{\"at\":4}", &err));
+    cr_assert(store_save_snapshot(conn, 15, 8, 1, "{\"at\":8}", &err));
+    cr_assert(store_save_snapshot(conn, 15, 9, 2, "{\"at\":9}", &err));
+    long long seq;
+    char *state;
+    cr_assert(store_find_snapshot(conn, 15, 100, 1, &seq, &state, &err));
+    cr_expect_eq(seq, 8);
+    cr_expect_str_eq(state, "{\"at\":8}");
+    free(state);
+    cr_assert(store_find_snapshot(conn, 15, 7, 1, &seq, &state, &err));
+    cr_expect_eq(seq, 4);
+    free(state);
+    cr_assert(store_find_snapshot(conn, 15, 3, 1, &seq, &state, &err));
+    cr_expect_eq(seq, 0);
+    cr_expect_null(state);
+    store_match_free(&match);
+    PQfinish(conn);
+}
+
+Test(store_nonces, a_retry_is_recognised_and_a_reuse_is_not)
+{
+    char schema[64];
+    PGconn *conn = migrated(schema);
+    apierr err;
+    uint8_t digest[32] = {1}, other[32] = {2};
+    int status = 0;
+    char *response = NULL;
+    cr_expect_eq(store_find_nonce(conn, "k_1", "n1", digest, &status,
+                                  &response, &err), 0);
+    cr_assert(store_save_nonce(conn, "k_1", "n1", digest, 201, "{\"ok\":1}",
+                               &err));
+    cr_expect_eq(store_find_nonce(conn, "k_1", "n1", digest, &status,
+                                  &response, &err), 1);
+    cr_expect_eq(status, 201);
+    cr_expect_str_eq(response, "{\"ok\":1}");
+    free(response);
+    cr_expect_eq(store_find_nonce(conn, "k_1", "n1", other, &status,
+                                  &response, &err), 2);
+    PQfinish(conn);
+}
