@@ -15,7 +15,7 @@ ifdef SAN
 BUILD := build-san
 OPT := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 endif
-CPPFLAGS := -D_GNU_SOURCE -Irules -Iservice -I$(shell pg_config --includedir 2>/dev/null || echo /usr/include/postgresql) -MMD -MP
+CPPFLAGS := -D_GNU_SOURCE -Irules -Iservice -Iclient -I$(shell pg_config --includedir 2>/dev/null || echo /usr/include/postgresql) -MMD -MP
 CFLAGS := -std=c11 $(OPT) -g -Wall -Wextra -Werror -pthread
 LDFLAGS := $(if $(SAN),-fsanitize=address$(comma)undefined) -pthread
 comma := ,
@@ -30,6 +30,7 @@ endif
 
 RULES_SRC := $(wildcard rules/*.c rules/*/*.c)
 SERVICE_SRC := $(filter-out service/main.c,$(wildcard service/*.c service/*/*.c))
+CLIENT_SRC := $(wildcard client/*.c)
 SUPPORT_SRC := $(wildcard tests/rules/*.c tests/support/*.c)
 # A test suite is a folder holding test_*.c files; it becomes one binary.
 SUITE_DIRS := $(sort $(patsubst %/,%,$(dir $(wildcard tests/*/test_*.c tests/*/*/test_*.c))))
@@ -50,6 +51,9 @@ $(BUILD)/librules.a: $(call obj,$(RULES_SRC))
 $(BUILD)/libservice.a: $(call obj,$(SERVICE_SRC))
 	$(Q)rm -f $@ && ar rcs $@ $^
 
+$(BUILD)/libclient.a: $(call obj,$(CLIENT_SRC))
+	$(Q)rm -f $@ && ar rcs $@ $^
+
 $(BUILD)/libsupport.a: $(call obj,$(SUPPORT_SRC))
 	$(Q)rm -f $@ && ar rcs $@ $^
 
@@ -57,13 +61,13 @@ $(BUILD)/pbemd: $(call obj,service/main.c) $(BUILD)/libservice.a $(BUILD)/librul
 	@$(if $(Q),echo "  LD $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-$(BUILD)/pbem: $(call obj,$(wildcard cli/*.c)) $(BUILD)/libservice.a $(BUILD)/librules.a
+$(BUILD)/pbem: $(call obj,$(wildcard cli/*.c)) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@$(if $(Q),echo "  LD $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 .SECONDARY:
 .SECONDEXPANSION:
-$(BUILD)/tests/%/suite: $$(call obj,$$(wildcard tests/%/*.c)) $(BUILD)/libsupport.a $(BUILD)/libservice.a $(BUILD)/librules.a
+$(BUILD)/tests/%/suite: $$(call obj,$$(wildcard tests/%/*.c)) $(BUILD)/libsupport.a $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@$(if $(Q),echo "  LD $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS)
 
@@ -83,10 +87,14 @@ test: deps
 	$(Q)scripts/test.sh $(BUILD) $(SUITES)
 
 bench: deps
-	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench/engines
+	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench/engines $(BUILD)/bench/service
 	$(Q)scripts/bench.sh $(BUILD)
 
 $(BUILD)/bench/engines: $(call obj,bench/engines.c) $(BUILD)/librules.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/bench/service: $(call obj,bench/service.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 

@@ -32,7 +32,7 @@ if [ -f tests/node/package.json ]; then
 fi
 
 tested=0 passing=0 failing=0 crashing=0 status=0
-if [ -f openapi.yaml ] && [ -x tests/node/node_modules/.bin/redocly ]; then
+if [ -f openapi.yaml ]; then
     echo "== openapi.yaml lint (redocly)"
     if tests/node/node_modules/.bin/redocly lint --config tests/node/redocly.yaml openapi.yaml; then
         tested=$((tested+1)); passing=$((passing+1))
@@ -40,6 +40,9 @@ if [ -f openapi.yaml ] && [ -x tests/node/node_modules/.bin/redocly ]; then
         tested=$((tested+1)); failing=$((failing+1)); status=1
     fi
 fi
+record="$PWD/var/e2e-responses.jsonl"
+mkdir -p var && : > "$record"
+export PBEM_E2E_RECORD="$record"
 for suite in "$@"; do
     name=${suite#"$build"/tests/}; name=${name%/suite}
     echo "== $name"
@@ -56,5 +59,14 @@ for suite in "$@"; do
     [ "$rc" -ne 0 ] && status=1
     rm -f "$log"
 done
+if [ -s "$record" ]; then
+    echo "== e2e responses against openapi.yaml"
+    tested=$((tested+1))
+    if node tests/node/check-responses.mjs openapi.yaml "$record"; then
+        passing=$((passing+1))
+    else
+        failing=$((failing+1)); status=1
+    fi
+fi
 echo "[====] Synthesis: Tested: $tested | Passing: $passing | Failing: $failing | Crashing: $crashing"
 exit $status

@@ -1,0 +1,186 @@
+/* service.c: signed moves per second through the whole service.
+ *   service BASE_URL GAME CLIENTS SECONDS
+ * Each client is a thread with its own two players and its own matches:
+ * it reads its seat's view (legal moves), posts one at random, and times
+ * the POST from send to answer. Prints accepted moves per second and the
+ * p50/p99 latency of the accepted moves as one line of key=value pairs. */
+#include <curl/curl.h>
+#include <pthread.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "client.h"
+
+#define MAX_SAMPLES 200000
+
+typedef struct worker {
+    const char *base_url;
+    const char *game;
+    double deadline;
+    long accepted;
+    long failed;
+    double *latencies;
+    long samples;
+    char error[256];
+} worker;
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static bool call(client *c, const char *method, const char *path,
+                 const char *body, const client_key *key, long expect,
+                 client_response *r, worker *w)
+{
+    if (!client_send(c, method, path, body, key, NULL, r, w->error))
+        return false;
+    if (r->status != expect) {
+        snprintf(w->error, sizeof w->error, "%s %s: %ld %.180s", method, path,
+                 r->status, r->body ? r->body : "");
+        client_response_free(r);
+        return false;
+    }
+    return true;
+}
+
+/* Creates a two-seat match between the worker's players; writes its id. */
+static bool new_match(client *c, worker *w, client_key keys[2], char id[32])
+{
+    char body[128];
+    client_response r;
+    snprintf(body, sizeof body, "{\"game\":\"%s\",\"seats\":2}", w->game);
+    if (!call(c, "POST", "/v1/matches", body, &keys[0], 201, &r, w))
+        return false;
+    snprintf(id, 32, "%s",
+             json_string_value(json_object_get(json_object_get(r.json, "match"), "id")));
+    client_response_free(&r);
+    char path[64];
+    snprintf(path, sizeof path, "/v1/matches/%s/join", id);
+    if (!call(c, "POST", path, "{}", &keys[1], 200, &r, w))
+        return false;
+    client_response_free(&r);
+    return true;
+}
+
+static void *play(void *arg)
+{
+    worker *w = arg;
+    client *c = client_new(w->base_url);
+    client_key keys[2];
+    char player[32], match[32] = "";
+    for (int i = 0; i < 2; i++) {
+        client_new_key(&keys[i]);
+        if (!client_register(c, "bench", NULL, &keys[i], player, w->error))
+            goto done;
+    }
+    int seat = 0;
+    while (now_seconds() < w->deadline) {
+        if (match[0] == '\0' && !new_match(c, w, keys, match))
+            break;
+        char path[64];
+        client_response view;
+        snprintf(path, sizeof path, "/v1/matches/%s/view", match);
+        if (!call(c, "GET", path, NULL, &keys[seat], 200, &view, w))
+            break;
+        json_t *pending = json_object_get(json_object_get(view.json, "pending"), "seats");
+        int to_move = (int)json_integer_value(json_array_get(pending, 0));
+        if (to_move != seat) {
+            seat = to_move;
+            client_response_free(&view);
+            continue;
+        }
+        json_t *moves = json_object_get(json_object_get(view.json, "legal"), "moves");
+        json_t *body = json_pack(
+            "{s:O,s:O}", "seq", json_object_get(json_object_get(view.json, "head"), "seq"),
+            "action",
+            json_array_get(moves, randombytes_uniform((uint32_t)json_array_size(moves))));
+        char *text = json_dumps(body, JSON_COMPACT);
+        json_decref(body);
+        client_response_free(&view);
+        snprintf(path, sizeof path, "/v1/matches/%s/moves", match);
+        client_response r;
+        double started = now_seconds();
+        bool ok = call(c, "POST", path, text, &keys[seat], 200, &r, w);
+        double took = now_seconds() - started;
+        free(text);
+        if (!ok) {
+            w->failed++;
+            break;
+        }
+        w->accepted++;
+        if (w->samples < MAX_SAMPLES)
+            w->latencies[w->samples++] = took;
+        if (json_is_true(json_object_get(r.json, "over")))
+            match[0] = '\0';
+        else
+            seat = (int)json_integer_value(json_array_get(
+                json_object_get(json_object_get(r.json, "pending"), "seats"), 0));
+        client_response_free(&r);
+    }
+done:
+    client_free(c);
+    return NULL;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 5) {
+        fprintf(stderr, "usage: %s BASE_URL GAME CLIENTS SECONDS\n", argv[0]);
+        return 2;
+    }
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    if (sodium_init() < 0)
+        return 1;
+    int clients = atoi(argv[3]);
+    double seconds = atof(argv[4]);
+    worker *workers = calloc((size_t)clients, sizeof *workers);
+    pthread_t *threads = calloc((size_t)clients, sizeof *threads);
+    double start = now_seconds();
+    for (int i = 0; i < clients; i++) {
+        workers[i] = (worker){.base_url = argv[1], .game = argv[2],
+                              .deadline = start + seconds};
+        workers[i].latencies = malloc(MAX_SAMPLES * sizeof(double));
+        pthread_create(&threads[i], NULL, play, &workers[i]);
+    }
+    long accepted = 0, failed = 0, samples = 0;
+    for (int i = 0; i < clients; i++) {
+        pthread_join(threads[i], NULL);
+        accepted += workers[i].accepted;
+        failed += workers[i].failed;
+        samples += workers[i].samples;
+        if (workers[i].error[0])
+            fprintf(stderr, "client %d: %s\n", i, workers[i].error);
+    }
+    double elapsed = now_seconds() - start;
+    double *all = malloc((size_t)(samples ? samples : 1) * sizeof(double));
+    long n = 0;
+    for (int i = 0; i < clients; i++) {
+        memcpy(all + n, workers[i].latencies,
+               (size_t)workers[i].samples * sizeof(double));
+        n += workers[i].samples;
+        free(workers[i].latencies);
+    }
+    qsort(all, (size_t)n, sizeof *all, by_value);
+    double p50 = n ? all[n / 2] : 0, p99 = n ? all[(n * 99) / 100] : 0;
+    printf("clients=%d accepted=%ld failed=%ld moves_per_second=%.1f "
+           "p50_ms=%.2f p99_ms=%.2f\n",
+           clients, accepted, failed, (double)accepted / elapsed, p50 * 1e3,
+           p99 * 1e3);
+    free(all);
+    free(workers);
+    free(threads);
+    curl_global_cleanup();
+    return failed > 0 || accepted == 0 ? 1 : 0;
+}

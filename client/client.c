@@ -1,0 +1,195 @@
+/* client.c */
+#include "client.h"
+
+#include <curl/curl.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "httpsig.h"
+
+struct client {
+    CURL *curl;
+    char base_url[200];
+};
+
+client *client_new(const char *base_url)
+{
+    client *c = calloc(1, sizeof *c);
+    if (c == NULL)
+        return NULL;
+    c->curl = curl_easy_init();
+    snprintf(c->base_url, sizeof c->base_url, "%s", base_url);
+    return c;
+}
+
+void client_free(client *c)
+{
+    if (c == NULL)
+        return;
+    curl_easy_cleanup(c->curl);
+    free(c);
+}
+
+static size_t collect(char *data, size_t size, size_t count, void *user)
+{
+    char **buffer = user;
+    size_t old = *buffer ? strlen(*buffer) : 0;
+    char *grown = realloc(*buffer, old + size * count + 1);
+    if (grown == NULL)
+        abort();
+    memcpy(grown + old, data, size * count);
+    grown[old + size * count] = '\0';
+    *buffer = grown;
+    return size * count;
+}
+
+/* Adds Signature-Input, Signature and Content-Digest for the request. */
+static bool sign(const char *method, const char *path, const char *body,
+                 const client_key *signer, const client_send_options *options,
+                 struct curl_slist **headers, char *errbuf)
+{
+    char random_nonce[33];
+    const char *nonce = options ? options->nonce : NULL;
+    if (nonce == NULL) {
+        uint8_t bytes[16];
+        randombytes_buf(bytes, sizeof bytes);
+        sodium_bin2hex(random_nonce, sizeof random_nonce, bytes, sizeof bytes);
+        nonce = random_nonce;
+    }
+    int64_t created = options && options->created ? options->created
+                                                  : (int64_t)time(NULL);
+    const char *components[4] = {"@method", "@path"};
+    size_t count = 2;
+    if (strchr(path, '?') != NULL)
+        components[count++] = "@query";
+    if (body != NULL)
+        components[count++] = "content-digest";
+    httpsig_request req = {.method = method,
+                           .target = path,
+                           .scheme = "http",
+                           .body = (const unsigned char *)body,
+                           .body_len = body ? strlen(body) : 0};
+    httpsig_headers signed_headers;
+    httpsig_error err;
+    if (!httpsig_sign(&req, components, count, signer->key_id, nonce, created,
+                      NULL, signer->secret_key, &signed_headers, &err)) {
+        snprintf(errbuf, 256, "cannot sign: %.200s", err.message);
+        return false;
+    }
+    char *line = NULL;
+    if (asprintf(&line, "Signature-Input: %s", signed_headers.signature_input) < 0)
+        abort();
+    *headers = curl_slist_append(*headers, line);
+    free(line);
+    if (asprintf(&line, "Signature: %s", signed_headers.signature) < 0)
+        abort();
+    *headers = curl_slist_append(*headers, line);
+    free(line);
+    if (signed_headers.content_digest != NULL) {
+        if (asprintf(&line, "Content-Digest: %s",
+                     signed_headers.content_digest) < 0)
+            abort();
+        *headers = curl_slist_append(*headers, line);
+        free(line);
+    }
+    httpsig_headers_free(&signed_headers);
+    return true;
+}
+
+bool client_send(client *c, const char *method, const char *path,
+                 const char *body, const client_key *signer,
+                 const client_send_options *options, client_response *out,
+                 char *errbuf)
+{
+    memset(out, 0, sizeof *out);
+    char url[1200];
+    snprintf(url, sizeof url, "%s%s", c->base_url, path);
+    CURL *curl = c->curl;
+    curl_easy_reset(curl);
+    curl_easy_setopt(curl, CURLOPT_URL, url);
+    curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method);
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT, 30L);
+    struct curl_slist *headers = NULL;
+    headers = curl_slist_append(headers, "Content-Type: application/json");
+    headers = curl_slist_append(headers, "Expect:");
+    char *sent_body = body ? strdup(body) : NULL;
+    if (signer != NULL &&
+        !sign(method, path, body, signer, options, &headers, errbuf)) {
+        curl_slist_free_all(headers);
+        free(sent_body);
+        return false;
+    }
+    if (options && options->tamper_body_after_signing && sent_body &&
+        strlen(sent_body) > 2)
+        sent_body[strlen(sent_body) - 2] ^= 1;
+    for (int i = 0; options && options->extra_headers &&
+                    options->extra_headers[i];
+         i++)
+        headers = curl_slist_append(headers, options->extra_headers[i]);
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    if (sent_body != NULL) {
+        curl_easy_setopt(curl, CURLOPT_POSTFIELDS, sent_body);
+        curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, (long)strlen(sent_body));
+    }
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, collect);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &out->body);
+    CURLcode rc = curl_easy_perform(curl);
+    curl_slist_free_all(headers);
+    free(sent_body);
+    if (rc != CURLE_OK) {
+        snprintf(errbuf, 256, "%.10s %.160s: %.80s", method, url,
+                 curl_easy_strerror(rc));
+        client_response_free(out);
+        return false;
+    }
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &out->status);
+    if (out->body != NULL)
+        out->json = json_loads(out->body, 0, NULL);
+    return true;
+}
+
+void client_response_free(client_response *response)
+{
+    json_decref(response->json);
+    free(response->body);
+    response->json = NULL;
+    response->body = NULL;
+}
+
+void client_new_key(client_key *key)
+{
+    memset(key, 0, sizeof *key);
+    crypto_sign_keypair(key->public_key, key->secret_key);
+}
+
+bool client_register(client *c, const char *name, const char *email,
+                     client_key *key, char *player_id, char *errbuf)
+{
+    char key_b64[64];
+    sodium_bin2base64(key_b64, sizeof key_b64, key->public_key, 32,
+                      sodium_base64_VARIANT_ORIGINAL);
+    json_t *body = json_pack("{s:s,s:s?,s:s}", "name", name, "email", email,
+                             "public_key", key_b64);
+    char *text = json_dumps(body, JSON_COMPACT);
+    json_decref(body);
+    client_response r;
+    bool ok = client_send(c, "POST", "/v1/players", text, NULL, NULL, &r, errbuf);
+    free(text);
+    if (ok && r.status != 201) {
+        snprintf(errbuf, 256, "registration refused (%ld): %s", r.status,
+                 r.body ? r.body : "");
+        ok = false;
+    }
+    if (ok) {
+        snprintf(key->key_id, sizeof key->key_id, "%s",
+                 json_string_value(json_object_get(r.json, "key_id")));
+        snprintf(player_id, 32, "%s",
+                 json_string_value(json_object_get(r.json, "id")));
+    }
+    client_response_free(&r);
+    return ok;
+}

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# bench.sh BUILD: the benchmarks, against a fresh database of the private
+# PostgreSQL (or DATABASE_URL's server). Prints figures; asserts nothing.
+#   PBEM_BENCH_SECONDS  seconds per measurement (default 10)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=$1
+seconds=${PBEM_BENCH_SECONDS:-10}
+db="pbem_bench_$$"
+scripts/pg.sh start
+scripts/pg.sh createdb "$db" >/dev/null
+export DATABASE_URL; DATABASE_URL=$(scripts/pg.sh url "$db")
+server=
+cleanup() {
+    [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
+    scripts/pg.sh dropdb "$db" >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
+
+echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(. /etc/os-release; echo "$PRETTY_NAME"), $(psql -X -tAc 'show server_version' "$DATABASE_URL" | cut -d' ' -f1) PostgreSQL"
+echo
+echo "== rules engines: random complete games ($((seconds / 5 > 0 ? seconds / 5 : 1)) s per row)"
+"$build/bench/engines" "$((seconds / 5 > 0 ? seconds / 5 : 1))"
+
+echo
+echo "== service: signed moves through HTTP, signatures, rules and PostgreSQL"
+out=$(mktemp)
+mkdir -p var
+PBEM_LISTEN=127.0.0.1:0 PBEM_QUIET=1 PBEM_THREADS=${PBEM_THREADS:-16} \
+    PBEM_KEY_FILE=var/bench.key "$build/pbemd" >"$out" &
+server=$!
+for _ in $(seq 100); do grep -q serving "$out" && break; sleep 0.1; done
+port=$(sed -nE 's/.*127\.0\.0\.1:([0-9]+).*/\1/p' "$out")
+[ -n "$port" ] || { echo "pbemd did not start" >&2; exit 1; }
+declare -A service_rate service_p50 service_p99 raw_rate
+for clients in 1 16 64; do
+    line=$("$build/bench/service" "http://127.0.0.1:$port" antiquity_quest "$clients" "$seconds")
+    service_rate[$clients]=$(sed -nE 's/.*moves_per_second=([0-9.]+).*/\1/p' <<<"$line")
+    service_p50[$clients]=$(sed -nE 's/.*p50_ms=([0-9.]+).*/\1/p' <<<"$line")
+    service_p99[$clients]=$(sed -nE 's/.*p99_ms=([0-9.]+).*/\1/p' <<<"$line")
+    echo "  $line"
+done
+
+echo
+echo "== raw ceiling: pgbench running the same append statements (no HTTP, signatures, rules)"
+psql -X -q "$DATABASE_URL" -c "INSERT INTO matches (match_id, game, engine_version, options,
+    seat_count, status, head_seq, head_hash, sealed_seed, created_by)
+    SELECT g, 'bench', 1, '{}', 2, 'active', 0, '\\x'||repeat('00', 32), '\\x00', 1
+    FROM generate_series(1, 64) g"
+for clients in 1 16 64; do
+    tps=$(pgbench -n -c "$clients" -j "$(nproc)" -T "$seconds" -f scripts/bench-append.sql \
+          "$DATABASE_URL" 2>/dev/null | sed -nE 's/^tps = ([0-9.]+).*/\1/p' | head -1)
+    raw_rate[$clients]=$tps
+    echo "  clients=$clients appends_per_second=$tps"
+done
+
+echo
+printf '%-8s %14s %10s %10s %16s %8s\n' clients "moves/s" "p50 ms" "p99 ms" "raw appends/s" ratio
+for clients in 1 16 64; do
+    ratio=$(awk -v a="${service_rate[$clients]}" -v b="${raw_rate[$clients]}" 'BEGIN{ if (b > 0) printf "%.2f", a / b; else print "n/a" }')
+    printf '%-8s %14s %10s %10s %16s %8s\n' "$clients" "${service_rate[$clients]}" \
+        "${service_p50[$clients]}" "${service_p99[$clients]}" "${raw_rate[$clients]}" "$ratio"
+done

@@ -1,0 +1,67 @@
+// check-responses.mjs OPENAPI RECORD: holds every answer the end-to-end
+// tests received (one JSON line each, written by tests/support/e2e.c) against
+// the response schema openapi.yaml declares for its path, method and status.
+// Prints one line per kind of mismatch and exits non-zero on any.
+import { readFileSync } from 'node:fs';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import YAML from 'yaml';
+
+const [specPath, recordPath] = process.argv.slice(2);
+const spec = YAML.parse(readFileSync(specPath, 'utf8'));
+const ajv = new Ajv2020({ strict: false, allErrors: false });
+addFormats(ajv);
+ajv.addSchema(spec, 'openapi.json');
+
+const pointer = (parts) =>
+  'openapi.json#/' + parts.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+
+const templates = Object.keys(spec.paths).map((template) => ({
+  template,
+  regex: new RegExp('^' + template.replace(/\{[^}]+\}/g, '[^/]+') + '$'),
+}));
+
+const validators = new Map();
+function validatorFor(template, method, status) {
+  const key = `${method} ${template} ${status}`;
+  if (validators.has(key)) return validators.get(key);
+  const operation = spec.paths[template]?.[method];
+  let response = operation?.responses?.[status];
+  let at = ['paths', template, method, 'responses', status];
+  if (response?.$ref) {
+    const name = response.$ref.split('/').pop();
+    response = spec.components.responses[name];
+    at = ['components', 'responses', name];
+  }
+  let validate = null;
+  if (response) {
+    const json = response.content?.['application/json'];
+    validate = json ? ajv.compile({ $ref: pointer([...at, 'content', 'application/json', 'schema']) }) : () => true;
+  }
+  validators.set(key, validate);
+  return validate;
+}
+
+const problems = new Map();
+let checked = 0;
+for (const line of readFileSync(recordPath, 'utf8').split('\n')) {
+  if (!line.trim()) continue;
+  const answer = JSON.parse(line);
+  const path = answer.path.split('?')[0];
+  const method = answer.method.toLowerCase();
+  const match = templates.find((t) => t.regex.test(path) && spec.paths[t.template][method]);
+  const say = (what) => problems.set(what, (problems.get(what) ?? 0) + 1);
+  if (!match) { say(`${answer.method} ${path}: no such operation in openapi.yaml`); continue; }
+  const validate = validatorFor(match.template, method, String(answer.status));
+  if (!validate) { say(`${answer.method} ${match.template}: status ${answer.status} is not declared`); continue; }
+  if (answer.json === undefined && answer.status !== 200) { say(`${answer.method} ${match.template} ${answer.status}: body is not JSON`); continue; }
+  if (answer.json !== undefined && !validate(answer.json)) {
+    const e = validate.errors[0];
+    say(`${answer.method} ${match.template} ${answer.status}: ${e.instancePath || '/'} ${e.message}`);
+    continue;
+  }
+  checked++;
+}
+for (const [what, count] of problems) console.log(`MISMATCH (${count}x) ${what}`);
+console.log(`${checked} responses match openapi.yaml, ${[...problems.values()].reduce((a, b) => a + b, 0)} do not`);
+process.exit(problems.size === 0 && checked > 0 ? 0 : 1);
