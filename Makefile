@@ -17,8 +17,8 @@ OPT := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 endif
 CPPFLAGS := -D_GNU_SOURCE -Irules -Iservice -Iclient -I$(shell pg_config --includedir 2>/dev/null || echo /usr/include/postgresql) -MMD -MP
 CFLAGS := -std=c11 $(OPT) -g -Wall -Wextra -Werror -pthread
-LDFLAGS := $(if $(SAN),-fsanitize=address$(comma)undefined) -pthread
 comma := ,
+LDFLAGS := $(if $(SAN),-fsanitize=address$(comma)undefined) -pthread
 LIBS := -lmicrohttpd -lpq -lsodium -ljansson -lcurl -lm
 TEST_LIBS := -lcriterion $(LIBS)
 
@@ -38,7 +38,8 @@ SUITES := $(patsubst %,$(BUILD)/%/suite,$(SUITE_DIRS))
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 
-all: $(BUILD)/pbemd $(BUILD)/pbem $(SUITES)
+CLI_SRC := $(wildcard cli/*.c)
+all: $(BUILD)/pbemd $(if $(CLI_SRC),$(BUILD)/pbem) $(SUITES)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
