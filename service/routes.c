@@ -217,12 +217,13 @@ static void match_routes(struct MHD_Connection *conn, const char *method,
                          : "POST /v1/matches/{id}/moves";
     if (!is_post)
         return routes_error(answer, 405, "method_not_allowed", "use POST");
-    json_t *request = parse_body(body, len, &err);
-    if (request == NULL)
-        return answer_error(answer, &err);
-    if (authenticate(conn, method, target, body, len, true, &who, answer)) {
-        json_decref(request);
+    /* The signature is judged before the body is read as JSON. */
+    if (authenticate(conn, method, target, body, len, true, &who, answer))
         return;
+    json_t *request = parse_body(body, len, &err);
+    if (request == NULL) {
+        auth_caller_free(&who);
+        return answer_error(answer, &err);
     }
     json_t *result = join ? matches_join(&who, match_id, request, &err)
                           : matches_move(&who, match_id, request, &err);
@@ -266,12 +267,12 @@ void routes_handle(struct MHD_Connection *conn, const char *method,
     }
     if (strcmp(url, "/v1/matches") == 0 && is_post) {
         answer->route = "POST /v1/matches";
-        json_t *request = parse_body(body, len, &err);
-        if (request == NULL)
-            return answer_error(answer, &err);
-        if (authenticate(conn, method, target, body, len, true, &who, answer)) {
-            json_decref(request);
+        if (authenticate(conn, method, target, body, len, true, &who, answer))
             return;
+        json_t *request = parse_body(body, len, &err);
+        if (request == NULL) {
+            auth_caller_free(&who);
+            return answer_error(answer, &err);
         }
         json_t *created = matches_create(&who, request, &err);
         auth_caller_free(&who);
