@@ -3,7 +3,10 @@
 
 #include <stddef.h>
 
+#include "quarriors/quarriors.h"
+
 static const rules_engine *const engines[] = {
+    &qq_engine,
     NULL,
 };
 

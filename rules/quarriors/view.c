@@ -1,0 +1,173 @@
+/* view.c: what a seat sees. Everything on the table is public; a bag
+ * shows only how many dice it holds (its owner also sees how many of each
+ * card), never which die numbers are inside; a sealed challenge order is
+ * shown only to the seat that chose it. */
+#include "qq_internal.h"
+
+#include <string.h>
+
+static const char *const zone_names[QQ_Z_COUNT] = {
+    "wilds", "bag", "active", "ready", "quest", "used", "spent", "attached",
+    "quest_card", "held",
+};
+
+static const char *const phase_names[] = {
+    "cull", "seize", "special", "main", "defend", "challenge", "takeover",
+    "capture", "over",
+};
+
+const char *qq_zone_name(int zone)
+{
+    return zone >= 0 && zone < QQ_Z_COUNT ? zone_names[zone] : "?";
+}
+
+static json_t *face_json(const qq_state *st, int d)
+{
+    const qq_die *die = &st->dice[d];
+    if (die->face < 0)
+        return json_null();
+    json_t *face = json_object();
+    if (die->quest_die) {
+        const qq_quest_face *r = &qq_quest_die_faces[die->face];
+        if (r->kind == QQ_QR_QUARTIFACT) {
+            char buf[64];
+            json_object_set_new(face, "quartifact", json_string(
+                qq_quartifact_name(st->quest_slots[die->slot].type,
+                                   r->amount, buf, sizeof buf)));
+        }
+        return face;
+    }
+    const qq_face *f = qq_face_of(st, d);
+    if (f->q)
+        json_object_set_new(face, "q", json_integer(f->q));
+    if (f->draw)
+        json_object_set_new(face, "draw_roll", json_integer(f->draw));
+    if (f->burst)
+        json_object_set_new(face, "burst", json_integer(f->burst));
+    if (f->flags & QQ_FACE_REROLL)
+        json_object_set_new(face, "reroll", json_true());
+    if (f->flags & QQ_FACE_EITHER_REROLL)
+        json_object_set_new(face, "or_reroll", json_true());
+    if (f->flags & QQ_FACE_SPELL)
+        json_object_set_new(face, "spell", json_true());
+    if (f->flags & QQ_FACE_CREATURE) {
+        json_object_set_new(face, "level", json_integer(f->level));
+        json_object_set_new(face, "attack", json_integer(qq_attack(st, d, -1)));
+        json_object_set_new(face, "defense", json_integer(qq_defense(st, d)));
+    }
+    return face;
+}
+
+static json_t *die_json(const qq_state *st, int d)
+{
+    const qq_die *die = &st->dice[d];
+    json_t *j = json_pack("{s:i,s:s,s:o}", "id", d, "zone",
+                          qq_zone_name(die->zone), "face", face_json(st, d));
+    if (die->quest_die)
+        json_object_set_new(j, "quest", json_string(
+            qq_quests[st->quest_slots[die->slot].type].id));
+    else
+        json_object_set_new(j, "card", json_string(qq_card_of(st, d)->id));
+    if (die->host >= 0)
+        json_object_set_new(j, "on", json_integer(die->host));
+    if (die->zone == QQ_Z_QUEST) {
+        json_object_set_new(j, "at_quest", json_string(
+            qq_quests[st->quest_slots[die->quest].type].id));
+        if (die->flags & QQ_F_CHALLENGER)
+            json_object_set_new(j, "challenging", json_true());
+    }
+    if (die->flags & QQ_F_SUMMONED)
+        json_object_set_new(j, "this_turn", json_true());
+    return j;
+}
+
+json_t *qq_view(const qq_state *st, int seat)
+{
+    json_t *wilds = json_array();
+    for (int s = 0; s < st->slot_count; s++) {
+        const qq_card_def *c = &qq_cards[st->slots[s].card];
+        json_array_append_new(wilds, json_pack(
+            "{s:s,s:s,s:i,s:i,s:i}", "card", c->id, "name", c->name, "cost",
+            qq_capture_cost(st, s), "glory", c->glory, "dice",
+            qq_slot_dice(st, s)));
+    }
+    json_t *quests = json_array();
+    for (int q = 0; q < st->quest_count; q++) {
+        const qq_quest_def *t = &qq_quests[st->quest_slots[q].type];
+        int on_card = 0;
+        for (int d = 0; d < st->dice_count; d++)
+            on_card += st->dice[d].quest_die && st->dice[d].slot == q &&
+                       st->dice[d].zone == QQ_Z_QCARD;
+        int owner = qq_quest_owner(st, q);
+        json_array_append_new(quests, json_pack(
+            "{s:s,s:s,s:s,s:i,s:i,s:i,s:o}", "quest", t->id, "name", t->name,
+            "version", t->versions[st->quest_slots[q].version], "level",
+            t->level, "glory", t->glory, "dice_on_card", on_card, "questing",
+            owner < 0 ? json_null() : json_integer(owner)));
+    }
+    json_t *players = json_array();
+    for (int s = 0; s < st->seats; s++) {
+        const qq_player *p = &st->players[s];
+        json_t *dice = json_array();
+        int bag = 0;
+        json_t *bag_cards = json_object();
+        for (int d = 0; d < st->dice_count; d++) {
+            const qq_die *die = &st->dice[d];
+            if (die->owner != s)
+                continue;
+            if (die->zone == QQ_Z_BAG) {
+                bag++;
+                const char *id = qq_card_of(st, d)->id;
+                json_object_set_new(bag_cards, id, json_integer(
+                    json_integer_value(json_object_get(bag_cards, id)) + 1));
+                continue;
+            }
+            json_array_append_new(dice, die_json(st, d));
+        }
+        json_t *player = json_pack("{s:i,s:i,s:o}", "glory", p->glory, "bag",
+                                   bag, "dice", dice);
+        if (s == seat)
+            json_object_set_new(player, "bag_contents", bag_cards);
+        else
+            json_decref(bag_cards);
+        json_array_append_new(players, player);
+    }
+    json_t *view = json_pack(
+        "{s:i,s:i,s:i,s:s,s:i,s:{s:b,s:b,s:b},s:o,s:o,s:o}", "seat", seat,
+        "turn", st->turn, "turn_number", st->turn_number, "phase",
+        phase_names[st->phase], "goal", st->goal, "options", "quests",
+        st->quests, "expert", st->expert, "quarmageddon", st->quarmageddon,
+        "wilds", wilds, "quest_area", quests, "players", players);
+    if (st->phase != QQ_P_OVER) {
+        json_object_set_new(view, "quiddity", json_integer(st->quiddity));
+        json_object_set_new(view, "quiddity_available",
+                            json_integer(qq_quiddity_available(st)));
+        json_object_set_new(view, "captures_left",
+                            json_integer(st->captures_left));
+        json_object_set_new(view, "culls_left", json_integer(st->culls_left));
+    }
+    if (st->phase == QQ_P_DEFEND)
+        json_object_set_new(view, "attack", json_pack(
+            "{s:i,s:i}", "defender", st->defender, "damage", st->damage));
+    if (st->phase == QQ_P_SPECIAL)
+        json_object_set_new(view, "free_capture_up_to",
+                            json_integer(st->special_cost));
+    if (st->phase == QQ_P_CHALLENGE) {
+        json_t *chosen = json_array();
+        for (int s = 0; s < st->seats; s++)
+            json_array_append_new(chosen, json_boolean(st->chosen[s] == 1));
+        json_t *challenge = json_pack(
+            "{s:s,s:o}", "quest",
+            qq_quests[st->quest_slots[st->challenge_quest].type].id, "chosen",
+            chosen);
+        if (seat >= 0 && seat < st->seats && st->chosen[seat] == 1) {
+            json_t *order = json_array();
+            for (int i = 0; i < st->order_len[seat]; i++)
+                json_array_append_new(order,
+                                      json_integer(st->order[seat][i]));
+            json_object_set_new(challenge, "my_order", order);
+        }
+        json_object_set_new(view, "challenge", challenge);
+    }
+    return view;
+}

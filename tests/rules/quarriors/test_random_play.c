@@ -1,0 +1,39 @@
+/* Random complete matches of Quarriors through the rules interface alone,
+ * over every seat count and option set. */
+#include <criterion/criterion.h>
+
+#include "../harness.h"
+#include "quarriors/quarriors.h"
+
+#define MAX_MOVES 4000
+
+static void play(const char *options, int seats, int matches, uint64_t seed)
+{
+    harness_stats stats = {0};
+    harness_config cfg = {.engine = &qq_engine, .options_json = options,
+                          .seats = seats, .matches = matches,
+                          .max_moves = MAX_MOVES, .first_seed = seed};
+    harness_random_play(&cfg, &stats);
+    cr_expect_eq(stats.matches, matches);
+    cr_expect_gt(stats.text_round_trips, 0);
+}
+
+Test(qq_random, quests_two_players, .timeout = 120) { play(NULL, 2, 60, 1000); }
+Test(qq_random, quests_three_players, .timeout = 120) { play(NULL, 3, 60, 2000); }
+Test(qq_random, quests_four_players, .timeout = 120) { play(NULL, 4, 60, 3000); }
+Test(qq_random, no_quests, .timeout = 120)
+{
+    for (int seats = 2; seats <= 4; seats++)
+        play("{\"quests\": false}", seats, 30, 4000u + 100u * (unsigned)seats);
+}
+Test(qq_random, expert_rules, .timeout = 120)
+{
+    for (int seats = 2; seats <= 4; seats++)
+        play("{\"expert\": true}", seats, 30, 5000u + 100u * (unsigned)seats);
+}
+Test(qq_random, quarmageddon_cards, .timeout = 120)
+{
+    for (int seats = 2; seats <= 4; seats++)
+        play("{\"quarmageddon\": true, \"expert\": true}", seats, 20,
+             6000u + 100u * (unsigned)seats);
+}
