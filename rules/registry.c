@@ -3,9 +3,11 @@
 
 #include <stddef.h>
 
+#include "another_mans_treasure/another_mans_treasure.h"
 #include "quarriors/quarriors.h"
 
 static const rules_engine *const engines[] = {
+    &amt_engine,
     &qq_engine,
     NULL,
 };

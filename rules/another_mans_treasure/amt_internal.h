@@ -1,0 +1,203 @@
+/* amt_internal.h: the state and helpers shared by the Another Man's
+ * Treasure engine's files. Nothing here is seen outside the engine (the
+ * engine's own tests include it to build rulebook positions). */
+#ifndef AMT_INTERNAL_H
+#define AMT_INTERNAL_H
+
+#include "another_mans_treasure.h"
+#include "rng.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* ---- cards (cards.c) ---- */
+#define AMT_COLOURS 4
+#define AMT_MAX_NUMBER 11
+#define AMT_NUMBERED 136
+#define AMT_CARDS 145
+#define AMT_WILD_TYPES 3
+#define AMT_NAME_LEN 16
+
+enum { AMT_W16 = 0, AMT_W611 = 1, AMT_W111 = 2 };
+
+typedef struct amt_card {
+    bool wild;
+    int colour;     /* 0..3, -1 for a wild */
+    int number;     /* 1..11, 0 for a wild */
+    int wild_type;  /* AMT_W16.., -1 for a numbered card */
+    bool smiley;
+} amt_card;
+
+/* The card with this id (0 .. AMT_CARDS-1). */
+amt_card amt_card_get(int id);
+/* Writes the card's name ("B5", "B5s" for a smiley, "W1-6") into out. */
+void amt_card_name(int id, char out[AMT_NAME_LEN]);
+/* Whether a wild of this type may stand for number. */
+bool amt_wild_covers(int wild_type, int number);
+/* Points a card scores when left in hand (5, 10 or 15). */
+int amt_card_points(int id);
+/* Colour letter ('B', 'R', 'Y', 'G') and back (-1 if unknown). */
+char amt_colour_letter(int colour);
+int amt_colour_from_letter(char letter);
+/* Checks a card name's form ("b5", "W6-11", "y7s"); canonical name into out. */
+bool amt_name_canonical(const char *text, char out[AMT_NAME_LEN]);
+
+/* ---- collection patterns (cards.c) ---- */
+enum { AMT_SET = 0, AMT_RUN = 1, AMT_PAIR = 2 };
+#define AMT_MAX_PATTERN_MELDS 5
+
+typedef struct amt_pattern {
+    const char *name;       /* "2sets4": stable key in actions and snapshots */
+    const char *title;      /* "2 sets of 4" */
+    int melds;
+    int kind[AMT_MAX_PATTERN_MELDS];
+    int size[AMT_MAX_PATTERN_MELDS];
+} amt_pattern;
+
+enum {
+    AMT_P_2SETS4, AMT_P_2RUNS4, AMT_P_SET4RUN4, AMT_P_RUN8, AMT_P_4PAIRS,
+    AMT_P_3PAIRS, AMT_P_RUN6, AMT_P_2SETS3, AMT_P_5PAIRS, AMT_P_2RUNS5,
+    AMT_P_2SETS5, AMT_PATTERNS
+};
+
+const amt_pattern *amt_pattern_get(int id);
+int amt_pattern_find(const char *name); /* -1 if unknown */
+const char *amt_kind_name(int kind);
+int amt_kind_find(const char *name);    /* -1 if unknown */
+
+/* The game's shape: rounds, cards dealt and patterns per round. */
+int amt_rounds(bool progressive);
+int amt_hand_size(bool progressive, int round);
+/* Fills ids with the patterns allowed in round; returns their count. */
+int amt_round_patterns(bool progressive, int round, int ids[AMT_PATTERNS]);
+
+/* ---- state ---- */
+#define AMT_MAX_SEATS 6
+#define AMT_MIN_SEATS 2
+#define AMT_MAX_MELDS 40
+#define AMT_MELD_CARDS 32
+#define AMT_MAX_ROUNDS 9
+
+typedef enum amt_phase {
+    AMT_PHASE_DRAW = 0,   /* turn must draw or take (claim window maybe open) */
+    AMT_PHASE_PLAY,       /* turn may lay a pattern, add, and must discard */
+    AMT_PHASE_ENDPLAY,    /* sealed end-of-round plays */
+    AMT_PHASE_OVER
+} amt_phase;
+
+enum { AMT_CLAIM_NONE = 0, AMT_CLAIM_CLAIMED, AMT_CLAIM_PASSED };
+enum { AMT_END_NONE = 0, AMT_END_WAITING, AMT_END_PASSED, AMT_END_PLAYED };
+
+typedef struct amt_meld {
+    int owner;
+    int kind;
+    int count;
+    int16_t cards[AMT_MELD_CARDS];  /* runs: lowest number first */
+    int8_t by[AMT_MELD_CARDS];      /* seat that played each card */
+    /* derived from the cards by amt_meld_shape */
+    int colour;   /* runs and pairs; -1 for sets */
+    int number;   /* sets and pairs; for runs the lowest number */
+} amt_meld;
+
+/* A pattern laid down (or chosen at the round's end), cards resolved. */
+typedef struct amt_play {
+    int mark;                       /* pattern id marked off */
+    int melds;
+    int kind[AMT_MAX_PATTERN_MELDS];
+    int count[AMT_MAX_PATTERN_MELDS];
+    int16_t cards[AMT_MAX_PATTERN_MELDS][AMT_MAX_NUMBER];
+} amt_play;
+
+typedef struct amt_player {
+    int hand_count;
+    int16_t hand[AMT_CARDS];     /* kept sorted by id */
+    uint32_t used;               /* bit p: pattern p marked off */
+    int completed;               /* complete patterns laid (tie-break) */
+    bool laid;                   /* laid a pattern this round */
+    int claim;                   /* AMT_CLAIM_* in the open window */
+    int end;                     /* AMT_END_* during the end-of-round plays */
+    amt_play end_play;           /* sealed choice when end == PLAYED */
+    int round_score[AMT_MAX_ROUNDS];
+    int total;
+} amt_player;
+
+typedef struct amt_state {
+    /* options */
+    bool progressive;
+    bool classic_end;            /* Classic end-of-round in Progressive */
+    int window_hours;
+    int seats;
+    /* position */
+    int round;                   /* 0-based */
+    amt_phase phase;
+    int turn;
+    bool window;                 /* claim window open on the top discard */
+    int draw_count;
+    int16_t draw[AMT_CARDS];     /* top = last */
+    int discard_count;
+    int16_t discard[AMT_CARDS];  /* top = last */
+    int meld_count;
+    amt_meld melds[AMT_MAX_MELDS];
+    amt_player players[AMT_MAX_SEATS];
+    int went_out;                /* seat that went out this round, or -1 */
+    rules_rng rng;
+} amt_state;
+
+/* ---- setup.c ---- */
+json_t *amt_describe_options(void);
+rules_state *amt_setup(const json_t *options, int seats,
+                       const uint8_t seed[RULES_SEED_BYTES], rules_error *err);
+/* Shuffles and deals round s->round; seat (round mod seats) starts. */
+void amt_deal_round(amt_state *s);
+
+/* ---- melds.c ---- */
+/* Checks that cards form a meld of kind (any length >= 1 with a natural);
+ * fills colour and number (lowest for runs). For a new meld the caller
+ * checks the size separately. */
+bool amt_meld_shape(int kind, const int16_t *cards, int count, int *colour,
+                    int *number, rules_error *err);
+/* Whether card may be added to meld; *at_low says which end of a run. */
+bool amt_meld_accepts(const amt_meld *meld, int card, bool at_low);
+/* Index of the wild in meld that stands for the numbered card, or -1. */
+int amt_meld_wild_for(const amt_meld *meld, int card);
+/* The number (and colour, -1 any) the wild at index i stands for. */
+void amt_meld_wild_as(const amt_meld *meld, int i, int *colour, int *number);
+/* Finds up to max ways to lay the given melds (kinds/sizes) from hand;
+ * returns how many it wrote to out (each with mark set to mark). A
+ * bounded search: it may miss ways, never invents one. */
+int amt_find_plays(const int16_t *hand, int hand_count, int mark,
+                   int melds, const int *kinds, const int *sizes,
+                   amt_play *out, int max);
+
+/* ---- moves.c ---- */
+void amt_pending(const rules_state *state, rules_pending *out);
+bool amt_apply(rules_state *state, int seat, const json_t *action,
+               rules_error *err);
+json_t *amt_legal(const rules_state *state, int seat);
+/* Index in the global meld list of owner's n-th meld, or -1. */
+int amt_meld_index(const amt_state *s, int owner, int n);
+/* Whether the end-of-round plays may be partial patterns. */
+bool amt_partial_end(const amt_state *s);
+
+/* ---- notation.c ---- */
+char *amt_format_move(const rules_state *state, int seat, const json_t *action);
+json_t *amt_parse_move(const rules_state *state, int seat, const char *text,
+                       rules_error *err);
+/* The JSON of a pattern action for play (names, not ids). */
+json_t *amt_play_action(const amt_play *play, const json_t *swaps);
+
+/* ---- score.c ---- */
+/* Points seat's hand scores now (with the Progressive smiley terms). */
+int amt_round_points(const amt_state *s, int seat);
+json_t *amt_result(const rules_state *state);
+
+/* ---- view.c ---- */
+json_t *amt_view(const rules_state *state, int seat);
+json_t *amt_card_json(int id);
+
+/* ---- snapshot.c ---- */
+json_t *amt_save(const rules_state *state);
+rules_state *amt_load(const json_t *snapshot, rules_error *err);
+bool amt_check(const rules_state *state, rules_error *err);
+
+#endif

@@ -1,0 +1,113 @@
+/* The rulebook's worked examples, as named tests. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "support.h"
+
+/* Seat 0 takes the discard G9, lays 2 sets of 4 and discards its last card,
+ * ending the round (the "Lizzy plays her last card" opening). */
+static const char *const goes_out = "B4 R4 Y4 G4 B9 R9 Y9 G2";
+
+static void go_out(amt_state *s)
+{
+    amt_test_do(s, 0, "take");
+    amt_test_do(s, 0, "pattern 2sets4 set:B4,R4,Y4,G4 set:B9,R9,Y9,G9");
+    amt_test_do(s, 0, "discard G2");
+}
+
+Test(amt_examples, lizzy_ends_the_round_and_sheila_lays_one_set_of_4)
+{
+    amt_state *s = amt_test_new(2, NULL);
+    const char *hands[] = {goes_out, "B5 R5 Y5 G5 R5 B2 Y8 G10"};
+    amt_test_deal(s, hands, "G9", NULL, 0);
+    go_out(s);
+    rules_pending p;
+    amt_engine.pending((rules_state *)s, &p);
+    cr_assert_eq(p.wait, RULES_WAIT_SIMULTANEOUS);
+    cr_assert_eq(p.seats, 1u << 1);
+    cr_assert_str_eq(p.decision, "r1-endplay");
+    /* Her fifth 5 cannot be played with the set. */
+    amt_test_reject(s, 1, "pattern 2sets4 set:B5,R5,Y5,G5,R5",
+                    "more cards than the pattern states");
+    amt_test_do(s, 1, "pattern 2sets4 set:B5,R5,Y5,G5");
+    cr_assert_eq(s->round, 1, "the next round is dealt");
+    cr_assert_eq(s->players[1].round_score[0], 20, "R5 B2 Y8 G10 = 20");
+    cr_assert_eq(s->players[0].round_score[0], 0);
+    cr_assert(s->players[1].used & (1u << AMT_P_2SETS4),
+              "she marks off 2 sets of 4");
+    cr_assert_eq(s->players[1].completed, 0, "a partial pattern");
+    cr_assert_eq(s->players[0].completed, 1);
+    amt_engine.destroy((rules_state *)s);
+}
+
+Test(amt_examples, chris_ends_the_round_and_yahosh_lays_his_run_of_8)
+{
+    amt_state *s = amt_test_new(3, NULL);
+    /* Yahosh took a discard that completed his run and waits for a turn. */
+    const char *hands[] = {goes_out, "B1 B2 R3 G4 Y6 G7 B10 R11",
+                           "Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8 R3"};
+    amt_test_deal(s, hands, "G9", NULL, 0);
+    go_out(s);
+    amt_test_do(s, 1, "pass");
+    amt_test_do(s, 2, "pattern run8 run:Y1,Y2,Y3,Y4,Y5,Y6,Y7,Y8");
+    cr_assert_eq(s->round, 1);
+    cr_assert_eq(s->players[2].round_score[0], 5, "only R3 is left");
+    cr_assert_eq(s->players[1].round_score[0], 40);
+    cr_assert(s->players[2].used & (1u << AMT_P_RUN8));
+    cr_assert_eq(s->players[2].completed, 1, "a complete pattern");
+    amt_engine.destroy((rules_state *)s);
+}
+
+Test(amt_examples, conlon_lays_a_run_of_4_and_scores_25)
+{
+    amt_state *s = amt_test_new(2, NULL);
+    const char *hands[] = {goes_out, "B1 B2 B3 B4 B5 B6 R8 Y10 G11"};
+    amt_test_deal(s, hands, "G9", NULL, 0);
+    go_out(s);
+    amt_test_do(s, 1, "pattern 2runs4 run:B1,B2,B3,B4");
+    cr_assert_eq(s->players[1].round_score[0], 25, "five numbered cards");
+    cr_assert_eq(s->players[1].total, 25);
+    cr_assert(s->players[1].used & (1u << AMT_P_2RUNS4),
+              "he marks off 2 suited runs of 4");
+    json_t *result = amt_engine.result((rules_state *)s);
+    cr_assert_eq(json_integer_value(
+                     json_array_get(json_object_get(result, "scores"), 1)),
+                 25);
+    json_decref(result);
+    amt_engine.destroy((rules_state *)s);
+}
+
+Test(amt_examples, player_2_swaps_yellow_8_for_player_1s_wild)
+{
+    amt_state *s = amt_test_new(2, NULL);
+    const char *hands[] = {"Y5 Y6 Y7 W1-11 Y1 Y2 Y3 Y4 B7",
+                           "Y8 B3 R3 G3 Y3 B10 R10 Y10 G10"};
+    amt_test_deal(s, hands, "R2", "B11", 0);
+    amt_test_do(s, 0, "take");
+    amt_test_do(s, 0, "pattern 2runs4 run:Y1,Y2,Y3,Y4 run:Y5,Y6,Y7,W1-11");
+    amt_test_do(s, 0, "discard R2");
+    char *view = amt_test_view_text(s, 1);
+    cr_assert_not_null(strstr(view, "\"as\":\"Y8\""),
+                       "the wild stands in for a yellow 8");
+    free(view);
+    amt_test_do(s, 1, "draw");
+    amt_test_reject(s, 1,
+                    "pattern 2sets4 set:B3,R3,G3,Y3 set:B10,R10,Y10,G10 "
+                    "swap:P1.2:Y8",
+                    "swapped wild must be played");
+    amt_test_reject(s, 1,
+                    "pattern 2sets4 set:B3,R3,G3,W1-11 set:B10,R10,Y10,G10 "
+                    "swap:P1.1:Y8",
+                    "exact card");
+    amt_test_do(s, 1,
+                "pattern 2sets4 set:B3,R3,G3,W1-11 set:B10,R10,Y10,G10 "
+                "swap:P1.2:Y8");
+    const amt_meld *run = &s->melds[amt_meld_index(s, 0, 1)];
+    char name[AMT_NAME_LEN];
+    amt_card_name(run->cards[3], name);
+    cr_assert_str_eq(name, "Y8", "Player 1's run now ends in the yellow 8");
+    cr_assert_eq(run->by[3], 1);
+    cr_assert_eq(s->players[1].hand_count, 2, "Y3 and the drawn B11 remain");
+    cr_assert(amt_test_holds(s, 1, "B11"));
+    amt_engine.destroy((rules_state *)s);
+}

@@ -1,0 +1,159 @@
+/* Many fast random matches through the engine (check() after every move,
+ * text and snapshot round trips at every round's start), and the secrecy
+ * walk: no view shows a card held in another seat's hand. The harness
+ * suite (test_random.c) runs its full checks on fewer matches, since a
+ * random Another Man's Treasure match is thousands of moves long. */
+#include <criterion/criterion.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../harness.h"
+#include "support.h"
+
+typedef void (*position_hook)(const amt_state *s);
+
+static void round_trip(const amt_state *s)
+{
+    json_t *snap = amt_engine.save((const rules_state *)s);
+    rules_error err = {{0}};
+    rules_state *back = amt_engine.load(snap, &err);
+    cr_assert_not_null(back, "load(save()) failed: %s", err.message);
+    json_t *again = amt_engine.save(back);
+    cr_assert(json_equal(snap, again), "load(save()) differs");
+    json_decref(again);
+    json_decref(snap);
+    amt_engine.destroy(back);
+}
+
+static void play_match(int seats, const char *options, uint64_t n,
+                       position_hook hook, long *moves_out)
+{
+    uint8_t seed[RULES_SEED_BYTES];
+    harness_seed(n, seed);
+    json_t *opts = options != NULL ? json_loads(options, 0, NULL) : NULL;
+    rules_error err = {{0}};
+    rules_state *state = amt_engine.setup(opts, seats, seed, &err);
+    json_decref(opts);
+    cr_assert_not_null(state, "%s", err.message);
+    amt_state *s = (amt_state *)state;
+    int round = -1;
+    long moves = 0;
+    for (;;) {
+        rules_pending p;
+        amt_engine.pending(state, &p);
+        if (p.wait == RULES_WAIT_NOBODY)
+            break;
+        cr_assert_lt(moves, 60000, "seed %llu: no end", (unsigned long long)n);
+        if (s->round != round) {
+            round = s->round;
+            round_trip(s);
+        }
+        int candidates[RULES_MAX_SEATS], count = 0;
+        for (int i = 0; i < seats; i++) {
+            if (p.seats & (1u << i))
+                candidates[count++] = i;
+        }
+        int seat = candidates[randombytes_uniform((uint32_t)count)];
+        json_t *legal = amt_engine.legal(state, seat);
+        json_t *list = json_object_get(legal, "moves");
+        cr_assert_gt(json_array_size(list), 0);
+        json_t *action = json_array_get(
+            list, randombytes_uniform((uint32_t)json_array_size(list)));
+        char *text = amt_engine.format_move(state, seat, action);
+        json_t *parsed = amt_engine.parse_move(state, seat, text, &err);
+        cr_assert(parsed != NULL && json_equal(parsed, action),
+                  "\"%s\" does not round-trip", text);
+        json_decref(parsed);
+        free(text);
+        cr_assert(amt_engine.apply(state, seat, action, &err),
+                  "seed %llu move %ld rejected: %s", (unsigned long long)n,
+                  moves, err.message);
+        cr_assert(amt_engine.check(state, &err), "seed %llu move %ld: %s",
+                  (unsigned long long)n, moves, err.message);
+        json_decref(legal);
+        if (hook != NULL)
+            hook(s);
+        moves++;
+    }
+    json_t *result = amt_engine.result(state);
+    cr_assert(json_is_true(json_object_get(result, "over")));
+    json_decref(result);
+    *moves_out += moves;
+    amt_engine.destroy(state);
+}
+
+static const char *const option_sets[] = {
+    NULL, "{\"game\":\"progressive\"}",
+    "{\"game\":\"progressive\",\"classic_end_of_round\":true}"};
+
+Test(amt_many, many_random_matches_end_and_keep_every_invariant,
+     .timeout = 400)
+{
+    cr_assert(sodium_init() >= 0);
+    long moves = 0;
+    int matches = 0;
+    for (int o = 0; o < 3; o++) {
+        for (int seats = 2; seats <= 6; seats++) {
+            int count = (o == 0 ? 24 : 12) / AMT_TEST_SLOWDOWN;
+            for (int i = 0; i < count; i++) {
+                play_match(seats, option_sets[o],
+                           7000000u + 10000u * (unsigned)o +
+                               100u * (unsigned)seats + (unsigned)i,
+                           NULL, &moves);
+                matches++;
+            }
+        }
+    }
+    cr_log_info("%d matches, %ld moves", matches, moves);
+}
+
+/* Every hidden card (by id) is absent from every other seat's view and
+ * from the spectator view; sealed plays too. */
+static void no_leaks(const amt_state *s)
+{
+    char *views[RULES_MAX_SEATS + 1];
+    for (int v = -1; v < s->seats; v++)
+        views[v + 1] = amt_test_view_text(s, v);
+    for (int owner = 0; owner < s->seats; owner++) {
+        const amt_player *pl = &s->players[owner];
+        for (int i = 0; i < pl->hand_count; i++) {
+            char needle[32];
+            snprintf(needle, sizeof needle, "\"id\":%d}", pl->hand[i]);
+            for (int v = -1; v < s->seats; v++) {
+                if (v == owner)
+                    continue;
+                cr_assert_null(strstr(views[v + 1], needle),
+                               "view %d shows card %d of seat %d", v,
+                               pl->hand[i], owner);
+            }
+        }
+        /* a seat that has not sealed a play sees no sealed play */
+        if (pl->end != AMT_END_PLAYED)
+            cr_assert_null(strstr(views[owner + 1], "my_end_play"));
+    }
+    cr_assert_null(strstr(views[0], "my_end_play"), "spectator");
+    /* the draw pile is a count only */
+    for (int i = 0; i < s->draw_count; i++) {
+        char needle[32];
+        snprintf(needle, sizeof needle, "\"id\":%d}", s->draw[i]);
+        for (int v = -1; v < s->seats; v++)
+            cr_assert_null(strstr(views[v + 1], needle),
+                           "view %d shows draw pile card %d", v, s->draw[i]);
+    }
+    for (int v = 0; v <= s->seats; v++)
+        free(views[v]);
+}
+
+Test(amt_secrecy, no_view_shows_another_seats_hand_or_the_draw_pile,
+     .timeout = 400)
+{
+    cr_assert(sodium_init() >= 0);
+    long moves = 0;
+    for (int o = 0; o < 3; o++) {
+        for (int seats = 2; seats <= 6; seats += 2 * AMT_TEST_SLOWDOWN)
+            play_match(seats, option_sets[o],
+                       9000000u + 100u * (unsigned)o + (unsigned)seats,
+                       no_leaks, &moves);
+    }
+}
