@@ -31,7 +31,8 @@ endif
 RULES_SRC := $(wildcard rules/*.c rules/*/*.c)
 SERVICE_SRC := $(filter-out service/main.c,$(wildcard service/*.c service/*/*.c))
 CLIENT_SRC := $(wildcard client/*.c)
-SUPPORT_SRC := $(wildcard tests/rules/*.c tests/support/*.c)
+SUPPORT_SRC := $(wildcard tests/support/*.c)
+HARNESS_SRC := $(wildcard tests/rules/*.c)
 # A test suite is a folder holding test_*.c files; it becomes one binary.
 SUITE_DIRS := $(sort $(patsubst %/,%,$(dir $(wildcard tests/*/test_*.c tests/*/*/test_*.c))))
 SUITES := $(patsubst %,$(BUILD)/%/suite,$(SUITE_DIRS))
@@ -58,6 +59,9 @@ $(BUILD)/libclient.a: $(call obj,$(CLIENT_SRC))
 $(BUILD)/libsupport.a: $(call obj,$(SUPPORT_SRC))
 	$(Q)rm -f $@ && ar rcs $@ $^
 
+$(BUILD)/libharness.a: $(call obj,$(HARNESS_SRC))
+	$(Q)rm -f $@ && ar rcs $@ $^
+
 $(BUILD)/pbemd: $(call obj,service/main.c) $(BUILD)/libservice.a $(BUILD)/librules.a
 	@$(if $(Q),echo "  LD $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
@@ -68,6 +72,12 @@ $(BUILD)/pbem: $(call obj,$(wildcard cli/*.c)) $(BUILD)/libclient.a $(BUILD)/lib
 
 .SECONDARY:
 .SECONDEXPANSION:
+# Engine suites need only the rules and the harness: a service file being
+# edited never breaks them.
+$(BUILD)/tests/rules/%/suite: $$(call obj,$$(wildcard tests/rules/%/*.c)) $(BUILD)/libharness.a $(BUILD)/librules.a
+	@$(if $(Q),echo "  LD $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lcriterion -lsodium -ljansson -lm
+
 $(BUILD)/tests/%/suite: $$(call obj,$$(wildcard tests/%/*.c)) $(BUILD)/libsupport.a $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@$(if $(Q),echo "  LD $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS)

@@ -4,10 +4,12 @@
 #include <stddef.h>
 
 #include "another_mans_treasure/another_mans_treasure.h"
+#include "artifact_stack/artifact_stack.h"
 #include "quarriors/quarriors.h"
 
 static const rules_engine *const engines[] = {
     &amt_engine,
+    &as_engine,
     &qq_engine,
     NULL,
 };
