@@ -3,11 +3,13 @@
 
 #include <stddef.h>
 
+#include "adel_verplichtet/adel_verplichtet.h"
 #include "another_mans_treasure/another_mans_treasure.h"
 #include "artifact_stack/artifact_stack.h"
 #include "quarriors/quarriors.h"
 
 static const rules_engine *const engines[] = {
+    &av_engine,
     &amt_engine,
     &as_engine,
     &qq_engine,

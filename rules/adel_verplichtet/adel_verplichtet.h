@@ -1,0 +1,10 @@
+/* adel_verplichtet.h: the Adel Verplichtet (Fair Means or Fouls) engine.
+ * Everything else about the game stays inside rules/adel_verplichtet/. */
+#ifndef ADEL_VERPLICHTET_H
+#define ADEL_VERPLICHTET_H
+
+#include "rules.h"
+
+extern const rules_engine av_engine;
+
+#endif
