@@ -63,3 +63,15 @@ const char *qq_quartifact_name(int quest_type, int which, char *buf,
     snprintf(buf, size, "%s relic %d", q->name, which + 1);
     return buf;
 }
+
+/* Immunity (Quarmageddon keyword; Quartifacts rulebook, GAME TERMS 4):
+ * protects a creature from spells, other creatures' abilities and
+ * Quartifact powers, never from damage nor from its own player's effects
+ * (qq_shielded in stats.c). DEFAULT: the data file knows no card that has
+ * it ("unknown": which Quarmageddon creatures have Immunity), so no card of
+ * the table is immune; a card added here is protected everywhere. */
+bool qq_card_immune(int card)
+{
+    (void)card;
+    return false;
+}

@@ -130,6 +130,141 @@ static void capture_moves(lister *l)
                               qq_cards[l->st->slots[s].card].id));
 }
 
+/* Death Spell: one victim per opponent who has one (all combinations). */
+static void death_spell_moves(lister *l, int d)
+{
+    const qq_state *st = l->st;
+    int victims[RULES_MAX_SEATS][QQ_MAX_BAND], nv[RULES_MAX_SEATS] = {0};
+    int opp[RULES_MAX_SEATS], no = 0;
+    for (int s = 0; s < st->seats; s++) {
+        if (s == st->turn)
+            continue;
+        for (int t = 0; t < st->dice_count && nv[s] < QQ_MAX_BAND; t++) {
+            const qq_face *f = qq_face_of(st, t);
+            if (st->dice[t].owner == s && st->dice[t].zone == QQ_Z_READY &&
+                f != NULL && (f->flags & QQ_FACE_CREATURE) &&
+                qq_defense(st, t) <= 6 &&
+                !qq_shielded(st, t, st->turn, QQ_SRC_SPELL))
+                victims[s][nv[s]++] = t;
+        }
+        if (nv[s] > 0)
+            opp[no++] = s;
+    }
+    if (no == 0) {
+        try_move(l, json_pack("{s:s,s:i}", "type", "cast", "die", d));
+        return;
+    }
+    int idx[RULES_MAX_SEATS] = {0};
+    for (int count = 0; count < 512; count++) {
+        int pick[RULES_MAX_SEATS];
+        for (int i = 0; i < no; i++)
+            pick[i] = victims[opp[i]][idx[i]];
+        /* sorted */
+        for (int i = 1; i < no; i++) {
+            for (int k = i; k > 0 && pick[k] < pick[k - 1]; k--) {
+                int t = pick[k];
+                pick[k] = pick[k - 1];
+                pick[k - 1] = t;
+            }
+        }
+        if (no == 1) {
+            try_move(l, json_pack("{s:s,s:i,s:i}", "type", "cast", "die", d,
+                                  "target", pick[0]));
+        } else {
+            json_t *list = json_array();
+            for (int i = 0; i < no; i++)
+                json_array_append_new(list, json_integer(pick[i]));
+            try_move(l, json_pack("{s:s,s:i,s:o}", "type", "cast", "die", d,
+                                  "targets", list));
+        }
+        /* subsets of fewer opponents are rejected when a victim exists;
+         * the product of choices is enough */
+        int i = 0;
+        while (i < no && ++idx[i] == nv[opp[i]]) {
+            idx[i] = 0;
+            i++;
+        }
+        if (i == no)
+            break;
+    }
+}
+
+/* Targets of a spell: every die in play. */
+static void cast_moves(lister *l, int d)
+{
+    const qq_state *st = l->st;
+    if (qq_power(st, d) == QQ_POW_DEATH_SPELL) {
+        death_spell_moves(l, d);
+        return;
+    }
+    try_move(l, json_pack("{s:s,s:i}", "type", "cast", "die", d));
+    for (int t = 0; t < st->dice_count; t++) {
+        int z = st->dice[t].zone;
+        if (z == QQ_Z_READY || z == QQ_Z_QUEST ||
+            ((z == QQ_Z_USED || z == QQ_Z_ACTIVE) &&
+             (st->dice[t].flags & QQ_F_FELL)))
+            try_move(l, json_pack("{s:s,s:i,s:i}", "type", "cast", "die", d,
+                                  "target", t));
+    }
+}
+
+static void react_moves(lister *l)
+{
+    const qq_state *st = l->st;
+    try_move(l, json_pack("{s:s}", "type", "pass"));
+    for (int d = 0; d < st->dice_count; d++) {
+        const qq_die *die = &st->dice[d];
+        if (die->owner != l->seat)
+            continue;
+        if (die->zone == QQ_Z_READY) {
+            const qq_face *f = qq_face_of(st, d);
+            if (f != NULL && (f->flags & QQ_FACE_SPELL))
+                cast_moves(l, d);
+        }
+        if ((die->flags & QQ_F_FELL) && die->zone == QQ_Z_USED) {
+            for (int q = 0; q < st->dice_count; q++) {
+                if (st->dice[q].owner == l->seat &&
+                    st->dice[q].zone == QQ_Z_USED && q != d)
+                    try_move(l, json_pack("{s:s,s:i,s:i}", "type", "revive",
+                                          "die", d, "cull", q));
+            }
+        }
+    }
+}
+
+static void trigger_moves(lister *l)
+{
+    const qq_state *st = l->st;
+    try_move(l, json_pack("{s:s}", "type", "pass"));
+    int p = st->trigger_pow[st->trigger];
+    for (int e = 0; e < st->dice_count; e++) {
+        switch (p) {
+        case QQ_POW_DEATHDEALER:
+            try_die(l, "exchange", e);
+            break;
+        case QQ_POW_STRONG_WITCHING_HAG:
+            try_die(l, "recall", e);
+            break;
+        case QQ_POW_STRONG_QUESTING_WIZARD:
+            try_die(l, "cull", e);
+            break;
+        case QQ_POW_SHAPING_INCANTATION:
+            if (st->dice[e].owner != st->turn ||
+                st->dice[e].zone != QQ_Z_USED)
+                break;
+            for (int s = 0; s < st->slot_count; s++)
+                try_move(l, json_pack("{s:s,s:i,s:s}", "type", "trade",
+                                      "die", e, "card",
+                                      qq_cards[st->slots[s].card].id));
+            break;
+        default:
+            break;
+        }
+    }
+    if (p == QQ_POW_STRONG_DEVOTEE)
+        capture_moves(l);
+}
+
 static void main_moves(lister *l)
 {
     const qq_state *st = l->st;
@@ -139,6 +274,32 @@ static void main_moves(lister *l)
             continue;
         if (die->zone == QQ_Z_ACTIVE) {
             try_die(l, "summon", d);
+            try_die(l, "turn", d);
+            const qq_card_def *own = &qq_cards[st->slots[die->slot].card];
+            if (own->power == QQ_POW_STRONG_OOZE) {
+                for (int t = 0; t < st->dice_count; t++) {
+                    if (st->dice[t].owner != st->turn &&
+                        st->dice[t].zone == QQ_Z_READY)
+                        try_move(l, json_pack("{s:s,s:i,s:i}", "type",
+                                              "summon", "die", d, "copy", t));
+                }
+            }
+            if (own->power == QQ_POW_GROWTH_INCANTATION) {
+                for (int a = 0; a < st->dice_count; a++) {
+                    if (a == d || st->dice[a].owner != st->turn ||
+                        st->dice[a].zone != QQ_Z_ACTIVE)
+                        continue;
+                    try_move(l, json_pack("{s:s,s:i,s:[i]}", "type", "use",
+                                          "die", d, "dice", a));
+                    for (int b = a + 1; b < st->dice_count; b++) {
+                        if (b != d && st->dice[b].owner == st->turn &&
+                            st->dice[b].zone == QQ_Z_ACTIVE)
+                            try_move(l, json_pack(
+                                "{s:s,s:i,s:[i,i]}", "type", "use", "die", d,
+                                "dice", a, b));
+                    }
+                }
+            }
             try_die(l, "ready", d);
             try_die(l, "use", d);
             try_die(l, "draw", d);
@@ -156,15 +317,19 @@ static void main_moves(lister *l)
             }
         } else if (die->zone == QQ_Z_READY) {
             try_die(l, "attach", d);
+            if (qq_cards[st->slots[die->slot].card].power ==
+                QQ_POW_STRONG_OOZE) {
+                for (int t = 0; t < st->dice_count; t++) {
+                    if (st->dice[t].owner != st->turn &&
+                        st->dice[t].zone == QQ_Z_READY)
+                        try_move(l, json_pack("{s:s,s:i,s:i}", "type", "copy",
+                                              "die", d, "target", t));
+                }
+            }
             const qq_face *face = qq_face_of(st, d);
             if (face == NULL || !(face->flags & QQ_FACE_SPELL))
                 continue;
-            try_die(l, "cast", d);
-            for (int t = 0; t < st->dice_count; t++) {
-                if (st->dice[t].zone == QQ_Z_READY)
-                    try_move(l, json_pack("{s:s,s:i,s:i}", "type", "cast",
-                                          "die", d, "target", t));
-            }
+            cast_moves(l, d);
         }
     }
 }
@@ -224,6 +389,18 @@ json_t *qq_legal_moves(const qq_state *st, int seat, bool *complete)
     case QQ_P_CAPTURE:
         capture_moves(&l);
         try_move(&l, json_pack("{s:s}", "type", "end"));
+        for (int d = 0; d < st->dice_count; d++) {
+            const qq_face *f = qq_face_of(st, d);
+            if (st->dice[d].owner == seat && st->dice[d].zone == QQ_Z_READY &&
+                f != NULL && (f->flags & QQ_FACE_SPELL))
+                try_move(&l, json_pack("{s:s,s:i}", "type", "cast", "die", d));
+        }
+        break;
+    case QQ_P_REACT:
+        react_moves(&l);
+        break;
+    case QQ_P_TRIGGER:
+        trigger_moves(&l);
         break;
     default:
         break;

@@ -4,6 +4,12 @@
  *   attack | done | pass | end | take | leave
  *   quest start exqualibur 2 5 | challenge holy-quail 1 | defend 4 2
  *   capture quake-dragon | seize 2
+ * Card powers:
+ *   summon 12 7 (Strong Primordial Ooze copying die 7) | copy 12 7
+ *   use 7 3 5 (Growth Incantation re-rolling 3 and 5) | turn 4 (Portal)
+ *   cast 7 12 15 (Death Spell: one victim per opponent) | pass
+ *   revive 9 2 (Ghostly Spirit, culling Basic Quiddity die 2)
+ *   exchange 30 | recall 8 | trade 4 quake-dragon
  * Names are written with hyphens and stored with underscores. */
 #include "qq_internal.h"
 
@@ -14,7 +20,8 @@
 #include <string.h>
 
 static const char *const die_moves[] = {"summon", "ready", "use", "draw",
-                                        "attach", "cull", NULL};
+                                        "attach", "cull", "turn", "exchange",
+                                        "recall", NULL};
 static const char *const bare_moves[] = {"attack", "done", "pass", "end",
                                          "take", "leave", NULL};
 
@@ -88,7 +95,27 @@ char *qq_format(const json_t *action)
         return NULL;
     buf b = {{0}, 0};
     bool ok = true;
-    if (in(type, die_moves)) {
+    if (strcmp(type, "summon") == 0 || strcmp(type, "copy") == 0) {
+        put(&b, "%s", type);
+        ok = put_int(&b, action, "die", false) &&
+             put_int(&b, action, strcmp(type, "copy") == 0 ? "target" : "copy",
+                     strcmp(type, "summon") == 0);
+    } else if (strcmp(type, "use") == 0) {
+        put(&b, "use");
+        ok = put_int(&b, action, "die", false) &&
+             (json_object_get(action, "dice") == NULL || put_dice(&b, action));
+    } else if (strcmp(type, "revive") == 0) {
+        put(&b, "revive");
+        ok = put_int(&b, action, "die", false) &&
+             put_int(&b, action, "cull", false);
+    } else if (strcmp(type, "trade") == 0) {
+        const char *card = json_string_value(json_object_get(action, "card"));
+        if (card == NULL)
+            return NULL;
+        put(&b, "trade");
+        ok = put_int(&b, action, "die", false);
+        put_name(&b, card);
+    } else if (in(type, die_moves)) {
         put(&b, "%s", type);
         ok = put_int(&b, action, "die", false);
     } else if (in(type, bare_moves)) {
@@ -97,6 +124,13 @@ char *qq_format(const json_t *action)
         put(&b, "cast");
         ok = put_int(&b, action, "die", false) &&
              put_int(&b, action, "target", true);
+        const json_t *targets = json_object_get(action, "targets");
+        if (ok && targets != NULL) {
+            json_t *tmp = json_pack("{s:O}", "dice", targets);
+            ok = json_object_get(action, "target") == NULL &&
+                 json_array_size(targets) >= 2 && put_dice(&b, tmp);
+            json_decref(tmp);
+        }
     } else if (strcmp(type, "reroll") == 0) {
         put(&b, "reroll");
         ok = put_int(&b, action, "die", false) &&
@@ -209,6 +243,28 @@ json_t *qq_parse(const char *text, rules_error *err)
         return json_pack("{s:s}", "type", type);
     if (in(type, die_moves) && n == 2 && number(words[1], &a))
         return json_pack("{s:s,s:I}", "type", type, "die", a);
+    if ((strcmp(type, "summon") == 0 || strcmp(type, "copy") == 0 ||
+         strcmp(type, "revive") == 0) && n == 3 && number(words[1], &a) &&
+        number(words[2], &b))
+        return json_pack("{s:s,s:I,s:I}", "type", type, "die", a,
+                         strcmp(type, "summon") == 0 ? "copy"
+                         : strcmp(type, "copy") == 0 ? "target" : "cull", b);
+    if (strcmp(type, "use") == 0 && n >= 3 &&
+        number(words[1], &a)) {
+        json_t *dice = numbers(words, 2, n, true);
+        if (dice != NULL)
+            return json_pack("{s:s,s:I,s:o}", "type", "use", "die", a, "dice",
+                             dice);
+    }
+    if (strcmp(type, "cast") == 0 && n >= 4 && number(words[1], &a)) {
+        json_t *dice = numbers(words, 2, n, true);
+        if (dice != NULL)
+            return json_pack("{s:s,s:I,s:o}", "type", "cast", "die", a,
+                             "targets", dice);
+    }
+    if (strcmp(type, "trade") == 0 && n == 3 && number(words[1], &a))
+        return json_pack("{s:s,s:I,s:s}", "type", "trade", "die", a, "card",
+                         words[2]);
     if ((strcmp(type, "cast") == 0 || strcmp(type, "reroll") == 0) &&
         (n == 2 || n == 3) && number(words[1], &a)) {
         json_t *action = json_pack("{s:s,s:I}", "type", type, "die", a);

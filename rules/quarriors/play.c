@@ -66,6 +66,8 @@ static void leave_play(qq_state *st, int d)
     die->quest = -1;
     die->host = -1;
     die->flags = 0;
+    die->copy_card = -1;   /* a Strong Primordial Ooze forgets its copy */
+    die->copy_face = -1;
 }
 
 /* Draws n dice from seat's bag into the Active Pool and rolls them; an
@@ -194,6 +196,9 @@ static void add_glory(qq_state *st, int seat, int *part, int amount)
     st->players[seat].glory += amount;
 }
 
+static void after_scoring(qq_state *st);
+static void next_trigger(qq_state *st);
+
 void qq_start_turn(qq_state *st)
 {
     int seat = st->turn;
@@ -212,8 +217,21 @@ void qq_start_turn(qq_state *st)
     st->damage = 0;
     st->attack_todo = 0;
     st->challenge_quest = -1;
+    st->scored = 0;
+    st->victims = 0;
+    st->life_spell = 0;
+    st->life_charm = 0;
+    st->kept_attack = 0;
+    st->combat_kills = 0;
+    st->warrior_summoned = 0;
+    st->react_seat = -1;
+    st->react_mask = 0;
+    st->react_passed = 0;
+    st->react_resume = 0;
+    st->trigger = -1;
     memset(st->cull_mark, 0, sizeof st->cull_mark);
     memset(st->cull_glory, 0, sizeof st->cull_glory);
+    memset(st->trigger_pow, 0, sizeof st->trigger_pow);
     for (int d = 0; d < st->dice_count; d++)
         st->dice[d].flags = 0;
 
@@ -235,15 +253,43 @@ void qq_start_turn(qq_state *st)
         } else {
             add_glory(st, seat, &me->glory_scoring, glory);
         }
-        if (power(st, d) == QQ_POW_MIGHTY_QUESTING_WIZARD) {
+        int p = power(st, d);
+        int burst = qq_face_of(st, d)->burst;
+        if (p == QQ_POW_MIGHTY_QUESTING_WIZARD) {
             st->capture_discount += 2;
             st->captures_left++;
         }
-        leave_play(st, d);
+        /* Scoring powers that ask their owner wait in trigger_pow. */
+        int trig = QQ_POW_NONE;
+        if (p == QQ_POW_DEATHDEALER || p == QQ_POW_STRONG_WITCHING_HAG ||
+            p == QQ_POW_STRONG_QUESTING_WIZARD ||
+            (p == QQ_POW_STRONG_DEVOTEE && burst == 1))
+            trig = p;
+        for (int e = 0; e < st->dice_count; e++) {
+            if (st->dice[e].zone != QQ_Z_ATTACHED || st->dice[e].host != d ||
+                st->dice[e].quest_die)
+                continue;
+            if (power(st, e) == QQ_POW_SHAPING_INCANTATION)
+                st->trigger_pow[e] = QQ_POW_SHAPING_INCANTATION;
+            if (p == QQ_POW_STRONG_QUESTING_WIZARD)
+                st->dice[e].flags |= QQ_F_FROM_WIZARD;
+        }
+        leave_play(st, d);   /* attached spells keep QQ_F_FROM_WIZARD */
+        st->trigger_pow[d] = (int8_t)trig;
+        /* Strong Defender of the Pale: draw 1 (*) or 2 (**) dice. */
+        if (p == QQ_POW_STRONG_DEFENDER_PALE && burst > 0)
+            draw(st, seat, burst);
         st->culls_left++;
+        st->scored++;
     }
+    next_trigger(st);
+}
 
-    /* The band on a quest completes it or comes home in shame. */
+/* The band on a quest completes it or comes home in shame; then culls. */
+static void after_scoring(qq_state *st)
+{
+    int seat = st->turn;
+    st->trigger = -1;
     for (int q = 0; q < st->quest_count; q++) {
         if (qq_quest_owner(st, q) != seat)
             continue;
@@ -408,33 +454,133 @@ static int creature_count(const qq_state *st, int seat, int zone, int quest)
     return n;
 }
 
-/* d is destroyed by seat killer's creatures. */
+/* Strong Deathdealer: whenever its player destroys a creature, it scores
+ * at once; its attack stays in the turn's attack total (kept_attack). */
+static void deathdealers_score(qq_state *st, int killer)
+{
+    for (int e = 0; e < st->dice_count; e++) {
+        if (st->dice[e].owner != killer || st->dice[e].zone != QQ_Z_READY ||
+            !shows(st, e, QQ_FACE_CREATURE) ||
+            power(st, e) != QQ_POW_STRONG_DEATHDEALER)
+            continue;
+        if (killer == st->turn)
+            st->kept_attack += qq_attack(st, e, -1);
+        add_glory(st, killer, &st->players[killer].glory_scoring,
+                  score_glory(st, e, 1));
+        if (killer == st->turn)
+            st->scored++;
+        leave_play(st, e);
+    }
+}
+
+/* Mighty Ghostly Spirit: its set-aside dice are rolled when their player
+ * destroys a creature: a creature face enters the Ready Area. */
+static void ghosts_return(qq_state *st, int killer)
+{
+    for (int e = 0; e < st->dice_count; e++) {
+        qq_die *x = &st->dice[e];
+        if (x->owner != killer || x->zone != QQ_Z_ASIDE)
+            continue;
+        x->face = (int8_t)roll(st);
+        if (shows(st, e, QQ_FACE_CREATURE)) {
+            x->zone = QQ_Z_READY;
+            x->flags = QQ_F_SHIELDED;
+        } else {
+            x->zone = QQ_Z_USED;
+            x->face = -1;
+        }
+    }
+}
+
+/* d is destroyed by seat killer (-1: by no one). It leaves play to the
+ * Used Pile, or where its powers send it, and is marked as fallen for the
+ * reaction window. */
 static void destroy(qq_state *st, int d, int killer)
 {
+    int owner = st->dice[d].owner;
+    int p = power(st, d);
+    int face = st->dice[d].face;
+    int burst = qq_face_of(st, d)->burst;
     leave_play(st, d);
-    if (killer >= 0 && has_ready_power(st, killer, QQ_POW_WITCHING_HAG))
+    qq_die *die = &st->dice[d];
+    die->last_face = (int8_t)face;
+    if (p == QQ_POW_MIGHTY_GHOSTLY_SPIRIT) {
+        die->zone = QQ_Z_ASIDE;
+    } else {
+        if (p == QQ_POW_STRONG_GHOSTLY_SPIRIT ||
+            (st->life_charm & (1u << owner))) {
+            /* to the Active Pool, still showing its face */
+            die->zone = QQ_Z_ACTIVE;
+            die->face = (int8_t)face;
+        }
+        die->flags |= QQ_F_FELL;
+    }
+    if (p == QQ_POW_MIGHTY_SCAVENGING_GOBLIN && burst == 1)
+        draw(st, owner, 2);
+    if (killer < 0)
+        return;
+    st->combat_kills++;
+    if (killer == st->turn && has_ready_power(st, killer,
+                                              QQ_POW_WITCHING_HAG))
         st->quiddity += 1;
+    deathdealers_score(st, killer);
+    ghosts_return(st, killer);
+}
+
+/* Creatures of seat in its Ready Area that may still take damage. */
+static int defenders_left(const qq_state *st, int seat)
+{
+    int n = 0;
+    for (int d = 0; d < st->dice_count; d++) {
+        const qq_die *die = &st->dice[d];
+        if (die->owner == seat && die->zone == QQ_Z_READY &&
+            !(die->flags & QQ_F_SHIELDED) && shows(st, d, QQ_FACE_CREATURE))
+            n++;
+    }
+    return n;
+}
+
+/* Mighty Deathdealer: the first creature to fall in the attack on an
+ * opponent adds its attack once more against that opponent. */
+static int mighty_deathdealer_bonus(const qq_state *st, int target)
+{
+    int n = 0;
+    for (int e = 0; e < st->dice_count; e++) {
+        if (st->dice[e].owner == st->turn && st->dice[e].zone == QQ_Z_READY &&
+            shows(st, e, QQ_FACE_CREATURE) &&
+            power(st, e) == QQ_POW_MIGHTY_DEATHDEALER)
+            n += qq_attack(st, e, target);
+    }
+    return n;
 }
 
 static void apply_defend(qq_state *st, int d)
 {
     int defense = qq_defense(st, d);
     if (st->damage >= defense) {
+        int first = st->combat_kills == 0;
+        int bonus = mighty_deathdealer_bonus(st, st->defender);
         destroy(st, d, st->turn);
+        st->victims |= 1u << st->defender;
         st->damage -= defense;
+        if (first)
+            st->damage += bonus;
     } else {
         st->damage = 0;  /* the creature survives; the rest is lost */
     }
 }
 
 static void next_attack(qq_state *st);
+static void end_combat(qq_state *st);
+static bool open_window(qq_state *st, uint32_t mask, int first, int resume);
+static void post_window(qq_state *st, int first, int resume);
 
 static void continue_defense(qq_state *st)
 {
     while (st->phase == QQ_P_DEFEND) {
-        int left = creature_count(st, st->defender, QQ_Z_READY, -1);
+        int left = defenders_left(st, st->defender);
         if (st->damage <= 0 || left == 0) {
-            next_attack(st);
+            end_combat(st);
             return;
         }
         if (left > 1)
@@ -442,6 +588,7 @@ static void continue_defense(qq_state *st)
         for (int d = 0; d < st->dice_count; d++) {
             if (st->dice[d].owner == st->defender &&
                 st->dice[d].zone == QQ_Z_READY &&
+                !(st->dice[d].flags & QQ_F_SHIELDED) &&
                 shows(st, d, QQ_FACE_CREATURE)) {
                 apply_defend(st, d);
                 break;
@@ -455,20 +602,38 @@ static int attack_total(const qq_state *st, int target)
     bool strong_dragon = has_ready_power(st, target,
                                          QQ_POW_STRONG_QUAKE_DRAGON);
     bool mighty_hag = has_ready_power(st, target, QQ_POW_MIGHTY_WITCHING_HAG);
-    int total = 0;
+    int total = st->kept_attack;
     for (int d = 0; d < st->dice_count; d++) {
         const qq_die *die = &st->dice[d];
         if (die->owner != st->turn || die->zone != QQ_Z_READY ||
             !shows(st, d, QQ_FACE_CREATURE))
             continue;
-        if (strong_dragon && qq_level(st, d) <= 2)
+        bool immune = qq_shielded(st, d, target, QQ_SRC_CREATURE);
+        if (strong_dragon && !immune && qq_level(st, d) <= 2)
             continue;
         int attack = qq_attack(st, d, target);
-        if (mighty_hag && attack > 3)
+        if (mighty_hag && !immune && attack > 3)
             attack = 3;
         total += attack;
     }
     return total;
+}
+
+/* After the reactions before damage: the damage against the defender. */
+static void start_damage(qq_state *st)
+{
+    int t = st->defender;
+    st->damage = attack_total(st, t);
+    st->phase = QQ_P_DEFEND;
+    continue_defense(st);
+}
+
+/* The combat against one opponent is over: the fallen may come back
+ * (reaction window), then the next opponent is attacked. */
+static void end_combat(qq_state *st)
+{
+    st->damage = 0;
+    post_window(st, st->defender, QQ_R_NEXT_ATTACK);
 }
 
 /* Attacks the next opponent still to be attacked, in seat order. */
@@ -479,22 +644,29 @@ static void next_attack(qq_state *st)
         if (!(st->attack_todo & (1u << t)))
             continue;
         st->attack_todo &= ~(1u << t);
+        st->combat_kills = 0;
+        st->defender = t;
         /* Quake Dragon: the level-1 creatures of the defender are
          * destroyed before defenders are chosen. */
         if (has_ready_power(st, st->turn, QQ_POW_QUAKE_DRAGON)) {
             for (int d = 0; d < st->dice_count; d++) {
                 if (st->dice[d].owner == t && st->dice[d].zone == QQ_Z_READY &&
-                    shows(st, d, QQ_FACE_CREATURE) && qq_level(st, d) == 1)
+                    !(st->dice[d].flags & QQ_F_SHIELDED) &&
+                    shows(st, d, QQ_FACE_CREATURE) && qq_level(st, d) == 1 &&
+                    !qq_shielded(st, d, st->turn, QQ_SRC_CREATURE)) {
                     destroy(st, d, st->turn);
+                    st->victims |= 1u << t;
+                }
             }
         }
-        int damage = attack_total(st, t);
-        if (damage <= 0 || creature_count(st, t, QQ_Z_READY, -1) == 0)
-            continue;
-        st->defender = t;
-        st->damage = damage;
+        if (attack_total(st, t) <= 0 || defenders_left(st, t) == 0) {
+            end_combat(st);
+            return;
+        }
         st->phase = QQ_P_DEFEND;
-        continue_defense(st);
+        if (open_window(st, (1u << t) | (1u << st->turn), t, QQ_R_DAMAGE))
+            return;
+        start_damage(st);
         return;
     }
     st->defender = -1;
@@ -507,7 +679,7 @@ static void attack_with_the_rest(qq_state *st)
     st->attack_todo = 0;
     if (creature_count(st, st->turn, QQ_Z_READY, -1) > 0) {
         for (int s = 0; s < st->seats; s++) {
-            if (s != st->turn && creature_count(st, s, QQ_Z_READY, -1) > 0)
+            if (s != st->turn && defenders_left(st, s) > 0)
                 st->attack_todo |= 1u << s;
         }
     }
@@ -551,6 +723,30 @@ static void take_damage(const qq_state *st, const int16_t *band, int n,
     }
 }
 
+static void resolve_challenge(qq_state *st);
+
+/* After the reactions of a challenge: each side orders its own defenders
+ * in secret when the order can matter. */
+static void challenge_orders(qq_state *st)
+{
+    int q = st->challenge_quest;
+    int owner = qq_quest_owner(st, q);
+    int16_t mine[QQ_MAX_BAND], theirs[QQ_MAX_BAND];
+    int nm = fight_side(st, st->turn, q, true, mine);
+    int nt = fight_side(st, owner, q, false, theirs);
+    for (int s = 0; s < st->seats; s++)
+        st->chosen[s] = -1;
+    if (nm > 1 && side_attack(st, theirs, nt) > 0)
+        st->chosen[st->turn] = 0;
+    if (nt > 1 && side_attack(st, mine, nm) > 0)
+        st->chosen[owner] = 0;
+    if (st->chosen[st->turn] < 0 && st->chosen[owner] < 0) {
+        resolve_challenge(st);
+        return;
+    }
+    st->phase = QQ_P_CHALLENGE;
+}
+
 static void resolve_challenge(qq_state *st)
 {
     int q = st->challenge_quest;
@@ -569,35 +765,203 @@ static void resolve_challenge(qq_state *st)
     int their_attack = side_attack(st, theirs, nt);
     take_damage(st, theirs, nt, my_attack, dead);
     take_damage(st, mine, nm, their_attack, dead);
-    int killed = 0, questers_left = 0, mine_left = 0;
-    for (int i = 0; i < nt; i++) {
-        if (dead[theirs[i]])
-            killed++;
-        else
-            questers_left++;
-    }
-    for (int i = 0; i < nm; i++)
-        mine_left += !dead[mine[i]];
-    for (int d = 0; d < st->dice_count; d++) {
-        if (dead[d])
-            leave_play(st, d);
-    }
-    add_glory(st, me, &st->players[me].glory_challenge, killed);
+    int killed = 0;
+    for (int i = 0; i < nt; i++)
+        killed += dead[theirs[i]];
     for (int s = 0; s < st->seats; s++)
         st->chosen[s] = -1;
+    st->phase = QQ_P_CHALLENGE;  /* until the window or the takeover */
+    for (int i = 0; i < nm; i++) {
+        if (dead[mine[i]])
+            destroy(st, mine[i], quester);
+    }
+    for (int i = 0; i < nt; i++) {
+        if (dead[theirs[i]])
+            destroy(st, theirs[i], me);
+    }
+    if (killed > 0)
+        st->victims |= 1u << quester;
+    add_glory(st, me, &st->players[me].glory_challenge, killed);
+    post_window(st, quester, QQ_R_AFTER_CHALLENGE);
+}
+
+/* After the challenge and its reactions: take over or go home. */
+static void challenge_after(qq_state *st)
+{
+    int q = st->challenge_quest;
+    int16_t mine[QQ_MAX_BAND], theirs[QQ_MAX_BAND];
+    int mine_left = fight_side(st, st->turn, q, true, mine);
+    int questers_left = qq_quest_owner(st, q) >= 0
+        ? fight_side(st, qq_quest_owner(st, q), q, false, theirs) : 0;
     qq_check_end(st);
     if (st->phase == QQ_P_OVER)
         return;
     if (questers_left > 0 || mine_left == 0) {
-        for (int i = 0; i < nm; i++) {
-            if (!dead[mine[i]])
-                leave_play(st, mine[i]);
-        }
+        for (int i = 0; i < mine_left; i++)
+            leave_play(st, mine[i]);
         st->challenge_quest = -1;
         attack_with_the_rest(st);
         return;
     }
     st->phase = QQ_P_TAKEOVER;
+}
+
+/* ---- reaction windows ----
+ * Before damage (an attack on one opponent, a challenge) the two sides may
+ * cast Life spells; after a combat (or a spell that destroyed creatures)
+ * the players whose creatures fell may bring them back (Shaping Cantrip,
+ * Ghostly Spirit). The seats are asked in turn, from `first`; the window
+ * closes when every seat of the window has passed since the last cast. */
+
+static bool is_reaction(const qq_state *st, int e, int seat)
+{
+    const qq_die *x = &st->dice[e];
+    return x->owner == seat && x->zone == QQ_Z_READY &&
+           shows(st, e, QQ_FACE_SPELL) &&
+           qq_card_of(st, e)->timing == QQ_TIME_REACTION;
+}
+
+static bool basic_quiddity_die(const qq_state *st, int e)
+{
+    const qq_card_def *c = &qq_cards[st->slots[st->dice[e].slot].card];
+    return !st->dice[e].quest_die && c->kind == QQ_KIND_BASIC &&
+           c->power == QQ_POW_NONE;
+}
+
+static bool post_window_kind(int resume)
+{
+    return resume == QQ_R_NEXT_ATTACK || resume == QQ_R_AFTER_CHALLENGE ||
+           resume == QQ_R_MAIN;
+}
+
+/* Whether seat has something to do in the current window. */
+static bool can_react(const qq_state *st, int seat)
+{
+    bool post = post_window_kind(st->react_resume);
+    bool fell = false, ghost = false, quiddity = false;
+    for (int e = 0; e < st->dice_count; e++) {
+        const qq_die *x = &st->dice[e];
+        if (x->owner != seat)
+            continue;
+        if (x->flags & QQ_F_FELL) {
+            fell = true;
+            ghost = ghost || (x->zone == QQ_Z_USED &&
+                              qq_cards[st->slots[x->slot].card].power ==
+                                  QQ_POW_GHOSTLY_SPIRIT);
+        }
+        if (x->zone == QQ_Z_USED && basic_quiddity_die(st, e))
+            quiddity = true;
+    }
+    if (post && ghost && quiddity)
+        return true;
+    for (int e = 0; e < st->dice_count; e++) {
+        if (!is_reaction(st, e, seat))
+            continue;
+        int p = power(st, e);
+        if (post ? (p == QQ_POW_SHAPING_CANTRIP && fell)
+                 : (p == QQ_POW_LIFE_CHARM || p == QQ_POW_LIFE_SPELL ||
+                    p == QQ_POW_LIFE_INCANTATION))
+            return true;
+    }
+    return false;
+}
+
+static void clear_fell(qq_state *st)
+{
+    for (int d = 0; d < st->dice_count; d++)
+        st->dice[d].flags &= (uint8_t)~QQ_F_FELL;
+}
+
+static void close_window(qq_state *st)
+{
+    int resume = st->react_resume;
+    st->react_seat = -1;
+    st->react_mask = 0;
+    st->react_passed = 0;
+    st->react_resume = 0;
+    if (post_window_kind(resume))
+        clear_fell(st);
+    switch (resume) {
+    case QQ_R_DAMAGE:
+        st->phase = QQ_P_DEFEND;
+        start_damage(st);
+        break;
+    case QQ_R_NEXT_ATTACK:
+        st->phase = QQ_P_DEFEND;
+        next_attack(st);
+        break;
+    case QQ_R_CHALLENGE:
+        challenge_orders(st);
+        break;
+    case QQ_R_AFTER_CHALLENGE:
+        challenge_after(st);
+        break;
+    default:
+        st->phase = QQ_P_MAIN;
+        break;
+    }
+}
+
+/* Asks the next seat of the window from seat `from` on (inclusive) that
+ * has not passed and can react; closes the window when there is none. */
+static void ask_from(qq_state *st, int from)
+{
+    for (int k = 0; k < st->seats; k++) {
+        int s = (from + k) % st->seats;
+        uint32_t bit = 1u << s;
+        if (!(st->react_mask & bit) || (st->react_passed & bit))
+            continue;
+        if (!can_react(st, s)) {
+            st->react_passed |= bit;
+            continue;
+        }
+        st->react_seat = s;
+        st->phase = QQ_P_REACT;
+        return;
+    }
+    close_window(st);
+}
+
+/* Opens a window; false (nothing changed) when no seat can react. */
+static bool open_window(qq_state *st, uint32_t mask, int first, int resume)
+{
+    st->react_mask = mask;
+    st->react_passed = 0;
+    st->react_resume = resume;
+    for (int s = 0; s < st->seats; s++) {
+        if ((mask & (1u << s)) && can_react(st, s)) {
+            st->react_seat = first;
+            ask_from(st, first);
+            return true;
+        }
+    }
+    st->react_mask = 0;
+    st->react_resume = 0;
+    return false;
+}
+
+/* The window after destructions: the owners of fallen creatures. */
+static void post_window(qq_state *st, int first, int resume)
+{
+    uint32_t mask = 0;
+    for (int d = 0; d < st->dice_count; d++) {
+        if (st->dice[d].flags & QQ_F_FELL)
+            mask |= 1u << st->dice[d].owner;
+    }
+    if (mask != 0 && open_window(st, mask, first, resume))
+        return;
+    st->react_resume = resume;
+    close_window(st);
+}
+
+/* A fallen creature comes back to its Ready Area showing the face it had;
+ * it cannot be damaged again this turn. */
+static void come_back(qq_state *st, int d)
+{
+    qq_die *die = &st->dice[d];
+    die->zone = QQ_Z_READY;
+    die->face = die->last_face;
+    die->flags = QQ_F_SHIELDED;
 }
 
 /* ---- validation helpers ---- */
@@ -767,25 +1131,128 @@ static bool seize_move(qq_state *st, const char *type, const json_t *action,
     return true;
 }
 
-static bool cast_spell(qq_state *st, int d, const json_t *action,
+/* Death Spell: may t be its victim in its owner's Ready Area? */
+static bool death_spell_victim(const qq_state *st, int t, int seat)
+{
+    const qq_die *x = &st->dice[t];
+    return x->owner >= 0 && x->owner != seat && x->zone == QQ_Z_READY &&
+           shows(st, t, QQ_FACE_CREATURE) && qq_defense(st, t) <= 6 &&
+           !qq_shielded(st, t, seat, QQ_SRC_SPELL);
+}
+
+/* Shaping Charm: the face one level higher on the die of d (the last such
+ * face of the die), or -1. */
+static int face_one_higher(const qq_state *st, int d)
+{
+    const qq_die *die = &st->dice[d];
+    int card = die->copy_card >= 0 ? die->copy_card
+                                   : st->slots[die->slot].card;
+    const qq_face *faces = qq_dice[qq_cards[card].die].faces;
+    int want = qq_level(st, d) + 1, found = -1;
+    for (int f = 0; f < 6; f++) {
+        if ((faces[f].flags & QQ_FACE_CREATURE) && faces[f].level == want)
+            found = f;
+    }
+    return found;
+}
+
+static bool death_spell(qq_state *st, int seat, const json_t *action,
+                        rules_error *err)
+{
+    int16_t list[QQ_MAX_BAND];
+    int n;
+    if (json_object_get(action, "targets") != NULL) {
+        json_t *tmp = json_pack("{s:O}", "dice",
+                                json_object_get(action, "targets"));
+        n = dice_list(st, tmp, list, err);
+        json_decref(tmp);
+    } else {
+        int t;
+        if (!die_arg(st, action, "target", &t, err))
+            return rules_fail(err, "Death Spell names one creature of each "
+                                   "opponent");
+        list[0] = (int16_t)t;
+        n = 1;
+    }
+    if (n < 0)
+        return false;
+    if (json_object_get(action, "targets") != NULL && n < 2)
+        return rules_fail(err, "name a single victim as the target");
+    uint32_t hit = 0;
+    for (int i = 0; i < n; i++) {
+        int t = list[i];
+        if (!death_spell_victim(st, t, seat))
+            return rules_fail(err, "Death Spell destroys an opponent's "
+                                   "creature of defense 6 or less in his "
+                                   "Ready Area");
+        if (hit & (1u << st->dice[t].owner))
+            return rules_fail(err, "Death Spell destroys one creature per "
+                                   "opponent");
+        hit |= 1u << st->dice[t].owner;
+        if (i > 0 && list[i] < list[i - 1])
+            return rules_fail(err, "name the victims in increasing order");
+    }
+    for (int t = 0; t < st->dice_count; t++) {
+        if (death_spell_victim(st, t, seat) &&
+            !(hit & (1u << st->dice[t].owner)))
+            return rules_fail(err, "Death Spell destroys one creature in "
+                                   "each opponent's Ready Area that has one "
+                                   "of defense 6 or less");
+    }
+    for (int i = 0; i < n; i++)
+        destroy(st, list[i], seat);
+    return true;
+}
+
+/* Casts spell d of seat: standard spells in phase 2 (Victory Spell in
+ * phase 4, after the attacks), reaction spells in a reaction window. */
+static bool cast_spell(qq_state *st, int seat, int d, const json_t *action,
                        rules_error *err)
 {
-    if (st->dice[d].owner != st->turn || st->dice[d].zone != QQ_Z_READY ||
+    if (st->dice[d].owner != seat || st->dice[d].zone != QQ_Z_READY ||
         !shows(st, d, QQ_FACE_SPELL))
         return rules_fail(err, "die %d is not a spell in your Ready Area", d);
     const qq_face *face = qq_face_of(st, d);
     int t = -1;
     int p = power(st, d);
+    bool reaction = qq_card_of(st, d)->timing == QQ_TIME_REACTION;
+    if (st->phase == QQ_P_REACT && !reaction)
+        return rules_fail(err, "only reaction spells are cast while "
+                               "reacting");
+    if (st->phase != QQ_P_REACT && reaction)
+        return rules_fail(err, "a reaction spell is cast during an attack "
+                               "or a challenge, when you may react");
+    if (st->phase == QQ_P_CAPTURE && p != QQ_POW_VICTORY_SPELL)
+        return rules_fail(err, "after the attacks only Victory Spell is "
+                               "cast");
+    if (st->phase == QQ_P_MAIN && p == QQ_POW_VICTORY_SPELL)
+        return rules_fail(err, "Victory Spell is cast only after your "
+                               "attack phase");
+    bool post = post_window_kind(st->react_resume);
+    if (st->phase == QQ_P_REACT &&
+        (p == QQ_POW_SHAPING_CANTRIP) != post)
+        return rules_fail(err, p == QQ_POW_SHAPING_CANTRIP
+                          ? "Shaping Cantrip answers a creature destroyed "
+                            "in this combat"
+                          : "Life spells are cast before the damage");
     bool needs_target = p == QQ_POW_DEATH_CHARM || p == QQ_POW_LIFE_CANTRIP ||
                         p == QQ_POW_VICTORY_CANTRIP ||
                         p == QQ_POW_DEATH_INCANTATION ||
-                        p == QQ_POW_SHAPING_SPELL;
-    if (needs_target) {
+                        p == QQ_POW_SHAPING_SPELL ||
+                        p == QQ_POW_SHAPING_INCANTATION ||
+                        p == QQ_POW_LIFE_INCANTATION ||
+                        p == QQ_POW_SHAPING_CANTRIP;
+    if (p == QQ_POW_DEATH_SPELL) {
+        /* target or targets: checked by death_spell */
+    } else if (needs_target) {
         if (!die_arg(st, action, "target", &t, err))
             return rules_fail(err, "this spell needs a target die");
     } else if (json_object_get(action, "target") != NULL) {
         return rules_fail(err, "this spell takes no target");
     }
+    if (p != QQ_POW_DEATH_SPELL && json_object_get(action, "targets") != NULL)
+        return rules_fail(err, "this spell takes at most one target");
+    bool destroys = false;
     switch (p) {
     case QQ_POW_DEATH_CANTRIP:
         if (face->burst < 1)
@@ -796,14 +1263,39 @@ static bool cast_spell(qq_state *st, int d, const json_t *action,
         st->quiddity += 3;
         break;
     case QQ_POW_VICTORY_INCANTATION:
-        add_glory(st, st->turn, &st->players[st->turn].glory_spell, 3);
+        add_glory(st, seat, &st->players[seat].glory_spell, 3);
+        break;
+    case QQ_POW_VICTORY_CHARM:
+        if (st->scored < 2)
+            return rules_fail(err, "Victory Charm needs 2 or more of your "
+                                   "creatures to have scored this turn");
+        add_glory(st, seat, &st->players[seat].glory_spell, st->scored);
+        break;
+    case QQ_POW_VICTORY_SPELL:
+        add_glory(st, seat, &st->players[seat].glory_spell,
+                  rules_seat_count(st->victims));
+        break;
+    case QQ_POW_SHAPING_CHARM:
+        for (int e = 0; e < st->dice_count; e++) {
+            if (st->dice[e].owner != seat || st->dice[e].zone != QQ_Z_READY ||
+                !shows(st, e, QQ_FACE_CREATURE))
+                continue;
+            int f = face_one_higher(st, e);
+            if (f < 0)
+                continue;
+            if (st->dice[e].copy_card >= 0)
+                st->dice[e].copy_face = (int8_t)f;
+            else
+                st->dice[e].face = (int8_t)f;
+        }
         break;
     case QQ_POW_DEATH_CHARM:
     case QQ_POW_LIFE_CANTRIP:
     case QQ_POW_VICTORY_CANTRIP:
+    case QQ_POW_SHAPING_INCANTATION:
         if (p == QQ_POW_DEATH_CHARM && face->burst < 1)
             return rules_fail(err, "Death Charm needs a * or ** face");
-        if (st->dice[t].owner != st->turn || st->dice[t].zone != QQ_Z_READY ||
+        if (st->dice[t].owner != seat || st->dice[t].zone != QQ_Z_READY ||
             !shows(st, t, QQ_FACE_CREATURE))
             return rules_fail(err, "attach a spell to a creature in your "
                                    "Ready Area");
@@ -816,10 +1308,21 @@ static bool cast_spell(qq_state *st, int d, const json_t *action,
         if (st->dice[t].zone != QQ_Z_READY || !shows(st, t, QQ_FACE_CREATURE))
             return rules_fail(err, "Death Incantation destroys a creature in "
                                    "a Ready Area");
+        if (qq_shielded(st, t, seat, QQ_SRC_SPELL))
+            return rules_fail(err, "that creature is protected from your "
+                                   "spells");
         if (face->burst == 1 && qq_level(st, t) > 2)
             return rules_fail(err, "on a * face Death Incantation only "
                                    "destroys a creature of level 2 or less");
-        destroy(st, t, st->turn);
+        destroy(st, t, seat);
+        destroys = true;
+        break;
+    case QQ_POW_DEATH_SPELL:
+        if (face->burst < 1)
+            return rules_fail(err, "Death Spell needs a * or ** face");
+        if (!death_spell(st, seat, action, err))
+            return false;
+        destroys = true;
         break;
     case QQ_POW_SHAPING_SPELL:
         if (t == d || st->dice[t].zone != QQ_Z_READY ||
@@ -828,19 +1331,124 @@ static bool cast_spell(qq_state *st, int d, const json_t *action,
                                    "in a Ready Area");
         leave_play(st, t);
         break;
+    case QQ_POW_LIFE_CHARM:
+        st->life_charm |= 1u << seat;
+        break;
+    case QQ_POW_LIFE_SPELL:
+        st->life_spell |= 1u << seat;
+        break;
+    case QQ_POW_LIFE_INCANTATION:
+        if ((st->dice[t].zone != QQ_Z_READY &&
+             st->dice[t].zone != QQ_Z_QUEST) ||
+            !shows(st, t, QQ_FACE_CREATURE))
+            return rules_fail(err, "Life Incantation sets the attack of a "
+                                   "creature in play to 0");
+        if (qq_shielded(st, t, seat, QQ_SRC_SPELL))
+            return rules_fail(err, "that creature is protected from your "
+                                   "spells");
+        st->dice[t].flags |= QQ_F_NO_ATTACK;
+        break;
+    case QQ_POW_SHAPING_CANTRIP:
+        if (st->dice[t].owner != seat || !(st->dice[t].flags & QQ_F_FELL) ||
+            (st->dice[t].zone != QQ_Z_USED &&
+             st->dice[t].zone != QQ_Z_ACTIVE))
+            return rules_fail(err, "Shaping Cantrip brings back one of your "
+                                   "creatures just destroyed");
+        come_back(st, t);
+        break;
     default:
         return rules_fail(err, "this spell has no power the engine can cast");
     }
     leave_play(st, d);
+    if (st->phase == QQ_P_REACT) {
+        st->react_passed = 0;
+        ask_from(st, (seat + 1) % st->seats);
+    } else if (destroys) {
+        post_window(st, (seat + 1) % st->seats, QQ_R_MAIN);
+    }
     return true;
 }
 
-static bool use_immediate(qq_state *st, int d, rules_error *err)
+static bool react_move(qq_state *st, int seat, const char *type,
+                       const json_t *action, rules_error *err)
+{
+    int d, q;
+    if (strcmp(type, "pass") == 0) {
+        st->react_passed |= 1u << seat;
+        ask_from(st, (seat + 1) % st->seats);
+        return true;
+    }
+    if (strcmp(type, "cast") == 0) {
+        if (!die_arg(st, action, "die", &d, err))
+            return false;
+        return cast_spell(st, seat, d, action, err);
+    }
+    if (strcmp(type, "revive") != 0)
+        return rules_fail(err, "you may react: cast a reaction spell, "
+                               "revive a Ghostly Spirit, or pass");
+    if (!die_arg(st, action, "die", &d, err) ||
+        !die_arg(st, action, "cull", &q, err))
+        return false;
+    if (!post_window_kind(st->react_resume))
+        return rules_fail(err, "a Ghostly Spirit comes back after the "
+                               "combat");
+    if (st->dice[d].owner != seat || !(st->dice[d].flags & QQ_F_FELL) ||
+        st->dice[d].zone != QQ_Z_USED ||
+        qq_cards[st->slots[st->dice[d].slot].card].power !=
+            QQ_POW_GHOSTLY_SPIRIT)
+        return rules_fail(err, "die %d is not your Ghostly Spirit just "
+                               "destroyed", d);
+    if (st->dice[q].owner != seat || st->dice[q].zone != QQ_Z_USED ||
+        !basic_quiddity_die(st, q))
+        return rules_fail(err, "cull a Basic Quiddity die from your Used "
+                               "Pile");
+    st->dice[q].zone = QQ_Z_WILDS;
+    st->dice[q].owner = -1;
+    st->dice[q].flags = 0;
+    come_back(st, d);
+    st->react_passed = 0;
+    ask_from(st, (seat + 1) % st->seats);
+    return true;
+}
+
+/* Growth Incantation: 2 quiddity and re-roll up to 2 other own dice. */
+static bool growth_incantation(qq_state *st, int d, const json_t *action,
+                               rules_error *err)
+{
+    int16_t list[QQ_MAX_BAND];
+    int n = 0;
+    if (json_object_get(action, "dice") != NULL) {
+        n = dice_list(st, action, list, err);
+        if (n < 0)
+            return false;
+        if (n > 2)
+            return rules_fail(err, "Growth Incantation re-rolls up to 2 "
+                                   "dice");
+        for (int i = 0; i < n; i++) {
+            if (list[i] == d || !own_active(st, list[i], err))
+                return rules_fail(err, "re-roll other dice of your Active "
+                                       "Pool");
+            if (i > 0 && list[i] < list[i - 1])
+                return rules_fail(err, "name the dice in increasing order");
+        }
+    }
+    st->dice[d].zone = QQ_Z_SPENT;
+    st->quiddity += 2;
+    for (int i = 0; i < n; i++)
+        st->dice[list[i]].face = (int8_t)roll(st);
+    return true;
+}
+
+static bool use_immediate(qq_state *st, int d, const json_t *action,
+                          rules_error *err)
 {
     if (!own_active(st, d, err))
         return false;
     if (!shows(st, d, QQ_FACE_SPELL))
         return rules_fail(err, "die %d does not show a spell", d);
+    if (power(st, d) != QQ_POW_GROWTH_INCANTATION &&
+        json_object_get(action, "dice") != NULL)
+        return rules_fail(err, "only Growth Incantation re-rolls dice");
     switch (power(st, d)) {
     case QQ_POW_GROWTH_CANTRIP:
         st->dice[d].zone = QQ_Z_SPENT;
@@ -852,6 +1460,8 @@ static bool use_immediate(qq_state *st, int d, rules_error *err)
         st->quiddity += 2;
         draw(st, st->turn, 1);
         return true;
+    case QQ_POW_GROWTH_INCANTATION:
+        return growth_incantation(st, d, action, err);
     default:
         return rules_fail(err, "only immediate spells are used from the "
                                "Active Pool");
@@ -907,24 +1517,44 @@ static bool fight_move(qq_state *st, const char *type, const json_t *action,
         attack_with_the_rest(st);
         return true;
     }
-    /* The challenge: each side orders its own defenders in secret when
-     * the order can matter. */
+    /* The challenge: first the reactions of both sides, then each side
+     * orders its own defenders. */
     st->challenge_quest = q;
-    int16_t mine[QQ_MAX_BAND], theirs[QQ_MAX_BAND];
-    int nm = fight_side(st, st->turn, q, true, mine);
-    int nt = fight_side(st, owner, q, false, theirs);
-    for (int s = 0; s < st->seats; s++)
-        st->chosen[s] = -1;
-    if (nm > 1 && side_attack(st, theirs, nt) > 0)
-        st->chosen[st->turn] = 0;
-    if (nt > 1 && side_attack(st, mine, nm) > 0)
-        st->chosen[owner] = 0;
-    if (st->chosen[st->turn] < 0 && st->chosen[owner] < 0) {
-        resolve_challenge(st);
-        return true;
-    }
     st->phase = QQ_P_CHALLENGE;
+    if (!open_window(st, (1u << owner) | (1u << st->turn), owner,
+                     QQ_R_CHALLENGE))
+        challenge_orders(st);
     return true;
+}
+
+/* Strong Primordial Ooze d may copy target: a creature in an opponent's
+ * Ready Area. */
+static bool copy_target(const qq_state *st, int d, int target)
+{
+    const qq_die *x = &st->dice[target];
+    return x->owner >= 0 && x->owner != st->dice[d].owner &&
+           x->zone == QQ_Z_READY && shows(st, target, QQ_FACE_CREATURE) &&
+           !qq_shielded(st, target, st->dice[d].owner, QQ_SRC_CREATURE);
+}
+
+static bool any_copy_target(const qq_state *st, int d)
+{
+    for (int t = 0; t < st->dice_count; t++) {
+        if (copy_target(st, d, t))
+            return true;
+    }
+    return false;
+}
+
+/* The copy: the target's card and face (a copy of a copy copies what it
+ * copies); attached spells are not copied. */
+static void set_copy(qq_state *st, int d, int target)
+{
+    const qq_die *x = &st->dice[target];
+    int card = x->copy_card >= 0 ? x->copy_card : st->slots[x->slot].card;
+    int face = x->copy_card >= 0 ? x->copy_face : x->face;
+    st->dice[d].copy_card = (int8_t)card;
+    st->dice[d].copy_face = (int8_t)face;
 }
 
 static bool main_move(qq_state *st, const char *type, const json_t *action,
@@ -952,16 +1582,100 @@ static bool main_move(qq_state *st, const char *type, const json_t *action,
         if (!shows(st, d, QQ_FACE_CREATURE))
             return rules_fail(err, "only a die showing a creature can be "
                                    "summoned");
+        int p = power(st, d);
+        if (p != QQ_POW_STRONG_OOZE && json_object_get(action, "copy"))
+            return rules_fail(err, "only a Strong Primordial Ooze copies a "
+                                   "creature");
+        if (p == QQ_POW_MIGHTY_WARRIOR_QUAY && st->warrior_summoned)
+            return rules_fail(err, "you may summon at most one Warrior of "
+                                   "the Quay per turn");
+        int target = -1;
+        if (p == QQ_POW_STRONG_OOZE) {
+            if (json_object_get(action, "copy") != NULL) {
+                if (!die_arg(st, action, "copy", &target, err))
+                    return false;
+                if (!copy_target(st, d, target))
+                    return rules_fail(err, "copy a creature in an "
+                                           "opponent's Ready Area");
+            } else if (any_copy_target(st, d)) {
+                return rules_fail(err, "a Strong Primordial Ooze copies a "
+                                       "creature of an opponent's Ready Area "
+                                       "when it can: summon DIE CREATURE");
+            }
+        }
         if (!pay(st, qq_summon_cost(st, d), err))
             return false;
         st->dice[d].zone = QQ_Z_READY;
         st->dice[d].flags |= QQ_F_SUMMONED;
-        if (power(st, d) == QQ_POW_SQUIRE)
+        if (p == QQ_POW_SQUIRE)
             st->captures_left++;
-        if (power(st, d) == QQ_POW_SCAVENGING_GOBLIN &&
+        if (p == QQ_POW_SCAVENGING_GOBLIN &&
             qq_face_of(st, d)->burst == 1)
             st->quiddity += 1;
+        if (target >= 0)
+            set_copy(st, d, target);
+        if (p == QQ_POW_MIGHTY_WARRIOR_QUAY) {
+            st->warrior_summoned = 1;
+            /* every Warrior of the Quay of the other players falls */
+            bool fell = false;
+            for (int e = 0; e < st->dice_count; e++) {
+                const qq_die *x = &st->dice[e];
+                if (x->owner < 0 || x->owner == st->turn ||
+                    x->zone != QQ_Z_READY || !shows(st, e, QQ_FACE_CREATURE) ||
+                    strcmp(qq_card_of(st, e)->klass, "Warrior of the Quay") ||
+                    qq_shielded(st, e, st->turn, QQ_SRC_CREATURE))
+                    continue;
+                destroy(st, e, st->turn);
+                fell = true;
+            }
+            if (fell)
+                post_window(st, (st->turn + 1) % st->seats, QQ_R_MAIN);
+        }
         return true;
+    }
+    if (strcmp(type, "copy") == 0) {
+        int target;
+        if (!die_arg(st, action, "die", &d, err) ||
+            !die_arg(st, action, "target", &target, err))
+            return false;
+        if (st->dice[d].owner != st->turn || st->dice[d].zone != QQ_Z_READY ||
+            !shows(st, d, QQ_FACE_CREATURE) ||
+            qq_cards[st->slots[st->dice[d].slot].card].power !=
+                QQ_POW_STRONG_OOZE)
+            return rules_fail(err, "die %d is not a Strong Primordial Ooze in "
+                                   "your Ready Area", d);
+        if (st->dice[d].flags & QQ_F_COPIED)
+            return rules_fail(err, "a Strong Primordial Ooze changes its "
+                                   "copy once per turn");
+        if (!copy_target(st, d, target))
+            return rules_fail(err, "copy a creature in an opponent's Ready "
+                                   "Area");
+        set_copy(st, d, target);
+        st->dice[d].flags |= QQ_F_COPIED;
+        return true;
+    }
+    if (strcmp(type, "turn") == 0) {
+        if (!die_arg(st, action, "die", &d, err) || !own_active(st, d, err))
+            return false;
+        if (power(st, d) != QQ_POW_PORTAL || qq_face_of(st, d)->draw == 0)
+            return rules_fail(err, "only a Portal showing a draw is turned");
+        for (int e = 0; e < st->dice_count; e++) {
+            if (st->dice[e].owner == st->turn &&
+                (st->dice[e].zone == QQ_Z_BAG ||
+                 st->dice[e].zone == QQ_Z_USED) &&
+                power(st, e) != QQ_POW_PORTAL)
+                return rules_fail(err, "a Portal is turned to 1 quiddity only "
+                                       "when nothing but Portals is left to "
+                                       "draw");
+        }
+        const qq_face *faces = qq_dice[qq_card_of(st, d)->die].faces;
+        for (int f = 0; f < 6; f++) {
+            if (faces[f].q == 1 && faces[f].draw == 0 && faces[f].flags == 0) {
+                st->dice[d].face = (int8_t)f;
+                return true;
+            }
+        }
+        return rules_fail(err, "this Portal has no 1-quiddity face");
     }
     if (strcmp(type, "ready") == 0) {
         if (!die_arg(st, action, "die", &d, err) || !own_active(st, d, err))
@@ -979,18 +1693,23 @@ static bool main_move(qq_state *st, const char *type, const json_t *action,
     if (strcmp(type, "use") == 0) {
         if (!die_arg(st, action, "die", &d, err))
             return false;
-        return use_immediate(st, d, err);
+        return use_immediate(st, d, action, err);
     }
     if (strcmp(type, "cast") == 0) {
         if (!die_arg(st, action, "die", &d, err))
             return false;
-        return cast_spell(st, d, action, err);
+        return cast_spell(st, st->turn, d, action, err);
     }
     if (strcmp(type, "reroll") == 0) {
         if (!die_arg(st, action, "die", &d, err) || !own_active(st, d, err))
             return false;
         const qq_face *face = qq_face_of(st, d);
-        if (!(face->flags & (QQ_FACE_REROLL | QQ_FACE_EITHER_REROLL)))
+        /* Questing Wizard (* quiddity face): instead of the quiddity, draw
+         * and roll one more die and roll this one again. */
+        bool wizard = power(st, d) == QQ_POW_QUESTING_WIZARD &&
+                      face->burst == 1 && !(face->flags & QQ_FACE_CREATURE);
+        if (!(face->flags & (QQ_FACE_REROLL | QQ_FACE_EITHER_REROLL)) &&
+            !wizard)
             return rules_fail(err, "die %d does not show a re-roll", d);
         int other = -1;
         if (json_object_get(action, "other") != NULL) {
@@ -1003,7 +1722,7 @@ static bool main_move(qq_state *st, const char *type, const json_t *action,
             if (other == d)
                 return rules_fail(err, "the other die must be another die");
         }
-        int draws = face->draw;
+        int draws = wizard ? 1 : face->draw;
         st->dice[d].face = (int8_t)roll(st);
         if (other >= 0)
             st->dice[other].face = (int8_t)roll(st);
@@ -1015,6 +1734,14 @@ static bool main_move(qq_state *st, const char *type, const json_t *action,
         if (!die_arg(st, action, "die", &d, err) || !own_active(st, d, err))
             return false;
         const qq_face *face = qq_face_of(st, d);
+        /* Mighty Questing Wizard (* quiddity face): spent for 2 dice
+         * instead of its quiddity. */
+        if (power(st, d) == QQ_POW_MIGHTY_QUESTING_WIZARD &&
+            face->burst == 1 && !(face->flags & QQ_FACE_CREATURE)) {
+            st->dice[d].zone = QQ_Z_SPENT;
+            draw(st, st->turn, 2);
+            return true;
+        }
         if (face->draw == 0 || (face->flags & QQ_FACE_REROLL))
             return rules_fail(err, "die %d does not show a draw-and-roll", d);
         /* The die is spent before drawing, so a refill does not take it. */
@@ -1051,6 +1778,12 @@ static bool capture_move(qq_state *st, const char *type, const json_t *action,
         end_turn(st);
         return true;
     }
+    if (strcmp(type, "cast") == 0) {
+        int d;
+        if (!die_arg(st, action, "die", &d, err))
+            return false;
+        return cast_spell(st, st->turn, d, action, err);
+    }
     if (strcmp(type, "capture") != 0)
         return rules_fail(err, "in phase 4 you may capture a die or end "
                                "your turn");
@@ -1069,6 +1802,200 @@ static bool capture_move(qq_state *st, const char *type, const json_t *action,
     if (st->phase != QQ_P_OVER && st->captures_left == 0)
         end_turn(st);
     return true;
+}
+
+/* ---- scoring powers that give their owner a choice ---- */
+
+static bool wizard_spell(const qq_state *st, int e)
+{
+    const qq_die *x = &st->dice[e];
+    if (x->owner != st->turn || x->quest_die ||
+        qq_cards[st->slots[x->slot].card].kind != QQ_KIND_SPELL)
+        return false;
+    return x->zone == QQ_Z_ACTIVE || x->zone == QQ_Z_READY ||
+           x->zone == QQ_Z_ATTACHED ||
+           (x->zone == QQ_Z_USED && (x->flags & QQ_F_FROM_WIZARD));
+}
+
+static bool trade_ok(const qq_state *st, int e, int slot)
+{
+    const qq_die *x = &st->dice[e];
+    if (x->owner != st->turn || x->zone != QQ_Z_USED || x->quest_die)
+        return false;
+    int left = qq_slot_dice(st, slot) + (x->slot == slot);
+    return left > 0 && qq_cards[st->slots[slot].card].cost <=
+                           qq_cards[st->slots[x->slot].card].cost + 3;
+}
+
+static bool devotee_ok(const qq_state *st, int slot)
+{
+    const qq_card_def *c = &qq_cards[st->slots[slot].card];
+    return c->kind == QQ_KIND_SPELL && c->cost <= 4 &&
+           qq_slot_dice(st, slot) > 0;
+}
+
+/* Whether the scoring power of d still has something to choose. */
+static bool trigger_has_option(const qq_state *st, int d)
+{
+    int p = st->trigger_pow[d];
+    for (int e = 0; e < st->dice_count; e++) {
+        const qq_die *x = &st->dice[e];
+        switch (p) {
+        case QQ_POW_DEATHDEALER:
+            if (st->dice[d].owner == st->turn &&
+                st->dice[d].zone == QQ_Z_USED && x->zone == QQ_Z_USED &&
+                x->owner >= 0 && x->owner != st->turn)
+                return true;
+            break;
+        case QQ_POW_STRONG_WITCHING_HAG:
+            if (e != d && x->owner == st->turn && x->zone == QQ_Z_USED &&
+                qq_is_creature_die(st, e))
+                return true;
+            break;
+        case QQ_POW_STRONG_QUESTING_WIZARD:
+            if (wizard_spell(st, e))
+                return true;
+            break;
+        case QQ_POW_SHAPING_INCANTATION:
+            for (int s = 0; s < st->slot_count; s++) {
+                if (trade_ok(st, e, s))
+                    return true;
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    if (p == QQ_POW_STRONG_DEVOTEE) {
+        for (int s = 0; s < st->slot_count; s++) {
+            if (devotee_ok(st, s))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* The next scoring power to resolve, in die order; then the quests. */
+static void next_trigger(qq_state *st)
+{
+    for (int d = 0; d < st->dice_count; d++) {
+        if (st->trigger_pow[d] == QQ_POW_NONE)
+            continue;
+        if (trigger_has_option(st, d)) {
+            st->trigger = d;
+            st->phase = QQ_P_TRIGGER;
+            return;
+        }
+        st->trigger_pow[d] = QQ_POW_NONE;
+    }
+    for (int d = 0; d < st->dice_count; d++)
+        st->dice[d].flags &= (uint8_t)~QQ_F_FROM_WIZARD;
+    after_scoring(st);
+}
+
+static bool trigger_move(qq_state *st, const char *type, const json_t *action,
+                         rules_error *err)
+{
+    int d = st->trigger, e;
+    int p = st->trigger_pow[d];
+    int seat = st->turn;
+    if (strcmp(type, "pass") == 0) {
+        st->trigger_pow[d] = QQ_POW_NONE;
+        next_trigger(st);
+        return true;
+    }
+    if (p == QQ_POW_DEATHDEALER && strcmp(type, "exchange") == 0) {
+        if (!die_arg(st, action, "die", &e, err))
+            return false;
+        qq_die *x = &st->dice[e];
+        if (x->zone != QQ_Z_USED || x->owner < 0 || x->owner == seat)
+            return rules_fail(err, "Deathdealer is exchanged for a die of "
+                                   "another player's Used Pile");
+        st->dice[d].owner = x->owner;
+        x->owner = (int8_t)seat;
+        st->cull_mark[d] = 0;
+    } else if (p == QQ_POW_STRONG_DEVOTEE && strcmp(type, "capture") == 0) {
+        int slot = slot_by_card(st, action);
+        if (slot < 0 || !devotee_ok(st, slot))
+            return rules_fail(err, "Strong Devotee captures a spell die "
+                                   "costing 4 or less");
+        take_from_wilds(st, slot);
+        for (e = st->dice_count - 1; e >= 0; e--) {
+            if (st->dice[e].owner == seat && st->dice[e].zone == QQ_Z_USED &&
+                st->dice[e].slot == slot && !st->dice[e].quest_die) {
+                st->dice[e].zone = QQ_Z_BAG;   /* into the bag */
+                break;
+            }
+        }
+    } else if (p == QQ_POW_STRONG_WITCHING_HAG &&
+               strcmp(type, "recall") == 0) {
+        if (!die_arg(st, action, "die", &e, err))
+            return false;
+        if (e == d || st->dice[e].owner != seat ||
+            st->dice[e].zone != QQ_Z_USED || !qq_is_creature_die(st, e))
+            return rules_fail(err, "Strong Witching Hag takes another "
+                                   "creature die from your Used Pile");
+        st->dice[e].zone = QQ_Z_ACTIVE;
+        st->dice[e].face = (int8_t)roll(st);
+        st->cull_mark[e] = 0;
+    } else if (p == QQ_POW_STRONG_QUESTING_WIZARD &&
+               strcmp(type, "cull") == 0) {
+        if (!die_arg(st, action, "die", &e, err))
+            return false;
+        if (!wizard_spell(st, e))
+            return rules_fail(err, "Strong Questing Wizard culls your spell "
+                                   "dice from the Active Pool or Ready "
+                                   "Area");
+        qq_die *x = &st->dice[e];
+        x->zone = QQ_Z_WILDS;
+        x->owner = -1;
+        x->face = -1;
+        x->host = -1;
+        x->flags = 0;
+        st->cull_mark[e] = 0;
+        add_glory(st, seat, &st->players[seat].glory_scoring, 1);
+        if (trigger_has_option(st, d))
+            return true;   /* cull more or pass */
+    } else if (p == QQ_POW_SHAPING_INCANTATION &&
+               strcmp(type, "trade") == 0) {
+        if (!die_arg(st, action, "die", &e, err))
+            return false;
+        int slot = slot_by_card(st, action);
+        if (slot < 0 || !trade_ok(st, e, slot))
+            return rules_fail(err, "Shaping Incantation culls a die of your "
+                                   "Used Pile for a Quarry die costing at "
+                                   "most 3 more");
+        st->dice[e].zone = QQ_Z_WILDS;
+        st->dice[e].owner = -1;
+        st->dice[e].flags = 0;
+        st->cull_mark[e] = 0;
+        take_from_wilds(st, slot);
+    } else {
+        return rules_fail(err, "use the scoring power of die %d or pass", d);
+    }
+    st->trigger_pow[d] = QQ_POW_NONE;
+    next_trigger(st);
+    return true;
+}
+
+/* Primordial Ooze is destroyed when its player has no Basic Quiddity die
+ * in play (checked after every move outside a fight). */
+static void ooze_check(qq_state *st)
+{
+    if (st->phase != QQ_P_MAIN && st->phase != QQ_P_CAPTURE &&
+        st->phase != QQ_P_CULL && st->phase != QQ_P_TRIGGER &&
+        st->phase != QQ_P_SPECIAL && st->phase != QQ_P_SEIZE)
+        return;
+    for (int d = 0; d < st->dice_count; d++) {
+        const qq_die *x = &st->dice[d];
+        if ((x->zone == QQ_Z_READY || x->zone == QQ_Z_QUEST) &&
+            shows(st, d, QQ_FACE_CREATURE) &&
+            power(st, d) == QQ_POW_OOZE &&
+            qq_basic_quiddity_in_play(st, x->owner) == 0) {
+            destroy(st, d, -1);
+            st->dice[d].flags &= (uint8_t)~QQ_F_FELL;
+        }
+    }
 }
 
 static bool challenge_move(qq_state *st, int seat, const char *type,
@@ -1137,6 +2064,8 @@ void qq_pending(const qq_state *st, rules_pending *out)
         [QQ_P_CHALLENGE] = "order your defenders in the quest challenge",
         [QQ_P_TAKEOVER] = "take over the quest, or leave",
         [QQ_P_CAPTURE] = "capture a die from the Wilds, or end your turn",
+        [QQ_P_REACT] = "cast a reaction spell (or revive), or pass",
+        [QQ_P_TRIGGER] = "use the power of a creature that scored, or pass",
     };
     if (st->phase == QQ_P_OVER)
         return;
@@ -1153,11 +2082,25 @@ void qq_pending(const qq_state *st, rules_pending *out)
         return;
     }
     out->wait = RULES_WAIT_ONE;
-    out->seats = 1u << (st->phase == QQ_P_DEFEND ? st->defender : st->turn);
+    out->seats = 1u << (st->phase == QQ_P_DEFEND ? st->defender
+                        : st->phase == QQ_P_REACT ? st->react_seat
+                                                  : st->turn);
 }
+
+static bool apply_inner(qq_state *st, int seat, const json_t *action,
+                        rules_error *err);
 
 bool qq_apply_move(qq_state *st, int seat, const json_t *action,
                    rules_error *err)
+{
+    if (!apply_inner(st, seat, action, err))
+        return false;
+    ooze_check(st);
+    return true;
+}
+
+static bool apply_inner(qq_state *st, int seat, const json_t *action,
+                        rules_error *err)
 {
     rules_pending p;
     qq_pending(st, &p);
@@ -1197,6 +2140,9 @@ bool qq_apply_move(qq_state *st, int seat, const json_t *action,
             !shows(st, d, QQ_FACE_CREATURE))
             return rules_fail(err, "die %d is not a creature in your Ready "
                                    "Area", d);
+        if (st->dice[d].flags & QQ_F_SHIELDED)
+            return rules_fail(err, "die %d came back this turn and cannot "
+                                   "be damaged again", d);
         apply_defend(st, d);
         continue_defense(st);
         return true;
@@ -1205,6 +2151,10 @@ bool qq_apply_move(qq_state *st, int seat, const json_t *action,
         return challenge_move(st, seat, type, action, err);
     case QQ_P_TAKEOVER:
         return takeover_move(st, type, err);
+    case QQ_P_REACT:
+        return react_move(st, seat, type, action, err);
+    case QQ_P_TRIGGER:
+        return trigger_move(st, type, action, err);
     case QQ_P_CAPTURE:
         return capture_move(st, type, action, err);
     default:

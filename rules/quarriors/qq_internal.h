@@ -52,8 +52,21 @@ enum {
     QQ_POW_MIGHTY_QUESTING_WIZARD, QQ_POW_SCAVENGING_GOBLIN,
     QQ_POW_STRONG_SCAVENGING_GOBLIN, QQ_POW_WARRIOR_QUAY,
     QQ_POW_STRONG_WARRIOR_QUAY, QQ_POW_WITCHING_HAG,
-    QQ_POW_MIGHTY_WITCHING_HAG
+    QQ_POW_MIGHTY_WITCHING_HAG,
+    QQ_POW_LIFE_CHARM, QQ_POW_LIFE_INCANTATION, QQ_POW_LIFE_SPELL,
+    QQ_POW_SHAPING_CANTRIP, QQ_POW_DEATH_SPELL, QQ_POW_GROWTH_INCANTATION,
+    QQ_POW_SHAPING_CHARM, QQ_POW_SHAPING_INCANTATION, QQ_POW_VICTORY_CHARM,
+    QQ_POW_VICTORY_SPELL,
+    QQ_POW_DEATHDEALER, QQ_POW_STRONG_DEATHDEALER, QQ_POW_MIGHTY_DEATHDEALER,
+    QQ_POW_STRONG_DEFENDER_PALE, QQ_POW_STRONG_DEVOTEE,
+    QQ_POW_GHOSTLY_SPIRIT, QQ_POW_STRONG_GHOSTLY_SPIRIT,
+    QQ_POW_MIGHTY_GHOSTLY_SPIRIT, QQ_POW_STRONG_OOZE,
+    QQ_POW_STRONG_QUESTING_WIZARD, QQ_POW_MIGHTY_SCAVENGING_GOBLIN,
+    QQ_POW_MIGHTY_WARRIOR_QUAY, QQ_POW_STRONG_WITCHING_HAG
 };
+
+/* What an effect comes from, for Immunity (qq_shielded). */
+enum { QQ_SRC_SPELL, QQ_SRC_CREATURE, QQ_SRC_QUARTIFACT };
 
 typedef struct qq_card_def {
     const char *id;
@@ -105,6 +118,7 @@ typedef struct qq_quest_face {
 extern const qq_quest_face qq_quest_die_faces[6];
 int qq_quest_special_cost(int quest_type);
 int qq_quartifact_bonus(int quest_type);
+bool qq_card_immune(int card);
 int qq_card_find(const char *id);
 int qq_quest_find(const char *id);
 const char *qq_quartifact_name(int quest_type, int which, char *buf,
@@ -127,11 +141,18 @@ enum {
     QQ_Z_ATTACHED,  /* spell or Quartifact on a creature (host) */
     QQ_Z_QCARD,     /* quest die on its quest card */
     QQ_Z_HELD,      /* quest die held as a Quartifact, not attached */
+    QQ_Z_ASIDE,     /* Mighty Ghostly Spirit set aside after destruction */
     QQ_Z_COUNT
 };
 
 #define QQ_F_SUMMONED 1     /* summoned (or readied) this turn */
 #define QQ_F_CHALLENGER 2   /* challenging a quest this turn */
+#define QQ_F_NO_ATTACK 4    /* Life Incantation: attack 0 this turn */
+#define QQ_F_FELL 8         /* destroyed, awaiting the reaction window */
+#define QQ_F_SHIELDED 16    /* came back this turn: not damaged again */
+#define QQ_F_COPIED 32      /* Strong Primordial Ooze changed its copy */
+#define QQ_F_FROM_WIZARD 64 /* spell that was on a scoring Strong Wizard */
+#define QQ_F_ALL 127
 
 typedef struct qq_die {
     int8_t slot;     /* Wilds card slot, or quest slot for quest dice */
@@ -142,6 +163,9 @@ typedef struct qq_die {
     int8_t quest;    /* quest slot when in QQ_Z_QUEST, else -1 */
     int16_t host;    /* die it is attached to, else -1 */
     uint8_t flags;
+    int8_t last_face;/* face shown when last destroyed (Shaping Cantrip) */
+    int8_t copy_card;/* Strong Primordial Ooze: card it copies, else -1 */
+    int8_t copy_face;/* and the face of that card's die */
 } qq_die;
 
 typedef struct qq_slot {
@@ -162,6 +186,8 @@ enum {
     QQ_P_CHALLENGE,  /* both sides order their defenders in secret */
     QQ_P_TAKEOVER,   /* challenger keeps or leaves the emptied quest */
     QQ_P_CAPTURE,    /* phase 4 */
+    QQ_P_REACT,      /* a reaction window: react_seat casts or passes */
+    QQ_P_TRIGGER,    /* a scoring power's choice (trigger die) */
     QQ_P_OVER
 };
 
@@ -210,9 +236,28 @@ typedef struct qq_state {
     int challenge_quest;
     int chosen[RULES_MAX_SEATS];  /* -1 no choice needed, 0 to choose, 1 chosen */
     int order_len[RULES_MAX_SEATS];
+    /* card powers of the turn */
+    int scored;         /* creatures that scored this turn */
+    uint32_t victims;   /* opponents who lost a creature to the attacks */
+    uint32_t life_spell;/* seats whose Ready Area has +4 defense */
+    uint32_t life_charm;/* seats whose destroyed creatures go to Active */
+    int kept_attack;    /* attack of Strong Deathdealers that scored */
+    int combat_kills;   /* creatures fallen in the current combat */
+    int warrior_summoned; /* a Warrior of the Quay was summoned */
+    /* reaction window */
+    int react_seat;
+    uint32_t react_mask, react_passed;
+    int react_resume;   /* QQ_R_ */
+    /* scoring power awaiting its owner's choice */
+    int trigger;
+    int8_t trigger_pow[QQ_MAX_DICE];
     int16_t order[RULES_MAX_SEATS][QQ_MAX_BAND];
     rules_rng rng;
 } qq_state;
+
+/* What follows a reaction window. */
+enum { QQ_R_DAMAGE, QQ_R_NEXT_ATTACK, QQ_R_CHALLENGE, QQ_R_AFTER_CHALLENGE,
+       QQ_R_MAIN, QQ_R_COUNT };
 
 /* play.c: the turn. */
 void qq_start_turn(qq_state *st);
@@ -222,6 +267,9 @@ const qq_card_def *qq_card_of(const qq_state *st, int d);
 int qq_attack(const qq_state *st, int d, int target);
 int qq_defense(const qq_state *st, int d);
 int qq_level(const qq_state *st, int d);
+int qq_power(const qq_state *st, int d);
+bool qq_shielded(const qq_state *st, int target, int by_seat, int source);
+int qq_basic_quiddity_in_play(const qq_state *st, int seat);
 int qq_summon_cost(const qq_state *st, int d);
 int qq_quiddity_available(const qq_state *st);
 int qq_capture_cost(const qq_state *st, int slot);

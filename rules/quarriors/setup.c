@@ -31,6 +31,9 @@ static int add_die(qq_state *st, int slot, int owner, int zone)
     die->quest = -1;
     die->host = -1;
     die->flags = 0;
+    die->last_face = -1;
+    die->copy_card = -1;
+    die->copy_face = -1;
     return st->dice_count++;
 }
 
@@ -140,6 +143,8 @@ qq_state *qq_setup(const json_t *options, int seats,
         st->chosen[s] = -1;
     st->challenge_quest = -1;
     st->defender = -1;
+    st->react_seat = -1;
+    st->trigger = -1;
     st->turn = 0;   /* seat 0 starts (CLARIFICATIONS: general rulings) */
     qq_start_turn(st);
     return st;

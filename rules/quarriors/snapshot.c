@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define QQ_SNAPSHOT_FORMAT 1
+#define QQ_SNAPSHOT_FORMAT 2
 
 /* Appends v in decimal at p (snapshots are written often: no printf). */
 static char *put_int(char *p, int v)
@@ -85,9 +85,10 @@ json_t *qq_save(const qq_state *st)
         size_t len = strlen(zone);
         memcpy(text, zone, len);
         char *p = text + len;
-        const int fields[7] = {x->slot, x->quest_die, x->owner, x->face,
-                               x->quest, x->host, x->flags};
-        for (int i = 0; i < 7; i++) {
+        const int fields[10] = {x->slot, x->quest_die, x->owner, x->face,
+                                x->quest, x->host, x->flags, x->last_face,
+                                x->copy_card, x->copy_face};
+        for (int i = 0; i < 10; i++) {
             *p++ = ' ';
             p = put_int(p, fields[i]);
         }
@@ -118,16 +119,26 @@ json_t *qq_save(const qq_state *st)
         st->quest_band_left, "special_cost", st->special_cost, "defender",
         st->defender, "damage", st->damage, "attack_todo",
         (int)st->attack_todo, "challenge_quest", st->challenge_quest);
+    json_t *powers = json_pack(
+        "{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i}", "scored",
+        st->scored, "victims", (int)st->victims, "life_spell",
+        (int)st->life_spell, "life_charm", (int)st->life_charm, "kept_attack",
+        st->kept_attack, "combat_kills", st->combat_kills, "warrior_summoned",
+        st->warrior_summoned, "react_seat", st->react_seat, "react_mask",
+        (int)st->react_mask, "react_passed", (int)st->react_passed,
+        "react_resume", st->react_resume, "trigger", st->trigger);
     return json_pack(
         "{s:s,s:i,s:i,s:{s:b,s:b,s:b},s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,"
-        "s:o,s:{s:s,s:I}}",
+        "s:o,s:o,s:o,s:{s:s,s:I}}",
         "game", "quarriors", "format", QQ_SNAPSHOT_FORMAT, "seats", st->seats,
         "options", "quests", st->quests, "expert", st->expert, "quarmageddon",
         st->quarmageddon, "goal", st->goal, "wilds", slots, "quest_area",
         quests, "dice", dice, "players", players, "turn", turn, "cull_mark",
         int_string(st->cull_mark, st->dice_count), "cull_glory",
         int_string(st->cull_glory, st->dice_count), "chosen", chosen, "orders",
-        orders, "rng", "seed", seed, "counter", (json_int_t)st->rng.counter);
+        orders, "powers", powers, "trigger_pow",
+        int_string(st->trigger_pow, st->dice_count), "rng", "seed", seed,
+        "counter", (json_int_t)st->rng.counter);
 }
 
 static bool get_int(const json_t *v, long lo, long hi, int *out)
@@ -157,7 +168,7 @@ qq_state *qq_load(const json_t *snap, rules_error *err)
         strcmp(json_string_value(json_object_get(snap, "game")) ?
                json_string_value(json_object_get(snap, "game")) : "",
                "quarriors") != 0 ||
-        !get_int(json_object_get(snap, "format"), 1, 1, &format))
+        !get_int(json_object_get(snap, "format"), 2, 2, &format))
         return fail(st, err, "game or format");
     if (!get_int(json_object_get(snap, "seats"), 2, 4, &st->seats) ||
         !json_is_boolean(json_object_get(opts, "quests")) ||
@@ -203,10 +214,11 @@ qq_state *qq_load(const json_t *snap, rules_error *err)
     for (int d = 0; d < st->dice_count; d++) {
         const char *text = json_string_value(json_array_get(dice, (size_t)d));
         char zone[16], tail;
-        int v[8];
+        int v[11];
         if (text == NULL ||
-            sscanf(text, "%15s %d %d %d %d %d %d %d%c", zone, &v[0], &v[1],
-                   &v[2], &v[4], &v[5], &v[6], &v[7], &tail) != 8)
+            sscanf(text, "%15s %d %d %d %d %d %d %d %d %d %d%c", zone, &v[0],
+                   &v[1], &v[2], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9],
+                   &v[10], &tail) != 11)
             return fail(st, err, "die entry");
         v[3] = -1;
         for (int z = 0; z < QQ_Z_COUNT; z++) {
@@ -216,7 +228,9 @@ qq_state *qq_load(const json_t *snap, rules_error *err)
         if (v[0] < 0 || v[0] >= QQ_MAX_SLOTS || v[1] < 0 || v[1] > 1 ||
             v[2] < -1 || v[2] >= st->seats || v[3] < 0 || v[4] < -1 ||
             v[4] > 5 || v[5] < -1 || v[5] >= QQ_MAX_QUESTS || v[6] < -1 ||
-            v[6] >= QQ_MAX_DICE || v[7] < 0 || v[7] > 3)
+            v[6] >= QQ_MAX_DICE || v[7] < 0 || v[7] > QQ_F_ALL ||
+            v[8] < -1 || v[8] > 5 || v[9] < -1 || v[9] >= qq_cards_count ||
+            v[10] < -1 || v[10] > 5 || (v[9] < 0) != (v[10] < 0))
             return fail(st, err, "die fields");
         qq_die *x = &st->dice[d];
         x->slot = (int8_t)v[0];
@@ -227,6 +241,9 @@ qq_state *qq_load(const json_t *snap, rules_error *err)
         x->quest = (int8_t)v[5];
         x->host = (int16_t)v[6];
         x->flags = (uint8_t)v[7];
+        x->last_face = (int8_t)v[8];
+        x->copy_card = (int8_t)v[9];
+        x->copy_face = (int8_t)v[10];
     }
     json_t *players = json_object_get(snap, "players");
     json_t *chosen = json_object_get(snap, "chosen");
@@ -291,6 +308,37 @@ qq_state *qq_load(const json_t *snap, rules_error *err)
                  st->quest_count - 1, &st->challenge_quest))
         return fail(st, err, "turn");
     st->attack_todo = (uint32_t)todo;
+    json_t *pw = json_object_get(snap, "powers");
+    int mask = (1 << st->seats) - 1, victims, life_spell, life_charm,
+        react_mask, react_passed;
+    if (!get_int(json_object_get(pw, "scored"), 0, QQ_MAX_DICE, &st->scored) ||
+        !get_int(json_object_get(pw, "victims"), 0, mask, &victims) ||
+        !get_int(json_object_get(pw, "life_spell"), 0, mask, &life_spell) ||
+        !get_int(json_object_get(pw, "life_charm"), 0, mask, &life_charm) ||
+        !get_int(json_object_get(pw, "kept_attack"), 0, 10000,
+                 &st->kept_attack) ||
+        !get_int(json_object_get(pw, "combat_kills"), 0, QQ_MAX_DICE,
+                 &st->combat_kills) ||
+        !get_int(json_object_get(pw, "warrior_summoned"), 0, 1,
+                 &st->warrior_summoned) ||
+        !get_int(json_object_get(pw, "react_seat"), -1, st->seats - 1,
+                 &st->react_seat) ||
+        !get_int(json_object_get(pw, "react_mask"), 0, mask, &react_mask) ||
+        !get_int(json_object_get(pw, "react_passed"), 0, mask,
+                 &react_passed) ||
+        !get_int(json_object_get(pw, "react_resume"), 0, QQ_R_COUNT - 1,
+                 &st->react_resume) ||
+        !get_int(json_object_get(pw, "trigger"), -1, st->dice_count - 1,
+                 &st->trigger))
+        return fail(st, err, "powers");
+    st->victims = (uint32_t)victims;
+    st->life_spell = (uint32_t)life_spell;
+    st->life_charm = (uint32_t)life_charm;
+    st->react_mask = (uint32_t)react_mask;
+    st->react_passed = (uint32_t)react_passed;
+    if (!read_int_string(json_object_get(snap, "trigger_pow"),
+                         st->dice_count, 0, 127, st->trigger_pow))
+        return fail(st, err, "trigger_pow");
     json_t *marks = json_object_get(snap, "cull_mark");
     json_t *glories = json_object_get(snap, "cull_glory");
     if (!read_int_string(marks, st->dice_count, 0, 2, st->cull_mark) ||
@@ -356,6 +404,12 @@ bool qq_check(const qq_state *st, rules_error *err)
         if ((x->zone == QQ_Z_QUEST) != (x->quest >= 0) ||
             x->quest >= st->quest_count)
             return rules_fail(err, "die %d: quest mark does not fit", d);
+        if (x->copy_card >= 0 &&
+            ((x->zone != QQ_Z_READY && x->zone != QQ_Z_QUEST) ||
+             qq_cards[st->slots[x->slot].card].power != QQ_POW_STRONG_OOZE ||
+             !(qq_dice[qq_cards[x->copy_card].die].faces[x->copy_face].flags &
+               QQ_FACE_CREATURE)))
+            return rules_fail(err, "die %d copies a creature out of play", d);
         if ((x->zone == QQ_Z_ATTACHED) != (x->host >= 0))
             return rules_fail(err, "die %d: host does not fit", d);
         if (x->host >= st->dice_count)
@@ -382,5 +436,11 @@ bool qq_check(const qq_state *st, rules_error *err)
         return rules_fail(err, "a negative count");
     if (st->phase == QQ_P_CHALLENGE && st->challenge_quest < 0)
         return rules_fail(err, "a challenge without a quest");
+    if (st->phase == QQ_P_REACT &&
+        (st->react_seat < 0 || !(st->react_mask & (1u << st->react_seat))))
+        return rules_fail(err, "a reaction window without a seat to ask");
+    if (st->phase == QQ_P_TRIGGER &&
+        (st->trigger < 0 || st->trigger_pow[st->trigger] == 0))
+        return rules_fail(err, "a scoring power without its die");
     return true;
 }

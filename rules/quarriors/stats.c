@@ -5,11 +5,16 @@
 
 #include <stddef.h>
 
+/* The card of die d; a Strong Primordial Ooze that copies a creature is
+ * that creature's card (with its glory and powers) while it copies. */
 const qq_card_def *qq_card_of(const qq_state *st, int d)
 {
-    if (st->dice[d].quest_die)
+    const qq_die *die = &st->dice[d];
+    if (die->quest_die)
         return NULL;
-    return &qq_cards[st->slots[st->dice[d].slot].card];
+    if (die->copy_card >= 0)
+        return &qq_cards[die->copy_card];
+    return &qq_cards[st->slots[die->slot].card];
 }
 
 const qq_face *qq_face_of(const qq_state *st, int d)
@@ -17,6 +22,8 @@ const qq_face *qq_face_of(const qq_state *st, int d)
     const qq_die *die = &st->dice[d];
     if (die->quest_die || die->face < 0)
         return NULL;
+    if (die->copy_card >= 0)
+        return &qq_dice[qq_cards[die->copy_card].die].faces[die->copy_face];
     return &qq_dice[qq_card_of(st, d)->die].faces[die->face];
 }
 
@@ -46,6 +53,70 @@ static int power(const qq_state *st, int d)
     return card == NULL ? QQ_POW_NONE : card->power;
 }
 
+int qq_power(const qq_state *st, int d)
+{
+    return power(st, d);
+}
+
+/* Immunity and the like: is creature target protected from an effect of
+ * by_seat coming from source (QQ_SRC_)? A player's own effects always
+ * reach his own creatures; damage is never an effect. */
+bool qq_shielded(const qq_state *st, int target, int by_seat, int source)
+{
+    const qq_die *die = &st->dice[target];
+    if (die->quest_die || die->owner < 0 || die->owner == by_seat)
+        return false;
+    if (qq_card_immune(st->slots[die->slot].card))
+        return true;
+    const qq_face *face = qq_face_of(st, target);
+    /* Mighty Devotee (* face): opponents' spells cannot target it. */
+    return source == QQ_SRC_SPELL && face != NULL && face->burst == 1 &&
+           (face->flags & QQ_FACE_CREATURE) &&
+           power(st, target) == QQ_POW_MIGHTY_DEVOTEE;
+}
+
+/* Basic Quiddity dice of seat in its Used Pile, Active Pool and Spent
+ * Pile (Primordial Ooze). */
+int qq_basic_quiddity_in_play(const qq_state *st, int seat)
+{
+    int n = 0;
+    for (int e = 0; e < st->dice_count; e++) {
+        const qq_die *x = &st->dice[e];
+        if (x->owner == seat && !x->quest_die &&
+            qq_cards[st->slots[x->slot].card].power == QQ_POW_NONE &&
+            qq_cards[st->slots[x->slot].card].kind == QQ_KIND_BASIC &&
+            (x->zone == QQ_Z_USED || x->zone == QQ_Z_ACTIVE ||
+             x->zone == QQ_Z_SPENT))
+            n++;
+    }
+    return n;
+}
+
+/* A Mighty Devotee (* face) among the creatures fighting d: the spells
+ * attached to d are ignored. */
+static bool devotee_against(const qq_state *st, int d)
+{
+    const qq_die *die = &st->dice[d];
+    for (int e = 0; e < st->dice_count; e++) {
+        const qq_die *x = &st->dice[e];
+        const qq_face *face = qq_face_of(st, e);
+        if (x->owner == die->owner || face == NULL || face->burst != 1 ||
+            !(face->flags & QQ_FACE_CREATURE) ||
+            power(st, e) != QQ_POW_MIGHTY_DEVOTEE)
+            continue;
+        /* an attack: the devotee attacks from the active player's Ready
+         * Area against the defender's Ready Area */
+        if (die->zone == QQ_Z_READY && x->zone == QQ_Z_READY &&
+            x->owner == st->turn && die->owner == st->defender)
+            return true;
+        /* a challenge: both bands attack each other */
+        if (die->zone == QQ_Z_QUEST && x->zone == QQ_Z_QUEST &&
+            st->challenge_quest >= 0 && die->quest == st->challenge_quest &&
+            x->quest == die->quest)
+            return true;
+    }
+    return false;
+}
 /* Creatures of seat in its Ready Area. */
 static int ready_creatures(const qq_state *st, int seat)
 {
@@ -68,11 +139,18 @@ int qq_level(const qq_state *st, int d)
 static void attached_bonus(const qq_state *st, int d, int *attack,
                            int *defense)
 {
+    bool ignore_spells = devotee_against(st, d);
     for (int e = 0; e < st->dice_count; e++) {
         const qq_die *a = &st->dice[e];
         if (a->zone != QQ_Z_ATTACHED || a->host != d)
             continue;
+        if (ignore_spells && !a->quest_die)
+            continue;
         if (a->quest_die) {
+            /* Immunity covers Quartifact powers; the DEFAULT power only
+             * acts on its own carrier, whose player may always use it. */
+            if (qq_shielded(st, d, a->owner, QQ_SRC_QUARTIFACT))
+                continue;
             int bonus = qq_quartifact_bonus(st->quest_slots[a->slot].type);
             *attack += bonus;
             *defense += bonus;
@@ -105,23 +183,15 @@ static void base_stats(const qq_state *st, int d, int *attack, int *defense)
     if (face->flags & QQ_FACE_STATS_FROM_CARD) {
         int n = 0;
         if (p == QQ_POW_OOZE) {
-            for (int e = 0; e < st->dice_count; e++) {
-                const qq_die *x = &st->dice[e];
-                if (x->owner == die->owner && !x->quest_die &&
-                    qq_cards[st->slots[x->slot].card].power == QQ_POW_NONE &&
-                    qq_cards[st->slots[x->slot].card].kind == QQ_KIND_BASIC &&
-                    (x->zone == QQ_Z_USED || x->zone == QQ_Z_ACTIVE ||
-                     x->zone == QQ_Z_SPENT))
-                    n++;
-            }
+            n = qq_basic_quiddity_in_play(st, die->owner);
             *attack = *defense = n;
         } else if (p == QQ_POW_MIGHTY_OOZE) {
             for (int s = 0; s < st->seats; s++)
                 n += ready_creatures(st, s);
             *attack = *defense = n;
         } else {
-            /* Strong Primordial Ooze: copying is not implemented; it has
-             * the stats its card gives it with nothing to copy. */
+            /* Strong Primordial Ooze with nothing copied (a copy uses the
+             * copied card's face and power above). */
             *attack = 0;
             *defense = 5;
         }
@@ -170,6 +240,8 @@ int qq_attack(const qq_state *st, int d, int target)
     int attack, defense;
     base_stats(st, d, &attack, &defense);
     const qq_die *die = &st->dice[d];
+    if (die->flags & QQ_F_NO_ATTACK)
+        return 0;
     if (die->zone == QQ_Z_READY && die->owner == st->turn)
         attack += st->attack_bonus;
     if (target >= 0 && power(st, d) == QQ_POW_WARRIOR_QUAY &&
@@ -182,6 +254,9 @@ int qq_defense(const qq_state *st, int d)
 {
     int attack, defense;
     base_stats(st, d, &attack, &defense);
+    if (st->dice[d].zone == QQ_Z_READY &&
+        (st->life_spell & (1u << st->dice[d].owner)))
+        defense += 4;
     return defense < 0 ? 0 : defense;
 }
 

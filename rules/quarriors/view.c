@@ -8,12 +8,12 @@
 
 static const char *const zone_names[QQ_Z_COUNT] = {
     "wilds", "bag", "active", "ready", "quest", "used", "spent", "attached",
-    "quest_card", "held",
+    "quest_card", "held", "aside",
 };
 
 static const char *const phase_names[] = {
     "cull", "seize", "special", "main", "defend", "challenge", "takeover",
-    "capture", "over",
+    "capture", "react", "trigger", "over",
 };
 
 const char *qq_zone_name(int zone)
@@ -67,7 +67,11 @@ static json_t *die_json(const qq_state *st, int d)
         json_object_set_new(j, "quest", json_string(
             qq_quests[st->quest_slots[die->slot].type].id));
     else
-        json_object_set_new(j, "card", json_string(qq_card_of(st, d)->id));
+        json_object_set_new(j, "card", json_string(
+            qq_cards[st->slots[die->slot].card].id));
+    if (die->copy_card >= 0)
+        json_object_set_new(j, "copying",
+                            json_string(qq_cards[die->copy_card].id));
     if (die->host >= 0)
         json_object_set_new(j, "on", json_integer(die->host));
     if (die->zone == QQ_Z_QUEST) {
