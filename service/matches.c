@@ -1,5 +1,6 @@
 /* matches.c: create, join, move, views. */
 #include "matches.h"
+#include "matches_internal.h"
 
 #include <sodium.h>
 #include <stdio.h>
@@ -7,6 +8,7 @@
 #include <string.h>
 
 #include "db.h"
+#include "decisions.h"
 #include "log.h"
 #include "matchstate.h"
 #include "metrics.h"
@@ -30,32 +32,50 @@ static const char *wait_name(rules_wait wait)
     }
 }
 
-static json_t *pending_json(const rules_pending *pending)
+json_t *matches_pending_json(const rules_pending *pending, uint32_t committed)
 {
     json_t *seats = json_array();
+    json_t *done = json_array();
     for (int s = 0; s < 32; s++) {
-        if (pending->seats & (1u << s))
-            json_array_append_new(seats, json_integer(s));
+        if (!(pending->seats & (1u << s)))
+            continue;
+        json_array_append_new((committed & (1u << s)) ? done : seats,
+                              json_integer(s));
     }
     json_t *out = json_pack("{s:s,s:o,s:s}", "wait", wait_name(pending->wait),
                             "seats", seats, "prompt", pending->prompt);
-    if (pending->decision[0] != '\0')
+    if (pending->decision[0] != '\0') {
         json_object_set_new(out, "decision", json_string(pending->decision));
+        json_object_set_new(out, "committed", done);
+    } else {
+        json_decref(done);
+    }
     return out;
 }
 
-static void hex_of(const uint8_t *bytes, size_t len, char *out)
+/* Seats of an open sealed decision that have committed already: they
+ * have acted, even though the rules still wait for the decision. */
+static uint32_t committed_seats(long long match_id, const rules_pending *pending)
+{
+    if (pending->wait != RULES_WAIT_SIMULTANEOUS)
+        return 0;
+    apierr err;
+    PGconn *conn = db_conn(&err);
+    return conn ? decisions_committed(conn, match_id, pending->decision) : 0;
+}
+
+void matches_hex(const uint8_t *bytes, size_t len, char *out)
 {
     sodium_bin2hex(out, 2 * len + 1, bytes, len);
 }
 
 /* The public description of a match (no hidden information). */
-static json_t *match_json(const store_match *match, const rules_engine *engine,
+json_t *matches_describe(const store_match *match, const rules_engine *engine,
                           const rules_state *state)
 {
     char ref[32], head_hash[2 * STORE_HASH_BYTES + 1];
     store_match_ref(match->match_id, ref);
-    hex_of(match->head_hash, STORE_HASH_BYTES, head_hash);
+    matches_hex(match->head_hash, STORE_HASH_BYTES, head_hash);
     json_t *seats = json_array();
     for (int s = 0; s < match->seat_count; s++) {
         if (match->seat_player[s] == 0) {
@@ -78,7 +98,10 @@ static json_t *match_json(const store_match *match, const rules_engine *engine,
     if (state != NULL && engine != NULL) {
         rules_pending pending;
         engine->pending(state, &pending);
-        json_object_set_new(out, "pending", pending_json(&pending));
+        json_object_set_new(out, "pending",
+                            matches_pending_json(&pending,
+                                                 committed_seats(match->match_id,
+                                                                 &pending)));
         json_object_set_new(out, "view", engine->view(state, RULES_SPECTATOR));
         json_object_set_new(out, "result", engine->result(state));
     }
@@ -161,7 +184,7 @@ int matches_find_retry(const caller *who, matches_replay *replay, apierr *err)
 }
 
 /* Commits the transaction with the request's nonce and its answer. */
-static bool commit_with_answer(PGconn *conn, const caller *who, int status,
+bool matches_commit_with_answer(PGconn *conn, const caller *who, int status,
                                const json_t *answer, apierr *err)
 {
     char *text = rules_canonical_json(answer);
@@ -175,7 +198,7 @@ static bool commit_with_answer(PGconn *conn, const caller *who, int status,
 }
 
 /* One outbox row per seat that must act now. */
-static bool notify_pending(PGconn *conn, const store_match *match,
+bool matches_notify_pending(PGconn *conn, const store_match *match,
                            const rules_engine *engine, const rules_state *state,
                            apierr *err)
 {
@@ -286,7 +309,7 @@ json_t *matches_create(const caller *who, const json_t *body, apierr *err)
     seal_encrypt(match.match_id, seed, sizeof seed, match.sealed_seed);
     sodium_memzero(seed, sizeof seed);
     char commitment_hex[2 * SEAL_HASH_BYTES + 1], player[32];
-    hex_of(commitment, sizeof commitment, commitment_hex);
+    matches_hex(commitment, sizeof commitment, commitment_hex);
     store_player_ref(who->player_id, player);
 
     json_t *created = json_pack(
@@ -310,8 +333,8 @@ json_t *matches_create(const caller *who, const json_t *body, apierr *err)
         if (ok) {
             match.seat_player[0] = who->player_id;
             answer = json_pack("{s:o,s:i}", "match",
-                               match_json(&match, engine, NULL), "seat", 0);
-            ok = commit_with_answer(conn, who, 201, answer, err);
+                               matches_describe(&match, engine, NULL), "seat", 0);
+            ok = matches_commit_with_answer(conn, who, 201, answer, err);
         } else {
             store_rollback(conn);
         }
@@ -415,7 +438,7 @@ json_t *matches_join(const caller *who, long long match_id, const json_t *body,
     if (!store_insert_seat(conn, match_id, seat, who->player_id, err) ||
         !store_append(conn, &match, events, starts ? 2 : 1,
                       starts ? "active" : NULL, err) ||
-        (starts && !notify_pending(conn, &match, engine, state, err))) {
+        (starts && !matches_notify_pending(conn, &match, engine, state, err))) {
         store_rollback(conn);
         goto fail;
     }
@@ -424,9 +447,9 @@ json_t *matches_join(const caller *who, long long match_id, const json_t *body,
         store_rollback(conn);
         goto fail;
     }
-    answer = json_pack("{s:o,s:i}", "match", match_json(&match, engine, state),
+    answer = json_pack("{s:o,s:i}", "match", matches_describe(&match, engine, state),
                        "seat", seat);
-    if (!commit_with_answer(conn, who, 200, answer, err)) {
+    if (!matches_commit_with_answer(conn, who, 200, answer, err)) {
         json_decref(answer);
         answer = NULL;
         goto fail;
@@ -446,7 +469,7 @@ fail:
     return answer;
 }
 
-static int seat_of(const store_match *match, long long player_id)
+int matches_seat_of(const store_match *match, long long player_id)
 {
     for (int s = 0; s < match->seat_count; s++) {
         if (match->seat_player[s] == player_id)
@@ -456,7 +479,7 @@ static int seat_of(const store_match *match, long long player_id)
 }
 
 /* The action a body asks for: {"action": {...}} or {"move": "text"}. */
-static json_t *requested_action(const json_t *body, const rules_engine *engine,
+json_t *matches_requested_action(const json_t *body, const rules_engine *engine,
                                 const rules_state *state, int seat,
                                 apierr *err)
 {
@@ -482,6 +505,54 @@ static json_t *requested_action(const json_t *body, const rules_engine *engine,
     return NULL;
 }
 
+bool matches_append_play(PGconn *conn, store_match *match,
+                         const rules_engine *engine, const rules_state *state,
+                         json_t *const *events, int count, bool notify,
+                         bool *over, apierr *err)
+{
+    rules_pending pending;
+    engine->pending(state, &pending);
+    *over = pending.wait == RULES_WAIT_NOBODY;
+    json_t *all[8];
+    if (count > 7)
+        return apierr_set(err, 500, "internal", "too many events at once");
+    for (int i = 0; i < count; i++)
+        all[i] = events[i];
+    if (*over) {
+        /* The end reveals the seed so anyone can replay every shuffle. */
+        uint8_t secret[SEAL_SEED_BYTES];
+        char secret_hex[2 * SEAL_SEED_BYTES + 1];
+        if (!seal_decrypt(match->match_id, match->sealed_seed,
+                          sizeof match->sealed_seed, secret))
+            return apierr_set(err, 500, "seed_sealed",
+                              "the match seed cannot be decrypted with this "
+                              "service's key file");
+        matches_hex(secret, sizeof secret, secret_hex);
+        sodium_memzero(secret, sizeof secret);
+        all[count++] = json_pack("{s:s,s:{s:o,s:s}}", "kind", "finished",
+                                 "data", "result", engine->result(state),
+                                 "seed", secret_hex);
+    }
+    long long old_head = match->head_seq;
+    bool ok = store_append(conn, match, all, count, *over ? "finished" : NULL,
+                           err) &&
+              (!notify || matches_notify_pending(conn, match, engine, state, err));
+    if (ok && old_head / MATCHES_SNAPSHOT_EVERY !=
+                  match->head_seq / MATCHES_SNAPSHOT_EVERY) {
+        json_t *snapshot = engine->save(state);
+        char *snapshot_text = rules_canonical_json(snapshot);
+        ok = store_save_snapshot(conn, match->match_id, match->head_seq,
+                                 engine->version, snapshot_text, err);
+        free(snapshot_text);
+        json_decref(snapshot);
+    }
+    if (*over)
+        json_decref(all[count - 1]);
+    if (ok)
+        metrics_events_appended(count);
+    return ok;
+}
+
 json_t *matches_move(const caller *who, long long match_id, const json_t *body,
                      apierr *err)
 {
@@ -497,10 +568,10 @@ json_t *matches_move(const caller *who, long long match_id, const json_t *body,
     store_match match;
     if (!store_load_match(conn, match_id, &match, err))
         return NULL;
-    json_t *answer = NULL, *action = NULL, *events[2] = {NULL, NULL};
+    json_t *answer = NULL, *action = NULL, *events[1] = {NULL};
     rules_state *state = NULL;
     const rules_engine *engine = matchstate_engine(&match, err);
-    int seat = seat_of(&match, who->player_id);
+    int seat = matches_seat_of(&match, who->player_id);
     if (engine == NULL)
         goto done;
     if (seat < 0) {
@@ -534,14 +605,14 @@ json_t *matches_move(const caller *who, long long match_id, const json_t *body,
         goto done;
     }
     if (pending.wait == RULES_WAIT_SIMULTANEOUS) {
-        apierr_set(err, 501, "sealed_decision",
-                   "this is a simultaneous secret decision (%s); sealed "
-                   "commit/reveal submissions are not available on this "
-                   "server yet, and a plain move would publish your choice",
-                   pending.decision);
+        /* A plain move during a secret decision is sealed by the service,
+         * so simple clients (email) need nothing else. */
+        engine->destroy(state);
+        state = NULL;
+        answer = decisions_commit(who, match_id, pending.decision, body, err);
         goto done;
     }
-    action = requested_action(body, engine, state, seat, err);
+    action = matches_requested_action(body, engine, state, seat, err);
     if (action == NULL)
         goto done;
     char *text = engine->format_move(state, seat, action);
@@ -557,56 +628,30 @@ json_t *matches_move(const caller *who, long long match_id, const json_t *body,
     if (who->signature != NULL)
         json_object_set(json_object_get(events[0], "data"), "request",
                         who->signature);
-    engine->pending(state, &pending);
-    bool over = pending.wait == RULES_WAIT_NOBODY;
-    if (over) {
-        /* The end reveals the seed so anyone can replay every shuffle. */
-        uint8_t secret[SEAL_SEED_BYTES];
-        char secret_hex[2 * SEAL_SEED_BYTES + 1];
-        seal_decrypt(match.match_id, match.sealed_seed, sizeof match.sealed_seed,
-                     secret);
-        hex_of(secret, sizeof secret, secret_hex);
-        sodium_memzero(secret, sizeof secret);
-        events[1] = json_pack("{s:s,s:{s:o,s:s}}", "kind", "finished", "data",
-                              "result", engine->result(state), "seed",
-                              secret_hex);
-    }
-    long long old_head = match.head_seq;
     if (!store_begin(conn, err))
         goto done;
-    bool ok = store_append(conn, &match, events, over ? 2 : 1,
-                           over ? "finished" : NULL, err) &&
-              notify_pending(conn, &match, engine, state, err);
-    if (ok && old_head / MATCHES_SNAPSHOT_EVERY !=
-                  match.head_seq / MATCHES_SNAPSHOT_EVERY) {
-        json_t *snapshot = engine->save(state);
-        char *snapshot_text = rules_canonical_json(snapshot);
-        ok = store_save_snapshot(conn, match_id, match.head_seq,
-                                 engine->version, snapshot_text, err);
-        free(snapshot_text);
-        json_decref(snapshot);
-    }
-    if (!ok) {
+    bool over = false;
+    if (!matches_append_play(conn, &match, engine, state, events, 1, true,
+                             &over, err)) {
         store_rollback(conn);
         goto done;
     }
+    engine->pending(state, &pending);
     char head_hash[2 * STORE_HASH_BYTES + 1];
-    hex_of(match.head_hash, STORE_HASH_BYTES, head_hash);
+    matches_hex(match.head_hash, STORE_HASH_BYTES, head_hash);
     answer = json_pack("{s:I,s:s,s:b,s:o,s:o}", "seq",
                        (json_int_t)match.head_seq, "hash", head_hash, "over",
-                       over, "pending", pending_json(&pending), "result",
+                       over, "pending", matches_pending_json(&pending, 0), "result",
                        engine->result(state));
-    if (!commit_with_answer(conn, who, 200, answer, err)) {
+    if (!matches_commit_with_answer(conn, who, 200, answer, err)) {
         json_decref(answer);
         answer = NULL;
         goto done;
     }
-    metrics_events_appended(over ? 2 : 1);
     matchstate_remember(engine, match_id, match.head_seq, state);
 done:
     json_decref(action);
     json_decref(events[0]);
-    json_decref(events[1]);
     if (state != NULL)
         engine->destroy(state);
     store_match_free(&match);
@@ -629,7 +674,7 @@ json_t *matches_public(long long match_id, apierr *err)
         if (state == NULL)
             goto done;
     }
-    answer = match_json(&match, engine, state);
+    answer = matches_describe(&match, engine, state);
 done:
     if (state != NULL)
         engine->destroy(state);
@@ -648,14 +693,14 @@ json_t *matches_seat_view(const caller *who, long long match_id, apierr *err)
     json_t *answer = NULL;
     rules_state *state = NULL;
     const rules_engine *engine = matchstate_engine(&match, err);
-    int seat = seat_of(&match, who->player_id);
+    int seat = matches_seat_of(&match, who->player_id);
     if (engine == NULL)
         goto done;
     if (seat < 0) {
         apierr_set(err, 403, "not_seated", "you have no seat in this match");
         goto done;
     }
-    answer = match_json(&match, engine, NULL);
+    answer = matches_describe(&match, engine, NULL);
     json_object_set_new(answer, "seat", json_integer(seat));
     if (strcmp(match.status, "open") == 0)
         goto done;
@@ -667,10 +712,16 @@ json_t *matches_seat_view(const caller *who, long long match_id, apierr *err)
     }
     rules_pending pending;
     engine->pending(state, &pending);
-    json_object_set_new(answer, "pending", pending_json(&pending));
+    uint32_t committed = committed_seats(match_id, &pending);
+    json_object_set_new(answer, "pending",
+                        matches_pending_json(&pending, committed));
     json_object_set_new(answer, "view", engine->view(state, seat));
     json_object_set_new(answer, "result", engine->result(state));
-    json_t *legal = engine->legal(state, seat);
+    /* A seat that has sealed its choice has nothing more to do now. */
+    json_t *legal = (committed & (1u << seat))
+                        ? json_pack("{s:[],s:b,s:[]}", "moves", "complete", 1,
+                                    "forms")
+                        : engine->legal(state, seat);
     json_t *texts = json_array();
     size_t i;
     json_t *move;

@@ -139,6 +139,44 @@ static rules_state *setup_from_log(const store_match *match,
     return state;
 }
 
+static bool replay_one(const rules_engine *engine, rules_state *state,
+                       int seat, const json_t *action, const json_t *event,
+                       apierr *err)
+{
+    rules_error rerr = {{0}};
+    if (engine->apply(state, seat, action, &rerr))
+        return true;
+    return apierr_set(err, 500, "replay_failed",
+                      "event %lld no longer replays: %s",
+                      (long long)json_integer_value(json_object_get(event, "seq")),
+                      rerr.message);
+}
+
+/* Moves apply one action; a decided sealed decision applies every seat's
+ * revealed choice in seat order. Other events do not change the rules
+ * state. */
+static bool replay_event(const rules_engine *engine, rules_state *state,
+                         const json_t *event, apierr *err)
+{
+    const char *kind = json_string_value(json_object_get(event, "kind"));
+    const json_t *data = json_object_get(event, "data");
+    if (kind != NULL && strcmp(kind, "move") == 0)
+        return replay_one(engine, state,
+                          (int)json_integer_value(json_object_get(event, "seat")),
+                          json_object_get(data, "action"), event, err);
+    if (kind != NULL && strcmp(kind, "decided") == 0) {
+        size_t i;
+        const json_t *choice;
+        json_array_foreach(json_object_get(data, "choices"), i, choice) {
+            if (!replay_one(engine, state,
+                            (int)json_integer_value(json_object_get(choice, "seat")),
+                            json_object_get(choice, "action"), event, err))
+                return false;
+        }
+    }
+    return true;
+}
+
 rules_state *matchstate_load(PGconn *conn, const store_match *match,
                              const rules_engine *engine, apierr *err)
 {
@@ -184,18 +222,7 @@ rules_state *matchstate_load(PGconn *conn, const store_match *match,
     json_array_foreach(events, i, event) {
         if (state == NULL)
             break;
-        const char *kind = json_string_value(json_object_get(event, "kind"));
-        if (kind == NULL || strcmp(kind, "move") != 0)
-            continue;
-        rules_error rerr = {{0}};
-        int seat = (int)json_integer_value(json_object_get(event, "seat"));
-        const json_t *action =
-            json_object_get(json_object_get(event, "data"), "action");
-        if (!engine->apply(state, seat, action, &rerr)) {
-            apierr_set(err, 500, "replay_failed",
-                       "event %lld no longer replays: %s",
-                       (long long)json_integer_value(json_object_get(event, "seq")),
-                       rerr.message);
+        if (!replay_event(engine, state, event, err)) {
             engine->destroy(state);
             state = NULL;
         }

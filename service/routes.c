@@ -9,6 +9,8 @@
 
 #include "auth.h"
 #include "db.h"
+#include "decisions.h"
+#include "verify.h"
 #include "matches.h"
 #include "metrics.h"
 #include "rules.h"
@@ -164,6 +166,61 @@ static long long query_number(struct MHD_Connection *conn, const char *name,
     return value;
 }
 
+/* Routes under /v1/matches/{id}/decisions/{decision}. */
+static void decision_routes(struct MHD_Connection *conn, const char *method,
+                            long long match_id, const char *rest,
+                            const char *target, const char *body, size_t len,
+                            route_answer *answer)
+{
+    apierr err;
+    caller who;
+    char decision[64];
+    const char *slash = strchr(rest, '/');
+    size_t id_len = slash ? (size_t)(slash - rest) : strlen(rest);
+    const char *action = slash ? slash : "";
+    answer->route = "GET /v1/matches/{id}/decisions/{decision}";
+    if (id_len == 0 || id_len >= sizeof decision)
+        return routes_error(answer, 404, "no_such_decision",
+                            "decision ids are 1 to 63 characters");
+    memcpy(decision, rest, id_len);
+    decision[id_len] = '\0';
+    if (action[0] == '\0') {
+        if (strcmp(method, "GET") != 0)
+            return routes_error(answer, 405, "method_not_allowed",
+                                "use GET on a decision");
+        /* Anyone may look; a signed request also shows the caller's own
+         * sealed choice. */
+        bool signed_request =
+            MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "signature") != NULL;
+        if (signed_request &&
+            authenticate(conn, method, target, body, len, false, &who, answer))
+            return;
+        json_t *shown = decisions_show(signed_request ? &who : NULL, match_id,
+                                       decision, &err);
+        if (signed_request)
+            auth_caller_free(&who);
+        return answer_result(answer, 200, shown, &err);
+    }
+    bool commit = strcmp(action, "/commit") == 0;
+    bool reveal = strcmp(action, "/reveal") == 0;
+    if (!commit && !reveal)
+        return routes_error(answer, 404, "not_found", "no such resource");
+    answer->route = commit ? "POST /v1/matches/{id}/decisions/{decision}/commit"
+                           : "POST /v1/matches/{id}/decisions/{decision}/reveal";
+    if (strcmp(method, "POST") != 0)
+        return routes_error(answer, 405, "method_not_allowed", "use POST");
+    if (authenticate(conn, method, target, body, len, true, &who, answer))
+        return;
+    json_t *request = parse_body(body, len, &err);
+    json_t *result = NULL;
+    if (request != NULL)
+        result = commit ? decisions_commit(&who, match_id, decision, request, &err)
+                        : decisions_reveal(&who, match_id, decision, request, &err);
+    auth_caller_free(&who);
+    json_decref(request);
+    answer_result(answer, 200, result, &err);
+}
+
 /* Routes under /v1/matches/{id}. */
 static void match_routes(struct MHD_Connection *conn, const char *method,
                          long long match_id, const char *tail,
@@ -207,6 +264,24 @@ static void match_routes(struct MHD_Connection *conn, const char *method,
         auth_caller_free(&who);
         return answer_result(answer, 200, view, &err);
     }
+    if (strcmp(tail, "/verify") == 0) {
+        answer->route = "GET /v1/matches/{id}/verify";
+        if (!is_get)
+            return routes_error(answer, 405, "method_not_allowed",
+                                "use GET on verify");
+        json_t *events = matches_events(match_id, 0, 1000000, &err);
+        if (events == NULL)
+            return answer_error(answer, &err);
+        verify_report report;
+        verify_events(json_object_get(events, "events"), &report);
+        json_decref(events);
+        return answer_json(answer, 200, verify_report_json(&report));
+    }
+    static const char decisions_prefix[] = "/decisions/";
+    if (strncmp(tail, decisions_prefix, sizeof decisions_prefix - 1) == 0)
+        return decision_routes(conn, method, match_id,
+                               tail + sizeof decisions_prefix - 1, target,
+                               body, len, answer);
     bool join = strcmp(tail, "/join") == 0;
     bool move = strcmp(tail, "/moves") == 0;
     if (!join && !move) {

@@ -86,6 +86,28 @@ void seal_match_seed(const uint8_t seed[SEAL_SEED_BYTES],
     crypto_generichash_final(&state, match_seed, SEAL_SEED_BYTES);
 }
 
+void seal_choice_commitment(const char *match_ref, const char *decision,
+                            int seat, const char *canonical_choice,
+                            const uint8_t nonce[SEAL_NONCE_BYTES],
+                            uint8_t commitment[SEAL_HASH_BYTES])
+{
+    static const char domain[] = "pbem/choice-commitment/v1";
+    static const uint8_t separator = 0;
+    char seat_text[16];
+    snprintf(seat_text, sizeof seat_text, "%d", seat);
+    const char *parts[] = {domain, match_ref, decision, seat_text,
+                           canonical_choice};
+    crypto_generichash_state state;
+    crypto_generichash_init(&state, NULL, 0, SEAL_HASH_BYTES);
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        crypto_generichash_update(&state, (const uint8_t *)parts[i],
+                                  strlen(parts[i]));
+        crypto_generichash_update(&state, &separator, 1);
+    }
+    crypto_generichash_update(&state, nonce, SEAL_NONCE_BYTES);
+    crypto_generichash_final(&state, commitment, SEAL_HASH_BYTES);
+}
+
 static void match_id_bytes(long long match_id, uint8_t out[8])
 {
     for (int i = 0; i < 8; i++)

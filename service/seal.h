@@ -36,6 +36,18 @@ void seal_match_seed(const uint8_t seed[SEAL_SEED_BYTES],
                      const uint8_t (*entropy)[32], int seats,
                      uint8_t match_seed[SEAL_SEED_BYTES]);
 
+#define SEAL_NONCE_BYTES 32
+
+/* The commitment to a sealed choice, the same formula clients use:
+ * BLAKE2b-256("pbem/choice-commitment/v1" 0x00 match_ref 0x00 decision
+ *             0x00 seat-in-decimal 0x00 canonical-choice 0x00 nonce)
+ * where match_ref is the public id ("m_123"), canonical-choice the action's
+ * JSON with sorted keys and no whitespace, and nonce 32 random bytes. */
+void seal_choice_commitment(const char *match_ref, const char *decision,
+                            int seat, const char *canonical_choice,
+                            const uint8_t nonce[SEAL_NONCE_BYTES],
+                            uint8_t commitment[SEAL_HASH_BYTES]);
+
 /* Encrypts plain (len bytes) for match_id with XChaCha20-Poly1305, the match
  * id as associated data. out must hold len + SEAL_OVERHEAD bytes. */
 void seal_encrypt(long long match_id, const uint8_t *plain, size_t len,

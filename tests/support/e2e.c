@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,6 +31,8 @@ void e2e_start(e2e_server *server)
     pid_t pid = fork();
     cr_assert_geq(pid, 0);
     if (pid == 0) {
+        /* The server dies with the test process, even one that failed. */
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
         dup2(out[1], STDOUT_FILENO);
         close(out[0]);
         close(out[1]);
@@ -137,4 +140,156 @@ void e2e_register(const e2e_server *server, const char *name,
 void e2e_response_free(e2e_response *response)
 {
     client_response_free(response);
+}
+
+void e2e_sit_down(e2e_table *t, const char *game, int seats,
+                  const char *options)
+{
+    memset(t, 0, sizeof *t);
+    cr_assert_leq(seats, 8);
+    t->seats = seats;
+    e2e_start(&t->server);
+    static const char *names[] = {"Robert", "Eliza", "Nigel", "Tess",
+                                  "Ada",    "Grace", "Alan",  "Edsger"};
+    for (int i = 0; i < seats; i++)
+        e2e_register(&t->server, names[i], &t->players[i]);
+    char body[512];
+    snprintf(body, sizeof body, "{\"game\":\"%s\",\"seats\":%d,\"options\":%s}",
+             game, seats, options ? options : "{}");
+    e2e_response r = e2e_call(&t->server, "POST", "/v1/matches", body,
+                              &t->players[0]);
+    cr_assert_eq(r.status, 201, "create: %ld %s", r.status, r.body);
+    json_t *match = json_object_get(r.json, "match");
+    snprintf(t->match, sizeof t->match, "%s",
+             json_string_value(json_object_get(match, "id")));
+    cr_expect_str_eq(json_string_value(json_object_get(match, "status")), "open");
+    e2e_response_free(&r);
+    for (int i = 1; i < seats; i++) {
+        char path[96];
+        snprintf(path, sizeof path, "/v1/matches/%s/join", t->match);
+        r = e2e_call(&t->server, "POST", path, "{}", &t->players[i]);
+        cr_assert_eq(r.status, 200, "join: %ld %s", r.status, r.body);
+        cr_expect_eq(json_integer_value(json_object_get(r.json, "seat")), i);
+        e2e_response_free(&r);
+    }
+}
+
+const char *e2e_error_code(const e2e_response *r)
+{
+    const char *code = json_string_value(
+        json_object_get(json_object_get(r->json, "error"), "code"));
+    return code ? code : "(no error code)";
+}
+
+json_t *e2e_get(const e2e_table *t, const char *suffix,
+                const e2e_player *signer)
+{
+    char path[160];
+    snprintf(path, sizeof path, "/v1/matches/%s%s", t->match, suffix);
+    e2e_response r = e2e_call(&t->server, "GET", path, NULL, signer);
+    cr_assert_eq(r.status, 200, "GET %s: %ld %s", path, r.status, r.body);
+    json_t *value = json_incref(r.json);
+    e2e_response_free(&r);
+    return value;
+}
+
+int e2e_first_pending_seat(const json_t *match)
+{
+    json_t *seats = json_object_get(json_object_get(match, "pending"), "seats");
+    return json_array_size(seats)
+               ? (int)json_integer_value(json_array_get(seats, 0))
+               : -1;
+}
+
+e2e_response e2e_post_move(const e2e_table *t, int seat, long long seq,
+                           const json_t *action)
+{
+    char path[96];
+    snprintf(path, sizeof path, "/v1/matches/%s/moves", t->match);
+    json_t *body = json_pack("{s:I,s:O}", "seq", (json_int_t)seq, "action",
+                             action);
+    char *text = json_dumps(body, JSON_COMPACT);
+    e2e_response r = e2e_call(&t->server, "POST", path, text, &t->players[seat]);
+    free(text);
+    json_decref(body);
+    return r;
+}
+
+bool e2e_play_one(e2e_table *t)
+{
+    json_t *match = e2e_get(t, "", NULL);
+    const char *status = json_string_value(json_object_get(match, "status"));
+    if (strcmp(status, "finished") == 0) {
+        json_decref(match);
+        return false;
+    }
+    int seat = e2e_first_pending_seat(match);
+    cr_assert_geq(seat, 0, "an active match waits for nobody");
+    json_decref(match);
+    json_t *view = e2e_get(t, "/view", &t->players[seat]);
+    json_t *moves = json_object_get(json_object_get(view, "legal"), "moves");
+    cr_assert_gt(json_array_size(moves), 0, "seat %d has no legal move", seat);
+    json_int_t seq = json_integer_value(
+        json_object_get(json_object_get(view, "head"), "seq"));
+    json_t *action = json_array_get(
+        moves, randombytes_uniform((uint32_t)json_array_size(moves)));
+    e2e_response r = e2e_post_move(t, seat, seq, action);
+    char *text = json_dumps(action, JSON_COMPACT);
+    cr_assert_eq(r.status, 200, "move %s: %ld %s", text, r.status, r.body);
+    free(text);
+    cr_expect_gt(json_integer_value(json_object_get(r.json, "seq")), seq);
+    e2e_response_free(&r);
+    json_decref(view);
+    return true;
+}
+
+json_t *e2e_all_events(const e2e_table *t)
+{
+    json_t *all = json_array();
+    for (;;) {
+        char suffix[64];
+        snprintf(suffix, sizeof suffix, "/events?after=%zu&limit=500",
+                 json_array_size(all));
+        json_t *page = e2e_get(t, suffix, NULL);
+        json_t *events = json_object_get(page, "events");
+        size_t got = json_array_size(events);
+        json_array_extend(all, events);
+        json_decref(page);
+        if (got < 500)
+            return all;
+    }
+}
+
+void e2e_private_database(char *name, size_t size)
+{
+    const char *url = getenv("DATABASE_URL");
+    cr_assert_not_null(url);
+    uint8_t random[6];
+    char hex[13];
+    randombytes_buf(random, sizeof random);
+    sodium_bin2hex(hex, sizeof hex, random, sizeof random);
+    snprintf(name, size, "pbem_private_%s", hex);
+    char command[512];
+    snprintf(command, sizeof command,
+             "psql -X -q \"$DATABASE_URL\" -c 'CREATE DATABASE %s'", name);
+    cr_assert_eq(system(command), 0, "cannot create database %s", name);
+    /* Same server, other database: swap the path of DATABASE_URL, or its
+     * dbname when it is a unix-socket URL like postgresql:///db?host=... */
+    char new_url[1024];
+    const char *path = strstr(url, ":///");
+    if (path != NULL) {
+        const char *query = strchr(path + 4, '?');
+        snprintf(new_url, sizeof new_url, "%.*s:///%s%s",
+                 (int)(path - url), url, name, query ? query : "");
+    } else {
+        const char *host = strstr(url, "://");
+        cr_assert_not_null(host, "unexpected DATABASE_URL form");
+        const char *slash = strchr(host + 3, '/');
+        const char *query = slash ? strchr(slash, '?') : NULL;
+        snprintf(new_url, sizeof new_url, "%.*s/%s%s",
+                 (int)((slash ? slash : url + strlen(url)) - url), url, name,
+                 query ? query : "");
+    }
+    setenv("PBEM_ADMIN_DATABASE_URL", url, 1);
+    setenv("DATABASE_URL", new_url, 1);
 }

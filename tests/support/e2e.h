@@ -55,4 +55,45 @@ e2e_response e2e_call_signed(const e2e_server *server, const char *method,
 
 void e2e_response_free(e2e_response *response);
 
+/* A match being played over HTTP by e2e players. */
+typedef struct e2e_table {
+    e2e_server server;
+    e2e_player players[8];
+    int seats;
+    char match[32];
+} e2e_table;
+
+/* Starts a server, registers seats players, creates a match of game with
+ * options (JSON text or NULL) and seats everyone; the match is active. */
+void e2e_sit_down(e2e_table *t, const char *game, int seats,
+                  const char *options);
+
+/* GET /v1/matches/{id}<suffix> (signed by signer unless NULL), which must
+ * answer 200; returns the JSON (caller decrefs). */
+json_t *e2e_get(const e2e_table *t, const char *suffix,
+                const e2e_player *signer);
+
+/* The first seat that must act now, or -1. */
+int e2e_first_pending_seat(const json_t *match);
+
+/* POST .../moves {"seq": seq, "action": action} signed by seat's player. */
+e2e_response e2e_post_move(const e2e_table *t, int seat, long long seq,
+                           const json_t *action);
+
+/* Plays one random legal move of a seat that must act (a sealed choice
+ * when a secret decision is open); false once the match is finished. */
+bool e2e_play_one(e2e_table *t);
+
+/* The whole public log of the match, page by page (caller decrefs). */
+json_t *e2e_all_events(const e2e_table *t);
+
+/* Creates an empty database on DATABASE_URL's server and points this test
+ * process's DATABASE_URL at it (servers started afterwards use it), so a
+ * test can read "the whole database" of its own match. name receives the
+ * database's name. */
+void e2e_private_database(char *name, size_t size);
+
+/* The error code of an error answer, or "(no error code)". */
+const char *e2e_error_code(const e2e_response *r);
+
 #endif

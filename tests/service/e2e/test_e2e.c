@@ -16,116 +16,11 @@
 #endif
 #define MAX_MOVES 5000
 
-typedef struct table {
-    e2e_server server;
-    e2e_player players[4];
-    int seats;
-    char match[32];
-} table;
-
-static void sit_down(table *t, int seats, const char *options)
-{
-    memset(t, 0, sizeof *t);
-    t->seats = seats;
-    e2e_start(&t->server);
-    static const char *names[] = {"Robert", "Eliza", "Nigel", "Tess"};
-    for (int i = 0; i < seats; i++)
-        e2e_register(&t->server, names[i], &t->players[i]);
-    char body[256];
-    snprintf(body, sizeof body, "{\"game\":\"%s\",\"seats\":%d,\"options\":%s}",
-             E2E_GAME, seats, options ? options : "{}");
-    e2e_response r = e2e_call(&t->server, "POST", "/v1/matches", body,
-                              &t->players[0]);
-    cr_assert_eq(r.status, 201, "create: %ld %s", r.status, r.body);
-    json_t *match = json_object_get(r.json, "match");
-    snprintf(t->match, sizeof t->match, "%s",
-             json_string_value(json_object_get(match, "id")));
-    cr_expect_str_eq(json_string_value(json_object_get(match, "status")), "open");
-    e2e_response_free(&r);
-    for (int i = 1; i < seats; i++) {
-        char path[96];
-        snprintf(path, sizeof path, "/v1/matches/%s/join", t->match);
-        r = e2e_call(&t->server, "POST", path, "{}", &t->players[i]);
-        cr_assert_eq(r.status, 200, "join: %ld %s", r.status, r.body);
-        cr_expect_eq(json_integer_value(json_object_get(r.json, "seat")), i);
-        e2e_response_free(&r);
-    }
-}
-
-static const char *error_code(const e2e_response *r)
-{
-    const char *code = json_string_value(
-        json_object_get(json_object_get(r->json, "error"), "code"));
-    return code ? code : "(no error code)";
-}
-
-static json_t *get_json(const table *t, const char *suffix,
-                        const e2e_player *signer)
-{
-    char path[128];
-    snprintf(path, sizeof path, "/v1/matches/%s%s", t->match, suffix);
-    e2e_response r = e2e_call(&t->server, "GET", path, NULL, signer);
-    cr_assert_eq(r.status, 200, "GET %s: %ld %s", path, r.status, r.body);
-    json_t *value = json_incref(r.json);
-    e2e_response_free(&r);
-    return value;
-}
-
-static int first_pending_seat(const json_t *match)
-{
-    json_t *seats = json_object_get(json_object_get(match, "pending"), "seats");
-    return json_array_size(seats) ? (int)json_integer_value(json_array_get(seats, 0))
-                                  : -1;
-}
-
-static e2e_response post_move(const table *t, int seat, json_int_t seq,
-                              const json_t *action)
-{
-    char path[96];
-    snprintf(path, sizeof path, "/v1/matches/%s/moves", t->match);
-    json_t *body = json_pack("{s:I,s:O}", "seq", seq, "action", action);
-    char *text = json_dumps(body, JSON_COMPACT);
-    e2e_response r = e2e_call(&t->server, "POST", path, text, &t->players[seat]);
-    free(text);
-    json_decref(body);
-    return r;
-}
-
-/* Plays one random legal move of the pending seat; returns false at the
- * end of the match. */
-static bool play_one(table *t)
-{
-    json_t *match = get_json(t, "", NULL);
-    const char *status = json_string_value(json_object_get(match, "status"));
-    if (strcmp(status, "finished") == 0) {
-        json_decref(match);
-        return false;
-    }
-    int seat = first_pending_seat(match);
-    cr_assert_geq(seat, 0, "an active match waits for nobody");
-    json_decref(match);
-    json_t *view = get_json(t, "/view", &t->players[seat]);
-    json_t *moves = json_object_get(json_object_get(view, "legal"), "moves");
-    cr_assert_gt(json_array_size(moves), 0, "seat %d has no legal move", seat);
-    json_int_t seq = json_integer_value(
-        json_object_get(json_object_get(view, "head"), "seq"));
-    json_t *action = json_array_get(moves, randombytes_uniform(
-                                               (uint32_t)json_array_size(moves)));
-    e2e_response r = post_move(t, seat, seq, action);
-    cr_assert_eq(r.status, 200, "move %s: %ld %s",
-                 json_dumps(action, JSON_COMPACT), r.status, r.body);
-    cr_expect_eq(json_integer_value(json_object_get(r.json, "seq")), seq + 1);
-    e2e_response_free(&r);
-    json_decref(view);
-    return true;
-}
-
 /* Recomputes every hash of the public log and checks the seed commitment
  * against the seed revealed at the end. */
-static void check_public_log(const table *t, bool finished)
+static void check_public_log(const e2e_table *t, bool finished)
 {
-    json_t *answer = get_json(t, "/events?after=0&limit=500", NULL);
-    json_t *events = json_object_get(answer, "events");
+    json_t *events = e2e_all_events(t);
     uint8_t prev[32] = {0};
     const char *commitment = NULL, *seed = NULL;
     size_t i;
@@ -171,21 +66,21 @@ static void check_public_log(const table *t, bool finished)
     } else {
         cr_expect_null(seed, "the seed is public before the end");
     }
-    json_decref(answer);
+    json_decref(events);
 }
 
 Test(e2e, a_whole_match_played_over_http_with_signed_moves, .timeout = 600)
 {
-    table t;
-    sit_down(&t, 3, NULL);
-    json_t *match = get_json(&t, "", NULL);
+    e2e_table t;
+    e2e_sit_down(&t, E2E_GAME, 3, NULL);
+    json_t *match = e2e_get(&t, "", NULL);
     cr_expect_str_eq(json_string_value(json_object_get(match, "status")),
                      "active");
     json_decref(match);
     int moves = 0;
-    while (play_one(&t))
+    while (e2e_play_one(&t))
         cr_assert_lt(++moves, MAX_MOVES, "no end after %d moves", moves);
-    match = get_json(&t, "", NULL);
+    match = e2e_get(&t, "", NULL);
     json_t *result = json_object_get(match, "result");
     cr_expect(json_is_true(json_object_get(result, "over")));
     cr_expect_eq(json_array_size(json_object_get(result, "scores")), 3);
@@ -196,34 +91,34 @@ Test(e2e, a_whole_match_played_over_http_with_signed_moves, .timeout = 600)
 
 Test(e2e, moves_the_rules_or_the_protocol_forbid_are_refused)
 {
-    table t;
-    sit_down(&t, 2, NULL);
-    json_t *match = get_json(&t, "", NULL);
-    int seat = first_pending_seat(match);
+    e2e_table t;
+    e2e_sit_down(&t, E2E_GAME, 2, NULL);
+    json_t *match = e2e_get(&t, "", NULL);
+    int seat = e2e_first_pending_seat(match);
     int other = 1 - seat;
     json_int_t seq = json_integer_value(
         json_object_get(json_object_get(match, "head"), "seq"));
     json_decref(match);
-    json_t *view = get_json(&t, "/view", &t.players[seat]);
+    json_t *view = e2e_get(&t, "/view", &t.players[seat]);
     json_t *action = json_incref(json_array_get(
         json_object_get(json_object_get(view, "legal"), "moves"), 0));
     json_decref(view);
 
     /* Wrong seat: 409 with a sentence. */
-    e2e_response r = post_move(&t, other, seq, action);
+    e2e_response r = e2e_post_move(&t, other, seq, action);
     cr_expect_eq(r.status, 409, "%s", r.body);
-    cr_expect_str_eq(error_code(&r), "not_your_turn");
+    cr_expect_str_eq(e2e_error_code(&r), "not_your_turn");
     e2e_response_free(&r);
 
     /* Stale seq: 409 naming the head. */
-    r = post_move(&t, seat, seq - 1, action);
+    r = e2e_post_move(&t, seat, seq - 1, action);
     cr_expect_eq(r.status, 409, "%s", r.body);
     cr_expect_eq(json_integer_value(json_object_get(json_object_get(r.json, "error"), "head")), seq);
     e2e_response_free(&r);
 
     /* Illegal move: 422 with the rule in words. */
     json_t *nonsense = json_pack("{s:s}", "type", "conjure_treasure");
-    r = post_move(&t, seat, seq, nonsense);
+    r = e2e_post_move(&t, seat, seq, nonsense);
     cr_expect_eq(r.status, 422, "%s", r.body);
     cr_expect_gt(strlen(json_string_value(json_object_get(json_object_get(r.json, "error"), "message"))), 10);
     e2e_response_free(&r);
@@ -249,7 +144,7 @@ Test(e2e, moves_the_rules_or_the_protocol_forbid_are_refused)
     e2e_response_free(&r);
 
     /* Nothing above moved the match. */
-    match = get_json(&t, "", NULL);
+    match = e2e_get(&t, "", NULL);
     cr_expect_eq(json_integer_value(json_object_get(json_object_get(match, "head"), "seq")), seq);
     json_decref(match);
 
@@ -263,7 +158,7 @@ Test(e2e, moves_the_rules_or_the_protocol_forbid_are_refused)
                                           "retry-nonce-1", NULL, false);
     cr_expect_eq(again.status, 200, "%s", again.body);
     cr_expect(json_equal(first.json, again.json), "the retry got another answer");
-    match = get_json(&t, "", NULL);
+    match = e2e_get(&t, "", NULL);
     cr_expect_eq(json_integer_value(json_object_get(json_object_get(match, "head"), "seq")), seq + 1,
                  "the retry was applied twice");
     json_decref(match);
@@ -273,7 +168,7 @@ Test(e2e, moves_the_rules_or_the_protocol_forbid_are_refused)
     r = e2e_call_signed(&t.server, "POST", path, other_text, &t.players[seat],
                         (int64_t)time(NULL), "retry-nonce-1", NULL, false);
     cr_expect_eq(r.status, 401, "%s", r.body);
-    cr_expect_str_eq(error_code(&r), "nonce_reused");
+    cr_expect_str_eq(e2e_error_code(&r), "nonce_reused");
     e2e_response_free(&r);
     free(other_text);
     json_decref(other_body);
@@ -288,11 +183,11 @@ Test(e2e, moves_the_rules_or_the_protocol_forbid_are_refused)
 
 Test(e2e, malformed_and_oversized_requests_get_the_one_error_shape)
 {
-    table t;
-    sit_down(&t, 2, NULL);
+    e2e_table t;
+    e2e_sit_down(&t, E2E_GAME, 2, NULL);
     e2e_response r = e2e_call(&t.server, "POST", "/v1/players", "{\"name\":", NULL);
     cr_expect_eq(r.status, 400);
-    cr_expect_str_eq(error_code(&r), "bad_json");
+    cr_expect_str_eq(e2e_error_code(&r), "bad_json");
     e2e_response_free(&r);
     char *huge = malloc(70000);
     memset(huge, ' ', 69999);
@@ -330,19 +225,19 @@ Test(e2e, malformed_and_oversized_requests_get_the_one_error_shape)
 
 Test(e2e, a_restarted_server_rebuilds_the_match_and_play_goes_on, .timeout = 300)
 {
-    table t;
-    sit_down(&t, 2, NULL);
-    for (int i = 0; i < 40 && play_one(&t); i++)
+    e2e_table t;
+    e2e_sit_down(&t, E2E_GAME, 2, NULL);
+    for (int i = 0; i < 40 && e2e_play_one(&t); i++)
         ;
-    json_t *before = get_json(&t, "", NULL);
+    json_t *before = e2e_get(&t, "", NULL);
     cr_expect_eq(e2e_stop(&t.server), 0);
     e2e_start(&t.server); /* same key file, empty cache */
-    json_t *after = get_json(&t, "", NULL);
+    json_t *after = e2e_get(&t, "", NULL);
     cr_expect(json_equal(before, after),
               "the rebuilt public view differs from the one before the restart");
     json_decref(before);
     json_decref(after);
-    for (int i = 0; i < 10 && play_one(&t); i++)
+    for (int i = 0; i < 10 && e2e_play_one(&t); i++)
         ;
     check_public_log(&t, false);
     e2e_stop(&t.server);
@@ -350,9 +245,9 @@ Test(e2e, a_restarted_server_rebuilds_the_match_and_play_goes_on, .timeout = 300
 
 Test(e2e, a_match_under_another_engine_version_is_not_replayed)
 {
-    table t;
-    sit_down(&t, 2, NULL);
-    play_one(&t);
+    e2e_table t;
+    e2e_sit_down(&t, E2E_GAME, 2, NULL);
+    e2e_play_one(&t);
     char sql[200];
     snprintf(sql, sizeof sql,
              "psql -X -q \"$DATABASE_URL\" -c \"UPDATE matches SET engine_version ="
@@ -363,7 +258,7 @@ Test(e2e, a_match_under_another_engine_version_is_not_replayed)
     snprintf(path, sizeof path, "/v1/matches/%s/view", t.match);
     e2e_response r = e2e_call(&t.server, "GET", path, NULL, &t.players[0]);
     cr_expect_eq(r.status, 409, "%s", r.body);
-    cr_expect_str_eq(error_code(&r), "engine_version");
+    cr_expect_str_eq(e2e_error_code(&r), "engine_version");
     e2e_response_free(&r);
     e2e_stop(&t.server);
 }

@@ -1,0 +1,45 @@
+/* decisions.h: simultaneous secret decisions. When the rules engine waits
+ * for several seats to choose in secret, each seat commits:
+ *   - server-sealed (simple clients, email): it sends its choice; the
+ *     service draws a 32-byte nonce, publishes only the commitment (see
+ *     seal_choice_commitment) and keeps choice and nonce encrypted with the
+ *     service key until every seat has committed;
+ *   - client commit-reveal (trustless): it sends a commitment it computed
+ *     itself, and reveals choice and nonce once every seat has committed.
+ * When all are committed the service reveals the sealed ones; when all are
+ * revealed it applies the choices in seat order ("decided" event). Until
+ * then no answer, event or log line holds a choice, except a seat reading
+ * back its own. */
+#ifndef SERVICE_DECISIONS_H
+#define SERVICE_DECISIONS_H
+
+#include <jansson.h>
+#include <libpq-fe.h>
+#include <stdint.h>
+
+#include "apierr.h"
+#include "matches.h"
+
+/* Commits the caller's seat to decision (NULL: the open one). body is
+ * {"action"|"move"} (server-sealed) or {"commitment": "<64 hex>"}. */
+json_t *decisions_commit(const caller *who, long long match_id,
+                         const char *decision, const json_t *body, apierr *err);
+
+/* Reveals a client commitment: body {"action"|"move", "nonce": "<64 hex>"};
+ * 422 when it does not match the commitment. */
+json_t *decisions_reveal(const caller *who, long long match_id,
+                         const char *decision, const json_t *body,
+                         apierr *err);
+
+/* Who has committed (not what); after the reveal everything needed to check
+ * each commitment. who may be NULL; a seated caller also sees its own
+ * sealed choice. */
+json_t *decisions_show(const caller *who, long long match_id,
+                       const char *decision, apierr *err);
+
+/* The seats that have committed to decision (a bit per seat); 0 when none
+ * or on a database error. */
+uint32_t decisions_committed(PGconn *conn, long long match_id,
+                             const char *decision);
+
+#endif

@@ -1,0 +1,56 @@
+/* matches_internal.h: what matches.c shares with decisions.c, the other
+ * half of the match use cases. Not for the rest of the service. */
+#ifndef SERVICE_MATCHES_INTERNAL_H
+#define SERVICE_MATCHES_INTERNAL_H
+
+#include <jansson.h>
+#include <libpq-fe.h>
+#include <stdbool.h>
+
+#include "matches.h"
+#include "rules.h"
+#include "store.h"
+
+/* pending as {"wait", "seats", "prompt", "decision", "committed"} (new
+ * reference): seats of a sealed decision that have committed (a bit per
+ * seat in committed) are listed under "committed", not "seats". */
+json_t *matches_pending_json(const rules_pending *pending, uint32_t committed);
+
+/* Lower-case hex of len bytes into out (2*len+1 bytes). */
+void matches_hex(const uint8_t *bytes, size_t len, char *out);
+
+/* The public description of a match; state may be NULL (not started). */
+json_t *matches_describe(const store_match *match, const rules_engine *engine,
+                         const rules_state *state);
+
+/* The seat player_id holds in match, or -1. */
+int matches_seat_of(const store_match *match, long long player_id);
+
+/* The action a request body asks for: {"action": {...}} or {"move": "text"}
+ * (new reference), or NULL with err filled (400/422). */
+json_t *matches_requested_action(const json_t *body, const rules_engine *engine,
+                                 const rules_state *state, int seat,
+                                 apierr *err);
+
+/* Outbox rows for every seat that must act in state (or all seats when the
+ * match is over), about event match->head_seq. */
+bool matches_notify_pending(PGconn *conn, const store_match *match,
+                            const rules_engine *engine,
+                            const rules_state *state, apierr *err);
+
+/* Appends count events (borrowed) that brought the match to state, inside
+ * the caller's transaction: adds the "finished" event revealing the seed
+ * when state is over (*over set), queues notifications for whoever must act
+ * now when notify is true (false when who must act has not changed), and
+ * saves a snapshot every MATCHES_SNAPSHOT_EVERY events. */
+bool matches_append_play(PGconn *conn, store_match *match,
+                         const rules_engine *engine, const rules_state *state,
+                         json_t *const *events, int count, bool notify,
+                         bool *over, apierr *err);
+
+/* Stores the request's nonce with answer and commits; rolls back on
+ * failure. */
+bool matches_commit_with_answer(PGconn *conn, const caller *who, int status,
+                                const json_t *answer, apierr *err);
+
+#endif

@@ -1,0 +1,29 @@
+/* verify.h: checks a match from its public event log alone, as any player
+ * or admin can: the hash chain, every sealed decision's commitments against
+ * its reveals, and, once the final event has revealed the seed, the seed's
+ * commitment and a replay of the whole match (every shuffle, roll and move)
+ * through the rules engine up to the recorded result. Pure: no database,
+ * no clock. Shared by GET /v1/matches/{id}/verify and `pbem verify`. */
+#ifndef SERVICE_VERIFY_H
+#define SERVICE_VERIFY_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+typedef struct verify_report {
+    bool ok;
+    long long bad_seq;       /* the first bad event (0 when ok) */
+    char reason[300];        /* why it is bad, in words */
+    long long events;        /* events checked */
+    int commitments;         /* sealed choices whose reveal was checked */
+    bool replayed;           /* the seed was revealed and the match replayed */
+} verify_report;
+
+/* events: the array GET /v1/matches/{id}/events returns (borrowed), oldest
+ * first, from seq 1. Fills *report. */
+void verify_events(const json_t *events, verify_report *report);
+
+/* The report as JSON (new reference). */
+json_t *verify_report_json(const verify_report *report);
+
+#endif
