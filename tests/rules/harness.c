@@ -59,12 +59,12 @@ static bool listed(const json_t *moves, const json_t *action)
     return false;
 }
 
-/* The move must be rejected with a sentence and leave no trace. */
+/* The move must be rejected with a sentence and leave no trace: the state
+ * must still serialise to before (the snapshot taken before the probes). */
 static void expect_rejected(const rules_engine *engine, rules_state *state,
-                            int seat, const json_t *action, const char *why,
-                            const char *where)
+                            const char *before, int seat, const json_t *action,
+                            const char *why, const char *where)
 {
-    char *before = snapshot_bytes(engine, state);
     rules_error err = {{0}};
     bool accepted = engine->apply(state, seat, action, &err);
     char *text = rules_canonical_json(action);
@@ -78,7 +78,6 @@ static void expect_rejected(const rules_engine *engine, rules_state *state,
                      "%s: %s: rejected %s changed the state", engine->name,
                      where, text);
     free(text);
-    free(before);
     free(after);
 }
 
@@ -224,6 +223,7 @@ static void play_one_match(const harness_config *cfg, uint64_t n,
 
         /* A seat that is not pending may not act. */
         uint32_t idle = ~pending.seats & ((1u << cfg->seats) - 1);
+        char *before = snapshot_bytes(engine, state);
         if (idle != 0) {
             int other = pick_seat(idle);
             json_t *other_legal = engine->legal(state, other);
@@ -231,7 +231,8 @@ static void play_one_match(const harness_config *cfg, uint64_t n,
                          0, "%s: %s: seat %d is not pending but has moves",
                          engine->name, where, other);
             json_decref(other_legal);
-            expect_rejected(engine, state, other, action, "not its turn", where);
+            expect_rejected(engine, state, before, other, action,
+                            "not its turn", where);
             stats->rejected_probes++;
         }
         /* Moves legal earlier and not listed now must be refused. */
@@ -240,11 +241,13 @@ static void play_one_match(const harness_config *cfg, uint64_t n,
                 json_t *old = stale[random_below((uint32_t)(stale_count < STALE_POOL ? stale_count : STALE_POOL))];
                 if (listed(list, old))
                     continue;
-                expect_rejected(engine, state, seat, old, "not listed", where);
+                expect_rejected(engine, state, before, seat, old, "not listed",
+                                where);
                 stats->rejected_probes++;
             }
         }
 
+        free(before);
         cr_assert(engine->apply(state, seat, action, &err),
                   "%s: %s: listed move %s rejected: %s", engine->name, where,
                   rules_canonical_json(action), err.message);
