@@ -1,0 +1,161 @@
+/* view.c: what one seat, or a spectator, may see (README "Views").
+ * Hidden: other seats' hands (a partner's too), every cache until it is
+ * picked up, the draw pile's order, other sides' civilizations until the
+ * round ends, sealed final plays, the seed. The discard pile is face up
+ * but may be reviewed only on your turn (CLARIFICATIONS.md general
+ * ruling): other views show its top card and size. */
+#include "aq_internal.h"
+
+static json_t *token_json(int id)
+{
+    char token[16];
+    aq_card_token(id, token);
+    return json_string(token);
+}
+
+static json_t *cards_json(const uint8_t *cards, int count)
+{
+    json_t *list = json_array();
+    for (int i = 0; i < count; i++)
+        json_array_append_new(list, token_json(cards[i]));
+    return list;
+}
+
+static json_t *top_json(const aq_pile *pile)
+{
+    return pile->count > 0 ? token_json(pile->card[pile->count - 1])
+                           : json_null();
+}
+
+static const char *phase_text(aq_phase phase)
+{
+    static const char *const names[] = {"draw", "play", "final", "over"};
+    return names[phase];
+}
+
+json_t *aq_collection_json(const aq_collection *c)
+{
+    aq_shape shape = aq_shape_of(c->card, c->count);
+    const char *family = shape.antiquities == 0 ? "treasure"
+                         : shape.treasures == 0 ? "antiquity"
+                                                : "mixed";
+    return json_pack("{s:i,s:i,s:o,s:s,s:s,s:o,s:b,s:i}", "id", c->id, "side",
+                     c->side, "cards", cards_json(c->card, c->count), "family",
+                     family, "grade", aq_grade_text(aq_shape_grade(&shape)),
+                     "suit",
+                     shape.suit >= 0 ? json_string(aq_suit_text(shape.suit))
+                                     : json_null(),
+                     "complete", aq_shape_complete(&shape), "value",
+                     aq_shape_value(&shape));
+}
+
+static json_t *sides_json(const aq_state *s, int viewer_side)
+{
+    json_t *sides = json_array();
+    for (int side = 0; side < s->sides; side++) {
+        json_t *seats = json_array();
+        for (int seat = 0; seat < s->seats; seat++) {
+            if (aq_side_of(s, seat) == side)
+                json_array_append_new(seats, json_integer(seat));
+        }
+        json_t *colls = json_array();
+        for (int i = 0; i < s->collections; i++) {
+            if (s->coll[i].side == side)
+                json_array_append_new(colls, aq_collection_json(&s->coll[i]));
+        }
+        json_t *one = json_pack(
+            "{s:i,s:o,s:i,s:b,s:i,s:o}", "side", side, "seats", seats,
+            "cache_count", s->cache[side].count, "cache_taken",
+            s->cache_taken[side], "completed", aq_completed_count(s, side),
+            "collections", colls);
+        bool revealed = s->phase == AQ_PHASE_OVER || side == viewer_side;
+        if (s->civ[side] != AQ_NONE && revealed)
+            json_object_set_new(one, "civilization",
+                                json_string(aq_suit_text(s->civ[side])));
+        json_array_append_new(sides, one);
+    }
+    return sides;
+}
+
+static json_t *rounds_json(const aq_state *s)
+{
+    json_t *rounds = json_array();
+    for (int r = 0; r < s->rounds_done; r++) {
+        json_t *scores = json_array();
+        json_t *civs = json_array();
+        for (int side = 0; side < s->sides; side++) {
+            json_array_append_new(scores, aq_round_score_json(&s->score[r][side]));
+            int civ = s->round_civ[r][side];
+            json_array_append_new(civs, civ == AQ_NONE
+                                            ? json_null()
+                                            : json_string(aq_suit_text(civ)));
+        }
+        int out = s->round_going_out[r];
+        json_array_append_new(
+            rounds, json_pack("{s:i,s:o,s:o,s:o}", "round", r + 1, "going_out",
+                              out == AQ_NONE ? json_null() : json_integer(out),
+                              "sides", scores, "civilizations", civs));
+    }
+    return rounds;
+}
+
+/* The viewer's own sealed final plays, if made. */
+static json_t *choice_json(const aq_final_choice *c)
+{
+    json_t *plays = json_array();
+    for (int p = 0; p < c->plays; p++) {
+        const aq_final_play *fp = &c->play[p];
+        json_array_append_new(
+            plays, json_pack("{s:i,s:o}", "collection", fp->target, "cards",
+                             cards_json(c->card + fp->first, fp->count)));
+    }
+    return plays;
+}
+
+json_t *aq_view(const aq_state *s, int seat)
+{
+    bool player = seat >= 0 && seat < s->seats;
+    int viewer_side = player ? aq_side_of(s, seat) : AQ_NONE;
+    bool on_turn = player && s->turn == seat &&
+                   (s->phase == AQ_PHASE_DRAW || s->phase == AQ_PHASE_PLAY);
+
+    json_t *seats = json_array();
+    for (int i = 0; i < s->seats; i++) {
+        json_t *one = json_pack("{s:i,s:i,s:i}", "seat", i, "side",
+                                aq_side_of(s, i), "hand_count",
+                                s->hand[i].count);
+        if (s->phase == AQ_PHASE_FINAL && !s->opt.pairs)
+            json_object_set_new(one, "final_chosen",
+                                json_boolean(s->choice[i].made));
+        json_array_append_new(seats, one);
+    }
+    json_t *discard = json_pack("{s:i,s:o}", "count", s->discard.count, "top",
+                                top_json(&s->discard));
+    if (on_turn)
+        json_object_set_new(discard, "cards",
+                            cards_json(s->discard.card, s->discard.count));
+    json_t *totals = json_array();
+    for (int side = 0; side < s->sides; side++)
+        json_array_append_new(totals, json_integer(s->total[side]));
+
+    json_t *view = json_pack(
+        "{s:i,s:i,s:s,s:i,s:i,s:o,s:i,s:o,s:{s:i,s:o},s:o,s:o,s:o,s:o,s:o}",
+        "round", s->round, "rounds", s->opt.rounds, "phase",
+        phase_text(s->phase), "turn", s->turn, "first", s->first, "going_out",
+        s->going_out == AQ_NONE ? json_null() : json_integer(s->going_out),
+        "draw_pile", s->draw.count, "discard_pile", discard, "character_pile",
+        "count", s->character.count, "top", top_json(&s->character), "seats",
+        seats, "sides", sides_json(s, viewer_side), "scores", rounds_json(s),
+        "totals", totals, "options", aq_options_json(&s->opt));
+    if (player) {
+        json_t *you = json_pack("{s:i,s:i,s:o}", "seat", seat, "side",
+                                viewer_side, "hand",
+                                cards_json(s->hand[seat].card,
+                                           s->hand[seat].count));
+        if (s->choice[seat].made)
+            json_object_set_new(you, "final_plays",
+                                choice_json(&s->choice[seat]));
+        json_object_set_new(view, "you", you);
+    }
+    return view;
+}
