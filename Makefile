@@ -2,6 +2,7 @@
 #   make run     set up (deps, private PostgreSQL, migrations), build, serve
 #   make test    the same set-up with a fresh test database, every suite
 #   make bench   benchmarks that print figures
+#   make soak    the engines' random play at ten times the volume
 #   make check   static analysis (cppcheck)
 #   make SAN=1 … AddressSanitizer + UndefinedBehaviorSanitizer build
 #   V=1          show full command lines
@@ -89,6 +90,14 @@ deps:
 test-rules: $(BUILD)/tests/rules/$(GAME)/suite
 	$(Q)$(BUILD)/tests/rules/$(GAME)/suite $(ARGS)
 
+# The engines' random play at SOAK times the volume of `make test`
+# (default 10): thousands of complete matches per engine.
+soak: $(filter $(BUILD)/tests/rules/%,$(SUITES))
+	$(Q)for suite in $(filter-out %/toy/suite,$^); do echo "== $$suite"; \
+	    start=$$(date +%s); \
+	    PBEM_SOAK=$(or $(SOAK),10) $$suite --jobs 2 || exit 1; \
+	    echo "   $$(($$(date +%s) - start)) s"; done
+
 run: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)scripts/run.sh $(BUILD)
@@ -116,5 +125,5 @@ check:
 clean:
 	rm -rf build build-san
 
-.PHONY: all deps run test test-rules bench check clean
+.PHONY: all deps run test test-rules soak bench check clean
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

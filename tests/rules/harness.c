@@ -317,13 +317,23 @@ static void play_one_match(const harness_config *cfg, uint64_t n,
     stats->matches++;
 }
 
+int harness_soak_factor(void)
+{
+    const char *text = getenv("PBEM_SOAK");
+    int factor = text ? atoi(text) : 1;
+    return factor >= 1 && factor <= 1000 ? factor : 1;
+}
+
 void harness_random_play(const harness_config *cfg, harness_stats *stats)
 {
     cr_assert(sodium_init() >= 0);
     harness_stats local = {0};
     if (stats == NULL)
         stats = &local;
-    for (int i = 0; i < cfg->matches; i++)
+    /* Soak runs play more matches from further seeds; the first ones are
+     * always the same, so a failure in `make test` replays exactly. */
+    int matches = cfg->matches * harness_soak_factor();
+    for (int i = 0; i < matches; i++)
         play_one_match(cfg, cfg->first_seed + (uint64_t)i, stats);
 }
 

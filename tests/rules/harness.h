@@ -48,9 +48,15 @@ typedef struct harness_stats {
     long text_round_trips;
 } harness_stats;
 
-/* Plays cfg->matches random matches; fails the running Criterion test on the
- * first broken promise, naming the match seed and move number. */
+/* Plays cfg->matches random matches (times harness_soak_factor()); fails
+ * the running Criterion test on the first broken promise, naming the match
+ * seed and move number. */
 void harness_random_play(const harness_config *cfg, harness_stats *stats);
+
+/* PBEM_SOAK from the environment (1 when unset): `make soak` sets it to
+ * play many more random matches than `make test` has time for. Suites that
+ * count the matches they played multiply their expectation by it. */
+int harness_soak_factor(void);
 
 /* Derives the 32-byte seed harness_random_play uses for match number n. */
 void harness_seed(uint64_t n, uint8_t seed[RULES_SEED_BYTES]);

@@ -32,7 +32,7 @@ static void every_seat_count(const char *options, uint64_t seed)
     for (int seats = 2; seats <= 6; seats++)
         play(options, seats, AQ_MATCHES, seed + 1000u * (unsigned)seats,
              &stats);
-    cr_expect_eq(stats.matches, 5 * AQ_MATCHES);
+    cr_expect_eq(stats.matches, 5 * AQ_MATCHES * harness_soak_factor());
     cr_expect_gt(stats.rejected_probes, 0);
     cr_expect_gt(stats.text_round_trips, 0);
 }
@@ -43,7 +43,7 @@ static void every_pairs_table(const char *options, uint64_t seed)
     for (int seats = 4; seats <= 8; seats += 2)
         play(options, seats, AQ_MATCHES, seed + 1000u * (unsigned)seats,
              &stats);
-    cr_expect_eq(stats.matches, 3 * AQ_MATCHES);
+    cr_expect_eq(stats.matches, 3 * AQ_MATCHES * harness_soak_factor());
 }
 
 Test(aq_random_play, basic_game, .timeout = 300)

@@ -332,3 +332,44 @@ Test(sealed, a_whole_match_verifies_and_every_tampering_is_named, .timeout = 600
     json_decref(log);
     e2e_stop(&t.server);
 }
+
+/* Every game with secret decisions, played to the end over HTTP with every
+ * sealed choice going through the service, verifies clean. */
+typedef struct sealed_game {
+    const char *game;
+    int seats;
+    const char *options;
+} sealed_game;
+
+static void verifies_clean(const sealed_game *g)
+{
+    e2e_table t;
+    e2e_sit_down(&t, g->game, g->seats, g->options);
+    int moves = 0;
+    while (e2e_play_one(&t))
+        cr_assert_lt(++moves, 20000, "%s: no end after %d moves", g->game, moves);
+    json_t *verdict = e2e_get(&t, "/verify", NULL);
+    cr_expect(json_is_true(json_object_get(verdict, "ok")), "%s: %s", g->game,
+              json_dumps(verdict, JSON_COMPACT));
+    cr_expect(json_is_true(json_object_get(verdict, "replayed")), "%s", g->game);
+    json_decref(verdict);
+    e2e_stop(&t.server);
+}
+
+Test(sealed, antiquity_quest_with_revoked_visas_verifies_clean, .timeout = 600)
+{
+    sealed_game g = {"antiquity_quest", 3, "{\"revoked_visas\":true}"};
+    verifies_clean(&g);
+}
+
+Test(sealed, another_mans_treasure_verifies_clean, .timeout = 900)
+{
+    sealed_game g = {"another_mans_treasure", 3, NULL};
+    verifies_clean(&g);
+}
+
+Test(sealed, quarriors_with_quests_verifies_clean, .timeout = 600)
+{
+    sealed_game g = {"quarriors", 3, "{\"quests\":true}"};
+    verifies_clean(&g);
+}
