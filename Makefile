@@ -118,6 +118,10 @@ $(BUILD)/bench/service: $(call obj,bench/service.c) $(BUILD)/libclient.a $(BUILD
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
+# Checks a match from its public log: make verify MATCH=m_123 [URL=…]
+verify: $(BUILD)/pbem
+	$(Q)$(BUILD)/pbem verify $(if $(URL),--url $(URL)) $(MATCH)
+
 check:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
 	    --inline-suppr -Irules -Iservice rules service cli
@@ -125,5 +129,5 @@ check:
 clean:
 	rm -rf build build-san
 
-.PHONY: all deps run test test-rules soak bench check clean
+.PHONY: all deps run test test-rules soak bench verify check clean
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "rules_cmd.h"
+#include "verify_cmd.h"
 
 typedef struct pbem_command {
     const char *name;
@@ -17,6 +18,7 @@ typedef struct pbem_command {
 
 static const pbem_command commands[] = {
     {"rules", rules_cmd_main, "the rules workbench: positions, moves, scores"},
+    {"verify", verify_cmd_main, "check a match from its public log and seed"},
 };
 
 static void usage(FILE *out)

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "../../support/e2e.h"
 #include "rules.h"
@@ -240,6 +242,27 @@ static void expect_bad(const json_t *events, long long seq, const char *what)
                  what, report.bad_seq, report.reason, seq);
 }
 
+/* Runs `pbem verify ARGS` ($PBEM_CLI); returns its exit status and what it
+ * printed on both streams. */
+static int pbem_verify(const char *args, char *output, size_t size)
+{
+    const char *cli = getenv("PBEM_CLI");
+    cr_assert_not_null(cli, "PBEM_CLI is not set: run the tests with make test");
+    char command[1024];
+    snprintf(command, sizeof command, "%s verify %s 2>&1", cli, args);
+    FILE *run = popen(command, "r");
+    cr_assert_not_null(run);
+    size_t n = fread(output, 1, size - 1, run);
+    output[n] = '\0';
+    int status = pclose(run);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void write_log(const json_t *log, const char *path)
+{
+    cr_assert_eq(json_dump_file(log, path, JSON_COMPACT), 0);
+}
+
 static void flip_hex(json_t *object, const char *key)
 {
     char copy[200];
@@ -266,6 +289,31 @@ Test(sealed, a_whole_match_verifies_and_every_tampering_is_named, .timeout = 600
     verify_report report;
     verify_events(log, &report);
     cr_assert(report.ok, "the untouched log fails: %s", report.reason);
+
+    /* The command-line verifier agrees, from the server and from a file,
+     * and names the event of a forged seed. */
+    char output[4096], args[256], file[] = "/tmp/pbem-log-XXXXXX";
+    int fd = mkstemp(file);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    snprintf(args, sizeof args, "--url http://127.0.0.1:%d %s", t.server.port,
+             t.match);
+    cr_expect_eq(pbem_verify(args, output, sizeof output), 0, "%s", output);
+    write_log(log, file);
+    snprintf(args, sizeof args, "--file %s", file);
+    cr_expect_eq(pbem_verify(args, output, sizeof output), 0, "%s", output);
+    json_t *forged = json_deep_copy(log);
+    long long finished = first_of(forged, "finished");
+    flip_hex(json_object_get(json_array_get(forged, (size_t)finished - 1), "data"),
+             "seed");
+    rechain(forged);
+    write_log(forged, file);
+    cr_expect_eq(pbem_verify(args, output, sizeof output), 1, "%s", output);
+    char named[64];
+    snprintf(named, sizeof named, "event %lld", finished);
+    cr_expect_not_null(strstr(output, named), "%s", output);
+    json_decref(forged);
+    unlink(file);
 
     /* One byte of one event, without rehashing: the chain names it. */
     json_t *copy = json_deep_copy(log);
