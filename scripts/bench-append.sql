@@ -1,6 +1,7 @@
 -- The statements one accepted move costs the service, run by pgbench alone
 -- (no HTTP, signatures or rules): move the head with the guard, append the
--- event, remember the request nonce, queue the notification.
+-- event, remember the request nonce. (The benchmarked service has no mail
+-- or webhook configured, so it queues no outbox row either.)
 \set match_id :client_id + 1
 BEGIN;
 UPDATE matches SET head_seq = head_seq + 1,
@@ -15,7 +16,4 @@ INSERT INTO events (match_id, seq, kind, seat, body, prev_hash, hash)
 INSERT INTO request_nonces (key_id, nonce, request_digest, status, response)
     VALUES ('bench-' || :client_id, :seq, '\x00', 200,
     '{"hash":"0000000000000000000000000000000000000000000000000000000000000000","over":false,"pending":{"prompt":"draw 2 cards or pick up the discard pile","seats":[1],"wait":"one"},"result":{"over":false,"ranking":[[0,1]],"scores":[0,0]},"seq":12}');
-INSERT INTO outbox (match_id, seq, player_id, channel, reason, payload)
-    VALUES (:match_id, :seq, 1, 'default', 'your_turn',
-    '{"match":"m_1","prompt":"draw 2 cards or pick up the discard pile","seat":1,"seq":12}');
 COMMIT;

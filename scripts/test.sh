@@ -11,16 +11,24 @@ db="pbem_test_$(date +%s)_$$"
 if [ -z "${DATABASE_URL:-}" ]; then
     scripts/pg.sh start || exit 1
     scripts/pg.sh createdb "$db" || exit 1
+    admin=$(scripts/pg.sh url postgres)
     export DATABASE_URL; DATABASE_URL=$(scripts/pg.sh url "$db")
-    trap 'scripts/pg.sh dropdb "$db" >/dev/null 2>&1' EXIT
 else
     admin=$DATABASE_URL
     psql -X -q -v ON_ERROR_STOP=1 "$admin" -c "CREATE DATABASE \"$db\"" || {
         echo "pbem: cannot create a test database with DATABASE_URL's user" >&2; exit 1; }
     DATABASE_URL=$(python3 -c 'import sys,urllib.parse as u; p=u.urlsplit(sys.argv[1]); print(u.urlunsplit(p._replace(path="/"+sys.argv[2])))' "$admin" "$db")
     export DATABASE_URL
-    trap 'psql -X -q "$admin" -c "DROP DATABASE IF EXISTS \"$db\" WITH (FORCE)" >/dev/null 2>&1' EXIT
 fi
+# Drops the test database and the private ones tests made beside it
+# (named <db>_p_…, see tests/support/e2e.h).
+cleanup() {
+    local d
+    for d in $(psql -X -tA "$admin" -c "SELECT datname FROM pg_database WHERE starts_with(datname, '${db}_p_')") "$db"; do
+        psql -X -q "$admin" -c "DROP DATABASE IF EXISTS \"$d\" WITH (FORCE)"
+    done >/dev/null 2>&1
+}
+trap cleanup EXIT
 export PBEM_BIN="$PWD/$build/pbemd" PBEM_CLI="$PWD/$build/pbem"
 echo "pbem: test database $db"
 

@@ -7,8 +7,28 @@
 
 #include "log.h"
 
+#include <pthread.h>
+
+#define DB_THREADS_MAX 256
+
 static char *database_url;
 static __thread PGconn *thread_conn;
+/* Every thread's connection, so shutdown can close the connections of
+ * server threads that end without a hook of their own. */
+static PGconn *open_conns[DB_THREADS_MAX];
+static pthread_mutex_t open_conns_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void remember_conn(PGconn *conn, PGconn *replaced)
+{
+    pthread_mutex_lock(&open_conns_lock);
+    for (int i = 0; i < DB_THREADS_MAX; i++) {
+        if (open_conns[i] == replaced) {
+            open_conns[i] = conn;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&open_conns_lock);
+}
 
 /* Where the URL points, without user or password, for messages. */
 static void describe_target(const char *url, char *out, size_t size)
@@ -100,20 +120,38 @@ PGconn *db_conn(apierr *err)
         PQreset(thread_conn);
         if (PQstatus(thread_conn) == CONNECTION_OK)
             return thread_conn;
+        remember_conn(NULL, thread_conn);
         PQfinish(thread_conn);
         thread_conn = NULL;
     }
     thread_conn = connect_now(err);
     if (thread_conn == NULL)
         log_error("%s", err->message);
+    else
+        remember_conn(thread_conn, NULL);
     return thread_conn;
 }
 
 void db_close_thread(void)
 {
-    if (thread_conn != NULL)
+    if (thread_conn != NULL) {
+        remember_conn(NULL, thread_conn);
         PQfinish(thread_conn);
+    }
     thread_conn = NULL;
+}
+
+void db_shutdown(void)
+{
+    pthread_mutex_lock(&open_conns_lock);
+    for (int i = 0; i < DB_THREADS_MAX; i++) {
+        if (open_conns[i] != NULL)
+            PQfinish(open_conns[i]);
+        open_conns[i] = NULL;
+    }
+    pthread_mutex_unlock(&open_conns_lock);
+    free(database_url);
+    database_url = NULL;
 }
 
 PGresult *db_query(PGconn *conn, const char *sql, int nparams,

@@ -21,6 +21,10 @@ PGconn *db_conn(apierr *err);
 /* Closes this thread's connection (at thread exit). */
 void db_close_thread(void);
 
+/* Closes every thread's connection: call once, after the threads that used
+ * them have stopped (server shutdown). */
+void db_shutdown(void);
+
 /* Runs a parameterised statement (text parameters; lengths NULL). The
  * result is the caller's to PQclear. On an unexpected status returns NULL,
  * fills err (500, code "database") and logs libpq's message. */

@@ -3,7 +3,8 @@
  *   pbemd migrate    apply migrations and exit
  * Environment: DATABASE_URL (required), PBEM_LISTEN (127.0.0.1:8080),
  * PBEM_KEY_FILE (var/service.key), PBEM_MIGRATIONS (migrations),
- * PBEM_THREADS (8), PBEM_QUIET (1: warnings and errors only). */
+ * PBEM_THREADS (8), PBEM_QUIET (1: warnings and errors only); the outbox
+ * worker's and mail's variables are in notify.h and mail.h. */
 #include <curl/curl.h>
 #include <signal.h>
 #include <sodium.h>
@@ -15,6 +16,7 @@
 #include "http.h"
 #include "log.h"
 #include "migrate.h"
+#include "notify.h"
 #include "seal.h"
 
 static const char *env_or(const char *name, const char *fallback)
@@ -79,6 +81,16 @@ int main(int argc, char **argv)
     http_server *server = http_start(listen, threads > 0 ? threads : 8, &err);
     if (server == NULL)
         return fail(&err);
+    notify_worker *notifier = NULL;
+    if (strcmp(env_or("PBEM_NOTIFY", "1"), "0") != 0) {
+        notify_config config;
+        notify_config_from_env(&config, url);
+        notifier = notify_start(&config, &err);
+        if (notifier == NULL) {
+            http_stop(server, 0);
+            return fail(&err);
+        }
+    }
     char host[64];
     snprintf(host, sizeof host, "%.*s", (int)(strrchr(listen, ':') - listen),
              listen);
@@ -91,6 +103,8 @@ int main(int argc, char **argv)
     log_info("received %s: finishing in-flight requests",
              signal_number == SIGTERM ? "SIGTERM" : "SIGINT");
     http_stop(server, 30);
+    notify_stop(notifier);
+    db_shutdown();
     curl_global_cleanup();
     log_info("stopped");
     return 0;

@@ -11,6 +11,7 @@
 #include "decisions.h"
 #include "log.h"
 #include "matchstate.h"
+#include "notify_outbox.h"
 #include "metrics.h"
 #include "rules.h"
 #include "store.h"
@@ -197,31 +198,12 @@ bool matches_commit_with_answer(PGconn *conn, const caller *who, int status,
     return ok;
 }
 
-/* One outbox row per seat that must act now. */
+/* Outbox rows per recipient and channel (notify_outbox.h). */
 bool matches_notify_pending(PGconn *conn, const store_match *match,
                            const rules_engine *engine, const rules_state *state,
                            apierr *err)
 {
-    rules_pending pending;
-    engine->pending(state, &pending);
-    char ref[32];
-    store_match_ref(match->match_id, ref);
-    for (int s = 0; s < match->seat_count; s++) {
-        bool done = pending.wait == RULES_WAIT_NOBODY;
-        if (!done && !(pending.seats & (1u << s)))
-            continue;
-        json_t *payload = json_pack("{s:s,s:I,s:i,s:s}", "match", ref, "seq",
-                                    (json_int_t)match->head_seq, "seat", s,
-                                    "prompt", pending.prompt);
-        bool ok = store_insert_outbox(conn, match->match_id, match->head_seq,
-                                      match->seat_player[s],
-                                      done ? "match_over" : "your_turn",
-                                      payload, err);
-        json_decref(payload);
-        if (!ok)
-            return false;
-    }
-    return true;
+    return notify_outbox_queue(conn, match, engine, state, err);
 }
 
 static int requested_seats(const json_t *body, const rules_engine *engine,

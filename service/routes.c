@@ -7,14 +7,17 @@
 #include <string.h>
 #include <time.h>
 
+#include "admin.h"
 #include "auth.h"
 #include "db.h"
 #include "decisions.h"
 #include "verify.h"
 #include "matches.h"
 #include "metrics.h"
+#include "notify_outbox.h"
 #include "rules.h"
 #include "store.h"
+#include "webhooks.h"
 
 #define EVENTS_PAGE_MAX 500
 
@@ -138,6 +141,106 @@ static int authenticate(struct MHD_Connection *conn, const char *method,
         return 1;
     }
     return 0;
+}
+
+/* Routes under /v1/players/me/ (signed by the player) and /v1/admin/
+ * (signed with the admin key): webhooks, notification status, dead
+ * letters. */
+static void notification_routes(struct MHD_Connection *conn,
+                                 const char *method, const char *url,
+                                 const char *target, const char *body,
+                                 size_t len, route_answer *answer)
+{
+    apierr err;
+    caller who;
+    bool is_get = strcmp(method, "GET") == 0;
+    bool is_post = strcmp(method, "POST") == 0;
+    static const char hooks[] = "/v1/players/me/webhooks";
+    static const char admin[] = "/v1/admin/notifications";
+    if (strncmp(url, "/v1/admin/", 10) == 0) {
+        const char *scheme = getenv("PBEM_PUBLIC_SCHEME");
+        httpsig_request req = {
+            .method = method,
+            .target = target,
+            .scheme = scheme ? scheme : "http",
+            .authority = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "host"),
+            .header = lookup_header,
+            .header_ctx = conn,
+            .body = (const unsigned char *)body,
+            .body_len = len,
+        };
+        const char *rest = strncmp(url, admin, sizeof admin - 1) == 0
+                               ? url + sizeof admin - 1 : NULL;
+        size_t rest_len = rest ? strlen(rest) : 0;
+        bool list = rest && rest[0] == '\0';
+        bool retry = rest && rest[0] == '/' && rest_len > 7 &&
+                     strcmp(rest + rest_len - 6, "/retry") == 0;
+        answer->route = retry ? "POST /v1/admin/notifications/{id}/retry"
+                              : "GET /v1/admin/notifications";
+        if (!list && !retry)
+            return routes_error(answer, 404, "not_found", "no such resource");
+        if ((list && !is_get) || (retry && !is_post))
+            return routes_error(answer, 405, "method_not_allowed",
+                                list ? "use GET" : "use POST");
+        if (!admin_check(&req, (int64_t)time(NULL), &err))
+            return answer_error(answer, &err);
+        if (list)
+            return answer_result(
+                answer, 200,
+                notify_outbox_admin_list(
+                    MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND,
+                                                "status"),
+                    &err),
+                &err);
+        char ref[64];
+        snprintf(ref, sizeof ref, "%.*s", (int)(rest_len - 7), rest + 1);
+        return answer_result(answer, 200, notify_outbox_admin_retry(ref, &err),
+                             &err);
+    }
+    if (strcmp(url, "/v1/players/me/notifications") == 0) {
+        answer->route = "GET /v1/players/me/notifications";
+        if (!is_get)
+            return routes_error(answer, 405, "method_not_allowed", "use GET");
+        if (authenticate(conn, method, target, body, len, false, &who, answer))
+            return;
+        json_t *mine = notify_outbox_mine(who.player_id, &err);
+        auth_caller_free(&who);
+        return answer_result(answer, 200, mine, &err);
+    }
+    if (strcmp(url, hooks) == 0) {
+        answer->route = is_post ? "POST /v1/players/me/webhooks"
+                                : "GET /v1/players/me/webhooks";
+        if (!is_get && !is_post)
+            return routes_error(answer, 405, "method_not_allowed",
+                                "use GET or POST");
+        if (authenticate(conn, method, target, body, len, is_post, &who, answer))
+            return;
+        json_t *result = NULL;
+        if (is_get) {
+            result = webhooks_list(who.player_id, &err);
+        } else {
+            json_t *request = parse_body(body, len, &err);
+            if (request != NULL)
+                result = webhooks_register(who.player_id, 0, request, &err);
+            json_decref(request);
+        }
+        auth_caller_free(&who);
+        return answer_result(answer, is_post ? 201 : 200, result, &err);
+    }
+    if (strncmp(url, hooks, sizeof hooks - 1) == 0 &&
+        url[sizeof hooks - 1] == '/') {
+        answer->route = "DELETE /v1/players/me/webhooks/{id}";
+        if (strcmp(method, "DELETE") != 0)
+            return routes_error(answer, 405, "method_not_allowed",
+                                "use DELETE");
+        if (authenticate(conn, method, target, body, len, false, &who, answer))
+            return;
+        json_t *result =
+            webhooks_disable_mine(who.player_id, url + sizeof hooks, &err);
+        auth_caller_free(&who);
+        return answer_result(answer, 200, result, &err);
+    }
+    routes_error(answer, 404, "not_found", "no such resource");
 }
 
 static void healthz(route_answer *answer)
@@ -277,6 +380,20 @@ static void match_routes(struct MHD_Connection *conn, const char *method,
         json_decref(events);
         return answer_json(answer, 200, verify_report_json(&report));
     }
+    if (strcmp(tail, "/webhooks") == 0) {
+        answer->route = "POST /v1/matches/{id}/webhooks";
+        if (!is_post)
+            return routes_error(answer, 405, "method_not_allowed", "use POST");
+        if (authenticate(conn, method, target, body, len, true, &who, answer))
+            return;
+        json_t *request = parse_body(body, len, &err);
+        json_t *result = request ? webhooks_register(who.player_id, match_id,
+                                                     request, &err)
+                                 : NULL;
+        auth_caller_free(&who);
+        json_decref(request);
+        return answer_result(answer, 201, result, &err);
+    }
     static const char decisions_prefix[] = "/decisions/";
     if (strncmp(tail, decisions_prefix, sizeof decisions_prefix - 1) == 0)
         return decision_routes(conn, method, match_id,
@@ -354,6 +471,10 @@ void routes_handle(struct MHD_Connection *conn, const char *method,
         json_decref(request);
         return answer_result(answer, 201, created, &err);
     }
+    if (strncmp(url, "/v1/players/me/", 15) == 0 ||
+        strncmp(url, "/v1/admin/", 10) == 0)
+        return notification_routes(conn, method, url, target, body, len,
+                                   answer);
     static const char prefix[] = "/v1/matches/";
     if (strncmp(url, prefix, sizeof prefix - 1) == 0) {
         const char *ref = url + sizeof prefix - 1;

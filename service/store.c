@@ -548,22 +548,3 @@ bool store_find_key(PGconn *conn, const char *key_id, uint8_t public_key[32],
                           "the signature's keyid is not a registered key");
     return true;
 }
-
-bool store_insert_outbox(PGconn *conn, long long match_id, long long seq,
-                         long long player_id, const char *reason,
-                         const json_t *payload, apierr *err)
-{
-    char id[24], seq_text[24], player[24];
-    snprintf(id, sizeof id, "%lld", match_id);
-    snprintf(seq_text, sizeof seq_text, "%lld", seq);
-    snprintf(player, sizeof player, "%lld", player_id);
-    char *body = rules_canonical_json(payload);
-    const char *params[] = {id, seq_text, player, reason, body};
-    bool ok = db_command(conn,
-                         "INSERT INTO outbox (match_id, seq, player_id,"
-                         " channel, reason, payload) VALUES ($1, $2, $3,"
-                         " 'default', $4, $5) ON CONFLICT DO NOTHING",
-                         5, params, err);
-    free(body);
-    return ok;
-}

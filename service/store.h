@@ -116,9 +116,4 @@ bool store_create_player(PGconn *conn, const char *name, const char *email,
 bool store_find_key(PGconn *conn, const char *key_id, uint8_t public_key[32],
                     long long *player_id, apierr *err);
 
-/* One outbox row: player must be told reason about event seq. */
-bool store_insert_outbox(PGconn *conn, long long match_id, long long seq,
-                         long long player_id, const char *reason,
-                         const json_t *payload, apierr *err);
-
 #endif

@@ -264,32 +264,28 @@ void e2e_private_database(char *name, size_t size)
 {
     const char *url = getenv("DATABASE_URL");
     cr_assert_not_null(url);
+    /* Same server, other database: swap the database part of the URL,
+     * the path of postgresql://host/db or postgresql:///db?host=... */
+    const char *scheme_end = strstr(url, "://");
+    cr_assert_not_null(scheme_end, "unexpected DATABASE_URL form");
+    const char *path = strchr(scheme_end + 3, '/');
+    cr_assert_not_null(path, "DATABASE_URL names no database");
+    size_t db_len = strcspn(path + 1, "?");
+    const char *query = path + 1 + db_len;
+    /* Named after the run's database, so scripts/test.sh drops them. */
     uint8_t random[6];
     char hex[13];
     randombytes_buf(random, sizeof random);
     sodium_bin2hex(hex, sizeof hex, random, sizeof random);
-    snprintf(name, size, "pbem_private_%s", hex);
+    snprintf(name, size, "%.*s_p_%s", (int)(db_len < 40 ? db_len : 40),
+             path + 1, hex);
     char command[512];
     snprintf(command, sizeof command,
-             "psql -X -q \"$DATABASE_URL\" -c 'CREATE DATABASE %s'", name);
+             "psql -X -q \"$DATABASE_URL\" -c 'CREATE DATABASE \"%s\"'", name);
     cr_assert_eq(system(command), 0, "cannot create database %s", name);
-    /* Same server, other database: swap the path of DATABASE_URL, or its
-     * dbname when it is a unix-socket URL like postgresql:///db?host=... */
     char new_url[1024];
-    const char *path = strstr(url, ":///");
-    if (path != NULL) {
-        const char *query = strchr(path + 4, '?');
-        snprintf(new_url, sizeof new_url, "%.*s:///%s%s",
-                 (int)(path - url), url, name, query ? query : "");
-    } else {
-        const char *host = strstr(url, "://");
-        cr_assert_not_null(host, "unexpected DATABASE_URL form");
-        const char *slash = strchr(host + 3, '/');
-        const char *query = slash ? strchr(slash, '?') : NULL;
-        snprintf(new_url, sizeof new_url, "%.*s/%s%s",
-                 (int)((slash ? slash : url + strlen(url)) - url), url, name,
-                 query ? query : "");
-    }
+    snprintf(new_url, sizeof new_url, "%.*s/%s%s", (int)(path - url), url,
+             name, query);
     setenv("PBEM_ADMIN_DATABASE_URL", url, 1);
     setenv("DATABASE_URL", new_url, 1);
 }

@@ -191,7 +191,7 @@ Test(sealed, no_choice_is_visible_before_every_seat_has_committed, .timeout = 12
     e2e_stop(&t.server);
     char command[160];
     snprintf(command, sizeof command,
-             "psql -X -q \"$PBEM_ADMIN_DATABASE_URL\" -c 'DROP DATABASE %s WITH (FORCE)' >/dev/null 2>&1",
+             "psql -X -q \"$PBEM_ADMIN_DATABASE_URL\" -c 'DROP DATABASE \"%s\" WITH (FORCE)' >/dev/null 2>&1",
              database_name);
     if (system(command) != 0)
         cr_log_warn("could not drop %s", database_name);

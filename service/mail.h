@@ -1,0 +1,56 @@
+/* mail.h: notification emails over SMTP with libcurl. A message is a valid
+ * RFC 5322 / MIME multipart/alternative mail (text and HTML, UTF-8, base64
+ * bodies, RFC 2047 encoded non-ASCII names and subject, its own Date and a
+ * Message-ID derived from the notification id, so a resent notification
+ * is recognisable as the same message), rendered from templates/.
+ *
+ * Configuration (environment): PBEM_SMTP_URL ("smtp://host:587"; unset:
+ * no email is queued), PBEM_SMTP_STARTTLS ("required" → CURLUSESSL_ALL,
+ * "try" → CURLUSESSL_TRY, unset/"no" → plain), PBEM_SMTP_USER and
+ * PBEM_SMTP_PASSWORD, PBEM_MAIL_FROM ("pbem <turns@example.org>"),
+ * PBEM_PUBLIC_URL (links in the mail, "http://127.0.0.1:8080"). */
+#ifndef SERVICE_MAIL_H
+#define SERVICE_MAIL_H
+
+#include <curl/curl.h>
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* True when PBEM_SMTP_URL is set. */
+bool mail_configured(void);
+
+/* The notification to compose: payload is the outbox row's payload. */
+typedef struct mail_notification {
+    const char *id;          /* "ntf_<match>_<outbox>" */
+    const char *reason;      /* "your_turn" | "match_over" */
+    const char *to_name;
+    const char *to_address;
+    const json_t *payload;
+    long long date;          /* unix seconds for the Date header */
+} mail_notification;
+
+/* The full message with CRLF line ends (malloc'd), or NULL with why
+ * (256 bytes) filled when a template is missing. */
+char *mail_compose(const mail_notification *n, char *why);
+
+/* An upload in progress (the read callback's cursor). */
+typedef struct mail_upload {
+    const char *data;
+    size_t len, pos;
+} mail_upload;
+
+/* Sets up easy for one SMTP delivery of upload to address; *recipients
+ * must be freed (curl_slist_free_all) after the transfer. */
+bool mail_prepare(CURL *easy, const char *address, mail_upload *upload,
+                  struct curl_slist **recipients, int timeout_seconds);
+
+/* "Name <a@b>" → "a@b"; an address alone is returned as is. */
+void mail_bare_address(const char *from, char *out, size_t size);
+
+/* RFC 2047: the UTF-8 text as is when it is printable ASCII without
+ * specials (or a quoted string when it has specials), else encoded words
+ * folded to fit. malloc'd. */
+char *mail_encode_phrase(const char *text, bool quote_specials);
+
+#endif

@@ -1,0 +1,49 @@
+// smtp-receiver.mjs: a real SMTP server on loopback for the notification
+// tests (npm smtp-server), parsing each message with mailparser and
+// appending one JSON line per message to --out FILE. Prints
+// "listening PORT" once it accepts connections.
+import { appendFileSync } from 'node:fs';
+import { SMTPServer } from 'smtp-server';
+import { simpleParser } from 'mailparser';
+
+const args = process.argv.slice(2);
+const out = args[args.indexOf('--out') + 1];
+
+const server = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ['STARTTLS', 'AUTH'],
+  logger: false,
+  onData(stream, session, callback) {
+    const chunks = [];
+    stream.on('data', (c) => chunks.push(c));
+    stream.on('end', async () => {
+      const raw = Buffer.concat(chunks);
+      try {
+        const mail = await simpleParser(raw);
+        appendFileSync(out, JSON.stringify({
+          envelope_from: session.envelope.mailFrom && session.envelope.mailFrom.address,
+          envelope_to: session.envelope.rcptTo.map((r) => r.address),
+          from: mail.from && mail.from.value,
+          to: mail.to && mail.to.value,
+          subject: mail.subject,
+          date: mail.date ? mail.date.toISOString() : null,
+          message_id: mail.messageId,
+          notification: mail.headers.get('x-pbem-notification'),
+          content_type: mail.headers.get('content-type') && mail.headers.get('content-type').value,
+          text: mail.text,
+          html: mail.html,
+          raw: raw.toString('utf8'),
+          ascii_only: /^[\x00-\x7f]*$/.test(raw.toString('latin1')),
+        }) + '\n');
+        callback();
+      } catch (e) {
+        appendFileSync(out, JSON.stringify({ error: String(e) }) + '\n');
+        callback(e);
+      }
+    });
+  },
+});
+server.listen(0, '127.0.0.1', () => {
+  process.stdout.write(`listening ${server.server.address().port}\n`);
+});
+process.on('SIGTERM', () => server.close(() => process.exit(0)));

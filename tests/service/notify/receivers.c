@@ -1,0 +1,208 @@
+/* receivers.c */
+#include "receivers.h"
+
+#include <criterion/criterion.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+void pause_ms(int ms)
+{
+    struct timespec t = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
+    nanosleep(&t, NULL);
+}
+
+void receiver_start(receiver *r, const char *script, const char *const *args)
+{
+    memset(r, 0, sizeof *r);
+    strcpy(r->out, "/tmp/pbem-recv-XXXXXX");
+    int fd = mkstemp(r->out);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    strcpy(r->secrets, "/tmp/pbem-secrets-XXXXXX");
+    fd = mkstemp(r->secrets);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    int pipe_fds[2];
+    cr_assert_eq(pipe(pipe_fds), 0);
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        dup2(pipe_fds[1], STDOUT_FILENO);
+        close(pipe_fds[0]);
+        close(pipe_fds[1]);
+        const char *argv[24];
+        char path[256];
+        snprintf(path, sizeof path, "tests/node/%s", script);
+        int n = 0;
+        argv[n++] = "node";
+        argv[n++] = path;
+        argv[n++] = "--out";
+        argv[n++] = r->out;
+        argv[n++] = "--secrets";
+        argv[n++] = r->secrets;
+        for (int i = 0; args && args[i] && n < 22; i++)
+            argv[n++] = args[i];
+        argv[n] = NULL;
+        execvp("node", (char *const *)argv);
+        _exit(127);
+    }
+    close(pipe_fds[1]);
+    FILE *lines = fdopen(pipe_fds[0], "r");
+    char line[128] = {0};
+    cr_assert_not_null(fgets(line, sizeof line, lines),
+                       "%s exited before listening (npm ci in tests/node?)",
+                       script);
+    cr_assert_eq(strncmp(line, "listening ", 10), 0, "unexpected: %s", line);
+    r->port = atoi(line + 10);
+    r->pid = pid;
+    fclose(lines);
+}
+
+void receiver_stop(receiver *r)
+{
+    if (r->pid > 0) {
+        kill(r->pid, SIGTERM);
+        waitpid(r->pid, NULL, 0);
+    }
+    r->pid = 0;
+    unlink(r->out);
+    unlink(r->secrets);
+}
+
+void receiver_add_secret(receiver *r, const char *secret)
+{
+    FILE *f = fopen(r->secrets, "a");
+    cr_assert_not_null(f);
+    fprintf(f, "%s\n", secret);
+    cr_assert_eq(fclose(f), 0);
+}
+
+json_t *receiver_lines(const receiver *r)
+{
+    json_t *all = json_array();
+    FILE *f = fopen(r->out, "r");
+    if (f == NULL)
+        return all;
+    char *line = NULL;
+    size_t cap = 0;
+    while (getline(&line, &cap, f) > 0) {
+        json_t *value = json_loads(line, 0, NULL);
+        if (value != NULL)
+            json_array_append_new(all, value);
+    }
+    free(line);
+    fclose(f);
+    return all;
+}
+
+json_t *receiver_wait(const receiver *r, size_t count, int seconds)
+{
+    for (int i = 0; i < seconds * 20; i++) {
+        json_t *lines = receiver_lines(r);
+        if (json_array_size(lines) >= count)
+            return lines;
+        json_decref(lines);
+        pause_ms(50);
+    }
+    return receiver_lines(r);
+}
+
+void notify_server_env(void)
+{
+    char name[64];
+    e2e_private_database(name, sizeof name);
+    setenv("PBEM_WEBHOOK_ALLOW_LOOPBACK", "1", 1);
+    setenv("PBEM_NOTIFY_BACKOFF_MS", "200", 1);
+    setenv("PBEM_NOTIFY_POLL_MS", "1000", 1);
+    setenv("PBEM_NOTIFY_LEASE_SECONDS", "3", 1);
+    unsetenv("PBEM_SMTP_URL");
+}
+
+char last_webhook_channel[64];
+
+const char *register_webhook(const e2e_server *s, const e2e_player *p,
+                             const char *match, const char *url)
+{
+    static char secret[128];
+    char path[96], body[256];
+    if (match)
+        snprintf(path, sizeof path, "/v1/matches/%s/webhooks", match);
+    else
+        snprintf(path, sizeof path, "/v1/players/me/webhooks");
+    snprintf(body, sizeof body, "{\"url\":\"%s\"}", url);
+    e2e_response r = e2e_call(s, "POST", path, body, p);
+    cr_assert_eq(r.status, 201, "register webhook: %ld %s", r.status, r.body);
+    const char *value = json_string_value(
+        json_object_get(json_object_get(r.json, "webhook"), "secret"));
+    cr_assert_not_null(value);
+    cr_assert_eq(strncmp(value, "whsec_", 6), 0);
+    snprintf(secret, sizeof secret, "%s", value);
+    snprintf(last_webhook_channel, sizeof last_webhook_channel, "webhook:%s",
+             json_string_value(json_object_get(json_object_get(r.json, "webhook"),
+                                               "id")) + 3);
+    e2e_response_free(&r);
+    return secret;
+}
+
+json_t *my_notifications(const e2e_server *s, const e2e_player *p)
+{
+    e2e_response r = e2e_call(s, "GET", "/v1/players/me/notifications", NULL, p);
+    cr_assert_eq(r.status, 200, "notifications: %ld %s", r.status, r.body);
+    json_t *list = json_incref(json_object_get(r.json, "notifications"));
+    e2e_response_free(&r);
+    return list;
+}
+
+json_t *wait_notification(const e2e_server *s, const e2e_player *p,
+                          const char *channel_prefix, const char *status,
+                          int seconds)
+{
+    for (int i = 0; i < seconds * 10; i++) {
+        json_t *list = my_notifications(s, p);
+        size_t k;
+        json_t *n;
+        json_array_foreach(list, k, n) {
+            const char *channel = json_string_value(json_object_get(n, "channel"));
+            if (strncmp(channel, channel_prefix, strlen(channel_prefix)) == 0 &&
+                strcmp(json_string_value(json_object_get(n, "status")), status) == 0) {
+                json_incref(n);
+                json_decref(list);
+                return n;
+            }
+        }
+        json_decref(list);
+        pause_ms(100);
+    }
+    return NULL;
+}
+
+void two_player_match(const e2e_server *s, const e2e_player *a,
+                      const e2e_player *b, char match[32])
+{
+    e2e_response r = e2e_call(s, "POST", "/v1/matches",
+                              "{\"game\":\"artifact_stack\",\"seats\":2}", a);
+    cr_assert_eq(r.status, 201, "create: %ld %s", r.status, r.body);
+    snprintf(match, 32, "%s",
+             json_string_value(json_object_get(json_object_get(r.json, "match"), "id")));
+    e2e_response_free(&r);
+    char path[96];
+    snprintf(path, sizeof path, "/v1/matches/%s/join", match);
+    r = e2e_call(s, "POST", path, "{}", b);
+    cr_assert_eq(r.status, 200, "join: %ld %s", r.status, r.body);
+    e2e_response_free(&r);
+}
+
+void stop_server(e2e_server *s)
+{
+    int status = e2e_stop(s);
+    cr_assert(WIFEXITED(status), "pbemd did not exit by itself");
+    cr_assert_eq(WEXITSTATUS(status), 0, "pbemd exited with %d",
+                 WEXITSTATUS(status));
+}

@@ -1,0 +1,61 @@
+/* receivers.h: the loopback receivers of the notification tests (Node
+ * processes in tests/node), and bounded waits on what they record. */
+#ifndef TESTS_NOTIFY_RECEIVERS_H
+#define TESTS_NOTIFY_RECEIVERS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "../../support/e2e.h"
+
+typedef struct receiver {
+    pid_t pid;
+    int port;
+    char out[64];      /* JSON lines it writes */
+    char secrets[64];  /* whsec_ secrets it verifies with */
+} receiver;
+
+/* Starts tests/node/<script> with extra arguments (NULL-terminated). */
+void receiver_start(receiver *r, const char *script, const char *const *args);
+void receiver_stop(receiver *r);
+void receiver_add_secret(receiver *r, const char *secret);
+
+/* Every line so far (caller decrefs). */
+json_t *receiver_lines(const receiver *r);
+
+/* Waits up to seconds for at least count lines; returns them. */
+json_t *receiver_wait(const receiver *r, size_t count, int seconds);
+
+/* A pbemd for notification tests: a private database, loopback webhooks
+ * allowed unless told otherwise, fast retries. */
+void notify_server_env(void);
+
+/* Registers a webhook at url for the player (match NULL) or the match;
+ * returns the secret (static buffer overwritten per call). */
+const char *register_webhook(const e2e_server *s, const e2e_player *p,
+                             const char *match, const char *url);
+
+/* "webhook:<id>", the channel of the last webhook registered. */
+extern char last_webhook_channel[64];
+
+/* The caller's notifications (GET /v1/players/me/notifications). */
+json_t *my_notifications(const e2e_server *s, const e2e_player *p);
+
+/* Waits up to seconds until a notification of p's list is in status;
+ * returns it (new reference) or NULL. channel_prefix filters ("webhook:"). */
+json_t *wait_notification(const e2e_server *s, const e2e_player *p,
+                          const char *channel_prefix, const char *status,
+                          int seconds);
+
+/* Creates a 2-seat match between a and b (a creates, b joins). */
+void two_player_match(const e2e_server *s, const e2e_player *a,
+                      const e2e_player *b, char match[32]);
+
+void pause_ms(int ms);
+
+/* SIGTERM; pbemd must exit 0 by itself (graceful stop of the HTTP server
+ * and the outbox worker), leak-free under LeakSanitizer. */
+void stop_server(e2e_server *s);
+
+#endif

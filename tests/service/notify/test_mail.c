@@ -1,0 +1,91 @@
+/* Email notifications end to end: pbemd sends through libcurl SMTP to a
+ * real SMTP server on loopback (npm smtp-server), which parses each
+ * message with mailparser. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "receivers.h"
+
+Test(mail, your_turn_mail_is_valid_multipart_with_escaped_data, .timeout = 60)
+{
+    notify_server_env();
+    receiver smtp;
+    receiver_start(&smtp, "smtp-receiver.mjs", NULL);
+    char url[64];
+    snprintf(url, sizeof url, "smtp://127.0.0.1:%d", smtp.port);
+    setenv("PBEM_SMTP_URL", url, 1);
+    setenv("PBEM_MAIL_FROM", "Tür Service <turns@pbem.example>", 1);
+    setenv("PBEM_PUBLIC_URL", "https://pbem.example", 1);
+    e2e_server s = {0};
+    e2e_start(&s);
+    e2e_player a, b;
+    e2e_register(&s, "<b>Zoë</b> & co", &a);
+    e2e_register(&s, "<b>Zoë</b> & co", &b);
+    char match[32];
+    two_player_match(&s, &a, &b, match);
+    json_t *mails = receiver_wait(&smtp, 1, 20);
+    cr_assert_eq(json_array_size(mails), 1, "mails: %zu", json_array_size(mails));
+    json_t *m = json_array_get(mails, 0);
+    cr_assert_null(json_object_get(m, "error"), "%s",
+                   json_string_value(json_object_get(m, "error")));
+    cr_assert(json_is_true(json_object_get(m, "ascii_only")),
+              "non-ASCII must be encoded on the wire");
+    cr_assert_str_eq(json_string_value(json_object_get(m, "envelope_from")),
+                     "turns@pbem.example");
+    cr_assert_str_eq(json_string_value(json_array_get(json_object_get(m, "envelope_to"), 0)),
+                     "player@example.org");
+    json_t *from = json_array_get(json_object_get(m, "from"), 0);
+    cr_assert_str_eq(json_string_value(json_object_get(from, "name")), "Tür Service");
+    json_t *to = json_array_get(json_object_get(m, "to"), 0);
+    cr_assert_str_eq(json_string_value(json_object_get(to, "name")), "<b>Zoë</b> & co");
+    cr_assert_str_eq(json_string_value(json_object_get(to, "address")),
+                     "player@example.org");
+    const char *subject = json_string_value(json_object_get(m, "subject"));
+    cr_assert_not_null(strstr(subject, match), "subject: %s", subject);
+    cr_assert_not_null(json_string_value(json_object_get(m, "date")), "no Date");
+    const char *id = json_string_value(json_object_get(m, "notification"));
+    cr_assert_not_null(id);
+    char message_id[128];
+    snprintf(message_id, sizeof message_id, "<%s@pbem.example>", id);
+    cr_assert_str_eq(json_string_value(json_object_get(m, "message_id")), message_id);
+    const char *text = json_string_value(json_object_get(m, "text"));
+    const char *html = json_string_value(json_object_get(m, "html"));
+    cr_assert_not_null(text);
+    cr_assert_not_null(html);
+    char link[128];
+    snprintf(link, sizeof link, "https://pbem.example/v1/matches/%s", match);
+    cr_assert_not_null(strstr(text, link));
+    cr_assert_not_null(strstr(text, "Moves you can make now"));
+    cr_assert_not_null(strstr(text, "<b>Zoë</b> & co"), "text: %s", text);
+    cr_assert_not_null(strstr(html, "&lt;b&gt;Zoë&lt;/b&gt; &amp; co"), "html: %s", html);
+    cr_assert_null(strstr(html, "<b>Zoë"), "player data became markup");
+    cr_assert_not_null(strstr(html, link));
+    /* The recipient sees it delivered, on the email channel. */
+    json_t *sent_a = wait_notification(&s, &a, "email", "sent", 10);
+    json_t *sent = sent_a ? sent_a : wait_notification(&s, &b, "email", "sent", 2);
+    cr_assert_not_null(sent);
+    cr_assert_str_eq(json_string_value(json_object_get(sent, "id")), id);
+    json_decref(sent);
+    json_decref(mails);
+    stop_server(&s);
+    receiver_stop(&smtp);
+}
+
+Test(mail, no_smtp_server_means_no_email_rows, .timeout = 60)
+{
+    notify_server_env();
+    e2e_server s = {0};
+    e2e_start(&s);
+    e2e_player a, b;
+    e2e_register(&s, "Robert", &a);
+    e2e_register(&s, "Eliza", &b);
+    char match[32];
+    two_player_match(&s, &a, &b, match);
+    json_t *mine_a = my_notifications(&s, &a), *mine_b = my_notifications(&s, &b);
+    cr_assert_eq(json_array_size(mine_a) + json_array_size(mine_b), 0);
+    json_decref(mine_a);
+    json_decref(mine_b);
+    stop_server(&s);
+}
