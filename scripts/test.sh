@@ -30,6 +30,8 @@ cleanup() {
 }
 trap cleanup EXIT
 export PBEM_BIN="$PWD/$build/pbemd" PBEM_CLI="$PWD/$build/pbem"
+# Sanitizer builds: only the test runner library's own leak is suppressed.
+export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
 echo "pbem: test database $db"
 
 if [ -f tests/node/package.json ]; then
