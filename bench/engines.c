@@ -65,6 +65,16 @@ int main(int argc, char **argv)
            "moves/game");
     for (const rules_engine *const *e = rules_engines(); *e != NULL; e++) {
         for (int seats = (*e)->min_seats; seats <= (*e)->max_seats; seats++) {
+            /* Some seat counts need an option (pairs): say so, not "slow". */
+            uint8_t probe_seed[RULES_SEED_BYTES] = {0};
+            rules_error why = {{0}};
+            rules_state *probe = (*e)->setup(NULL, seats, probe_seed, &why);
+            if (probe == NULL) {
+                printf("%-24s %5d   (not with default options: %s)\n",
+                       (*e)->name, seats, why.message);
+                continue;
+            }
+            (*e)->destroy(probe);
             long games = 0, moves = 0;
             double start = now_seconds(), elapsed = 0;
             while (elapsed < budget) {

@@ -45,10 +45,10 @@ echo
 echo "== raw ceiling: pgbench running the same append statements (no HTTP, signatures, rules)"
 psql -X -q "$DATABASE_URL" -c "INSERT INTO matches (match_id, game, engine_version, options,
     seat_count, status, head_seq, head_hash, sealed_seed, created_by)
-    SELECT g, 'bench', 1, '{}', 2, 'active', 0, '\\x'||repeat('00', 32), '\\x00', 1
+    SELECT g, 'bench', 1, '{}', 2, 'active', 0, decode(repeat('00', 32), 'hex'), decode('00', 'hex'), 1
     FROM generate_series(1, 64) g"
 for clients in 1 16 64; do
-    tps=$(pgbench -n -c "$clients" -j "$(nproc)" -T "$seconds" -f scripts/bench-append.sql \
+    tps=$(pgbench -n -M prepared -c "$clients" -j "$(nproc)" -T "$seconds" -f scripts/bench-append.sql \
           "$DATABASE_URL" 2>/dev/null | sed -nE 's/^tps = ([0-9.]+).*/\1/p' | head -1)
     raw_rate[$clients]=$tps
     echo "  clients=$clients appends_per_second=$tps"

@@ -42,7 +42,7 @@ start() {
         return 0
     fi
     as_owner "$bindir/pg_ctl" -D "$data" -l "$data/server.log" -w -t 60 \
-        -o "-c listen_addresses='' -c unix_socket_directories='$sockdir' -c unix_socket_permissions=0700 -c fsync=on -c max_connections=300" \
+        -o "-c listen_addresses='' -c unix_socket_directories='$sockdir' -c unix_socket_permissions=0700 -c fsync=on -c max_connections=300 -c shared_preload_libraries=pg_stat_statements" \
         start >/dev/null \
         || { echo "pbem: PostgreSQL did not start; see var/pg/server.log" >&2; exit 1; }
 }

@@ -1,8 +1,10 @@
 /* auth.c */
 #include "auth.h"
 
+#include <pthread.h>
 #include <sodium.h>
 #include <string.h>
+#include <time.h>
 
 #include "db.h"
 #include "store.h"
@@ -22,6 +24,59 @@ static void request_digest(const httpsig_request *req, uint8_t out[32])
     crypto_generichash_final(&state, out, 32);
 }
 
+/* Registered keys never change; revocation (by an admin, later) must take
+ * effect within KEY_CACHE_SECONDS. A small direct-mapped cache saves a
+ * database round trip on nearly every request. */
+#define KEY_CACHE_SLOTS 512
+#define KEY_CACHE_SECONDS 60
+
+typedef struct cached_key {
+    char key_id[HTTPSIG_PARAM_MAX + 1];
+    uint8_t public_key[32];
+    long long player_id;
+    time_t fetched;
+} cached_key;
+
+static cached_key key_cache[KEY_CACHE_SLOTS];
+static pthread_mutex_t key_cache_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static cached_key *key_slot(const char *key_id)
+{
+    uint8_t hash[8];
+    crypto_generichash(hash, sizeof hash, (const uint8_t *)key_id,
+                       strlen(key_id), NULL, 0);
+    return &key_cache[hash[0] | ((hash[1] & 1) << 8)];
+}
+
+static bool find_key(const char *key_id, uint8_t public_key[32],
+                     long long *player_id, apierr *err)
+{
+    time_t now = time(NULL);
+    bool hit = false;
+    pthread_mutex_lock(&key_cache_lock);
+    cached_key *slot = key_slot(key_id);
+    if (strcmp(slot->key_id, key_id) == 0 &&
+        now - slot->fetched < KEY_CACHE_SECONDS) {
+        memcpy(public_key, slot->public_key, 32);
+        *player_id = slot->player_id;
+        hit = true;
+    }
+    pthread_mutex_unlock(&key_cache_lock);
+    if (hit)
+        return true;
+    PGconn *conn = db_conn(err);
+    if (conn == NULL || !store_find_key(conn, key_id, public_key, player_id, err))
+        return false;
+    pthread_mutex_lock(&key_cache_lock);
+    slot = key_slot(key_id);
+    snprintf(slot->key_id, sizeof slot->key_id, "%s", key_id);
+    memcpy(slot->public_key, public_key, 32);
+    slot->player_id = *player_id;
+    slot->fetched = now;
+    pthread_mutex_unlock(&key_cache_lock);
+    return true;
+}
+
 bool auth_player(const httpsig_request *req, int64_t now, caller *who,
                  apierr *err)
 {
@@ -38,11 +93,8 @@ bool auth_player(const httpsig_request *req, int64_t now, caller *who,
     if (!httpsig_parse(input, signature, NULL, &sig, &herr) ||
         !httpsig_check_policy(&sig, req, now, AUTH_WINDOW_SECONDS, &herr))
         return apierr_set(err, 401, "bad_signature", "%s", herr.message);
-    PGconn *conn = db_conn(err);
-    if (conn == NULL)
-        return false;
     uint8_t public_key[32];
-    if (!store_find_key(conn, sig.keyid, public_key, &who->player_id, err))
+    if (!find_key(sig.keyid, public_key, &who->player_id, err))
         return false;
     if (!httpsig_verify(&sig, req, public_key, &herr))
         return apierr_set(err, 401, "bad_signature", "%s", herr.message);

@@ -13,6 +13,26 @@
 
 static char *database_url;
 static __thread PGconn *thread_conn;
+
+/* Statements are prepared once per connection and run by name after that,
+ * so PostgreSQL parses and plans each one once, not on every call. A
+ * statement is found by its address and then its text: most SQL is a
+ * string literal, but some is built in a buffer that is reused. */
+#define DB_PREPARED_MAX 128
+typedef struct prepared_statement {
+    const char *sql;
+    char *text;
+    char name[16];
+} prepared_statement;
+static __thread prepared_statement prepared[DB_PREPARED_MAX];
+static __thread int prepared_count;
+
+static void forget_prepared(void)
+{
+    for (int i = 0; i < prepared_count; i++)
+        free(prepared[i].text);
+    prepared_count = 0;
+}
 /* Every thread's connection, so shutdown can close the connections of
  * server threads that end without a hook of their own. */
 static PGconn *open_conns[DB_THREADS_MAX];
@@ -117,6 +137,8 @@ PGconn *db_conn(apierr *err)
     if (thread_conn != NULL && PQstatus(thread_conn) == CONNECTION_OK)
         return thread_conn;
     if (thread_conn != NULL) {
+        /* A reset connection is a new session: nothing is prepared. */
+        forget_prepared();
         PQreset(thread_conn);
         if (PQstatus(thread_conn) == CONNECTION_OK)
             return thread_conn;
@@ -134,6 +156,7 @@ PGconn *db_conn(apierr *err)
 
 void db_close_thread(void)
 {
+    forget_prepared();
     if (thread_conn != NULL) {
         remember_conn(NULL, thread_conn);
         PQfinish(thread_conn);
@@ -154,12 +177,43 @@ void db_shutdown(void)
     database_url = NULL;
 }
 
+/* Runs sql on conn: by name once prepared on this thread's own connection
+ * (prepared lazily, on first use); any other connection (tests, the
+ * migrator) runs it unnamed. Transaction control is run as it is: it has
+ * nothing to plan. A failed PREPARE falls back to running it
+ * unnamed so the caller sees the statement's own error. */
+static PGresult *run(PGconn *conn, const char *sql, int nparams,
+                     const char *const *params)
+{
+    if (conn != thread_conn || nparams == 0)
+        return PQexecParams(conn, sql, nparams, NULL, params, NULL, NULL, 0);
+    for (int i = 0; i < prepared_count; i++) {
+        if (prepared[i].sql == sql && strcmp(prepared[i].text, sql) == 0)
+            return PQexecPrepared(conn, prepared[i].name, nparams, params,
+                                  NULL, NULL, 0);
+    }
+    if (prepared_count < DB_PREPARED_MAX) {
+        prepared_statement *p = &prepared[prepared_count];
+        snprintf(p->name, sizeof p->name, "s%d", prepared_count);
+        PGresult *made = PQprepare(conn, p->name, sql, nparams, NULL);
+        bool ok = PQresultStatus(made) == PGRES_COMMAND_OK;
+        PQclear(made);
+        if (ok) {
+            p->sql = sql;
+            p->text = strdup(sql);
+            prepared_count++;
+            return PQexecPrepared(conn, p->name, nparams, params, NULL, NULL,
+                                  0);
+        }
+    }
+    return PQexecParams(conn, sql, nparams, NULL, params, NULL, NULL, 0);
+}
+
 PGresult *db_query(PGconn *conn, const char *sql, int nparams,
                    const char *const *params, ExecStatusType expected,
                    apierr *err)
 {
-    PGresult *result =
-        PQexecParams(conn, sql, nparams, NULL, params, NULL, NULL, 0);
+    PGresult *result = run(conn, sql, nparams, params);
     if (PQresultStatus(result) == expected)
         return result;
     char detail[240];
@@ -176,8 +230,7 @@ PGresult *db_query(PGconn *conn, const char *sql, int nparams,
 bool db_command(PGconn *conn, const char *sql, int nparams,
                 const char *const *params, apierr *err)
 {
-    PGresult *result =
-        PQexecParams(conn, sql, nparams, NULL, params, NULL, NULL, 0);
+    PGresult *result = run(conn, sql, nparams, params);
     ExecStatusType status = PQresultStatus(result);
     if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) {
         PQclear(result);

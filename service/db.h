@@ -25,8 +25,9 @@ void db_close_thread(void);
  * them have stopped (server shutdown). */
 void db_shutdown(void);
 
-/* Runs a parameterised statement (text parameters; lengths NULL). The
- * result is the caller's to PQclear. On an unexpected status returns NULL,
+/* Runs a parameterised statement (text parameters; lengths NULL). On this
+ * thread's connection it is prepared on first use and then run by name.
+ * The result is the caller's to PQclear. On an unexpected status returns NULL,
  * fills err (500, code "database") and logs libpq's message. */
 PGresult *db_query(PGconn *conn, const char *sql, int nparams,
                    const char *const *params, ExecStatusType expected,

@@ -97,11 +97,16 @@ bool store_load_match(PGconn *conn, long long match_id, store_match *match,
     snprintf(id, sizeof id, "%lld", match_id);
     const char *params[] = {id};
     memset(match, 0, sizeof *match);
+    /* One round trip: the match row with its seats as a JSON array. */
     PGresult *result = db_query(
         conn,
-        "SELECT game, engine_version, options::text, seat_count, status,"
-        " head_seq, head_hash, sealed_seed, created_by FROM matches"
-        " WHERE match_id = $1",
+        "SELECT m.game, m.engine_version, m.options::text, m.seat_count,"
+        " m.status, m.head_seq, m.head_hash, m.sealed_seed, m.created_by,"
+        " (SELECT json_agg(json_build_array(s.seat, s.player_id, p.name)"
+        "                  ORDER BY s.seat)"
+        "    FROM seats s JOIN players p USING (player_id)"
+        "   WHERE s.match_id = m.match_id)::text"
+        " FROM matches m WHERE m.match_id = $1",
         1, params, PGRES_TUPLES_OK, err);
     if (result == NULL)
         return false;
@@ -125,27 +130,28 @@ bool store_load_match(PGconn *conn, long long match_id, store_match *match,
               bytea_value(PQgetvalue(result, 0, 7), match->sealed_seed,
                           sizeof match->sealed_seed);
     match->created_by = atoll(PQgetvalue(result, 0, 8));
+    json_t *seats = PQgetisnull(result, 0, 9)
+                        ? json_array()
+                        : json_loads(PQgetvalue(result, 0, 9), 0, NULL);
     PQclear(result);
-    if (!ok || match->options == NULL || match->seat_count > STORE_MAX_SEATS)
+    if (!ok || match->options == NULL || seats == NULL ||
+        match->seat_count > STORE_MAX_SEATS) {
+        json_decref(seats);
         return apierr_set(err, 500, "corrupt_match",
                           "match row %lld is malformed", match_id);
-
-    result = db_query(conn,
-                      "SELECT s.seat, s.player_id, p.name FROM seats s"
-                      " JOIN players p USING (player_id)"
-                      " WHERE s.match_id = $1 ORDER BY s.seat",
-                      1, params, PGRES_TUPLES_OK, err);
-    if (result == NULL)
-        return false;
-    for (int row = 0; row < PQntuples(result); row++) {
-        int seat = atoi(PQgetvalue(result, row, 0));
+    }
+    size_t i;
+    json_t *seat_row;
+    json_array_foreach(seats, i, seat_row) {
+        json_int_t seat = json_integer_value(json_array_get(seat_row, 0));
         if (seat < 0 || seat >= match->seat_count)
             continue;
-        match->seat_player[seat] = atoll(PQgetvalue(result, row, 1));
+        match->seat_player[seat] =
+            (long long)json_integer_value(json_array_get(seat_row, 1));
         snprintf(match->seat_name[seat], sizeof match->seat_name[seat], "%s",
-                 PQgetvalue(result, row, 2));
+                 json_string_value(json_array_get(seat_row, 2)));
     }
-    PQclear(result);
+    json_decref(seats);
     return true;
 }
 
