@@ -50,8 +50,8 @@ psql -X -q "$DATABASE_URL" -c "INSERT INTO matches (match_id, game, engine_versi
 for clients in 1 16 64; do
     tps=$(pgbench -n -M prepared -c "$clients" -j "$(nproc)" -T "$seconds" -f scripts/bench-append.sql \
           "$DATABASE_URL" 2>/dev/null | sed -nE 's/^tps = ([0-9.]+).*/\1/p' | head -1)
-    raw_rate[$clients]=$tps
-    echo "  clients=$clients appends_per_second=$tps"
+    raw_rate[$clients]=$(awk -v t="$tps" 'BEGIN{ printf "%.1f", t }')
+    echo "  clients=$clients appends_per_second=${raw_rate[$clients]}"
 done
 
 echo

