@@ -95,7 +95,8 @@ Test(amt_many, many_random_matches_end_and_keep_every_invariant,
     int matches = 0;
     for (int o = 0; o < 3; o++) {
         for (int seats = 2; seats <= 6; seats++) {
-            int count = (o == 0 ? 24 : 12) / AMT_TEST_SLOWDOWN;
+            int count = (o == 0 ? 24 : 12) / AMT_TEST_SLOWDOWN *
+                        harness_soak_factor();
             for (int i = 0; i < count; i++) {
                 play_match(seats, option_sets[o],
                            7000000u + 10000u * (unsigned)o +
