@@ -11,12 +11,12 @@
 #include "auth.h"
 #include "db.h"
 #include "decisions.h"
-#include "verify.h"
 #include "matches.h"
 #include "metrics.h"
 #include "notify_outbox.h"
 #include "rules.h"
 #include "store.h"
+#include "verify.h"
 #include "webhooks.h"
 
 #define EVENTS_PAGE_MAX 500
@@ -32,8 +32,8 @@ static char *dump(json_t *value)
 void routes_error(route_answer *answer, int status, const char *code,
                   const char *message)
 {
-    json_t *body = json_pack("{s:{s:s,s:s}}", "error", "code", code,
-                             "message", message);
+    json_t *body =
+        json_pack("{s:{s:s,s:s}}", "error", "code", code, "message", message);
     answer->status = status;
     answer->body = dump(body);
     answer->content_type = "application/json";
@@ -77,7 +77,8 @@ static void answer_result(route_answer *answer, int status, json_t *value,
 static json_t *parse_body(const char *body, size_t len, apierr *err)
 {
     if (body == NULL || len == 0) {
-        apierr_set(err, 400, "bad_json", "this request needs a JSON object body");
+        apierr_set(err, 400, "bad_json",
+                   "this request needs a JSON object body");
         return NULL;
     }
     json_error_t jerr;
@@ -146,10 +147,10 @@ static int authenticate(struct MHD_Connection *conn, const char *method,
 /* Routes under /v1/players/me/ (signed by the player) and /v1/admin/
  * (signed with the admin key): webhooks, notification status, dead
  * letters. */
-static void notification_routes(struct MHD_Connection *conn,
-                                 const char *method, const char *url,
-                                 const char *target, const char *body,
-                                 size_t len, route_answer *answer)
+static void notification_routes(struct MHD_Connection *conn, const char *method,
+                                const char *url, const char *target,
+                                const char *body, size_t len,
+                                route_answer *answer)
 {
     apierr err;
     caller who;
@@ -163,57 +164,71 @@ static void notification_routes(struct MHD_Connection *conn,
             .method = method,
             .target = target,
             .scheme = scheme ? scheme : "http",
-            .authority = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "host"),
+            .authority =
+                MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "host"),
             .header = lookup_header,
             .header_ctx = conn,
             .body = (const unsigned char *)body,
             .body_len = len,
         };
         const char *rest = strncmp(url, admin, sizeof admin - 1) == 0
-                               ? url + sizeof admin - 1 : NULL;
+                               ? url + sizeof admin - 1
+                               : NULL;
         size_t rest_len = rest ? strlen(rest) : 0;
         bool list = rest && rest[0] == '\0';
         bool retry = rest && rest[0] == '/' && rest_len > 7 &&
                      strcmp(rest + rest_len - 6, "/retry") == 0;
         answer->route = retry ? "POST /v1/admin/notifications/{id}/retry"
                               : "GET /v1/admin/notifications";
-        if (!list && !retry)
-            return routes_error(answer, 404, "not_found", "no such resource");
-        if ((list && !is_get) || (retry && !is_post))
-            return routes_error(answer, 405, "method_not_allowed",
-                                list ? "use GET" : "use POST");
-        if (!admin_check(&req, (int64_t)time(NULL), &err))
-            return answer_error(answer, &err);
-        if (list)
-            return answer_result(
-                answer, 200,
-                notify_outbox_admin_list(
-                    MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND,
-                                                "status"),
-                    &err),
-                &err);
+        if (!list && !retry) {
+            routes_error(answer, 404, "not_found", "no such resource");
+            return;
+        }
+        if ((list && !is_get) || (retry && !is_post)) {
+            routes_error(answer, 405, "method_not_allowed",
+                         list ? "use GET" : "use POST");
+            return;
+        }
+        if (!admin_check(&req, (int64_t)time(NULL), &err)) {
+            answer_error(answer, &err);
+            return;
+        }
+        if (list) {
+            answer_result(answer, 200,
+                          notify_outbox_admin_list(
+                              MHD_lookup_connection_value(
+                                  conn, MHD_GET_ARGUMENT_KIND, "status"),
+                              &err),
+                          &err);
+            return;
+        }
         char ref[64];
         snprintf(ref, sizeof ref, "%.*s", (int)(rest_len - 7), rest + 1);
-        return answer_result(answer, 200, notify_outbox_admin_retry(ref, &err),
-                             &err);
+        answer_result(answer, 200, notify_outbox_admin_retry(ref, &err), &err);
+        return;
     }
     if (strcmp(url, "/v1/players/me/notifications") == 0) {
         answer->route = "GET /v1/players/me/notifications";
-        if (!is_get)
-            return routes_error(answer, 405, "method_not_allowed", "use GET");
+        if (!is_get) {
+            routes_error(answer, 405, "method_not_allowed", "use GET");
+            return;
+        }
         if (authenticate(conn, method, target, body, len, false, &who, answer))
             return;
         json_t *mine = notify_outbox_mine(who.player_id, &err);
         auth_caller_free(&who);
-        return answer_result(answer, 200, mine, &err);
+        answer_result(answer, 200, mine, &err);
+        return;
     }
     if (strcmp(url, hooks) == 0) {
         answer->route = is_post ? "POST /v1/players/me/webhooks"
                                 : "GET /v1/players/me/webhooks";
-        if (!is_get && !is_post)
-            return routes_error(answer, 405, "method_not_allowed",
-                                "use GET or POST");
-        if (authenticate(conn, method, target, body, len, is_post, &who, answer))
+        if (!is_get && !is_post) {
+            routes_error(answer, 405, "method_not_allowed", "use GET or POST");
+            return;
+        }
+        if (authenticate(conn, method, target, body, len, is_post, &who,
+                         answer))
             return;
         json_t *result = NULL;
         if (is_get) {
@@ -225,20 +240,23 @@ static void notification_routes(struct MHD_Connection *conn,
             json_decref(request);
         }
         auth_caller_free(&who);
-        return answer_result(answer, is_post ? 201 : 200, result, &err);
+        answer_result(answer, is_post ? 201 : 200, result, &err);
+        return;
     }
     if (strncmp(url, hooks, sizeof hooks - 1) == 0 &&
         url[sizeof hooks - 1] == '/') {
         answer->route = "DELETE /v1/players/me/webhooks/{id}";
-        if (strcmp(method, "DELETE") != 0)
-            return routes_error(answer, 405, "method_not_allowed",
-                                "use DELETE");
+        if (strcmp(method, "DELETE") != 0) {
+            routes_error(answer, 405, "method_not_allowed", "use DELETE");
+            return;
+        }
         if (authenticate(conn, method, target, body, len, false, &who, answer))
             return;
         json_t *result =
             webhooks_disable_mine(who.player_id, url + sizeof hooks, &err);
         auth_caller_free(&who);
-        return answer_result(answer, 200, result, &err);
+        answer_result(answer, 200, result, &err);
+        return;
     }
     routes_error(answer, 404, "not_found", "no such resource");
 }
@@ -258,8 +276,8 @@ static void healthz(route_answer *answer)
 static long long query_number(struct MHD_Connection *conn, const char *name,
                               long long fallback, bool *bad)
 {
-    const char *text = MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND,
-                                                   name);
+    const char *text =
+        MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, name);
     if (text == NULL)
         return fallback;
     char *end = NULL;
@@ -282,19 +300,23 @@ static void decision_routes(struct MHD_Connection *conn, const char *method,
     size_t id_len = slash ? (size_t)(slash - rest) : strlen(rest);
     const char *action = slash ? slash : "";
     answer->route = "GET /v1/matches/{id}/decisions/{decision}";
-    if (id_len == 0 || id_len >= sizeof decision)
-        return routes_error(answer, 404, "no_such_decision",
-                            "decision ids are 1 to 63 characters");
+    if (id_len == 0 || id_len >= sizeof decision) {
+        routes_error(answer, 404, "no_such_decision",
+                     "decision ids are 1 to 63 characters");
+        return;
+    }
     memcpy(decision, rest, id_len);
     decision[id_len] = '\0';
     if (action[0] == '\0') {
-        if (strcmp(method, "GET") != 0)
-            return routes_error(answer, 405, "method_not_allowed",
-                                "use GET on a decision");
+        if (strcmp(method, "GET") != 0) {
+            routes_error(answer, 405, "method_not_allowed",
+                         "use GET on a decision");
+            return;
+        }
         /* Anyone may look; a signed request also shows the caller's own
          * sealed choice. */
-        bool signed_request =
-            MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "signature") != NULL;
+        bool signed_request = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+                                                          "signature") != NULL;
         if (signed_request &&
             authenticate(conn, method, target, body, len, false, &who, answer))
             return;
@@ -302,23 +324,30 @@ static void decision_routes(struct MHD_Connection *conn, const char *method,
                                        decision, &err);
         if (signed_request)
             auth_caller_free(&who);
-        return answer_result(answer, 200, shown, &err);
+        answer_result(answer, 200, shown, &err);
+        return;
     }
     bool commit = strcmp(action, "/commit") == 0;
     bool reveal = strcmp(action, "/reveal") == 0;
-    if (!commit && !reveal)
-        return routes_error(answer, 404, "not_found", "no such resource");
-    answer->route = commit ? "POST /v1/matches/{id}/decisions/{decision}/commit"
-                           : "POST /v1/matches/{id}/decisions/{decision}/reveal";
-    if (strcmp(method, "POST") != 0)
-        return routes_error(answer, 405, "method_not_allowed", "use POST");
+    if (!commit && !reveal) {
+        routes_error(answer, 404, "not_found", "no such resource");
+        return;
+    }
+    answer->route = commit
+                        ? "POST /v1/matches/{id}/decisions/{decision}/commit"
+                        : "POST /v1/matches/{id}/decisions/{decision}/reveal";
+    if (strcmp(method, "POST") != 0) {
+        routes_error(answer, 405, "method_not_allowed", "use POST");
+        return;
+    }
     if (authenticate(conn, method, target, body, len, true, &who, answer))
         return;
     json_t *request = parse_body(body, len, &err);
     json_t *result = NULL;
     if (request != NULL)
-        result = commit ? decisions_commit(&who, match_id, decision, request, &err)
-                        : decisions_reveal(&who, match_id, decision, request, &err);
+        result =
+            commit ? decisions_commit(&who, match_id, decision, request, &err)
+                   : decisions_reveal(&who, match_id, decision, request, &err);
     auth_caller_free(&who);
     json_decref(request);
     answer_result(answer, 200, result, &err);
@@ -336,86 +365,110 @@ static void match_routes(struct MHD_Connection *conn, const char *method,
     bool is_post = strcmp(method, "POST") == 0;
     if (tail[0] == '\0') {
         answer->route = "GET /v1/matches/{id}";
-        if (!is_get)
-            return routes_error(answer, 405, "method_not_allowed",
-                                "use GET on a match");
-        return answer_result(answer, 200, matches_public(match_id, &err), &err);
+        if (!is_get) {
+            routes_error(answer, 405, "method_not_allowed",
+                         "use GET on a match");
+            return;
+        }
+        answer_result(answer, 200, matches_public(match_id, &err), &err);
+        return;
     }
     if (strcmp(tail, "/events") == 0) {
         answer->route = "GET /v1/matches/{id}/events";
-        if (!is_get)
-            return routes_error(answer, 405, "method_not_allowed",
-                                "use GET on events");
+        if (!is_get) {
+            routes_error(answer, 405, "method_not_allowed",
+                         "use GET on events");
+            return;
+        }
         bool bad = false;
         long long after = query_number(conn, "after", 0, &bad);
         long long limit = query_number(conn, "limit", EVENTS_PAGE_MAX, &bad);
-        if (bad || limit < 1 || limit > EVENTS_PAGE_MAX)
-            return routes_error(answer, 400, "bad_query",
-                                "after must be a number >= 0 and limit 1 to 500");
-        return answer_result(answer, 200,
-                             matches_events(match_id, after, (int)limit, &err),
-                             &err);
+        if (bad || limit < 1 || limit > EVENTS_PAGE_MAX) {
+            routes_error(answer, 400, "bad_query",
+                         "after must be a number >= 0 and limit 1 to 500");
+            return;
+        }
+        answer_result(answer, 200,
+                      matches_events(match_id, after, (int)limit, &err), &err);
+        return;
     }
     if (strcmp(tail, "/view") == 0) {
         answer->route = "GET /v1/matches/{id}/view";
-        if (!is_get)
-            return routes_error(answer, 405, "method_not_allowed",
-                                "use GET on a view");
+        if (!is_get) {
+            routes_error(answer, 405, "method_not_allowed",
+                         "use GET on a view");
+            return;
+        }
         if (authenticate(conn, method, target, body, len, false, &who, answer))
             return;
         json_t *view = matches_seat_view(&who, match_id, &err);
         auth_caller_free(&who);
-        return answer_result(answer, 200, view, &err);
+        answer_result(answer, 200, view, &err);
+        return;
     }
     if (strcmp(tail, "/verify") == 0) {
         answer->route = "GET /v1/matches/{id}/verify";
-        if (!is_get)
-            return routes_error(answer, 405, "method_not_allowed",
-                                "use GET on verify");
+        if (!is_get) {
+            routes_error(answer, 405, "method_not_allowed",
+                         "use GET on verify");
+            return;
+        }
         json_t *events = matches_events(match_id, 0, 1000000, &err);
-        if (events == NULL)
-            return answer_error(answer, &err);
+        if (events == NULL) {
+            answer_error(answer, &err);
+            return;
+        }
         verify_report report;
         verify_events(json_object_get(events, "events"), &report);
         json_decref(events);
-        return answer_json(answer, 200, verify_report_json(&report));
+        answer_json(answer, 200, verify_report_json(&report));
+        return;
     }
     if (strcmp(tail, "/webhooks") == 0) {
         answer->route = "POST /v1/matches/{id}/webhooks";
-        if (!is_post)
-            return routes_error(answer, 405, "method_not_allowed", "use POST");
+        if (!is_post) {
+            routes_error(answer, 405, "method_not_allowed", "use POST");
+            return;
+        }
         if (authenticate(conn, method, target, body, len, true, &who, answer))
             return;
         json_t *request = parse_body(body, len, &err);
-        json_t *result = request ? webhooks_register(who.player_id, match_id,
-                                                     request, &err)
-                                 : NULL;
+        json_t *result =
+            request ? webhooks_register(who.player_id, match_id, request, &err)
+                    : NULL;
         auth_caller_free(&who);
         json_decref(request);
-        return answer_result(answer, 201, result, &err);
+        answer_result(answer, 201, result, &err);
+        return;
     }
     static const char decisions_prefix[] = "/decisions/";
-    if (strncmp(tail, decisions_prefix, sizeof decisions_prefix - 1) == 0)
-        return decision_routes(conn, method, match_id,
-                               tail + sizeof decisions_prefix - 1, target,
-                               body, len, answer);
+    if (strncmp(tail, decisions_prefix, sizeof decisions_prefix - 1) == 0) {
+        decision_routes(conn, method, match_id,
+                        tail + sizeof decisions_prefix - 1, target, body, len,
+                        answer);
+        return;
+    }
     bool join = strcmp(tail, "/join") == 0;
     bool move = strcmp(tail, "/moves") == 0;
     if (!join && !move) {
         answer->route = "unknown";
-        return routes_error(answer, 404, "not_found", "no such resource");
+        routes_error(answer, 404, "not_found", "no such resource");
+        return;
     }
-    answer->route = join ? "POST /v1/matches/{id}/join"
-                         : "POST /v1/matches/{id}/moves";
-    if (!is_post)
-        return routes_error(answer, 405, "method_not_allowed", "use POST");
+    answer->route =
+        join ? "POST /v1/matches/{id}/join" : "POST /v1/matches/{id}/moves";
+    if (!is_post) {
+        routes_error(answer, 405, "method_not_allowed", "use POST");
+        return;
+    }
     /* The signature is judged before the body is read as JSON. */
     if (authenticate(conn, method, target, body, len, true, &who, answer))
         return;
     json_t *request = parse_body(body, len, &err);
     if (request == NULL) {
         auth_caller_free(&who);
-        return answer_error(answer, &err);
+        answer_error(answer, &err);
+        return;
     }
     json_t *result = join ? matches_join(&who, match_id, request, &err)
                           : matches_move(&who, match_id, request, &err);
@@ -435,7 +488,8 @@ void routes_handle(struct MHD_Connection *conn, const char *method,
     bool is_post = strcmp(method, "POST") == 0;
     if (strcmp(url, "/healthz") == 0 && is_get) {
         answer->route = "GET /healthz";
-        return healthz(answer);
+        healthz(answer);
+        return;
     }
     if (strcmp(url, "/metrics") == 0 && is_get) {
         answer->route = "GET /metrics";
@@ -446,16 +500,20 @@ void routes_handle(struct MHD_Connection *conn, const char *method,
     }
     if (strcmp(url, "/v1/games") == 0 && is_get) {
         answer->route = "GET /v1/games";
-        return answer_json(answer, 200, matches_games());
+        answer_json(answer, 200, matches_games());
+        return;
     }
     if (strcmp(url, "/v1/players") == 0 && is_post) {
         answer->route = "POST /v1/players";
         json_t *request = parse_body(body, len, &err);
-        if (request == NULL)
-            return answer_error(answer, &err);
+        if (request == NULL) {
+            answer_error(answer, &err);
+            return;
+        }
         json_t *player = matches_register_player(request, &err);
         json_decref(request);
-        return answer_result(answer, 201, player, &err);
+        answer_result(answer, 201, player, &err);
+        return;
     }
     if (strcmp(url, "/v1/matches") == 0 && is_post) {
         answer->route = "POST /v1/matches";
@@ -464,12 +522,14 @@ void routes_handle(struct MHD_Connection *conn, const char *method,
         json_t *request = parse_body(body, len, &err);
         if (request == NULL) {
             auth_caller_free(&who);
-            return answer_error(answer, &err);
+            answer_error(answer, &err);
+            return;
         }
         json_t *created = matches_create(&who, request, &err);
         auth_caller_free(&who);
         json_decref(request);
-        return answer_result(answer, 201, created, &err);
+        answer_result(answer, 201, created, &err);
+        return;
     }
     if (strncmp(url, "/v1/players/me/", 15) == 0 ||
         strncmp(url, "/v1/admin/", 10) == 0)
@@ -485,18 +545,23 @@ void routes_handle(struct MHD_Connection *conn, const char *method,
             memcpy(id_text, ref, ref_len);
             id_text[ref_len] = '\0';
             long long match_id = store_parse_match_ref(id_text);
-            if (match_id > 0)
-                return match_routes(conn, method, match_id, ref + ref_len,
-                                    target, body, len, answer);
+            if (match_id > 0) {
+                match_routes(conn, method, match_id, ref + ref_len, target,
+                             body, len, answer);
+                return;
+            }
         }
         answer->route = "GET /v1/matches/{id}";
-        return routes_error(answer, 404, "no_such_match",
-                            "match ids look like m_1234");
+        routes_error(answer, 404, "no_such_match",
+                     "match ids look like m_1234");
+        return;
     }
     if (strcmp(url, "/healthz") == 0 || strcmp(url, "/metrics") == 0 ||
         strcmp(url, "/v1/games") == 0 || strcmp(url, "/v1/players") == 0 ||
-        strcmp(url, "/v1/matches") == 0)
-        return routes_error(answer, 405, "method_not_allowed",
-                            "this resource does not accept that method");
+        strcmp(url, "/v1/matches") == 0) {
+        routes_error(answer, 405, "method_not_allowed",
+                     "this resource does not accept that method");
+        return;
+    }
     routes_error(answer, 404, "not_found", "no such resource");
 }
