@@ -209,13 +209,11 @@ static PGresult *run(PGconn *conn, const char *sql, int nparams,
     return PQexecParams(conn, sql, nparams, NULL, params, NULL, NULL, 0);
 }
 
-PGresult *db_query(PGconn *conn, const char *sql, int nparams,
-                   const char *const *params, ExecStatusType expected,
-                   apierr *err)
+/* Logs libpq's sentence with the SQLSTATE for the operator, gives the
+ * client a sentence without database details (the code keeps the SQLSTATE
+ * for callers such as unique-violation checks), and frees result. */
+static void report_failure(PGresult *result, const char *sql, apierr *err)
 {
-    PGresult *result = run(conn, sql, nparams, params);
-    if (PQresultStatus(result) == expected)
-        return result;
     char detail[240];
     first_line(PQresultErrorMessage(result), detail, sizeof detail);
     log_error("database: %s (SQLSTATE %s) in: %.80s", detail,
@@ -224,6 +222,16 @@ PGresult *db_query(PGconn *conn, const char *sql, int nparams,
                "the database refused the operation; the incident is logged");
     snprintf(err->code, sizeof err->code, "database:%s", db_sqlstate(result));
     PQclear(result);
+}
+
+PGresult *db_query(PGconn *conn, const char *sql, int nparams,
+                   const char *const *params, ExecStatusType expected,
+                   apierr *err)
+{
+    PGresult *result = run(conn, sql, nparams, params);
+    if (PQresultStatus(result) == expected)
+        return result;
+    report_failure(result, sql, err);
     return NULL;
 }
 
@@ -236,14 +244,7 @@ bool db_command(PGconn *conn, const char *sql, int nparams,
         PQclear(result);
         return true;
     }
-    char detail[240];
-    first_line(PQresultErrorMessage(result), detail, sizeof detail);
-    log_error("database: %s (SQLSTATE %s) in: %.80s", detail,
-              db_sqlstate(result), sql);
-    apierr_set(err, 500, "database",
-               "the database refused the operation; the incident is logged");
-    snprintf(err->code, sizeof err->code, "database:%s", db_sqlstate(result));
-    PQclear(result);
+    report_failure(result, sql, err);
     return false;
 }
 

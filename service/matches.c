@@ -460,6 +460,26 @@ int matches_seat_of(const store_match *match, long long player_id)
     return -1;
 }
 
+/* Loads a match, the engine it is played under and the caller's seat;
+ * fails (and frees the match) when the engine cannot replay it or the
+ * caller has no seat (403). */
+static bool load_for_seat(PGconn *conn, long long match_id, const caller *who,
+                          store_match *match, const rules_engine **engine,
+                          int *seat, apierr *err)
+{
+    if (!store_load_match(conn, match_id, match, err))
+        return false;
+    *engine = matchstate_engine(match, err);
+    *seat = matches_seat_of(match, who->player_id);
+    if (*engine != NULL && *seat < 0)
+        apierr_set(err, 403, "not_seated", "you have no seat in this match");
+    if (*engine == NULL || *seat < 0) {
+        store_match_free(match);
+        return false;
+    }
+    return true;
+}
+
 /* The action a body asks for: {"action": {...}} or {"move": "text"}. */
 json_t *matches_requested_action(const json_t *body, const rules_engine *engine,
                                 const rules_state *state, int seat,
@@ -545,21 +565,14 @@ json_t *matches_move(const caller *who, long long match_id, const json_t *body,
         return NULL;
     }
     PGconn *conn = db_conn(err);
-    if (conn == NULL)
-        return NULL;
     store_match match;
-    if (!store_load_match(conn, match_id, &match, err))
+    const rules_engine *engine;
+    int seat;
+    if (conn == NULL ||
+        !load_for_seat(conn, match_id, who, &match, &engine, &seat, err))
         return NULL;
     json_t *answer = NULL, *action = NULL, *events[1] = {NULL};
     rules_state *state = NULL;
-    const rules_engine *engine = matchstate_engine(&match, err);
-    int seat = matches_seat_of(&match, who->player_id);
-    if (engine == NULL)
-        goto done;
-    if (seat < 0) {
-        apierr_set(err, 403, "not_seated", "you have no seat in this match");
-        goto done;
-    }
     if (strcmp(match.status, "active") != 0) {
         apierr_set(err, 409, "not_in_play", "the match is %s, not in play",
                    match.status);
@@ -667,21 +680,14 @@ done:
 json_t *matches_seat_view(const caller *who, long long match_id, apierr *err)
 {
     PGconn *conn = db_conn(err);
-    if (conn == NULL)
-        return NULL;
     store_match match;
-    if (!store_load_match(conn, match_id, &match, err))
+    const rules_engine *engine;
+    int seat;
+    if (conn == NULL ||
+        !load_for_seat(conn, match_id, who, &match, &engine, &seat, err))
         return NULL;
     json_t *answer = NULL;
     rules_state *state = NULL;
-    const rules_engine *engine = matchstate_engine(&match, err);
-    int seat = matches_seat_of(&match, who->player_id);
-    if (engine == NULL)
-        goto done;
-    if (seat < 0) {
-        apierr_set(err, 403, "not_seated", "you have no seat in this match");
-        goto done;
-    }
     answer = matches_describe(&match, engine, NULL);
     json_object_set_new(answer, "seat", json_integer(seat));
     if (strcmp(match.status, "open") == 0)
