@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../../support/e2e.h"
 #include "store.h"
@@ -261,4 +262,91 @@ Test(e2e, a_match_under_another_engine_version_is_not_replayed)
     cr_expect_str_eq(e2e_error_code(&r), "engine_version");
     e2e_response_free(&r);
     e2e_stop(&t.server);
+}
+
+/* Signs one request with the independent npm http-message-signatures
+ * package (tests/node/sign-request.mjs) and returns its headers as
+ * "Name: value" lines in headers[0..2], NULL-terminated. */
+static void node_sign(const char *seed_hex, const char *keyid,
+                      const char *method, const char *url, const char *body,
+                      char headers[4][9000])
+{
+    json_t *input = json_pack("{s:s,s:s,s:s,s:s}", "seed_hex", seed_hex,
+                              "keyid", keyid, "method", method, "url", url);
+    if (body != NULL)
+        json_object_set_new(input, "body", json_string(body));
+    char *text = json_dumps(input, JSON_COMPACT);
+    char path[] = "/tmp/pbem-node-input-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    char command[256];
+    snprintf(command, sizeof command,
+             "node tests/node/sign-request.mjs < %s 2>&1", path);
+    FILE *run = popen(command, "r");
+    char output[20000];
+    size_t n = fread(output, 1, sizeof output - 1, run);
+    output[n] = '\0';
+    cr_assert_eq(pclose(run), 0, "the npm signer failed (run npm ci in "
+                                 "tests/node): %s", output);
+    unlink(path);
+    json_t *answer = json_loads(output, 0, NULL);
+    json_t *signed_headers = json_object_get(answer, "headers");
+    cr_assert_not_null(signed_headers, "unexpected signer output: %s", output);
+    int k = 0;
+    const char *name;
+    json_t *value;
+    json_object_foreach(signed_headers, name, value)
+        snprintf(headers[k++], 9000, "%s: %s", name, json_string_value(value));
+    headers[k][0] = '\0';
+    json_decref(answer);
+    free(text);
+    json_decref(input);
+}
+
+Test(e2e, requests_signed_by_an_independent_client_are_accepted)
+{
+    e2e_server server = {0};
+    e2e_start(&server);
+    /* A player whose key the npm client holds: register its public key. */
+    uint8_t seed[32], public_key[32], secret_key[64];
+    char seed_hex[65], key_b64[64];
+    randombytes_buf(seed, sizeof seed);
+    crypto_sign_seed_keypair(public_key, secret_key, seed);
+    sodium_bin2hex(seed_hex, sizeof seed_hex, seed, sizeof seed);
+    sodium_bin2base64(key_b64, sizeof key_b64, public_key, 32,
+                      sodium_base64_VARIANT_ORIGINAL);
+    char body[200];
+    snprintf(body, sizeof body, "{\"name\":\"Grace\",\"public_key\":\"%s\"}",
+             key_b64);
+    e2e_response r = e2e_call(&server, "POST", "/v1/players", body, NULL);
+    cr_assert_eq(r.status, 201, "%s", r.body);
+    char keyid[64];
+    snprintf(keyid, sizeof keyid, "%s",
+             json_string_value(json_object_get(r.json, "key_id")));
+    e2e_response_free(&r);
+
+    /* A signed POST with a body, then a signed GET of the new match. */
+    char url[256], headers[4][9000];
+    const char *create = "{\"game\":\"" E2E_GAME "\",\"seats\":2}";
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/v1/matches", server.port);
+    node_sign(seed_hex, keyid, "POST", url, create, headers);
+    const char *extra[] = {headers[0], headers[1], headers[2], NULL};
+    r = e2e_call_signed(&server, "POST", "/v1/matches", create, NULL, 0, NULL,
+                        extra, false);
+    cr_assert_eq(r.status, 201, "%s", r.body);
+    char path[96];
+    snprintf(path, sizeof path, "/v1/matches/%s/view",
+             json_string_value(json_object_get(json_object_get(r.json, "match"), "id")));
+    e2e_response_free(&r);
+    snprintf(url, sizeof url, "http://127.0.0.1:%d%s", server.port, path);
+    node_sign(seed_hex, keyid, "GET", url, NULL, headers);
+    const char *get_headers[] = {headers[0], headers[1], NULL};
+    r = e2e_call_signed(&server, "GET", path, NULL, NULL, 0, NULL, get_headers,
+                        false);
+    cr_expect_eq(r.status, 200, "%s", r.body);
+    cr_expect_eq(json_integer_value(json_object_get(r.json, "seat")), 0);
+    e2e_response_free(&r);
+    e2e_stop(&server);
 }
