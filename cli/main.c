@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "admin_cmd.h"
 #include "rules_cmd.h"
 #include "verify_cmd.h"
 
@@ -19,6 +20,8 @@ typedef struct pbem_command {
 static const pbem_command commands[] = {
     {"rules", rules_cmd_main, "the rules workbench: positions, moves, scores"},
     {"verify", verify_cmd_main, "check a match from its public log and seed"},
+    {"export", export_cmd_main, "admin: export matches as JSON Lines"},
+    {"import", import_cmd_main, "admin: check and restore an export"},
 };
 
 static void usage(FILE *out)

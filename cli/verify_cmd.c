@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "admin_cmd.h"
 #include "client.h"
 #include "json_io.h"
 #include "verify.h"
@@ -18,6 +19,7 @@ static int usage(void)
 {
     fputs("usage: pbem verify [--url URL] MATCH\n"
           "       pbem verify --file FILE\n"
+          "       pbem verify --export EXPORT_FILE\n"
           "URL defaults to $PBEM_URL, else http://127.0.0.1:8080\n",
           stderr);
     return 2;
@@ -85,6 +87,8 @@ int verify_cmd_main(int argc, char **argv)
 {
     const char *url = getenv("PBEM_URL");
     const char *file = NULL, *match = NULL;
+    if (argc == 3 && strcmp(argv[1], "--export") == 0)
+        return admin_verify_export_file(argv[2]);
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--url") == 0 && i + 1 < argc)
             url = argv[++i];

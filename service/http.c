@@ -27,6 +27,7 @@ typedef struct http_request {
     char *target;
     char *body;
     size_t body_len;
+    size_t body_max; /* HTTP_BODY_MAX, or more for the import route */
     bool too_large;
     bool started;    /* the access handler has seen this request */
     struct timespec began;
@@ -99,14 +100,18 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
         /* First call: headers only. Refuse an announced oversized body at
          * once rather than reading it. */
         req->started = true;
+        req->body_max = strcmp(method, "POST") == 0 &&
+                                strcmp(url, HTTP_IMPORT_PATH) == 0
+                            ? HTTP_IMPORT_BODY_MAX
+                            : HTTP_BODY_MAX;
         const char *length = MHD_lookup_connection_value(
             conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-        if (length != NULL && strtoull(length, NULL, 10) > HTTP_BODY_MAX)
+        if (length != NULL && strtoull(length, NULL, 10) > req->body_max)
             req->too_large = true;
         return MHD_YES;
     }
     if (*upload_size > 0) {
-        if (!req->too_large && req->body_len + *upload_size <= HTTP_BODY_MAX) {
+        if (!req->too_large && req->body_len + *upload_size <= req->body_max) {
             char *grown = realloc(req->body, req->body_len + *upload_size + 1);
             if (grown == NULL)
                 abort();
@@ -123,8 +128,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
     route_answer answer = {0};
     if (req->too_large) {
         answer.route = "oversize";
-        routes_error(&answer, 413, "body_too_large",
-                     "the request body is larger than the 65536-byte limit");
+        char message[96];
+        snprintf(message, sizeof message,
+                 "the request body is larger than the %zu-byte limit",
+                 req->body_max);
+        routes_error(&answer, 413, "body_too_large", message);
     } else {
         routes_handle(conn, method, url, req->target, req->body, req->body_len,
                       &answer);

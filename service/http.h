@@ -12,6 +12,10 @@
 #include "apierr.h"
 
 #define HTTP_BODY_MAX (64 * 1024)
+/* POST /v1/admin/matches/import alone accepts up to this much (an export
+ * of a whole match). */
+#define HTTP_IMPORT_BODY_MAX (8 * 1024 * 1024)
+#define HTTP_IMPORT_PATH "/v1/admin/matches/import"
 
 typedef struct http_server http_server;
 

@@ -10,6 +10,7 @@
 #include "admin.h"
 #include "auth.h"
 #include "db.h"
+#include "export.h"
 #include "decisions.h"
 #include "matches.h"
 #include "metrics.h"
@@ -144,6 +145,88 @@ static int authenticate(struct MHD_Connection *conn, const char *method,
     return 0;
 }
 
+/* Admin export and import: GET /v1/admin/matches/{id}/export, GET
+ * /v1/admin/export?status=, POST /v1/admin/matches/import. */
+static void export_routes(struct MHD_Connection *conn, const char *method,
+                          const char *url, const httpsig_request *req,
+                          route_answer *answer)
+{
+    apierr err;
+    static const char prefix[] = "/v1/admin/matches/";
+    static const char suffix[] = "/export";
+    bool bulk = strcmp(url, "/v1/admin/export") == 0;
+    bool import = strcmp(url, "/v1/admin/matches/import") == 0;
+    long long match_id = 0;
+    if (!bulk && !import) {
+        const char *ref = url + sizeof prefix - 1;
+        size_t ref_len = strlen(ref);
+        char id_text[32];
+        if (ref_len > sizeof suffix - 1 &&
+            strcmp(ref + ref_len - (sizeof suffix - 1), suffix) == 0 &&
+            ref_len - (sizeof suffix - 1) < sizeof id_text) {
+            snprintf(id_text, sizeof id_text, "%.*s",
+                     (int)(ref_len - (sizeof suffix - 1)), ref);
+            match_id = store_parse_match_ref(id_text);
+        }
+        if (match_id <= 0) {
+            routes_error(answer, 404, "not_found", "no such resource");
+            return;
+        }
+    }
+    answer->route = bulk     ? "GET /v1/admin/export"
+                    : import ? "POST /v1/admin/matches/import"
+                             : "GET /v1/admin/matches/{id}/export";
+    if (strcmp(method, import ? "POST" : "GET") != 0) {
+        routes_error(answer, 405, "method_not_allowed",
+                     import ? "use POST" : "use GET");
+        return;
+    }
+    if (!admin_check(req, (int64_t)time(NULL), &err)) {
+        answer_error(answer, &err);
+        return;
+    }
+    char *text = NULL;
+    if (import) {
+        if (MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND,
+                                        "new_id") != NULL) {
+            routes_error(answer, 400, "unsupported",
+                         "new_id is not supported yet: an export is "
+                         "restored under its own match id");
+            return;
+        }
+        text = export_import_text((const char *)req->body, req->body_len,
+                                  &err);
+        if (text == NULL) {
+            answer_error(answer, &err);
+            return;
+        }
+        answer->status = 201;
+        answer->body = text;
+        answer->content_type = "application/json";
+        return;
+    }
+    if (bulk) {
+        const char *status =
+            MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, "status");
+        if (status != NULL && strcmp(status, "open") != 0 &&
+            strcmp(status, "active") != 0 && strcmp(status, "finished") != 0) {
+            routes_error(answer, 400, "bad_query",
+                         "status must be open, active or finished");
+            return;
+        }
+        text = export_bulk_text(status, &err);
+    } else {
+        text = export_match_text(match_id, &err);
+    }
+    if (text == NULL) {
+        answer_error(answer, &err);
+        return;
+    }
+    answer->status = 200;
+    answer->body = text;
+    answer->content_type = "application/x-ndjson";
+}
+
 /* Routes under /v1/players/me/ (signed by the player) and /v1/admin/
  * (signed with the admin key): webhooks, notification status, dead
  * letters. */
@@ -171,6 +254,11 @@ static void notification_routes(struct MHD_Connection *conn, const char *method,
             .body = (const unsigned char *)body,
             .body_len = len,
         };
+        if (strcmp(url, "/v1/admin/export") == 0 ||
+            strncmp(url, "/v1/admin/matches/", 18) == 0) {
+            export_routes(conn, method, url, &req, answer);
+            return;
+        }
         const char *rest = strncmp(url, admin, sizeof admin - 1) == 0
                                ? url + sizeof admin - 1
                                : NULL;

@@ -554,3 +554,172 @@ bool store_find_key(PGconn *conn, const char *key_id, uint8_t public_key[32],
                           "the signature's keyid is not a registered key");
     return true;
 }
+
+json_t *store_export_seats(PGconn *conn, long long match_id, apierr *err)
+{
+    char id[24];
+    snprintf(id, sizeof id, "%lld", match_id);
+    const char *params[] = {id};
+    PGresult *result = db_query(
+        conn,
+        "SELECT s.seat, s.player_id, p.name, p.email,"
+        " encode(k.public_key, 'base64'), k.key_id"
+        " FROM seats s JOIN players p USING (player_id)"
+        " JOIN LATERAL (SELECT key_id, public_key FROM player_keys"
+        "   WHERE player_id = s.player_id ORDER BY created_at, key_id"
+        "   LIMIT 1) k ON true"
+        " WHERE s.match_id = $1 ORDER BY s.seat",
+        1, params, PGRES_TUPLES_OK, err);
+    if (result == NULL)
+        return NULL;
+    json_t *seats = json_array();
+    for (int row = 0; row < PQntuples(result); row++) {
+        char player[32];
+        store_player_ref(atoll(PQgetvalue(result, row, 1)), player);
+        json_array_append_new(
+            seats,
+            json_pack("{s:i,s:s,s:s,s:o,s:s,s:s}", "seat",
+                      atoi(PQgetvalue(result, row, 0)), "player", player,
+                      "name", PQgetvalue(result, row, 2), "email",
+                      PQgetisnull(result, row, 3)
+                          ? json_null()
+                          : json_string(PQgetvalue(result, row, 3)),
+                      "public_key", PQgetvalue(result, row, 4), "key_id",
+                      PQgetvalue(result, row, 5)));
+    }
+    PQclear(result);
+    return seats;
+}
+
+json_t *store_match_ids(PGconn *conn, const char *status, apierr *err)
+{
+    const char *params[] = {status};
+    PGresult *result =
+        db_query(conn,
+                 "SELECT match_id FROM matches WHERE $1::text IS NULL"
+                 " OR status = $1 ORDER BY created_at, match_id",
+                 1, params, PGRES_TUPLES_OK, err);
+    if (result == NULL)
+        return NULL;
+    json_t *ids = json_array();
+    for (int row = 0; row < PQntuples(result); row++)
+        json_array_append_new(ids,
+                              json_integer(atoll(PQgetvalue(result, row, 0))));
+    PQclear(result);
+    return ids;
+}
+
+bool store_import_player(PGconn *conn, long long player_id, const char *name,
+                         const char *email, const uint8_t public_key[32],
+                         const char *key_id, apierr *err)
+{
+    char id[24], key_text[2 * 32 + 3];
+    snprintf(id, sizeof id, "%lld", player_id);
+    bytea_param(public_key, 32, key_text);
+    const char *find[] = {id, key_id};
+    PGresult *result = db_query(
+        conn,
+        "SELECT (SELECT count(*) FROM players WHERE player_id = $1),"
+        " (SELECT public_key FROM player_keys WHERE key_id = $2"
+        "   AND player_id = $1)",
+        2, find, PGRES_TUPLES_OK, err);
+    if (result == NULL)
+        return false;
+    bool present = atoi(PQgetvalue(result, 0, 0)) > 0;
+    bool same = false;
+    if (!PQgetisnull(result, 0, 1)) {
+        uint8_t stored[32];
+        same = bytea_value(PQgetvalue(result, 0, 1), stored, sizeof stored) &&
+               sodium_memcmp(stored, public_key, sizeof stored) == 0;
+    }
+    PQclear(result);
+    char ref[32];
+    store_player_ref(player_id, ref);
+    if (present && same)
+        return true;
+    if (present)
+        return apierr_set(err, 409, "player_conflict",
+                          "player %s exists here with a different key", ref);
+    const char *player[] = {id, name, email};
+    const char *key[] = {key_id, id, key_text};
+    if (db_command(conn,
+                   "INSERT INTO players (player_id, name, email)"
+                   " VALUES ($1, $2, $3)",
+                   3, player, err) &&
+        db_command(conn,
+                   "INSERT INTO player_keys (key_id, player_id, public_key)"
+                   " VALUES ($1, $2, $3)",
+                   3, key, err))
+        return true;
+    if (strcmp(err->code, "database:23505") == 0)
+        return apierr_set(err, 409, "player_conflict",
+                          "the key of player %s is registered here to "
+                          "another player",
+                          ref);
+    return false;
+}
+
+bool store_import_match(PGconn *conn, const store_match *match, apierr *err)
+{
+    char id[24], version[16], seats[16], creator[24], head[24];
+    char head_hash[2 * STORE_HASH_BYTES + 3];
+    char sealed[2 * sizeof match->sealed_seed + 3];
+    snprintf(id, sizeof id, "%lld", match->match_id);
+    snprintf(version, sizeof version, "%d", match->engine_version);
+    snprintf(seats, sizeof seats, "%d", match->seat_count);
+    snprintf(creator, sizeof creator, "%lld", match->created_by);
+    snprintf(head, sizeof head, "%lld", match->head_seq);
+    bytea_param(match->head_hash, STORE_HASH_BYTES, head_hash);
+    bytea_param(match->sealed_seed, sizeof match->sealed_seed, sealed);
+    const char *exists[] = {id};
+    PGresult *found = db_query(conn,
+                               "SELECT 1 FROM matches WHERE match_id = $1", 1,
+                               exists, PGRES_TUPLES_OK, err);
+    if (found == NULL)
+        return false;
+    bool present = PQntuples(found) > 0;
+    PQclear(found);
+    if (present) {
+        char ref[32];
+        store_match_ref(match->match_id, ref);
+        return apierr_set(err, 409, "match_exists",
+                          "match %s is already here (imported twice?)", ref);
+    }
+    char *options = rules_canonical_json(match->options);
+    const char *params[] = {id,    match->game, version,   options, seats,
+                            match->status, head, head_hash, sealed,  creator};
+    bool ok = db_command(conn,
+                         "INSERT INTO matches (match_id, game, engine_version,"
+                         " options, seat_count, status, head_seq, head_hash,"
+                         " sealed_seed, created_by) VALUES ($1, $2, $3, $4,"
+                         " $5, $6, $7, $8, $9, $10)",
+                         10, params, err);
+    free(options);
+    if (!ok && strcmp(err->code, "database:23505") == 0) {
+        char ref[32];
+        store_match_ref(match->match_id, ref);
+        return apierr_set(err, 409, "match_exists",
+                          "match %s is already here (imported twice?)", ref);
+    }
+    return ok;
+}
+
+bool store_import_event(PGconn *conn, long long match_id, long long seq,
+                        const char *kind, int seat, const char *body,
+                        const uint8_t prev_hash[STORE_HASH_BYTES],
+                        const uint8_t hash[STORE_HASH_BYTES], apierr *err)
+{
+    char id[24], seq_text[24], seat_text[16];
+    char prev_text[2 * STORE_HASH_BYTES + 3], hash_text[2 * STORE_HASH_BYTES + 3];
+    snprintf(id, sizeof id, "%lld", match_id);
+    snprintf(seq_text, sizeof seq_text, "%lld", seq);
+    snprintf(seat_text, sizeof seat_text, "%d", seat);
+    bytea_param(prev_hash, STORE_HASH_BYTES, prev_text);
+    bytea_param(hash, STORE_HASH_BYTES, hash_text);
+    const char *params[] = {id,   seq_text,  kind, seat >= 0 ? seat_text : NULL,
+                            body, prev_text, hash_text};
+    return db_command(conn,
+                      "INSERT INTO events (match_id, seq, kind, seat, body,"
+                      " prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                      7, params, err);
+}

@@ -116,4 +116,33 @@ bool store_create_player(PGconn *conn, const char *name, const char *email,
 bool store_find_key(PGconn *conn, const char *key_id, uint8_t public_key[32],
                     long long *player_id, apierr *err);
 
+/* Export and import (issue 10). */
+
+/* The filled seats of a match with their players: a new JSON array of
+ * {"seat", "player" ("p_<n>"), "name", "email" (or null), "public_key"
+ * (base64), "key_id"} ordered by seat (each player's oldest key). */
+json_t *store_export_seats(PGconn *conn, long long match_id, apierr *err);
+
+/* Match ids with that status (all matches when status is NULL), as a new
+ * JSON array of integers, oldest first. */
+json_t *store_match_ids(PGconn *conn, const char *status, apierr *err);
+
+/* Recreates a player with this id and key: reuses a player already present
+ * with the same key id and key; 409 "player_conflict" when the id or the
+ * key is present with something else. */
+bool store_import_player(PGconn *conn, long long player_id, const char *name,
+                         const char *email, const uint8_t public_key[32],
+                         const char *key_id, apierr *err);
+
+/* Inserts a match row as it was (status, head_seq and head_hash taken from
+ * *match); 409 "match_exists" when the id is taken. */
+bool store_import_match(PGconn *conn, const store_match *match, apierr *err);
+
+/* Inserts one event with its exact canonical body and hashes (seat < 0:
+ * none). */
+bool store_import_event(PGconn *conn, long long match_id, long long seq,
+                        const char *kind, int seat, const char *body,
+                        const uint8_t prev_hash[STORE_HASH_BYTES],
+                        const uint8_t hash[STORE_HASH_BYTES], apierr *err);
+
 #endif
