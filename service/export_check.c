@@ -9,20 +9,6 @@
 
 #include "httpsig.h"
 
-static bool fail(verify_report *report, long long seq, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static bool fail(verify_report *report, long long seq, const char *fmt, ...)
-{
-    report->ok = false;
-    report->bad_seq = seq;
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(report->reason, sizeof report->reason, fmt, args);
-    va_end(args);
-    return false;
-}
-
 void export_matches_free(export_match *matches, int count)
 {
     for (int i = 0; matches != NULL && i < count; i++) {
@@ -56,7 +42,7 @@ int export_parse(const char *text, size_t len, export_match **out,
                                    &jerr);
         if (!json_is_object(value)) {
             json_decref(value);
-            fail(report, line_no, "line %d is not a JSON object", line_no);
+            verify_fail(report, line_no, "line %d is not a JSON object", line_no);
             goto bad;
         }
         if (json_object_get(value, "format") != NULL) {
@@ -70,7 +56,7 @@ int export_parse(const char *text, size_t len, export_match **out,
             count++;
         } else if (count == 0) {
             json_decref(value);
-            fail(report, line_no, "line %d is an event before any header",
+            verify_fail(report, line_no, "line %d is an event before any header",
                  line_no);
             goto bad;
         } else {
@@ -123,7 +109,7 @@ static bool check_request(const json_t *header, const json_t *event,
         json_is_integer(seat) ? seat_entry(header, json_integer_value(seat))
                               : NULL;
     if (entry == NULL) {
-        fail(report, seq, "event %lld carries a signed request but no seat "
+        verify_fail(report, seq, "event %lld carries a signed request but no seat "
                           "of the header made it", seq);
         return false;
     }
@@ -132,7 +118,7 @@ static bool check_request(const json_t *header, const json_t *event,
     const char *expected_keyid = str(entry, "key_id");
     if (keyid == NULL || expected_keyid == NULL ||
         strcmp(keyid, expected_keyid) != 0) {
-        fail(report, seq, "event %lld was signed with key %s, not the key of "
+        verify_fail(report, seq, "event %lld was signed with key %s, not the key of "
                           "seat %lld's player",
              seq, keyid ? keyid : "(none)",
              (long long)json_integer_value(seat));
@@ -144,7 +130,7 @@ static bool check_request(const json_t *header, const json_t *event,
         sodium_base642bin(key, sizeof key, key_b64, strlen(key_b64), "\n",
                           &key_len, NULL, sodium_base64_VARIANT_ORIGINAL) != 0 ||
         key_len != sizeof key) {
-        fail(report, 0, "the header's public key of seat %lld is not base64 "
+        verify_fail(report, 0, "the header's public key of seat %lld is not base64 "
                         "of 32 bytes",
              (long long)json_integer_value(seat));
         return false;
@@ -161,7 +147,7 @@ static bool check_request(const json_t *header, const json_t *event,
                          : 0,
     };
     if (req.method == NULL || req.target == NULL) {
-        fail(report, seq, "event %lld's request has no method or target", seq);
+        verify_fail(report, seq, "event %lld's request has no method or target", seq);
         return false;
     }
     if (req.body_len == 0)
@@ -173,7 +159,7 @@ static bool check_request(const json_t *header, const json_t *event,
         !httpsig_check_content_digest(rec.content_digest, req.body,
                                       req.body_len, &herr) ||
         !httpsig_verify(&sig, &req, key, &herr)) {
-        fail(report, seq, "event %lld's signed request does not verify: %s",
+        verify_fail(report, seq, "event %lld's signed request does not verify: %s",
              seq, herr.message);
         return false;
     }
@@ -186,22 +172,22 @@ static bool check(const export_match *match, verify_report *report)
     const char *format = str(header, "format");
     const char *ref = str(header, "match");
     if (format == NULL || strcmp(format, EXPORT_FORMAT) != 0)
-        return fail(report, 0, "the header's format is not \"%s\"",
+        return verify_fail(report, 0, "the header's format is not \"%s\"",
                     EXPORT_FORMAT);
     if (ref == NULL || str(header, "game") == NULL ||
         !json_is_array(json_object_get(header, "seats")) ||
         !json_is_integer(json_object_get(header, "seat_count")) ||
         str(header, "status") == NULL || str(header, "sealed_seed") == NULL)
-        return fail(report, 0, "the header lacks match, game, seat_count, "
+        return verify_fail(report, 0, "the header lacks match, game, seat_count, "
                                "status, seats or sealed_seed");
     if (json_array_size(match->events) == 0)
-        return fail(report, 1, "the export has no events");
+        return verify_fail(report, 1, "the export has no events");
     size_t i;
     const json_t *event;
     json_array_foreach(match->events, i, event) {
         const char *of = str(event, "match");
         if (of == NULL || strcmp(of, ref) != 0)
-            return fail(report, (long long)i + 1,
+            return verify_fail(report, (long long)i + 1,
                         "event %zu belongs to match %s, not %s", i + 1,
                         of ? of : "(none)", ref);
     }
@@ -219,7 +205,7 @@ static bool check(const export_match *match, verify_report *report)
                     json_object_get(header, "engine_version")) ||
         commitment == NULL || str(data, "seed_commitment") == NULL ||
         strcmp(commitment, str(data, "seed_commitment")) != 0)
-        return fail(report, 1, "the created event does not agree with the "
+        return verify_fail(report, 1, "the created event does not agree with the "
                                "header (game, engine version, seed "
                                "commitment)");
     json_array_foreach(match->events, i, event) {

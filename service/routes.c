@@ -10,8 +10,8 @@
 #include "admin.h"
 #include "auth.h"
 #include "db.h"
-#include "export.h"
 #include "decisions.h"
+#include "export.h"
 #include "matches.h"
 #include "metrics.h"
 #include "notify_outbox.h"
@@ -194,8 +194,7 @@ static void export_routes(struct MHD_Connection *conn, const char *method,
                          "restored under its own match id");
             return;
         }
-        text = export_import_text((const char *)req->body, req->body_len,
-                                  &err);
+        text = export_import_text((const char *)req->body, req->body_len, &err);
         if (text == NULL) {
             answer_error(answer, &err);
             return;
@@ -349,6 +348,25 @@ static void notification_routes(struct MHD_Connection *conn, const char *method,
     routes_error(answer, 404, "not_found", "no such resource");
 }
 
+/* A state-changing player request: the signature first (a retry gets its
+ * stored answer), then the JSON body. False when *answer is already set;
+ * otherwise the caller owns *request and must auth_caller_free(who). */
+static bool signed_body(struct MHD_Connection *conn, const char *method,
+                        const char *target, const char *body, size_t len,
+                        caller *who, json_t **request, route_answer *answer)
+{
+    if (authenticate(conn, method, target, body, len, true, who, answer))
+        return false;
+    apierr err;
+    *request = parse_body(body, len, &err);
+    if (*request == NULL) {
+        auth_caller_free(who);
+        answer_error(answer, &err);
+        return false;
+    }
+    return true;
+}
+
 static void healthz(route_answer *answer)
 {
     apierr err;
@@ -428,14 +446,12 @@ static void decision_routes(struct MHD_Connection *conn, const char *method,
         routes_error(answer, 405, "method_not_allowed", "use POST");
         return;
     }
-    if (authenticate(conn, method, target, body, len, true, &who, answer))
+    json_t *request;
+    if (!signed_body(conn, method, target, body, len, &who, &request, answer))
         return;
-    json_t *request = parse_body(body, len, &err);
-    json_t *result = NULL;
-    if (request != NULL)
-        result =
-            commit ? decisions_commit(&who, match_id, decision, request, &err)
-                   : decisions_reveal(&who, match_id, decision, request, &err);
+    json_t *result =
+        commit ? decisions_commit(&who, match_id, decision, request, &err)
+               : decisions_reveal(&who, match_id, decision, request, &err);
     auth_caller_free(&who);
     json_decref(request);
     answer_result(answer, 200, result, &err);
@@ -518,12 +534,12 @@ static void match_routes(struct MHD_Connection *conn, const char *method,
             routes_error(answer, 405, "method_not_allowed", "use POST");
             return;
         }
-        if (authenticate(conn, method, target, body, len, true, &who, answer))
+        json_t *request;
+        if (!signed_body(conn, method, target, body, len, &who, &request,
+                         answer))
             return;
-        json_t *request = parse_body(body, len, &err);
         json_t *result =
-            request ? webhooks_register(who.player_id, match_id, request, &err)
-                    : NULL;
+            webhooks_register(who.player_id, match_id, request, &err);
         auth_caller_free(&who);
         json_decref(request);
         answer_result(answer, 201, result, &err);
@@ -550,14 +566,9 @@ static void match_routes(struct MHD_Connection *conn, const char *method,
         return;
     }
     /* The signature is judged before the body is read as JSON. */
-    if (authenticate(conn, method, target, body, len, true, &who, answer))
+    json_t *request;
+    if (!signed_body(conn, method, target, body, len, &who, &request, answer))
         return;
-    json_t *request = parse_body(body, len, &err);
-    if (request == NULL) {
-        auth_caller_free(&who);
-        answer_error(answer, &err);
-        return;
-    }
     json_t *result = join ? matches_join(&who, match_id, request, &err)
                           : matches_move(&who, match_id, request, &err);
     auth_caller_free(&who);
@@ -605,14 +616,10 @@ void routes_handle(struct MHD_Connection *conn, const char *method,
     }
     if (strcmp(url, "/v1/matches") == 0 && is_post) {
         answer->route = "POST /v1/matches";
-        if (authenticate(conn, method, target, body, len, true, &who, answer))
+        json_t *request;
+        if (!signed_body(conn, method, target, body, len, &who, &request,
+                         answer))
             return;
-        json_t *request = parse_body(body, len, &err);
-        if (request == NULL) {
-            auth_caller_free(&who);
-            answer_error(answer, &err);
-            return;
-        }
         json_t *created = matches_create(&who, request, &err);
         auth_caller_free(&who);
         json_decref(request);

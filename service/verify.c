@@ -13,10 +13,7 @@
 
 #define MAX_DECISION_SEATS STORE_MAX_SEATS
 
-static bool fail(verify_report *report, long long seq, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static bool fail(verify_report *report, long long seq, const char *fmt, ...)
+bool verify_fail(verify_report *report, long long seq, const char *fmt, ...)
 {
     report->ok = false;
     report->bad_seq = seq;
@@ -48,16 +45,16 @@ static bool check_chain(const json_t *events, verify_report *report)
     json_array_foreach(events, i, event) {
         long long seq = (long long)i + 1;
         if (json_integer_value(json_object_get(event, "seq")) != seq)
-            return fail(report, seq, "event %lld is missing or out of order",
+            return verify_fail(report, seq, "event %lld is missing or out of order",
                         seq);
         uint8_t stored_prev[STORE_HASH_BYTES], stored[STORE_HASH_BYTES];
         if (!hex_bytes(json_string_value(json_object_get(event, "prev_hash")),
                        stored_prev, sizeof stored_prev) ||
             !hex_bytes(json_string_value(json_object_get(event, "hash")),
                        stored, sizeof stored))
-            return fail(report, seq, "event %lld has no valid hash fields", seq);
+            return verify_fail(report, seq, "event %lld has no valid hash fields", seq);
         if (sodium_memcmp(stored_prev, prev, sizeof prev) != 0)
-            return fail(report, seq,
+            return verify_fail(report, seq,
                         "event %lld does not chain from event %lld", seq,
                         seq - 1);
         json_t *body = json_deep_copy(event);
@@ -69,7 +66,7 @@ static bool check_chain(const json_t *events, verify_report *report)
         free(bytes);
         json_decref(body);
         if (sodium_memcmp(computed, stored, sizeof stored) != 0)
-            return fail(report, seq,
+            return verify_fail(report, seq,
                         "event %lld was altered: its content does not hash "
                         "to its recorded hash",
                         seq);
@@ -104,30 +101,30 @@ static bool check_commitments(const json_t *events, verify_report *report)
         json_int_t seat = json_integer_value(json_object_get(event, "seat"));
         const char *id = data_string(event, "decision");
         if (kind == NULL)
-            return fail(report, seq, "event %lld has no kind", seq);
+            return verify_fail(report, seq, "event %lld has no kind", seq);
         bool sealed_kind = strcmp(kind, "committed") == 0 ||
                            strcmp(kind, "revealed") == 0 ||
                            strcmp(kind, "decided") == 0;
         if (!sealed_kind)
             continue;
         if (id == NULL || strlen(id) >= sizeof decision)
-            return fail(report, seq, "event %lld names no decision", seq);
+            return verify_fail(report, seq, "event %lld names no decision", seq);
         if (decision[0] == '\0')
             snprintf(decision, sizeof decision, "%s", id);
         if (strcmp(decision, id) != 0)
-            return fail(report, seq,
+            return verify_fail(report, seq,
                         "event %lld belongs to decision %s while %s is open",
                         seq, id, decision);
         if (strcmp(kind, "decided") != 0 &&
             (seat < 0 || seat >= MAX_DECISION_SEATS))
-            return fail(report, seq, "event %lld has no valid seat", seq);
+            return verify_fail(report, seq, "event %lld has no valid seat", seq);
         if (strcmp(kind, "committed") == 0) {
             if (seats[seat].committed)
-                return fail(report, seq, "seat %lld committed twice to %s",
+                return verify_fail(report, seq, "seat %lld committed twice to %s",
                             (long long)seat, id);
             if (!hex_bytes(data_string(event, "commitment"),
                            seats[seat].commitment, SEAL_HASH_BYTES))
-                return fail(report, seq, "event %lld has no valid commitment",
+                return verify_fail(report, seq, "event %lld has no valid commitment",
                             seq);
             seats[seat].committed = true;
         } else if (strcmp(kind, "revealed") == 0) {
@@ -135,13 +132,13 @@ static bool check_commitments(const json_t *events, verify_report *report)
             json_t *action = json_object_get(json_object_get(event, "data"),
                                              "action");
             if (!seats[seat].committed || seats[seat].revealed)
-                return fail(report, seq,
+                return verify_fail(report, seq,
                             "event %lld reveals a choice seat %lld did not "
                             "commit to (or revealed already)",
                             seq, (long long)seat);
             if (!hex_bytes(data_string(event, "nonce"), nonce, sizeof nonce) ||
                 action == NULL)
-                return fail(report, seq, "event %lld has no nonce or choice",
+                return verify_fail(report, seq, "event %lld has no nonce or choice",
                             seq);
             char *canonical = rules_canonical_json(action);
             seal_choice_commitment(match_ref, id, (int)seat, canonical, nonce,
@@ -149,7 +146,7 @@ static bool check_commitments(const json_t *events, verify_report *report)
             free(canonical);
             if (sodium_memcmp(computed, seats[seat].commitment,
                               SEAL_HASH_BYTES) != 0)
-                return fail(report, seq,
+                return verify_fail(report, seq,
                             "event %lld: seat %lld's revealed choice and nonce "
                             "do not match its commitment",
                             seq, (long long)seat);
@@ -167,7 +164,7 @@ static bool check_commitments(const json_t *events, verify_report *report)
                 if (s < 0 || s >= MAX_DECISION_SEATS || !seats[s].revealed ||
                     !json_equal(seats[s].action,
                                 json_object_get(choice, "action")))
-                    return fail(report, seq,
+                    return verify_fail(report, seq,
                                 "event %lld applies a choice for seat %lld "
                                 "that is not the one revealed",
                                 seq, (long long)s);
@@ -175,14 +172,14 @@ static bool check_commitments(const json_t *events, verify_report *report)
             }
             for (int s = 0; s < MAX_DECISION_SEATS; s++) {
                 if (seats[s].committed && !seats[s].revealed)
-                    return fail(report, seq,
+                    return verify_fail(report, seq,
                                 "event %lld decides %s before seat %d revealed",
                                 seq, id, s);
                 if (seats[s].committed)
                     count--;
             }
             if (count != 0)
-                return fail(report, seq,
+                return verify_fail(report, seq,
                             "event %lld's choices are not the committed seats'",
                             seq);
             memset(seats, 0, sizeof seats);
@@ -199,7 +196,7 @@ static bool apply_logged(const rules_engine *engine, rules_state *state,
     rules_error err = {{0}};
     if (engine->apply(state, seat, action, &err))
         return true;
-    return fail(report, seq, "event %lld does not replay: %s", seq, err.message);
+    return verify_fail(report, seq, "event %lld does not replay: %s", seq, err.message);
 }
 
 /* With the seed revealed, every shuffle and move can be replayed. */
@@ -220,21 +217,21 @@ static bool replay(const json_t *events, verify_report *report)
     const char *first_kind =
         json_string_value(json_object_get(created, "kind"));
     if (first_kind == NULL || strcmp(first_kind, "created") != 0)
-        return fail(report, 1, "event 1 is not the match's creation");
+        return verify_fail(report, 1, "event 1 is not the match's creation");
     uint8_t commitment[SEAL_HASH_BYTES];
     if (!hex_bytes(data_string(created, "seed_commitment"), commitment,
                    sizeof commitment))
-        return fail(report, 1, "event 1 commits to no seed");
+        return verify_fail(report, 1, "event 1 commits to no seed");
     if (finished == NULL)
         return true; /* the seed stays secret until the end */
 
     uint8_t seed[SEAL_SEED_BYTES], computed[SEAL_HASH_BYTES];
     if (!hex_bytes(data_string(finished, "seed"), seed, sizeof seed))
-        return fail(report, finished_seq, "event %lld reveals no seed",
+        return verify_fail(report, finished_seq, "event %lld reveals no seed",
                     finished_seq);
     seal_seed_commitment(seed, computed);
     if (sodium_memcmp(computed, commitment, sizeof computed) != 0)
-        return fail(report, finished_seq,
+        return verify_fail(report, finished_seq,
                     "event %lld reveals a seed that does not match the "
                     "commitment of event 1",
                     finished_seq);
@@ -242,10 +239,10 @@ static bool replay(const json_t *events, verify_report *report)
     const char *game = json_string_value(json_object_get(data, "game"));
     const rules_engine *engine = game ? rules_find(game) : NULL;
     if (engine == NULL)
-        return fail(report, 1, "this verifier has no %s engine",
+        return verify_fail(report, 1, "this verifier has no %s engine",
                     game ? game : "(unnamed)");
     if (engine->version != json_integer_value(json_object_get(data, "engine_version")))
-        return fail(report, 1,
+        return verify_fail(report, 1,
                     "the match was played under %s version %lld; this "
                     "verifier has version %d",
                     game,
@@ -253,7 +250,7 @@ static bool replay(const json_t *events, verify_report *report)
                     engine->version);
     int seats = (int)json_integer_value(json_object_get(data, "seats"));
     if (seats < 1 || seats > STORE_MAX_SEATS)
-        return fail(report, 1, "event 1 has an impossible seat count");
+        return verify_fail(report, 1, "event 1 has an impossible seat count");
     uint8_t entropy[STORE_MAX_SEATS][32];
     memset(entropy, 0, sizeof entropy);
     json_array_foreach(events, i, event) {
@@ -263,7 +260,7 @@ static bool replay(const json_t *events, verify_report *report)
         if (kind && strcmp(kind, "joined") == 0 && hex != NULL &&
             seat >= 0 && seat < seats &&
             !hex_bytes(hex, entropy[seat], 32))
-            return fail(report, (long long)i + 1,
+            return verify_fail(report, (long long)i + 1,
                         "event %lld has malformed entropy", (long long)i + 1);
     }
     uint8_t match_seed[RULES_SEED_BYTES];
@@ -272,7 +269,7 @@ static bool replay(const json_t *events, verify_report *report)
     rules_state *state = engine->setup(json_object_get(data, "options"), seats,
                                        match_seed, &err);
     if (state == NULL)
-        return fail(report, 1, "the match does not set up: %s", err.message);
+        return verify_fail(report, 1, "the match does not set up: %s", err.message);
     bool ok = true;
     json_array_foreach(events, i, event) {
         long long seq = (long long)i + 1;
@@ -300,7 +297,7 @@ static bool replay(const json_t *events, verify_report *report)
         json_t *result = engine->result(state);
         if (!json_equal(result, json_object_get(json_object_get(finished, "data"),
                                                 "result")))
-            ok = fail(report, finished_seq,
+            ok = verify_fail(report, finished_seq,
                       "event %lld's result is not what replaying the match "
                       "gives",
                       finished_seq);
@@ -316,7 +313,7 @@ void verify_events(const json_t *events, verify_report *report)
     memset(report, 0, sizeof *report);
     report->ok = true;
     if (!json_is_array(events) || json_array_size(events) == 0) {
-        fail(report, 1, "the log is empty");
+        verify_fail(report, 1, "the log is empty");
         return;
     }
     if (check_chain(events, report) && check_commitments(events, report))

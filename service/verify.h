@@ -23,6 +23,11 @@ typedef struct verify_report {
  * first, from seq 1. Fills *report. */
 void verify_events(const json_t *events, verify_report *report);
 
+/* Marks report as failed at event seq with a printf-style reason and
+ * returns false, for checkers built on this one (export_check). */
+bool verify_fail(verify_report *report, long long seq, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* The report as JSON (new reference). */
 json_t *verify_report_json(const verify_report *report);
 
