@@ -397,8 +397,8 @@ json_t *decisions_commit(const caller *who, long long match_id,
     }
     log_info("match %s: seat %d committed to %s (%s)", ctx.match_ref, ctx.seat,
              ctx.pending.decision, client_mode ? "client" : "server-sealed");
-    if (decided)
-        matchstate_remember(ctx.engine, match_id, ctx.match.head_seq, ctx.state);
+    /* Decided or not, ctx.state is the state at the new head. */
+    matchstate_remember(ctx.engine, match_id, ctx.match.head_seq, ctx.state);
 done:
     for (int s = 0; s < STORE_MAX_SEATS; s++)
         json_decref(revealed_actions[s]);
@@ -497,8 +497,8 @@ json_t *decisions_reveal(const caller *who, long long match_id,
         answer = NULL;
         goto done;
     }
-    if (decided)
-        matchstate_remember(ctx.engine, match_id, ctx.match.head_seq, ctx.state);
+    /* Decided or not, ctx.state is the state at the new head. */
+    matchstate_remember(ctx.engine, match_id, ctx.match.head_seq, ctx.state);
 done:
     for (int s = 0; s < STORE_MAX_SEATS; s++)
         json_decref(revealed_actions[s]);
