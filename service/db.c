@@ -10,44 +10,69 @@
 #include <pthread.h>
 
 #define DB_THREADS_MAX 256
-
-static char *database_url;
-static __thread PGconn *thread_conn;
+#define DB_PREPARED_MAX 128
 
 /* Statements are prepared once per connection and run by name after that,
  * so PostgreSQL parses and plans each one once, not on every call. A
  * statement is found by its address and then its text: most SQL is a
  * string literal, but some is built in a buffer that is reused. */
-#define DB_PREPARED_MAX 128
 typedef struct prepared_statement {
     const char *sql;
     char *text;
     char name[16];
 } prepared_statement;
-static __thread prepared_statement prepared[DB_PREPARED_MAX];
-static __thread int prepared_count;
 
-static void forget_prepared(void)
+/* One per thread that has connected. The slots live in a shared table, not
+ * in thread-local storage, because libmicrohttpd ends its threads without
+ * a hook: db_shutdown closes and frees what they leave behind. */
+typedef struct conn_slot {
+    PGconn *conn;
+    prepared_statement prepared[DB_PREPARED_MAX];
+    int prepared_count;
+} conn_slot;
+
+static char *database_url;
+static conn_slot *slots[DB_THREADS_MAX];
+static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
+static __thread conn_slot *thread_slot;
+
+static void forget_prepared(conn_slot *slot)
 {
-    for (int i = 0; i < prepared_count; i++)
-        free(prepared[i].text);
-    prepared_count = 0;
+    for (int i = 0; i < slot->prepared_count; i++)
+        free(slot->prepared[i].text);
+    slot->prepared_count = 0;
 }
-/* Every thread's connection, so shutdown can close the connections of
- * server threads that end without a hook of their own. */
-static PGconn *open_conns[DB_THREADS_MAX];
-static pthread_mutex_t open_conns_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void remember_conn(PGconn *conn, PGconn *replaced)
+/* Registers a new slot for this thread's connection; a thread beyond the
+ * table's size still works, its slot is only not freed at shutdown. */
+static conn_slot *new_slot(PGconn *conn)
 {
-    pthread_mutex_lock(&open_conns_lock);
+    conn_slot *slot = calloc(1, sizeof *slot);
+    if (slot == NULL)
+        abort();
+    slot->conn = conn;
+    pthread_mutex_lock(&slots_lock);
     for (int i = 0; i < DB_THREADS_MAX; i++) {
-        if (open_conns[i] == replaced) {
-            open_conns[i] = conn;
+        if (slots[i] == NULL) {
+            slots[i] = slot;
             break;
         }
     }
-    pthread_mutex_unlock(&open_conns_lock);
+    pthread_mutex_unlock(&slots_lock);
+    return slot;
+}
+
+static void drop_slot(conn_slot *slot)
+{
+    pthread_mutex_lock(&slots_lock);
+    for (int i = 0; i < DB_THREADS_MAX; i++) {
+        if (slots[i] == slot)
+            slots[i] = NULL;
+    }
+    pthread_mutex_unlock(&slots_lock);
+    forget_prepared(slot);
+    PQfinish(slot->conn);
+    free(slot);
 }
 
 /* Where the URL points, without user or password, for messages. */
@@ -134,45 +159,45 @@ bool db_init(const char *url, apierr *err)
 
 PGconn *db_conn(apierr *err)
 {
-    if (thread_conn != NULL && PQstatus(thread_conn) == CONNECTION_OK)
-        return thread_conn;
-    if (thread_conn != NULL) {
+    if (thread_slot != NULL && PQstatus(thread_slot->conn) == CONNECTION_OK)
+        return thread_slot->conn;
+    if (thread_slot != NULL) {
         /* A reset connection is a new session: nothing is prepared. */
-        forget_prepared();
-        PQreset(thread_conn);
-        if (PQstatus(thread_conn) == CONNECTION_OK)
-            return thread_conn;
-        remember_conn(NULL, thread_conn);
-        PQfinish(thread_conn);
-        thread_conn = NULL;
+        forget_prepared(thread_slot);
+        PQreset(thread_slot->conn);
+        if (PQstatus(thread_slot->conn) == CONNECTION_OK)
+            return thread_slot->conn;
+        drop_slot(thread_slot);
+        thread_slot = NULL;
     }
-    thread_conn = connect_now(err);
-    if (thread_conn == NULL)
+    PGconn *conn = connect_now(err);
+    if (conn == NULL) {
         log_error("%s", err->message);
-    else
-        remember_conn(thread_conn, NULL);
-    return thread_conn;
+        return NULL;
+    }
+    thread_slot = new_slot(conn);
+    return conn;
 }
 
 void db_close_thread(void)
 {
-    forget_prepared();
-    if (thread_conn != NULL) {
-        remember_conn(NULL, thread_conn);
-        PQfinish(thread_conn);
-    }
-    thread_conn = NULL;
+    if (thread_slot != NULL)
+        drop_slot(thread_slot);
+    thread_slot = NULL;
 }
 
 void db_shutdown(void)
 {
-    pthread_mutex_lock(&open_conns_lock);
+    pthread_mutex_lock(&slots_lock);
     for (int i = 0; i < DB_THREADS_MAX; i++) {
-        if (open_conns[i] != NULL)
-            PQfinish(open_conns[i]);
-        open_conns[i] = NULL;
+        if (slots[i] != NULL) {
+            forget_prepared(slots[i]);
+            PQfinish(slots[i]->conn);
+            free(slots[i]);
+        }
+        slots[i] = NULL;
     }
-    pthread_mutex_unlock(&open_conns_lock);
+    pthread_mutex_unlock(&slots_lock);
     free(database_url);
     database_url = NULL;
 }
@@ -185,23 +210,25 @@ void db_shutdown(void)
 static PGresult *run(PGconn *conn, const char *sql, int nparams,
                      const char *const *params)
 {
-    if (conn != thread_conn || nparams == 0)
+    conn_slot *slot = thread_slot;
+    if (slot == NULL || conn != slot->conn || nparams == 0)
         return PQexecParams(conn, sql, nparams, NULL, params, NULL, NULL, 0);
-    for (int i = 0; i < prepared_count; i++) {
-        if (prepared[i].sql == sql && strcmp(prepared[i].text, sql) == 0)
-            return PQexecPrepared(conn, prepared[i].name, nparams, params,
-                                  NULL, NULL, 0);
+    for (int i = 0; i < slot->prepared_count; i++) {
+        prepared_statement *p = &slot->prepared[i];
+        if (p->sql == sql && strcmp(p->text, sql) == 0)
+            return PQexecPrepared(conn, p->name, nparams, params, NULL, NULL,
+                                  0);
     }
-    if (prepared_count < DB_PREPARED_MAX) {
-        prepared_statement *p = &prepared[prepared_count];
-        snprintf(p->name, sizeof p->name, "s%d", prepared_count);
+    if (slot->prepared_count < DB_PREPARED_MAX) {
+        prepared_statement *p = &slot->prepared[slot->prepared_count];
+        snprintf(p->name, sizeof p->name, "s%d", slot->prepared_count);
         PGresult *made = PQprepare(conn, p->name, sql, nparams, NULL);
         bool ok = PQresultStatus(made) == PGRES_COMMAND_OK;
         PQclear(made);
         if (ok) {
             p->sql = sql;
             p->text = strdup(sql);
-            prepared_count++;
+            slot->prepared_count++;
             return PQexecPrepared(conn, p->name, nparams, params, NULL, NULL,
                                   0);
         }
