@@ -206,3 +206,13 @@ void stop_server(e2e_server *s)
     cr_assert_eq(WEXITSTATUS(status), 0, "pbemd exited with %d",
                  WEXITSTATUS(status));
 }
+
+void notify_scene(receiver *hook, const char *const *args, e2e_server *s,
+                  e2e_player *a, e2e_player *b)
+{
+    notify_server_env();
+    receiver_start(hook, "webhook-receiver.mjs", args);
+    e2e_start(s);
+    e2e_register(s, "Robert", a);
+    e2e_register(s, "Eliza", b);
+}

@@ -58,4 +58,9 @@ void pause_ms(int ms);
  * and the outbox worker), leak-free under LeakSanitizer. */
 void stop_server(e2e_server *s);
 
+/* The usual scene of these tests: the notify environment, a webhook
+ * receiver started with args, a server, and two registered players. */
+void notify_scene(receiver *hook, const char *const *args, e2e_server *s,
+                  e2e_player *a, e2e_player *b);
+
 #endif

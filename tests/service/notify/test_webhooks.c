@@ -108,15 +108,11 @@ Test(webhooks, player_and_match_webhooks_verified_by_standardwebhooks,
 
 Test(webhooks, failing_receiver_gets_it_once_with_the_same_id, .timeout = 60)
 {
-    notify_server_env();
-    receiver hook;
     const char *args[] = {"--fail", "3", NULL};
-    receiver_start(&hook, "webhook-receiver.mjs", args);
+    receiver hook;
     e2e_server s = {0};
-    e2e_start(&s);
     e2e_player a, b;
-    e2e_register(&s, "Robert", &a);
-    e2e_register(&s, "Eliza", &b);
+    notify_scene(&hook, args, &s, &a, &b);
     char url[128], match[32];
     url_of(&hook, url, sizeof url);
     e2e_response r = e2e_call(&s, "POST", "/v1/matches",
@@ -168,15 +164,11 @@ Test(webhooks, failing_receiver_gets_it_once_with_the_same_id, .timeout = 60)
 
 Test(webhooks, gone_disables_the_endpoint, .timeout = 60)
 {
-    notify_server_env();
-    receiver hook;
     const char *args[] = {"--fail", "100", "--status", "410", NULL};
-    receiver_start(&hook, "webhook-receiver.mjs", args);
+    receiver hook;
     e2e_server s = {0};
-    e2e_start(&s);
     e2e_player a, b;
-    e2e_register(&s, "Robert", &a);
-    e2e_register(&s, "Eliza", &b);
+    notify_scene(&hook, args, &s, &a, &b);
     char url[128], match[32];
     url_of(&hook, url, sizeof url);
     receiver_add_secret(&hook, register_webhook(&s, &a, NULL, url));
@@ -303,15 +295,11 @@ Test(webhooks, internal_addresses_are_refused_by_default, .timeout = 60)
 
 Test(webhooks, killed_mid_delivery_loses_nothing, .timeout = 90)
 {
-    notify_server_env();
-    receiver hook;
     const char *args[] = {"--hang", "1", NULL};
-    receiver_start(&hook, "webhook-receiver.mjs", args);
+    receiver hook;
     e2e_server s = {0};
-    e2e_start(&s);
     e2e_player a, b;
-    e2e_register(&s, "Robert", &a);
-    e2e_register(&s, "Eliza", &b);
+    notify_scene(&hook, args, &s, &a, &b);
     char url[128], match[32];
     url_of(&hook, url, sizeof url);
     receiver_add_secret(&hook, register_webhook(&s, &a, NULL, url));
