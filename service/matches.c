@@ -419,13 +419,15 @@ json_t *matches_join(const caller *who, long long match_id, const json_t *body,
         goto fail;
     if (!store_insert_seat(conn, match_id, seat, who->player_id, err) ||
         !store_append(conn, &match, events, starts ? 2 : 1,
-                      starts ? "active" : NULL, err) ||
-        (starts && !matches_notify_pending(conn, &match, engine, state, err))) {
+                      starts ? "active" : NULL, err)) {
         store_rollback(conn);
         goto fail;
     }
+    /* Reloaded inside the transaction: the new seat, and whether its
+     * player can be reached, are part of the match now. */
     store_match_free(&match);
-    if (!store_load_match(conn, match_id, &match, err)) {
+    if (!store_load_match(conn, match_id, &match, err) ||
+        (starts && !matches_notify_pending(conn, &match, engine, state, err))) {
         store_rollback(conn);
         goto fail;
     }

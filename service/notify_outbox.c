@@ -100,59 +100,15 @@ static json_t *seat_payload(const json_t *public, const rules_engine *engine,
     return payload;
 }
 
-/* Who among the players can be reached at all: a bit per seat whose player
- * has an email (when mail is configured) or a webhook, and whether the
- * match has relay webhooks. One round trip, so a match nobody listens to
- * costs no payload building and no inserts. */
-static bool reachable(PGconn *conn, const store_match *match, uint32_t *seats,
-                      bool *relay, apierr *err)
-{
-    char id[24], players[STORE_MAX_SEATS * 24 + 4];
-    size_t used = (size_t)snprintf(players, sizeof players, "{");
-    for (int s = 0; s < match->seat_count; s++)
-        used += (size_t)snprintf(players + used, sizeof players - used, "%s%lld",
-                                 s ? "," : "", match->seat_player[s]);
-    snprintf(players + used, sizeof players - used, "}");
-    snprintf(id, sizeof id, "%lld", match->match_id);
-    const char *params[] = {players, mail_configured() ? "true" : "false", id};
-    PGresult *r = db_query(
-        conn,
-        "SELECT p.player_id FROM players p"
-        " WHERE p.player_id = ANY($1::bigint[])"
-        "   AND ((p.email IS NOT NULL AND $2::boolean)"
-        "        OR EXISTS (SELECT 1 FROM webhooks w"
-        "                    WHERE w.player_id = p.player_id"
-        "                      AND w.match_id IS NULL"
-        "                      AND w.disabled_at IS NULL))"
-        " UNION ALL"
-        " SELECT 0 FROM webhooks w"
-        "  WHERE w.match_id = $3::bigint AND w.disabled_at IS NULL",
-        3, params, PGRES_TUPLES_OK, err);
-    if (r == NULL)
-        return false;
-    *seats = 0;
-    *relay = false;
-    for (int row = 0; row < PQntuples(r); row++) {
-        long long player = atoll(PQgetvalue(r, row, 0));
-        if (player == 0)
-            *relay = true;
-        for (int s = 0; s < match->seat_count; s++) {
-            if (match->seat_player[s] == player)
-                *seats |= 1u << s;
-        }
-    }
-    PQclear(r);
-    return true;
-}
-
 bool notify_outbox_queue(PGconn *conn, const store_match *match,
                          const rules_engine *engine, const rules_state *state,
                          apierr *err)
 {
-    uint32_t listening = 0;
-    bool relay = false;
-    if (!reachable(conn, match, &listening, &relay, err))
-        return false;
+    /* Read with the match (store_load_match), so a match nobody listens
+     * to costs no payload building and no inserts. */
+    uint32_t listening = match->seat_has_webhook |
+                         (mail_configured() ? match->seat_has_email : 0);
+    bool relay = match->relay_webhooks;
     rules_pending pending;
     engine->pending(state, &pending);
     bool over = pending.wait == RULES_WAIT_NOBODY;

@@ -103,12 +103,44 @@ static const char *lookup_header(void *ctx, const char *name)
     return MHD_lookup_connection_value(ctx, MHD_HEADER_KIND, name);
 }
 
-/* Authenticates a player's request; for state-changing requests, a retry
- * of an already answered request is answered from the stored copy
- * (returns 1), never applied twice. */
+/* How a signed request meets the nonces of earlier requests (a retry after
+ * a timeout carries the same nonce and must get the same answer). */
+typedef enum retry_check {
+    RETRY_NONE,          /* a read: nothing is applied, nothing to replay */
+    RETRY_BEFORE,        /* look the nonce up before the use case runs */
+    RETRY_ON_FAILURE     /* the use case stores its nonce and answer in the
+                            same transaction as its change, so a retry can
+                            only fail (the nonce, or what it changed, is
+                            taken): look the nonce up then, saving the hot
+                            path a round trip */
+} retry_check;
+
+/* A stored answer for who's nonce: 1 with *answer set from it, -1 with
+ * *answer set to the error (the nonce was used for a different request, or
+ * the lookup failed), 0 when there is none. */
+static int stored_answer(const caller *who, route_answer *answer)
+{
+    apierr err;
+    matches_replay replay = {0};
+    int found = matches_find_retry(who, &replay, &err);
+    if (found < 0) {
+        answer_error(answer, &err);
+        return -1;
+    }
+    if (found == 1) {
+        answer->status = replay.status;
+        answer->body = replay.body;
+        answer->content_type = "application/json";
+    }
+    return found;
+}
+
+/* Authenticates a player's request; with RETRY_BEFORE, a retry of an
+ * already answered request is answered from the stored copy (returns 1),
+ * never applied twice. -1: *answer holds the error. */
 static int authenticate(struct MHD_Connection *conn, const char *method,
                         const char *target, const char *body, size_t len,
-                        bool changes_state, caller *who, route_answer *answer)
+                        retry_check retry, caller *who, route_answer *answer)
 {
     const char *scheme = getenv("PBEM_PUBLIC_SCHEME");
     httpsig_request req = {
@@ -126,23 +158,23 @@ static int authenticate(struct MHD_Connection *conn, const char *method,
         answer_error(answer, &err);
         return -1;
     }
-    if (!changes_state)
+    if (retry != RETRY_BEFORE)
         return 0;
-    matches_replay replay = {0};
-    int found = matches_find_retry(who, &replay, &err);
-    if (found < 0) {
+    int found = stored_answer(who, answer);
+    if (found != 0)
         auth_caller_free(who);
-        answer_error(answer, &err);
-        return -1;
-    }
-    if (found == 1) {
-        auth_caller_free(who);
-        answer->status = replay.status;
-        answer->body = replay.body;
-        answer->content_type = "application/json";
-        return 1;
-    }
-    return 0;
+    return found;
+}
+
+/* The answer of a RETRY_ON_FAILURE use case: its result, or when it failed
+ * the stored answer of an earlier request with the same nonce, or else its
+ * error. Frees who. */
+static void answer_use_case(caller *who, int status, json_t *result,
+                            const apierr *err, route_answer *answer)
+{
+    if (result != NULL || stored_answer(who, answer) == 0)
+        answer_result(answer, status, result, err);
+    auth_caller_free(who);
 }
 
 /* Admin export and import: GET /v1/admin/matches/{id}/export, GET
@@ -300,7 +332,7 @@ static void notification_routes(struct MHD_Connection *conn, const char *method,
             routes_error(answer, 405, "method_not_allowed", "use GET");
             return;
         }
-        if (authenticate(conn, method, target, body, len, false, &who, answer))
+        if (authenticate(conn, method, target, body, len, RETRY_NONE, &who, answer))
             return;
         json_t *mine = notify_outbox_mine(who.player_id, &err);
         auth_caller_free(&who);
@@ -314,7 +346,8 @@ static void notification_routes(struct MHD_Connection *conn, const char *method,
             routes_error(answer, 405, "method_not_allowed", "use GET or POST");
             return;
         }
-        if (authenticate(conn, method, target, body, len, is_post, &who,
+        if (authenticate(conn, method, target, body, len,
+                         is_post ? RETRY_BEFORE : RETRY_NONE, &who,
                          answer))
             return;
         json_t *result = NULL;
@@ -337,7 +370,7 @@ static void notification_routes(struct MHD_Connection *conn, const char *method,
             routes_error(answer, 405, "method_not_allowed", "use DELETE");
             return;
         }
-        if (authenticate(conn, method, target, body, len, false, &who, answer))
+        if (authenticate(conn, method, target, body, len, RETRY_NONE, &who, answer))
             return;
         json_t *result =
             webhooks_disable_mine(who.player_id, url + sizeof hooks, &err);
@@ -353,9 +386,10 @@ static void notification_routes(struct MHD_Connection *conn, const char *method,
  * otherwise the caller owns *request and must auth_caller_free(who). */
 static bool signed_body(struct MHD_Connection *conn, const char *method,
                         const char *target, const char *body, size_t len,
-                        caller *who, json_t **request, route_answer *answer)
+                        retry_check retry, caller *who, json_t **request,
+                        route_answer *answer)
 {
-    if (authenticate(conn, method, target, body, len, true, who, answer))
+    if (authenticate(conn, method, target, body, len, retry, who, answer))
         return false;
     apierr err;
     *request = parse_body(body, len, &err);
@@ -424,7 +458,7 @@ static void decision_routes(struct MHD_Connection *conn, const char *method,
         bool signed_request = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
                                                           "signature") != NULL;
         if (signed_request &&
-            authenticate(conn, method, target, body, len, false, &who, answer))
+            authenticate(conn, method, target, body, len, RETRY_NONE, &who, answer))
             return;
         json_t *shown = decisions_show(signed_request ? &who : NULL, match_id,
                                        decision, &err);
@@ -447,14 +481,14 @@ static void decision_routes(struct MHD_Connection *conn, const char *method,
         return;
     }
     json_t *request;
-    if (!signed_body(conn, method, target, body, len, &who, &request, answer))
+    if (!signed_body(conn, method, target, body, len, RETRY_ON_FAILURE, &who,
+                     &request, answer))
         return;
     json_t *result =
         commit ? decisions_commit(&who, match_id, decision, request, &err)
                : decisions_reveal(&who, match_id, decision, request, &err);
-    auth_caller_free(&who);
     json_decref(request);
-    answer_result(answer, 200, result, &err);
+    answer_use_case(&who, 200, result, &err, answer);
 }
 
 /* Routes under /v1/matches/{id}. */
@@ -503,7 +537,7 @@ static void match_routes(struct MHD_Connection *conn, const char *method,
                          "use GET on a view");
             return;
         }
-        if (authenticate(conn, method, target, body, len, false, &who, answer))
+        if (authenticate(conn, method, target, body, len, RETRY_NONE, &who, answer))
             return;
         json_t *view = matches_seat_view(&who, match_id, &err);
         auth_caller_free(&who);
@@ -535,8 +569,8 @@ static void match_routes(struct MHD_Connection *conn, const char *method,
             return;
         }
         json_t *request;
-        if (!signed_body(conn, method, target, body, len, &who, &request,
-                         answer))
+        if (!signed_body(conn, method, target, body, len, RETRY_BEFORE, &who,
+                         &request, answer))
             return;
         json_t *result =
             webhooks_register(who.player_id, match_id, request, &err);
@@ -567,13 +601,13 @@ static void match_routes(struct MHD_Connection *conn, const char *method,
     }
     /* The signature is judged before the body is read as JSON. */
     json_t *request;
-    if (!signed_body(conn, method, target, body, len, &who, &request, answer))
+    if (!signed_body(conn, method, target, body, len, RETRY_ON_FAILURE, &who,
+                     &request, answer))
         return;
     json_t *result = join ? matches_join(&who, match_id, request, &err)
                           : matches_move(&who, match_id, request, &err);
-    auth_caller_free(&who);
     json_decref(request);
-    answer_result(answer, 200, result, &err);
+    answer_use_case(&who, 200, result, &err, answer);
 }
 
 void routes_handle(struct MHD_Connection *conn, const char *method,
@@ -617,13 +651,12 @@ void routes_handle(struct MHD_Connection *conn, const char *method,
     if (strcmp(url, "/v1/matches") == 0 && is_post) {
         answer->route = "POST /v1/matches";
         json_t *request;
-        if (!signed_body(conn, method, target, body, len, &who, &request,
-                         answer))
+        if (!signed_body(conn, method, target, body, len, RETRY_ON_FAILURE,
+                         &who, &request, answer))
             return;
         json_t *created = matches_create(&who, request, &err);
-        auth_caller_free(&who);
         json_decref(request);
-        answer_result(answer, 201, created, &err);
+        answer_use_case(&who, 201, created, &err, answer);
         return;
     }
     if (strncmp(url, "/v1/players/me/", 15) == 0 ||

@@ -102,10 +102,17 @@ bool store_load_match(PGconn *conn, long long match_id, store_match *match,
         conn,
         "SELECT m.game, m.engine_version, m.options::text, m.seat_count,"
         " m.status, m.head_seq, m.head_hash, m.sealed_seed, m.created_by,"
-        " (SELECT json_agg(json_build_array(s.seat, s.player_id, p.name)"
+        " (SELECT json_agg(json_build_array(s.seat, s.player_id, p.name,"
+        "                      p.email IS NOT NULL,"
+        "                      EXISTS (SELECT 1 FROM webhooks w"
+        "                               WHERE w.player_id = p.player_id"
+        "                                 AND w.match_id IS NULL"
+        "                                 AND w.disabled_at IS NULL))"
         "                  ORDER BY s.seat)"
         "    FROM seats s JOIN players p USING (player_id)"
-        "   WHERE s.match_id = m.match_id)::text"
+        "   WHERE s.match_id = m.match_id)::text,"
+        " EXISTS (SELECT 1 FROM webhooks w WHERE w.match_id = m.match_id"
+        "                                    AND w.disabled_at IS NULL)"
         " FROM matches m WHERE m.match_id = $1",
         1, params, PGRES_TUPLES_OK, err);
     if (result == NULL)
@@ -133,6 +140,7 @@ bool store_load_match(PGconn *conn, long long match_id, store_match *match,
     json_t *seats = PQgetisnull(result, 0, 9)
                         ? json_array()
                         : json_loads(PQgetvalue(result, 0, 9), 0, NULL);
+    match->relay_webhooks = PQgetvalue(result, 0, 10)[0] == 't';
     PQclear(result);
     if (!ok || match->options == NULL || seats == NULL ||
         match->seat_count > STORE_MAX_SEATS) {
@@ -150,6 +158,10 @@ bool store_load_match(PGconn *conn, long long match_id, store_match *match,
             (long long)json_integer_value(json_array_get(seat_row, 1));
         snprintf(match->seat_name[seat], sizeof match->seat_name[seat], "%s",
                  json_string_value(json_array_get(seat_row, 2)));
+        if (json_is_true(json_array_get(seat_row, 3)))
+            match->seat_has_email |= 1u << seat;
+        if (json_is_true(json_array_get(seat_row, 4)))
+            match->seat_has_webhook |= 1u << seat;
     }
     json_decref(seats);
     return true;

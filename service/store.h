@@ -38,6 +38,13 @@ typedef struct store_match {
     long long created_by;
     long long seat_player[STORE_MAX_SEATS];  /* 0 = empty seat */
     char seat_name[STORE_MAX_SEATS][81];
+    /* Who can be notified, read with the match so that a move costs no
+     * extra round trip for it: bit s set when seat s's player has an email
+     * address / an enabled player webhook; relay_webhooks when the match
+     * has an enabled relay webhook. */
+    uint32_t seat_has_email;
+    uint32_t seat_has_webhook;
+    bool relay_webhooks;
 } store_match;
 
 bool store_begin(PGconn *conn, apierr *err);

@@ -320,6 +320,10 @@ aq_round_score aq_score_side(const aq_state *s, int side);
 /* The civilization bonus for n completed collections of one's suit. */
 int aq_civilization_bonus(int n);
 json_t *aq_round_score_json(const aq_round_score *score);
+/* The scores of every finished round and the running totals per side, as
+ * the view's "scores" and "totals" (view.c) and the result's "detail". */
+json_t *aq_rounds_json(const aq_state *s);
+json_t *aq_totals_json(const aq_state *s);
 
 /* ---- legal.c, notation.c, view.c, snapshot.c -------------------------------- */
 

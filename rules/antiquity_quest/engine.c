@@ -130,11 +130,8 @@ static json_t *aq_result(const rules_state *state)
         }
         json_array_append_new(ranking, place);
     }
-    json_t *view = aq_view(s, RULES_SPECTATOR);
-    json_t *detail = json_pack("{s:O,s:O}", "rounds",
-                               json_object_get(view, "scores"), "totals",
-                               json_object_get(view, "totals"));
-    json_decref(view);
+    json_t *detail = json_pack("{s:o,s:o}", "rounds", aq_rounds_json(s),
+                               "totals", aq_totals_json(s));
     return json_pack("{s:b,s:o,s:o,s:o}", "over", s->phase == AQ_PHASE_OVER,
                      "scores", scores, "ranking", ranking, "detail", detail);
 }

@@ -77,7 +77,7 @@ static json_t *sides_json(const aq_state *s, int viewer_side)
     return sides;
 }
 
-static json_t *rounds_json(const aq_state *s)
+json_t *aq_rounds_json(const aq_state *s)
 {
     json_t *rounds = json_array();
     for (int r = 0; r < s->rounds_done; r++) {
@@ -97,6 +97,14 @@ static json_t *rounds_json(const aq_state *s)
                               "sides", scores, "civilizations", civs));
     }
     return rounds;
+}
+
+json_t *aq_totals_json(const aq_state *s)
+{
+    json_t *totals = json_array();
+    for (int side = 0; side < s->sides; side++)
+        json_array_append_new(totals, json_integer(s->total[side]));
+    return totals;
 }
 
 /* The viewer's own sealed final plays, if made. */
@@ -134,10 +142,6 @@ json_t *aq_view(const aq_state *s, int seat)
     if (on_turn)
         json_object_set_new(discard, "cards",
                             cards_json(s->discard.card, s->discard.count));
-    json_t *totals = json_array();
-    for (int side = 0; side < s->sides; side++)
-        json_array_append_new(totals, json_integer(s->total[side]));
-
     json_t *view = json_pack(
         "{s:i,s:i,s:s,s:i,s:i,s:o,s:i,s:o,s:{s:i,s:o},s:o,s:o,s:o,s:o,s:o}",
         "round", s->round, "rounds", s->opt.rounds, "phase",
@@ -145,8 +149,8 @@ json_t *aq_view(const aq_state *s, int seat)
         s->going_out == AQ_NONE ? json_null() : json_integer(s->going_out),
         "draw_pile", s->draw.count, "discard_pile", discard, "character_pile",
         "count", s->character.count, "top", top_json(&s->character), "seats",
-        seats, "sides", sides_json(s, viewer_side), "scores", rounds_json(s),
-        "totals", totals, "options", aq_options_json(&s->opt));
+        seats, "sides", sides_json(s, viewer_side), "scores", aq_rounds_json(s),
+        "totals", aq_totals_json(s), "options", aq_options_json(&s->opt));
     if (player) {
         json_t *you = json_pack("{s:i,s:i,s:o}", "seat", seat, "side",
                                 viewer_side, "hand",

@@ -1,0 +1,2 @@
+bench/service: bench/service.c client/client.h
+client/client.h:
