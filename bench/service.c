@@ -2,7 +2,9 @@
  *   service BASE_URL GAME CLIENTS SECONDS
  * Each client is a thread with its own two players and its own matches:
  * it reads its seat's view (legal moves), posts one at random, and times
- * the POST from send to answer. Prints accepted moves per second and the
+ * the POST from send to answer. Like a careful bot, it asks for the new
+ * state with each move ("Prefer: return=representation") and reads the view
+ * again only when the turn has passed to the other seat. Prints accepted moves per second and the
  * p50/p99 latency of the accepted moves as one line of key=value pairs. */
 #include <curl/curl.h>
 #include <pthread.h>
@@ -38,7 +40,10 @@ static bool call(client *c, const char *method, const char *path,
                  const char *body, const client_key *key, long expect,
                  client_response *r, worker *w)
 {
-    if (!client_send(c, method, path, body, key, NULL, r, w->error))
+    static const char *const prefer[] = {"Prefer: return=representation",
+                                         NULL};
+    client_send_options options = {.extra_headers = prefer};
+    if (!client_send(c, method, path, body, key, &options, r, w->error))
         return false;
     if (r->status != expect) {
         snprintf(w->error, sizeof w->error, "%s %s: %ld %.180s", method, path,
@@ -80,29 +85,36 @@ static void *play(void *arg)
             goto done;
     }
     int seat = 0;
+    json_t *view = NULL; /* the seat's view with its legal moves, when fresh */
     while (now_seconds() < w->deadline) {
         if (match[0] == '\0' && !new_match(c, w, keys, match))
             break;
         char path[64];
-        client_response view;
-        snprintf(path, sizeof path, "/v1/matches/%s/view", match);
-        if (!call(c, "GET", path, NULL, &keys[seat], 200, &view, w))
-            break;
-        json_t *pending = json_object_get(json_object_get(view.json, "pending"), "seats");
+        if (view == NULL) {
+            client_response r;
+            snprintf(path, sizeof path, "/v1/matches/%s/view", match);
+            if (!call(c, "GET", path, NULL, &keys[seat], 200, &r, w))
+                break;
+            view = json_incref(r.json);
+            client_response_free(&r);
+        }
+        json_t *pending = json_object_get(json_object_get(view, "pending"), "seats");
         int to_move = (int)json_integer_value(json_array_get(pending, 0));
         if (to_move != seat) {
             seat = to_move;
-            client_response_free(&view);
+            json_decref(view);
+            view = NULL;
             continue;
         }
-        json_t *moves = json_object_get(json_object_get(view.json, "legal"), "moves");
+        json_t *moves = json_object_get(json_object_get(view, "legal"), "moves");
         json_t *body = json_pack(
-            "{s:O,s:O}", "seq", json_object_get(json_object_get(view.json, "head"), "seq"),
+            "{s:O,s:O}", "seq", json_object_get(json_object_get(view, "head"), "seq"),
             "action",
             json_array_get(moves, randombytes_uniform((uint32_t)json_array_size(moves))));
         char *text = json_dumps(body, JSON_COMPACT);
         json_decref(body);
-        client_response_free(&view);
+        json_decref(view);
+        view = NULL;
         snprintf(path, sizeof path, "/v1/matches/%s/moves", match);
         client_response r;
         double started = now_seconds();
@@ -116,13 +128,20 @@ static void *play(void *arg)
         w->accepted++;
         if (w->samples < MAX_SAMPLES)
             w->latencies[w->samples++] = took;
-        if (json_is_true(json_object_get(r.json, "over")))
+        if (json_is_true(json_object_get(r.json, "over"))) {
             match[0] = '\0';
-        else
-            seat = (int)json_integer_value(json_array_get(
+        } else {
+            int next = (int)json_integer_value(json_array_get(
                 json_object_get(json_object_get(r.json, "pending"), "seats"), 0));
+            /* The answer shows the mover's view: still fresh if it moves
+             * again. */
+            if (next == seat)
+                view = json_incref(json_object_get(r.json, "seat_view"));
+            seat = next;
+        }
         client_response_free(&r);
     }
+    json_decref(view);
 done:
     client_free(c);
     return NULL;

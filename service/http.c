@@ -80,6 +80,9 @@ static enum MHD_Result send_answer(struct MHD_Connection *conn,
     MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE,
                             answer->content_type);
     MHD_add_response_header(response, "Cache-Control", "no-store");
+    if (answer->preference_applied != NULL)
+        MHD_add_response_header(response, "Preference-Applied",
+                                answer->preference_applied);
     enum MHD_Result result =
         MHD_queue_response(conn, (unsigned)answer->status, response);
     MHD_destroy_response(response);

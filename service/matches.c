@@ -557,8 +557,43 @@ bool matches_append_play(PGconn *conn, store_match *match,
     return ok;
 }
 
+/* What GET /view answers: the match, the seat's view and the moves it may
+ * make now. state is NULL while the match waits for players. */
+static json_t *seat_view_of(const store_match *match,
+                            const rules_engine *engine,
+                            const rules_state *state, int seat)
+{
+    json_t *answer = matches_describe(match, engine, NULL);
+    json_object_set_new(answer, "seat", json_integer(seat));
+    if (state == NULL)
+        return answer;
+    rules_pending pending;
+    engine->pending(state, &pending);
+    uint32_t committed = committed_seats(match->match_id, &pending);
+    json_object_set_new(answer, "pending",
+                        matches_pending_json(&pending, committed));
+    json_object_set_new(answer, "view", engine->view(state, seat));
+    json_object_set_new(answer, "result", engine->result(state));
+    /* A seat that has sealed its choice has nothing more to do now. */
+    json_t *legal = (committed & (1u << seat))
+                        ? json_pack("{s:[],s:b,s:[]}", "moves", "complete", 1,
+                                    "forms")
+                        : engine->legal(state, seat);
+    json_t *texts = json_array();
+    size_t i;
+    json_t *move;
+    json_array_foreach(json_object_get(legal, "moves"), i, move) {
+        char *text = engine->format_move(state, seat, move);
+        json_array_append_new(texts, text ? json_string(text) : json_null());
+        free(text);
+    }
+    json_object_set_new(legal, "texts", texts);
+    json_object_set_new(answer, "legal", legal);
+    return answer;
+}
+
 json_t *matches_move(const caller *who, long long match_id, const json_t *body,
-                     apierr *err)
+                     bool with_seat_view, apierr *err)
 {
     const json_t *seq = json_object_get(body, "seq");
     if (!json_is_integer(seq)) {
@@ -646,6 +681,11 @@ json_t *matches_move(const caller *who, long long match_id, const json_t *body,
         goto done;
     }
     matchstate_remember(engine, match_id, match.head_seq, state);
+    /* After the commit and outside the stored answer: a retry gets the
+     * answer without it, as it was stored. */
+    if (with_seat_view)
+        json_object_set_new(answer, "seat_view",
+                            seat_view_of(&match, engine, state, seat));
 done:
     json_decref(action);
     json_decref(events[0]);
@@ -690,38 +730,12 @@ json_t *matches_seat_view(const caller *who, long long match_id, apierr *err)
         return NULL;
     json_t *answer = NULL;
     rules_state *state = NULL;
-    answer = matches_describe(&match, engine, NULL);
-    json_object_set_new(answer, "seat", json_integer(seat));
-    if (strcmp(match.status, "open") == 0)
-        goto done;
-    state = matchstate_load(conn, &match, engine, err);
-    if (state == NULL) {
-        json_decref(answer);
-        answer = NULL;
-        goto done;
+    if (strcmp(match.status, "open") != 0) {
+        state = matchstate_load(conn, &match, engine, err);
+        if (state == NULL)
+            goto done;
     }
-    rules_pending pending;
-    engine->pending(state, &pending);
-    uint32_t committed = committed_seats(match_id, &pending);
-    json_object_set_new(answer, "pending",
-                        matches_pending_json(&pending, committed));
-    json_object_set_new(answer, "view", engine->view(state, seat));
-    json_object_set_new(answer, "result", engine->result(state));
-    /* A seat that has sealed its choice has nothing more to do now. */
-    json_t *legal = (committed & (1u << seat))
-                        ? json_pack("{s:[],s:b,s:[]}", "moves", "complete", 1,
-                                    "forms")
-                        : engine->legal(state, seat);
-    json_t *texts = json_array();
-    size_t i;
-    json_t *move;
-    json_array_foreach(json_object_get(legal, "moves"), i, move) {
-        char *text = engine->format_move(state, seat, move);
-        json_array_append_new(texts, text ? json_string(text) : json_null());
-        free(text);
-    }
-    json_object_set_new(legal, "texts", texts);
-    json_object_set_new(answer, "legal", legal);
+    answer = seat_view_of(&match, engine, state, seat);
 done:
     if (state != NULL)
         engine->destroy(state);

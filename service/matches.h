@@ -31,8 +31,11 @@ json_t *matches_register_player(const json_t *body, apierr *err);
 json_t *matches_create(const caller *who, const json_t *body, apierr *err);
 json_t *matches_join(const caller *who, long long match_id,
                      const json_t *body, apierr *err);
+/* Plays one move. with_seat_view (the client sent "Prefer:
+ * return=representation") adds "seat_view", what GET /view would answer
+ * now, so a client that moves again saves a request. */
 json_t *matches_move(const caller *who, long long match_id,
-                     const json_t *body, apierr *err);
+                     const json_t *body, bool with_seat_view, apierr *err);
 json_t *matches_public(long long match_id, apierr *err);
 json_t *matches_seat_view(const caller *who, long long match_id, apierr *err);
 json_t *matches_events(long long match_id, long long after, int limit,

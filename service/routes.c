@@ -1,10 +1,12 @@
 /* routes.c: URL → use case, JSON in and out, one error shape. */
 #include "routes.h"
 
+#include <ctype.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "admin.h"
@@ -491,6 +493,44 @@ static void decision_routes(struct MHD_Connection *conn, const char *method,
     answer_use_case(&who, 200, result, &err, answer);
 }
 
+/* RFC 7240: "Prefer: return=representation" (among other preferences,
+ * any case, in any of several Prefer headers) asks for the new state in
+ * the answer. */
+static enum MHD_Result find_representation(void *found, enum MHD_ValueKind kind,
+                                           const char *name, const char *value)
+{
+    (void)kind;
+    if (strcasecmp(name, "prefer") != 0 || value == NULL)
+        return MHD_YES;
+    /* Preferences are token[=value] separated by commas; tokens and this
+     * value are case-insensitive, the value may be quoted. */
+    char lower[512];
+    size_t n = 0;
+    for (const char *p = value; *p != '\0' && n + 1 < sizeof lower; p++) {
+        if (*p != ' ' && *p != '\t' && *p != '"')
+            lower[n++] = (char)tolower((unsigned char)*p);
+    }
+    lower[n] = '\0';
+    for (const char *p = lower; (p = strstr(p, "return=representation")) != NULL;
+         p++) {
+        bool starts = p == lower || p[-1] == ',';
+        char after = p[sizeof "return=representation" - 1];
+        if (starts && (after == '\0' || after == ',' || after == ';')) {
+            *(bool *)found = true;
+            return MHD_NO;
+        }
+    }
+    return MHD_YES;
+}
+
+static bool prefers_representation(struct MHD_Connection *conn)
+{
+    bool found = false;
+    MHD_get_connection_values(conn, MHD_HEADER_KIND, find_representation,
+                              &found);
+    return found;
+}
+
 /* Routes under /v1/matches/{id}. */
 static void match_routes(struct MHD_Connection *conn, const char *method,
                          long long match_id, const char *tail,
@@ -605,7 +645,10 @@ static void match_routes(struct MHD_Connection *conn, const char *method,
                      &request, answer))
         return;
     json_t *result = join ? matches_join(&who, match_id, request, &err)
-                          : matches_move(&who, match_id, request, &err);
+                          : matches_move(&who, match_id, request,
+                                         prefers_representation(conn), &err);
+    if (json_object_get(result, "seat_view") != NULL)
+        answer->preference_applied = "return=representation";
     json_decref(request);
     answer_use_case(&who, 200, result, &err, answer);
 }

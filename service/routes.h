@@ -10,6 +10,7 @@ typedef struct route_answer {
     char *body;               /* malloc'd */
     const char *content_type; /* static */
     const char *route;        /* static route name, for metrics and logs */
+    const char *preference_applied; /* static; RFC 7240 header, or NULL */
 } route_answer;
 
 /* url is libmicrohttpd's decoded path; target the raw request target. */

@@ -182,6 +182,69 @@ Test(e2e, moves_the_rules_or_the_protocol_forbid_are_refused)
     e2e_stop(&t.server);
 }
 
+/* "Prefer: return=representation": the answer to a move holds the mover's
+ * view exactly as GET /view shows it next; without it, or in a retry's
+ * stored answer, there is none. */
+Test(e2e, a_move_answer_holds_the_movers_view_when_asked)
+{
+    e2e_table t;
+    e2e_sit_down(&t, E2E_GAME, 2, NULL);
+    json_t *match = e2e_get(&t, "", NULL);
+    int seat = e2e_first_pending_seat(match);
+    json_int_t seq = json_integer_value(
+        json_object_get(json_object_get(match, "head"), "seq"));
+    json_decref(match);
+    json_t *view = e2e_get(&t, "/view", &t.players[seat]);
+    json_t *body = json_pack(
+        "{s:I,s:O}", "seq", seq, "action",
+        json_array_get(json_object_get(json_object_get(view, "legal"), "moves"), 0));
+    json_decref(view);
+    char *text = json_dumps(body, JSON_COMPACT);
+    char path[96];
+    snprintf(path, sizeof path, "/v1/matches/%s/moves", t.match);
+    static const char *const prefer[] = {
+        "Prefer: respond-async, RETURN=\"representation\"", NULL};
+
+    e2e_response moved = e2e_call_signed(&t.server, "POST", path, text,
+                                         &t.players[seat], (int64_t)time(NULL),
+                                         "prefer-nonce-1", prefer, false);
+    cr_assert_eq(moved.status, 200, "%s", moved.body);
+    json_t *shown = json_object_get(moved.json, "seat_view");
+    cr_assert_not_null(shown, "no seat_view in %s", moved.body);
+    view = e2e_get(&t, "/view", &t.players[seat]);
+    cr_expect(json_equal(shown, view),
+              "seat_view differs from GET /view:\n%s", moved.body);
+    json_decref(view);
+
+    /* The retry gets the stored answer: the same, without the view. */
+    e2e_response again = e2e_call_signed(&t.server, "POST", path, text,
+                                         &t.players[seat], (int64_t)time(NULL),
+                                         "prefer-nonce-1", prefer, false);
+    cr_expect_eq(again.status, 200, "%s", again.body);
+    json_object_del(moved.json, "seat_view");
+    cr_expect(json_equal(moved.json, again.json), "the retry got %s", again.body);
+
+    /* Without the preference: no view. */
+    int next = e2e_first_pending_seat(again.json);
+    view = e2e_get(&t, "/view", &t.players[next]);
+    json_t *next_body = json_pack(
+        "{s:I,s:O}", "seq", seq + 1, "action",
+        json_array_get(json_object_get(json_object_get(view, "legal"), "moves"), 0));
+    json_decref(view);
+    e2e_response plain = e2e_post_move(&t, next, seq + 1,
+                                       json_object_get(next_body, "action"));
+    cr_expect_eq(plain.status, 200, "%s", plain.body);
+    cr_expect_null(json_object_get(plain.json, "seat_view"), "%s", plain.body);
+
+    e2e_response_free(&plain);
+    json_decref(next_body);
+    e2e_response_free(&again);
+    e2e_response_free(&moved);
+    free(text);
+    json_decref(body);
+    e2e_stop(&t.server);
+}
+
 Test(e2e, malformed_and_oversized_requests_get_the_one_error_shape)
 {
     e2e_table t;
