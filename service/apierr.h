@@ -11,6 +11,7 @@ typedef struct apierr {
     char code[40];       /* stable machine code: "stale_seq", "illegal_move" */
     char message[320];   /* a sentence a person understands */
     long long head;      /* for stale_seq: the match's current head, else -1 */
+    long long retry_after; /* for 429: seconds until a retry may succeed, else 0 */
 } apierr;
 
 /* Fills err and returns false, so checks read: return apierr_set(...); */

@@ -80,6 +80,11 @@ static enum MHD_Result send_answer(struct MHD_Connection *conn,
     MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE,
                             answer->content_type);
     MHD_add_response_header(response, "Cache-Control", "no-store");
+    if (answer->retry_after > 0) {
+        char seconds[24];
+        snprintf(seconds, sizeof seconds, "%lld", answer->retry_after);
+        MHD_add_response_header(response, "Retry-After", seconds);
+    }
     if (answer->preference_applied != NULL)
         MHD_add_response_header(response, "Preference-Applied",
                                 answer->preference_applied);

@@ -128,6 +128,41 @@ static char *joined(const json_t *array, const char *prefix, const char *sep)
     return out;
 }
 
+/* A digest's list: per match waiting for the player, what is asked, a few
+ * of the moves and the link. */
+static char *digest_text(const json_t *matches, const char *base)
+{
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    if (f == NULL)
+        abort();
+    size_t i;
+    const json_t *p;
+    json_array_foreach(matches, i, p) {
+        const char *match = json_string_value(json_object_get(p, "match"));
+        const char *game = json_string_value(json_object_get(p, "game_title"));
+        const char *prompt = json_string_value(json_object_get(p, "prompt"));
+        fprintf(f, "%s- %s (%s), event %lld: %s\n", i ? "\n" : "",
+                match ? match : "?", game ? game : "?",
+                (long long)json_integer_value(json_object_get(p, "seq")),
+                prompt ? prompt : "your turn");
+        size_t k;
+        const json_t *move;
+        json_array_foreach(json_object_get(p, "moves"), k, move) {
+            if (k == 5) {
+                fprintf(f, "    …\n");
+                break;
+            }
+            fprintf(f, "    %s\n", json_string_value(move) ? json_string_value(move) : "");
+        }
+        fprintf(f, "  Play: %s/v1/matches/%s/view\n", base, match ? match : "");
+    }
+    if (fclose(f) != 0)
+        abort();
+    return out;
+}
+
 char *mail_compose(const mail_notification *n, char *why)
 {
     const json_t *p = n->payload;
@@ -150,6 +185,14 @@ char *mail_compose(const mail_notification *n, char *why)
     char *whose = joined(names, "", ", ");
     json_decref(names);
     char *moves = joined(json_object_get(p, "moves"), "  ", "\n");
+    char *changes = joined(json_object_get(p, "changes"), "  ", "\n");
+    char *digest = digest_text(json_object_get(p, "matches"), base);
+    char reminder[32] = "", waiting[16];
+    if (json_is_integer(json_object_get(p, "reminder_hours")))
+        snprintf(reminder, sizeof reminder, "%lld",
+                 (long long)json_integer_value(json_object_get(p, "reminder_hours")));
+    snprintf(waiting, sizeof waiting, "%zu",
+             json_array_size(json_object_get(p, "matches")));
     char *forms = joined(json_object_get(p, "forms"), "  ", "\n");
     char *view = json_dumps(json_object_get(p, "view"), JSON_INDENT(2) | JSON_SORT_KEYS);
     char *result = json_dumps(json_object_get(p, "result"), JSON_INDENT(2) | JSON_SORT_KEYS);
@@ -163,21 +206,31 @@ char *mail_compose(const mail_notification *n, char *why)
         {"forms", forms},         {"result", result ? result : "{}"},
         {"link", link},           {"settings_link", settings},
         {"notification", n->id},
+        {"changes", changes[0] ? changes : "  (nothing yet)"},
+        {"reminder_hours", reminder},
+        {"nudged_by", json_string_value(json_object_get(p, "nudged_by"))},
+        {"matches", digest},      {"waiting", waiting},
     };
     int count = (int)(sizeof vars / sizeof vars[0]);
-    char name[64];
-    snprintf(name, sizeof name, "%s.txt", n->reason);
+    /* "reminder_24h" and "nudge_7" share their kind's templates. */
+    char kind[32], name[64];
+    snprintf(kind, sizeof kind, "%.*s", (int)strcspn(n->reason, "_"), n->reason);
+    if (strcmp(kind, "reminder") != 0 && strcmp(kind, "nudge") != 0)
+        snprintf(kind, sizeof kind, "%s", n->reason);
+    snprintf(name, sizeof name, "%s.txt", kind);
     char *text = templates_render_file(name, vars, count, false);
-    snprintf(name, sizeof name, "%s.html", n->reason);
+    snprintf(name, sizeof name, "%s.html", kind);
     char *html = templates_render_file(name, vars, count, true);
     free(whose);
     free(moves);
+    free(changes);
+    free(digest);
     free(forms);
     free(view);
     free(result);
     if (text == NULL || html == NULL) {
-        snprintf(why, 256, "template %s.txt or %s.html cannot be read",
-                 n->reason, n->reason);
+        snprintf(why, 256, "template %s.txt or %s.html cannot be read", kind,
+                 kind);
         free(text);
         free(html);
         return NULL;

@@ -23,10 +23,12 @@ bool mail_configured(void);
 /* The notification to compose: payload is the outbox row's payload. */
 typedef struct mail_notification {
     const char *id;          /* "ntf_<match>_<outbox>" */
-    const char *reason;      /* "your_turn" | "match_over" */
+    const char *reason;      /* "your_turn" | "match_over" | "digest" |
+                                "reminder_<N>h" | "nudge_<id>": picks
+                                templates/<reason, suffix dropped>.* */
     const char *to_name;
     const char *to_address;
-    const json_t *payload;
+    const json_t *payload;   /* a digest's: {"matches": [row payloads]} */
     long long date;          /* unix seconds for the Date header */
 } mail_notification;
 

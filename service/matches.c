@@ -662,8 +662,16 @@ json_t *matches_move(const caller *who, long long match_id, const json_t *body,
                         who->signature);
     if (!store_begin(conn, err))
         goto done;
+    /* Notify only when someone new must act (or the match ends): a player
+     * who draws and then plays is told once that it is their turn, and the
+     * seats still owing a move in any order are not told again. */
+    rules_pending after;
+    engine->pending(state, &after);
+    bool changed = after.wait != pending.wait ||
+                   (after.seats & ~pending.seats) != 0 ||
+                   strcmp(after.decision, pending.decision) != 0;
     bool over = false;
-    if (!matches_append_play(conn, &match, engine, state, events, 1, true,
+    if (!matches_append_play(conn, &match, engine, state, events, 1, changed,
                              &over, err)) {
         store_rollback(conn);
         goto done;

@@ -18,6 +18,7 @@
 #include "db.h"
 #include "log.h"
 #include "mail.h"
+#include "notify_digest.h"
 #include "notify_outbox.h"
 #include "webhooks.h"
 
@@ -288,6 +289,9 @@ static int claim(notify_worker *w, PGconn *conn, job *jobs, char **payloads,
         "   SET next_attempt_at = now() + make_interval(secs => $1::int)"
         "  FROM (SELECT match_id, outbox_id FROM outbox"
         "         WHERE status = 'pending' AND next_attempt_at <= now()"
+        "           AND NOT digest"
+        "           AND NOT (" NOTIFY_OUTBOX_CANCELLABLE("outbox") " AND"
+        "                    pbem_outbox_pointless(match_id, seq, player_id))"
         "         ORDER BY next_attempt_at LIMIT $2::int"
         "         FOR UPDATE SKIP LOCKED) due"
         " WHERE o.match_id = due.match_id AND o.outbox_id = due.outbox_id"
@@ -545,7 +549,14 @@ static void *run(void *arg)
         }
         apierr err;
         PGconn *conn = db_conn(&err);
-        int claimed = conn ? work_batch(w, conn, multi) : -1;
+        /* Pointless reminders go first, then digests, then single rows. */
+        int claimed = conn && notify_outbox_cancel_pointless(conn) >= 0
+                          ? notify_digest_send(conn, &w->config)
+                          : -1;
+        if (claimed >= 0) {
+            int batch = work_batch(w, conn, multi);
+            claimed = batch < 0 ? -1 : claimed + batch;
+        }
         if (claimed > 0)
             continue;
         long long wait = claimed == 0 ? next_due_ms(w, conn) : w->config.poll_ms;

@@ -9,6 +9,7 @@
 #include "mail.h"
 
 #define MOVES_IN_PAYLOAD 50
+#define CHANGES_MAX 30
 #define LIST_LIMIT "100"
 
 void notify_outbox_ref(long long match_id, long long outbox_id, char out[48])
@@ -70,6 +71,49 @@ static json_t *public_payload(const store_match *match,
     return payload;
 }
 
+/* What happened since seat last acted, oldest first, as sentences: "Bob:
+ * play red1 red3 red5". At most the CHANGES_MAX latest. */
+static json_t *changes_since_last_turn(PGconn *conn, const store_match *match,
+                                       int seat, apierr *err)
+{
+    char id[24], seat_text[16], limit[16];
+    snprintf(id, sizeof id, "%lld", match->match_id);
+    snprintf(seat_text, sizeof seat_text, "%d", seat);
+    snprintf(limit, sizeof limit, "%d", CHANGES_MAX);
+    const char *params[] = {id, seat_text, limit};
+    PGresult *r = db_query(
+        conn,
+        "SELECT seat, kind, body::jsonb #>> '{data,text}' FROM ("
+        "  SELECT seq, seat, kind, body FROM events"
+        "   WHERE match_id = $1::bigint AND seq > (SELECT coalesce(max(seq), 0)"
+        "          FROM events WHERE match_id = $1::bigint AND seat = $2::int"
+        "           AND kind IN ('move', 'committed', 'revealed'))"
+        "     AND kind IN ('move', 'committed', 'decided')"
+        "   ORDER BY seq DESC LIMIT $3::int) latest ORDER BY seq",
+        3, params, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return NULL;
+    json_t *changes = json_array();
+    for (int i = 0; i < PQntuples(r); i++) {
+        int who = PQgetisnull(r, i, 0) ? -1 : atoi(PQgetvalue(r, i, 0));
+        const char *name = who >= 0 && who < match->seat_count
+                               ? match->seat_name[who]
+                               : "someone";
+        const char *kind = PQgetvalue(r, i, 1);
+        char line[400];
+        if (strcmp(kind, "move") == 0)
+            snprintf(line, sizeof line, "%s: %s", name,
+                     PQgetisnull(r, i, 2) ? "moved" : PQgetvalue(r, i, 2));
+        else if (strcmp(kind, "committed") == 0)
+            snprintf(line, sizeof line, "%s sealed a secret choice", name);
+        else
+            snprintf(line, sizeof line, "the secret choices were revealed");
+        json_array_append_new(changes, json_string(line));
+    }
+    PQclear(r);
+    return changes;
+}
+
 /* The public payload plus seat's own view and moves in text notation. */
 static json_t *seat_payload(const json_t *public, const rules_engine *engine,
                             const rules_state *state, int seat)
@@ -100,6 +144,56 @@ static json_t *seat_payload(const json_t *public, const rules_engine *engine,
     return payload;
 }
 
+/* One seat's rows: $1 match, $2 seq, $3 player, $4 reason, $5 payload,
+ * $6 whether mail is configured. Each enabled player webhook and the email
+ * address, as the player's notification_settings allow: email waits out
+ * quiet hours, and a "your turn" email waits for the daily digest when the
+ * player wants one. A "your turn" also schedules the player's escalating
+ * reminders on every channel; the worker cancels those the player has made
+ * pointless by acting (notify.c). */
+static const char queue_sql[] =
+    "WITH settings AS ("
+    "  SELECT coalesce(ns.email, true) AS email,"
+    "         coalesce(ns.webhooks, true) AS webhooks,"
+    "         coalesce(ns.time_zone, 'UTC') AS tz, ns.quiet_start, ns.quiet_end,"
+    "         coalesce(ns.digest, false) AND $4::text = 'your_turn' AS digest,"
+    "         coalesce(ns.digest_hour, 8::smallint) AS digest_hour,"
+    "         CASE WHEN $4::text = 'your_turn'"
+    "              THEN coalesce(ns.reminder_hours, '{}') ELSE '{}' END"
+    "           AS reminders,"
+    "         p.email IS NOT NULL AND $6::boolean AS mailable"
+    "    FROM players p LEFT JOIN notification_settings ns USING (player_id)"
+    "   WHERE p.player_id = $3::bigint),"
+    " wanted AS ("
+    "  SELECT 'webhook:' || w.webhook_id AS channel, w.webhook_id,"
+    "         $4::text AS reason, $5::jsonb AS payload, now() AS due,"
+    "         false AS digest"
+    "    FROM webhooks w, settings"
+    "   WHERE w.player_id = $3::bigint AND w.match_id IS NULL"
+    "     AND w.disabled_at IS NULL AND settings.webhooks"
+    "  UNION ALL"
+    "  SELECT 'email', NULL::bigint, $4::text, $5::jsonb,"
+    "         CASE WHEN digest THEN pbem_next_digest(now(), tz, digest_hour)"
+    "              ELSE pbem_after_quiet_hours(now(), tz, quiet_start, quiet_end)"
+    "         END, digest"
+    "    FROM settings WHERE email AND mailable),"
+    " reminders AS ("
+    "  SELECT w.channel, w.webhook_id, 'reminder_' || h || 'h' AS reason,"
+    "         jsonb_set(jsonb_set(w.payload, '{type}', '\"match.reminder\"'),"
+    "                   '{reminder_hours}', to_jsonb(h)) AS payload,"
+    "         CASE WHEN w.channel = 'email'"
+    "              THEN pbem_after_quiet_hours(now() + make_interval(hours => h),"
+    "                                          s.tz, s.quiet_start, s.quiet_end)"
+    "              ELSE now() + make_interval(hours => h) END AS due,"
+    "         false AS digest"
+    "    FROM wanted w, settings s, unnest(s.reminders) h)"
+    " INSERT INTO outbox (match_id, seq, player_id, channel, reason, payload,"
+    "                     webhook_id, next_attempt_at, digest)"
+    " SELECT $1::bigint, $2::bigint, $3::bigint, channel, reason, payload,"
+    "        webhook_id, due, digest"
+    "   FROM (SELECT * FROM wanted UNION ALL SELECT * FROM reminders) rows"
+    " ON CONFLICT DO NOTHING";
+
 bool notify_outbox_queue(PGconn *conn, const store_match *match,
                          const rules_engine *engine, const rules_state *state,
                          apierr *err)
@@ -126,28 +220,19 @@ bool notify_outbox_queue(PGconn *conn, const store_match *match,
         if (!(recipients & (1u << s)))
             continue;
         json_t *payload = seat_payload(public, engine, state, s);
+        json_t *changes = changes_since_last_turn(conn, match, s, err);
+        if (changes == NULL) {
+            json_decref(payload);
+            ok = false;
+            break;
+        }
+        json_object_set_new(payload, "changes", changes);
         char *text = json_dumps(payload, JSON_COMPACT | JSON_SORT_KEYS);
         json_decref(payload);
         char player[24];
         snprintf(player, sizeof player, "%lld", match->seat_player[s]);
         const char *params[] = {id, seq, player, reason, text, with_mail};
-        ok = db_command(
-            conn,
-            "INSERT INTO outbox (match_id, seq, player_id, channel, reason,"
-            " payload, webhook_id)"
-            " SELECT $1::bigint, $2::bigint, $3::bigint,"
-            "        'webhook:' || w.webhook_id, $4::text, $5::jsonb, w.webhook_id"
-            "   FROM webhooks w WHERE w.player_id = $3::bigint"
-            "    AND w.match_id IS NULL"
-            "    AND w.disabled_at IS NULL"
-            " UNION ALL"
-            " SELECT $1::bigint, $2::bigint, $3::bigint, 'email', $4::text,"
-            "        $5::jsonb, NULL::bigint"
-            "   FROM players p WHERE p.player_id = $3::bigint"
-            "    AND p.email IS NOT NULL"
-            "    AND $6::boolean"
-            " ON CONFLICT DO NOTHING",
-            6, params, err);
+        ok = db_command(conn, queue_sql, 6, params, err);
         free(text);
     }
     if (ok && relay) {
@@ -166,6 +251,64 @@ bool notify_outbox_queue(PGconn *conn, const store_match *match,
     }
     json_decref(public);
     return ok;
+}
+
+bool notify_outbox_queue_nudge(PGconn *conn, const store_match *match,
+                               const rules_engine *engine,
+                               const rules_state *state, int seat,
+                               long long nudge_id, const char *nudged_by,
+                               apierr *err)
+{
+    rules_pending pending;
+    engine->pending(state, &pending);
+    json_t *public = public_payload(match, engine, state, &pending, "nudge");
+    json_t *payload = seat_payload(public, engine, state, seat);
+    json_decref(public);
+    json_t *changes = changes_since_last_turn(conn, match, seat, err);
+    if (changes == NULL) {
+        json_decref(payload);
+        return false;
+    }
+    json_object_set_new(payload, "changes", changes);
+    json_object_set_new(payload, "type", json_string("match.nudge"));
+    json_object_set_new(payload, "nudged_by", json_string(nudged_by));
+    char *text = json_dumps(payload, JSON_COMPACT | JSON_SORT_KEYS);
+    json_decref(payload);
+    char id[24], seq[24], player[24];
+    snprintf(id, sizeof id, "%lld", match->match_id);
+    snprintf(seq, sizeof seq, "%lld", match->head_seq);
+    snprintf(player, sizeof player, "%lld", match->seat_player[seat]);
+    /* Unique per nudge: the same turn may be nudged again a window later. */
+    char reason[48];
+    snprintf(reason, sizeof reason, "nudge_%lld", nudge_id);
+    const char *params[] = {id, seq, player, reason, text,
+                            mail_configured() ? "true" : "false"};
+    bool ok = db_command(conn, queue_sql, 6, params, err);
+    free(text);
+    return ok;
+}
+
+int notify_outbox_cancel_pointless(PGconn *conn)
+{
+    apierr err;
+    PGresult *r = db_query(
+        conn,
+        "UPDATE outbox o SET status = 'cancelled',"
+        "   last_error = CASE WHEN m.status <> 'active'"
+        "                     THEN 'the match is ' || m.status"
+        "                     ELSE 'the player has acted since' END"
+        "  FROM matches m"
+        " WHERE m.match_id = o.match_id AND o.status = 'pending'"
+        "   AND o.next_attempt_at <= now()"
+        "   AND (" NOTIFY_OUTBOX_CANCELLABLE("o") ")"
+        "   AND pbem_outbox_pointless(o.match_id, o.seq, o.player_id)"
+        " RETURNING 1",
+        0, NULL, PGRES_TUPLES_OK, &err);
+    if (r == NULL)
+        return -1;
+    int n = PQntuples(r);
+    PQclear(r);
+    return n;
 }
 
 #define TS(col) "to_char(" col " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
@@ -248,9 +391,9 @@ json_t *notify_outbox_admin_list(const char *status, apierr *err)
     if (status == NULL)
         status = "dead";
     if (strcmp(status, "dead") != 0 && strcmp(status, "pending") != 0 &&
-        strcmp(status, "sent") != 0)
+        strcmp(status, "sent") != 0 && strcmp(status, "cancelled") != 0)
         return apierr_set(err, 400, "bad_query",
-                          "status must be dead, pending or sent"),
+                          "status must be dead, pending, sent or cancelled"),
                NULL;
     PGconn *conn = db_conn(err);
     if (conn == NULL)

@@ -5,10 +5,15 @@
  *     a row per channel it has: "email" when the player has an address and
  *     the service has SMTP (PBEM_SMTP_URL), and "webhook:<id>" per enabled
  *     player webhook; its payload carries that seat's own view and moves;
+ *     and what happened since its last turn ("changes");
  *   - each enabled match webhook gets one row (player_id 0) whose payload
  *     holds only public data: the public view, who must act, the scores.
- * (match, seq, player, channel, reason) is unique, so queueing twice for
- * the same reason adds nothing. The outbox worker (notify.h) sends them.
+ * A player's notification_settings (notify_settings.h) shape the rows:
+ * channels turned off get none, email waits out quiet hours or, for "your
+ * turn", the daily digest (notify_digest.h), and a "your turn" schedules
+ * "reminder_<N>h" rows at the player's escalating reminder hours. Rows are
+ * queued once per appended event, inside its transaction, so an event
+ * never notifies twice. The outbox worker (notify.h) sends them.
  *
  * A notification's public id is "ntf_<match_id>_<outbox_id>"; it is also
  * the webhook-id of every delivery attempt of it. */
@@ -29,6 +34,27 @@ bool notify_outbox_queue(PGconn *conn, const store_match *match,
                          const rules_engine *engine, const rules_state *state,
                          apierr *err);
 
+/* Queues a nudge: one "nudge_<nudge_id>" row per channel of the player
+ * at seat (which must act in state) naming who nudged. */
+bool notify_outbox_queue_nudge(PGconn *conn, const store_match *match,
+                               const rules_engine *engine,
+                               const rules_state *state, int seat,
+                               long long nudge_id, const char *nudged_by,
+                               apierr *err);
+
+/* SQL: whether outbox row alias may be cancelled once pointless (a
+ * reminder, a nudge or a digest entry; never a plain "your turn" or "match
+ * over"). The worker's claim skips such rows while they are pointless, so
+ * a row falling due between the cancel pass and the claim is not sent. */
+#define NOTIFY_OUTBOX_CANCELLABLE(alias)                                  \
+    "(" alias ".reason LIKE 'reminder\\_%' OR "                            \
+    alias ".reason LIKE 'nudge\\_%' OR " alias ".digest)"
+
+/* Cancels the due reminders, nudges and digest entries that have become
+ * pointless: the player has acted since (an event of their seat after the
+ * row's), or the match is no longer active. How many, or -1. */
+int notify_outbox_cancel_pointless(PGconn *conn);
+
 void notify_outbox_ref(long long match_id, long long outbox_id, char out[48]);
 /* False when text is not a notification id. */
 bool notify_outbox_parse_ref(const char *text, long long *match_id,
@@ -39,7 +65,7 @@ bool notify_outbox_parse_ref(const char *text, long long *match_id,
 json_t *notify_outbox_mine(long long player_id, apierr *err);
 
 /* GET /v1/admin/notifications?status=…: the latest 100 rows in status
- * ("dead" by default; "pending", "sent"), with every attempt. */
+ * ("dead" by default; "pending", "sent", "cancelled"), with every attempt. */
 json_t *notify_outbox_admin_list(const char *status, apierr *err);
 
 /* POST /v1/admin/notifications/{id}/retry: a dead row back to pending, due

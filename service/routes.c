@@ -17,6 +17,8 @@
 #include "matches.h"
 #include "metrics.h"
 #include "notify_outbox.h"
+#include "notify_settings.h"
+#include "nudge.h"
 #include "rules.h"
 #include "store.h"
 #include "verify.h"
@@ -55,6 +57,7 @@ static void answer_error(route_answer *answer, const apierr *err)
         json_object_set_new(json_object_get(body, "error"), "head",
                             json_integer(err->head));
     answer->status = err->status;
+    answer->retry_after = err->retry_after;
     answer->body = dump(body);
     answer->content_type = "application/json";
     json_decref(body);
@@ -341,6 +344,31 @@ static void notification_routes(struct MHD_Connection *conn, const char *method,
         answer_result(answer, 200, mine, &err);
         return;
     }
+    if (strcmp(url, "/v1/players/me/notification-settings") == 0) {
+        bool is_put = strcmp(method, "PUT") == 0;
+        answer->route = is_put ? "PUT /v1/players/me/notification-settings"
+                               : "GET /v1/players/me/notification-settings";
+        if (!is_get && !is_put) {
+            routes_error(answer, 405, "method_not_allowed", "use GET or PUT");
+            return;
+        }
+        /* PUT is idempotent: a replay sets the same settings again. */
+        if (authenticate(conn, method, target, body, len, RETRY_NONE, &who,
+                         answer))
+            return;
+        json_t *result = NULL;
+        if (is_get) {
+            result = notify_settings_get(who.player_id, &err);
+        } else {
+            json_t *request = parse_body(body, len, &err);
+            if (request != NULL)
+                result = notify_settings_put(who.player_id, request, &err);
+            json_decref(request);
+        }
+        auth_caller_free(&who);
+        answer_result(answer, 200, result, &err);
+        return;
+    }
     if (strcmp(url, hooks) == 0) {
         answer->route = is_post ? "POST /v1/players/me/webhooks"
                                 : "GET /v1/players/me/webhooks";
@@ -617,6 +645,21 @@ static void match_routes(struct MHD_Connection *conn, const char *method,
         auth_caller_free(&who);
         json_decref(request);
         answer_result(answer, 201, result, &err);
+        return;
+    }
+    if (strcmp(tail, "/nudge") == 0) {
+        answer->route = "POST /v1/matches/{id}/nudge";
+        if (!is_post) {
+            routes_error(answer, 405, "method_not_allowed", "use POST");
+            return;
+        }
+        /* No body needed; a replayed nudge meets the rate limit. */
+        if (authenticate(conn, method, target, body, len, RETRY_NONE, &who,
+                         answer))
+            return;
+        json_t *result = nudge_send(&who, match_id, &err);
+        auth_caller_free(&who);
+        answer_result(answer, 202, result, &err);
         return;
     }
     static const char decisions_prefix[] = "/decisions/";

@@ -11,6 +11,7 @@ typedef struct route_answer {
     const char *content_type; /* static */
     const char *route;        /* static route name, for metrics and logs */
     const char *preference_applied; /* static; RFC 7240 header, or NULL */
+    long long retry_after;    /* seconds for a Retry-After header, or 0 */
 } route_answer;
 
 /* url is libmicrohttpd's decoded path; target the raw request target. */

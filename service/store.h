@@ -40,8 +40,9 @@ typedef struct store_match {
     char seat_name[STORE_MAX_SEATS][81];
     /* Who can be notified, read with the match so that a move costs no
      * extra round trip for it: bit s set when seat s's player has an email
-     * address / an enabled player webhook; relay_webhooks when the match
-     * has an enabled relay webhook. */
+     * address / an enabled player webhook and has not turned that channel
+     * off (notification_settings); relay_webhooks when the match has an
+     * enabled relay webhook. */
     uint32_t seat_has_email;
     uint32_t seat_has_webhook;
     bool relay_webhooks;
