@@ -11,9 +11,13 @@ scripts/pg.sh start
 scripts/pg.sh createdb "$db" >/dev/null
 export DATABASE_URL; DATABASE_URL=$(scripts/pg.sh url "$db")
 server=
+others=()
+notify_db="pbem_bench_notify_$$"
 cleanup() {
     [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
+    for pid in "${others[@]}"; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done
     scripts/pg.sh dropdb "$db" >/dev/null 2>&1 || true
+    scripts/pg.sh dropdb "$notify_db" >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
 
@@ -61,3 +65,35 @@ for clients in 1 16 64; do
     printf '%-8s %14s %10s %10s %16s %8s\n' "$clients" "${service_rate[$clients]}" \
         "${service_p50[$clients]}" "${service_p99[$clients]}" "${raw_rate[$clients]}" "$ratio"
 done
+
+echo
+echo "== notifications: delivered per second to local receivers"
+echo "   (webhooks verified by npm standardwebhooks, mail parsed by smtp-server + mailparser, on the same cores)"
+if [ ! -d tests/node/node_modules ] || [ tests/node/package-lock.json -nt tests/node/node_modules ]; then
+    (cd tests/node && npm ci --no-audit --no-fund --loglevel=error) >/dev/null
+fi
+work=$(mktemp -d)
+: > "$work/secrets"
+node tests/node/webhook-receiver.mjs --out "$work/hooks.jsonl" --secrets "$work/secrets" >"$work/hook.out" &
+others+=($!)
+node tests/node/smtp-receiver.mjs --out "$work/mail.jsonl" >"$work/smtp.out" &
+others+=($!)
+for _ in $(seq 100); do grep -q listening "$work/hook.out" && grep -q listening "$work/smtp.out" && break; sleep 0.1; done
+hook_port=$(awk '/listening/{print $2}' "$work/hook.out")
+smtp_port=$(awk '/listening/{print $2}' "$work/smtp.out")
+[ -n "$hook_port" ] && [ -n "$smtp_port" ] || { echo "the receivers did not start" >&2; exit 1; }
+scripts/pg.sh createdb "$notify_db" >/dev/null 2>&1
+notify_url=$(scripts/pg.sh url "$notify_db")
+DATABASE_URL=$notify_url PBEM_LISTEN=127.0.0.1:0 PBEM_QUIET=1 PBEM_KEY_FILE=var/bench.key \
+    PBEM_SMTP_URL="smtp://127.0.0.1:$smtp_port" PBEM_WEBHOOK_ALLOW_LOOPBACK=1 \
+    PBEM_NOTIFY_BATCH=64 "$build/pbemd" >"$work/pbemd.out" &
+others+=($!)
+for _ in $(seq 100); do grep -q serving "$work/pbemd.out" && break; sleep 0.1; done
+notify_port=$(sed -nE 's/.*127\.0\.0\.1:([0-9]+).*/\1/p' "$work/pbemd.out")
+[ -n "$notify_port" ] || { echo "pbemd (notifications) did not start" >&2; exit 1; }
+DATABASE_URL=$notify_url "$build/bench/notify" "http://127.0.0.1:$notify_port" \
+    "http://127.0.0.1:$hook_port/hook" "$work/secrets" "${PBEM_BENCH_NOTIFICATIONS:-2000}" |
+    sed 's/^/  /'
+verified=$(grep -c '"verified":true' "$work/hooks.jsonl" || true)
+echo "  webhook deliveries verified by standardwebhooks: $verified of $(wc -l <"$work/hooks.jsonl")"
+rm -rf "$work"
