@@ -7,6 +7,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "seal.h"
+#include "store.h"
 #include "templates.h"
 
 bool mail_configured(void)
@@ -170,7 +172,13 @@ char *mail_compose(const mail_notification *n, char *why)
     const char *base = env_or("PBEM_PUBLIC_URL", "http://127.0.0.1:8080");
     char link[512], settings[512], seq[32];
     snprintf(link, sizeof link, "%s/v1/matches/%s", base, match ? match : "");
-    snprintf(settings, sizeof settings, "%s/v1/players/me/notifications", base);
+    snprintf(settings, sizeof settings, "%s/v1/players/me/notification-settings",
+             base);
+    char token[SEAL_TOKEN_TEXT], unsubscribe[640], player_ref[32];
+    seal_unsubscribe_token(n->player_id, token);
+    store_player_ref(n->player_id, player_ref);
+    snprintf(unsubscribe, sizeof unsubscribe,
+             "%s/v1/unsubscribe?player=%s&token=%s", base, player_ref, token);
     snprintf(seq, sizeof seq, "%lld",
              (long long)json_integer_value(json_object_get(p, "seq")));
     /* Whose turn: the names of the seats that must act. */
@@ -210,6 +218,7 @@ char *mail_compose(const mail_notification *n, char *why)
         {"reminder_hours", reminder},
         {"nudged_by", json_string_value(json_object_get(p, "nudged_by"))},
         {"matches", digest},      {"waiting", waiting},
+        {"unsubscribe_link", unsubscribe},
     };
     int count = (int)(sizeof vars / sizeof vars[0]);
     /* "reminder_24h" and "nudge_7" share their kind's templates. */
@@ -287,6 +296,8 @@ char *mail_compose(const mail_notification *n, char *why)
     fprintf(f, "Date: %s\r\n", date);
     fprintf(f, "Message-ID: <%s@%s>\r\n", n->id, domain);
     fprintf(f, "X-PBEM-Notification: %s\r\n", n->id);
+    fprintf(f, "List-Unsubscribe: <%s>\r\n", unsubscribe);
+    fprintf(f, "List-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n");
     fprintf(f, "MIME-Version: 1.0\r\n");
     fprintf(f, "Content-Type: multipart/alternative; boundary=\"%s\"\r\n",
             boundary);

@@ -2,7 +2,10 @@
  * RFC 5322 / MIME multipart/alternative mail (text and HTML, UTF-8, base64
  * bodies, RFC 2047 encoded non-ASCII names and subject, its own Date and a
  * Message-ID derived from the notification id, so a resent notification
- * is recognisable as the same message), rendered from templates/.
+ * is recognisable as the same message), rendered from templates/. Every
+ * mail carries a one-click unsubscribe link (RFC 8058 List-Unsubscribe and
+ * List-Unsubscribe-Post headers, and {{unsubscribe_link}} in the body)
+ * that turns the player's email notifications off.
  *
  * Configuration (environment): PBEM_SMTP_URL ("smtp://host:587"; unset:
  * no email is queued), PBEM_SMTP_STARTTLS ("required" → CURLUSESSL_ALL,
@@ -26,6 +29,7 @@ typedef struct mail_notification {
     const char *reason;      /* "your_turn" | "match_over" | "digest" |
                                 "reminder_<N>h" | "nudge_<id>": picks
                                 templates/<reason, suffix dropped>.* */
+    long long player_id;     /* for the unsubscribe link */
     const char *to_name;
     const char *to_address;
     const json_t *payload;   /* a digest's: {"matches": [row payloads]} */

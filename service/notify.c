@@ -255,6 +255,7 @@ static bool prepare_mail(notify_worker *w, PGconn *conn, job *j,
     mail_notification n = {
         .id = j->ref,
         .reason = j->reason,
+        .player_id = j->player_id,
         .to_name = PQgetvalue(r, 0, 0),
         .to_address = address,
         .payload = payload,

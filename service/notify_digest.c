@@ -119,6 +119,7 @@ static bool send_one(PGconn *conn, const notify_config *config,
     mail_notification n = {
         .id = id,
         .reason = "digest",
+        .player_id = atoll(player),
         .to_name = PQgetvalue(who, 0, 0),
         .to_address = address,
         .payload = payload,

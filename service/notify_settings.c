@@ -6,6 +6,9 @@
 #include <string.h>
 
 #include "db.h"
+#include "seal.h"
+#include "store.h"
+#include "templates.h"
 
 #define REMINDERS_MAX 5
 #define REMINDER_HOURS_MAX 720
@@ -217,4 +220,60 @@ json_t *notify_settings_put(long long player_id, const json_t *body,
                     9, params, err))
         return NULL;
     return notify_settings_get(player_id, err);
+}
+
+static long long checked_player(const char *player_ref, const char *token,
+                                apierr *err)
+{
+    long long player_id = player_ref ? store_parse_player_ref(player_ref) : 0;
+    if (player_id <= 0 || !seal_unsubscribe_check(player_id, token)) {
+        apierr_set(err, 403, "bad_unsubscribe_link",
+                   "this unsubscribe link is not valid; use the link of a "
+                   "recent notification email");
+        return 0;
+    }
+    return player_id;
+}
+
+json_t *notify_settings_unsubscribe(const char *player_ref, const char *token,
+                                    apierr *err)
+{
+    long long player_id = checked_player(player_ref, token, err);
+    if (player_id == 0)
+        return NULL;
+    PGconn *conn = db_conn(err);
+    if (conn == NULL)
+        return NULL;
+    char player[24];
+    snprintf(player, sizeof player, "%lld", player_id);
+    const char *params[] = {player};
+    if (!db_command(conn,
+                    "INSERT INTO notification_settings (player_id, email)"
+                    " SELECT player_id, false FROM players WHERE player_id = $1"
+                    " ON CONFLICT (player_id) DO UPDATE SET email = false,"
+                    " updated_at = now()",
+                    1, params, err))
+        return NULL;
+    return json_pack("{s:s,s:b}", "player", player_ref, "email", 0);
+}
+
+char *notify_settings_unsubscribe_page(const char *player_ref,
+                                       const char *token, apierr *err)
+{
+    if (checked_player(player_ref, token, err) == 0)
+        return NULL;
+    char action[256];
+    snprintf(action, sizeof action, "/v1/unsubscribe?player=%s&token=%s",
+             player_ref, token);
+    templates_var vars[] = {{"action", action}};
+    return templates_render_text(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        "<title>Stop notification emails</title></head><body>\n"
+        "<p>Stop all turn notification emails to this address? Webhooks and "
+        "your matches are not affected; you can turn email on again in your "
+        "notification settings.</p>\n"
+        "<form method=\"post\" action=\"{{action}}\">"
+        "<input type=\"hidden\" name=\"List-Unsubscribe\" value=\"One-Click\">"
+        "<button type=\"submit\">Stop emails</button></form>\n</body></html>\n",
+        vars, 1, true);
 }

@@ -24,4 +24,15 @@ json_t *notify_settings_get(long long player_id, apierr *err);
 json_t *notify_settings_put(long long player_id, const json_t *body,
                             apierr *err);
 
+/* POST /v1/unsubscribe?player=p_…&token=…: the one-click unsubscribe of
+ * every mail (RFC 8058; seal_unsubscribe_token): turns the player's email
+ * off. 403 when the token is not the player's. */
+json_t *notify_settings_unsubscribe(const char *player_ref, const char *token,
+                                    apierr *err);
+
+/* GET of the same link (a person clicking it, or a mail scanner fetching
+ * it): changes nothing, answers a small HTML page whose button POSTs. */
+char *notify_settings_unsubscribe_page(const char *player_ref,
+                                       const char *token, apierr *err);
+
 #endif

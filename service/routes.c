@@ -745,6 +745,27 @@ void routes_handle(struct MHD_Connection *conn, const char *method,
         answer_use_case(&who, 201, created, &err, answer);
         return;
     }
+    if (strcmp(url, "/v1/unsubscribe") == 0 && (is_get || is_post)) {
+        answer->route = is_get ? "GET /v1/unsubscribe" : "POST /v1/unsubscribe";
+        const char *player =
+            MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, "player");
+        const char *token =
+            MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, "token");
+        if (is_post) {
+            answer_result(answer, 200,
+                          notify_settings_unsubscribe(player, token, &err), &err);
+            return;
+        }
+        char *page = notify_settings_unsubscribe_page(player, token, &err);
+        if (page == NULL) {
+            answer_error(answer, &err);
+            return;
+        }
+        answer->status = 200;
+        answer->body = page;
+        answer->content_type = "text/html; charset=utf-8";
+        return;
+    }
     if (strncmp(url, "/v1/players/me/", 15) == 0 ||
         strncmp(url, "/v1/admin/", 10) == 0)
         return notification_routes(conn, method, url, target, body, len,

@@ -139,3 +139,37 @@ bool seal_decrypt(long long match_id, const uint8_t *sealed, size_t len,
                len - crypto_aead_xchacha20poly1305_ietf_NPUBBYTES, ad,
                sizeof ad, sealed, service_key) == 0;
 }
+
+static void unsubscribe_mac(long long player_id, uint8_t mac[32])
+{
+    /* A key of its own, so a token reveals nothing about the sealing key. */
+    uint8_t key[crypto_generichash_KEYBYTES];
+    static const char key_domain[] = "pbem/unsubscribe-key/v1";
+    crypto_generichash(key, sizeof key, (const uint8_t *)key_domain,
+                       sizeof key_domain - 1, service_key, sizeof service_key);
+    char message[64];
+    int len = snprintf(message, sizeof message, "pbem/unsubscribe/v1\n%lld",
+                       player_id);
+    crypto_generichash(mac, 32, (const uint8_t *)message, (size_t)len, key,
+                       sizeof key);
+    sodium_memzero(key, sizeof key);
+}
+
+void seal_unsubscribe_token(long long player_id, char out[SEAL_TOKEN_TEXT])
+{
+    uint8_t mac[32];
+    unsubscribe_mac(player_id, mac);
+    sodium_bin2hex(out, SEAL_TOKEN_TEXT, mac, sizeof mac);
+}
+
+bool seal_unsubscribe_check(long long player_id, const char *token)
+{
+    uint8_t mac[32], given[32];
+    size_t len = 0;
+    if (token == NULL || strlen(token) != 64 ||
+        sodium_hex2bin(given, sizeof given, token, 64, NULL, &len, NULL) != 0 ||
+        len != sizeof given)
+        return false;
+    unsubscribe_mac(player_id, mac);
+    return sodium_memcmp(mac, given, sizeof mac) == 0;
+}

@@ -58,4 +58,14 @@ void seal_encrypt(long long match_id, const uint8_t *plain, size_t len,
 bool seal_decrypt(long long match_id, const uint8_t *sealed, size_t len,
                   uint8_t *out);
 
+/* The token of a player's one-click unsubscribe link (RFC 8058): keyed
+ * BLAKE2b-256 of "pbem/unsubscribe/v1" and the player id under a key
+ * derived from the service key, in lower-case hex (64 characters + NUL).
+ * It never expires; it only ever turns email off. */
+#define SEAL_TOKEN_TEXT 65
+void seal_unsubscribe_token(long long player_id, char out[SEAL_TOKEN_TEXT]);
+
+/* Whether token is player_id's, compared in constant time. */
+bool seal_unsubscribe_check(long long player_id, const char *token);
+
 #endif

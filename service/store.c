@@ -65,6 +65,15 @@ long long store_parse_match_ref(const char *text)
     return id;
 }
 
+long long store_parse_player_ref(const char *text)
+{
+    if (text == NULL || strncmp(text, "p_", 2) != 0 || text[2] < '1' ||
+        text[2] > '9' || strlen(text) > 22 ||
+        strspn(text + 2, "0123456789") != strlen(text + 2))
+        return 0;
+    return strtoll(text + 2, NULL, 10);
+}
+
 bool store_insert_match(PGconn *conn, const store_match *match, apierr *err)
 {
     char id[24], version[16], seats[16], creator[24];

@@ -57,6 +57,7 @@ void store_rollback(PGconn *conn);
 void store_match_ref(long long match_id, char out[32]);
 long long store_parse_match_ref(const char *text);
 void store_player_ref(long long player_id, char out[32]);
+long long store_parse_player_ref(const char *text);
 
 /* Inserts a new match row with head 0 (its first events come by append). */
 bool store_insert_match(PGconn *conn, const store_match *match, apierr *err);

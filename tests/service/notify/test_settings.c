@@ -466,3 +466,81 @@ Test(settings, your_turn_tells_what_changed_since_your_last_turn,
     stop_server(&s);
     receiver_stop(&hook);
 }
+
+/* The link in the List-Unsubscribe header, as a path ("/v1/unsubscribe?…"). */
+static char *unsubscribe_path(const char *raw)
+{
+    const char *header = strstr(raw, "\r\nList-Unsubscribe: <");
+    cr_assert_not_null(header, "no List-Unsubscribe header");
+    const char *path = strstr(header, "/v1/unsubscribe?");
+    const char *end = path ? strchr(path, '>') : NULL;
+    cr_assert(path != NULL && end != NULL, "malformed List-Unsubscribe");
+    return strndup(path, (size_t)(end - path));
+}
+
+Test(settings, the_unsubscribe_link_of_a_mail_turns_email_off, .timeout = 60)
+{
+    e2e_server s = {0};
+    e2e_player a, b;
+    receiver smtp;
+    notify_server_env();
+    receiver_start(&smtp, "smtp-receiver.mjs", NULL);
+    char url[64];
+    snprintf(url, sizeof url, "smtp://127.0.0.1:%d", smtp.port);
+    setenv("PBEM_SMTP_URL", url, 1);
+    e2e_start(&s);
+    e2e_register(&s, "Robert", &a);
+    e2e_register(&s, "Eliza", &b);
+    char match[32];
+    two_player_match(&s, &a, &b, match);
+    json_t *mails = receiver_wait(&smtp, 1, 20);
+    cr_assert_eq(json_array_size(mails), 1);
+    const char *raw = json_string_value(json_object_get(json_array_get(mails, 0), "raw"));
+    cr_assert_not_null(strstr(raw, "\r\nList-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n"),
+                       "no one-click header");
+    char *path = unsubscribe_path(raw);
+    const char *text = json_string_value(json_object_get(json_array_get(mails, 0), "text"));
+    cr_expect_not_null(strstr(text, path), "the body has no unsubscribe link");
+    const e2e_player *recipient = strstr(path, a.id) ? &a : &b;
+    const e2e_player *other = recipient == &a ? &b : &a;
+
+    /* Fetching the link changes nothing; it offers a button. */
+    e2e_response r = e2e_call(&s, "GET", path, NULL, NULL);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    cr_expect_not_null(strstr(r.body, "<form method=\"post\""), "%s", r.body);
+    e2e_response_free(&r);
+    r = e2e_call(&s, "GET", "/v1/players/me/notification-settings", NULL, recipient);
+    cr_expect(json_is_true(json_object_get(r.json, "email")), "a GET unsubscribed");
+    e2e_response_free(&r);
+
+    /* A forged token, or the link aimed at another player, is refused. */
+    char *forged = strdup(path);
+    forged[strlen(forged) - 1] = forged[strlen(forged) - 1] == '0' ? '1' : '0';
+    r = e2e_call(&s, "POST", forged, "List-Unsubscribe=One-Click", NULL);
+    cr_expect_eq(r.status, 403, "%s", r.body);
+    e2e_response_free(&r);
+    char *aimed = strdup(path);
+    memcpy(strstr(aimed, recipient->id), other->id, strlen(other->id));
+    if (strlen(other->id) == strlen(recipient->id)) {
+        r = e2e_call(&s, "POST", aimed, "List-Unsubscribe=One-Click", NULL);
+        cr_expect_eq(r.status, 403, "%s", r.body);
+        e2e_response_free(&r);
+    }
+
+    /* The one-click POST turns email off, for the recipient only. */
+    r = e2e_call(&s, "POST", path, "List-Unsubscribe=One-Click", NULL);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    e2e_response_free(&r);
+    r = e2e_call(&s, "GET", "/v1/players/me/notification-settings", NULL, recipient);
+    cr_expect(json_is_false(json_object_get(r.json, "email")), "%s", r.body);
+    e2e_response_free(&r);
+    r = e2e_call(&s, "GET", "/v1/players/me/notification-settings", NULL, other);
+    cr_expect(json_is_true(json_object_get(r.json, "email")), "%s", r.body);
+    e2e_response_free(&r);
+    free(aimed);
+    free(forged);
+    free(path);
+    json_decref(mails);
+    stop_server(&s);
+    receiver_stop(&smtp);
+}
