@@ -195,12 +195,34 @@ char *mail_compose(const mail_notification *n, char *why)
     char *moves = joined(json_object_get(p, "moves"), "  ", "\n");
     char *changes = joined(json_object_get(p, "changes"), "  ", "\n");
     char *digest = digest_text(json_object_get(p, "matches"), base);
-    char reminder[32] = "", waiting[16];
-    if (json_is_integer(json_object_get(p, "reminder_hours")))
-        snprintf(reminder, sizeof reminder, "%lld",
-                 (long long)json_integer_value(json_object_get(p, "reminder_hours")));
+    char waiting[16];
     snprintf(waiting, sizeof waiting, "%zu",
              json_array_size(json_object_get(p, "matches")));
+    /* A reminder or a nudge is a "your turn" mail that says why it came. */
+    char headline[160], opening[400];
+    const char *game_title = json_string_value(json_object_get(p, "game_title"));
+    const char *nudged_by = json_string_value(json_object_get(p, "nudged_by"));
+    if (strncmp(n->reason, "reminder", 8) == 0) {
+        snprintf(headline, sizeof headline, "Reminder: still your turn");
+        snprintf(opening, sizeof opening,
+                 "A reminder: it has been your turn in %s match %s for %lld "
+                 "hours (event %s).",
+                 game_title ? game_title : "", match ? match : "",
+                 (long long)json_integer_value(json_object_get(p, "reminder_hours")),
+                 seq);
+    } else if (strncmp(n->reason, "nudge", 5) == 0) {
+        snprintf(headline, sizeof headline, "%.80s is waiting for you",
+                 nudged_by ? nudged_by : "A player");
+        snprintf(opening, sizeof opening,
+                 "%.80s nudged you: it is your turn in %s match %s (event %s).",
+                 nudged_by ? nudged_by : "A player", game_title ? game_title : "",
+                 match ? match : "", seq);
+    } else {
+        snprintf(headline, sizeof headline, "Your turn");
+        snprintf(opening, sizeof opening,
+                 "It is your turn in %s match %s (event %s).",
+                 game_title ? game_title : "", match ? match : "", seq);
+    }
     char *forms = joined(json_object_get(p, "forms"), "  ", "\n");
     char *view = json_dumps(json_object_get(p, "view"), JSON_INDENT(2) | JSON_SORT_KEYS);
     char *result = json_dumps(json_object_get(p, "result"), JSON_INDENT(2) | JSON_SORT_KEYS);
@@ -215,17 +237,18 @@ char *mail_compose(const mail_notification *n, char *why)
         {"link", link},           {"settings_link", settings},
         {"notification", n->id},
         {"changes", changes[0] ? changes : "  (nothing yet)"},
-        {"reminder_hours", reminder},
-        {"nudged_by", json_string_value(json_object_get(p, "nudged_by"))},
+        {"headline", headline},   {"opening", opening},
         {"matches", digest},      {"waiting", waiting},
         {"unsubscribe_link", unsubscribe},
     };
     int count = (int)(sizeof vars / sizeof vars[0]);
-    /* "reminder_24h" and "nudge_7" share their kind's templates. */
+    /* "reminder_24h" and "nudge_7" are "your turn" mails. */
     char kind[32], name[64];
-    snprintf(kind, sizeof kind, "%.*s", (int)strcspn(n->reason, "_"), n->reason);
-    if (strcmp(kind, "reminder") != 0 && strcmp(kind, "nudge") != 0)
-        snprintf(kind, sizeof kind, "%s", n->reason);
+    snprintf(kind, sizeof kind, "%s",
+             strncmp(n->reason, "reminder_", 9) == 0 ||
+                     strncmp(n->reason, "nudge_", 6) == 0
+                 ? "your_turn"
+                 : n->reason);
     snprintf(name, sizeof name, "%s.txt", kind);
     char *text = templates_render_file(name, vars, count, false);
     snprintf(name, sizeof name, "%s.html", kind);

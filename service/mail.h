@@ -27,8 +27,8 @@ bool mail_configured(void);
 typedef struct mail_notification {
     const char *id;          /* "ntf_<match>_<outbox>" */
     const char *reason;      /* "your_turn" | "match_over" | "digest" |
-                                "reminder_<N>h" | "nudge_<id>": picks
-                                templates/<reason, suffix dropped>.* */
+                                "reminder_<N>h" | "nudge_<id>" (these two
+                                use your_turn.*): picks templates/<reason>.* */
     long long player_id;     /* for the unsubscribe link */
     const char *to_name;
     const char *to_address;

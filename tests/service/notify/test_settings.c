@@ -115,6 +115,31 @@ static json_t *wait_deliveries(const receiver *hook, const char *type,
     return deliveries_of_type(hook, type);
 }
 
+/* A server, players a and b, and (when hook is not NULL) a webhook
+ * receiver both players registered; with smtp, an SMTP receiver the
+ * server sends through. */
+static void scene(receiver *hook, receiver *smtp, e2e_server *s, e2e_player *a,
+                  e2e_player *b)
+{
+    notify_server_env();
+    char url[64];
+    if (smtp != NULL) {
+        receiver_start(smtp, "smtp-receiver.mjs", NULL);
+        snprintf(url, sizeof url, "smtp://127.0.0.1:%d", smtp->port);
+        setenv("PBEM_SMTP_URL", url, 1);
+    }
+    if (hook != NULL)
+        receiver_start(hook, "webhook-receiver.mjs", NULL);
+    e2e_start(s);
+    e2e_register(s, "Robert", a);
+    e2e_register(s, "Eliza", b);
+    if (hook != NULL) {
+        snprintf(url, sizeof url, "http://127.0.0.1:%d/hook", hook->port);
+        receiver_add_secret(hook, register_webhook(s, a, NULL, url));
+        receiver_add_secret(hook, register_webhook(s, b, NULL, url));
+    }
+}
+
 Test(settings, are_read_written_and_checked, .timeout = 60)
 {
     notify_server_env();
@@ -177,11 +202,7 @@ Test(settings, a_channel_turned_off_gets_nothing, .timeout = 60)
     receiver hook;
     e2e_server s = {0};
     e2e_player a, b;
-    notify_scene(&hook, NULL, &s, &a, &b);
-    char url[64];
-    snprintf(url, sizeof url, "http://127.0.0.1:%d/hook", hook.port);
-    receiver_add_secret(&hook, register_webhook(&s, &a, NULL, url));
-    receiver_add_secret(&hook, register_webhook(&s, &b, NULL, url));
+    scene(&hook, NULL, &s, &a, &b);
     put_settings(&s, &a, "{\"webhooks\":false}");
     put_settings(&s, &b, "{\"webhooks\":false}");
     char match[32];
@@ -204,11 +225,7 @@ Test(settings, reminders_escalate_and_stop_once_the_player_acts, .timeout = 90)
     receiver hook;
     e2e_server s = {0};
     e2e_player a, b;
-    notify_scene(&hook, NULL, &s, &a, &b);
-    char url[64];
-    snprintf(url, sizeof url, "http://127.0.0.1:%d/hook", hook.port);
-    receiver_add_secret(&hook, register_webhook(&s, &a, NULL, url));
-    receiver_add_secret(&hook, register_webhook(&s, &b, NULL, url));
+    scene(&hook, NULL, &s, &a, &b);
     put_settings(&s, &a, "{\"reminder_hours\":[24,72]}");
     put_settings(&s, &b, "{\"reminder_hours\":[24,72]}");
     char match[32];
@@ -264,18 +281,7 @@ Test(settings, quiet_hours_hold_email_but_not_webhooks, .timeout = 60)
     receiver hook, smtp;
     e2e_server s = {0};
     e2e_player a, b;
-    notify_server_env();
-    receiver_start(&smtp, "smtp-receiver.mjs", NULL);
-    char url[64];
-    snprintf(url, sizeof url, "smtp://127.0.0.1:%d", smtp.port);
-    setenv("PBEM_SMTP_URL", url, 1);
-    receiver_start(&hook, "webhook-receiver.mjs", NULL);
-    e2e_start(&s);
-    e2e_register(&s, "Robert", &a);
-    e2e_register(&s, "Eliza", &b);
-    snprintf(url, sizeof url, "http://127.0.0.1:%d/hook", hook.port);
-    receiver_add_secret(&hook, register_webhook(&s, &a, NULL, url));
-    receiver_add_secret(&hook, register_webhook(&s, &b, NULL, url));
+    scene(&hook, &smtp, &s, &a, &b);
     /* Quiet from an hour ago until two hours from now, in UTC. */
     time_t now = time(NULL);
     struct tm from, until;
@@ -315,14 +321,7 @@ Test(settings, a_digest_lists_every_waiting_match_in_one_email, .timeout = 90)
     e2e_server s = {0};
     e2e_player a, b;
     receiver smtp;
-    notify_server_env();
-    receiver_start(&smtp, "smtp-receiver.mjs", NULL);
-    char url[64];
-    snprintf(url, sizeof url, "smtp://127.0.0.1:%d", smtp.port);
-    setenv("PBEM_SMTP_URL", url, 1);
-    e2e_start(&s);
-    e2e_register(&s, "Robert", &a);
-    e2e_register(&s, "Eliza", &b);
+    scene(NULL, &smtp, &s, &a, &b);
     time_t now = time(NULL);
     struct tm utc;
     gmtime_r(&now, &utc);
@@ -384,15 +383,11 @@ Test(settings, a_digest_lists_every_waiting_match_in_one_email, .timeout = 90)
 Test(settings, a_nudge_reaches_the_waited_for_player_once_per_window,
      .timeout = 60)
 {
-    receiver hook;
+    receiver hook, smtp;
     e2e_server s = {0};
     e2e_player a, b, c;
-    notify_scene(&hook, NULL, &s, &a, &b);
+    scene(&hook, &smtp, &s, &a, &b);
     e2e_register(&s, "Kibitzer", &c);
-    char url[64];
-    snprintf(url, sizeof url, "http://127.0.0.1:%d/hook", hook.port);
-    receiver_add_secret(&hook, register_webhook(&s, &a, NULL, url));
-    receiver_add_secret(&hook, register_webhook(&s, &b, NULL, url));
     char match[32], path[96];
     two_player_match(&s, &a, &b, match);
     const e2e_player *waiting = waited_for(&s, match, &a, &b);
@@ -424,8 +419,18 @@ Test(settings, a_nudge_reaches_the_waited_for_player_once_per_window,
     nudges = deliveries_of_type(&hook, "match.nudge");
     cr_expect_eq(json_array_size(nudges), 1, "a refused nudge was delivered");
     json_decref(nudges);
+    /* By email too: "your turn", then the nudge saying who is waiting. */
+    json_t *mails = receiver_wait(&smtp, 2, 20);
+    cr_assert_eq(json_array_size(mails), 2);
+    char subject[128];
+    snprintf(subject, sizeof subject, "%s is waiting for you in %s",
+             other == &a ? "Robert" : "Eliza", match);
+    const char *got = json_string_value(json_object_get(json_array_get(mails, 1), "subject"));
+    cr_expect_not_null(strstr(got, subject), "subject: %s", got);
+    json_decref(mails);
     stop_server(&s);
     receiver_stop(&hook);
+    receiver_stop(&smtp);
 }
 
 Test(settings, your_turn_tells_what_changed_since_your_last_turn,
@@ -434,11 +439,7 @@ Test(settings, your_turn_tells_what_changed_since_your_last_turn,
     receiver hook;
     e2e_server s = {0};
     e2e_player a, b;
-    notify_scene(&hook, NULL, &s, &a, &b);
-    char url[64];
-    snprintf(url, sizeof url, "http://127.0.0.1:%d/hook", hook.port);
-    receiver_add_secret(&hook, register_webhook(&s, &a, NULL, url));
-    receiver_add_secret(&hook, register_webhook(&s, &b, NULL, url));
+    scene(&hook, NULL, &s, &a, &b);
     char match[32];
     two_player_match(&s, &a, &b, match);
     const e2e_player *first = waited_for(&s, match, &a, &b);
@@ -483,14 +484,7 @@ Test(settings, the_unsubscribe_link_of_a_mail_turns_email_off, .timeout = 60)
     e2e_server s = {0};
     e2e_player a, b;
     receiver smtp;
-    notify_server_env();
-    receiver_start(&smtp, "smtp-receiver.mjs", NULL);
-    char url[64];
-    snprintf(url, sizeof url, "smtp://127.0.0.1:%d", smtp.port);
-    setenv("PBEM_SMTP_URL", url, 1);
-    e2e_start(&s);
-    e2e_register(&s, "Robert", &a);
-    e2e_register(&s, "Eliza", &b);
+    scene(NULL, &smtp, &s, &a, &b);
     char match[32];
     two_player_match(&s, &a, &b, match);
     json_t *mails = receiver_wait(&smtp, 1, 20);
