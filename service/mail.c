@@ -155,6 +155,14 @@ char *mail_compose(const mail_notification *n, char *why)
     char *result = json_dumps(json_object_get(p, "result"), JSON_INDENT(2) | JSON_SORT_KEYS);
     const char *game = json_string_value(json_object_get(p, "game_title"));
     const char *prompt = json_string_value(json_object_get(p, "prompt"));
+    /* Deadline reminders and the admins' notice carry their deadline. */
+    const json_t *deadline = json_object_get(p, "deadline");
+    const char *due_at = json_string_value(json_object_get(deadline, "due_at"));
+    const char *fires_at =
+        json_string_value(json_object_get(deadline, "fires_at"));
+    const char *action = json_string_value(json_object_get(deadline, "action"));
+    const char *because =
+        json_string_value(json_object_get(deadline, "reason"));
     templates_var vars[] = {
         {"player", n->to_name},   {"match", match},
         {"game", game},           {"seq", seq},
@@ -163,6 +171,10 @@ char *mail_compose(const mail_notification *n, char *why)
         {"forms", forms},         {"result", result ? result : "{}"},
         {"link", link},           {"settings_link", settings},
         {"notification", n->id},
+        {"due_at", due_at ? due_at : ""},
+        {"fires_at", fires_at ? fires_at : ""},
+        {"deadline_action", action ? action : ""},
+        {"deadline_reason", because ? because : ""},
     };
     int count = (int)(sizeof vars / sizeof vars[0]);
     char name[64];

@@ -43,11 +43,25 @@ static const char *wait_name(rules_wait wait)
     return "unknown";
 }
 
-/* What every recipient may know: public data only. */
+/* The webhook event type of each reason. */
+static const char *event_type(const char *reason)
+{
+    if (strcmp(reason, "match_over") == 0)
+        return "match.over";
+    if (strcmp(reason, "deadline_reminder") == 0)
+        return "match.deadline_reminder";
+    if (strcmp(reason, "deadline_admins") == 0)
+        return "match.deadline_passed";
+    return "match.your_turn";
+}
+
+/* What every recipient may know: public data only. result (borrowed) may
+ * be NULL: the engine's. */
 static json_t *public_payload(const store_match *match,
                               const rules_engine *engine,
                               const rules_state *state,
-                              const rules_pending *pending, const char *reason)
+                              const rules_pending *pending, const char *reason,
+                              const json_t *result)
 {
     char ref[32];
     store_match_ref(match->match_id, ref);
@@ -59,12 +73,12 @@ static json_t *public_payload(const store_match *match,
     }
     json_t *payload = json_pack(
         "{s:s,s:s,s:I,s:s,s:s,s:o,s:o,s:s,s:s,s:o,s:o}", "type",
-        strcmp(reason, "match_over") == 0 ? "match.over" : "match.your_turn",
-        "match", ref, "seq", (json_int_t)match->head_seq, "game", engine->name,
-        "game_title", engine->title, "players", players, "seats", seats,
-        "wait", wait_name(pending->wait), "prompt",
-        pending->prompt, "view",
-        engine->view(state, RULES_SPECTATOR), "result", engine->result(state));
+        event_type(reason), "match", ref, "seq", (json_int_t)match->head_seq,
+        "game", engine->name, "game_title", engine->title, "players", players,
+        "seats", seats, "wait", wait_name(pending->wait), "prompt",
+        pending->prompt, "view", engine->view(state, RULES_SPECTATOR),
+        "result",
+        result ? json_deep_copy(result) : engine->result(state));
     if (payload == NULL)
         abort();
     return payload;
@@ -145,9 +159,40 @@ static bool reachable(PGconn *conn, const store_match *match, uint32_t *seats,
     return true;
 }
 
-bool notify_outbox_queue(PGconn *conn, const store_match *match,
-                         const rules_engine *engine, const rules_state *state,
-                         apierr *err)
+/* One seat's rows: a webhook row per enabled player webhook and an email
+ * row when the player has an address and mail is configured. */
+static bool queue_seat(PGconn *conn, const char *id, const char *seq,
+                       long long player_id, const char *reason,
+                       const char *payload, apierr *err)
+{
+    char player[24];
+    snprintf(player, sizeof player, "%lld", player_id);
+    const char *with_mail = mail_configured() ? "true" : "false";
+    const char *params[] = {id, seq, player, reason, payload, with_mail};
+    return db_command(
+        conn,
+        "INSERT INTO outbox (match_id, seq, player_id, channel, reason,"
+        " payload, webhook_id)"
+        " SELECT $1::bigint, $2::bigint, $3::bigint,"
+        "        'webhook:' || w.webhook_id, $4::text, $5::jsonb, w.webhook_id"
+        "   FROM webhooks w WHERE w.player_id = $3::bigint"
+        "    AND w.match_id IS NULL"
+        "    AND w.disabled_at IS NULL"
+        " UNION ALL"
+        " SELECT $1::bigint, $2::bigint, $3::bigint, 'email', $4::text,"
+        "        $5::jsonb, NULL::bigint"
+        "   FROM players p WHERE p.player_id = $3::bigint"
+        "    AND p.email IS NOT NULL"
+        "    AND $6::boolean"
+        " ON CONFLICT DO NOTHING",
+        6, params, err);
+}
+
+/* The rows for whoever must act (every seat when over), and the match
+ * relays'; result as in public_payload. */
+static bool queue(PGconn *conn, const store_match *match,
+                  const rules_engine *engine, const rules_state *state,
+                  bool over, const json_t *result, apierr *err)
 {
     uint32_t listening = 0;
     bool relay = false;
@@ -155,43 +200,28 @@ bool notify_outbox_queue(PGconn *conn, const store_match *match,
         return false;
     rules_pending pending;
     engine->pending(state, &pending);
-    bool over = pending.wait == RULES_WAIT_NOBODY;
+    if (over)
+        pending.wait = RULES_WAIT_NOBODY;
     uint32_t recipients = (over ? ~0u : pending.seats) & listening;
     if (recipients == 0 && !relay)
         return true;
     const char *reason = over ? "match_over" : "your_turn";
-    json_t *public = public_payload(match, engine, state, &pending, reason);
+    json_t *public = public_payload(match, engine, state, &pending, reason,
+                                    result);
     char id[24], seq[24];
     snprintf(id, sizeof id, "%lld", match->match_id);
     snprintf(seq, sizeof seq, "%lld", match->head_seq);
-    const char *with_mail = mail_configured() ? "true" : "false";
     bool ok = true;
     for (int s = 0; ok && s < match->seat_count; s++) {
         if (!(recipients & (1u << s)))
             continue;
         json_t *payload = seat_payload(public, engine, state, s);
+        if (over)
+            json_object_set_new(payload, "moves", json_array());
         char *text = json_dumps(payload, JSON_COMPACT | JSON_SORT_KEYS);
         json_decref(payload);
-        char player[24];
-        snprintf(player, sizeof player, "%lld", match->seat_player[s]);
-        const char *params[] = {id, seq, player, reason, text, with_mail};
-        ok = db_command(
-            conn,
-            "INSERT INTO outbox (match_id, seq, player_id, channel, reason,"
-            " payload, webhook_id)"
-            " SELECT $1::bigint, $2::bigint, $3::bigint,"
-            "        'webhook:' || w.webhook_id, $4::text, $5::jsonb, w.webhook_id"
-            "   FROM webhooks w WHERE w.player_id = $3::bigint"
-            "    AND w.match_id IS NULL"
-            "    AND w.disabled_at IS NULL"
-            " UNION ALL"
-            " SELECT $1::bigint, $2::bigint, $3::bigint, 'email', $4::text,"
-            "        $5::jsonb, NULL::bigint"
-            "   FROM players p WHERE p.player_id = $3::bigint"
-            "    AND p.email IS NOT NULL"
-            "    AND $6::boolean"
-            " ON CONFLICT DO NOTHING",
-            6, params, err);
+        ok = queue_seat(conn, id, seq, match->seat_player[s], reason, text,
+                        err);
         free(text);
     }
     if (ok && relay) {
@@ -209,6 +239,78 @@ bool notify_outbox_queue(PGconn *conn, const store_match *match,
         free(text);
     }
     json_decref(public);
+    return ok;
+}
+
+bool notify_outbox_queue(PGconn *conn, const store_match *match,
+                         const rules_engine *engine, const rules_state *state,
+                         apierr *err)
+{
+    rules_pending pending;
+    engine->pending(state, &pending);
+    return queue(conn, match, engine, state,
+                 pending.wait == RULES_WAIT_NOBODY, NULL, err);
+}
+
+bool notify_outbox_queue_over(PGconn *conn, const store_match *match,
+                              const rules_engine *engine,
+                              const rules_state *state, const json_t *result,
+                              apierr *err)
+{
+    return queue(conn, match, engine, state, true, result, err);
+}
+
+bool notify_outbox_remind(PGconn *conn, const store_match *match,
+                          const rules_engine *engine, const rules_state *state,
+                          int seat, long long seq, const json_t *deadline,
+                          apierr *err)
+{
+    uint32_t listening = 0;
+    bool relay = false;
+    if (!reachable(conn, match, &listening, &relay, err))
+        return false;
+    if (!(listening & (1u << seat)))
+        return true;
+    rules_pending pending;
+    engine->pending(state, &pending);
+    json_t *public = public_payload(match, engine, state, &pending,
+                                    "deadline_reminder", NULL);
+    json_t *payload = seat_payload(public, engine, state, seat);
+    json_decref(public);
+    json_object_set(payload, "deadline", (json_t *)deadline);
+    char *text = json_dumps(payload, JSON_COMPACT | JSON_SORT_KEYS);
+    json_decref(payload);
+    char id[24], seq_text[24];
+    snprintf(id, sizeof id, "%lld", match->match_id);
+    snprintf(seq_text, sizeof seq_text, "%lld", seq);
+    bool ok = queue_seat(conn, id, seq_text, match->seat_player[seat],
+                         "deadline_reminder", text, err);
+    free(text);
+    return ok;
+}
+
+bool notify_outbox_admins(PGconn *conn, const store_match *match,
+                          const rules_engine *engine, const rules_state *state,
+                          const json_t *deadline, apierr *err)
+{
+    rules_pending pending;
+    engine->pending(state, &pending);
+    json_t *payload = public_payload(match, engine, state, &pending,
+                                     "deadline_admins", NULL);
+    json_object_set(payload, "deadline", (json_t *)deadline);
+    char *text = json_dumps(payload, JSON_COMPACT | JSON_SORT_KEYS);
+    json_decref(payload);
+    char id[24], seq[24];
+    snprintf(id, sizeof id, "%lld", match->match_id);
+    snprintf(seq, sizeof seq, "%lld", match->head_seq);
+    const char *params[] = {id, seq, text};
+    bool ok = db_command(conn,
+                         "INSERT INTO outbox (match_id, seq, player_id,"
+                         " channel, reason, payload) VALUES ($1, $2, 0,"
+                         " 'admins', 'deadline_admins', $3::jsonb)"
+                         " ON CONFLICT DO NOTHING",
+                         3, params, err);
+    free(text);
     return ok;
 }
 

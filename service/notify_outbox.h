@@ -8,7 +8,9 @@
  *   - each enabled match webhook gets one row (player_id 0) whose payload
  *     holds only public data: the public view, who must act, the scores.
  * (match, seq, player, channel, reason) is unique, so queueing twice for
- * the same reason adds nothing. The outbox worker (notify.h) sends them.
+ * the same reason adds nothing. Deadlines (deadlines.h) add reminders to
+ * the seat that must act and, when a match's action says so, a row for
+ * the admins. The outbox worker (notify.h) sends them.
  *
  * A notification's public id is "ntf_<match_id>_<outbox_id>"; it is also
  * the webhook-id of every delivery attempt of it. */
@@ -28,6 +30,31 @@
 bool notify_outbox_queue(PGconn *conn, const store_match *match,
                          const rules_engine *engine, const rules_state *state,
                          apierr *err);
+
+/* The rows of a match that ended other than by the rules (a forfeit):
+ * every seat and relay is told it is over, with result (borrowed). */
+bool notify_outbox_queue_over(PGconn *conn, const store_match *match,
+                              const rules_engine *engine,
+                              const rules_state *state, const json_t *result,
+                              apierr *err);
+
+/* A deadline reminder to seat (reason "deadline_reminder", webhook type
+ * "match.deadline_reminder"): the seat's own payload plus "deadline"
+ * (borrowed: when it is due and what happens then), about event seq, the
+ * start of the wait. */
+bool notify_outbox_remind(PGconn *conn, const store_match *match,
+                          const rules_engine *engine, const rules_state *state,
+                          int seat, long long seq, const json_t *deadline,
+                          apierr *err);
+
+/* A deadline passed in a match whose action is to tell the admins: one
+ * row for player 0 on channel "admins" (reason "deadline_admins") with the
+ * public payload plus "deadline" (borrowed). The outbox worker mails it to
+ * PBEM_ADMIN_EMAIL, or, without one, moves it to the dead letters, where
+ * GET /v1/admin/notifications?status=dead shows it. */
+bool notify_outbox_admins(PGconn *conn, const store_match *match,
+                          const rules_engine *engine, const rules_state *state,
+                          const json_t *deadline, apierr *err);
 
 void notify_outbox_ref(long long match_id, long long outbox_id, char out[48]);
 /* False when text is not a notification id. */

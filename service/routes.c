@@ -17,6 +17,7 @@
 #include "notify_outbox.h"
 #include "rules.h"
 #include "store.h"
+#include "vacations.h"
 #include "verify.h"
 #include "webhooks.h"
 
@@ -367,6 +368,55 @@ static bool signed_body(struct MHD_Connection *conn, const char *method,
     return true;
 }
 
+/* /v1/players/me/vacation (GET, POST) and /v1/players/me/vacation/{id}
+ * (DELETE), signed by the player. */
+static void vacation_routes(struct MHD_Connection *conn, const char *method,
+                            const char *url, const char *target,
+                            const char *body, size_t len, route_answer *answer)
+{
+    static const char base[] = "/v1/players/me/vacation";
+    apierr err;
+    caller who;
+    bool one = url[sizeof base - 1] == '/';
+    bool is_get = strcmp(method, "GET") == 0;
+    bool is_post = strcmp(method, "POST") == 0;
+    if (one) {
+        answer->route = "DELETE /v1/players/me/vacation/{id}";
+        if (strcmp(method, "DELETE") != 0) {
+            routes_error(answer, 405, "method_not_allowed", "use DELETE");
+            return;
+        }
+        if (authenticate(conn, method, target, body, len, false, &who, answer))
+            return;
+        json_t *result =
+            vacations_cancel(who.player_id, url + sizeof base, &err);
+        auth_caller_free(&who);
+        answer_result(answer, 200, result, &err);
+        return;
+    }
+    answer->route = is_post ? "POST /v1/players/me/vacation"
+                            : "GET /v1/players/me/vacation";
+    if (!is_get && !is_post) {
+        routes_error(answer, 405, "method_not_allowed", "use GET or POST");
+        return;
+    }
+    if (is_get) {
+        if (authenticate(conn, method, target, body, len, false, &who, answer))
+            return;
+        json_t *list = vacations_list(who.player_id, &err);
+        auth_caller_free(&who);
+        answer_result(answer, 200, list, &err);
+        return;
+    }
+    json_t *request;
+    if (!signed_body(conn, method, target, body, len, &who, &request, answer))
+        return;
+    json_t *result = vacations_declare(&who, request, &err);
+    auth_caller_free(&who);
+    json_decref(request);
+    answer_result(answer, 201, result, &err);
+}
+
 static void healthz(route_answer *answer)
 {
     apierr err;
@@ -624,6 +674,11 @@ void routes_handle(struct MHD_Connection *conn, const char *method,
         auth_caller_free(&who);
         json_decref(request);
         answer_result(answer, 201, created, &err);
+        return;
+    }
+    if (strcmp(url, "/v1/players/me/vacation") == 0 ||
+        strncmp(url, "/v1/players/me/vacation/", 24) == 0) {
+        vacation_routes(conn, method, url, target, body, len, answer);
         return;
     }
     if (strncmp(url, "/v1/players/me/", 15) == 0 ||
