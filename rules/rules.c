@@ -113,3 +113,45 @@ const rules_engine *rules_find(const char *name)
     }
     return NULL;
 }
+
+static bool matches_pattern(const json_t *move, const json_t *pattern)
+{
+    const char *key;
+    const json_t *value;
+    json_object_foreach((json_t *)pattern, key, value) {
+        if (!json_equal(json_object_get(move, key), value))
+            return false;
+    }
+    return true;
+}
+
+json_t *rules_pick_move(const json_t *legal, const char *preferences)
+{
+    json_error_t jerr;
+    json_t *patterns = json_loads(preferences, 0, &jerr);
+    if (!json_is_array(patterns)) {
+        fprintf(stderr, "%s:%d: bad move preferences: %s\n", __FILE__,
+                __LINE__, jerr.text);
+        abort();
+    }
+    const json_t *moves = json_object_get(legal, "moves");
+    json_t *chosen = NULL;
+    size_t p;
+    const json_t *pattern;
+    json_array_foreach(patterns, p, pattern) {
+        size_t i;
+        const json_t *move;
+        json_array_foreach(moves, i, move) {
+            if (matches_pattern(move, pattern)) {
+                chosen = (json_t *)move;
+                break;
+            }
+        }
+        if (chosen != NULL)
+            break;
+    }
+    json_decref(patterns);
+    if (chosen == NULL)
+        chosen = json_array_get(moves, 0);
+    return chosen != NULL ? json_incref(chosen) : NULL;
+}

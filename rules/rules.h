@@ -149,6 +149,16 @@ typedef struct rules_engine {
      * recomputed from scratch). Returns false with the first broken
      * invariant named in err. */
     bool (*check)(const rules_state *state, rules_error *err);
+
+    /* OPTIONAL (may be NULL). The move the engine makes for a seat that
+     * must act now but let its deadline pass (the service's "default_move"
+     * and "skip" deadline actions; a sealed decision's choice for a seat
+     * that did not commit or reveal): something apply() accepts for seat in
+     * state, chosen by a fixed rule the engine's README names, so that a
+     * match of absent players still ends. A new reference, or NULL when seat
+     * may not act. Without this function the service plays the first move
+     * legal() lists. */
+    json_t *(*default_move)(const rules_state *state, int seat);
 } rules_engine;
 
 /* The registry of engines compiled into this build, in a stable order.
@@ -157,6 +167,15 @@ const rules_engine *const *rules_engines(void);
 
 /* The engine called name, or NULL. */
 const rules_engine *rules_find(const char *name);
+
+/* A default move picked from a legal() answer (borrowed): preferences is
+ * a JSON array of patterns, best first; a move matches a pattern when it
+ * has every key of the pattern with an equal value
+ * ([{"type":"go","location":"castle"}, {"type":"pass"}]). Returns the first
+ * listed move matching the first pattern that matches any, else the first
+ * move listed: a new reference, or NULL when nothing is listed. Aborts on a
+ * malformed preferences text (a programming error). For default_move. */
+json_t *rules_pick_move(const json_t *legal, const char *preferences);
 
 /* Counts the seats set in a pending mask. */
 int rules_seat_count(uint32_t seats);

@@ -181,14 +181,17 @@ static bool choice_is_legal(const decision_ctx *ctx, int seat,
 
 /* After a commit or reveal: reveals the server-sealed choices once all
  * seats have committed, and applies the decision once all are revealed.
- * Appends the events (starting with first, borrowed) inside the caller's
- * transaction. The revealed choices are collected in revealed_actions. */
-static bool advance(decision_ctx *ctx, json_t *first,
+ * Appends the events (starting with lead[0..lead_count), borrowed) inside
+ * the caller's transaction. The revealed choices are collected in
+ * revealed_actions. */
+static bool advance(decision_ctx *ctx, json_t *const *lead, int lead_count,
                     json_t *revealed_actions[STORE_MAX_SEATS], bool *decided,
                     bool *over, apierr *err)
 {
-    json_t *events[STORE_MAX_SEATS + 3] = {first};
-    int count = 1;
+    json_t *events[STORE_MAX_SEATS + 4];
+    int count = 0;
+    for (int i = 0; i < lead_count && i < 2; i++)
+        events[count++] = lead[i];
     bool all_committed = true, all_revealed = true;
     *decided = false;
     for (int s = 0; s < ctx->match.seat_count; s++) {
@@ -253,7 +256,7 @@ static bool advance(decision_ctx *ctx, json_t *first,
         ok = matches_append_play(ctx->conn, &ctx->match, ctx->engine,
                                  ctx->state, events, count, *decided, over,
                                  err);
-    for (int i = 1; i < count; i++)
+    for (int i = lead_count; i < count; i++)
         json_decref(events[i]);
     return ok;
 }
@@ -275,6 +278,96 @@ static json_t *decision_answer(const decision_ctx *ctx, bool decided,
                                                               pending.decision)),
                      "result",
                      ctx->engine->result(ctx->state));
+}
+
+/* The choices of this decision already revealed, from the log: "revealed"
+ * events, and "timeout" events whose choice stands in for a commitment
+ * that was never revealed. */
+static bool earlier_reveals(const decision_ctx *ctx,
+                            json_t *revealed_actions[STORE_MAX_SEATS],
+                            apierr *err)
+{
+    json_t *log = store_events_after(ctx->conn, ctx->match.match_id, 0, 100000,
+                                     err);
+    if (log == NULL)
+        return false;
+    size_t i;
+    json_t *event;
+    json_array_foreach(log, i, event) {
+        const char *kind = json_string_value(json_object_get(event, "kind"));
+        json_t *data = json_object_get(event, "data");
+        json_int_t s = json_integer_value(json_object_get(event, "seat"));
+        const char *of = json_string_value(json_object_get(data, "decision"));
+        json_t *choice = kind && strcmp(kind, "revealed") == 0
+                             ? json_object_get(data, "action")
+                         : kind && strcmp(kind, "timeout") == 0
+                             ? json_object_get(data, "choice")
+                             : NULL;
+        if (choice != NULL && s >= 0 && s < STORE_MAX_SEATS && of != NULL &&
+            strcmp(of, ctx->pending.decision) == 0) {
+            json_decref(revealed_actions[s]);
+            revealed_actions[s] = json_incref(choice);
+        }
+    }
+    json_decref(log);
+    return true;
+}
+
+/* Seals action for seat as the service does for a plain move: a fresh
+ * nonce, the commitment, and nonce + choice encrypted with the service key
+ * (*sealed malloc'd). */
+static void seal_for_seat(const decision_ctx *ctx, int seat,
+                          const json_t *action,
+                          uint8_t commitment[SEAL_HASH_BYTES],
+                          uint8_t **sealed, size_t *sealed_len)
+{
+    uint8_t nonce[SEAL_NONCE_BYTES];
+    randombytes_buf(nonce, sizeof nonce);
+    char *canonical = rules_canonical_json(action);
+    seal_choice_commitment(ctx->match_ref, ctx->pending.decision, seat,
+                           canonical, nonce, commitment);
+    size_t plain_len = SEAL_NONCE_BYTES + strlen(canonical);
+    uint8_t *plain = malloc(plain_len);
+    if (plain == NULL)
+        abort();
+    memcpy(plain, nonce, SEAL_NONCE_BYTES);
+    memcpy(plain + SEAL_NONCE_BYTES, canonical, strlen(canonical));
+    *sealed_len = plain_len + SEAL_OVERHEAD;
+    *sealed = malloc(*sealed_len);
+    if (*sealed == NULL)
+        abort();
+    seal_encrypt(ctx->match.match_id, plain, plain_len, *sealed);
+    sodium_memzero(plain, plain_len);
+    sodium_memzero(nonce, sizeof nonce);
+    free(plain);
+    free(canonical);
+}
+
+/* Takes the match row before touching the decision's rows, as every
+ * writer of a match does (the append's head guard, the deadline worker):
+ * one lock order, so a commit racing a deadline waits instead of
+ * deadlocking. 409 when the match moved on since ctx was loaded. */
+static bool lock_match(const decision_ctx *ctx, apierr *err)
+{
+    char id[24], head[24];
+    snprintf(id, sizeof id, "%lld", ctx->match.match_id);
+    snprintf(head, sizeof head, "%lld", ctx->match.head_seq);
+    const char *params[] = {id, head};
+    PGresult *r = db_query(ctx->conn,
+                           "SELECT head_seq = $2::bigint FROM matches"
+                           " WHERE match_id = $1 FOR UPDATE",
+                           2, params, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return false;
+    bool same = PQntuples(r) == 1 && strcmp(PQgetvalue(r, 0, 0), "t") == 0;
+    PQclear(r);
+    if (!same) {
+        apierr_set(err, 409, "stale_seq",
+                   "the match moved on while this request was being "
+                   "handled; reload it and try again");
+        return false;
+    }
+    return true;
 }
 
 static bool insert_choice(const decision_ctx *ctx, bool client_mode,
@@ -349,22 +442,8 @@ json_t *decisions_commit(const caller *who, long long match_id,
                                           ctx.seat, err);
         if (action == NULL || !choice_is_legal(&ctx, ctx.seat, action, err))
             goto done;
-        uint8_t nonce[SEAL_NONCE_BYTES];
-        randombytes_buf(nonce, sizeof nonce);
-        char *canonical = rules_canonical_json(action);
-        seal_choice_commitment(ctx.match_ref, ctx.pending.decision, ctx.seat,
-                               canonical, nonce, commitment);
-        size_t plain_len = SEAL_NONCE_BYTES + strlen(canonical);
-        uint8_t *plain = malloc(plain_len);
-        memcpy(plain, nonce, SEAL_NONCE_BYTES);
-        memcpy(plain + SEAL_NONCE_BYTES, canonical, strlen(canonical));
-        sealed_len = plain_len + SEAL_OVERHEAD;
-        sealed = malloc(sealed_len);
-        seal_encrypt(match_id, plain, plain_len, sealed);
-        sodium_memzero(plain, plain_len);
-        sodium_memzero(nonce, sizeof nonce);
-        free(plain);
-        free(canonical);
+        seal_for_seat(&ctx, ctx.seat, action, commitment, &sealed,
+                      &sealed_len);
     }
     char commitment_hex[2 * SEAL_HASH_BYTES + 1];
     matches_hex(commitment, sizeof commitment, commitment_hex);
@@ -384,8 +463,11 @@ json_t *decisions_commit(const caller *who, long long match_id,
     if (!store_begin(ctx.conn, err))
         goto done;
     bool decided = false, over = false;
-    if (!insert_choice(&ctx, client_mode, commitment, sealed, sealed_len, err) ||
-        !advance(&ctx, committed, revealed_actions, &decided, &over, err)) {
+    if (!lock_match(&ctx, err) ||
+        !insert_choice(&ctx, client_mode, commitment, sealed, sealed_len,
+                       err) ||
+        !advance(&ctx, &committed, 1, revealed_actions, &decided, &over,
+                 err)) {
         store_rollback(ctx.conn);
         goto done;
     }
@@ -460,34 +542,19 @@ json_t *decisions_reveal(const caller *who, long long match_id,
     }
     if (!choice_is_legal(&ctx, ctx.seat, action, err))
         goto done;
-    /* Earlier reveals of this decision are in the log, not in ctx. */
-    json_t *log = store_events_after(ctx.conn, match_id, 0, 100000, err);
-    if (log == NULL)
+    if (!earlier_reveals(&ctx, revealed_actions, err))
         goto done;
-    size_t i;
-    json_t *event;
-    json_array_foreach(log, i, event) {
-        const char *kind = json_string_value(json_object_get(event, "kind"));
-        json_t *data = json_object_get(event, "data");
-        json_int_t s = json_integer_value(json_object_get(event, "seat"));
-        if (kind && strcmp(kind, "revealed") == 0 && s >= 0 &&
-            s < STORE_MAX_SEATS &&
-            strcmp(json_string_value(json_object_get(data, "decision")) ?
-                       json_string_value(json_object_get(data, "decision")) : "",
-                   ctx.pending.decision) == 0) {
-            json_decref(revealed_actions[s]);
-            revealed_actions[s] = json_incref(json_object_get(data, "action"));
-        }
-    }
-    json_decref(log);
     revealed_actions[ctx.seat] = json_incref(action);
     mine->revealed = true;
     revealed = revealed_event(ctx.seat, ctx.pending.decision, action, nonce);
     if (!store_begin(ctx.conn, err))
         goto done;
     bool decided = false, over = false;
-    if (!mark_revealed(ctx.conn, match_id, ctx.pending.decision, ctx.seat, err) ||
-        !advance(&ctx, revealed, revealed_actions, &decided, &over, err)) {
+    if (!lock_match(&ctx, err) ||
+        !mark_revealed(ctx.conn, match_id, ctx.pending.decision, ctx.seat,
+                       err) ||
+        !advance(&ctx, &revealed, 1, revealed_actions, &decided, &over,
+                 err)) {
         store_rollback(ctx.conn);
         goto done;
     }
@@ -506,6 +573,121 @@ done:
     json_decref(action);
     ctx_free(&ctx);
     return answer;
+}
+
+/* The open decision of match_id for the deadline worker: seat must be one
+ * the decision waits for. */
+static bool open_for_seat(decision_ctx *ctx, long long match_id, int seat,
+                          apierr *err)
+{
+    if (!open_decision(ctx, NULL, match_id, NULL, false, err))
+        return false;
+    ctx->seat = seat;
+    if (seat < 0 || seat >= ctx->match.seat_count ||
+        !(ctx->pending.seats & (1u << seat)))
+        return apierr_set(err, 409, "not_your_decision",
+                          "seat %d has no choice to make in %s", seat,
+                          ctx->pending.decision);
+    return true;
+}
+
+bool decisions_commit_default(PGconn *conn, long long match_id, int seat,
+                              const json_t *choice, json_t *timeout,
+                              apierr *err)
+{
+    decision_ctx ctx;
+    json_t *revealed_actions[STORE_MAX_SEATS] = {0};
+    json_t *committed = NULL;
+    uint8_t *sealed = NULL;
+    size_t sealed_len = 0;
+    bool ok = open_for_seat(&ctx, match_id, seat, err);
+    if (ok && ctx.conn != conn)
+        ok = apierr_set(err, 500, "internal",
+                        "a deadline must act on the worker's connection");
+    if (ok && ctx.seats[seat].committed)
+        ok = apierr_set(err, 409, "already_committed",
+                        "seat %d has already committed to %s", seat,
+                        ctx.pending.decision);
+    if (ok)
+        ok = choice_is_legal(&ctx, seat, choice, err);
+    if (ok) {
+        uint8_t commitment[SEAL_HASH_BYTES];
+        seal_for_seat(&ctx, seat, choice, commitment, &sealed, &sealed_len);
+        char commitment_hex[2 * SEAL_HASH_BYTES + 1];
+        matches_hex(commitment, sizeof commitment, commitment_hex);
+        committed = json_pack("{s:s,s:i,s:{s:s,s:s,s:s}}", "kind",
+                              "committed", "seat", seat, "data", "decision",
+                              ctx.pending.decision, "commitment",
+                              commitment_hex, "mode", "server");
+        seat_choice *c = &ctx.seats[seat];
+        c->committed = true;
+        memcpy(c->commitment, commitment, sizeof commitment);
+        c->sealed = malloc(sealed_len);
+        if (c->sealed == NULL)
+            abort();
+        memcpy(c->sealed, sealed, sealed_len);
+        c->sealed_len = sealed_len;
+        json_t *lead[] = {timeout, committed};
+        bool decided = false, over = false;
+        ok = insert_choice(&ctx, false, commitment, sealed, sealed_len, err) &&
+             advance(&ctx, lead, 2, revealed_actions, &decided, &over, err);
+    }
+    if (ok)
+        log_info("match %s: seat %d's deadline passed; its default choice "
+                 "is committed to %s",
+                 ctx.match_ref, seat, ctx.pending.decision);
+    for (int s = 0; s < STORE_MAX_SEATS; s++)
+        json_decref(revealed_actions[s]);
+    free(sealed);
+    json_decref(committed);
+    ctx_free(&ctx);
+    return ok;
+}
+
+bool decisions_void_reveal(PGconn *conn, long long match_id, int seat,
+                           json_t *timeout, apierr *err)
+{
+    decision_ctx ctx;
+    json_t *revealed_actions[STORE_MAX_SEATS] = {0};
+    const json_t *choice =
+        json_object_get(json_object_get(timeout, "data"), "choice");
+    bool ok = open_for_seat(&ctx, match_id, seat, err);
+    if (ok && ctx.conn != conn)
+        ok = apierr_set(err, 500, "internal",
+                        "a deadline must act on the worker's connection");
+    seat_choice *c = &ctx.seats[seat < 0 ? 0 : seat % STORE_MAX_SEATS];
+    if (ok && (!c->committed || !c->client_mode || c->revealed))
+        ok = apierr_set(err, 409, "nothing_to_reveal",
+                        "seat %d has no commitment of its own waiting to be "
+                        "revealed in %s",
+                        seat, ctx.pending.decision);
+    for (int s = 0; ok && s < ctx.match.seat_count; s++) {
+        if ((ctx.pending.seats & (1u << s)) && !ctx.seats[s].committed)
+            ok = apierr_set(err, 409, "not_all_committed",
+                            "seat %d has not committed yet", s);
+    }
+    if (ok && choice == NULL)
+        ok = apierr_set(err, 500, "internal", "the timeout names no choice");
+    if (ok)
+        ok = choice_is_legal(&ctx, seat, choice, err) &&
+             earlier_reveals(&ctx, revealed_actions, err);
+    if (ok) {
+        json_decref(revealed_actions[seat]);
+        revealed_actions[seat] = json_incref((json_t *)choice);
+        c->revealed = true;
+        bool decided = false, over = false;
+        ok = mark_revealed(conn, match_id, ctx.pending.decision, seat, err) &&
+             advance(&ctx, &timeout, 1, revealed_actions, &decided, &over,
+                     err);
+    }
+    if (ok)
+        log_info("match %s: seat %d did not reveal in time; its commitment "
+                 "to %s is void and its default choice stands in",
+                 ctx.match_ref, seat, ctx.pending.decision);
+    for (int s = 0; s < STORE_MAX_SEATS; s++)
+        json_decref(revealed_actions[s]);
+    ctx_free(&ctx);
+    return ok;
 }
 
 json_t *decisions_show(const caller *who, long long match_id,
@@ -554,6 +736,16 @@ json_t *decisions_show(const caller *who, long long match_id,
                 json_integer_value(json_object_get(event, "seat")) == seat) {
                 json_object_set(entry, "action", json_object_get(data, "action"));
                 json_object_set(entry, "nonce", json_object_get(data, "nonce"));
+            }
+            /* A commitment never revealed in time is void; the deadline's
+             * choice stood in for it. */
+            if (revealed && kind && strcmp(kind, "timeout") == 0 && of &&
+                strcmp(of, decision) == 0 &&
+                json_object_get(data, "choice") != NULL &&
+                json_integer_value(json_object_get(event, "seat")) == seat) {
+                json_object_set(entry, "action",
+                                json_object_get(data, "choice"));
+                json_object_set_new(entry, "voided", json_true());
             }
         }
         /* A seat may read back its own sealed choice. */

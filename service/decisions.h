@@ -15,6 +15,7 @@
 
 #include <jansson.h>
 #include <libpq-fe.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "apierr.h"
@@ -36,6 +37,22 @@ json_t *decisions_reveal(const caller *who, long long match_id,
  * sealed choice. */
 json_t *decisions_show(const caller *who, long long match_id,
                        const char *decision, apierr *err);
+
+/* Deadline actions on the open decision, for the deadline worker, inside
+ * its transaction on conn (the worker holds the match row). */
+
+/* seat has not committed: choice (borrowed) is committed for it, sealed by
+ * the service like a plain move, after timeout (borrowed: the public
+ * "timeout" event). 409 when the seat has committed. */
+bool decisions_commit_default(PGconn *conn, long long match_id, int seat,
+                              const json_t *choice, json_t *timeout,
+                              apierr *err);
+
+/* seat committed a commitment of its own and did not reveal it in time:
+ * the commitment is void and the choice published in timeout (borrowed, a
+ * "timeout" event with data.choice) stands in for it. */
+bool decisions_void_reveal(PGconn *conn, long long match_id, int seat,
+                           json_t *timeout, apierr *err);
 
 /* The seats that have committed to decision (a bit per seat); 0 when none
  * or on a database error. */

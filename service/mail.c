@@ -228,6 +228,14 @@ char *mail_compose(const mail_notification *n, char *why)
     char *result = json_dumps(json_object_get(p, "result"), JSON_INDENT(2) | JSON_SORT_KEYS);
     const char *game = json_string_value(json_object_get(p, "game_title"));
     const char *prompt = json_string_value(json_object_get(p, "prompt"));
+    /* Deadline reminders and the admins' notice carry their deadline. */
+    const json_t *deadline = json_object_get(p, "deadline");
+    const char *due_at = json_string_value(json_object_get(deadline, "due_at"));
+    const char *fires_at =
+        json_string_value(json_object_get(deadline, "fires_at"));
+    const char *action = json_string_value(json_object_get(deadline, "action"));
+    const char *because =
+        json_string_value(json_object_get(deadline, "reason"));
     templates_var vars[] = {
         {"player", n->to_name},   {"match", match},
         {"game", game},           {"seq", seq},
@@ -240,6 +248,10 @@ char *mail_compose(const mail_notification *n, char *why)
         {"headline", headline},   {"opening", opening},
         {"matches", digest},      {"waiting", waiting},
         {"unsubscribe_link", unsubscribe},
+        {"due_at", due_at ? due_at : ""},
+        {"fires_at", fires_at ? fires_at : ""},
+        {"deadline_action", action ? action : ""},
+        {"deadline_reason", because ? because : ""},
     };
     int count = (int)(sizeof vars / sizeof vars[0]);
     /* "reminder_24h" and "nudge_7" are "your turn" mails. */

@@ -4,7 +4,9 @@
  * Environment: DATABASE_URL (required), PBEM_LISTEN (127.0.0.1:8080),
  * PBEM_KEY_FILE (var/service.key), PBEM_MIGRATIONS (migrations),
  * PBEM_THREADS (8), PBEM_QUIET (1: warnings and errors only); the outbox
- * worker's and mail's variables are in notify.h and mail.h. */
+ * worker's and mail's variables are in notify.h and mail.h, the deadline
+ * worker's in deadline_worker.h, the test clock (PBEM_CLOCK_FILE) in
+ * clock.h. */
 #include <curl/curl.h>
 #include <signal.h>
 #include <sodium.h>
@@ -12,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "db.h"
+#include "deadline_worker.h"
 #include "http.h"
 #include "log.h"
 #include "migrate.h"
@@ -52,7 +56,7 @@ int main(int argc, char **argv)
         return 1;
     }
     apierr err;
-    if (!db_init(url, &err))
+    if (!clock_init(&err) || !db_init(url, &err))
         return fail(&err);
     PGconn *conn = db_conn(&err);
     int applied = 0;
@@ -91,6 +95,17 @@ int main(int argc, char **argv)
             return fail(&err);
         }
     }
+    deadline_worker *deadlines = NULL;
+    if (strcmp(env_or("PBEM_DEADLINES", "1"), "0") != 0) {
+        deadlines = deadline_worker_start(
+            atoi(env_or("PBEM_DEADLINE_POLL_MS", "10000")),
+            atoi(env_or("PBEM_DEADLINE_BATCH", "16")), &err);
+        if (deadlines == NULL) {
+            notify_stop(notifier);
+            http_stop(server, 0);
+            return fail(&err);
+        }
+    }
     char host[64];
     snprintf(host, sizeof host, "%.*s", (int)(strrchr(listen, ':') - listen),
              listen);
@@ -103,6 +118,7 @@ int main(int argc, char **argv)
     log_info("received %s: finishing in-flight requests",
              signal_number == SIGTERM ? "SIGTERM" : "SIGINT");
     http_stop(server, 30);
+    deadline_worker_stop(deadlines);
     notify_stop(notifier);
     db_shutdown();
     curl_global_cleanup();

@@ -8,7 +8,10 @@
 #include <string.h>
 
 #include "db.h"
+#include "deadline_settings.h"
+#include "deadlines.h"
 #include "decisions.h"
+#include "forfeit.h"
 #include "log.h"
 #include "matchstate.h"
 #include "notify_outbox.h"
@@ -65,6 +68,69 @@ static uint32_t committed_seats(long long match_id, const rules_pending *pending
     return conn ? decisions_committed(conn, match_id, pending->decision) : 0;
 }
 
+/* A match that ended by forfeit is over although its rules still wait
+ * for someone. */
+static bool ended_early(const store_match *match, const rules_engine *engine,
+                        const rules_state *state)
+{
+    rules_pending pending;
+    engine->pending(state, &pending);
+    return strcmp(match->status, "finished") == 0 &&
+           pending.wait != RULES_WAIT_NOBODY;
+}
+
+/* Who must act, as the views show it (nobody once the match is over). */
+static json_t *pending_of(const store_match *match, const rules_engine *engine,
+                          const rules_state *state, uint32_t *committed)
+{
+    rules_pending pending;
+    engine->pending(state, &pending);
+    *committed = 0;
+    if (ended_early(match, engine, state)) {
+        memset(&pending, 0, sizeof pending);
+        snprintf(pending.prompt, sizeof pending.prompt,
+                 "the match ended by forfeit");
+    } else {
+        *committed = committed_seats(match->match_id, &pending);
+    }
+    return matches_pending_json(&pending, *committed);
+}
+
+/* The result the views show: the engine's, or after a forfeit the one the
+ * finished event recorded (forfeit.h). */
+static json_t *result_of(const store_match *match, const rules_engine *engine,
+                         const rules_state *state)
+{
+    json_t *result = engine->result(state);
+    if (!ended_early(match, engine, state))
+        return result;
+    apierr err;
+    uint32_t forfeited = 0;
+    PGconn *conn = db_conn(&err);
+    if (conn != NULL)
+        deadlines_forfeited(conn, match->match_id, &forfeited, &err);
+    json_t *final = forfeit_result(result, forfeited);
+    json_decref(result);
+    return final;
+}
+
+/* Deadlines: the settings and every seat's clock (nothing for a match
+ * without deadlines). */
+static void describe_deadlines(json_t *out, const store_match *match)
+{
+    apierr err;
+    PGconn *conn = db_conn(&err);
+    deadline_settings settings;
+    if (conn == NULL ||
+        !deadline_settings_load(conn, match->match_id, &settings, &err) ||
+        !settings.enabled)
+        return;
+    json_object_set_new(out, "deadline", deadline_settings_json(&settings));
+    json_t *clocks = deadlines_describe(conn, match, &err);
+    if (clocks != NULL)
+        json_object_set_new(out, "clocks", clocks);
+}
+
 void matches_hex(const uint8_t *bytes, size_t len, char *out)
 {
     sodium_bin2hex(out, 2 * len + 1, bytes, len);
@@ -96,15 +162,13 @@ json_t *matches_describe(const store_match *match, const rules_engine *engine,
         "engine_version", match->engine_version, "status", match->status,
         "seat_count", match->seat_count, "options", match->options, "seats",
         seats, "head", "seq", (json_int_t)match->head_seq, "hash", head_hash);
+    describe_deadlines(out, match);
     if (state != NULL && engine != NULL) {
-        rules_pending pending;
-        engine->pending(state, &pending);
+        uint32_t committed;
         json_object_set_new(out, "pending",
-                            matches_pending_json(&pending,
-                                                 committed_seats(match->match_id,
-                                                                 &pending)));
+                            pending_of(match, engine, state, &committed));
         json_object_set_new(out, "view", engine->view(state, RULES_SPECTATOR));
-        json_object_set_new(out, "result", engine->result(state));
+        json_object_set_new(out, "result", result_of(match, engine, state));
     }
     return out;
 }
@@ -252,7 +316,10 @@ json_t *matches_create(const caller *who, const json_t *body, apierr *err)
     }
     int seats = requested_seats(body, engine, err);
     char entropy[65];
-    if (seats < 0 || !entropy_of(body, entropy, err))
+    deadline_settings deadline;
+    if (seats < 0 || !entropy_of(body, entropy, err) ||
+        !deadline_settings_parse(json_object_get(body, "deadline"), &deadline,
+                                 err))
         return NULL;
     rules_error rerr = {{0}};
     json_t *declared = engine->describe_options();
@@ -299,6 +366,10 @@ json_t *matches_create(const caller *who, const json_t *body, apierr *err)
         engine->name, "engine_version", engine->version, "options", options,
         "seats", seats, "seed_commitment", commitment_hex, "created_by",
         player);
+    /* The deadline rules are part of the public record of the match. */
+    if (deadline.enabled)
+        json_object_set_new(json_object_get(created, "data"), "deadline",
+                            deadline_settings_json(&deadline));
     json_t *joined = json_pack("{s:s,s:i,s:{s:s}}", "kind", "joined", "seat",
                                0, "data", "player", player);
     if (entropy[0] != '\0')
@@ -310,6 +381,7 @@ json_t *matches_create(const caller *who, const json_t *body, apierr *err)
     bool ok = conn != NULL && store_begin(conn, err);
     if (ok) {
         ok = store_insert_match(conn, &match, err) &&
+             deadline_settings_save(conn, match.match_id, &deadline, err) &&
              store_insert_seat(conn, match.match_id, 0, who->player_id, err) &&
              store_append(conn, &match, events, 2, NULL, err);
         if (ok) {
@@ -427,7 +499,8 @@ json_t *matches_join(const caller *who, long long match_id, const json_t *body,
      * player can be reached, are part of the match now. */
     store_match_free(&match);
     if (!store_load_match(conn, match_id, &match, err) ||
-        (starts && !matches_notify_pending(conn, &match, engine, state, err))) {
+        (starts && !matches_notify_pending(conn, &match, engine, state, err)) ||
+        (starts && !deadlines_sync(conn, &match, engine, state, err))) {
         store_rollback(conn);
         goto fail;
     }
@@ -509,6 +582,53 @@ json_t *matches_requested_action(const json_t *body, const rules_engine *engine,
     return NULL;
 }
 
+/* The "finished" event with result (borrowed); it reveals the seed so
+ * anyone can replay every shuffle. NULL with err filled when the seed
+ * cannot be decrypted. */
+static json_t *finished_event(const store_match *match, const json_t *result,
+                              apierr *err)
+{
+    uint8_t secret[SEAL_SEED_BYTES];
+    char secret_hex[2 * SEAL_SEED_BYTES + 1];
+    if (!seal_decrypt(match->match_id, match->sealed_seed,
+                      sizeof match->sealed_seed, secret)) {
+        apierr_set(err, 500, "seed_sealed",
+                   "the match seed cannot be decrypted with this service's "
+                   "key file");
+        return NULL;
+    }
+    matches_hex(secret, sizeof secret, secret_hex);
+    sodium_memzero(secret, sizeof secret);
+    return json_pack("{s:s,s:{s:O,s:s}}", "kind", "finished", "data",
+                     "result", result, "seed", secret_hex);
+}
+
+bool matches_append_forfeit(PGconn *conn, store_match *match,
+                            const rules_engine *engine,
+                            const rules_state *state, json_t *const *events,
+                            int count, uint32_t forfeited, apierr *err)
+{
+    json_t *all[STORE_MAX_SEATS * 2 + 2];
+    if (count > STORE_MAX_SEATS * 2 + 1)
+        return apierr_set(err, 500, "internal", "too many events at once");
+    for (int i = 0; i < count; i++)
+        all[i] = events[i];
+    json_t *engine_result = engine->result(state);
+    json_t *result = forfeit_result(engine_result, forfeited);
+    json_decref(engine_result);
+    all[count] = finished_event(match, result, err);
+    bool ok = all[count] != NULL &&
+              store_append(conn, match, all, count + 1, "finished", err) &&
+              notify_outbox_queue_over(conn, match, engine, state, result,
+                                       err) &&
+              deadlines_sync(conn, match, engine, state, err);
+    json_decref(all[count]);
+    json_decref(result);
+    if (ok)
+        metrics_events_appended(count + 1);
+    return ok;
+}
+
 bool matches_append_play(PGconn *conn, store_match *match,
                          const rules_engine *engine, const rules_state *state,
                          json_t *const *events, int count, bool notify,
@@ -517,30 +637,25 @@ bool matches_append_play(PGconn *conn, store_match *match,
     rules_pending pending;
     engine->pending(state, &pending);
     *over = pending.wait == RULES_WAIT_NOBODY;
-    json_t *all[8];
-    if (count > 7)
+    json_t *all[STORE_MAX_SEATS + 8];
+    if (count > STORE_MAX_SEATS + 7)
         return apierr_set(err, 500, "internal", "too many events at once");
     for (int i = 0; i < count; i++)
         all[i] = events[i];
     if (*over) {
-        /* The end reveals the seed so anyone can replay every shuffle. */
-        uint8_t secret[SEAL_SEED_BYTES];
-        char secret_hex[2 * SEAL_SEED_BYTES + 1];
-        if (!seal_decrypt(match->match_id, match->sealed_seed,
-                          sizeof match->sealed_seed, secret))
-            return apierr_set(err, 500, "seed_sealed",
-                              "the match seed cannot be decrypted with this "
-                              "service's key file");
-        matches_hex(secret, sizeof secret, secret_hex);
-        sodium_memzero(secret, sizeof secret);
-        all[count++] = json_pack("{s:s,s:{s:o,s:s}}", "kind", "finished",
-                                 "data", "result", engine->result(state),
-                                 "seed", secret_hex);
+        json_t *result = engine->result(state);
+        all[count] = finished_event(match, result, err);
+        json_decref(result);
+        if (all[count] == NULL)
+            return false;
+        count++;
     }
     long long old_head = match->head_seq;
     bool ok = store_append(conn, match, all, count, *over ? "finished" : NULL,
                            err) &&
-              (!notify || matches_notify_pending(conn, match, engine, state, err));
+              (!notify ||
+               matches_notify_pending(conn, match, engine, state, err)) &&
+              deadlines_sync(conn, match, engine, state, err);
     if (ok && old_head / MATCHES_SNAPSHOT_EVERY !=
                   match->head_seq / MATCHES_SNAPSHOT_EVERY) {
         json_t *snapshot = engine->save(state);
@@ -567,15 +682,15 @@ static json_t *seat_view_of(const store_match *match,
     json_object_set_new(answer, "seat", json_integer(seat));
     if (state == NULL)
         return answer;
-    rules_pending pending;
-    engine->pending(state, &pending);
-    uint32_t committed = committed_seats(match->match_id, &pending);
+    uint32_t committed;
     json_object_set_new(answer, "pending",
-                        matches_pending_json(&pending, committed));
+                        pending_of(match, engine, state, &committed));
     json_object_set_new(answer, "view", engine->view(state, seat));
-    json_object_set_new(answer, "result", engine->result(state));
-    /* A seat that has sealed its choice has nothing more to do now. */
-    json_t *legal = (committed & (1u << seat))
+    json_object_set_new(answer, "result", result_of(match, engine, state));
+    /* A seat that has sealed its choice, or whose match is over, has
+     * nothing more to do now. */
+    json_t *legal = (committed & (1u << seat)) ||
+                            strcmp(match->status, "finished") == 0
                         ? json_pack("{s:[],s:b,s:[]}", "moves", "complete", 1,
                                     "forms")
                         : engine->legal(state, seat);

@@ -41,12 +41,23 @@ bool matches_notify_pending(PGconn *conn, const store_match *match,
 /* Appends count events (borrowed) that brought the match to state, inside
  * the caller's transaction: adds the "finished" event revealing the seed
  * when state is over (*over set), queues notifications for whoever must act
- * now when notify is true (false when who must act has not changed), and
- * saves a snapshot every MATCHES_SNAPSHOT_EVERY events. */
+ * now when notify is true (false when who must act has not changed), moves
+ * the deadline clocks (deadlines.h), and saves a snapshot every
+ * MATCHES_SNAPSHOT_EVERY events. */
 bool matches_append_play(PGconn *conn, store_match *match,
                          const rules_engine *engine, const rules_state *state,
                          json_t *const *events, int count, bool notify,
                          bool *over, apierr *err);
+
+/* Ends the match because the seats in forfeited (a bit per seat) let a
+ * deadline pass under the "forfeit" action: appends events (borrowed: the
+ * timeout and forfeited events) and a "finished" event whose result is
+ * forfeit_result (forfeit.h), tells every seat, and closes the clocks;
+ * inside the caller's transaction. */
+bool matches_append_forfeit(PGconn *conn, store_match *match,
+                            const rules_engine *engine,
+                            const rules_state *state, json_t *const *events,
+                            int count, uint32_t forfeited, apierr *err);
 
 /* Stores the request's nonce with answer and commits; rolls back on
  * failure. */

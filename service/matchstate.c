@@ -152,7 +152,8 @@ static bool replay_one(const rules_engine *engine, rules_state *state,
                       rerr.message);
 }
 
-/* Moves apply one action; a decided sealed decision applies every seat's
+/* Moves apply one action; a timeout applies the moves a deadline made for
+ * its seat (data.moves); a decided sealed decision applies every seat's
  * revealed choice in seat order. Other events do not change the rules
  * state. */
 static bool replay_event(const rules_engine *engine, rules_state *state,
@@ -164,6 +165,16 @@ static bool replay_event(const rules_engine *engine, rules_state *state,
         return replay_one(engine, state,
                           (int)json_integer_value(json_object_get(event, "seat")),
                           json_object_get(data, "action"), event, err);
+    if (kind != NULL && strcmp(kind, "timeout") == 0) {
+        int seat = (int)json_integer_value(json_object_get(event, "seat"));
+        size_t i;
+        const json_t *move;
+        json_array_foreach(json_object_get(data, "moves"), i, move) {
+            if (!replay_one(engine, state, seat,
+                            json_object_get(move, "action"), event, err))
+                return false;
+        }
+    }
     if (kind != NULL && strcmp(kind, "decided") == 0) {
         size_t i;
         const json_t *choice;

@@ -22,6 +22,7 @@ typedef struct route_counters {
 
 static route_counters routes[ROUTES_MAX];
 static unsigned long events_appended;
+static unsigned long deadline_rounds, deadline_reminders, deadline_actions;
 
 static route_counters *counters_for(const char *route)
 {
@@ -60,6 +61,16 @@ void metrics_request(const char *route, int status, double seconds)
 void metrics_events_appended(int count)
 {
     __atomic_add_fetch(&events_appended, (unsigned long)count, __ATOMIC_RELAXED);
+}
+
+void metrics_deadline_round(int reminders, int actions)
+{
+    __atomic_add_fetch(&deadline_reminders, (unsigned long)reminders,
+                       __ATOMIC_RELAXED);
+    __atomic_add_fetch(&deadline_actions, (unsigned long)actions,
+                       __ATOMIC_RELAXED);
+    /* Last, so a reader that sees the round sees what it did. */
+    __atomic_add_fetch(&deadline_rounds, 1, __ATOMIC_RELEASE);
 }
 
 char *metrics_render(void)
@@ -105,6 +116,22 @@ char *metrics_render(void)
                  "logs.\n# TYPE pbem_events_appended_total counter\n"
                  "pbem_events_appended_total %lu\n",
             __atomic_load_n(&events_appended, __ATOMIC_RELAXED));
+    unsigned long rounds = __atomic_load_n(&deadline_rounds, __ATOMIC_ACQUIRE);
+    fprintf(out,
+            "# HELP pbem_deadline_rounds_total Passes of this process's "
+            "deadline worker over the due rows.\n"
+            "# TYPE pbem_deadline_rounds_total counter\n"
+            "pbem_deadline_rounds_total %lu\n"
+            "# HELP pbem_deadline_reminders_total Deadline reminders this "
+            "process queued.\n"
+            "# TYPE pbem_deadline_reminders_total counter\n"
+            "pbem_deadline_reminders_total %lu\n"
+            "# HELP pbem_deadline_actions_total Deadline actions this process "
+            "applied.\n"
+            "# TYPE pbem_deadline_actions_total counter\n"
+            "pbem_deadline_actions_total %lu\n",
+            rounds, __atomic_load_n(&deadline_reminders, __ATOMIC_RELAXED),
+            __atomic_load_n(&deadline_actions, __ATOMIC_RELAXED));
     fclose(out);
     return page;
 }

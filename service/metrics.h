@@ -1,6 +1,6 @@
 /* metrics.h: counters for GET /metrics, in Prometheus text format:
  * requests by route and status, a request latency histogram, events
- * appended. Safe to call from any thread. */
+ * appended, deadline worker passes. Safe to call from any thread. */
 #ifndef SERVICE_METRICS_H
 #define SERVICE_METRICS_H
 
@@ -9,6 +9,10 @@
 /* route is a static string naming the route pattern ("POST /v1/matches/{id}/moves"). */
 void metrics_request(const char *route, int status, double seconds);
 void metrics_events_appended(int count);
+/* One pass of the deadline worker, with the reminders it queued and the
+ * actions it applied (tests wait for passes that began after they moved
+ * the clock). */
+void metrics_deadline_round(int reminders, int actions);
 
 /* The metrics page; caller frees. */
 char *metrics_render(void);

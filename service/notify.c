@@ -275,6 +275,42 @@ static bool prepare_mail(notify_worker *w, PGconn *conn, job *j,
                         w->config.timeout_seconds);
 }
 
+/* A deadline that passed in a match whose action is to tell the admins:
+ * mailed to PBEM_ADMIN_EMAIL; without an address (or mail) the row goes to
+ * the dead letters at once, which is where admins look. */
+static bool prepare_admin_mail(notify_worker *w, job *j,
+                               const char *payload_text)
+{
+    const char *address = getenv("PBEM_ADMIN_EMAIL");
+    if (address == NULL || address[0] == '\0' || !mail_configured()) {
+        finish(j, "skipped", true, 0,
+               "kept for the admins: no PBEM_ADMIN_EMAIL (or no "
+               "PBEM_SMTP_URL) to mail it to");
+        return true;
+    }
+    json_t *payload = json_loads(payload_text, 0, NULL);
+    char why[256] = "";
+    mail_notification n = {
+        .id = j->ref,
+        .reason = j->reason,
+        .to_name = "pbem admins",
+        .to_address = address,
+        .payload = payload,
+        .date = (long long)time(NULL),
+    };
+    j->body = mail_compose(&n, why);
+    json_decref(payload);
+    if (j->body == NULL) {
+        finish(j, "failed", false, 0, why);
+        return true;
+    }
+    j->upload = (mail_upload){.data = j->body, .len = strlen(j->body)};
+    j->easy = curl_easy_init();
+    return j->easy != NULL &&
+           mail_prepare(j->easy, address, &j->upload, &j->headers,
+                        w->config.timeout_seconds);
+}
+
 /* Claims due rows; fills jobs, returns how many, or -1. */
 static int claim(notify_worker *w, PGconn *conn, job *jobs, char **payloads,
                  char (*created)[40])
@@ -428,6 +464,8 @@ static int work_batch(notify_worker *w, PGconn *conn, CURLM *multi)
             ok = prepare_webhook(w, conn, j, payloads[i], created[i]);
         else if (strcmp(j->channel, "email") == 0)
             ok = prepare_mail(w, conn, j, payloads[i]);
+        else if (strcmp(j->channel, "admins") == 0)
+            ok = prepare_admin_mail(w, j, payloads[i]);
         else {
             finish(j, "skipped", true, 0, "no such channel");
             ok = true;

@@ -16,7 +16,9 @@
  * PBEM_NOTIFY_BACKOFF_MS (30000: the first retry's delay, doubling up to
  * PBEM_NOTIFY_BACKOFF_MAX_MS, 21600000), PBEM_NOTIFY_LEASE_SECONDS (120),
  * PBEM_WEBHOOK_TIMEOUT (20, clamped to 15–30), PBEM_WEBHOOK_ALLOW_LOOPBACK
- * (1: tests' loopback receivers). */
+ * (1: tests' loopback receivers), PBEM_ADMIN_EMAIL (where rows of the
+ * "admins" channel, deadline notices, are mailed; without it they go to
+ * the dead letters at once, where the admin API shows them). */
 #ifndef SERVICE_NOTIFY_H
 #define SERVICE_NOTIFY_H
 

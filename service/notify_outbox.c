@@ -44,11 +44,25 @@ static const char *wait_name(rules_wait wait)
     return "unknown";
 }
 
-/* What every recipient may know: public data only. */
+/* The webhook event type of each reason. */
+static const char *event_type(const char *reason)
+{
+    if (strcmp(reason, "match_over") == 0)
+        return "match.over";
+    if (strcmp(reason, "deadline_reminder") == 0)
+        return "match.deadline_reminder";
+    if (strcmp(reason, "deadline_admins") == 0)
+        return "match.deadline_passed";
+    return "match.your_turn";
+}
+
+/* What every recipient may know: public data only. result (borrowed) may
+ * be NULL: the engine's. */
 static json_t *public_payload(const store_match *match,
                               const rules_engine *engine,
                               const rules_state *state,
-                              const rules_pending *pending, const char *reason)
+                              const rules_pending *pending, const char *reason,
+                              const json_t *result)
 {
     char ref[32];
     store_match_ref(match->match_id, ref);
@@ -60,12 +74,12 @@ static json_t *public_payload(const store_match *match,
     }
     json_t *payload = json_pack(
         "{s:s,s:s,s:I,s:s,s:s,s:o,s:o,s:s,s:s,s:o,s:o}", "type",
-        strcmp(reason, "match_over") == 0 ? "match.over" : "match.your_turn",
-        "match", ref, "seq", (json_int_t)match->head_seq, "game", engine->name,
-        "game_title", engine->title, "players", players, "seats", seats,
-        "wait", wait_name(pending->wait), "prompt",
-        pending->prompt, "view",
-        engine->view(state, RULES_SPECTATOR), "result", engine->result(state));
+        event_type(reason), "match", ref, "seq", (json_int_t)match->head_seq,
+        "game", engine->name, "game_title", engine->title, "players", players,
+        "seats", seats, "wait", wait_name(pending->wait), "prompt",
+        pending->prompt, "view", engine->view(state, RULES_SPECTATOR),
+        "result",
+        result ? json_deep_copy(result) : engine->result(state));
     if (payload == NULL)
         abort();
     return payload;
@@ -194,27 +208,48 @@ static const char queue_sql[] =
     "   FROM (SELECT * FROM wanted UNION ALL SELECT * FROM reminders) rows"
     " ON CONFLICT DO NOTHING";
 
-bool notify_outbox_queue(PGconn *conn, const store_match *match,
-                         const rules_engine *engine, const rules_state *state,
-                         apierr *err)
+/* One seat's rows (queue_sql). */
+static bool queue_seat(PGconn *conn, const char *id, const char *seq,
+                       long long player_id, const char *reason,
+                       const char *payload, apierr *err)
 {
-    /* Read with the match (store_load_match), so a match nobody listens
-     * to costs no payload building and no inserts. */
-    uint32_t listening = match->seat_has_webhook |
-                         (mail_configured() ? match->seat_has_email : 0);
+    char player[24];
+    snprintf(player, sizeof player, "%lld", player_id);
+    const char *with_mail = mail_configured() ? "true" : "false";
+    const char *params[] = {id, seq, player, reason, payload, with_mail};
+    return db_command(conn, queue_sql, 6, params, err);
+}
+
+/* The seats whose players can be told anything, read with the match
+ * (store_load_match), so a match nobody listens to costs no payload
+ * building and no inserts. */
+static uint32_t listening_seats(const store_match *match)
+{
+    return match->seat_has_webhook |
+           (mail_configured() ? match->seat_has_email : 0);
+}
+
+/* The rows for whoever must act (every seat when over), and the match
+ * relays'; result as in public_payload. */
+static bool queue(PGconn *conn, const store_match *match,
+                  const rules_engine *engine, const rules_state *state,
+                  bool over, const json_t *result, apierr *err)
+{
+    uint32_t listening = listening_seats(match);
     bool relay = match->relay_webhooks;
     rules_pending pending;
     engine->pending(state, &pending);
-    bool over = pending.wait == RULES_WAIT_NOBODY;
+    if (over)
+        pending.wait = RULES_WAIT_NOBODY;
     uint32_t recipients = (over ? ~0u : pending.seats) & listening;
     if (recipients == 0 && !relay)
         return true;
     const char *reason = over ? "match_over" : "your_turn";
-    json_t *public = public_payload(match, engine, state, &pending, reason);
+    json_t *public = public_payload(match, engine, state, &pending, reason,
+                                    result);
     char id[24], seq[24];
     snprintf(id, sizeof id, "%lld", match->match_id);
     snprintf(seq, sizeof seq, "%lld", match->head_seq);
-    const char *with_mail = mail_configured() ? "true" : "false";
     bool ok = true;
     for (int s = 0; ok && s < match->seat_count; s++) {
         if (!(recipients & (1u << s)))
@@ -227,12 +262,12 @@ bool notify_outbox_queue(PGconn *conn, const store_match *match,
             break;
         }
         json_object_set_new(payload, "changes", changes);
+        if (over)
+            json_object_set_new(payload, "moves", json_array());
         char *text = json_dumps(payload, JSON_COMPACT | JSON_SORT_KEYS);
         json_decref(payload);
-        char player[24];
-        snprintf(player, sizeof player, "%lld", match->seat_player[s]);
-        const char *params[] = {id, seq, player, reason, text, with_mail};
-        ok = db_command(conn, queue_sql, 6, params, err);
+        ok = queue_seat(conn, id, seq, match->seat_player[s], reason, text,
+                        err);
         free(text);
     }
     if (ok && relay) {
@@ -253,6 +288,24 @@ bool notify_outbox_queue(PGconn *conn, const store_match *match,
     return ok;
 }
 
+bool notify_outbox_queue(PGconn *conn, const store_match *match,
+                         const rules_engine *engine, const rules_state *state,
+                         apierr *err)
+{
+    rules_pending pending;
+    engine->pending(state, &pending);
+    return queue(conn, match, engine, state,
+                 pending.wait == RULES_WAIT_NOBODY, NULL, err);
+}
+
+bool notify_outbox_queue_over(PGconn *conn, const store_match *match,
+                              const rules_engine *engine,
+                              const rules_state *state, const json_t *result,
+                              apierr *err)
+{
+    return queue(conn, match, engine, state, true, result, err);
+}
+
 bool notify_outbox_queue_nudge(PGconn *conn, const store_match *match,
                                const rules_engine *engine,
                                const rules_state *state, int seat,
@@ -261,7 +314,8 @@ bool notify_outbox_queue_nudge(PGconn *conn, const store_match *match,
 {
     rules_pending pending;
     engine->pending(state, &pending);
-    json_t *public = public_payload(match, engine, state, &pending, "nudge");
+    json_t *public = public_payload(match, engine, state, &pending, "nudge",
+                                    NULL);
     json_t *payload = seat_payload(public, engine, state, seat);
     json_decref(public);
     json_t *changes = changes_since_last_turn(conn, match, seat, err);
@@ -274,16 +328,39 @@ bool notify_outbox_queue_nudge(PGconn *conn, const store_match *match,
     json_object_set_new(payload, "nudged_by", json_string(nudged_by));
     char *text = json_dumps(payload, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(payload);
-    char id[24], seq[24], player[24];
+    char id[24], seq[24];
     snprintf(id, sizeof id, "%lld", match->match_id);
     snprintf(seq, sizeof seq, "%lld", match->head_seq);
-    snprintf(player, sizeof player, "%lld", match->seat_player[seat]);
     /* Unique per nudge: the same turn may be nudged again a window later. */
     char reason[48];
     snprintf(reason, sizeof reason, "nudge_%lld", nudge_id);
-    const char *params[] = {id, seq, player, reason, text,
-                            mail_configured() ? "true" : "false"};
-    bool ok = db_command(conn, queue_sql, 6, params, err);
+    bool ok = queue_seat(conn, id, seq, match->seat_player[seat], reason, text,
+                         err);
+    free(text);
+    return ok;
+}
+
+bool notify_outbox_remind(PGconn *conn, const store_match *match,
+                          const rules_engine *engine, const rules_state *state,
+                          int seat, long long seq, const json_t *deadline,
+                          apierr *err)
+{
+    if (!(listening_seats(match) & (1u << seat)))
+        return true;
+    rules_pending pending;
+    engine->pending(state, &pending);
+    json_t *public = public_payload(match, engine, state, &pending,
+                                    "deadline_reminder", NULL);
+    json_t *payload = seat_payload(public, engine, state, seat);
+    json_decref(public);
+    json_object_set(payload, "deadline", (json_t *)deadline);
+    char *text = json_dumps(payload, JSON_COMPACT | JSON_SORT_KEYS);
+    json_decref(payload);
+    char id[24], seq_text[24];
+    snprintf(id, sizeof id, "%lld", match->match_id);
+    snprintf(seq_text, sizeof seq_text, "%lld", seq);
+    bool ok = queue_seat(conn, id, seq_text, match->seat_player[seat],
+                         "deadline_reminder", text, err);
     free(text);
     return ok;
 }
@@ -300,7 +377,7 @@ int notify_outbox_cancel_pointless(PGconn *conn)
         "  FROM matches m"
         " WHERE m.match_id = o.match_id AND o.status = 'pending'"
         "   AND o.next_attempt_at <= now()"
-        "   AND (" NOTIFY_OUTBOX_CANCELLABLE("o") ")"
+        "   AND " NOTIFY_OUTBOX_CANCELLABLE("o")
         "   AND pbem_outbox_pointless(o.match_id, o.seq, o.player_id)"
         " RETURNING 1",
         0, NULL, PGRES_TUPLES_OK, &err);
@@ -309,6 +386,31 @@ int notify_outbox_cancel_pointless(PGconn *conn)
     int n = PQntuples(r);
     PQclear(r);
     return n;
+}
+
+bool notify_outbox_admins(PGconn *conn, const store_match *match,
+                          const rules_engine *engine, const rules_state *state,
+                          const json_t *deadline, apierr *err)
+{
+    rules_pending pending;
+    engine->pending(state, &pending);
+    json_t *payload = public_payload(match, engine, state, &pending,
+                                     "deadline_admins", NULL);
+    json_object_set(payload, "deadline", (json_t *)deadline);
+    char *text = json_dumps(payload, JSON_COMPACT | JSON_SORT_KEYS);
+    json_decref(payload);
+    char id[24], seq[24];
+    snprintf(id, sizeof id, "%lld", match->match_id);
+    snprintf(seq, sizeof seq, "%lld", match->head_seq);
+    const char *params[] = {id, seq, text};
+    bool ok = db_command(conn,
+                         "INSERT INTO outbox (match_id, seq, player_id,"
+                         " channel, reason, payload) VALUES ($1, $2, 0,"
+                         " 'admins', 'deadline_admins', $3::jsonb)"
+                         " ON CONFLICT DO NOTHING",
+                         3, params, err);
+    free(text);
+    return ok;
 }
 
 #define TS(col) "to_char(" col " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"

@@ -12,8 +12,11 @@
  * channels turned off get none, email waits out quiet hours or, for "your
  * turn", the daily digest (notify_digest.h), and a "your turn" schedules
  * "reminder_<N>h" rows at the player's escalating reminder hours. Rows are
- * queued once per appended event, inside its transaction, so an event
- * never notifies twice. The outbox worker (notify.h) sends them.
+ * queued once per appended event, inside its transaction, and (match, seq,
+ * player, channel, reason) is unique, so an event never notifies twice.
+ * Deadlines (deadlines.h) add reminders to the seat that must act and,
+ * when a match's action says so, a row for the admins. The outbox worker
+ * (notify.h) sends them.
  *
  * A notification's public id is "ntf_<match_id>_<outbox_id>"; it is also
  * the webhook-id of every delivery attempt of it. */
@@ -54,6 +57,31 @@ bool notify_outbox_queue_nudge(PGconn *conn, const store_match *match,
  * pointless: the player has acted since (an event of their seat after the
  * row's), or the match is no longer active. How many, or -1. */
 int notify_outbox_cancel_pointless(PGconn *conn);
+
+/* The rows of a match that ended other than by the rules (a forfeit):
+ * every seat and relay is told it is over, with result (borrowed). */
+bool notify_outbox_queue_over(PGconn *conn, const store_match *match,
+                              const rules_engine *engine,
+                              const rules_state *state, const json_t *result,
+                              apierr *err);
+
+/* A deadline reminder to seat (reason "deadline_reminder", webhook type
+ * "match.deadline_reminder"): the seat's own payload plus "deadline"
+ * (borrowed: when it is due and what happens then), about event seq, the
+ * start of the wait. */
+bool notify_outbox_remind(PGconn *conn, const store_match *match,
+                          const rules_engine *engine, const rules_state *state,
+                          int seat, long long seq, const json_t *deadline,
+                          apierr *err);
+
+/* A deadline passed in a match whose action is to tell the admins: one
+ * row for player 0 on channel "admins" (reason "deadline_admins") with the
+ * public payload plus "deadline" (borrowed). The outbox worker mails it to
+ * PBEM_ADMIN_EMAIL, or, without one, moves it to the dead letters, where
+ * GET /v1/admin/notifications?status=dead shows it. */
+bool notify_outbox_admins(PGconn *conn, const store_match *match,
+                          const rules_engine *engine, const rules_state *state,
+                          const json_t *deadline, apierr *err);
 
 void notify_outbox_ref(long long match_id, long long outbox_id, char out[48]);
 /* False when text is not a notification id. */

@@ -21,6 +21,7 @@
 #include "nudge.h"
 #include "rules.h"
 #include "store.h"
+#include "vacations.h"
 #include "verify.h"
 #include "webhooks.h"
 
@@ -431,6 +432,55 @@ static bool signed_body(struct MHD_Connection *conn, const char *method,
     return true;
 }
 
+/* /v1/players/me/vacation (GET, POST) and /v1/players/me/vacation/{id}
+ * (DELETE), signed by the player. */
+static void vacation_routes(struct MHD_Connection *conn, const char *method,
+                            const char *url, const char *target,
+                            const char *body, size_t len, route_answer *answer)
+{
+    static const char base[] = "/v1/players/me/vacation";
+    apierr err;
+    caller who;
+    bool one = url[sizeof base - 1] == '/';
+    bool is_get = strcmp(method, "GET") == 0;
+    bool is_post = strcmp(method, "POST") == 0;
+    if (one) {
+        answer->route = "DELETE /v1/players/me/vacation/{id}";
+        if (strcmp(method, "DELETE") != 0) {
+            routes_error(answer, 405, "method_not_allowed", "use DELETE");
+            return;
+        }
+        if (authenticate(conn, method, target, body, len, RETRY_NONE, &who, answer))
+            return;
+        json_t *result =
+            vacations_cancel(who.player_id, url + sizeof base, &err);
+        auth_caller_free(&who);
+        answer_result(answer, 200, result, &err);
+        return;
+    }
+    answer->route = is_post ? "POST /v1/players/me/vacation"
+                            : "GET /v1/players/me/vacation";
+    if (!is_get && !is_post) {
+        routes_error(answer, 405, "method_not_allowed", "use GET or POST");
+        return;
+    }
+    if (is_get) {
+        if (authenticate(conn, method, target, body, len, RETRY_NONE, &who, answer))
+            return;
+        json_t *list = vacations_list(who.player_id, &err);
+        auth_caller_free(&who);
+        answer_result(answer, 200, list, &err);
+        return;
+    }
+    json_t *request;
+    if (!signed_body(conn, method, target, body, len, RETRY_ON_FAILURE, &who,
+                     &request, answer))
+        return;
+    json_t *result = vacations_declare(&who, request, &err);
+    json_decref(request);
+    answer_use_case(&who, 201, result, &err, answer);
+}
+
 static void healthz(route_answer *answer)
 {
     apierr err;
@@ -764,6 +814,11 @@ void routes_handle(struct MHD_Connection *conn, const char *method,
         answer->status = 200;
         answer->body = page;
         answer->content_type = "text/html; charset=utf-8";
+        return;
+    }
+    if (strcmp(url, "/v1/players/me/vacation") == 0 ||
+        strncmp(url, "/v1/players/me/vacation/", 24) == 0) {
+        vacation_routes(conn, method, url, target, body, len, answer);
         return;
     }
     if (strncmp(url, "/v1/players/me/", 15) == 0 ||

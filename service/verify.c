@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "forfeit.h"
 #include "rules.h"
 #include "seal.h"
 #include "store.h"
@@ -102,9 +103,15 @@ static bool check_commitments(const json_t *events, verify_report *report)
         const char *id = data_string(event, "decision");
         if (kind == NULL)
             return verify_fail(report, seq, "event %lld has no kind", seq);
+        /* A timeout that names a choice voids a commitment that was never
+         * revealed: that choice stands in for it. */
+        const json_t *data = json_object_get(event, "data");
+        const json_t *stand_in = strcmp(kind, "timeout") == 0
+                                     ? json_object_get(data, "choice")
+                                     : NULL;
         bool sealed_kind = strcmp(kind, "committed") == 0 ||
                            strcmp(kind, "revealed") == 0 ||
-                           strcmp(kind, "decided") == 0;
+                           strcmp(kind, "decided") == 0 || stand_in != NULL;
         if (!sealed_kind)
             continue;
         if (id == NULL || strlen(id) >= sizeof decision)
@@ -118,7 +125,15 @@ static bool check_commitments(const json_t *events, verify_report *report)
         if (strcmp(kind, "decided") != 0 &&
             (seat < 0 || seat >= MAX_DECISION_SEATS))
             return verify_fail(report, seq, "event %lld has no valid seat", seq);
-        if (strcmp(kind, "committed") == 0) {
+        if (stand_in != NULL) {
+            if (!seats[seat].committed || seats[seat].revealed)
+                return verify_fail(report, seq,
+                            "event %lld voids a commitment seat %lld did not "
+                            "make (or revealed already)",
+                            seq, (long long)seat);
+            seats[seat].revealed = true;
+            seats[seat].action = (json_t *)stand_in;
+        } else if (strcmp(kind, "committed") == 0) {
             if (seats[seat].committed)
                 return verify_fail(report, seq, "seat %lld committed twice to %s",
                             (long long)seat, id);
@@ -271,6 +286,7 @@ static bool replay(const json_t *events, verify_report *report)
     if (state == NULL)
         return verify_fail(report, 1, "the match does not set up: %s", err.message);
     bool ok = true;
+    uint32_t forfeited = 0;
     json_array_foreach(events, i, event) {
         long long seq = (long long)i + 1;
         const char *kind = json_string_value(json_object_get(event, "kind"));
@@ -281,6 +297,23 @@ static bool replay(const json_t *events, verify_report *report)
                               (int)json_integer_value(json_object_get(event, "seat")),
                               json_object_get(json_object_get(event, "data"), "action"),
                               seq, report);
+        } else if (strcmp(kind, "timeout") == 0) {
+            /* The moves a deadline made for an absent seat. */
+            int seat = (int)json_integer_value(json_object_get(event, "seat"));
+            const json_t *data = json_object_get(event, "data");
+            size_t k;
+            const json_t *move;
+            json_array_foreach(json_object_get(data, "moves"), k, move) {
+                if (ok)
+                    ok = apply_logged(engine, state, seat,
+                                      json_object_get(move, "action"), seq,
+                                      report);
+            }
+        } else if (strcmp(kind, "forfeited") == 0) {
+            json_int_t seat =
+                json_integer_value(json_object_get(event, "seat"));
+            if (seat >= 0 && seat < 32)
+                forfeited |= 1u << seat;
         } else if (strcmp(kind, "decided") == 0) {
             size_t k;
             const json_t *choice;
@@ -295,6 +328,12 @@ static bool replay(const json_t *events, verify_report *report)
     }
     if (ok) {
         json_t *result = engine->result(state);
+        if (forfeited != 0) {
+            /* A forfeit ended the match: the same rule for every game. */
+            json_t *final = forfeit_result(result, forfeited);
+            json_decref(result);
+            result = final;
+        }
         if (!json_equal(result, json_object_get(json_object_get(finished, "data"),
                                                 "result")))
             ok = verify_fail(report, finished_seq,

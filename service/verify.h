@@ -2,8 +2,12 @@
  * or admin can: the hash chain, every sealed decision's commitments against
  * its reveals, and, once the final event has revealed the seed, the seed's
  * commitment and a replay of the whole match (every shuffle, roll and move)
- * through the rules engine up to the recorded result. Pure: no database,
- * no clock. Shared by GET /v1/matches/{id}/verify and `pbem verify`. */
+ * through the rules engine up to the recorded result. Deadlines are part of
+ * the record: a "timeout" event's moves are replayed like moves, its
+ * "choice" stands in for a commitment that was never revealed, and after
+ * "forfeited" events the result must be forfeit_result (forfeit.h). Pure:
+ * no database, no clock. Shared by GET /v1/matches/{id}/verify and
+ * `pbem verify`. */
 #ifndef SERVICE_VERIFY_H
 #define SERVICE_VERIFY_H
 

@@ -167,6 +167,8 @@ void av_pending(const rules_state *state, rules_pending *out);
 bool av_apply(rules_state *state, int seat, const json_t *action,
               rules_error *err);
 json_t *av_legal(const rules_state *state, int seat);
+/* The move made for this seat when its deadline passes (defaults.c). */
+json_t *av_default_move(const rules_state *state, int seat);
 /* The first phase of a turn (after setup and after each turn). */
 void av_begin_turn(av_state *s);
 bool av_thief_free(const av_state *s, int sack);

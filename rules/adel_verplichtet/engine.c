@@ -22,4 +22,5 @@ const rules_engine av_engine = {
     .save = av_save,
     .load = av_load,
     .check = av_check,
+    .default_move = av_default_move,
 };

@@ -174,6 +174,8 @@ void amt_pending(const rules_state *state, rules_pending *out);
 bool amt_apply(rules_state *state, int seat, const json_t *action,
                rules_error *err);
 json_t *amt_legal(const rules_state *state, int seat);
+/* The move made for this seat when its deadline passes (defaults.c). */
+json_t *amt_default_move(const rules_state *state, int seat);
 /* Index in the global meld list of owner's n-th meld, or -1. */
 int amt_meld_index(const amt_state *s, int owner, int n);
 /* Whether the end-of-round plays may be partial patterns. */

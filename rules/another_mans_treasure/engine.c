@@ -38,4 +38,5 @@ const rules_engine amt_engine = {
     .save = amt_save,
     .load = amt_load,
     .check = amt_check,
+    .default_move = amt_default_move,
 };

@@ -328,6 +328,8 @@ json_t *aq_totals_json(const aq_state *s);
 /* ---- legal.c, notation.c, view.c, snapshot.c -------------------------------- */
 
 json_t *aq_legal(const aq_state *s, int seat);
+/* The move made for this seat when its deadline passes (defaults.c). */
+json_t *aq_default_move(const rules_state *state, int seat);
 char *aq_format(const json_t *action);
 json_t *aq_parse(const char *text, rules_error *err);
 json_t *aq_view(const aq_state *s, int seat);

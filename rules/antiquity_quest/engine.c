@@ -171,4 +171,5 @@ const rules_engine aq_engine = {
     .save = save_entry,
     .load = load_entry,
     .check = check_entry,
+    .default_move = aq_default_move,
 };

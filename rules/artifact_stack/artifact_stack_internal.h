@@ -173,6 +173,8 @@ void as_settle(as_state *s);
 bool as_apply(rules_state *state, int seat, const json_t *action,
               rules_error *err);
 json_t *as_legal(const rules_state *state, int seat);
+/* The move made for this seat when its deadline passes (defaults.c). */
+json_t *as_default_move(const rules_state *state, int seat);
 void as_pending(const rules_state *state, rules_pending *out);
 /* Cards covering slot that are still in the temple. */
 int as_cover_count(const as_state *s, int slot);

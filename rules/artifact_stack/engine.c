@@ -22,4 +22,5 @@ const rules_engine as_engine = {
     .save = as_save,
     .load = as_load,
     .check = as_check,
+    .default_move = as_default_move,
 };

@@ -127,4 +127,5 @@ const rules_engine qq_engine = {
     .save = engine_save,
     .load = engine_load,
     .check = engine_check,
+    .default_move = qq_default_move,
 };

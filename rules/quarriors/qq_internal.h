@@ -285,6 +285,8 @@ void qq_pending(const qq_state *st, rules_pending *out);
 
 /* moves.c: legal moves. */
 json_t *qq_legal_moves(const qq_state *st, int seat, bool *complete);
+/* The move made for this seat when its deadline passes (defaults.c). */
+json_t *qq_default_move(const rules_state *state, int seat);
 
 /* notation.c */
 char *qq_format(const json_t *action);

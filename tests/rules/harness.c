@@ -154,6 +154,34 @@ static void check_snapshots(const rules_engine *engine, const rules_state *state
     free(bytes);
 }
 
+/* The engine's default move (the deadline action for an absent seat) is
+ * one apply accepts for a pending seat, and there is none for an idle one. */
+static void check_default_move(const rules_engine *engine,
+                               const rules_state *state, int seat,
+                               uint32_t idle, const char *where)
+{
+    if (engine->default_move == NULL)
+        return;
+    json_t *move = engine->default_move(state, seat);
+    cr_assert_not_null(move, "%s: %s: no default move for pending seat %d",
+                       engine->name, where, seat);
+    rules_state *trial = engine->clone(state);
+    rules_error err = {{0}};
+    char *text = rules_canonical_json(move);
+    cr_assert(engine->apply(trial, seat, move, &err),
+              "%s: %s: default move %s of seat %d rejected: %s", engine->name,
+              where, text, seat, err.message);
+    free(text);
+    engine->destroy(trial);
+    json_decref(move);
+    if (idle != 0) {
+        int other = pick_seat(idle);
+        json_t *none = engine->default_move(state, other);
+        cr_assert_null(none, "%s: %s: idle seat %d has a default move",
+                       engine->name, where, other);
+    }
+}
+
 static rules_state *new_match(const harness_config *cfg, uint64_t n)
 {
     uint8_t seed[RULES_SEED_BYTES];
@@ -248,6 +276,7 @@ static void play_one_match(const harness_config *cfg, uint64_t n,
         }
 
         free(before);
+        check_default_move(engine, state, seat, idle, where);
         cr_assert(engine->apply(state, seat, action, &err),
                   "%s: %s: listed move %s rejected: %s", engine->name, where,
                   rules_canonical_json(action), err.message);
@@ -374,4 +403,55 @@ void harness_reject_text(const rules_engine *engine, rules_state *state,
     free(before);
     free(after);
     json_decref(action);
+}
+
+void harness_default_play(const harness_config *cfg, harness_stats *stats)
+{
+    cr_assert(sodium_init() >= 0);
+    const rules_engine *engine = cfg->engine;
+    cr_assert_not_null(engine->default_move, "%s names no default move",
+                       engine->name);
+    for (int i = 0; i < cfg->matches; i++) {
+        uint64_t n = cfg->first_seed + (uint64_t)i;
+        rules_state *state = new_match(cfg, n);
+        int moves = 0;
+        rules_error err = {{0}};
+        for (;;) {
+            rules_pending pending;
+            engine->pending(state, &pending);
+            if (pending.wait == RULES_WAIT_NOBODY)
+                break;
+            cr_assert(moves < cfg->max_moves,
+                      "%s: seed #%llu (%d seats): absent players did not "
+                      "finish within %d default moves",
+                      engine->name, (unsigned long long)n, cfg->seats, moves);
+            /* Every seat is absent: the lowest pending seat's clock runs
+             * out first. */
+            int seat = __builtin_ctz(pending.seats);
+            json_t *move = engine->default_move(state, seat);
+            cr_assert_not_null(move,
+                               "%s: seed #%llu move %d: no default move for "
+                               "pending seat %d",
+                               engine->name, (unsigned long long)n, moves,
+                               seat);
+            char *text = rules_canonical_json(move);
+            cr_assert(engine->apply(state, seat, move, &err),
+                      "%s: seed #%llu move %d: default move %s rejected: %s",
+                      engine->name, (unsigned long long)n, moves, text,
+                      err.message);
+            free(text);
+            json_decref(move);
+            cr_assert(engine->check(state, &err), "%s: seed #%llu: %s",
+                      engine->name, (unsigned long long)n, err.message);
+            moves++;
+        }
+        json_t *result = engine->result(state);
+        cr_assert(json_is_true(json_object_get(result, "over")));
+        json_decref(result);
+        engine->destroy(state);
+        if (stats != NULL) {
+            stats->moves += moves;
+            stats->matches++;
+        }
+    }
 }

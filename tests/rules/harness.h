@@ -17,7 +17,9 @@
  *   - the match ends within max_moves, result() then says "over" and ranks
  *     every seat;
  *   - replaying the recorded (seat, action) list from the same seed gives a
- *     byte-identical final snapshot (determinism).
+ *     byte-identical final snapshot (determinism);
+ *   - an engine's default_move (when it has one) is accepted for every
+ *     pending seat and absent for the others.
  * Engine-specific checks (secrecy of hands, invariants) belong in check()
  * and the engine's own tests; the optional after_move hook lets a suite add
  * its own assertions on every position.
@@ -52,6 +54,12 @@ typedef struct harness_stats {
  * the running Criterion test on the first broken promise, naming the match
  * seed and move number. */
 void harness_random_play(const harness_config *cfg, harness_stats *stats);
+
+/* Plays cfg->matches matches in which every seat is absent: the lowest
+ * pending seat always plays engine->default_move (the service's deadline
+ * action). Fails the test when a default move is missing or refused, or
+ * when the match does not end within cfg->max_moves. */
+void harness_default_play(const harness_config *cfg, harness_stats *stats);
 
 /* PBEM_SOAK from the environment (1 when unset): `make soak` sets it to
  * play many more random matches than `make test` has time for. Suites that
