@@ -28,7 +28,10 @@ cleanup() {
         psql -X -q "$admin" -c "DROP DATABASE IF EXISTS \"$d\" WITH (FORCE)"
     done >/dev/null 2>&1
 }
-trap cleanup EXIT
+# The tests' scratch files (pbemd key files…) live and die with this run.
+TMPDIR=$(mktemp -d -t pbem-test.XXXXXX)
+export TMPDIR
+trap 'cleanup; rm -rf "$TMPDIR"' EXIT
 export PBEM_BIN="$PWD/$build/pbemd" PBEM_CLI="$PWD/$build/pbem"
 # Sanitizer builds: only the test runner library's own leak is suppressed.
 export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"

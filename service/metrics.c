@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ROUTES_MAX 32
+#include "log.h"
+
+/* Room for every route name routes.c reports (about 40), with margin. */
+#define ROUTES_MAX 64
 #define STATUSES 600
 static const double bucket_bounds[] = {0.001, 0.0025, 0.005, 0.01, 0.025,
                                        0.05,  0.1,    0.25,  0.5,  1,     2.5};
@@ -40,6 +43,11 @@ static route_counters *counters_for(const char *route)
                 return &routes[i];
         }
     }
+    static int warned;
+    if (!__atomic_exchange_n(&warned, 1, __ATOMIC_ACQ_REL))
+        log_warn("metrics: more than %d routes; \"%s\" and later ones are not "
+                 "counted (raise ROUTES_MAX in service/metrics.c)",
+                 ROUTES_MAX, route);
     return NULL;
 }
 

@@ -20,7 +20,11 @@ void e2e_start(e2e_server *server)
     const char *bin = getenv("PBEM_BIN");
     cr_assert_not_null(bin, "PBEM_BIN is not set: run the tests with make test");
     if (server->key_file[0] == '\0') {
-        strcpy(server->key_file, "/tmp/pbem-e2e-key-XXXXXX");
+        /* In the run's own TMPDIR (scripts/test.sh removes it), since a
+         * restarted server must find the key again after e2e_stop. */
+        const char *tmp = getenv("TMPDIR");
+        snprintf(server->key_file, sizeof server->key_file,
+                 "%s/pbem-e2e-key-XXXXXX", tmp && *tmp ? tmp : "/tmp");
         int fd = mkstemp(server->key_file);
         cr_assert_geq(fd, 0);
         close(fd);

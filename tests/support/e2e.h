@@ -16,7 +16,7 @@
 typedef struct e2e_server {
     pid_t pid;
     int port;
-    char key_file[64];
+    char key_file[256];
     client *http;
 } e2e_server;
 
