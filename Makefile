@@ -107,7 +107,7 @@ test: deps
 	$(Q)scripts/test.sh $(BUILD) $(SUITES)
 
 bench: deps
-	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench/engines $(BUILD)/bench/service
+	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench/engines $(BUILD)/bench/service $(BUILD)/bench/restore
 	$(Q)scripts/bench.sh $(BUILD)
 
 $(BUILD)/bench/engines: $(call obj,bench/engines.c) $(BUILD)/librules.a
@@ -115,6 +115,10 @@ $(BUILD)/bench/engines: $(call obj,bench/engines.c) $(BUILD)/librules.a
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/bench/service: $(call obj,bench/service.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/bench/restore: $(call obj,bench/restore.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 

@@ -2,6 +2,7 @@
 # bench.sh BUILD: the benchmarks, against a fresh database of the private
 # PostgreSQL (or DATABASE_URL's server). Prints figures; asserts nothing.
 #   PBEM_BENCH_SECONDS  seconds per measurement (default 10)
+#   PBEM_BENCH_RESTORE  matches exported and restored (default 1000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=$1
@@ -14,6 +15,8 @@ server=
 cleanup() {
     [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
     scripts/pg.sh dropdb "$db" >/dev/null 2>&1 || true
+    scripts/pg.sh dropdb "${db}_restore_a" >/dev/null 2>&1 || true
+    scripts/pg.sh dropdb "${db}_restore_b" >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
 
@@ -61,3 +64,18 @@ for clients in 1 16 64; do
     printf '%-8s %14s %10s %10s %16s %8s\n' "$clients" "${service_rate[$clients]}" \
         "${service_p50[$clients]}" "${service_p99[$clients]}" "${raw_rate[$clients]}" "$ratio"
 done
+
+echo
+restore_count=${PBEM_BENCH_RESTORE:-1000}
+echo "== restore: $restore_count exported matches verified (chain, signatures, requests, replay) and restored"
+scripts/pg.sh createdb "${db}_restore_a" >/dev/null
+scripts/pg.sh createdb "${db}_restore_b" >/dev/null
+restore_out=$("$build/bench/restore" "$build/pbemd" "$restore_count" \
+    "$(scripts/pg.sh url "${db}_restore_a")" "$(scripts/pg.sh url "${db}_restore_b")")
+sed 's/^/  /' <<<"$restore_out"
+line=$(tail -1 <<<"$restore_out")
+printf '%s matches restored in %s s: %s matches/s, %s events verified and replayed per second\n' \
+    "$(sed -nE 's/.*matches=([0-9]+).*/\1/p' <<<"$line")" \
+    "$(sed -nE 's/.*seconds=([0-9.]+).*/\1/p' <<<"$line")" \
+    "$(sed -nE 's/.*matches_per_second=([0-9.]+).*/\1/p' <<<"$line")" \
+    "$(sed -nE 's/.*events_verified_and_replayed_per_second=([0-9.]+).*/\1/p' <<<"$line")"

@@ -155,14 +155,22 @@ char *mail_compose(const mail_notification *n, char *why)
     char *result = json_dumps(json_object_get(p, "result"), JSON_INDENT(2) | JSON_SORT_KEYS);
     const char *game = json_string_value(json_object_get(p, "game_title"));
     const char *prompt = json_string_value(json_object_get(p, "prompt"));
+    const char *admin_reason = json_string_value(json_object_get(p, "reason"));
     templates_var vars[] = {
-        {"player", n->to_name},   {"match", match},
-        {"game", game},           {"seq", seq},
-        {"whose_turn", whose},    {"prompt", prompt},
-        {"view", view ? view : "{}"}, {"moves", moves},
-        {"forms", forms},         {"result", result ? result : "{}"},
-        {"link", link},           {"settings_link", settings},
+        {"player", n->to_name},
+        {"match", match},
+        {"game", game},
+        {"seq", seq},
+        {"whose_turn", whose},
+        {"prompt", prompt},
+        {"view", view ? view : "{}"},
+        {"moves", moves},
+        {"forms", forms},
+        {"result", result ? result : "{}"},
+        {"link", link},
+        {"settings_link", settings},
         {"notification", n->id},
+        {"reason", admin_reason ? admin_reason : ""},
     };
     int count = (int)(sizeof vars / sizeof vars[0]);
     char name[64];

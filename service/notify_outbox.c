@@ -145,22 +145,14 @@ static bool reachable(PGconn *conn, const store_match *match, uint32_t *seats,
     return true;
 }
 
-bool notify_outbox_queue(PGconn *conn, const store_match *match,
-                         const rules_engine *engine, const rules_state *state,
-                         apierr *err)
+/* One row per channel of every seat in recipients (its payload made by
+ * seat_of), and one per match relay webhook (the public payload). */
+static bool
+insert_rows(PGconn *conn, const store_match *match, uint32_t recipients,
+            bool relay, const char *reason, const json_t *public,
+            json_t *(*seat_of)(const json_t *public, int seat, const void *ctx),
+            const void *ctx, apierr *err)
 {
-    uint32_t listening = 0;
-    bool relay = false;
-    if (!reachable(conn, match, &listening, &relay, err))
-        return false;
-    rules_pending pending;
-    engine->pending(state, &pending);
-    bool over = pending.wait == RULES_WAIT_NOBODY;
-    uint32_t recipients = (over ? ~0u : pending.seats) & listening;
-    if (recipients == 0 && !relay)
-        return true;
-    const char *reason = over ? "match_over" : "your_turn";
-    json_t *public = public_payload(match, engine, state, &pending, reason);
     char id[24], seq[24];
     snprintf(id, sizeof id, "%lld", match->match_id);
     snprintf(seq, sizeof seq, "%lld", match->head_seq);
@@ -169,7 +161,7 @@ bool notify_outbox_queue(PGconn *conn, const store_match *match,
     for (int s = 0; ok && s < match->seat_count; s++) {
         if (!(recipients & (1u << s)))
             continue;
-        json_t *payload = seat_payload(public, engine, state, s);
+        json_t *payload = seat_of(public, s, ctx);
         char *text = json_dumps(payload, JSON_COMPACT | JSON_SORT_KEYS);
         json_decref(payload);
         char player[24];
@@ -208,6 +200,94 @@ bool notify_outbox_queue(PGconn *conn, const store_match *match,
             4, params, err);
         free(text);
     }
+    return ok;
+}
+
+typedef struct play_ctx {
+    const rules_engine *engine;
+    const rules_state *state;
+} play_ctx;
+
+static json_t *play_payload(const json_t *public, int seat, const void *ctx)
+{
+    const play_ctx *play = ctx;
+    return seat_payload(public, play->engine, play->state, seat);
+}
+
+bool notify_outbox_queue(PGconn *conn, const store_match *match,
+                         const rules_engine *engine, const rules_state *state,
+                         apierr *err)
+{
+    return notify_outbox_queue_seats(conn, match, engine, state, ~0u, err);
+}
+
+bool notify_outbox_queue_seats(PGconn *conn, const store_match *match,
+                               const rules_engine *engine,
+                               const rules_state *state, uint32_t only,
+                               apierr *err)
+{
+    uint32_t listening = 0;
+    bool relay = false;
+    if (!reachable(conn, match, &listening, &relay, err))
+        return false;
+    rules_pending pending;
+    engine->pending(state, &pending);
+    bool over = pending.wait == RULES_WAIT_NOBODY;
+    uint32_t recipients = (over ? ~0u : pending.seats) & listening & only;
+    if (recipients == 0 && !relay)
+        return true;
+    const char *reason = over ? "match_over" : "your_turn";
+    json_t *public = public_payload(match, engine, state, &pending, reason);
+    play_ctx ctx = {engine, state};
+    bool ok = insert_rows(conn, match, recipients, relay, reason, public,
+                          play_payload, &ctx, err);
+    json_decref(public);
+    return ok;
+}
+
+static json_t *aborted_payload(const json_t *public, int seat, const void *ctx)
+{
+    const play_ctx *play = ctx;
+    json_t *payload = json_deep_copy(public);
+    json_object_set_new(payload, "seat", json_integer(seat));
+    if (play->state != NULL)
+        json_object_set_new(payload, "view",
+                            play->engine->view(play->state, seat));
+    return payload;
+}
+
+bool notify_outbox_queue_aborted(PGconn *conn, const store_match *match,
+                                 const rules_engine *engine,
+                                 const rules_state *state, const char *why,
+                                 apierr *err)
+{
+    uint32_t listening = 0;
+    bool relay = false;
+    if (!reachable(conn, match, &listening, &relay, err))
+        return false;
+    if (listening == 0 && !relay)
+        return true;
+    char ref[32];
+    store_match_ref(match->match_id, ref);
+    json_t *players = json_array();
+    for (int s = 0; s < match->seat_count; s++)
+        json_array_append_new(players, json_string(match->seat_name[s]));
+    json_t *public = json_pack(
+        "{s:s,s:s,s:I,s:s,s:s,s:o,s:[],s:s,s:s,s:s}", "type", "match.aborted",
+        "match", ref, "seq", (json_int_t)match->head_seq, "game", match->game,
+        "game_title", engine ? engine->title : match->game, "players", players,
+        "seats", "wait", "nobody", "prompt", "nothing: the match was aborted",
+        "reason", why);
+    if (public == NULL)
+        abort();
+    if (state != NULL) {
+        json_object_set_new(public, "view",
+                            engine->view(state, RULES_SPECTATOR));
+        json_object_set_new(public, "result", engine->result(state));
+    }
+    play_ctx ctx = {engine, state};
+    bool ok = insert_rows(conn, match, listening, relay, "match_aborted",
+                          public, aborted_payload, &ctx, err);
     json_decref(public);
     return ok;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "replay.h"
 #include "rules.h"
 #include "seal.h"
 #include "store.h"
@@ -57,7 +58,7 @@ static bool check_chain(const json_t *events, verify_report *report)
             return verify_fail(report, seq,
                         "event %lld does not chain from event %lld", seq,
                         seq - 1);
-        json_t *body = json_deep_copy(event);
+        json_t *body = json_copy((json_t *)event);
         json_object_del(body, "hash");
         json_object_del(body, "prev_hash");
         char *bytes = rules_canonical_json(body);
@@ -86,10 +87,9 @@ typedef struct sealed_seat {
 
 static bool check_commitments(const json_t *events, verify_report *report)
 {
-    const char *match_ref = json_string_value(
-        json_object_get(json_array_get(events, 0), "match"));
     /* Decisions are resolved one at a time, so one table suffices: it is
-     * cleared at each "decided" event. */
+     * cleared at each "decided" event, and at each rewind (which only goes
+     * back to a point outside any decision, see replay.h). */
     char decision[64] = "";
     sealed_seat seats[MAX_DECISION_SEATS];
     memset(seats, 0, sizeof seats);
@@ -102,6 +102,11 @@ static bool check_commitments(const json_t *events, verify_report *report)
         const char *id = data_string(event, "decision");
         if (kind == NULL)
             return verify_fail(report, seq, "event %lld has no kind", seq);
+        if (strcmp(kind, "rewound") == 0) {
+            memset(seats, 0, sizeof seats);
+            decision[0] = '\0';
+            continue;
+        }
         bool sealed_kind = strcmp(kind, "committed") == 0 ||
                            strcmp(kind, "revealed") == 0 ||
                            strcmp(kind, "decided") == 0;
@@ -140,9 +145,13 @@ static bool check_commitments(const json_t *events, verify_report *report)
                 action == NULL)
                 return verify_fail(report, seq, "event %lld has no nonce or choice",
                             seq);
+            /* Bound to the match id the decision was played under (a
+             * copy imported under a new id keeps its original events). */
+            const char *match_ref =
+                json_string_value(json_object_get(event, "match"));
             char *canonical = rules_canonical_json(action);
-            seal_choice_commitment(match_ref, id, (int)seat, canonical, nonce,
-                                   computed);
+            seal_choice_commitment(match_ref ? match_ref : "", id, (int)seat,
+                                   canonical, nonce, computed);
             free(canonical);
             if (sodium_memcmp(computed, seats[seat].commitment,
                               SEAL_HASH_BYTES) != 0)
@@ -189,31 +198,43 @@ static bool check_commitments(const json_t *events, verify_report *report)
     return true;
 }
 
-static bool apply_logged(const rules_engine *engine, rules_state *state,
-                         int seat, const json_t *action, long long seq,
-                         verify_report *report)
+/* The event that ended the match and revealed its seed, or NULL. */
+static const json_t *end_event(const json_t *events, long long *seq)
 {
-    rules_error err = {{0}};
-    if (engine->apply(state, seat, action, &err))
-        return true;
-    return verify_fail(report, seq, "event %lld does not replay: %s", seq, err.message);
-}
-
-/* With the seed revealed, every shuffle and move can be replayed. */
-static bool replay(const json_t *events, verify_report *report)
-{
-    const json_t *created = json_array_get(events, 0);
-    const json_t *finished = NULL;
-    long long finished_seq = 0;
+    const json_t *end = NULL;
     size_t i;
     const json_t *event;
     json_array_foreach(events, i, event) {
         const char *kind = json_string_value(json_object_get(event, "kind"));
-        if (kind && strcmp(kind, "finished") == 0) {
-            finished = event;
-            finished_seq = (long long)i + 1;
+        if (kind &&
+            (strcmp(kind, "finished") == 0 || strcmp(kind, "aborted") == 0)) {
+            end = event;
+            *seq = (long long)i + 1;
         }
     }
+    return end;
+}
+
+static bool has_started(const json_t *events, const bool *counts)
+{
+    size_t i;
+    const json_t *event;
+    json_array_foreach(events, i, event) {
+        const char *kind = json_string_value(json_object_get(event, "kind"));
+        if (counts[i] && kind && strcmp(kind, "started") == 0)
+            return true;
+    }
+    return false;
+}
+
+/* With the seed revealed, every shuffle and every counting move can be
+ * replayed. */
+static bool replay(const json_t *events, const bool *counts,
+                   verify_report *report)
+{
+    const json_t *created = json_array_get(events, 0);
+    long long end_seq = 0;
+    const json_t *end = end_event(events, &end_seq);
     const char *first_kind =
         json_string_value(json_object_get(created, "kind"));
     if (first_kind == NULL || strcmp(first_kind, "created") != 0)
@@ -222,19 +243,21 @@ static bool replay(const json_t *events, verify_report *report)
     if (!hex_bytes(data_string(created, "seed_commitment"), commitment,
                    sizeof commitment))
         return verify_fail(report, 1, "event 1 commits to no seed");
-    if (finished == NULL)
+    if (end == NULL)
         return true; /* the seed stays secret until the end */
 
     uint8_t seed[SEAL_SEED_BYTES], computed[SEAL_HASH_BYTES];
-    if (!hex_bytes(data_string(finished, "seed"), seed, sizeof seed))
-        return verify_fail(report, finished_seq, "event %lld reveals no seed",
-                    finished_seq);
+    if (!hex_bytes(data_string(end, "seed"), seed, sizeof seed))
+        return verify_fail(report, end_seq, "event %lld reveals no seed",
+                           end_seq);
     seal_seed_commitment(seed, computed);
     if (sodium_memcmp(computed, commitment, sizeof computed) != 0)
-        return verify_fail(report, finished_seq,
-                    "event %lld reveals a seed that does not match the "
-                    "commitment of event 1",
-                    finished_seq);
+        return verify_fail(report, end_seq,
+                           "event %lld reveals a seed that does not match the "
+                           "commitment of event 1",
+                           end_seq);
+    if (!has_started(events, counts))
+        return true; /* aborted before it started: nothing to replay */
     const json_t *data = json_object_get(created, "data");
     const char *game = json_string_value(json_object_get(data, "game"));
     const rules_engine *engine = game ? rules_find(game) : NULL;
@@ -253,6 +276,8 @@ static bool replay(const json_t *events, verify_report *report)
         return verify_fail(report, 1, "event 1 has an impossible seat count");
     uint8_t entropy[STORE_MAX_SEATS][32];
     memset(entropy, 0, sizeof entropy);
+    size_t i;
+    const json_t *event;
     json_array_foreach(events, i, event) {
         const char *kind = json_string_value(json_object_get(event, "kind"));
         json_int_t seat = json_integer_value(json_object_get(event, "seat"));
@@ -271,36 +296,23 @@ static bool replay(const json_t *events, verify_report *report)
     if (state == NULL)
         return verify_fail(report, 1, "the match does not set up: %s", err.message);
     bool ok = true;
+    replay_error rerr = {0};
     json_array_foreach(events, i, event) {
-        long long seq = (long long)i + 1;
-        const char *kind = json_string_value(json_object_get(event, "kind"));
-        if (!ok || kind == NULL)
+        if (counts[i] && !replay_apply(engine, state, event, true, &rerr)) {
+            ok = verify_fail(report, rerr.seq, "%s", rerr.reason);
             break;
-        if (strcmp(kind, "move") == 0) {
-            ok = apply_logged(engine, state,
-                              (int)json_integer_value(json_object_get(event, "seat")),
-                              json_object_get(json_object_get(event, "data"), "action"),
-                              seq, report);
-        } else if (strcmp(kind, "decided") == 0) {
-            size_t k;
-            const json_t *choice;
-            json_array_foreach(json_object_get(json_object_get(event, "data"), "choices"),
-                               k, choice) {
-                if (ok)
-                    ok = apply_logged(engine, state,
-                                      (int)json_integer_value(json_object_get(choice, "seat")),
-                                      json_object_get(choice, "action"), seq, report);
-            }
         }
     }
-    if (ok) {
+    const json_t *recorded =
+        json_object_get(json_object_get(end, "data"), "result");
+    if (ok && recorded != NULL) {
         json_t *result = engine->result(state);
-        if (!json_equal(result, json_object_get(json_object_get(finished, "data"),
-                                                "result")))
-            ok = verify_fail(report, finished_seq,
-                      "event %lld's result is not what replaying the match "
-                      "gives",
-                      finished_seq);
+        if (!json_equal(result, recorded))
+            ok = verify_fail(
+                report, end_seq,
+                "event %lld's result is not what replaying the match "
+                "gives",
+                end_seq);
         json_decref(result);
     }
     engine->destroy(state);
@@ -316,8 +328,18 @@ void verify_events(const json_t *events, verify_report *report)
         verify_fail(report, 1, "the log is empty");
         return;
     }
-    if (check_chain(events, report) && check_commitments(events, report))
-        replay(events, report);
+    if (!check_chain(events, report) || !check_commitments(events, report))
+        return;
+    size_t n = json_array_size(events);
+    bool *counts = calloc(n, sizeof *counts);
+    if (counts == NULL)
+        abort();
+    replay_error rerr = {0};
+    if (!replay_history(events, counts, &rerr))
+        verify_fail(report, rerr.seq, "%s", rerr.reason);
+    else
+        replay(events, counts, report);
+    free(counts);
 }
 
 json_t *verify_report_json(const verify_report *report)
