@@ -107,7 +107,8 @@ test: deps
 	$(Q)scripts/test.sh $(BUILD) $(SUITES)
 
 bench: deps
-	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench/engines $(BUILD)/bench/service $(BUILD)/bench/notify
+	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench/engines $(BUILD)/bench/service \
+	    $(BUILD)/bench/notify $(BUILD)/bench/restore
 	$(Q)scripts/bench.sh $(BUILD)
 
 $(BUILD)/bench/engines: $(call obj,bench/engines.c) $(BUILD)/librules.a
@@ -119,6 +120,10 @@ $(BUILD)/bench/service: $(call obj,bench/service.c) $(BUILD)/libclient.a $(BUILD
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/bench/notify: $(call obj,bench/notify.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/bench/restore: $(call obj,bench/restore.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 

@@ -3,7 +3,12 @@
 #ifndef CLI_ADMIN_CMD_H
 #define CLI_ADMIN_CMD_H
 
+/* pbem export --key FILE [--url URL] MATCH
+ * pbem export --key FILE [--url URL] --status S|all [--since T] [--until T]
+ * The export (JSON Lines) to stdout. */
 int export_cmd_main(int argc, char **argv);
+
+/* pbem import --key FILE [--url URL] [--new-id] EXPORT_FILE */
 int import_cmd_main(int argc, char **argv);
 
 /* `pbem verify --export FILE`: checks every match of an export file as the

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "admin_cmd.h"
+#include "repair_cmd.h"
 #include "rules_cmd.h"
 #include "verify_cmd.h"
 
@@ -22,6 +23,7 @@ static const pbem_command commands[] = {
     {"verify", verify_cmd_main, "check a match from its public log and seed"},
     {"export", export_cmd_main, "admin: export matches as JSON Lines"},
     {"import", import_cmd_main, "admin: check and restore an export"},
+    {"admin", repair_cmd_main, "admin: rewind, replace a seat, abort a match"},
 };
 
 static void usage(FILE *out)

@@ -33,17 +33,34 @@ void client_free(client *c)
     free(c);
 }
 
+/* The body as it arrives: collected in memory (its length kept, so a
+ * large body costs linear time), or written to a stream. */
+typedef struct sink {
+    char **body;
+    size_t len;
+    FILE *to;
+    CURL *curl;
+} sink;
+
 static size_t collect(char *data, size_t size, size_t count, void *user)
 {
-    char **buffer = user;
-    size_t old = *buffer ? strlen(*buffer) : 0;
-    char *grown = realloc(*buffer, old + size * count + 1);
+    sink *s = user;
+    size_t n = size * count;
+    long status = 0;
+    /* Only a success goes to the stream; an error is kept to be read. */
+    if (s->to != NULL &&
+        curl_easy_getinfo(s->curl, CURLINFO_RESPONSE_CODE, &status) ==
+            CURLE_OK &&
+        status >= 200 && status < 300)
+        return fwrite(data, 1, n, s->to);
+    char *grown = realloc(*s->body, s->len + n + 1);
     if (grown == NULL)
         abort();
-    memcpy(grown + old, data, size * count);
-    grown[old + size * count] = '\0';
-    *buffer = grown;
-    return size * count;
+    memcpy(grown + s->len, data, n);
+    s->len += n;
+    grown[s->len] = '\0';
+    *s->body = grown;
+    return n;
 }
 
 /* Adds Signature-Input, Signature and Content-Digest for the request. */
@@ -135,8 +152,17 @@ bool client_send(client *c, const char *method, const char *path,
         curl_easy_setopt(curl, CURLOPT_POSTFIELDS, sent_body);
         curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, (long)strlen(sent_body));
     }
+    sink into = {.body = &out->body,
+                 .to = options ? options->body_to : NULL,
+                 .curl = curl};
+    if (into.to != NULL) {
+        /* A long download (an export) is cut off only when it stalls. */
+        curl_easy_setopt(curl, CURLOPT_TIMEOUT, 0L);
+        curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
+        curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, 30L);
+    }
     curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, collect);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &out->body);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &into);
     CURLcode rc = curl_easy_perform(curl);
     curl_slist_free_all(headers);
     free(sent_body);

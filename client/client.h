@@ -9,6 +9,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 typedef struct client_key {
     char key_id[64];
@@ -24,12 +25,16 @@ typedef struct client_response {
 
 typedef struct client client;
 
-/* Options of client_send for hostile tests. */
+/* Options of client_send: for hostile tests, and for long answers. */
 typedef struct client_send_options {
     int64_t created;                  /* 0: now */
     const char *nonce;                /* NULL: 16 random bytes in hex */
     const char *const *extra_headers; /* NULL-terminated "Name: value" */
     bool tamper_body_after_signing;   /* flips a bit of the sent body */
+    FILE *body_to;                    /* not NULL: a 2xx answer's body is
+                                         written there as it arrives (not
+                                         kept), with no time limit while
+                                         it keeps coming */
 } client_send_options;
 
 /* A client for base_url ("http://127.0.0.1:8080"). NULL on out of memory. */

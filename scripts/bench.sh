@@ -2,6 +2,7 @@
 # bench.sh BUILD: the benchmarks, against a fresh database of the private
 # PostgreSQL (or DATABASE_URL's server). Prints figures; asserts nothing.
 #   PBEM_BENCH_SECONDS  seconds per measurement (default 10)
+#   PBEM_BENCH_RESTORE  matches exported and restored (default 1000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=$1
@@ -18,6 +19,8 @@ cleanup() {
     for pid in "${others[@]}"; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done
     scripts/pg.sh dropdb "$db" >/dev/null 2>&1 || true
     scripts/pg.sh dropdb "$notify_db" >/dev/null 2>&1 || true
+    scripts/pg.sh dropdb "${db}_restore_a" >/dev/null 2>&1 || true
+    scripts/pg.sh dropdb "${db}_restore_b" >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
 
@@ -97,3 +100,18 @@ DATABASE_URL=$notify_url "$build/bench/notify" "http://127.0.0.1:$notify_port" \
 verified=$(grep -c '"verified":true' "$work/hooks.jsonl" || true)
 echo "  webhook deliveries verified by standardwebhooks: $verified of $(wc -l <"$work/hooks.jsonl")"
 rm -rf "$work"
+
+echo
+restore_count=${PBEM_BENCH_RESTORE:-1000}
+echo "== restore: $restore_count exported matches verified (chain, signatures, requests, replay) and restored"
+scripts/pg.sh createdb "${db}_restore_a" >/dev/null
+scripts/pg.sh createdb "${db}_restore_b" >/dev/null
+restore_out=$("$build/bench/restore" "$build/pbemd" "$restore_count" \
+    "$(scripts/pg.sh url "${db}_restore_a")" "$(scripts/pg.sh url "${db}_restore_b")")
+sed 's/^/  /' <<<"$restore_out"
+line=$(tail -1 <<<"$restore_out")
+printf '  %s matches restored in %s s: %s matches/s, %s events verified and replayed per second\n' \
+    "$(sed -nE 's/.*matches=([0-9]+).*/\1/p' <<<"$line")" \
+    "$(sed -nE 's/.*seconds=([0-9.]+).*/\1/p' <<<"$line")" \
+    "$(sed -nE 's/.*matches_per_second=([0-9.]+).*/\1/p' <<<"$line")" \
+    "$(sed -nE 's/.*events_verified_and_replayed_per_second=([0-9.]+).*/\1/p' <<<"$line")"

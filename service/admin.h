@@ -2,7 +2,11 @@
  * like a player (RFC 9421, ed25519, Content-Digest) with keyid "admin" and
  * the key whose public half is configured as PBEM_ADMIN_KEY (standard
  * base64 of the 32-byte Ed25519 public key). Without PBEM_ADMIN_KEY the
- * admin API answers 403. */
+ * admin API answers 403.
+ *
+ * Admin signatures are single-use, like a player's: a state-changing
+ * request retried with the same nonce gets its first answer back and is
+ * never applied twice, and any other reuse of a nonce is refused (401). */
 #ifndef SERVICE_ADMIN_H
 #define SERVICE_ADMIN_H
 
@@ -11,9 +15,21 @@
 
 #include "apierr.h"
 #include "httpsig.h"
+#include "matches.h"
 
-/* True when req is signed by the admin key; false with err filled (401,
- * or 403 when no admin key is configured). */
-bool admin_check(const httpsig_request *req, int64_t now, apierr *err);
+/* True when req is signed by the admin key, with *who filled (key id
+ * "admin", nonce, request digest, signature material; release with
+ * auth_caller_free); false with err filled (401, or 403 when no admin key
+ * is configured). */
+bool admin_check(const httpsig_request *req, int64_t now, caller *who,
+                 apierr *err);
+
+/* The configured admin public key in base64 (PBEM_ADMIN_KEY), recorded in
+ * the events admins make so anyone can check who signed them. */
+const char *admin_public_key(void);
+
+/* Spends the nonce of a request that changes nothing (an export): false
+ * with err filled (401 "nonce_reused") when it was used before. */
+bool admin_spend_nonce(const caller *who, apierr *err);
 
 #endif

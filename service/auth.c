@@ -98,17 +98,25 @@ bool auth_player(const httpsig_request *req, int64_t now, caller *who,
         return false;
     if (!httpsig_verify(&sig, req, public_key, &herr))
         return apierr_set(err, 401, "bad_signature", "%s", herr.message);
-    snprintf(who->key_id, sizeof who->key_id, "%s", sig.keyid);
-    snprintf(who->nonce, sizeof who->nonce, "%s", sig.nonce);
+    auth_fill_caller(req, &sig, who);
+    return true;
+}
+
+void auth_fill_caller(const httpsig_request *req, const httpsig_signature *sig,
+                      caller *who)
+{
+    const char *input = req->header(req->header_ctx, "signature-input");
+    const char *signature = req->header(req->header_ctx, "signature");
+    snprintf(who->key_id, sizeof who->key_id, "%s", sig->keyid);
+    snprintf(who->nonce, sizeof who->nonce, "%s", sig->nonce);
     request_digest(req, who->request_digest);
     const char *digest = req->header(req->header_ctx, "content-digest");
     who->signature = json_pack(
-        "{s:s,s:s,s:s,s:s,s:s?,s:s%}", "keyid", sig.keyid, "signature_input",
-        input, "signature", signature, "method", req->method,
-        "content_digest", digest, "body", req->body ? (const char *)req->body : "",
+        "{s:s,s:s,s:s,s:s,s:s?,s:s%}", "keyid", sig->keyid, "signature_input",
+        input, "signature", signature, "method", req->method, "content_digest",
+        digest, "body", req->body ? (const char *)req->body : "",
         req->body ? req->body_len : 0);
     json_object_set_new(who->signature, "target", json_string(req->target));
-    return true;
 }
 
 void auth_caller_free(caller *who)

@@ -21,4 +21,10 @@ bool auth_player(const httpsig_request *req, int64_t now, caller *who,
                  apierr *err);
 void auth_caller_free(caller *who);
 
+/* Fills who's key id, nonce, request digest and signature material (kept
+ * in the events the request makes) from a request whose signature sig has
+ * been verified. */
+void auth_fill_caller(const httpsig_request *req, const httpsig_signature *sig,
+                      caller *who);
+
 #endif

@@ -107,10 +107,8 @@ static bool open_decision(decision_ctx *ctx, const caller *who,
     if (seat_required && ctx->seat < 0)
         return apierr_set(err, 403, "not_seated",
                           "you have no seat in this match");
-    if (strcmp(ctx->match.status, "active") != 0)
-        return apierr_set(err, 409, "not_in_play",
-                          "the match is %s, so no decision is open",
-                          ctx->match.status);
+    if (!matches_in_play(&ctx->match, err))
+        return false;
     ctx->state = matchstate_load(ctx->conn, &ctx->match, ctx->engine, err);
     if (ctx->state == NULL)
         return false;
@@ -298,6 +296,13 @@ static bool earlier_reveals(const decision_ctx *ctx,
         json_t *data = json_object_get(event, "data");
         json_int_t s = json_integer_value(json_object_get(event, "seat"));
         const char *of = json_string_value(json_object_get(data, "decision"));
+        if (kind && strcmp(kind, "rewound") == 0) {
+            /* Reveals an admin's rewind went back over no longer count. */
+            for (int r = 0; r < STORE_MAX_SEATS; r++) {
+                json_decref(revealed_actions[r]);
+                revealed_actions[r] = NULL;
+            }
+        }
         json_t *choice = kind && strcmp(kind, "revealed") == 0
                              ? json_object_get(data, "action")
                          : kind && strcmp(kind, "timeout") == 0
@@ -472,7 +477,8 @@ json_t *decisions_commit(const caller *who, long long match_id,
         goto done;
     }
     answer = decision_answer(&ctx, decided, over);
-    if (!matches_commit_with_answer(ctx.conn, who, 200, answer, err)) {
+    if (!matches_commit_with_answer(ctx.conn, who, &ctx.match, 200, answer,
+                                    err)) {
         json_decref(answer);
         answer = NULL;
         goto done;
@@ -559,7 +565,8 @@ json_t *decisions_reveal(const caller *who, long long match_id,
         goto done;
     }
     answer = decision_answer(&ctx, decided, over);
-    if (!matches_commit_with_answer(ctx.conn, who, 200, answer, err)) {
+    if (!matches_commit_with_answer(ctx.conn, who, &ctx.match, 200, answer,
+                                    err)) {
         json_decref(answer);
         answer = NULL;
         goto done;

@@ -70,13 +70,26 @@ static void on_completed(void *cls, struct MHD_Connection *conn,
     __atomic_sub_fetch(&server->in_flight, 1, __ATOMIC_ACQ_REL);
 }
 
+/* Streamed answers go out in chunks of this size as the client reads. */
+#define STREAM_BLOCK (64 * 1024)
+
 static enum MHD_Result send_answer(struct MHD_Connection *conn,
                                    route_answer *answer)
 {
-    size_t len = strlen(answer->body);
-    struct MHD_Response *response = MHD_create_response_from_buffer(
-        len, answer->body, MHD_RESPMEM_MUST_FREE);
-    answer->body = NULL;
+    struct MHD_Response *response;
+    if (answer->stream_read != NULL) {
+        /* Chunked: the length is not known until the end. */
+        response = MHD_create_response_from_callback(
+            MHD_SIZE_UNKNOWN, STREAM_BLOCK, answer->stream_read, answer->stream,
+            answer->stream_free);
+    } else {
+        size_t len = strlen(answer->body);
+        response = MHD_create_response_from_buffer(len, answer->body,
+                                                   MHD_RESPMEM_MUST_FREE);
+        answer->body = NULL;
+    }
+    if (response == NULL)
+        abort();
     MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE,
                             answer->content_type);
     MHD_add_response_header(response, "Cache-Control", "no-store");

@@ -1,7 +1,8 @@
 /* http.h: the HTTP server (libmicrohttpd). It accepts connections on a
  * thread pool, captures each request's raw target (for signatures),
  * accumulates bodies under a hard limit (413 beyond it), hands complete
- * requests to routes, and answers JSON. Stopping is graceful: it stops
+ * requests to routes, and answers JSON (an export: a body streamed as the
+ * client reads it). Stopping is graceful: it stops
  * accepting, lets in-flight requests finish, then closes. */
 #ifndef SERVICE_HTTP_H
 #define SERVICE_HTTP_H

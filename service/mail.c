@@ -236,13 +236,20 @@ char *mail_compose(const mail_notification *n, char *why)
     const char *action = json_string_value(json_object_get(deadline, "action"));
     const char *because =
         json_string_value(json_object_get(deadline, "reason"));
+    const char *admin_reason = json_string_value(json_object_get(p, "reason"));
     templates_var vars[] = {
-        {"player", n->to_name},   {"match", match},
-        {"game", game},           {"seq", seq},
-        {"whose_turn", whose},    {"prompt", prompt},
-        {"view", view ? view : "{}"}, {"moves", moves},
-        {"forms", forms},         {"result", result ? result : "{}"},
-        {"link", link},           {"settings_link", settings},
+        {"player", n->to_name},
+        {"match", match},
+        {"game", game},
+        {"seq", seq},
+        {"whose_turn", whose},
+        {"prompt", prompt},
+        {"view", view ? view : "{}"},
+        {"moves", moves},
+        {"forms", forms},
+        {"result", result ? result : "{}"},
+        {"link", link},
+        {"settings_link", settings},
         {"notification", n->id},
         {"changes", changes[0] ? changes : "  (nothing yet)"},
         {"headline", headline},   {"opening", opening},
@@ -252,6 +259,7 @@ char *mail_compose(const mail_notification *n, char *why)
         {"fires_at", fires_at ? fires_at : ""},
         {"deadline_action", action ? action : ""},
         {"deadline_reason", because ? because : ""},
+        {"reason", admin_reason ? admin_reason : ""},
     };
     int count = (int)(sizeof vars / sizeof vars[0]);
     /* "reminder_24h" and "nudge_7" are "your turn" mails. */

@@ -14,8 +14,9 @@
 #include "forfeit.h"
 #include "log.h"
 #include "matchstate.h"
-#include "notify_outbox.h"
 #include "metrics.h"
+#include "notify_outbox.h"
+#include "replay.h"
 #include "rules.h"
 #include "store.h"
 
@@ -79,20 +80,13 @@ static bool ended_early(const store_match *match, const rules_engine *engine,
            pending.wait != RULES_WAIT_NOBODY;
 }
 
-/* Who must act, as the views show it (nobody once the match is over). */
+/* Who must act, as the views show it (matches_pending). */
 static json_t *pending_of(const store_match *match, const rules_engine *engine,
                           const rules_state *state, uint32_t *committed)
 {
     rules_pending pending;
-    engine->pending(state, &pending);
-    *committed = 0;
-    if (ended_early(match, engine, state)) {
-        memset(&pending, 0, sizeof pending);
-        snprintf(pending.prompt, sizeof pending.prompt,
-                 "the match ended by forfeit");
-    } else {
-        *committed = committed_seats(match->match_id, &pending);
-    }
+    matches_pending(match, engine, state, &pending);
+    *committed = committed_seats(match->match_id, &pending);
     return matches_pending_json(&pending, *committed);
 }
 
@@ -134,6 +128,24 @@ static void describe_deadlines(json_t *out, const store_match *match)
 void matches_hex(const uint8_t *bytes, size_t len, char *out)
 {
     sodium_bin2hex(out, 2 * len + 1, bytes, len);
+}
+
+void matches_pending(const store_match *match, const rules_engine *engine,
+                     const rules_state *state, rules_pending *pending)
+{
+    engine->pending(state, pending);
+    if (strcmp(match->status, "aborted") == 0) {
+        memset(pending, 0, sizeof *pending);
+        pending->wait = RULES_WAIT_NOBODY;
+        snprintf(pending->prompt, sizeof pending->prompt,
+                 "nothing: an admin aborted the match");
+    } else if (strcmp(match->status, "finished") == 0 &&
+               pending->wait != RULES_WAIT_NOBODY) {
+        memset(pending, 0, sizeof *pending);
+        pending->wait = RULES_WAIT_NOBODY;
+        snprintf(pending->prompt, sizeof pending->prompt,
+                 "the match ended by forfeit");
+    }
 }
 
 /* The public description of a match (no hidden information). */
@@ -231,30 +243,104 @@ json_t *matches_register_player(const json_t *body, apierr *err)
                      key_id);
 }
 
+/* Why a request whose answer is stored may no longer stand: the event it
+ * left the match at was undone by an admin's rewind since. Fills err and
+ * returns true in that case. */
+static bool undone_by_rewind(PGconn *conn, long long match_id, long long seq,
+                             apierr *err)
+{
+    char id[24], seq_text[24];
+    snprintf(id, sizeof id, "%lld", match_id);
+    snprintf(seq_text, sizeof seq_text, "%lld", seq);
+    const char *params[] = {id, seq_text};
+    PGresult *result = db_query(conn,
+                                "SELECT 1 FROM events WHERE match_id = $1"
+                                " AND seq > $2 AND kind = 'rewound' LIMIT 1",
+                                2, params, PGRES_TUPLES_OK, err);
+    if (result == NULL)
+        return false;
+    bool rewound = PQntuples(result) > 0;
+    PQclear(result);
+    if (!rewound)
+        return false;
+    /* Retries are rare, rewinds rarer: read the whole log. */
+    json_t *events = store_events_after(conn, match_id, 0, INT32_MAX, err);
+    size_t n = json_array_size(events);
+    bool *counts = calloc(n + 1, sizeof *counts);
+    if (counts == NULL)
+        abort();
+    replay_error rerr = {0};
+    bool undone = events != NULL && seq <= (long long)n &&
+                  replay_history(events, counts, &rerr) && !counts[seq - 1];
+    if (undone) {
+        size_t i;
+        const json_t *event;
+        long long by = 0;
+        const char *reason = "";
+        json_array_foreach(events, i, event) {
+            const char *kind =
+                json_string_value(json_object_get(event, "kind"));
+            const json_t *data = json_object_get(event, "data");
+            if ((long long)i + 1 > seq && kind &&
+                strcmp(kind, "rewound") == 0 &&
+                json_integer_value(json_object_get(data, "to_seq")) < seq) {
+                by = (long long)i + 1;
+                reason = json_string_value(json_object_get(data, "reason"));
+                break;
+            }
+        }
+        apierr_set(err, 409, "rewound",
+                   "this request was applied at event %lld, which an admin "
+                   "undid by rewinding the match at event %lld (\"%s\"); "
+                   "look at the match again (it is at event %zu) and send a "
+                   "new request with a new nonce",
+                   seq, by, reason ? reason : "", n);
+    }
+    free(counts);
+    json_decref(events);
+    return undone;
+}
+
 int matches_find_retry(const caller *who, matches_replay *replay, apierr *err)
 {
     PGconn *conn = db_conn(err);
     if (conn == NULL)
         return -1;
-    int found = store_find_nonce(conn, who->key_id, who->nonce,
-                                 who->request_digest, &replay->status,
-                                 &replay->body, err);
-    if (found == 2) {
+    store_nonce found = {0};
+    int seen = store_find_nonce(conn, who->key_id, who->nonce,
+                                who->request_digest, &found, err);
+    if (seen == 2) {
         apierr_set(err, 401, "nonce_reused",
                    "this signature nonce was already used for a different "
                    "request; sign each new request with a new nonce");
         return -1;
     }
-    return found;
+    if (seen == 1 && found.match_id > 0 && found.seq > 0) {
+        apierr undone_err;
+        undone_err.head = -1;
+        if (undone_by_rewind(conn, found.match_id, found.seq, &undone_err)) {
+            free(found.response);
+            *err = undone_err;
+            return -1;
+        }
+    }
+    replay->status = found.status;
+    replay->body = found.response;
+    return seen;
 }
 
 /* Commits the transaction with the request's nonce and its answer. */
-bool matches_commit_with_answer(PGconn *conn, const caller *who, int status,
-                               const json_t *answer, apierr *err)
+bool matches_commit_with_answer(PGconn *conn, const caller *who,
+                                const store_match *match, int status,
+                                const json_t *answer, apierr *err)
 {
     char *text = rules_canonical_json(answer);
+    store_nonce saved = {.status = status,
+                         .response = text,
+                         .match_id = match ? match->match_id : 0,
+                         .seq = match ? match->head_seq : 0};
     bool ok = store_save_nonce(conn, who->key_id, who->nonce,
-                               who->request_digest, status, text, err) &&
+                               who->request_digest, &saved, err) &&
               store_commit(conn, err);
     free(text);
     if (!ok)
@@ -388,7 +474,8 @@ json_t *matches_create(const caller *who, const json_t *body, apierr *err)
             match.seat_player[0] = who->player_id;
             answer = json_pack("{s:o,s:i}", "match",
                                matches_describe(&match, engine, NULL), "seat", 0);
-            ok = matches_commit_with_answer(conn, who, 201, answer, err);
+            ok =
+                matches_commit_with_answer(conn, who, &match, 201, answer, err);
         } else {
             store_rollback(conn);
         }
@@ -437,6 +524,11 @@ json_t *matches_join(const caller *who, long long match_id, const json_t *body,
     }
     if (engine == NULL)
         goto fail;
+    if (strcmp(match.status, "aborted") == 0) {
+        apierr_set(err, 409, "aborted",
+                   "this match was aborted by an admin: nobody can join it");
+        goto fail;
+    }
     if (strcmp(match.status, "open") != 0 || seat < 0) {
         apierr_set(err, 409, "match_full",
                    "this match has no free seat: it is %s", match.status);
@@ -506,7 +598,7 @@ json_t *matches_join(const caller *who, long long match_id, const json_t *body,
     }
     answer = json_pack("{s:o,s:i}", "match", matches_describe(&match, engine, state),
                        "seat", seat);
-    if (!matches_commit_with_answer(conn, who, 200, answer, err)) {
+    if (!matches_commit_with_answer(conn, who, &match, 200, answer, err)) {
         json_decref(answer);
         answer = NULL;
         goto fail;
@@ -524,6 +616,18 @@ fail:
     json_decref(events[1]);
     store_match_free(&match);
     return answer;
+}
+
+bool matches_in_play(const store_match *match, apierr *err)
+{
+    if (strcmp(match->status, "aborted") == 0)
+        return apierr_set(err, 409, "aborted",
+                          "this match was aborted by an admin: it accepts no "
+                          "more moves, commitments or reveals");
+    if (strcmp(match->status, "active") != 0)
+        return apierr_set(err, 409, "not_in_play",
+                          "the match is %s, not in play", match->status);
+    return true;
 }
 
 int matches_seat_of(const store_match *match, long long player_id)
@@ -687,10 +791,11 @@ static json_t *seat_view_of(const store_match *match,
                         pending_of(match, engine, state, &committed));
     json_object_set_new(answer, "view", engine->view(state, seat));
     json_object_set_new(answer, "result", result_of(match, engine, state));
-    /* A seat that has sealed its choice, or whose match is over, has
-     * nothing more to do now. */
-    json_t *legal = (committed & (1u << seat)) ||
-                            strcmp(match->status, "finished") == 0
+    /* A seat that has sealed its choice, or whose match is over (by the
+     * rules, a forfeit or an admin's abort), has nothing more to do now. */
+    bool over = strcmp(match->status, "finished") == 0 ||
+                strcmp(match->status, "aborted") == 0;
+    json_t *legal = (committed & (1u << seat)) || over
                         ? json_pack("{s:[],s:b,s:[]}", "moves", "complete", 1,
                                     "forms")
                         : engine->legal(state, seat);
@@ -725,11 +830,8 @@ json_t *matches_move(const caller *who, long long match_id, const json_t *body,
         return NULL;
     json_t *answer = NULL, *action = NULL, *events[1] = {NULL};
     rules_state *state = NULL;
-    if (strcmp(match.status, "active") != 0) {
-        apierr_set(err, 409, "not_in_play", "the match is %s, not in play",
-                   match.status);
+    if (!matches_in_play(&match, err))
         goto done;
-    }
     if (json_integer_value(seq) != match.head_seq) {
         apierr_set(err, 409, "stale_seq",
                    "the match is at event %lld, not %lld: reload it and decide "
@@ -798,7 +900,7 @@ json_t *matches_move(const caller *who, long long match_id, const json_t *body,
                        (json_int_t)match.head_seq, "hash", head_hash, "over",
                        over, "pending", matches_pending_json(&pending, 0), "result",
                        engine->result(state));
-    if (!matches_commit_with_answer(conn, who, 200, answer, err)) {
+    if (!matches_commit_with_answer(conn, who, &match, 200, answer, err)) {
         json_decref(answer);
         answer = NULL;
         goto done;
@@ -829,7 +931,7 @@ json_t *matches_public(long long match_id, apierr *err)
     const rules_engine *engine = matchstate_engine(&match, err);
     rules_state *state = NULL;
     json_t *answer = NULL;
-    if (engine != NULL && strcmp(match.status, "open") != 0) {
+    if (engine != NULL && matchstate_has_state(&match)) {
         state = matchstate_load(conn, &match, engine, err);
         if (state == NULL)
             goto done;
@@ -853,7 +955,7 @@ json_t *matches_seat_view(const caller *who, long long match_id, apierr *err)
         return NULL;
     json_t *answer = NULL;
     rules_state *state = NULL;
-    if (strcmp(match.status, "open") != 0) {
+    if (matchstate_has_state(&match)) {
         state = matchstate_load(conn, &match, engine, err);
         if (state == NULL)
             goto done;

@@ -49,7 +49,9 @@ typedef struct matches_replay {
 
 /* 1 when (key, nonce) already answered this same request (replay filled),
  * 0 when unseen, -1 with err filled when the nonce was used for a different
- * request or the database failed. */
+ * request (401), when the event the request made has since been undone by
+ * an admin's rewind (409 "rewound": the request is not applied again, and
+ * its first answer no longer stands), or the database failed. */
 int matches_find_retry(const caller *who, matches_replay *replay, apierr *err);
 
 /* Drops every cached state (tests use it to force a replay). */

@@ -1,5 +1,6 @@
-/* matches_internal.h: what matches.c shares with decisions.c, the other
- * half of the match use cases. Not for the rest of the service. */
+/* matches_internal.h: what matches.c shares with the other match use
+ * cases (decisions, repair, import, deadlines, vacations, nudges). Not for
+ * the HTTP layer or the stores. */
 #ifndef SERVICE_MATCHES_INTERNAL_H
 #define SERVICE_MATCHES_INTERNAL_H
 
@@ -16,12 +17,22 @@
  * seat in committed) are listed under "committed", not "seats". */
 json_t *matches_pending_json(const rules_pending *pending, uint32_t committed);
 
+/* Who must act in state: the engine's answer, or nobody once an admin has
+ * aborted the match or it ended by forfeit (finished while its rules still
+ * wait). */
+void matches_pending(const store_match *match, const rules_engine *engine,
+                     const rules_state *state, rules_pending *pending);
+
 /* Lower-case hex of len bytes into out (2*len+1 bytes). */
 void matches_hex(const uint8_t *bytes, size_t len, char *out);
 
 /* The public description of a match; state may be NULL (not started). */
 json_t *matches_describe(const store_match *match, const rules_engine *engine,
                          const rules_state *state);
+
+/* True when the match is being played; false with err filled (409
+ * "aborted" with a sentence saying so, else "not_in_play"). */
+bool matches_in_play(const store_match *match, apierr *err);
 
 /* The seat player_id holds in match, or -1. */
 int matches_seat_of(const store_match *match, long long player_id);
@@ -59,9 +70,10 @@ bool matches_append_forfeit(PGconn *conn, store_match *match,
                             const rules_state *state, json_t *const *events,
                             int count, uint32_t forfeited, apierr *err);
 
-/* Stores the request's nonce with answer and commits; rolls back on
- * failure. */
-bool matches_commit_with_answer(PGconn *conn, const caller *who, int status,
+/* Stores the request's nonce with answer and the head of match (NULL:
+ * the request made no event), and commits; rolls back on failure. */
+bool matches_commit_with_answer(PGconn *conn, const caller *who,
+                                const store_match *match, int status,
                                 const json_t *answer, apierr *err);
 
 #endif

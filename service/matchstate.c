@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "replay.h"
 
 #define CACHE_SLOTS 1024
 
@@ -139,59 +140,155 @@ static rules_state *setup_from_log(const store_match *match,
     return state;
 }
 
-static bool replay_one(const rules_engine *engine, rules_state *state,
-                       int seat, const json_t *action, const json_t *event,
-                       apierr *err)
+bool matchstate_has_state(const store_match *match)
 {
-    rules_error rerr = {{0}};
-    if (engine->apply(state, seat, action, &rerr))
+    if (strcmp(match->status, "active") == 0 ||
+        strcmp(match->status, "finished") == 0)
         return true;
-    return apierr_set(err, 500, "replay_failed",
-                      "event %lld no longer replays: %s",
-                      (long long)json_integer_value(json_object_get(event, "seq")),
-                      rerr.message);
-}
-
-/* Moves apply one action; a timeout applies the moves a deadline made for
- * its seat (data.moves); a decided sealed decision applies every seat's
- * revealed choice in seat order. Other events do not change the rules
- * state. */
-static bool replay_event(const rules_engine *engine, rules_state *state,
-                         const json_t *event, apierr *err)
-{
-    const char *kind = json_string_value(json_object_get(event, "kind"));
-    const json_t *data = json_object_get(event, "data");
-    if (kind != NULL && strcmp(kind, "move") == 0)
-        return replay_one(engine, state,
-                          (int)json_integer_value(json_object_get(event, "seat")),
-                          json_object_get(data, "action"), event, err);
-    if (kind != NULL && strcmp(kind, "timeout") == 0) {
-        int seat = (int)json_integer_value(json_object_get(event, "seat"));
-        size_t i;
-        const json_t *move;
-        json_array_foreach(json_object_get(data, "moves"), i, move) {
-            if (!replay_one(engine, state, seat,
-                            json_object_get(move, "action"), event, err))
-                return false;
-        }
-    }
-    if (kind != NULL && strcmp(kind, "decided") == 0) {
-        size_t i;
-        const json_t *choice;
-        json_array_foreach(json_object_get(data, "choices"), i, choice) {
-            if (!replay_one(engine, state,
-                            (int)json_integer_value(json_object_get(choice, "seat")),
-                            json_object_get(choice, "action"), event, err))
-                return false;
-        }
+    if (strcmp(match->status, "aborted") != 0)
+        return false;
+    /* The last join starts the match in the same transaction, so an
+     * aborted match started exactly when all its seats are filled. */
+    for (int s = 0; s < match->seat_count; s++) {
+        if (match->seat_player[s] == 0)
+            return false;
     }
     return true;
+}
+
+/* Applies the events of events (from index first on) that counts marks
+ * (every one when counts is NULL), up to seq upto. */
+static bool apply_events(const rules_engine *engine, rules_state *state,
+                         const json_t *events, const bool *counts,
+                         long long upto, bool check_requests, apierr *err)
+{
+    size_t i;
+    const json_t *event;
+    json_array_foreach(events, i, event) {
+        long long seq =
+            (long long)json_integer_value(json_object_get(event, "seq"));
+        if (seq > upto)
+            break;
+        if (counts != NULL && !counts[i])
+            continue;
+        replay_error rerr = {0};
+        if (!replay_apply(engine, state, event, check_requests, &rerr))
+            return apierr_set(err, check_requests ? 422 : 500, "replay_failed",
+                              "%s", rerr.reason);
+    }
+    return true;
+}
+
+rules_state *matchstate_from_log(const store_match *match,
+                                 const rules_engine *engine,
+                                 const json_t *events, long long upto,
+                                 bool check_requests, apierr *err)
+{
+    size_t n = json_array_size(events);
+    if (upto > (long long)n)
+        upto = (long long)n;
+    /* Which events count is a question of the log up to upto only. */
+    json_t *prefix = json_array();
+    for (long long i = 0; i < upto; i++)
+        json_array_append(prefix, json_array_get(events, (size_t)i));
+    bool *counts = calloc(n + 1, sizeof *counts);
+    if (counts == NULL)
+        abort();
+    replay_error rerr = {0};
+    rules_state *state = NULL;
+    if (!replay_history(prefix, counts, &rerr))
+        apierr_set(err, check_requests ? 422 : 500, "replay_failed", "%s",
+                   rerr.reason);
+    else
+        state = setup_from_log(match, engine, prefix, err);
+    if (state != NULL && !apply_events(engine, state, prefix, counts, upto,
+                                       check_requests, err)) {
+        engine->destroy(state);
+        state = NULL;
+    }
+    free(counts);
+    json_decref(prefix);
+    return state;
+}
+
+static bool has_rewind(const json_t *events)
+{
+    size_t i;
+    const json_t *event;
+    json_array_foreach(events, i, event) {
+        const char *kind = json_string_value(json_object_get(event, "kind"));
+        if (kind != NULL && strcmp(kind, "rewound") == 0)
+            return true;
+    }
+    return false;
+}
+
+static rules_state *load_snapshot(const rules_engine *engine,
+                                  const store_match *match, long long seq,
+                                  char *text)
+{
+    json_t *snapshot = json_loads(text, 0, NULL);
+    rules_error rerr = {{0}};
+    rules_state *state = snapshot ? engine->load(snapshot, &rerr) : NULL;
+    json_decref(snapshot);
+    free(text);
+    if (state == NULL)
+        log_warn("match %lld: snapshot at %lld unusable (%s); replaying "
+                 "from the start",
+                 match->match_id, seq, rerr.message);
+    return state;
+}
+
+/* A snapshot at S holds the state right after S as the match stood then,
+ * which is still the state at S as long as no rewind after S has undone S.
+ * The service saves one at every rewind, so the common case replays only
+ * the events after the latest snapshot; otherwise the whole log is read
+ * and only the events that count are replayed. */
+rules_state *matchstate_at(PGconn *conn, const store_match *match,
+                           const rules_engine *engine, long long upto,
+                           apierr *err)
+{
+    long long from = 0;
+    char *snapshot_text = NULL;
+    if (!store_find_snapshot(conn, match->match_id, upto, engine->version,
+                             &from, &snapshot_text, err))
+        return NULL;
+    rules_state *state = NULL;
+    if (snapshot_text != NULL) {
+        json_t *after = store_events_after(conn, match->match_id, from,
+                                           (int)(upto - from), err);
+        if (after == NULL) {
+            free(snapshot_text);
+            return NULL;
+        }
+        if (!has_rewind(after)) {
+            state = load_snapshot(engine, match, from, snapshot_text);
+            snapshot_text = NULL;
+            if (state != NULL &&
+                !apply_events(engine, state, after, NULL, upto, false, err)) {
+                engine->destroy(state);
+                json_decref(after);
+                return NULL;
+            }
+        }
+        free(snapshot_text);
+        json_decref(after);
+        if (state != NULL)
+            return state;
+    }
+    json_t *events =
+        store_events_after(conn, match->match_id, 0, (int)upto, err);
+    if (events == NULL)
+        return NULL;
+    state = matchstate_from_log(match, engine, events, upto, false, err);
+    json_decref(events);
+    return state;
 }
 
 rules_state *matchstate_load(PGconn *conn, const store_match *match,
                              const rules_engine *engine, apierr *err)
 {
-    if (strcmp(match->status, "open") == 0) {
+    if (!matchstate_has_state(match)) {
         apierr_set(err, 409, "not_started",
                    "the match has not started: it is waiting for players to "
                    "join");
@@ -200,45 +297,7 @@ rules_state *matchstate_load(PGconn *conn, const store_match *match,
     rules_state *state = recall(engine, match->match_id, match->head_seq);
     if (state != NULL)
         return state;
-
-    long long from = 0;
-    char *snapshot_text = NULL;
-    if (!store_find_snapshot(conn, match->match_id, match->head_seq,
-                             engine->version, &from, &snapshot_text, err))
-        return NULL;
-    if (snapshot_text != NULL) {
-        json_t *snapshot = json_loads(snapshot_text, 0, NULL);
-        rules_error rerr = {{0}};
-        state = snapshot ? engine->load(snapshot, &rerr) : NULL;
-        json_decref(snapshot);
-        free(snapshot_text);
-        if (state == NULL) {
-            log_warn("match %lld: snapshot at %lld unusable (%s); replaying "
-                     "from the start",
-                     match->match_id, from, rerr.message);
-            from = 0;
-        }
-    }
-    json_t *events = store_events_after(conn, match->match_id, from,
-                                        (int)(match->head_seq - from + 1), err);
-    if (events == NULL) {
-        if (state != NULL)
-            engine->destroy(state);
-        return NULL;
-    }
-    if (state == NULL)
-        state = setup_from_log(match, engine, events, err);
-    size_t i;
-    json_t *event;
-    json_array_foreach(events, i, event) {
-        if (state == NULL)
-            break;
-        if (!replay_event(engine, state, event, err)) {
-            engine->destroy(state);
-            state = NULL;
-        }
-    }
-    json_decref(events);
+    state = matchstate_at(conn, match, engine, match->head_seq, err);
     if (state != NULL)
         matchstate_remember(engine, match->match_id, match->head_seq, state);
     return state;

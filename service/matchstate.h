@@ -1,7 +1,9 @@
-/* matchstate.h: a match's rules state at its head, rebuilt from the event
- * log: an in-process cache keyed by (match, head seq), else the latest
- * snapshot plus the events after it, else setup from the seed and every
- * move. The cache is only a cache: several processes may serve one match. */
+/* matchstate.h: a match's rules state at its head (or any earlier event),
+ * rebuilt from the event log: an in-process cache keyed by (match, head
+ * seq), else the latest snapshot plus the events after it, else setup from
+ * the seed and every event that counts (replay.h: an admin's rewind undoes
+ * the events it goes back over). The cache is only a cache: several
+ * processes may serve one match. */
 #ifndef SERVICE_MATCHSTATE_H
 #define SERVICE_MATCHSTATE_H
 
@@ -15,10 +17,29 @@
  * another version (the match would replay differently) or is missing. */
 const rules_engine *matchstate_engine(const store_match *match, apierr *err);
 
+/* Whether the match has a rules state: it has started (an open match has
+ * not; an aborted one only if it was aborted after it started). */
+bool matchstate_has_state(const store_match *match);
+
 /* The state at match->head_seq (a new state the caller destroys), or NULL
- * with err filled. An open match (not started) has no state: 409. */
+ * with err filled. A match that has not started has no state: 409. */
 rules_state *matchstate_load(PGconn *conn, const store_match *match,
                              const rules_engine *engine, apierr *err);
+
+/* The state right after event upto (1 <= upto <= head) as the match stood
+ * then; not cached. */
+rules_state *matchstate_at(PGconn *conn, const store_match *match,
+                           const rules_engine *engine, long long upto,
+                           apierr *err);
+
+/* The state after the first upto events of a log held in memory (an
+ * import), from the match's sealed seed. With check_requests, text moves
+ * are checked against their signed requests and a failure is a 422 naming
+ * the event; otherwise a 500. */
+rules_state *matchstate_from_log(const store_match *match,
+                                 const rules_engine *engine,
+                                 const json_t *events, long long upto,
+                                 bool check_requests, apierr *err);
 
 /* The engine seed of a match: its secret seed (decrypted with the service
  * key) mixed with each seat's join entropy. entropy_hex[s] may be NULL. */

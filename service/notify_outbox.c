@@ -229,11 +229,30 @@ static uint32_t listening_seats(const store_match *match)
            (mail_configured() ? match->seat_has_email : 0);
 }
 
-/* The rows for whoever must act (every seat when over), and the match
- * relays'; result as in public_payload. */
+/* One row per enabled relay webhook of the match: public data only. */
+static bool queue_relays(PGconn *conn, const char *id, const char *seq,
+                         const char *reason, const json_t *public, apierr *err)
+{
+    char *text = json_dumps(public, JSON_COMPACT | JSON_SORT_KEYS);
+    const char *params[] = {id, seq, reason, text};
+    bool ok = db_command(
+        conn,
+        "INSERT INTO outbox (match_id, seq, player_id, channel, reason,"
+        " payload, webhook_id)"
+        " SELECT $1, $2, 0, 'webhook:' || w.webhook_id, $3, $4::jsonb,"
+        "        w.webhook_id"
+        "   FROM webhooks w WHERE w.match_id = $1 AND w.disabled_at IS NULL"
+        " ON CONFLICT DO NOTHING",
+        4, params, err);
+    free(text);
+    return ok;
+}
+
+/* The rows for whoever must act (every seat when over) among the seats in
+ * only, and the match relays'; result as in public_payload. */
 static bool queue(PGconn *conn, const store_match *match,
                   const rules_engine *engine, const rules_state *state,
-                  bool over, const json_t *result, apierr *err)
+                  bool over, uint32_t only, const json_t *result, apierr *err)
 {
     uint32_t listening = listening_seats(match);
     bool relay = match->relay_webhooks;
@@ -241,7 +260,7 @@ static bool queue(PGconn *conn, const store_match *match,
     engine->pending(state, &pending);
     if (over)
         pending.wait = RULES_WAIT_NOBODY;
-    uint32_t recipients = (over ? ~0u : pending.seats) & listening;
+    uint32_t recipients = (over ? ~0u : pending.seats) & listening & only;
     if (recipients == 0 && !relay)
         return true;
     const char *reason = over ? "match_over" : "your_turn";
@@ -270,20 +289,8 @@ static bool queue(PGconn *conn, const store_match *match,
                         err);
         free(text);
     }
-    if (ok && relay) {
-        char *text = json_dumps(public, JSON_COMPACT | JSON_SORT_KEYS);
-        const char *params[] = {id, seq, reason, text};
-        ok = db_command(
-            conn,
-            "INSERT INTO outbox (match_id, seq, player_id, channel, reason,"
-            " payload, webhook_id)"
-            " SELECT $1, $2, 0, 'webhook:' || w.webhook_id, $3, $4::jsonb,"
-            "        w.webhook_id"
-            "   FROM webhooks w WHERE w.match_id = $1 AND w.disabled_at IS NULL"
-            " ON CONFLICT DO NOTHING",
-            4, params, err);
-        free(text);
-    }
+    if (ok && relay)
+        ok = queue_relays(conn, id, seq, reason, public, err);
     json_decref(public);
     return ok;
 }
@@ -292,10 +299,18 @@ bool notify_outbox_queue(PGconn *conn, const store_match *match,
                          const rules_engine *engine, const rules_state *state,
                          apierr *err)
 {
+    return notify_outbox_queue_seats(conn, match, engine, state, ~0u, err);
+}
+
+bool notify_outbox_queue_seats(PGconn *conn, const store_match *match,
+                               const rules_engine *engine,
+                               const rules_state *state, uint32_t only,
+                               apierr *err)
+{
     rules_pending pending;
     engine->pending(state, &pending);
-    return queue(conn, match, engine, state,
-                 pending.wait == RULES_WAIT_NOBODY, NULL, err);
+    return queue(conn, match, engine, state, pending.wait == RULES_WAIT_NOBODY,
+                 only, NULL, err);
 }
 
 bool notify_outbox_queue_over(PGconn *conn, const store_match *match,
@@ -303,7 +318,57 @@ bool notify_outbox_queue_over(PGconn *conn, const store_match *match,
                               const rules_state *state, const json_t *result,
                               apierr *err)
 {
-    return queue(conn, match, engine, state, true, result, err);
+    return queue(conn, match, engine, state, true, ~0u, result, err);
+}
+
+bool notify_outbox_queue_aborted(PGconn *conn, const store_match *match,
+                                 const rules_engine *engine,
+                                 const rules_state *state, const char *why,
+                                 apierr *err)
+{
+    uint32_t listening = listening_seats(match);
+    bool relay = match->relay_webhooks;
+    if (listening == 0 && !relay)
+        return true;
+    char ref[32];
+    store_match_ref(match->match_id, ref);
+    json_t *players = json_array();
+    for (int s = 0; s < match->seat_count; s++)
+        json_array_append_new(players, json_string(match->seat_name[s]));
+    json_t *public = json_pack(
+        "{s:s,s:s,s:I,s:s,s:s,s:o,s:[],s:s,s:s,s:s}", "type", "match.aborted",
+        "match", ref, "seq", (json_int_t)match->head_seq, "game", match->game,
+        "game_title", engine ? engine->title : match->game, "players", players,
+        "seats", "wait", "nobody", "prompt", "nothing: the match was aborted",
+        "reason", why);
+    if (public == NULL)
+        abort();
+    if (state != NULL) {
+        json_object_set_new(public, "view",
+                            engine->view(state, RULES_SPECTATOR));
+        json_object_set_new(public, "result", engine->result(state));
+    }
+    char id[24], seq[24];
+    snprintf(id, sizeof id, "%lld", match->match_id);
+    snprintf(seq, sizeof seq, "%lld", match->head_seq);
+    bool ok = true;
+    for (int s = 0; ok && s < match->seat_count; s++) {
+        if (!(listening & (1u << s)))
+            continue;
+        json_t *payload = json_deep_copy(public);
+        json_object_set_new(payload, "seat", json_integer(s));
+        if (state != NULL)
+            json_object_set_new(payload, "view", engine->view(state, s));
+        char *text = json_dumps(payload, JSON_COMPACT | JSON_SORT_KEYS);
+        json_decref(payload);
+        ok = queue_seat(conn, id, seq, match->seat_player[s], "match_aborted",
+                        text, err);
+        free(text);
+    }
+    if (ok && relay)
+        ok = queue_relays(conn, id, seq, "match_aborted", public, err);
+    json_decref(public);
+    return ok;
 }
 
 bool notify_outbox_queue_nudge(PGconn *conn, const store_match *match,

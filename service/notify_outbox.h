@@ -7,7 +7,8 @@
  *     player webhook; its payload carries that seat's own view and moves;
  *     and what happened since its last turn ("changes");
  *   - each enabled match webhook gets one row (player_id 0) whose payload
- *     holds only public data: the public view, who must act, the scores.
+ *     holds only public data: the public view, who must act, the scores;
+ *   - when an admin aborts a match, every seated player and relay.
  * A player's notification_settings (notify_settings.h) shape the rows:
  * channels turned off get none, email waits out quiet hours or, for "your
  * turn", the daily digest (notify_digest.h), and a "your turn" schedules
@@ -82,6 +83,22 @@ bool notify_outbox_remind(PGconn *conn, const store_match *match,
 bool notify_outbox_admins(PGconn *conn, const store_match *match,
                           const rules_engine *engine, const rules_state *state,
                           const json_t *deadline, apierr *err);
+/* The same for only the seats in the mask only (a bit per seat): a seat
+ * put in by an admin, or the seats of a restored sealed decision that have
+ * not committed yet. */
+bool notify_outbox_queue_seats(PGconn *conn, const store_match *match,
+                               const rules_engine *engine,
+                               const rules_state *state, uint32_t only,
+                               apierr *err);
+
+/* An admin aborted the match (reason "match_aborted", webhook type
+ * "match.aborted"): every seated player and every match relay is told,
+ * with the admin's reason why. engine and state may be NULL (a match that
+ * had not started). */
+bool notify_outbox_queue_aborted(PGconn *conn, const store_match *match,
+                                 const rules_engine *engine,
+                                 const rules_state *state, const char *why,
+                                 apierr *err);
 
 void notify_outbox_ref(long long match_id, long long outbox_id, char out[48]);
 /* False when text is not a notification id. */

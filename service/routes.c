@@ -9,19 +9,18 @@
 #include <strings.h>
 #include <time.h>
 
-#include "admin.h"
+#include "admin_routes.h"
 #include "auth.h"
 #include "db.h"
 #include "decisions.h"
-#include "export.h"
 #include "matches.h"
 #include "metrics.h"
 #include "notify_outbox.h"
 #include "notify_settings.h"
 #include "nudge.h"
+#include "vacations.h"
 #include "rules.h"
 #include "store.h"
-#include "vacations.h"
 #include "verify.h"
 #include "webhooks.h"
 
@@ -46,7 +45,7 @@ void routes_error(route_answer *answer, int status, const char *code,
     json_decref(body);
 }
 
-static void answer_error(route_answer *answer, const apierr *err)
+void routes_answer_error(route_answer *answer, const apierr *err)
 {
     json_t *body = json_pack("{s:{s:s,s:s}}", "error", "code", err->code,
                              "message", err->message);
@@ -64,7 +63,7 @@ static void answer_error(route_answer *answer, const apierr *err)
     json_decref(body);
 }
 
-static void answer_json(route_answer *answer, int status, json_t *value)
+void routes_answer_json(route_answer *answer, int status, json_t *value)
 {
     answer->status = status;
     answer->body = dump(value);
@@ -72,16 +71,16 @@ static void answer_json(route_answer *answer, int status, json_t *value)
     json_decref(value);
 }
 
-static void answer_result(route_answer *answer, int status, json_t *value,
+void routes_answer_result(route_answer *answer, int status, json_t *value,
                           const apierr *err)
 {
     if (value == NULL)
-        answer_error(answer, err);
+        routes_answer_error(answer, err);
     else
-        answer_json(answer, status, value);
+        routes_answer_json(answer, status, value);
 }
 
-static json_t *parse_body(const char *body, size_t len, apierr *err)
+json_t *routes_parse_body(const char *body, size_t len, apierr *err)
 {
     if (body == NULL || len == 0) {
         apierr_set(err, 400, "bad_json",
@@ -109,6 +108,23 @@ static const char *lookup_header(void *ctx, const char *name)
     return MHD_lookup_connection_value(ctx, MHD_HEADER_KIND, name);
 }
 
+void routes_signed_request(struct MHD_Connection *conn, const char *method,
+                           const char *target, const char *body, size_t len,
+                           httpsig_request *req)
+{
+    const char *scheme = getenv("PBEM_PUBLIC_SCHEME");
+    *req = (httpsig_request){
+        .method = method,
+        .target = target,
+        .scheme = scheme ? scheme : "http",
+        .authority = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "host"),
+        .header = lookup_header,
+        .header_ctx = conn,
+        .body = (const unsigned char *)body,
+        .body_len = len,
+    };
+}
+
 /* How a signed request meets the nonces of earlier requests (a retry after
  * a timeout carries the same nonce and must get the same answer). */
 typedef enum retry_check {
@@ -130,7 +146,7 @@ static int stored_answer(const caller *who, route_answer *answer)
     matches_replay replay = {0};
     int found = matches_find_retry(who, &replay, &err);
     if (found < 0) {
-        answer_error(answer, &err);
+        routes_answer_error(answer, &err);
         return -1;
     }
     if (found == 1) {
@@ -148,20 +164,11 @@ static int authenticate(struct MHD_Connection *conn, const char *method,
                         const char *target, const char *body, size_t len,
                         retry_check retry, caller *who, route_answer *answer)
 {
-    const char *scheme = getenv("PBEM_PUBLIC_SCHEME");
-    httpsig_request req = {
-        .method = method,
-        .target = target,
-        .scheme = scheme ? scheme : "http",
-        .authority = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "host"),
-        .header = lookup_header,
-        .header_ctx = conn,
-        .body = (const unsigned char *)body,
-        .body_len = len,
-    };
+    httpsig_request req;
+    routes_signed_request(conn, method, target, body, len, &req);
     apierr err;
     if (!auth_player(&req, (int64_t)time(NULL), who, &err)) {
-        answer_error(answer, &err);
+        routes_answer_error(answer, &err);
         return -1;
     }
     if (retry != RETRY_BEFORE)
@@ -179,89 +186,8 @@ static void answer_use_case(caller *who, int status, json_t *result,
                             const apierr *err, route_answer *answer)
 {
     if (result != NULL || stored_answer(who, answer) == 0)
-        answer_result(answer, status, result, err);
+        routes_answer_result(answer, status, result, err);
     auth_caller_free(who);
-}
-
-/* Admin export and import: GET /v1/admin/matches/{id}/export, GET
- * /v1/admin/export?status=, POST /v1/admin/matches/import. */
-static void export_routes(struct MHD_Connection *conn, const char *method,
-                          const char *url, const httpsig_request *req,
-                          route_answer *answer)
-{
-    apierr err;
-    static const char prefix[] = "/v1/admin/matches/";
-    static const char suffix[] = "/export";
-    bool bulk = strcmp(url, "/v1/admin/export") == 0;
-    bool import = strcmp(url, "/v1/admin/matches/import") == 0;
-    long long match_id = 0;
-    if (!bulk && !import) {
-        const char *ref = url + sizeof prefix - 1;
-        size_t ref_len = strlen(ref);
-        char id_text[32];
-        if (ref_len > sizeof suffix - 1 &&
-            strcmp(ref + ref_len - (sizeof suffix - 1), suffix) == 0 &&
-            ref_len - (sizeof suffix - 1) < sizeof id_text) {
-            snprintf(id_text, sizeof id_text, "%.*s",
-                     (int)(ref_len - (sizeof suffix - 1)), ref);
-            match_id = store_parse_match_ref(id_text);
-        }
-        if (match_id <= 0) {
-            routes_error(answer, 404, "not_found", "no such resource");
-            return;
-        }
-    }
-    answer->route = bulk     ? "GET /v1/admin/export"
-                    : import ? "POST /v1/admin/matches/import"
-                             : "GET /v1/admin/matches/{id}/export";
-    if (strcmp(method, import ? "POST" : "GET") != 0) {
-        routes_error(answer, 405, "method_not_allowed",
-                     import ? "use POST" : "use GET");
-        return;
-    }
-    if (!admin_check(req, (int64_t)time(NULL), &err)) {
-        answer_error(answer, &err);
-        return;
-    }
-    char *text = NULL;
-    if (import) {
-        if (MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND,
-                                        "new_id") != NULL) {
-            routes_error(answer, 400, "unsupported",
-                         "new_id is not supported yet: an export is "
-                         "restored under its own match id");
-            return;
-        }
-        text = export_import_text((const char *)req->body, req->body_len, &err);
-        if (text == NULL) {
-            answer_error(answer, &err);
-            return;
-        }
-        answer->status = 201;
-        answer->body = text;
-        answer->content_type = "application/json";
-        return;
-    }
-    if (bulk) {
-        const char *status =
-            MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, "status");
-        if (status != NULL && strcmp(status, "open") != 0 &&
-            strcmp(status, "active") != 0 && strcmp(status, "finished") != 0) {
-            routes_error(answer, 400, "bad_query",
-                         "status must be open, active or finished");
-            return;
-        }
-        text = export_bulk_text(status, &err);
-    } else {
-        text = export_match_text(match_id, &err);
-    }
-    if (text == NULL) {
-        answer_error(answer, &err);
-        return;
-    }
-    answer->status = 200;
-    answer->body = text;
-    answer->content_type = "application/x-ndjson";
 }
 
 /* Routes under /v1/players/me/ (signed by the player) and /v1/admin/
@@ -277,61 +203,6 @@ static void notification_routes(struct MHD_Connection *conn, const char *method,
     bool is_get = strcmp(method, "GET") == 0;
     bool is_post = strcmp(method, "POST") == 0;
     static const char hooks[] = "/v1/players/me/webhooks";
-    static const char admin[] = "/v1/admin/notifications";
-    if (strncmp(url, "/v1/admin/", 10) == 0) {
-        const char *scheme = getenv("PBEM_PUBLIC_SCHEME");
-        httpsig_request req = {
-            .method = method,
-            .target = target,
-            .scheme = scheme ? scheme : "http",
-            .authority =
-                MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "host"),
-            .header = lookup_header,
-            .header_ctx = conn,
-            .body = (const unsigned char *)body,
-            .body_len = len,
-        };
-        if (strcmp(url, "/v1/admin/export") == 0 ||
-            strncmp(url, "/v1/admin/matches/", 18) == 0) {
-            export_routes(conn, method, url, &req, answer);
-            return;
-        }
-        const char *rest = strncmp(url, admin, sizeof admin - 1) == 0
-                               ? url + sizeof admin - 1
-                               : NULL;
-        size_t rest_len = rest ? strlen(rest) : 0;
-        bool list = rest && rest[0] == '\0';
-        bool retry = rest && rest[0] == '/' && rest_len > 7 &&
-                     strcmp(rest + rest_len - 6, "/retry") == 0;
-        answer->route = retry ? "POST /v1/admin/notifications/{id}/retry"
-                              : "GET /v1/admin/notifications";
-        if (!list && !retry) {
-            routes_error(answer, 404, "not_found", "no such resource");
-            return;
-        }
-        if ((list && !is_get) || (retry && !is_post)) {
-            routes_error(answer, 405, "method_not_allowed",
-                         list ? "use GET" : "use POST");
-            return;
-        }
-        if (!admin_check(&req, (int64_t)time(NULL), &err)) {
-            answer_error(answer, &err);
-            return;
-        }
-        if (list) {
-            answer_result(answer, 200,
-                          notify_outbox_admin_list(
-                              MHD_lookup_connection_value(
-                                  conn, MHD_GET_ARGUMENT_KIND, "status"),
-                              &err),
-                          &err);
-            return;
-        }
-        char ref[64];
-        snprintf(ref, sizeof ref, "%.*s", (int)(rest_len - 7), rest + 1);
-        answer_result(answer, 200, notify_outbox_admin_retry(ref, &err), &err);
-        return;
-    }
     if (strcmp(url, "/v1/players/me/notifications") == 0) {
         answer->route = "GET /v1/players/me/notifications";
         if (!is_get) {
@@ -342,7 +213,7 @@ static void notification_routes(struct MHD_Connection *conn, const char *method,
             return;
         json_t *mine = notify_outbox_mine(who.player_id, &err);
         auth_caller_free(&who);
-        answer_result(answer, 200, mine, &err);
+        routes_answer_result(answer, 200, mine, &err);
         return;
     }
     if (strcmp(url, "/v1/players/me/notification-settings") == 0) {
@@ -361,13 +232,13 @@ static void notification_routes(struct MHD_Connection *conn, const char *method,
         if (is_get) {
             result = notify_settings_get(who.player_id, &err);
         } else {
-            json_t *request = parse_body(body, len, &err);
+            json_t *request = routes_parse_body(body, len, &err);
             if (request != NULL)
                 result = notify_settings_put(who.player_id, request, &err);
             json_decref(request);
         }
         auth_caller_free(&who);
-        answer_result(answer, 200, result, &err);
+        routes_answer_result(answer, 200, result, &err);
         return;
     }
     if (strcmp(url, hooks) == 0) {
@@ -385,13 +256,13 @@ static void notification_routes(struct MHD_Connection *conn, const char *method,
         if (is_get) {
             result = webhooks_list(who.player_id, &err);
         } else {
-            json_t *request = parse_body(body, len, &err);
+            json_t *request = routes_parse_body(body, len, &err);
             if (request != NULL)
                 result = webhooks_register(who.player_id, 0, request, &err);
             json_decref(request);
         }
         auth_caller_free(&who);
-        answer_result(answer, is_post ? 201 : 200, result, &err);
+        routes_answer_result(answer, is_post ? 201 : 200, result, &err);
         return;
     }
     if (strncmp(url, hooks, sizeof hooks - 1) == 0 &&
@@ -406,7 +277,7 @@ static void notification_routes(struct MHD_Connection *conn, const char *method,
         json_t *result =
             webhooks_disable_mine(who.player_id, url + sizeof hooks, &err);
         auth_caller_free(&who);
-        answer_result(answer, 200, result, &err);
+        routes_answer_result(answer, 200, result, &err);
         return;
     }
     routes_error(answer, 404, "not_found", "no such resource");
@@ -423,10 +294,10 @@ static bool signed_body(struct MHD_Connection *conn, const char *method,
     if (authenticate(conn, method, target, body, len, retry, who, answer))
         return false;
     apierr err;
-    *request = parse_body(body, len, &err);
+    *request = routes_parse_body(body, len, &err);
     if (*request == NULL) {
         auth_caller_free(who);
-        answer_error(answer, &err);
+        routes_answer_error(answer, &err);
         return false;
     }
     return true;
@@ -455,7 +326,7 @@ static void vacation_routes(struct MHD_Connection *conn, const char *method,
         json_t *result =
             vacations_cancel(who.player_id, url + sizeof base, &err);
         auth_caller_free(&who);
-        answer_result(answer, 200, result, &err);
+        routes_answer_result(answer, 200, result, &err);
         return;
     }
     answer->route = is_post ? "POST /v1/players/me/vacation"
@@ -469,7 +340,7 @@ static void vacation_routes(struct MHD_Connection *conn, const char *method,
             return;
         json_t *list = vacations_list(who.player_id, &err);
         auth_caller_free(&who);
-        answer_result(answer, 200, list, &err);
+        routes_answer_result(answer, 200, list, &err);
         return;
     }
     json_t *request;
@@ -490,7 +361,7 @@ static void healthz(route_answer *answer)
                      "the database does not answer");
         return;
     }
-    answer_json(answer, 200, json_pack("{s:s}", "status", "ok"));
+    routes_answer_json(answer, 200, json_pack("{s:s}", "status", "ok"));
 }
 
 static long long query_number(struct MHD_Connection *conn, const char *name,
@@ -544,7 +415,7 @@ static void decision_routes(struct MHD_Connection *conn, const char *method,
                                        decision, &err);
         if (signed_request)
             auth_caller_free(&who);
-        answer_result(answer, 200, shown, &err);
+        routes_answer_result(answer, 200, shown, &err);
         return;
     }
     bool commit = strcmp(action, "/commit") == 0;
@@ -626,7 +497,7 @@ static void match_routes(struct MHD_Connection *conn, const char *method,
                          "use GET on a match");
             return;
         }
-        answer_result(answer, 200, matches_public(match_id, &err), &err);
+        routes_answer_result(answer, 200, matches_public(match_id, &err), &err);
         return;
     }
     if (strcmp(tail, "/events") == 0) {
@@ -644,7 +515,7 @@ static void match_routes(struct MHD_Connection *conn, const char *method,
                          "after must be a number >= 0 and limit 1 to 500");
             return;
         }
-        answer_result(answer, 200,
+        routes_answer_result(answer, 200,
                       matches_events(match_id, after, (int)limit, &err), &err);
         return;
     }
@@ -659,7 +530,7 @@ static void match_routes(struct MHD_Connection *conn, const char *method,
             return;
         json_t *view = matches_seat_view(&who, match_id, &err);
         auth_caller_free(&who);
-        answer_result(answer, 200, view, &err);
+        routes_answer_result(answer, 200, view, &err);
         return;
     }
     if (strcmp(tail, "/verify") == 0) {
@@ -671,13 +542,13 @@ static void match_routes(struct MHD_Connection *conn, const char *method,
         }
         json_t *events = matches_events(match_id, 0, 1000000, &err);
         if (events == NULL) {
-            answer_error(answer, &err);
+            routes_answer_error(answer, &err);
             return;
         }
         verify_report report;
         verify_events(json_object_get(events, "events"), &report);
         json_decref(events);
-        answer_json(answer, 200, verify_report_json(&report));
+        routes_answer_json(answer, 200, verify_report_json(&report));
         return;
     }
     if (strcmp(tail, "/webhooks") == 0) {
@@ -694,7 +565,7 @@ static void match_routes(struct MHD_Connection *conn, const char *method,
             webhooks_register(who.player_id, match_id, request, &err);
         auth_caller_free(&who);
         json_decref(request);
-        answer_result(answer, 201, result, &err);
+        routes_answer_result(answer, 201, result, &err);
         return;
     }
     if (strcmp(tail, "/nudge") == 0) {
@@ -709,7 +580,7 @@ static void match_routes(struct MHD_Connection *conn, const char *method,
             return;
         json_t *result = nudge_send(&who, match_id, &err);
         auth_caller_free(&who);
-        answer_result(answer, 202, result, &err);
+        routes_answer_result(answer, 202, result, &err);
         return;
     }
     static const char decisions_prefix[] = "/decisions/";
@@ -769,19 +640,19 @@ void routes_handle(struct MHD_Connection *conn, const char *method,
     }
     if (strcmp(url, "/v1/games") == 0 && is_get) {
         answer->route = "GET /v1/games";
-        answer_json(answer, 200, matches_games());
+        routes_answer_json(answer, 200, matches_games());
         return;
     }
     if (strcmp(url, "/v1/players") == 0 && is_post) {
         answer->route = "POST /v1/players";
-        json_t *request = parse_body(body, len, &err);
+        json_t *request = routes_parse_body(body, len, &err);
         if (request == NULL) {
-            answer_error(answer, &err);
+            routes_answer_error(answer, &err);
             return;
         }
         json_t *player = matches_register_player(request, &err);
         json_decref(request);
-        answer_result(answer, 201, player, &err);
+        routes_answer_result(answer, 201, player, &err);
         return;
     }
     if (strcmp(url, "/v1/matches") == 0 && is_post) {
@@ -802,13 +673,13 @@ void routes_handle(struct MHD_Connection *conn, const char *method,
         const char *token =
             MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, "token");
         if (is_post) {
-            answer_result(answer, 200,
+            routes_answer_result(answer, 200,
                           notify_settings_unsubscribe(player, token, &err), &err);
             return;
         }
         char *page = notify_settings_unsubscribe_page(player, token, &err);
         if (page == NULL) {
-            answer_error(answer, &err);
+            routes_answer_error(answer, &err);
             return;
         }
         answer->status = 200;
@@ -821,10 +692,14 @@ void routes_handle(struct MHD_Connection *conn, const char *method,
         vacation_routes(conn, method, url, target, body, len, answer);
         return;
     }
-    if (strncmp(url, "/v1/players/me/", 15) == 0 ||
-        strncmp(url, "/v1/admin/", 10) == 0)
-        return notification_routes(conn, method, url, target, body, len,
-                                   answer);
+    if (strncmp(url, "/v1/players/me/", 15) == 0) {
+        notification_routes(conn, method, url, target, body, len, answer);
+        return;
+    }
+    if (strncmp(url, "/v1/admin/", 10) == 0) {
+        admin_routes_handle(conn, method, url, target, body, len, answer);
+        return;
+    }
     static const char prefix[] = "/v1/matches/";
     if (strncmp(url, prefix, sizeof prefix - 1) == 0) {
         const char *ref = url + sizeof prefix - 1;

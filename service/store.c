@@ -179,6 +179,42 @@ bool store_load_match(PGconn *conn, long long match_id, store_match *match,
     return true;
 }
 
+bool store_load_reachability(PGconn *conn, store_match *match, apierr *err)
+{
+    char id[24];
+    snprintf(id, sizeof id, "%lld", match->match_id);
+    const char *params[] = {id};
+    PGresult *result = db_query(
+        conn,
+        "SELECT s.seat, p.email IS NOT NULL AND coalesce(ns.email, true),"
+        "       coalesce(ns.webhooks, true) AND"
+        "       EXISTS (SELECT 1 FROM webhooks w"
+        "                WHERE w.player_id = p.player_id"
+        "                  AND w.match_id IS NULL AND w.disabled_at IS NULL),"
+        "       EXISTS (SELECT 1 FROM webhooks w WHERE w.match_id = s.match_id"
+        "                  AND w.disabled_at IS NULL)"
+        "  FROM seats s JOIN players p USING (player_id)"
+        "  LEFT JOIN notification_settings ns USING (player_id)"
+        " WHERE s.match_id = $1",
+        1, params, PGRES_TUPLES_OK, err);
+    if (result == NULL)
+        return false;
+    match->seat_has_email = match->seat_has_webhook = 0;
+    match->relay_webhooks = false;
+    for (int row = 0; row < PQntuples(result); row++) {
+        int seat = atoi(PQgetvalue(result, row, 0));
+        if (seat < 0 || seat >= STORE_MAX_SEATS)
+            continue;
+        if (PQgetvalue(result, row, 1)[0] == 't')
+            match->seat_has_email |= 1u << seat;
+        if (PQgetvalue(result, row, 2)[0] == 't')
+            match->seat_has_webhook |= 1u << seat;
+        match->relay_webhooks = PQgetvalue(result, row, 3)[0] == 't';
+    }
+    PQclear(result);
+    return true;
+}
+
 void store_match_free(store_match *match)
 {
     json_decref(match->options);
@@ -475,12 +511,13 @@ bool store_save_snapshot(PGconn *conn, long long match_id, long long seq,
 }
 
 int store_find_nonce(PGconn *conn, const char *key_id, const char *nonce,
-                     const uint8_t digest[32], int *status, char **response,
+                     const uint8_t digest[32], store_nonce *found_nonce,
                      apierr *err)
 {
     const char *params[] = {key_id, nonce};
     PGresult *result = db_query(conn,
-                                "SELECT request_digest, status, response"
+                                "SELECT request_digest, status, response,"
+                                " coalesce(match_id, 0), coalesce(seq, 0)"
                                 " FROM request_nonces"
                                 " WHERE key_id = $1 AND nonce = $2",
                                 2, params, PGRES_TUPLES_OK, err);
@@ -493,8 +530,10 @@ int store_find_nonce(PGconn *conn, const char *key_id, const char *nonce,
         if (bytea_value(PQgetvalue(result, 0, 0), stored, sizeof stored) &&
             sodium_memcmp(stored, digest, sizeof stored) == 0) {
             found = 1;
-            *status = atoi(PQgetvalue(result, 0, 1));
-            *response = strdup(PQgetvalue(result, 0, 2));
+            found_nonce->status = atoi(PQgetvalue(result, 0, 1));
+            found_nonce->response = strdup(PQgetvalue(result, 0, 2));
+            found_nonce->match_id = atoll(PQgetvalue(result, 0, 3));
+            found_nonce->seq = atoll(PQgetvalue(result, 0, 4));
         }
     }
     PQclear(result);
@@ -502,17 +541,26 @@ int store_find_nonce(PGconn *conn, const char *key_id, const char *nonce,
 }
 
 bool store_save_nonce(PGconn *conn, const char *key_id, const char *nonce,
-                      const uint8_t digest[32], int status,
-                      const char *response, apierr *err)
+                      const uint8_t digest[32], const store_nonce *answer,
+                      apierr *err)
 {
-    char digest_text[2 * 32 + 3], status_text[8];
+    char digest_text[2 * 32 + 3], status_text[8], match[24], seq[24];
     bytea_param(digest, 32, digest_text);
-    snprintf(status_text, sizeof status_text, "%d", status);
-    const char *params[] = {key_id, nonce, digest_text, status_text, response};
+    snprintf(status_text, sizeof status_text, "%d", answer->status);
+    snprintf(match, sizeof match, "%lld", answer->match_id);
+    snprintf(seq, sizeof seq, "%lld", answer->seq);
+    const char *params[] = {key_id,
+                            nonce,
+                            digest_text,
+                            status_text,
+                            answer->response,
+                            answer->match_id > 0 ? match : NULL,
+                            answer->seq > 0 ? seq : NULL};
     if (db_command(conn,
                    "INSERT INTO request_nonces (key_id, nonce, request_digest,"
-                   " status, response) VALUES ($1, $2, $3, $4, $5)",
-                   5, params, err))
+                   " status, response, match_id, seq)"
+                   " VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                   7, params, err))
         return true;
     if (strcmp(err->code, "database:23505") == 0)
         return apierr_set(err, 409, "nonce_reused",
@@ -581,58 +629,26 @@ bool store_find_key(PGconn *conn, const char *key_id, uint8_t public_key[32],
     return true;
 }
 
-json_t *store_export_seats(PGconn *conn, long long match_id, apierr *err)
+bool store_lock_players(PGconn *conn, const long long *ids, int count,
+                        apierr *err)
 {
-    char id[24];
-    snprintf(id, sizeof id, "%lld", match_id);
-    const char *params[] = {id};
-    PGresult *result = db_query(
-        conn,
-        "SELECT s.seat, s.player_id, p.name, p.email,"
-        " encode(k.public_key, 'base64'), k.key_id"
-        " FROM seats s JOIN players p USING (player_id)"
-        " JOIN LATERAL (SELECT key_id, public_key FROM player_keys"
-        "   WHERE player_id = s.player_id ORDER BY created_at, key_id"
-        "   LIMIT 1) k ON true"
-        " WHERE s.match_id = $1 ORDER BY s.seat",
-        1, params, PGRES_TUPLES_OK, err);
-    if (result == NULL)
-        return NULL;
-    json_t *seats = json_array();
-    for (int row = 0; row < PQntuples(result); row++) {
-        char player[32];
-        store_player_ref(atoll(PQgetvalue(result, row, 1)), player);
-        json_array_append_new(
-            seats,
-            json_pack("{s:i,s:s,s:s,s:o,s:s,s:s}", "seat",
-                      atoi(PQgetvalue(result, row, 0)), "player", player,
-                      "name", PQgetvalue(result, row, 2), "email",
-                      PQgetisnull(result, row, 3)
-                          ? json_null()
-                          : json_string(PQgetvalue(result, row, 3)),
-                      "public_key", PQgetvalue(result, row, 4), "key_id",
-                      PQgetvalue(result, row, 5)));
-    }
-    PQclear(result);
-    return seats;
-}
-
-json_t *store_match_ids(PGconn *conn, const char *status, apierr *err)
-{
-    const char *params[] = {status};
-    PGresult *result =
-        db_query(conn,
-                 "SELECT match_id FROM matches WHERE $1::text IS NULL"
-                 " OR status = $1 ORDER BY created_at, match_id",
-                 1, params, PGRES_TUPLES_OK, err);
-    if (result == NULL)
-        return NULL;
-    json_t *ids = json_array();
-    for (int row = 0; row < PQntuples(result); row++)
-        json_array_append_new(ids,
-                              json_integer(atoll(PQgetvalue(result, row, 0))));
-    PQclear(result);
-    return ids;
+    char *list = malloc((size_t)count * 24 + 3);
+    if (list == NULL)
+        abort();
+    size_t used = (size_t)sprintf(list, "{");
+    for (int i = 0; i < count; i++)
+        used += (size_t)sprintf(list + used, "%s%lld", i ? "," : "", ids[i]);
+    sprintf(list + used, "}");
+    const char *params[] = {list};
+    /* In id order, so two imports never wait on each other in a circle. */
+    bool ok = db_command(conn,
+                         "SELECT count(pg_advisory_xact_lock(hashtextextended("
+                         "'pbem-player:' || id, 0)))"
+                         " FROM (SELECT DISTINCT id FROM unnest($1::bigint[])"
+                         "       id ORDER BY id) ids",
+                         1, params, err);
+    free(list);
+    return ok;
 }
 
 bool store_import_player(PGconn *conn, long long player_id, const char *name,
@@ -685,7 +701,9 @@ bool store_import_player(PGconn *conn, long long player_id, const char *name,
     return false;
 }
 
-bool store_import_match(PGconn *conn, const store_match *match, apierr *err)
+bool store_import_match(PGconn *conn, const store_match *match,
+                        const char *created_at, const char *updated_at,
+                        apierr *err)
 {
     char id[24], version[16], seats[16], creator[24], head[24];
     char head_hash[2 * STORE_HASH_BYTES + 3];
@@ -712,14 +730,17 @@ bool store_import_match(PGconn *conn, const store_match *match, apierr *err)
                           "match %s is already here (imported twice?)", ref);
     }
     char *options = rules_canonical_json(match->options);
-    const char *params[] = {id,    match->game, version,   options, seats,
-                            match->status, head, head_hash, sealed,  creator};
+    const char *params[] = {id,     match->game,   version,    options,
+                            seats,  match->status, head,       head_hash,
+                            sealed, creator,       created_at, updated_at};
     bool ok = db_command(conn,
                          "INSERT INTO matches (match_id, game, engine_version,"
                          " options, seat_count, status, head_seq, head_hash,"
-                         " sealed_seed, created_by) VALUES ($1, $2, $3, $4,"
-                         " $5, $6, $7, $8, $9, $10)",
-                         10, params, err);
+                         " sealed_seed, created_by, created_at, updated_at)"
+                         " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,"
+                         " coalesce($11::timestamptz, now()),"
+                         " coalesce($12::timestamptz, now()))",
+                         12, params, err);
     free(options);
     if (!ok && strcmp(err->code, "database:23505") == 0) {
         char ref[32];
@@ -730,22 +751,44 @@ bool store_import_match(PGconn *conn, const store_match *match, apierr *err)
     return ok;
 }
 
-bool store_import_event(PGconn *conn, long long match_id, long long seq,
-                        const char *kind, int seat, const char *body,
-                        const uint8_t prev_hash[STORE_HASH_BYTES],
-                        const uint8_t hash[STORE_HASH_BYTES], apierr *err)
+bool store_import_events(PGconn *conn, long long match_id, const json_t *events,
+                         apierr *err)
 {
-    char id[24], seq_text[24], seat_text[16];
-    char prev_text[2 * STORE_HASH_BYTES + 3], hash_text[2 * STORE_HASH_BYTES + 3];
+    /* One statement per match: the rows travel as one JSON array. */
+    json_t *rows = json_array();
+    size_t i;
+    const json_t *event;
+    json_array_foreach(events, i, event) {
+        json_t *body = json_copy((json_t *)event);
+        json_object_del(body, "hash");
+        json_object_del(body, "prev_hash");
+        char *bytes = rules_canonical_json(body);
+        json_decref(body);
+        json_t *seat = json_object_get(event, "seat");
+        json_array_append_new(
+            rows, json_pack("[I,O,O,s,O,O]", (json_int_t)(i + 1),
+                            json_object_get(event, "kind"),
+                            json_is_integer(seat) ? seat : json_null(), bytes,
+                            json_object_get(event, "prev_hash"),
+                            json_object_get(event, "hash")));
+        free(bytes);
+    }
+    char id[24];
     snprintf(id, sizeof id, "%lld", match_id);
-    snprintf(seq_text, sizeof seq_text, "%lld", seq);
-    snprintf(seat_text, sizeof seat_text, "%d", seat);
-    bytea_param(prev_hash, STORE_HASH_BYTES, prev_text);
-    bytea_param(hash, STORE_HASH_BYTES, hash_text);
-    const char *params[] = {id,   seq_text,  kind, seat >= 0 ? seat_text : NULL,
-                            body, prev_text, hash_text};
-    return db_command(conn,
-                      "INSERT INTO events (match_id, seq, kind, seat, body,"
-                      " prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                      7, params, err);
+    char *text = json_dumps(rows, JSON_COMPACT);
+    json_decref(rows);
+    if (text == NULL)
+        abort();
+    const char *params[] = {id, text};
+    bool ok = db_command(conn,
+                         "INSERT INTO events (match_id, seq, kind, seat, body,"
+                         " prev_hash, hash, created_at)"
+                         " SELECT $1::bigint, (r->>0)::bigint, r->>1,"
+                         " (r->>2)::integer, r->>3, decode(r->>4, 'hex'),"
+                         " decode(r->>5, 'hex'),"
+                         " ((r->>3)::json->>'at')::timestamptz"
+                         " FROM json_array_elements($2::json) r",
+                         2, params, err);
+    free(text);
+    return ok;
 }

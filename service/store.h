@@ -66,6 +66,11 @@ bool store_insert_match(PGconn *conn, const store_match *match, apierr *err);
  * frees with store_match_free. */
 bool store_load_match(PGconn *conn, long long match_id, store_match *match,
                       apierr *err);
+/* Reads who can be notified (seat_has_email, seat_has_webhook,
+ * relay_webhooks) for a match struct made or changed by hand: an import,
+ * a replaced seat. store_load_match reads them already. */
+bool store_load_reachability(PGconn *conn, store_match *match, apierr *err);
+
 void store_match_free(store_match *match);
 
 /* Seats player_id at seat; 409 when the seat was taken or the player is
@@ -107,15 +112,24 @@ bool store_find_snapshot(PGconn *conn, long long match_id, long long max_seq,
 bool store_save_snapshot(PGconn *conn, long long match_id, long long seq,
                          int engine_version, const char *state, apierr *err);
 
-/* Request nonces (idempotent retries). store_find_nonce: 0 unseen, 1 seen
- * for this same request (status and malloc'd response returned), 2 seen for
- * a different request, -1 database error. */
+/* Request nonces (idempotent retries): the first answer to a signed
+ * request, and the match head it left behind (match_id 0 when it made no
+ * event). */
+typedef struct store_nonce {
+    int status;
+    char *response; /* malloc'd by store_find_nonce */
+    long long match_id;
+    long long seq;
+} store_nonce;
+
+/* 0 unseen, 1 seen for this same request (*found filled), 2 seen for a
+ * different request, -1 database error. */
 int store_find_nonce(PGconn *conn, const char *key_id, const char *nonce,
-                     const uint8_t digest[32], int *status, char **response,
-                     apierr *err);
+                     const uint8_t digest[32], store_nonce *found, apierr *err);
+/* 409 "nonce_reused" when a concurrent request took the nonce first. */
 bool store_save_nonce(PGconn *conn, const char *key_id, const char *nonce,
-                      const uint8_t digest[32], int status,
-                      const char *response, apierr *err);
+                      const uint8_t digest[32], const store_nonce *answer,
+                      apierr *err);
 
 /* Players and keys. */
 bool store_create_player(PGconn *conn, const char *name, const char *email,
@@ -125,16 +139,12 @@ bool store_create_player(PGconn *conn, const char *name, const char *email,
 bool store_find_key(PGconn *conn, const char *key_id, uint8_t public_key[32],
                     long long *player_id, apierr *err);
 
-/* Export and import (issue 10). */
+/* Import (import.h). */
 
-/* The filled seats of a match with their players: a new JSON array of
- * {"seat", "player" ("p_<n>"), "name", "email" (or null), "public_key"
- * (base64), "key_id"} ordered by seat (each player's oldest key). */
-json_t *store_export_seats(PGconn *conn, long long match_id, apierr *err);
-
-/* Match ids with that status (all matches when status is NULL), as a new
- * JSON array of integers, oldest first. */
-json_t *store_match_ids(PGconn *conn, const char *status, apierr *err);
+/* Serialises the imports that recreate the same players: locks each of
+ * ids until the transaction ends (in id order, so imports never deadlock). */
+bool store_lock_players(PGconn *conn, const long long *ids, int count,
+                        apierr *err);
 
 /* Recreates a player with this id and key: reuses a player already present
  * with the same key id and key; 409 "player_conflict" when the id or the
@@ -144,14 +154,16 @@ bool store_import_player(PGconn *conn, long long player_id, const char *name,
                          const char *key_id, apierr *err);
 
 /* Inserts a match row as it was (status, head_seq and head_hash taken from
- * *match); 409 "match_exists" when the id is taken. */
-bool store_import_match(PGconn *conn, const store_match *match, apierr *err);
+ * *match; created_at and updated_at as RFC 3339 text, NULL for now); 409
+ * "match_exists" when the id is taken. */
+bool store_import_match(PGconn *conn, const store_match *match,
+                        const char *created_at, const char *updated_at,
+                        apierr *err);
 
-/* Inserts one event with its exact canonical body and hashes (seat < 0:
- * none). */
-bool store_import_event(PGconn *conn, long long match_id, long long seq,
-                        const char *kind, int seat, const char *body,
-                        const uint8_t prev_hash[STORE_HASH_BYTES],
-                        const uint8_t hash[STORE_HASH_BYTES], apierr *err);
+/* Inserts a checked log (the objects of an export, borrowed) as events 1…n
+ * of match_id: each event's canonical body without its hashes, and its
+ * recorded hashes. */
+bool store_import_events(PGconn *conn, long long match_id, const json_t *events,
+                         apierr *err);
 
 #endif

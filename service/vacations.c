@@ -8,6 +8,7 @@
 #include "clock.h"
 #include "db.h"
 #include "deadlines.h"
+#include "matches_internal.h"
 #include "rules.h"
 #include "store.h"
 
@@ -140,20 +141,6 @@ static bool read_span(const json_t *body, long long now, long long *from,
     return true;
 }
 
-/* Stores the answer with the request's nonce and commits. */
-static bool commit_answer(PGconn *conn, const caller *who, int status,
-                          const json_t *answer, apierr *err)
-{
-    char *text = rules_canonical_json(answer);
-    bool ok = store_save_nonce(conn, who->key_id, who->nonce,
-                               who->request_digest, status, text, err) &&
-              store_commit(conn, err);
-    free(text);
-    if (!ok)
-        store_rollback(conn);
-    return ok;
-}
-
 json_t *vacations_declare(const caller *who, const json_t *body, apierr *err)
 {
     long long now = clock_now(), from, until;
@@ -193,7 +180,7 @@ json_t *vacations_declare(const caller *who, const json_t *body, apierr *err)
         goto fail;
     answer = json_pack("{s:o,s:O}", "vacation", vacation_json(id, from, until),
                        "matches", allowances);
-    if (!commit_answer(conn, who, 201, answer, err)) {
+    if (!matches_commit_with_answer(conn, who, NULL, 201, answer, err)) {
         json_decref(answer);
         answer = NULL;
     }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "forfeit.h"
+#include "replay.h"
 #include "rules.h"
 #include "seal.h"
 #include "store.h"
@@ -58,7 +59,7 @@ static bool check_chain(const json_t *events, verify_report *report)
             return verify_fail(report, seq,
                         "event %lld does not chain from event %lld", seq,
                         seq - 1);
-        json_t *body = json_deep_copy(event);
+        json_t *body = json_copy((json_t *)event);
         json_object_del(body, "hash");
         json_object_del(body, "prev_hash");
         char *bytes = rules_canonical_json(body);
@@ -87,10 +88,9 @@ typedef struct sealed_seat {
 
 static bool check_commitments(const json_t *events, verify_report *report)
 {
-    const char *match_ref = json_string_value(
-        json_object_get(json_array_get(events, 0), "match"));
     /* Decisions are resolved one at a time, so one table suffices: it is
-     * cleared at each "decided" event. */
+     * cleared at each "decided" event, and at each rewind (which only goes
+     * back to a point outside any decision, see replay.h). */
     char decision[64] = "";
     sealed_seat seats[MAX_DECISION_SEATS];
     memset(seats, 0, sizeof seats);
@@ -103,6 +103,11 @@ static bool check_commitments(const json_t *events, verify_report *report)
         const char *id = data_string(event, "decision");
         if (kind == NULL)
             return verify_fail(report, seq, "event %lld has no kind", seq);
+        if (strcmp(kind, "rewound") == 0) {
+            memset(seats, 0, sizeof seats);
+            decision[0] = '\0';
+            continue;
+        }
         /* A timeout that names a choice voids a commitment that was never
          * revealed: that choice stands in for it. */
         const json_t *data = json_object_get(event, "data");
@@ -155,9 +160,13 @@ static bool check_commitments(const json_t *events, verify_report *report)
                 action == NULL)
                 return verify_fail(report, seq, "event %lld has no nonce or choice",
                             seq);
+            /* Bound to the match id the decision was played under (a
+             * copy imported under a new id keeps its original events). */
+            const char *match_ref =
+                json_string_value(json_object_get(event, "match"));
             char *canonical = rules_canonical_json(action);
-            seal_choice_commitment(match_ref, id, (int)seat, canonical, nonce,
-                                   computed);
+            seal_choice_commitment(match_ref ? match_ref : "", id, (int)seat,
+                                   canonical, nonce, computed);
             free(canonical);
             if (sodium_memcmp(computed, seats[seat].commitment,
                               SEAL_HASH_BYTES) != 0)
@@ -204,31 +213,43 @@ static bool check_commitments(const json_t *events, verify_report *report)
     return true;
 }
 
-static bool apply_logged(const rules_engine *engine, rules_state *state,
-                         int seat, const json_t *action, long long seq,
-                         verify_report *report)
+/* The event that ended the match and revealed its seed, or NULL. */
+static const json_t *end_event(const json_t *events, long long *seq)
 {
-    rules_error err = {{0}};
-    if (engine->apply(state, seat, action, &err))
-        return true;
-    return verify_fail(report, seq, "event %lld does not replay: %s", seq, err.message);
-}
-
-/* With the seed revealed, every shuffle and move can be replayed. */
-static bool replay(const json_t *events, verify_report *report)
-{
-    const json_t *created = json_array_get(events, 0);
-    const json_t *finished = NULL;
-    long long finished_seq = 0;
+    const json_t *end = NULL;
     size_t i;
     const json_t *event;
     json_array_foreach(events, i, event) {
         const char *kind = json_string_value(json_object_get(event, "kind"));
-        if (kind && strcmp(kind, "finished") == 0) {
-            finished = event;
-            finished_seq = (long long)i + 1;
+        if (kind &&
+            (strcmp(kind, "finished") == 0 || strcmp(kind, "aborted") == 0)) {
+            end = event;
+            *seq = (long long)i + 1;
         }
     }
+    return end;
+}
+
+static bool has_started(const json_t *events, const bool *counts)
+{
+    size_t i;
+    const json_t *event;
+    json_array_foreach(events, i, event) {
+        const char *kind = json_string_value(json_object_get(event, "kind"));
+        if (counts[i] && kind && strcmp(kind, "started") == 0)
+            return true;
+    }
+    return false;
+}
+
+/* With the seed revealed, every shuffle and every counting move can be
+ * replayed. */
+static bool replay(const json_t *events, const bool *counts,
+                   verify_report *report)
+{
+    const json_t *created = json_array_get(events, 0);
+    long long end_seq = 0;
+    const json_t *end = end_event(events, &end_seq);
     const char *first_kind =
         json_string_value(json_object_get(created, "kind"));
     if (first_kind == NULL || strcmp(first_kind, "created") != 0)
@@ -237,19 +258,21 @@ static bool replay(const json_t *events, verify_report *report)
     if (!hex_bytes(data_string(created, "seed_commitment"), commitment,
                    sizeof commitment))
         return verify_fail(report, 1, "event 1 commits to no seed");
-    if (finished == NULL)
+    if (end == NULL)
         return true; /* the seed stays secret until the end */
 
     uint8_t seed[SEAL_SEED_BYTES], computed[SEAL_HASH_BYTES];
-    if (!hex_bytes(data_string(finished, "seed"), seed, sizeof seed))
-        return verify_fail(report, finished_seq, "event %lld reveals no seed",
-                    finished_seq);
+    if (!hex_bytes(data_string(end, "seed"), seed, sizeof seed))
+        return verify_fail(report, end_seq, "event %lld reveals no seed",
+                           end_seq);
     seal_seed_commitment(seed, computed);
     if (sodium_memcmp(computed, commitment, sizeof computed) != 0)
-        return verify_fail(report, finished_seq,
-                    "event %lld reveals a seed that does not match the "
-                    "commitment of event 1",
-                    finished_seq);
+        return verify_fail(report, end_seq,
+                           "event %lld reveals a seed that does not match the "
+                           "commitment of event 1",
+                           end_seq);
+    if (!has_started(events, counts))
+        return true; /* aborted before it started: nothing to replay */
     const json_t *data = json_object_get(created, "data");
     const char *game = json_string_value(json_object_get(data, "game"));
     const rules_engine *engine = game ? rules_find(game) : NULL;
@@ -268,6 +291,8 @@ static bool replay(const json_t *events, verify_report *report)
         return verify_fail(report, 1, "event 1 has an impossible seat count");
     uint8_t entropy[STORE_MAX_SEATS][32];
     memset(entropy, 0, sizeof entropy);
+    size_t i;
+    const json_t *event;
     json_array_foreach(events, i, event) {
         const char *kind = json_string_value(json_object_get(event, "kind"));
         json_int_t seat = json_integer_value(json_object_get(event, "seat"));
@@ -287,46 +312,22 @@ static bool replay(const json_t *events, verify_report *report)
         return verify_fail(report, 1, "the match does not set up: %s", err.message);
     bool ok = true;
     uint32_t forfeited = 0;
+    replay_error rerr = {0};
     json_array_foreach(events, i, event) {
-        long long seq = (long long)i + 1;
-        const char *kind = json_string_value(json_object_get(event, "kind"));
-        if (!ok || kind == NULL)
+        if (counts[i] && !replay_apply(engine, state, event, true, &rerr)) {
+            ok = verify_fail(report, rerr.seq, "%s", rerr.reason);
             break;
-        if (strcmp(kind, "move") == 0) {
-            ok = apply_logged(engine, state,
-                              (int)json_integer_value(json_object_get(event, "seat")),
-                              json_object_get(json_object_get(event, "data"), "action"),
-                              seq, report);
-        } else if (strcmp(kind, "timeout") == 0) {
-            /* The moves a deadline made for an absent seat. */
-            int seat = (int)json_integer_value(json_object_get(event, "seat"));
-            const json_t *data = json_object_get(event, "data");
-            size_t k;
-            const json_t *move;
-            json_array_foreach(json_object_get(data, "moves"), k, move) {
-                if (ok)
-                    ok = apply_logged(engine, state, seat,
-                                      json_object_get(move, "action"), seq,
-                                      report);
-            }
-        } else if (strcmp(kind, "forfeited") == 0) {
-            json_int_t seat =
-                json_integer_value(json_object_get(event, "seat"));
+        }
+        const char *kind = json_string_value(json_object_get(event, "kind"));
+        if (counts[i] && kind != NULL && strcmp(kind, "forfeited") == 0) {
+            json_int_t seat = json_integer_value(json_object_get(event, "seat"));
             if (seat >= 0 && seat < 32)
                 forfeited |= 1u << seat;
-        } else if (strcmp(kind, "decided") == 0) {
-            size_t k;
-            const json_t *choice;
-            json_array_foreach(json_object_get(json_object_get(event, "data"), "choices"),
-                               k, choice) {
-                if (ok)
-                    ok = apply_logged(engine, state,
-                                      (int)json_integer_value(json_object_get(choice, "seat")),
-                                      json_object_get(choice, "action"), seq, report);
-            }
         }
     }
-    if (ok) {
+    const json_t *recorded =
+        json_object_get(json_object_get(end, "data"), "result");
+    if (ok && recorded != NULL) {
         json_t *result = engine->result(state);
         if (forfeited != 0) {
             /* A forfeit ended the match: the same rule for every game. */
@@ -334,12 +335,12 @@ static bool replay(const json_t *events, verify_report *report)
             json_decref(result);
             result = final;
         }
-        if (!json_equal(result, json_object_get(json_object_get(finished, "data"),
-                                                "result")))
-            ok = verify_fail(report, finished_seq,
-                      "event %lld's result is not what replaying the match "
-                      "gives",
-                      finished_seq);
+        if (!json_equal(result, recorded))
+            ok = verify_fail(
+                report, end_seq,
+                "event %lld's result is not what replaying the match "
+                "gives",
+                end_seq);
         json_decref(result);
     }
     engine->destroy(state);
@@ -355,8 +356,18 @@ void verify_events(const json_t *events, verify_report *report)
         verify_fail(report, 1, "the log is empty");
         return;
     }
-    if (check_chain(events, report) && check_commitments(events, report))
-        replay(events, report);
+    if (!check_chain(events, report) || !check_commitments(events, report))
+        return;
+    size_t n = json_array_size(events);
+    bool *counts = calloc(n, sizeof *counts);
+    if (counts == NULL)
+        abort();
+    replay_error rerr = {0};
+    if (!replay_history(events, counts, &rerr))
+        verify_fail(report, rerr.seq, "%s", rerr.reason);
+    else
+        replay(events, counts, report);
+    free(counts);
 }
 
 json_t *verify_report_json(const verify_report *report)

@@ -1,10 +1,12 @@
 /* verify.h: checks a match from its public event log alone, as any player
  * or admin can: the hash chain, every sealed decision's commitments against
- * its reveals, and, once the final event has revealed the seed, the seed's
- * commitment and a replay of the whole match (every shuffle, roll and move)
- * through the rules engine up to the recorded result. Deadlines are part of
- * the record: a "timeout" event's moves are replayed like moves, its
- * "choice" stands in for a commitment that was never revealed, and after
+ * its reveals, every admin rewind (replay.h), and, once the final event
+ * (`finished`, or an admin's `aborted`) has revealed the seed, the seed's
+ * commitment and a replay of the match as it stands (every shuffle, roll
+ * and counting move, text moves against their signed requests) through the
+ * rules engine up to the recorded result. Deadlines are part of the
+ * record: a "timeout" event's moves are replayed like moves, its "choice"
+ * stands in for a commitment that was never revealed, and after
  * "forfeited" events the result must be forfeit_result (forfeit.h). Pure:
  * no database, no clock. Shared by GET /v1/matches/{id}/verify and
  * `pbem verify`. */

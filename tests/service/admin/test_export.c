@@ -9,110 +9,16 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "../../support/e2e.h"
+#include "admin_support.h"
 #include "httpsig.h"
 #include "rules.h"
 #include "store.h"
-
-static void admin_key(e2e_player *admin)
-{
-    memset(admin, 0, sizeof *admin);
-    client_new_key(&admin->key);
-    snprintf(admin->key.key_id, sizeof admin->key.key_id, "admin");
-    char b64[64];
-    sodium_bin2base64(b64, sizeof b64, admin->key.public_key, 32,
-                      sodium_base64_VARIANT_ORIGINAL);
-    setenv("PBEM_ADMIN_KEY", b64, 1);
-}
-
-/* Like e2e_sit_down, on a server already running. */
-static void sit_down_on(e2e_table *t, const e2e_server *server,
-                        const char *game, int seats)
-{
-    memset(t, 0, sizeof *t);
-    t->server = *server;
-    t->seats = seats;
-    static const char *names[] = {"Ada", "Grace", "Alan", "Edsger"};
-    for (int i = 0; i < seats; i++)
-        e2e_register(&t->server, names[i], &t->players[i]);
-    char body[256];
-    snprintf(body, sizeof body, "{\"game\":\"%s\",\"seats\":%d}", game, seats);
-    e2e_response r =
-        e2e_call(&t->server, "POST", "/v1/matches", body, &t->players[0]);
-    cr_assert_eq(r.status, 201, "create: %ld %s", r.status, r.body);
-    snprintf(t->match, sizeof t->match, "%s",
-             json_string_value(json_object_get(json_object_get(r.json, "match"),
-                                               "id")));
-    e2e_response_free(&r);
-    for (int i = 1; i < seats; i++) {
-        char path[96];
-        snprintf(path, sizeof path, "/v1/matches/%s/join", t->match);
-        r = e2e_call(&t->server, "POST", path, "{}", &t->players[i]);
-        cr_assert_eq(r.status, 200, "join: %ld %s", r.status, r.body);
-        e2e_response_free(&r);
-    }
-}
-
-static char *export_of(const e2e_server *s, const char *match,
-                       const e2e_player *admin)
-{
-    char path[128];
-    snprintf(path, sizeof path, "/v1/admin/matches/%s/export", match);
-    e2e_response r = e2e_call(s, "GET", path, NULL, admin);
-    cr_assert_eq(r.status, 200, "export %s: %ld %s", match, r.status, r.body);
-    char *text = strdup(r.body);
-    e2e_response_free(&r);
-    return text;
-}
-
-static e2e_response import(const e2e_server *s, const char *text,
-                           const e2e_player *admin)
-{
-    return e2e_call(s, "POST", "/v1/admin/matches/import", text, admin);
-}
-
-/* Lines of an export (a NULL-terminated array of malloc'd strings). */
-static char **split_lines(const char *text, int *count)
-{
-    char **lines = calloc(strlen(text) + 2, sizeof *lines);
-    int n = 0;
-    const char *at = text;
-    while (*at) {
-        const char *nl = strchr(at, '\n');
-        size_t len = nl ? (size_t)(nl - at) : strlen(at);
-        lines[n++] = strndup(at, len);
-        at += len + (nl ? 1 : 0);
-    }
-    *count = n;
-    return lines;
-}
-
-static char *join_lines(char **lines, int count)
-{
-    size_t size = 1;
-    for (int i = 0; i < count; i++)
-        size += strlen(lines[i]) + 1;
-    char *text = malloc(size);
-    text[0] = '\0';
-    for (int i = 0; i < count; i++) {
-        strcat(text, lines[i]);
-        strcat(text, "\n");
-    }
-    return text;
-}
-
-static void free_lines(char **lines, int count)
-{
-    for (int i = 0; i < count; i++)
-        free(lines[i]);
-    free(lines);
-}
 
 static void expect_refused(const e2e_server *s, const char *text,
                            const e2e_player *admin, const char *event,
                            const char *what)
 {
-    e2e_response r = import(s, text, admin);
+    e2e_response r = admin_import(s, text, NULL, admin);
     cr_expect_eq(r.status, 422, "%s: %ld %s", what, r.status, r.body);
     const char *message = json_string_value(
         json_object_get(json_object_get(r.json, "error"), "message"));
@@ -129,64 +35,47 @@ static long long forge_signature(char **lines, int count)
 {
     client_key forger;
     client_new_key(&forger);
-    long long forged = 0;
-    uint8_t prev[STORE_HASH_BYTES];
     for (int i = 1; i < count; i++) {
         json_t *event = json_loads(lines[i], 0, NULL);
         cr_assert_not_null(event);
         json_t *request =
             json_object_get(json_object_get(event, "data"), "request");
-        if (forged == 0 && request != NULL) {
-            const char *body =
-                json_string_value(json_object_get(request, "body"));
-            httpsig_request req = {
-                .method = json_string_value(json_object_get(request, "method")),
-                .target = json_string_value(json_object_get(request, "target")),
-                .body = (const unsigned char *)body,
-                .body_len = strlen(body),
-            };
-            const char *components[] = {"@method", "@path", "content-digest"};
-            httpsig_headers headers;
-            httpsig_error herr;
-            cr_assert(httpsig_sign(
-                &req, components, 3,
-                json_string_value(json_object_get(request, "keyid")),
-                "forged-nonce", 1700000000, NULL, forger.secret_key, &headers,
-                &herr));
-            json_object_set_new(request, "signature_input",
-                                json_string(headers.signature_input));
-            json_object_set_new(request, "signature",
-                                json_string(headers.signature));
-            json_object_set_new(request, "content_digest",
-                                json_string(headers.content_digest));
-            httpsig_headers_free(&headers);
-            forged = json_integer_value(json_object_get(event, "seq"));
-            size_t got = 0;
-            const char *hex =
-                json_string_value(json_object_get(event, "prev_hash"));
-            sodium_hex2bin(prev, sizeof prev, hex, strlen(hex), NULL, &got,
-                           NULL);
+        const char *kind = json_string_value(json_object_get(event, "kind"));
+        if (request == NULL || kind == NULL || strcmp(kind, "move") != 0) {
+            json_decref(event);
+            continue;
         }
-        if (forged != 0) {
-            char hex[2 * STORE_HASH_BYTES + 1];
-            sodium_bin2hex(hex, sizeof hex, prev, sizeof prev);
-            json_object_del(event, "hash");
-            json_object_del(event, "prev_hash");
-            char *bytes = rules_canonical_json(event);
-            uint8_t hash[STORE_HASH_BYTES];
-            store_chain_hash(prev, bytes, hash);
-            free(bytes);
-            json_object_set_new(event, "prev_hash", json_string(hex));
-            sodium_bin2hex(hex, sizeof hex, hash, sizeof hash);
-            json_object_set_new(event, "hash", json_string(hex));
-            memcpy(prev, hash, sizeof prev);
-            free(lines[i]);
-            lines[i] = json_dumps(event, JSON_COMPACT);
-        }
+        const char *body = json_string_value(json_object_get(request, "body"));
+        httpsig_request req = {
+            .method = json_string_value(json_object_get(request, "method")),
+            .target = json_string_value(json_object_get(request, "target")),
+            .body = (const unsigned char *)body,
+            .body_len = strlen(body),
+        };
+        const char *components[] = {"@method", "@path", "content-digest"};
+        httpsig_headers headers;
+        httpsig_error herr;
+        cr_assert(
+            httpsig_sign(&req, components, 3,
+                         json_string_value(json_object_get(request, "keyid")),
+                         "forged-nonce", 1700000000, NULL, forger.secret_key,
+                         &headers, &herr));
+        json_object_set_new(request, "signature_input",
+                            json_string(headers.signature_input));
+        json_object_set_new(request, "signature",
+                            json_string(headers.signature));
+        json_object_set_new(request, "content_digest",
+                            json_string(headers.content_digest));
+        httpsig_headers_free(&headers);
+        long long forged = json_integer_value(json_object_get(event, "seq"));
+        free(lines[i]);
+        lines[i] = json_dumps(event, JSON_COMPACT);
         json_decref(event);
+        rechain(lines, count, i);
+        return forged;
     }
-    cr_assert_gt(forged, 0, "no signed move in the export");
-    return forged;
+    cr_assert_fail("no signed move in the export");
+    return 0;
 }
 
 static void tamper_tests(const e2e_server *target, const char *text,
@@ -304,16 +193,16 @@ Test(admin_export, round_trip_tamper_and_play_on, .timeout = 600)
 
     tamper_tests(&target, done_text, &admin);
 
-    r = import(&target, done_text, &admin);
+    r = admin_import(&target, done_text, NULL, &admin);
     cr_assert_eq(r.status, 201, "%s", r.body);
     e2e_response_free(&r);
-    r = import(&target, midway_text, &admin);
+    r = admin_import(&target, midway_text, NULL, &admin);
     cr_assert_eq(r.status, 201, "%s", r.body);
     e2e_response_free(&r);
-    r = import(&target, midway_text, &admin);
+    r = admin_import(&target, midway_text, NULL, &admin);
     cr_expect_eq(r.status, 409, "imported twice: %ld %s", r.status, r.body);
     e2e_response_free(&r);
-    r = import(&target, midway_text, &midway.players[0]);
+    r = admin_import(&target, midway_text, NULL, &midway.players[0]);
     cr_expect_eq(r.status, 401, "a player imports: %ld %s", r.status, r.body);
     e2e_response_free(&r);
 
@@ -360,12 +249,6 @@ Test(admin_export, round_trip_tamper_and_play_on, .timeout = 600)
     free(midway_text);
     e2e_stop(&target);
     e2e_stop(&done.server);
-}
-
-static int run(const char *command)
-{
-    int status = system(command);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 Test(admin_export, pbem_export_verify_import, .timeout = 300)
@@ -427,4 +310,464 @@ Test(admin_export, pbem_export_verify_import, .timeout = 300)
     e2e_stop(&t.server);
     snprintf(command, sizeof command, "rm -rf '%s'", dir);
     run(command);
+}
+
+static const char *error_message(const e2e_response *r)
+{
+    const char *message = json_string_value(
+        json_object_get(json_object_get(r->json, "error"), "message"));
+    return message ? message : "(no message)";
+}
+
+/* An export under a new id: verified, stored beside its original (which
+ * stays as it was), verifiable and playable on its own. */
+Test(admin_export, import_under_a_new_id_beside_the_original, .timeout = 300)
+{
+    cr_assert(sodium_init() >= 0);
+    e2e_player admin;
+    admin_key(&admin);
+    char db1[64], db2[64];
+    e2e_private_database(db1, sizeof db1);
+    e2e_table t;
+    e2e_sit_down(&t, "antiquity_quest", 2, NULL);
+    for (int i = 0; i < 8; i++)
+        cr_assert(e2e_play_one(&t));
+    char *text = export_of(&t.server, t.match, &admin);
+    json_t *original = e2e_all_events(&t);
+    size_t n = json_array_size(original);
+
+    e2e_response r = admin_import(&t.server, text, "?new_id=maybe", &admin);
+    cr_expect_eq(r.status, 400, "%s", r.body);
+    e2e_response_free(&r);
+    r = admin_import(&t.server, text, "?new_id=true", &admin);
+    cr_assert_eq(r.status, 201, "%s", r.body);
+    json_t *entry = json_array_get(json_object_get(r.json, "imported"), 0);
+    e2e_table copy = t;
+    snprintf(copy.match, sizeof copy.match, "%s",
+             json_string_value(json_object_get(entry, "match")));
+    cr_expect_str_neq(copy.match, t.match);
+    cr_expect_str_eq(json_string_value(json_object_get(entry, "from")),
+                     t.match);
+    cr_expect_eq(json_integer_value(json_object_get(entry, "events")),
+                 (json_int_t)n + 1);
+    e2e_response_free(&r);
+
+    /* The copy's log: the original's events unchanged, then `imported`. */
+    json_t *events = e2e_all_events(&copy);
+    cr_assert_eq(json_array_size(events), n + 1);
+    for (size_t i = 0; i < n; i++)
+        cr_expect(
+            json_equal(json_array_get(events, i), json_array_get(original, i)),
+            "event %zu of the copy differs", i + 1);
+    json_t *marker = json_array_get(events, n);
+    cr_expect_str_eq(json_string_value(json_object_get(marker, "kind")),
+                     "imported");
+    cr_expect_str_eq(json_string_value(json_object_get(marker, "match")),
+                     copy.match);
+    cr_expect_str_eq(json_string_value(json_object_get(
+                         json_object_get(marker, "data"), "from")),
+                     t.match);
+    json_decref(events);
+    json_t *verdict = e2e_get(&copy, "/verify", NULL);
+    cr_expect(json_is_true(json_object_get(verdict, "ok")), "%s",
+              json_dumps(verdict, 0));
+    json_decref(verdict);
+
+    /* Play goes on in the copy, signed for the copy's id; the original
+     * does not move. */
+    json_t *original_match = e2e_get(&t, "", NULL);
+    for (int i = 0; i < 4; i++)
+        cr_assert(e2e_play_one(&copy), "move %d on the copy", i);
+    json_t *still = e2e_get(&t, "", NULL);
+    cr_expect(json_equal(still, original_match), "the original moved");
+    json_decref(still);
+    json_decref(original_match);
+    events = e2e_all_events(&t);
+    cr_expect(json_equal(events, original), "the original's log changed");
+    json_decref(events);
+    verdict = e2e_get(&copy, "/verify", NULL);
+    cr_expect(json_is_true(json_object_get(verdict, "ok")), "%s",
+              json_dumps(verdict, 0));
+    json_decref(verdict);
+
+    /* The copy's own export verifies and restores elsewhere, once. */
+    char *copy_text = export_of(&t.server, copy.match, &admin);
+    e2e_private_database(db2, sizeof db2);
+    e2e_server target = {0};
+    memcpy(target.key_file, t.server.key_file, sizeof target.key_file);
+    e2e_start(&target);
+    r = admin_import(&target, copy_text, NULL, &admin);
+    cr_expect_eq(r.status, 201, "%s", r.body);
+    e2e_response_free(&r);
+    r = admin_import(&target, copy_text, NULL, &admin);
+    cr_expect_eq(r.status, 409, "imported twice: %s", r.body);
+    e2e_response_free(&r);
+    e2e_table restored = copy;
+    restored.server = target;
+    cr_assert(e2e_play_one(&restored));
+    verdict = e2e_get(&restored, "/verify", NULL);
+    cr_expect(json_is_true(json_object_get(verdict, "ok")), "%s",
+              json_dumps(verdict, 0));
+    json_decref(verdict);
+
+    json_decref(original);
+    free(text);
+    free(copy_text);
+    e2e_stop(&target);
+    e2e_stop(&t.server);
+}
+
+/* After a restore, whoever must act is told, as after any move. */
+Test(admin_export, a_restored_match_tells_whoever_must_act, .timeout = 120)
+{
+    cr_assert(sodium_init() >= 0);
+    e2e_player admin;
+    admin_key(&admin);
+    queue_only_notifications();
+    char db1[64], db2[64];
+    e2e_private_database(db1, sizeof db1);
+    e2e_table t;
+    e2e_sit_down(&t, "antiquity_quest", 2, NULL);
+    for (int i = 0; i < 5; i++)
+        cr_assert(e2e_play_one(&t));
+    json_t *match = e2e_get(&t, "", NULL);
+    int seat = e2e_first_pending_seat(match);
+    long long head = json_integer_value(
+        json_object_get(json_object_get(match, "head"), "seq"));
+    json_decref(match);
+    char *text = export_of(&t.server, t.match, &admin);
+
+    e2e_private_database(db2, sizeof db2);
+    e2e_server target = {0};
+    memcpy(target.key_file, t.server.key_file, sizeof target.key_file);
+    e2e_start(&target);
+    json_t *rows = outbox_rows(t.match, "your_turn");
+    cr_expect_eq(json_array_size(rows), 0);
+    json_decref(rows);
+    e2e_response r = admin_import(&target, text, NULL, &admin);
+    cr_assert_eq(r.status, 201, "%s", r.body);
+    e2e_response_free(&r);
+    rows = outbox_rows(t.match, "your_turn");
+    cr_assert_eq(json_array_size(rows), 1, "%s", json_dumps(rows, 0));
+    json_t *row = json_array_get(rows, 0);
+    cr_expect_eq(json_integer_value(json_object_get(row, "seq")), head);
+    cr_expect_str_eq(json_string_value(json_object_get(row, "player")),
+                     t.players[seat].id);
+    cr_expect_str_eq(json_string_value(json_object_get(row, "channel")),
+                     "email");
+    json_decref(rows);
+    free(text);
+    e2e_stop(&target);
+    e2e_stop(&t.server);
+}
+
+static size_t headers_in(const char *text)
+{
+    size_t count = 0;
+    for (const char *at = strstr(text, "{\"format\""); at != NULL;
+         at = strstr(at + 1, "{\"format\""))
+        count++;
+    return count;
+}
+
+/* Bulk exports select by status and by the time of the last event, in
+ * pages (more matches than one page holds). */
+Test(admin_export, bulk_export_by_status_and_date, .timeout = 120)
+{
+    cr_assert(sodium_init() >= 0);
+    e2e_player admin;
+    admin_key(&admin);
+    char db[64];
+    e2e_private_database(db, sizeof db);
+    e2e_table t;
+    e2e_sit_down(&t, "antiquity_quest", 2, NULL);
+    cr_assert(e2e_play_one(&t));
+    for (int i = 0; i < 70; i++) {
+        e2e_response r = e2e_call(&t.server, "POST", "/v1/matches",
+                                  "{\"game\":\"antiquity_quest\",\"seats\":2}",
+                                  &t.players[i % 2]);
+        cr_assert_eq(r.status, 201, "%s", r.body);
+        e2e_response_free(&r);
+    }
+    static const struct {
+        const char *query;
+        size_t matches;
+    } cases[] = {
+        {"", 71},
+        {"?status=open", 70},
+        {"?status=active", 1},
+        {"?status=aborted", 0},
+        {"?since=2000-01-01T00:00:00Z", 71},
+        {"?status=active&since=2000-01-01T00:00:00%2B02:00", 1},
+        {"?until=2000-01-01T00:00:00Z", 0},
+        {"?since=2999-12-31T23:59:59.5Z", 0},
+        {"?since=2000-01-01T00:00:00Z&until=2999-01-01T00:00:00-05:00", 71},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[160];
+        snprintf(path, sizeof path, "/v1/admin/export%s", cases[i].query);
+        e2e_response r = e2e_call(&t.server, "GET", path, NULL, &admin);
+        cr_assert_eq(r.status, 200, "%s: %s", path, r.body);
+        cr_expect_eq(headers_in(r.body ? r.body : ""), cases[i].matches,
+                     "%s: %zu matches", path, headers_in(r.body ? r.body : ""));
+        e2e_response_free(&r);
+    }
+    static const char *const bad[] = {
+        "?since=yesterday",
+        "?since=2026-13-01T00:00:00Z",
+        "?until=2026-02-30T00:00:00Z",
+        "?since=2026-01-01%2000:00:00Z",
+        "?status=lost",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char path[160];
+        snprintf(path, sizeof path, "/v1/admin/export%s", bad[i]);
+        e2e_response r = e2e_call(&t.server, "GET", path, NULL, &admin);
+        cr_expect_eq(r.status, 400, "%s: %ld %s", path, r.status, r.body);
+        cr_expect(strstr(error_message(&r), "RFC 3339") != NULL ||
+                      strstr(error_message(&r), "status") != NULL,
+                  "%s: %s", path, error_message(&r));
+        e2e_response_free(&r);
+    }
+    e2e_stop(&t.server);
+}
+
+/* A signed request is bound to its move: the same valid signature cannot
+ * carry another action, nor be moved to another point of the match. */
+Test(admin_export, a_valid_signature_cannot_carry_another_move, .timeout = 120)
+{
+    cr_assert(sodium_init() >= 0);
+    e2e_player admin;
+    admin_key(&admin);
+    char db1[64], db2[64];
+    e2e_private_database(db1, sizeof db1);
+    e2e_table t;
+    e2e_sit_down(&t, "antiquity_quest", 2, NULL);
+    for (int i = 0; i < 6; i++)
+        cr_assert(e2e_play_one(&t));
+    /* A move sent as text, as by email. */
+    long long texted = play_text_move(&t);
+    cr_assert(e2e_play_one(&t));
+    char *text = export_of(&t.server, t.match, &admin);
+    e2e_private_database(db2, sizeof db2);
+    e2e_server target = {0};
+    memcpy(target.key_file, t.server.key_file, sizeof target.key_file);
+    e2e_start(&target);
+
+    int count;
+    char **lines = split_lines(text, &count);
+    int first = line_of_kind(lines, count, "move");
+    cr_assert_gt(first, 0);
+    /* The recorded action changed, the request left as signed. */
+    json_t *event = json_loads(lines[first], 0, NULL);
+    json_object_set_new(json_object_get(event, "data"), "action",
+                        json_pack("{s:s}", "type", "smuggled"));
+    free(lines[first]);
+    lines[first] = json_dumps(event, JSON_COMPACT);
+    json_decref(event);
+    rechain(lines, count, first);
+    char *bad = join_lines(lines, count);
+    e2e_response r = admin_import(&target, bad, NULL, &admin);
+    cr_expect_eq(r.status, 422, "%s", r.body);
+    char expected[48];
+    snprintf(expected, sizeof expected, "event %d:", first);
+    cr_expect(strstr(error_message(&r), expected) != NULL &&
+                  strstr(error_message(&r), "another move") != NULL,
+              "%s", error_message(&r));
+    e2e_response_free(&r);
+    free(bad);
+    free_lines(lines, count);
+
+    /* Two moves' requests swapped: each signature is valid, for the
+     * wrong point of the match. */
+    lines = split_lines(text, &count);
+    int second = -1;
+    for (int i = first + 1; i < count && second < 0; i++) {
+        if (strstr(lines[i], "\"kind\":\"move\"") != NULL)
+            second = i;
+    }
+    cr_assert_gt(second, first);
+    json_t *a = json_loads(lines[first], 0, NULL);
+    json_t *b = json_loads(lines[second], 0, NULL);
+    json_t *ra =
+        json_incref(json_object_get(json_object_get(a, "data"), "request"));
+    json_object_set(json_object_get(a, "data"), "request",
+                    json_object_get(json_object_get(b, "data"), "request"));
+    json_object_set_new(json_object_get(b, "data"), "request", ra);
+    free(lines[first]);
+    free(lines[second]);
+    lines[first] = json_dumps(a, JSON_COMPACT);
+    lines[second] = json_dumps(b, JSON_COMPACT);
+    json_decref(a);
+    json_decref(b);
+    rechain(lines, count, first);
+    bad = join_lines(lines, count);
+    r = admin_import(&target, bad, NULL, &admin);
+    cr_expect_eq(r.status, 422, "%s", r.body);
+    cr_expect(strstr(error_message(&r), expected) != NULL, "%s",
+              error_message(&r));
+    e2e_response_free(&r);
+    free(bad);
+    free_lines(lines, count);
+
+    /* A text move's recorded action changed: only a replay from the sealed
+     * seed can hold the text against it, and the import does. */
+    lines = split_lines(text, &count);
+    json_t *moved = json_loads(lines[texted], 0, NULL);
+    cr_assert_not_null(
+        strstr(json_string_value(json_object_get(
+                   json_object_get(json_object_get(moved, "data"), "request"),
+                   "body")),
+               "\"move\""));
+    json_object_set_new(json_object_get(moved, "data"), "action",
+                        json_pack("{s:s}", "type", "pass"));
+    free(lines[texted]);
+    lines[texted] = json_dumps(moved, JSON_COMPACT);
+    json_decref(moved);
+    rechain(lines, count, (int)texted);
+    bad = join_lines(lines, count);
+    r = admin_import(&target, bad, NULL, &admin);
+    cr_expect_eq(r.status, 422, "%s", r.body);
+    snprintf(expected, sizeof expected, "event %lld", texted);
+    cr_expect(strstr(error_message(&r), expected) != NULL &&
+                  strstr(error_message(&r), "asked for") != NULL,
+              "%s", error_message(&r));
+    e2e_response_free(&r);
+    free(bad);
+    free_lines(lines, count);
+
+    r = admin_import(&target, text, NULL, &admin);
+    cr_expect_eq(r.status, 201, "the untouched export: %s", r.body);
+    e2e_response_free(&r);
+    free(text);
+    e2e_stop(&target);
+    e2e_stop(&t.server);
+}
+
+/* A player id the target knows with another key than the export's header
+ * gives it is refused (409), the whole import with it. */
+Test(admin_export, a_player_id_with_another_key_is_refused, .timeout = 120)
+{
+    cr_assert(sodium_init() >= 0);
+    e2e_player admin;
+    admin_key(&admin);
+    char db1[64], db2[64];
+    e2e_private_database(db1, sizeof db1);
+    e2e_table x;
+    e2e_sit_down(&x, "antiquity_quest", 2, NULL);
+    for (int i = 0; i < 3; i++)
+        cr_assert(e2e_play_one(&x));
+    /* A second match of the same players, started, no move yet: its log
+     * has no signed request, so only the header says which key is whose. */
+    e2e_response r =
+        e2e_call(&x.server, "POST", "/v1/matches",
+                 "{\"game\":\"antiquity_quest\",\"seats\":2}", &x.players[0]);
+    cr_assert_eq(r.status, 201, "%s", r.body);
+    e2e_table y = x;
+    snprintf(y.match, sizeof y.match, "%s",
+             json_string_value(
+                 json_object_get(json_object_get(r.json, "match"), "id")));
+    e2e_response_free(&r);
+    char path[96];
+    snprintf(path, sizeof path, "/v1/matches/%s/join", y.match);
+    r = e2e_call(&x.server, "POST", path, "{}", &x.players[1]);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    e2e_response_free(&r);
+    char *x_text = export_of(&x.server, x.match, &admin);
+    char *y_text = export_of(&x.server, y.match, &admin);
+
+    int count;
+    char **lines = split_lines(y_text, &count);
+    json_t *header = json_loads(lines[0], 0, NULL);
+    json_t *seat0 = json_array_get(json_object_get(header, "seats"), 0);
+    client_key other;
+    client_new_key(&other);
+    char b64[64];
+    sodium_bin2base64(b64, sizeof b64, other.public_key, 32,
+                      sodium_base64_VARIANT_ORIGINAL);
+    json_object_set_new(seat0, "public_key", json_string(b64));
+    json_object_set_new(seat0, "key_id", json_string("k_0123456789abcdef"));
+    free(lines[0]);
+    lines[0] = json_dumps(header, JSON_COMPACT);
+    json_decref(header);
+    char *y_other_key = join_lines(lines, count);
+    free_lines(lines, count);
+
+    e2e_private_database(db2, sizeof db2);
+    e2e_server target = {0};
+    memcpy(target.key_file, x.server.key_file, sizeof target.key_file);
+    e2e_start(&target);
+    r = admin_import(&target, x_text, NULL, &admin);
+    cr_assert_eq(r.status, 201, "%s", r.body);
+    e2e_response_free(&r);
+    r = admin_import(&target, y_other_key, NULL, &admin);
+    cr_expect_eq(r.status, 409, "%s", r.body);
+    cr_expect_str_eq(e2e_error_code(&r), "player_conflict");
+    cr_expect(strstr(error_message(&r), x.players[0].id) != NULL, "%s",
+              error_message(&r));
+    e2e_response_free(&r);
+    r = admin_import(&target, y_text, NULL, &admin);
+    cr_expect_eq(r.status, 201, "with the right key: %s", r.body);
+    e2e_response_free(&r);
+    free(x_text);
+    free(y_text);
+    free(y_other_key);
+    e2e_stop(&target);
+    e2e_stop(&x.server);
+}
+
+/* A match with deadlines keeps them through an export and an import: the
+ * settings come back from the created event and whoever must act has a
+ * running clock again. */
+Test(admin_export, a_restored_match_keeps_its_deadlines, .timeout = 120)
+{
+    e2e_player admin;
+    admin_key(&admin);
+    char db1[64], db2[64];
+    e2e_private_database(db1, sizeof db1);
+    e2e_server source = {0};
+    e2e_start(&source);
+    e2e_player a, b;
+    e2e_register(&source, "Robert", &a);
+    e2e_register(&source, "Eliza", &b);
+    e2e_response r = e2e_call(&source, "POST", "/v1/matches",
+                              "{\"game\":\"antiquity_quest\",\"seats\":2,"
+                              "\"deadline\":{\"turn_hours\":48,"
+                              "\"reminder_hours\":6,\"action\":\"skip\"}}",
+                              &a);
+    cr_assert_eq(r.status, 201, "%s", r.body);
+    char match[32], path[96];
+    snprintf(match, sizeof match, "%s",
+             json_string_value(json_object_get(json_object_get(r.json, "match"), "id")));
+    e2e_response_free(&r);
+    snprintf(path, sizeof path, "/v1/matches/%s/join", match);
+    r = e2e_call(&source, "POST", path, "{}", &b);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    e2e_response_free(&r);
+    char *text = export_of(&source, match, &admin);
+    e2e_stop(&source);
+
+    e2e_private_database(db2, sizeof db2);
+    e2e_server target = {0};
+    memcpy(target.key_file, source.key_file, sizeof target.key_file);
+    e2e_start(&target);
+    r = admin_import(&target, text, NULL, &admin);
+    cr_assert_eq(r.status, 201, "%s", r.body);
+    e2e_response_free(&r);
+    snprintf(path, sizeof path, "/v1/matches/%s", match);
+    r = e2e_call(&target, "GET", path, NULL, NULL);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    json_t *deadline = json_object_get(r.json, "deadline");
+    cr_expect_eq(json_integer_value(json_object_get(deadline, "turn_hours")), 48,
+                 "%s", r.body);
+    cr_expect_str_eq(json_string_value(json_object_get(deadline, "action")), "skip");
+    /* One clock runs: the seat the restored match waits for. */
+    size_t running = 0, i;
+    json_t *clock;
+    json_array_foreach(json_object_get(r.json, "clocks"), i, clock)
+        running += json_object_get(clock, "waiting") != NULL;
+    cr_expect_eq(running, 1, "clocks: %s", r.body);
+    e2e_response_free(&r);
+    free(text);
+    e2e_stop(&target);
 }

@@ -275,18 +275,17 @@ Test(store_nonces, a_retry_is_recognised_and_a_reuse_is_not)
     PGconn *conn = migrated(schema);
     apierr err;
     uint8_t digest[32] = {1}, other[32] = {2};
-    int status = 0;
-    char *response = NULL;
-    cr_expect_eq(store_find_nonce(conn, "k_1", "n1", digest, &status,
-                                  &response, &err), 0);
-    cr_assert(store_save_nonce(conn, "k_1", "n1", digest, 201, "{\"ok\":1}",
-                               &err));
-    cr_expect_eq(store_find_nonce(conn, "k_1", "n1", digest, &status,
-                                  &response, &err), 1);
-    cr_expect_eq(status, 201);
-    cr_expect_str_eq(response, "{\"ok\":1}");
-    free(response);
-    cr_expect_eq(store_find_nonce(conn, "k_1", "n1", other, &status,
-                                  &response, &err), 2);
+    store_nonce found = {0};
+    store_nonce answer = {
+        .status = 201, .response = "{\"ok\":1}", .match_id = 7, .seq = 12};
+    cr_expect_eq(store_find_nonce(conn, "k_1", "n1", digest, &found, &err), 0);
+    cr_assert(store_save_nonce(conn, "k_1", "n1", digest, &answer, &err));
+    cr_expect_eq(store_find_nonce(conn, "k_1", "n1", digest, &found, &err), 1);
+    cr_expect_eq(found.status, 201);
+    cr_expect_str_eq(found.response, "{\"ok\":1}");
+    cr_expect_eq(found.match_id, 7);
+    cr_expect_eq(found.seq, 12);
+    free(found.response);
+    cr_expect_eq(store_find_nonce(conn, "k_1", "n1", other, &found, &err), 2);
     PQfinish(conn);
 }
