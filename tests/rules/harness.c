@@ -455,3 +455,19 @@ void harness_default_play(const harness_config *cfg, harness_stats *stats)
         }
     }
 }
+
+void harness_expect_absent_players_finish(const rules_engine *engine,
+                                          const char *options, int seats,
+                                          uint64_t seed)
+{
+    harness_stats stats = {0};
+    harness_config cfg = {.engine = engine,
+                          .options_json = options,
+                          .seats = seats,
+                          .matches = 3,
+                          .max_moves = 20000,
+                          .first_seed = seed};
+    harness_default_play(&cfg, &stats);
+    cr_expect_eq(stats.matches, 3);
+    cr_expect_gt(stats.moves, 0);
+}

@@ -61,6 +61,12 @@ void harness_random_play(const harness_config *cfg, harness_stats *stats);
  * when the match does not end within cfg->max_moves. */
 void harness_default_play(const harness_config *cfg, harness_stats *stats);
 
+/* Three such matches of engine with options (JSON text or NULL) and seats,
+ * seeds from seed on: each must end, with at least one move played. */
+void harness_expect_absent_players_finish(const rules_engine *engine,
+                                          const char *options, int seats,
+                                          uint64_t seed);
+
 /* PBEM_SOAK from the environment (1 when unset): `make soak` sets it to
  * play many more random matches than `make test` has time for. Suites that
  * count the matches they played multiply their expectation by it. */

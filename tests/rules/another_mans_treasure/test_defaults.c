@@ -8,16 +8,7 @@
 
 static void absent(const char *options, int seats, uint64_t seed)
 {
-    harness_stats stats = {0};
-    harness_config cfg = {.engine = &amt_engine,
-                          .options_json = options,
-                          .seats = seats,
-                          .matches = 3,
-                          .max_moves = 20000,
-                          .first_seed = seed};
-    harness_default_play(&cfg, &stats);
-    cr_expect_eq(stats.matches, 3);
-    cr_expect_gt(stats.moves, 0);
+    harness_expect_absent_players_finish(&amt_engine, options, seats, seed);
 }
 
 Test(amt_defaults, absent_players_finish_the_match)
