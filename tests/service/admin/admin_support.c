@@ -253,3 +253,16 @@ long long play_text_move(e2e_table *t)
     json_decref(view);
     return seq;
 }
+
+void admin_scene(e2e_player *admin, e2e_table *t, const char *game, int seats,
+                 const char *options, int moves)
+{
+    cr_assert(sodium_init() >= 0);
+    admin_key(admin);
+    queue_only_notifications();
+    char db[64];
+    e2e_private_database(db, sizeof db);
+    e2e_sit_down(t, game, seats, options);
+    for (int i = 0; i < moves; i++)
+        cr_assert(e2e_play_one(t), "the match ended after %d moves", i);
+}

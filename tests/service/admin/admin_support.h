@@ -57,6 +57,12 @@ void sql(const char *statement);
  * no outbox worker. */
 void queue_only_notifications(void);
 
+/* The usual start of these tests: libsodium, the admin key, notifications
+ * only queued, a private database, a match of game with seats sat down
+ * (options as for e2e_sit_down) and moves random moves played. */
+void admin_scene(e2e_player *admin, e2e_table *t, const char *game, int seats,
+                 const char *options, int moves);
+
 /* Plays the first legal move of the seat that must act as text ({"seq",
  * "move": "…"}, as an email would); returns the event's seq. */
 long long play_text_move(e2e_table *t);

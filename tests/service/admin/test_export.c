@@ -420,16 +420,10 @@ Test(admin_export, import_under_a_new_id_beside_the_original, .timeout = 300)
 /* After a restore, whoever must act is told, as after any move. */
 Test(admin_export, a_restored_match_tells_whoever_must_act, .timeout = 120)
 {
-    cr_assert(sodium_init() >= 0);
     e2e_player admin;
-    admin_key(&admin);
-    queue_only_notifications();
-    char db1[64], db2[64];
-    e2e_private_database(db1, sizeof db1);
     e2e_table t;
-    e2e_sit_down(&t, "antiquity_quest", 2, NULL);
-    for (int i = 0; i < 5; i++)
-        cr_assert(e2e_play_one(&t));
+    admin_scene(&admin, &t, "antiquity_quest", 2, NULL, 5);
+    char db2[64];
     json_t *match = e2e_get(&t, "", NULL);
     int seat = e2e_first_pending_seat(match);
     long long head = json_integer_value(

@@ -67,16 +67,10 @@ static void restart(e2e_table *t)
 
 Test(admin_repair, rewind_goes_back_and_play_goes_on, .timeout = 300)
 {
-    cr_assert(sodium_init() >= 0);
     e2e_player admin;
-    admin_key(&admin);
-    queue_only_notifications();
-    char db1[64], db2[64];
-    e2e_private_database(db1, sizeof db1);
     e2e_table t;
-    e2e_sit_down(&t, "antiquity_quest", 2, NULL);
-    for (int i = 0; i < 6; i++)
-        cr_assert(e2e_play_one(&t));
+    admin_scene(&admin, &t, "antiquity_quest", 2, NULL, 6);
+    char db2[64];
     json_t *at_n = e2e_get(&t, "", NULL);
     long long n = head_of(at_n);
 
@@ -256,14 +250,10 @@ static size_t committed_in(const e2e_table *t, const char *decision)
 
 Test(admin_repair, rewinds_around_sealed_decisions, .timeout = 600)
 {
-    cr_assert(sodium_init() >= 0);
     e2e_player admin;
-    admin_key(&admin);
-    queue_only_notifications();
-    char db1[64], db2[64];
-    e2e_private_database(db1, sizeof db1);
     e2e_table t;
-    e2e_sit_down(&t, "adel_verplichtet", 3, NULL);
+    admin_scene(&admin, &t, "adel_verplichtet", 3, NULL, 0);
+    char db2[64];
     json_t *match = e2e_get(&t, "", NULL);
     char decision[64];
     snprintf(decision, sizeof decision, "%s", open_decision(match));
@@ -402,14 +392,10 @@ static void play_until_seat(e2e_table *t, int seat)
 
 Test(admin_repair, an_admin_seats_another_player, .timeout = 300)
 {
-    cr_assert(sodium_init() >= 0);
     e2e_player admin;
-    admin_key(&admin);
-    queue_only_notifications();
-    char db1[64], db2[64];
-    e2e_private_database(db1, sizeof db1);
     e2e_table t;
-    e2e_sit_down(&t, "antiquity_quest", 2, NULL);
+    admin_scene(&admin, &t, "antiquity_quest", 2, NULL, 0);
+    char db2[64];
     e2e_player carol;
     e2e_register(&t.server, "Carol", &carol);
     e2e_player eliza = t.players[1];
@@ -557,16 +543,10 @@ Test(admin_repair, an_admin_seats_another_player, .timeout = 300)
 
 Test(admin_repair, abort_ends_the_match_and_tells_everyone, .timeout = 120)
 {
-    cr_assert(sodium_init() >= 0);
     e2e_player admin;
-    admin_key(&admin);
-    queue_only_notifications();
-    char db1[64], db2[64];
-    e2e_private_database(db1, sizeof db1);
     e2e_table t;
-    e2e_sit_down(&t, "antiquity_quest", 2, NULL);
-    for (int i = 0; i < 3; i++)
-        cr_assert(e2e_play_one(&t));
+    admin_scene(&admin, &t, "antiquity_quest", 2, NULL, 3);
+    char db2[64];
     char path[128];
     snprintf(path, sizeof path, "/v1/admin/matches/%s/abort", t.match);
     e2e_response r = admin_post(&t.server, path, "{}", &admin);
