@@ -190,6 +190,27 @@ static void answer_use_case(caller *who, int status, json_t *result,
     auth_caller_free(who);
 }
 
+/* A state-changing player request: the signature first (with
+ * RETRY_BEFORE, a retry gets its stored answer), then the JSON body.
+ * False when *answer is already set;
+ * otherwise the caller owns *request and must auth_caller_free(who). */
+static bool signed_body(struct MHD_Connection *conn, const char *method,
+                        const char *target, const char *body, size_t len,
+                        retry_check retry, caller *who, json_t **request,
+                        route_answer *answer)
+{
+    if (authenticate(conn, method, target, body, len, retry, who, answer))
+        return false;
+    apierr err;
+    *request = routes_parse_body(body, len, &err);
+    if (*request == NULL) {
+        auth_caller_free(who);
+        routes_answer_error(answer, &err);
+        return false;
+    }
+    return true;
+}
+
 /* Routes under /v1/players/me/ (signed by the player) and /v1/admin/
  * (signed with the admin key): webhooks, notification status, dead
  * letters. */
@@ -248,21 +269,22 @@ static void notification_routes(struct MHD_Connection *conn, const char *method,
             routes_error(answer, 405, "method_not_allowed", "use GET or POST");
             return;
         }
-        if (authenticate(conn, method, target, body, len,
-                         is_post ? RETRY_BEFORE : RETRY_NONE, &who,
-                         answer))
-            return;
-        json_t *result = NULL;
         if (is_get) {
-            result = webhooks_list(who.player_id, &err);
-        } else {
-            json_t *request = routes_parse_body(body, len, &err);
-            if (request != NULL)
-                result = webhooks_register(who.player_id, 0, request, &err);
-            json_decref(request);
+            if (authenticate(conn, method, target, body, len, RETRY_NONE,
+                             &who, answer))
+                return;
+            json_t *list = webhooks_list(who.player_id, &err);
+            auth_caller_free(&who);
+            routes_answer_result(answer, 200, list, &err);
+            return;
         }
-        auth_caller_free(&who);
-        routes_answer_result(answer, is_post ? 201 : 200, result, &err);
+        json_t *request;
+        if (!signed_body(conn, method, target, body, len, RETRY_ON_FAILURE,
+                         &who, &request, answer))
+            return;
+        json_t *result = webhooks_register_once(&who, 0, request, &err);
+        json_decref(request);
+        answer_use_case(&who, 201, result, &err, answer);
         return;
     }
     if (strncmp(url, hooks, sizeof hooks - 1) == 0 &&
@@ -283,25 +305,6 @@ static void notification_routes(struct MHD_Connection *conn, const char *method,
     routes_error(answer, 404, "not_found", "no such resource");
 }
 
-/* A state-changing player request: the signature first (a retry gets its
- * stored answer), then the JSON body. False when *answer is already set;
- * otherwise the caller owns *request and must auth_caller_free(who). */
-static bool signed_body(struct MHD_Connection *conn, const char *method,
-                        const char *target, const char *body, size_t len,
-                        retry_check retry, caller *who, json_t **request,
-                        route_answer *answer)
-{
-    if (authenticate(conn, method, target, body, len, retry, who, answer))
-        return false;
-    apierr err;
-    *request = routes_parse_body(body, len, &err);
-    if (*request == NULL) {
-        auth_caller_free(who);
-        routes_answer_error(answer, &err);
-        return false;
-    }
-    return true;
-}
 
 /* /v1/players/me/vacation (GET, POST) and /v1/players/me/vacation/{id}
  * (DELETE), signed by the player. */
@@ -558,14 +561,12 @@ static void match_routes(struct MHD_Connection *conn, const char *method,
             return;
         }
         json_t *request;
-        if (!signed_body(conn, method, target, body, len, RETRY_BEFORE, &who,
-                         &request, answer))
+        if (!signed_body(conn, method, target, body, len, RETRY_ON_FAILURE,
+                         &who, &request, answer))
             return;
-        json_t *result =
-            webhooks_register(who.player_id, match_id, request, &err);
-        auth_caller_free(&who);
+        json_t *result = webhooks_register_once(&who, match_id, request, &err);
         json_decref(request);
-        routes_answer_result(answer, 201, result, &err);
+        answer_use_case(&who, 201, result, &err, answer);
         return;
     }
     if (strcmp(tail, "/nudge") == 0) {

@@ -215,6 +215,39 @@ json_t *webhooks_register(long long player_id, long long match_id,
     return json_pack("{s:o}", "webhook", hook);
 }
 
+json_t *webhooks_register_once(const caller *who, long long match_id,
+                               const json_t *body, apierr *err)
+{
+    PGconn *conn = db_conn(err);
+    if (conn == NULL || !store_begin(conn, err))
+        return NULL;
+    json_t *answer = webhooks_register(who->player_id, match_id, body, err);
+    if (answer == NULL) {
+        store_rollback(conn);
+        return NULL;
+    }
+    const char *id = json_string_value(
+        json_object_get(json_object_get(answer, "webhook"), "id"));
+    json_t *kept = json_pack(
+        "{s:{s:s,s:s+}}", "error", "code", "already_registered", "message",
+        "this request registered webhook ", id ? id : "",
+        " already; its secret was shown once, in the first answer. Register "
+        "again (a new request) for a new webhook and secret.");
+    char *text = json_dumps(kept, JSON_COMPACT | JSON_SORT_KEYS);
+    json_decref(kept);
+    store_nonce saved = {.status = 409, .response = text};
+    bool ok = store_save_nonce(conn, who->key_id, who->nonce,
+                               who->request_digest, &saved, err) &&
+              store_commit(conn, err);
+    free(text);
+    if (!ok) {
+        store_rollback(conn);
+        json_decref(answer);
+        return NULL;
+    }
+    return answer;
+}
+
 json_t *webhooks_list(long long player_id, apierr *err)
 {
     PGconn *conn = db_conn(err);

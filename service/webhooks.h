@@ -21,6 +21,7 @@
 #include <stddef.h>
 
 #include "apierr.h"
+#include "matches.h"
 
 #define WEBHOOKS_SECRET_MAX 128    /* "whsec_" + base64, NUL included */
 #define WEBHOOKS_SIGNATURE_MAX 64  /* "v1," + 44 base64 characters */
@@ -41,6 +42,15 @@ bool webhooks_sign(const char *secret, const char *msg_id, long long timestamp,
  * the match. */
 json_t *webhooks_register(long long player_id, long long match_id,
                           const json_t *body, apierr *err);
+
+/* webhooks_register for a signed request, exactly once per signature
+ * nonce: the registration and the request's nonce are stored in one
+ * transaction. The answer kept for a retry is a 409 "already_registered"
+ * naming the webhook, not the answer itself, since the secret is shown
+ * only once: a replayed registration never yields a second webhook or
+ * a secret. */
+json_t *webhooks_register_once(const caller *who, long long match_id,
+                               const json_t *body, apierr *err);
 
 /* GET /v1/players/me/webhooks: the caller's endpoints, without secrets. */
 json_t *webhooks_list(long long player_id, apierr *err);

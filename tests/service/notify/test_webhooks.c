@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include "receivers.h"
 
@@ -331,4 +332,34 @@ Test(webhooks, killed_mid_delivery_loses_nothing, .timeout = 90)
     json_decref(sent);
     stop_server(&s);
     receiver_stop(&hook);
+}
+
+/* A registration answers its secret once: the same signed request sent
+ * again (a retry, or a replay by someone who captured it) registers
+ * nothing and shows no secret. */
+Test(webhooks, a_replayed_registration_yields_no_second_secret, .timeout = 60)
+{
+    notify_server_env();
+    e2e_server s = {0};
+    e2e_start(&s);
+    e2e_player a;
+    e2e_register(&s, "Robert", &a);
+    const char *body = "{\"url\":\"http://127.0.0.1:9/hook\"}";
+    e2e_response first = e2e_call_signed(&s, "POST", "/v1/players/me/webhooks",
+                                          body, &a, (int64_t)time(NULL),
+                                          "register-once-1", NULL, false);
+    cr_assert_eq(first.status, 201, "%s", first.body);
+    e2e_response again = e2e_call_signed(&s, "POST", "/v1/players/me/webhooks",
+                                          body, &a, (int64_t)time(NULL),
+                                          "register-once-1", NULL, false);
+    cr_expect_eq(again.status, 409, "%s", again.body);
+    cr_expect_str_eq(e2e_error_code(&again), "already_registered");
+    cr_expect_null(strstr(again.body, "whsec_"), "a replay showed a secret");
+    e2e_response list = e2e_call(&s, "GET", "/v1/players/me/webhooks", NULL, &a);
+    cr_expect_eq(json_array_size(json_object_get(list.json, "webhooks")), 1,
+                 "%s", list.body);
+    e2e_response_free(&list);
+    e2e_response_free(&again);
+    e2e_response_free(&first);
+    stop_server(&s);
 }
