@@ -161,7 +161,8 @@ static json_t *seat_payload(const json_t *public, const rules_engine *engine,
 /* One seat's rows: $1 match, $2 seq, $3 player, $4 reason, $5 payload,
  * $6 whether mail is configured. Each enabled player webhook and the email
  * address, as the player's notification_settings allow: email waits out
- * quiet hours, and a "your turn" email waits for the daily digest when the
+ * quiet hours (not a deadline reminder: held, it could come after the
+ * deadline), and a "your turn" email waits for the daily digest when the
  * player wants one. A "your turn" also schedules the player's escalating
  * reminders on every channel; the worker cancels those the player has made
  * pointless by acting (notify.c). */
@@ -188,6 +189,7 @@ static const char queue_sql[] =
     "  UNION ALL"
     "  SELECT 'email', NULL::bigint, $4::text, $5::jsonb,"
     "         CASE WHEN digest THEN pbem_next_digest(now(), tz, digest_hour)"
+    "              WHEN $4::text = 'deadline_reminder' THEN now()"
     "              ELSE pbem_after_quiet_hours(now(), tz, quiet_start, quiet_end)"
     "         END, digest"
     "    FROM settings WHERE email AND mailable),"

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "scene.h"
 
@@ -72,6 +73,54 @@ Test(mail, the_reminder_and_the_admins_notice_are_mailed, .timeout = 90)
     text = json_string_value(json_object_get(notice, "text"));
     cr_assert_not_null(strstr(text, "did not take its turn"), "%s", text);
     json_decref(notice);
+    stop_server(&s);
+    receiver_stop(&smtp);
+}
+
+/* Quiet hours hold "your turn" mails but not a deadline reminder, which
+ * held back could arrive after the deadline. */
+Test(mail, a_reminder_is_not_held_by_quiet_hours, .timeout = 90)
+{
+    scene_env();
+    receiver smtp;
+    receiver_start(&smtp, "smtp-receiver.mjs", NULL);
+    char url[64];
+    snprintf(url, sizeof url, "smtp://127.0.0.1:%d", smtp.port);
+    setenv("PBEM_SMTP_URL", url, 1);
+    e2e_server s = {0};
+    e2e_start(&s);
+    e2e_player p[2];
+    e2e_register(&s, "Robert", &p[0]);
+    e2e_register(&s, "Eliza", &p[1]);
+    /* Quiet from an hour ago to two hours from now, by the real clock
+     * (email times are the database's). */
+    time_t now = time(NULL), start = now - 3600, end = now + 7200;
+    struct tm from, until;
+    gmtime_r(&start, &from);
+    gmtime_r(&end, &until);
+    char settings[160];
+    snprintf(settings, sizeof settings,
+             "{\"quiet_hours\":{\"from\":\"%02d:%02d\",\"until\":\"%02d:%02d\"}}",
+             from.tm_hour, from.tm_min, until.tm_hour, until.tm_min);
+    for (int i = 0; i < 2; i++) {
+        e2e_response r = e2e_call(&s, "PUT", "/v1/players/me/notification-settings",
+                                  settings, &p[i]);
+        cr_assert_eq(r.status, 200, "%s", r.body);
+        e2e_response_free(&r);
+    }
+    char match[32];
+    scene_match(&s, p, 2, "artifact_stack",
+                "{\"turn_hours\":48,\"reminder_hours\":6,"
+                "\"action\":\"notify_admins\"}",
+                match);
+    scene_clock(T0 + 43 * HOUR);
+    json_t *mails = receiver_wait(&smtp, 1, 20);
+    cr_assert_eq(json_array_size(mails), 1, "the reminder was held");
+    const char *subject =
+        json_string_value(json_object_get(json_array_get(mails, 0), "subject"));
+    cr_expect_not_null(strstr(subject, "Reminder"), "%s (the your-turn mail "
+                       "came through quiet hours)", subject);
+    json_decref(mails);
     stop_server(&s);
     receiver_stop(&smtp);
 }
