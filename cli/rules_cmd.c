@@ -241,8 +241,9 @@ static void print_option(const char *name, const json_t *decl)
     if (json_is_array(choices)) {
         size_t i;
         const json_t *c;
-        json_array_foreach(choices, i, c)
+        json_array_foreach(choices, i, c) {
             printf("%s%s", i == 0 ? ": " : "|", json_string_value(c));
+        }
     }
     const json_t *min = json_object_get(decl, "minimum");
     const json_t *max = json_object_get(decl, "maximum");
@@ -262,8 +263,9 @@ static int cmd_list(void)
         json_t *options = engine->describe_options();
         const char *name;
         json_t *decl;
-        json_object_foreach(options, name, decl)
+        json_object_foreach(options, name, decl) {
             print_option(name, decl);
+        }
         json_decref(options);
     }
     return EXIT_OK;
@@ -366,6 +368,8 @@ static json_t *queued_action(const rules_engine *engine,
         fprintf(stderr,
                 "pbem: move %d (seat %d: \"%s\") cannot be read: %s%s\n",
                 number, m->seat, m->text, err.message, stop(err.message));
+    /* err only carries the message; action does not point into it. */
+    /* cppcheck-suppress returnDanglingLifetime */
     return action;
 }
 

@@ -21,7 +21,8 @@ static int sorted(const deadline_span *pauses, int count,
         if (pauses[i].until > pauses[i].from)
             out[n++] = pauses[i];
     }
-    qsort(out, (size_t)n, sizeof out[0], by_start);
+    if (n > 1)
+        qsort(out, (size_t)n, sizeof out[0], by_start);
     return n;
 }
 

@@ -170,7 +170,7 @@ json_t *as_parse_move(const rules_state *state, int seat, const char *text,
             rules_fail(err, "write flip STACK N N [N], e.g. flip coins 2 5");
             return NULL;
         }
-        int numbers[MAX_WORDS];
+        int numbers[MAX_WORDS] = {0};
         int count = 0;
         for (int i = 2; i < n; i++) {
             char *end = NULL;

@@ -121,6 +121,9 @@ static bool pay(qq_state *st, int cost, rules_error *err)
                 value = face->q;
             }
         }
+        /* qq_quiddity_available counts the same dice, so one is found. */
+        if (best < 0)
+            return rules_fail(err, "no quiddity die is left to pay with");
         st->dice[best].zone = QQ_Z_SPENT;
         st->quiddity += value;
     }

@@ -63,8 +63,8 @@ static void choose_classes(qq_state *st, int kind, int count)
     }
     rules_rng_shuffle(&st->rng, classes, (size_t)n, sizeof classes[0]);
     for (int i = 0; i < count && i < n; i++) {
-        int versions[8], nv = 0;
-        for (int c = 0; c < qq_cards_count; c++) {
+        int versions[8] = {0}, nv = 0;
+        for (int c = 0; c < qq_cards_count && nv < 8; c++) {
             if (strcmp(qq_cards[c].klass, classes[i]) == 0)
                 versions[nv++] = c;
         }
