@@ -691,20 +691,26 @@ json_t *matches_requested_action(const json_t *body, const rules_engine *engine,
 /* The "finished" event with result (borrowed); it reveals the seed so
  * anyone can replay every shuffle. NULL with err filled when the seed
  * cannot be decrypted. */
+bool matches_reveal_seed(const store_match *match,
+                         char hex[2 * SEAL_SEED_BYTES + 1], apierr *err)
+{
+    uint8_t secret[SEAL_SEED_BYTES];
+    if (!seal_decrypt(match->match_id, match->sealed_seed,
+                      sizeof match->sealed_seed, secret))
+        return apierr_set(err, 500, "seed_sealed",
+                          "the match seed cannot be decrypted with this "
+                          "service's key file");
+    matches_hex(secret, sizeof secret, hex);
+    sodium_memzero(secret, sizeof secret);
+    return true;
+}
+
 static json_t *finished_event(const store_match *match, const json_t *result,
                               apierr *err)
 {
-    uint8_t secret[SEAL_SEED_BYTES];
     char secret_hex[2 * SEAL_SEED_BYTES + 1];
-    if (!seal_decrypt(match->match_id, match->sealed_seed,
-                      sizeof match->sealed_seed, secret)) {
-        apierr_set(err, 500, "seed_sealed",
-                   "the match seed cannot be decrypted with this service's "
-                   "key file");
+    if (!matches_reveal_seed(match, secret_hex, err))
         return NULL;
-    }
-    matches_hex(secret, sizeof secret, secret_hex);
-    sodium_memzero(secret, sizeof secret);
     return json_pack("{s:s,s:{s:O,s:s}}", "kind", "finished", "data",
                      "result", result, "seed", secret_hex);
 }

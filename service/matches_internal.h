@@ -23,6 +23,12 @@ json_t *matches_pending_json(const rules_pending *pending, uint32_t committed);
 void matches_pending(const store_match *match, const rules_engine *engine,
                      const rules_state *state, rules_pending *pending);
 
+/* The match's secret seed, decrypted, in hex: what the event that ends a
+ * match reveals so anyone can replay every shuffle. 500 when this
+ * service's key file cannot open it. */
+bool matches_reveal_seed(const store_match *match,
+                         char hex[2 * SEAL_SEED_BYTES + 1], apierr *err);
+
 /* Lower-case hex of len bytes into out (2*len+1 bytes). */
 void matches_hex(const uint8_t *bytes, size_t len, char *out);
 

@@ -370,27 +370,11 @@ static void record(notify_worker *w, PGconn *conn, job *j)
     long long delay = sent || dead ? 0
                                    : notify_backoff_ms(&w->config, attempt,
                                                        j->retry_after_ms);
-    char match[24], outbox[24], number[16], duration[24], code[24], secs[32];
-    snprintf(match, sizeof match, "%lld", j->match_id);
-    snprintf(outbox, sizeof outbox, "%lld", j->outbox_id);
-    snprintf(number, sizeof number, "%d", attempt);
-    snprintf(duration, sizeof duration, "%lld", j->duration_ms);
-    snprintf(code, sizeof code, "%ld", j->code);
-    snprintf(secs, sizeof secs, "%.3f", (double)delay / 1000.0);
-    const char *params[] = {match, outbox, number, duration, j->outcome,
-                            j->code ? code : NULL, j->error[0] ? j->error : NULL,
-                            status, secs};
     apierr err;
-    if (!db_command(
-            conn,
-            "WITH attempt AS (INSERT INTO outbox_attempts (match_id, outbox_id,"
-            "   attempt, duration_ms, outcome, code, error)"
-            "   VALUES ($1, $2, $3::int, $4::int, $5, $6::int, $7))"
-            " UPDATE outbox SET attempts = $3::int, status = $8, last_error = $7,"
-            "   sent_at = CASE WHEN $8 = 'sent' THEN now() ELSE sent_at END,"
-            "   next_attempt_at = now() + make_interval(secs => $9::float8)"
-            " WHERE match_id = $1 AND outbox_id = $2 AND status = 'pending'",
-            9, params, &err))
+    if (!notify_outbox_record_attempt(conn, j->match_id, j->outbox_id, attempt,
+                                      j->duration_ms, j->outcome, j->code,
+                                      j->error[0] ? j->error : NULL, status,
+                                      delay, &err))
         log_error("notification %s: its attempt could not be recorded; it "
                   "will be retried when its lease runs out", j->ref);
     if (sent)

@@ -26,26 +26,11 @@ static void record_all(PGconn *conn, const notify_config *config,
         bool dead = !sent && attempt >= config->max_attempts;
         const char *status = sent ? "sent" : dead ? "dead" : "pending";
         long long delay = sent || dead ? 0 : notify_backoff_ms(config, attempt, 0);
-        char number[16], duration[24], code_text[24], secs[32];
-        snprintf(number, sizeof number, "%d", attempt);
-        snprintf(duration, sizeof duration, "%lld", duration_ms);
-        snprintf(code_text, sizeof code_text, "%ld", code);
-        snprintf(secs, sizeof secs, "%.3f", (double)delay / 1000.0);
-        const char *params[] = {PQgetvalue(rows, i, 0), PQgetvalue(rows, i, 1),
-                                number, duration, sent ? "sent" : "failed",
-                                code ? code_text : NULL, error, status, secs};
         apierr err;
-        if (!db_command(
-                conn,
-                "WITH attempt AS (INSERT INTO outbox_attempts (match_id,"
-                "   outbox_id, attempt, duration_ms, outcome, code, error)"
-                "   VALUES ($1, $2, $3::int, $4::int, $5, $6::int, $7))"
-                " UPDATE outbox SET attempts = $3::int, status = $8,"
-                "   last_error = $7,"
-                "   sent_at = CASE WHEN $8 = 'sent' THEN now() ELSE sent_at END,"
-                "   next_attempt_at = now() + make_interval(secs => $9::float8)"
-                " WHERE match_id = $1 AND outbox_id = $2 AND status = 'pending'",
-                9, params, &err))
+        if (!notify_outbox_record_attempt(
+                conn, atoll(PQgetvalue(rows, i, 0)),
+                atoll(PQgetvalue(rows, i, 1)), attempt, duration_ms,
+                sent ? "sent" : "failed", code, error, status, delay, &err))
             log_error("digest row %s/%s: its attempt could not be recorded; it "
                       "will be retried when its lease runs out",
                       PQgetvalue(rows, i, 0), PQgetvalue(rows, i, 1));

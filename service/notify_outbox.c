@@ -432,6 +432,36 @@ bool notify_outbox_remind(PGconn *conn, const store_match *match,
     return ok;
 }
 
+bool notify_outbox_record_attempt(PGconn *conn, long long match_id,
+                                  long long outbox_id, int attempt,
+                                  long long duration_ms, const char *outcome,
+                                  long code, const char *error,
+                                  const char *status, long long delay_ms,
+                                  apierr *err)
+{
+    char match[24], outbox[24], number[16], duration[24], code_text[24];
+    char secs[32];
+    snprintf(match, sizeof match, "%lld", match_id);
+    snprintf(outbox, sizeof outbox, "%lld", outbox_id);
+    snprintf(number, sizeof number, "%d", attempt);
+    snprintf(duration, sizeof duration, "%lld", duration_ms);
+    snprintf(code_text, sizeof code_text, "%ld", code);
+    snprintf(secs, sizeof secs, "%.3f", (double)delay_ms / 1000.0);
+    const char *params[] = {match,  outbox, number, duration,
+                            outcome, code ? code_text : NULL,
+                            error,  status, secs};
+    return db_command(
+        conn,
+        "WITH attempt AS (INSERT INTO outbox_attempts (match_id, outbox_id,"
+        "   attempt, duration_ms, outcome, code, error)"
+        "   VALUES ($1, $2, $3::int, $4::int, $5, $6::int, $7))"
+        " UPDATE outbox SET attempts = $3::int, status = $8, last_error = $7,"
+        "   sent_at = CASE WHEN $8 = 'sent' THEN now() ELSE sent_at END,"
+        "   next_attempt_at = now() + make_interval(secs => $9::float8)"
+        " WHERE match_id = $1 AND outbox_id = $2 AND status = 'pending'",
+        9, params, err);
+}
+
 int notify_outbox_cancel_pointless(PGconn *conn)
 {
     apierr err;

@@ -46,6 +46,17 @@ bool notify_outbox_queue_nudge(PGconn *conn, const store_match *match,
                                long long nudge_id, const char *nudged_by,
                                apierr *err);
 
+/* Records attempt number attempt of row (match_id, outbox_id): its
+ * outcome ("sent", "failed", …), code (0: none), error (NULL: none) and
+ * duration, and the row's new status: "sent", "dead", or "pending" again
+ * in delay_ms. False with err filled when the database refused. */
+bool notify_outbox_record_attempt(PGconn *conn, long long match_id,
+                                  long long outbox_id, int attempt,
+                                  long long duration_ms, const char *outcome,
+                                  long code, const char *error,
+                                  const char *status, long long delay_ms,
+                                  apierr *err);
+
 /* SQL: whether outbox row alias may be cancelled once pointless (a
  * reminder, a nudge or a digest entry; never a plain "your turn" or "match
  * over"). The worker's claim skips such rows while they are pointless, so

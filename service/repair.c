@@ -1,7 +1,6 @@
 /* repair.c */
 #include "repair.h"
 
-#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,25 +208,6 @@ static bool player_key(PGconn *conn, long long player_id, char name[81],
     return true;
 }
 
-static bool move_seat(PGconn *conn, long long match_id, int seat,
-                      long long player_id, apierr *err)
-{
-    char id[24], seat_text[16], player[24];
-    snprintf(id, sizeof id, "%lld", match_id);
-    snprintf(seat_text, sizeof seat_text, "%d", seat);
-    snprintf(player, sizeof player, "%lld", player_id);
-    const char *params[] = {id, seat_text, player};
-    if (db_command(conn,
-                   "UPDATE seats SET player_id = $3, joined_at = now()"
-                   " WHERE match_id = $1 AND seat = $2",
-                   3, params, err))
-        return true;
-    if (strcmp(err->code, "database:23505") == 0)
-        return apierr_set(err, 409, "already_seated",
-                          "that player already holds a seat in this match");
-    return false;
-}
-
 json_t *repair_replace_seat(const caller *who, long long match_id, int seat,
                             const json_t *body, apierr *err)
 {
@@ -290,7 +270,7 @@ json_t *repair_replace_seat(const caller *who, long long match_id, int seat,
         goto done;
     match.seat_player[seat] = player_id;
     snprintf(match.seat_name[seat], sizeof match.seat_name[seat], "%s", name);
-    if (!move_seat(conn, match_id, seat, player_id, err) ||
+    if (!store_move_seat(conn, match_id, seat, player_id, err) ||
         !store_append(conn, &match, &event, 1, NULL, err) ||
         !store_load_reachability(conn, &match, err) ||
         (state != NULL && !notify_outbox_queue_seats(conn, &match, engine,
@@ -335,17 +315,9 @@ json_t *repair_abort(const caller *who, long long match_id, const json_t *body,
         if (state == NULL)
             goto done;
     }
-    uint8_t secret[SEAL_SEED_BYTES];
     char secret_hex[2 * SEAL_SEED_BYTES + 1];
-    if (!seal_decrypt(match.match_id, match.sealed_seed,
-                      sizeof match.sealed_seed, secret)) {
-        apierr_set(err, 500, "seed_sealed",
-                   "the match seed cannot be decrypted with this service's "
-                   "key file");
+    if (!matches_reveal_seed(&match, secret_hex, err))
         goto done;
-    }
-    matches_hex(secret, sizeof secret, secret_hex);
-    sodium_memzero(secret, sizeof secret);
     json_t *data = json_pack("{s:s}", "seed", secret_hex);
     if (state != NULL)
         json_object_set_new(data, "result", engine->result(state));

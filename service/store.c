@@ -221,6 +221,25 @@ void store_match_free(store_match *match)
     match->options = NULL;
 }
 
+bool store_move_seat(PGconn *conn, long long match_id, int seat,
+                     long long player_id, apierr *err)
+{
+    char id[24], seat_text[16], player[24];
+    snprintf(id, sizeof id, "%lld", match_id);
+    snprintf(seat_text, sizeof seat_text, "%d", seat);
+    snprintf(player, sizeof player, "%lld", player_id);
+    const char *params[] = {id, seat_text, player};
+    if (db_command(conn,
+                   "UPDATE seats SET player_id = $3, joined_at = now()"
+                   " WHERE match_id = $1 AND seat = $2",
+                   3, params, err))
+        return true;
+    if (strcmp(err->code, "database:23505") == 0)
+        return apierr_set(err, 409, "already_seated",
+                          "that player already holds a seat in this match");
+    return false;
+}
+
 bool store_insert_seat(PGconn *conn, long long match_id, int seat,
                        long long player_id, apierr *err)
 {

@@ -73,6 +73,11 @@ bool store_load_reachability(PGconn *conn, store_match *match, apierr *err);
 
 void store_match_free(store_match *match);
 
+/* Puts player_id in an existing seat in place of its player (an admin's
+ * replacement); 409 when that player already holds another seat. */
+bool store_move_seat(PGconn *conn, long long match_id, int seat,
+                     long long player_id, apierr *err);
+
 /* Seats player_id at seat; 409 when the seat was taken or the player is
  * already seated in this match. */
 bool store_insert_seat(PGconn *conn, long long match_id, int seat,
