@@ -766,7 +766,9 @@ bool matches_append_play(PGconn *conn, store_match *match,
     bool ok = store_append(conn, match, all, count, *over ? "finished" : NULL,
                            err) &&
               (!notify ||
-               matches_notify_pending(conn, match, engine, state, err)) &&
+               ((!match->reachability_unknown ||
+                 store_load_reachability(conn, match, err)) &&
+                matches_notify_pending(conn, match, engine, state, err))) &&
               deadlines_sync(conn, match, engine, state, err);
     if (ok && old_head / MATCHES_SNAPSHOT_EVERY !=
                   match->head_seq / MATCHES_SNAPSHOT_EVERY) {
@@ -820,37 +822,15 @@ static json_t *seat_view_of(const store_match *match,
     return answer;
 }
 
-json_t *matches_move(const caller *who, long long match_id, const json_t *body,
-                     bool with_seat_view, apierr *err)
+/* What a move request does once its match and the state at the head the
+ * client named are in hand: check the seat, the turn and the move, append
+ * the event with the request's nonce and answer. match and state are the
+ * caller's; state is at match->head_seq afterwards when the move was
+ * applied. A move during a secret decision goes to decisions_commit. */
+static json_t *play(PGconn *conn, const caller *who, store_match *match,
+                    const rules_engine *engine, rules_state *state, int seat,
+                    const json_t *body, bool with_seat_view, apierr *err)
 {
-    const json_t *seq = json_object_get(body, "seq");
-    if (!json_is_integer(seq)) {
-        apierr_set(err, 400, "bad_move",
-                   "\"seq\" must be the match's head sequence number you saw");
-        return NULL;
-    }
-    PGconn *conn = db_conn(err);
-    store_match match;
-    const rules_engine *engine;
-    int seat;
-    if (conn == NULL ||
-        !load_for_seat(conn, match_id, who, &match, &engine, &seat, err))
-        return NULL;
-    json_t *answer = NULL, *action = NULL, *events[1] = {NULL};
-    rules_state *state = NULL;
-    if (!matches_in_play(&match, err))
-        goto done;
-    if (json_integer_value(seq) != match.head_seq) {
-        apierr_set(err, 409, "stale_seq",
-                   "the match is at event %lld, not %lld: reload it and decide "
-                   "again",
-                   match.head_seq, (long long)json_integer_value(seq));
-        err->head = match.head_seq;
-        goto done;
-    }
-    state = matchstate_load(conn, &match, engine, err);
-    if (state == NULL)
-        goto done;
     rules_pending pending;
     engine->pending(state, &pending);
     if (!(pending.seats & (1u << seat))) {
@@ -859,19 +839,18 @@ json_t *matches_move(const caller *who, long long match_id, const json_t *body,
                    rules_seat_count(pending.seats) == 1 ? "another seat"
                                                         : "other seats",
                    pending.prompt);
-        goto done;
+        return NULL;
     }
     if (pending.wait == RULES_WAIT_SIMULTANEOUS) {
         /* A plain move during a secret decision is sealed by the service,
          * so simple clients (email) need nothing else. */
-        engine->destroy(state);
-        state = NULL;
-        answer = decisions_commit(who, match_id, pending.decision, body, err);
-        goto done;
+        return decisions_commit(who, match->match_id, pending.decision, body,
+                                err);
     }
-    action = matches_requested_action(body, engine, state, seat, err);
+    json_t *action = matches_requested_action(body, engine, state, seat, err);
     if (action == NULL)
-        goto done;
+        return NULL;
+    json_t *answer = NULL, *events[1] = {NULL};
     char *text = engine->format_move(state, seat, action);
     rules_error rerr = {{0}};
     if (!engine->apply(state, seat, action, &rerr)) {
@@ -896,32 +875,102 @@ json_t *matches_move(const caller *who, long long match_id, const json_t *body,
                    (after.seats & ~pending.seats) != 0 ||
                    strcmp(after.decision, pending.decision) != 0;
     bool over = false;
-    if (!matches_append_play(conn, &match, engine, state, events, 1, changed,
+    if (!matches_append_play(conn, match, engine, state, events, 1, changed,
                              &over, err)) {
         store_rollback(conn);
         goto done;
     }
-    engine->pending(state, &pending);
     char head_hash[2 * STORE_HASH_BYTES + 1];
-    matches_hex(match.head_hash, STORE_HASH_BYTES, head_hash);
+    matches_hex(match->head_hash, STORE_HASH_BYTES, head_hash);
     answer = json_pack("{s:I,s:s,s:b,s:o,s:o}", "seq",
-                       (json_int_t)match.head_seq, "hash", head_hash, "over",
-                       over, "pending", matches_pending_json(&pending, 0), "result",
-                       engine->result(state));
-    if (!matches_commit_with_answer(conn, who, &match, 200, answer, err)) {
+                       (json_int_t)match->head_seq, "hash", head_hash, "over",
+                       over, "pending", matches_pending_json(&after, 0),
+                       "result", engine->result(state));
+    if (!matches_commit_with_answer(conn, who, match, 200, answer, err)) {
         json_decref(answer);
         answer = NULL;
         goto done;
     }
-    matchstate_remember(engine, match_id, match.head_seq, state);
+    matchstate_remember_with_row(engine, match, state);
     /* After the commit and outside the stored answer: a retry gets the
      * answer without it, as it was stored. */
     if (with_seat_view)
         json_object_set_new(answer, "seat_view",
-                            seat_view_of(&match, engine, state, seat));
+                            seat_view_of(match, engine, state, seat));
 done:
     json_decref(action);
     json_decref(events[0]);
+    return answer;
+}
+
+/* A move against the match as this process last wrote or read it at the
+ * head the client named, without reading the match first: the append's
+ * head guard still refuses it if another process has moved the match on.
+ * NULL when it was not cached or did not go through, whatever the reason:
+ * the caller then does it again from the database, which gives the
+ * authoritative answer (a refusal, or the stale head). */
+static json_t *play_from_cache(PGconn *conn, const caller *who,
+                               long long match_id, long long seq,
+                               const json_t *body, bool with_seat_view)
+{
+    store_match match;
+    const rules_engine *engine;
+    rules_state *state;
+    if (!matchstate_recall(match_id, seq, &match, &engine, &state))
+        return NULL;
+    json_t *answer = NULL;
+    rules_pending pending;
+    engine->pending(state, &pending);
+    int seat = matches_seat_of(&match, who->player_id);
+    apierr err = {.head = -1};
+    if (seat >= 0 && strcmp(match.status, "active") == 0 &&
+        pending.wait != RULES_WAIT_SIMULTANEOUS)
+        answer = play(conn, who, &match, engine, state, seat, body,
+                      with_seat_view, &err);
+    engine->destroy(state);
+    store_match_free(&match);
+    return answer;
+}
+
+json_t *matches_move(const caller *who, long long match_id, const json_t *body,
+                     bool with_seat_view, apierr *err)
+{
+    const json_t *seq = json_object_get(body, "seq");
+    if (!json_is_integer(seq)) {
+        apierr_set(err, 400, "bad_move",
+                   "\"seq\" must be the match's head sequence number you saw");
+        return NULL;
+    }
+    PGconn *conn = db_conn(err);
+    if (conn == NULL)
+        return NULL;
+    json_t *answer = play_from_cache(conn, who, match_id,
+                                     (long long)json_integer_value(seq), body,
+                                     with_seat_view);
+    if (answer != NULL)
+        return answer;
+    store_match match;
+    const rules_engine *engine;
+    int seat;
+    if (!load_for_seat(conn, match_id, who, &match, &engine, &seat, err))
+        return NULL;
+    rules_state *state = NULL;
+    if (!matches_in_play(&match, err))
+        goto done;
+    if (json_integer_value(seq) != match.head_seq) {
+        apierr_set(err, 409, "stale_seq",
+                   "the match is at event %lld, not %lld: reload it and decide "
+                   "again",
+                   match.head_seq, (long long)json_integer_value(seq));
+        err->head = match.head_seq;
+        goto done;
+    }
+    state = matchstate_load(conn, &match, engine, err);
+    if (state == NULL)
+        goto done;
+    answer = play(conn, who, &match, engine, state, seat, body,
+                  with_seat_view, err);
+done:
     if (state != NULL)
         engine->destroy(state);
     store_match_free(&match);
@@ -952,16 +1001,45 @@ done:
     return answer;
 }
 
+/* The view from the match and state this process has cached at the
+ * match's head, which costs one small read instead of the match's rows;
+ * NULL when they are not cached (or the caller has no seat: the full read
+ * answers that). */
+static json_t *seat_view_from_cache(PGconn *conn, const caller *who,
+                                    long long match_id)
+{
+    long long head;
+    int version;
+    apierr ignored;
+    if (!store_load_head(conn, match_id, &head, &version, &ignored))
+        return NULL;
+    store_match match;
+    const rules_engine *engine;
+    rules_state *state;
+    if (!matchstate_recall(match_id, head, &match, &engine, &state))
+        return NULL;
+    int seat = matches_seat_of(&match, who->player_id);
+    json_t *answer = seat >= 0 && version == match.engine_version
+                         ? seat_view_of(&match, engine, state, seat)
+                         : NULL;
+    engine->destroy(state);
+    store_match_free(&match);
+    return answer;
+}
+
 json_t *matches_seat_view(const caller *who, long long match_id, apierr *err)
 {
     PGconn *conn = db_conn(err);
+    if (conn == NULL)
+        return NULL;
+    json_t *answer = seat_view_from_cache(conn, who, match_id);
+    if (answer != NULL)
+        return answer;
     store_match match;
     const rules_engine *engine;
     int seat;
-    if (conn == NULL ||
-        !load_for_seat(conn, match_id, who, &match, &engine, &seat, err))
+    if (!load_for_seat(conn, match_id, who, &match, &engine, &seat, err))
         return NULL;
-    json_t *answer = NULL;
     rules_state *state = NULL;
     if (matchstate_has_state(&match)) {
         state = matchstate_load(conn, &match, engine, err);

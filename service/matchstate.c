@@ -16,6 +16,8 @@ typedef struct cache_slot {
     long long seq;
     const rules_engine *engine;
     rules_state *state;
+    bool has_row;      /* row holds the match as read or written at seq */
+    store_match row;   /* options owned by the slot */
 } cache_slot;
 
 static cache_slot cache[CACHE_SLOTS];
@@ -26,21 +28,72 @@ static cache_slot *slot_for(long long match_id)
     return &cache[(unsigned long long)match_id % CACHE_SLOTS];
 }
 
-void matchstate_remember(const rules_engine *engine, long long match_id,
-                         long long seq, const rules_state *state)
+/* A copy of match whose options the copy owns; notification reachability
+ * is left unknown (it changes without an event). */
+static void copy_row(const store_match *match, store_match *copy)
+{
+    *copy = *match;
+    copy->options = json_deep_copy(match->options);
+    copy->seat_has_email = copy->seat_has_webhook = 0;
+    copy->relay_webhooks = false;
+    copy->reachability_unknown = true;
+    if (copy->options == NULL)
+        abort();
+}
+
+static void put(const rules_engine *engine, long long match_id,
+                long long seq, const rules_state *state,
+                const store_match *match)
 {
     rules_state *copy = engine->clone(state);
+    store_match row = {0};
+    if (match != NULL)
+        copy_row(match, &row);
     pthread_mutex_lock(&cache_lock);
     cache_slot *slot = slot_for(match_id);
     rules_state *old = slot->state;
     const rules_engine *old_engine = slot->engine;
+    json_t *old_options = slot->has_row ? slot->row.options : NULL;
     slot->match_id = match_id;
     slot->seq = seq;
     slot->engine = engine;
     slot->state = copy;
+    slot->has_row = match != NULL;
+    slot->row = row;
     pthread_mutex_unlock(&cache_lock);
     if (old != NULL)
         old_engine->destroy(old);
+    json_decref(old_options);
+}
+
+void matchstate_remember(const rules_engine *engine, long long match_id,
+                         long long seq, const rules_state *state)
+{
+    put(engine, match_id, seq, state, NULL);
+}
+
+void matchstate_remember_with_row(const rules_engine *engine,
+                                  const store_match *match,
+                                  const rules_state *state)
+{
+    put(engine, match->match_id, match->head_seq, state, match);
+}
+
+bool matchstate_recall(long long match_id, long long seq, store_match *match,
+                       const rules_engine **engine, rules_state **state)
+{
+    bool found = false;
+    pthread_mutex_lock(&cache_lock);
+    cache_slot *slot = slot_for(match_id);
+    if (slot->state != NULL && slot->has_row && slot->match_id == match_id &&
+        slot->seq == seq) {
+        *engine = slot->engine;
+        *state = slot->engine->clone(slot->state);
+        copy_row(&slot->row, match);
+        found = true;
+    }
+    pthread_mutex_unlock(&cache_lock);
+    return found;
 }
 
 static rules_state *recall(const rules_engine *engine, long long match_id,
@@ -62,6 +115,8 @@ void matchstate_forget_all(void)
     for (int i = 0; i < CACHE_SLOTS; i++) {
         if (cache[i].state != NULL)
             cache[i].engine->destroy(cache[i].state);
+        if (cache[i].has_row)
+            json_decref(cache[i].row.options);
         memset(&cache[i], 0, sizeof cache[i]);
     }
     pthread_mutex_unlock(&cache_lock);

@@ -50,6 +50,23 @@ bool matchstate_seed(const store_match *match, const char *const *entropy_hex,
 void matchstate_remember(const rules_engine *engine, long long match_id,
                          long long seq, const rules_state *state);
 
+/* Remembers state (cloned) and the match row (copied) at match->head_seq,
+ * for a row read from the database or written by this process at that
+ * head, so a request naming that head can skip reading the match. */
+void matchstate_remember_with_row(const rules_engine *engine,
+                                  const store_match *match,
+                                  const rules_state *state);
+
+/* The match row and its state as this process last saw them at exactly
+ * (match_id, seq), as copies the caller frees (store_match_free,
+ * engine->destroy); false when they are not cached. Head, status and seats
+ * change only with events, so they are exact for seq; who can be notified
+ * is not (the copy says reachability_unknown). Another process may have
+ * moved the match past seq: a write from the copy relies on store_append's
+ * head guard. */
+bool matchstate_recall(long long match_id, long long seq, store_match *match,
+                       const rules_engine **engine, rules_state **state);
+
 void matchstate_forget_all(void);
 
 #endif

@@ -227,6 +227,9 @@ static bool queue_seat(PGconn *conn, const char *id, const char *seq,
  * building and no inserts. */
 static uint32_t listening_seats(const store_match *match)
 {
+    /* Not read (a cached copy): every seat, and the SQL decides. */
+    if (match->reachability_unknown)
+        return ~0u;
     return match->seat_has_webhook |
            (mail_configured() ? match->seat_has_email : 0);
 }
@@ -257,7 +260,7 @@ static bool queue(PGconn *conn, const store_match *match,
                   bool over, uint32_t only, const json_t *result, apierr *err)
 {
     uint32_t listening = listening_seats(match);
-    bool relay = match->relay_webhooks;
+    bool relay = match->relay_webhooks || match->reachability_unknown;
     rules_pending pending;
     engine->pending(state, &pending);
     if (over)
@@ -329,7 +332,7 @@ bool notify_outbox_queue_aborted(PGconn *conn, const store_match *match,
                                  apierr *err)
 {
     uint32_t listening = listening_seats(match);
-    bool relay = match->relay_webhooks;
+    bool relay = match->relay_webhooks || match->reachability_unknown;
     if (listening == 0 && !relay)
         return true;
     char ref[32];

@@ -201,6 +201,7 @@ bool store_load_reachability(PGconn *conn, store_match *match, apierr *err)
         return false;
     match->seat_has_email = match->seat_has_webhook = 0;
     match->relay_webhooks = false;
+    match->reachability_unknown = false;
     for (int row = 0; row < PQntuples(result); row++) {
         int seat = atoi(PQgetvalue(result, row, 0));
         if (seat < 0 || seat >= STORE_MAX_SEATS)
@@ -283,17 +284,29 @@ static void utc_now(char out[32])
     snprintf(out + n, 32 - n, ".%06lldZ", now % 1000000);
 }
 
-static bool current_head(PGconn *conn, const char *id, long long *head,
-                         apierr *err)
+bool store_load_head(PGconn *conn, long long match_id, long long *head,
+                     int *engine_version, apierr *err)
 {
+    char id[24];
+    snprintf(id, sizeof id, "%lld", match_id);
     const char *params[] = {id};
     PGresult *result = db_query(conn,
-                                "SELECT head_seq FROM matches WHERE match_id = $1",
+                                "SELECT head_seq, engine_version FROM matches"
+                                " WHERE match_id = $1",
                                 1, params, PGRES_TUPLES_OK, err);
     if (result == NULL)
         return false;
-    *head = PQntuples(result) ? atoll(PQgetvalue(result, 0, 0)) : 0;
+    bool found = PQntuples(result) > 0;
+    *head = found ? atoll(PQgetvalue(result, 0, 0)) : 0;
+    if (engine_version != NULL)
+        *engine_version = found ? atoi(PQgetvalue(result, 0, 1)) : 0;
     PQclear(result);
+    if (!found) {
+        char ref[32];
+        store_match_ref(match_id, ref);
+        return apierr_set(err, 404, "no_such_match", "there is no match %s",
+                          ref);
+    }
     return true;
 }
 
@@ -341,7 +354,7 @@ bool store_append(PGconn *conn, store_match *match, json_t *const *events,
     bool ok = result != NULL;
     if (ok && PQntuples(result) == 0) {
         long long head = match->head_seq;
-        if (current_head(conn, id, &head, err)) {
+        if (store_load_head(conn, match->match_id, &head, NULL, err)) {
             apierr_set(err, 409, "stale_seq",
                        "the match moved on to event %lld while this request "
                        "expected %lld; reload the match and try again",

@@ -46,6 +46,9 @@ typedef struct store_match {
     uint32_t seat_has_email;
     uint32_t seat_has_webhook;
     bool relay_webhooks;
+    /* Set on a copy from the process's cache (matchstate_recall): the
+     * three fields above are not known until store_load_reachability. */
+    bool reachability_unknown;
 } store_match;
 
 bool store_begin(PGconn *conn, apierr *err);
@@ -72,6 +75,11 @@ bool store_load_match(PGconn *conn, long long match_id, store_match *match,
 bool store_load_reachability(PGconn *conn, store_match *match, apierr *err);
 
 void store_match_free(store_match *match);
+
+/* The match's head sequence number and the engine version it is played
+ * under (may be NULL), a cheap read; 404 when there is no such match. */
+bool store_load_head(PGconn *conn, long long match_id, long long *head,
+                     int *engine_version, apierr *err);
 
 /* Puts player_id in an existing seat in place of its player (an admin's
  * replacement); 409 when that player already holds another seat. */
