@@ -699,6 +699,20 @@ static void list_plays(const amt_state *s, int seat, int pattern,
         json_array_append_new(moves, amt_play_action(&found[i], NULL));
 }
 
+/* Whether the hand holds a card of the same name before index h: two
+ * copies of a card make the same swaps, listed once. */
+static bool same_card_earlier(const amt_player *me, int h)
+{
+    char name[AMT_NAME_LEN], other[AMT_NAME_LEN];
+    amt_card_name(me->hand[h], name);
+    for (int i = 0; i < h; i++) {
+        amt_card_name(me->hand[i], other);
+        if (strcmp(name, other) == 0)
+            return true;
+    }
+    return false;
+}
+
 /* Patterns laid with a wild swapped from the table. */
 static void list_swap_plays(const amt_state *s, int seat, json_t *moves)
 {
@@ -710,7 +724,7 @@ static void list_swap_plays(const amt_state *s, int seat, json_t *moves)
         const amt_meld *m = &s->melds[mi];
         for (int h = 0; h < me->hand_count && listed < SAMPLE_SWAPS; h++) {
             int at = amt_meld_wild_for(m, me->hand[h]);
-            if (at < 0)
+            if (at < 0 || same_card_earlier(me, h))
                 continue;
             amt_player trial = *me;
             hand_remove(&trial, me->hand[h]);

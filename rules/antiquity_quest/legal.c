@@ -75,6 +75,7 @@ typedef struct multiset_walk {
     int cap;
     int found;
     int tries;
+    bool need_antiquity;  /* treasures alone are listed once, not per suit */
 } multiset_walk;
 
 static void walk(multiset_walk *w, int from, int depth, int used)
@@ -84,7 +85,11 @@ static void walk(multiset_walk *w, int from, int depth, int used)
     if (depth == w->size) {
         w->tries--;
         w->a->names = depth;
-        if (offer_play(w->l, w->a))
+        bool antiquity = false;
+        for (int i = 0; i < depth; i++)
+            antiquity |= aq_card_info(aq_name_first_id(w->a->name[i])).kind ==
+                         AQ_ANTIQUITY;
+        if ((antiquity || !w->need_antiquity) && offer_play(w->l, w->a))
             w->found++;
         return;
     }
@@ -99,10 +104,11 @@ static void walk(multiset_walk *w, int from, int depth, int used)
 }
 
 static void list_multisets(lister *l, aq_action *a, const int *names, int n,
-                           int size, int cap)
+                           int size, int cap, bool need_antiquity)
 {
     multiset_walk w = {.l = l, .a = a, .names = names, .n = n, .size = size,
-                       .cap = cap, .tries = AQ_TRIES};
+                       .cap = cap, .tries = AQ_TRIES,
+                       .need_antiquity = need_antiquity};
     walk(&w, 0, 0, 0);
 }
 
@@ -135,7 +141,8 @@ static void list_starts(lister *l)
                 names[n++] = name;
         }
         for (int size = 5; size >= 3; size--)
-            list_multisets(l, &a, names, n, size, AQ_STARTS_PER_SIZE);
+            list_multisets(l, &a, names, n, size, AQ_STARTS_PER_SIZE,
+                           suit < AQ_SUITS);
     }
 }
 
@@ -152,8 +159,8 @@ static void list_adds(lister *l)
             c->side != aq_side_of(l->s, l->seat))
             continue;
         a.target = c->id;
-        list_multisets(l, &a, names, n, 1, AQ_NAMES);
-        list_multisets(l, &a, names, n, 2, AQ_ADDS_PER_COLLECTION);
+        list_multisets(l, &a, names, n, 1, AQ_NAMES, false);
+        list_multisets(l, &a, names, n, 2, AQ_ADDS_PER_COLLECTION, false);
     }
 }
 

@@ -59,6 +59,30 @@ static bool listed(const json_t *moves, const json_t *action)
     return false;
 }
 
+static int by_text(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A player reading the list sees each move once. */
+static void expect_no_duplicates(const rules_engine *engine,
+                                 const json_t *moves, const char *where)
+{
+    size_t n = json_array_size(moves);
+    char **texts = calloc(n + 1, sizeof *texts);
+    cr_assert(texts != NULL);
+    for (size_t i = 0; i < n; i++)
+        texts[i] = rules_canonical_json(json_array_get(moves, i));
+    qsort(texts, n, sizeof *texts, by_text);
+    for (size_t i = 1; i < n; i++)
+        cr_assert_str_neq(texts[i - 1], texts[i],
+                          "%s: %s: the move %s is listed twice", engine->name,
+                          where, texts[i]);
+    for (size_t i = 0; i < n; i++)
+        free(texts[i]);
+    free(texts);
+}
+
 /* The move must be rejected with a sentence and leave no trace: the state
  * must still serialise to before (the snapshot taken before the probes). */
 static void expect_rejected(const rules_engine *engine, rules_state *state,
@@ -244,6 +268,7 @@ static void play_one_match(const harness_config *cfg, uint64_t n,
         cr_assert(json_array_size(list) > 0,
                   "%s: %s: seat %d is pending but has no legal move",
                   engine->name, where, seat);
+        expect_no_duplicates(engine, list, where);
         json_t *action = json_incref(json_array_get(
             list, random_below((uint32_t)json_array_size(list))));
 
