@@ -824,13 +824,15 @@ static json_t *seat_view_of(const store_match *match,
 
 /* What a move request does once its match and the state at the head the
  * client named are in hand: check the seat, the turn and the move, append
- * the event with the request's nonce and answer. match and state are the
- * caller's; state is at match->head_seq afterwards when the move was
- * applied. A move during a secret decision goes to decisions_commit. */
+ * the event with the request's nonce and answer. When the move is applied
+ * the state goes to the process's cache (*owned is set to NULL); otherwise
+ * it stays the caller's. A move during a secret decision goes to
+ * decisions_commit. */
 static json_t *play(PGconn *conn, const caller *who, store_match *match,
-                    const rules_engine *engine, rules_state *state, int seat,
+                    const rules_engine *engine, rules_state **owned, int seat,
                     const json_t *body, bool with_seat_view, apierr *err)
 {
+    rules_state *state = *owned;
     rules_pending pending;
     engine->pending(state, &pending);
     if (!(pending.seats & (1u << seat))) {
@@ -891,12 +893,13 @@ static json_t *play(PGconn *conn, const caller *who, store_match *match,
         answer = NULL;
         goto done;
     }
-    matchstate_remember_with_row(engine, match, state);
     /* After the commit and outside the stored answer: a retry gets the
      * answer without it, as it was stored. */
     if (with_seat_view)
         json_object_set_new(answer, "seat_view",
                             seat_view_of(match, engine, state, seat));
+    matchstate_keep(engine, match, state);
+    *owned = NULL;
 done:
     json_decref(action);
     json_decref(events[0]);
@@ -925,9 +928,10 @@ static json_t *play_from_cache(PGconn *conn, const caller *who,
     apierr err = {.head = -1};
     if (seat >= 0 && strcmp(match.status, "active") == 0 &&
         pending.wait != RULES_WAIT_SIMULTANEOUS)
-        answer = play(conn, who, &match, engine, state, seat, body,
+        answer = play(conn, who, &match, engine, &state, seat, body,
                       with_seat_view, &err);
-    engine->destroy(state);
+    if (state != NULL)
+        engine->destroy(state);
     store_match_free(&match);
     return answer;
 }
@@ -968,7 +972,7 @@ json_t *matches_move(const caller *who, long long match_id, const json_t *body,
     state = matchstate_load(conn, &match, engine, err);
     if (state == NULL)
         goto done;
-    answer = play(conn, who, &match, engine, state, seat, body,
+    answer = play(conn, who, &match, engine, &state, seat, body,
                   with_seat_view, err);
 done:
     if (state != NULL)

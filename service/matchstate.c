@@ -41,11 +41,10 @@ static void copy_row(const store_match *match, store_match *copy)
         abort();
 }
 
+/* Caches state, which the cache owns from now on. */
 static void put(const rules_engine *engine, long long match_id,
-                long long seq, const rules_state *state,
-                const store_match *match)
+                long long seq, rules_state *copy, const store_match *match)
 {
-    rules_state *copy = engine->clone(state);
     store_match row = {0};
     if (match != NULL)
         copy_row(match, &row);
@@ -69,12 +68,11 @@ static void put(const rules_engine *engine, long long match_id,
 void matchstate_remember(const rules_engine *engine, long long match_id,
                          long long seq, const rules_state *state)
 {
-    put(engine, match_id, seq, state, NULL);
+    put(engine, match_id, seq, engine->clone(state), NULL);
 }
 
-void matchstate_remember_with_row(const rules_engine *engine,
-                                  const store_match *match,
-                                  const rules_state *state)
+void matchstate_keep(const rules_engine *engine, const store_match *match,
+                     rules_state *state)
 {
     put(engine, match->match_id, match->head_seq, state, match);
 }

@@ -50,12 +50,12 @@ bool matchstate_seed(const store_match *match, const char *const *entropy_hex,
 void matchstate_remember(const rules_engine *engine, long long match_id,
                          long long seq, const rules_state *state);
 
-/* Remembers state (cloned) and the match row (copied) at match->head_seq,
- * for a row read from the database or written by this process at that
- * head, so a request naming that head can skip reading the match. */
-void matchstate_remember_with_row(const rules_engine *engine,
-                                  const store_match *match,
-                                  const rules_state *state);
+/* Remembers state, which the cache owns from now on (the caller must not
+ * use or destroy it), and the match row (copied) at match->head_seq: for a
+ * row read from the database or written by this process at that head, so
+ * a request naming that head can skip reading the match. */
+void matchstate_keep(const rules_engine *engine, const store_match *match,
+                     rules_state *state);
 
 /* The match row and its state as this process last saw them at exactly
  * (match_id, seq), as copies the caller frees (store_match_free,
