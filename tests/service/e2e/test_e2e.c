@@ -307,6 +307,65 @@ Test(e2e, a_restarted_server_rebuilds_the_match_and_play_goes_on, .timeout = 300
     e2e_stop(&t.server);
 }
 
+static json_int_t head_of(const json_t *match)
+{
+    return json_integer_value(
+        json_object_get(json_object_get(match, "head"), "seq"));
+}
+
+/* Each server keeps the matches it last touched in memory; another server
+ * on the same database may move them on meanwhile. */
+Test(e2e, two_servers_on_one_database_never_play_from_a_stale_copy)
+{
+    e2e_table a;
+    e2e_sit_down(&a, E2E_GAME, 2, NULL);
+    e2e_play_one(&a); /* server A now holds the match at its head */
+    e2e_table b = a;
+    b.server.http = NULL;
+    e2e_start(&b.server); /* same database, same key file */
+
+    json_t *match = e2e_get(&a, "", NULL);
+    int seat = e2e_first_pending_seat(match);
+    json_int_t seq = head_of(match);
+    json_decref(match);
+    json_t *view = e2e_get(&a, "/view", &a.players[seat]);
+    json_t *action = json_incref(json_array_get(
+        json_object_get(json_object_get(view, "legal"), "moves"), 0));
+    json_decref(view);
+
+    /* B plays the pending seat's move; A has not seen it. */
+    e2e_response r = e2e_post_move(&b, seat, seq, action);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    e2e_response_free(&r);
+
+    /* A view through A shows B's move. */
+    view = e2e_get(&a, "/view", &a.players[seat]);
+    cr_expect_eq(head_of(view), seq + 1, "server A showed a stale view");
+    json_decref(view);
+
+    /* The same move at the old head through A is refused, not applied a
+     * second time. */
+    r = e2e_post_move(&a, seat, seq, action);
+    cr_expect_eq(r.status, 409, "%s", r.body);
+    cr_expect_str_eq(e2e_error_code(&r), "stale_seq");
+    cr_expect_eq(json_integer_value(json_object_get(json_object_get(r.json, "error"), "head")),
+                 seq + 1);
+    e2e_response_free(&r);
+    json_decref(action);
+
+    /* Play on, alternating servers: every move lands once, in order. */
+    for (int i = 0; i < 6; i++)
+        e2e_play_one(i % 2 ? &b : &a);
+    json_t *events = e2e_all_events(&a);
+    match = e2e_get(&b, "", NULL);
+    cr_expect_eq((json_int_t)json_array_size(events), head_of(match));
+    json_decref(match);
+    json_decref(events);
+    check_public_log(&a, false);
+    e2e_stop(&b.server);
+    e2e_stop(&a.server);
+}
+
 Test(e2e, a_match_under_another_engine_version_is_not_replayed)
 {
     e2e_table t;
