@@ -112,6 +112,22 @@ static bool header_match(const export_match *m, store_match *match, apierr *err)
             match->seat_player[seat] =
                 parse_player(str(json_object_get(entry, "data"), "player"));
     }
+    /* The service never seats one player twice (the seats table refuses
+     * it), so such an export was edited by hand. */
+    for (int s = 0; s < match->seat_count; s++) {
+        for (int t = s + 1; t < match->seat_count; t++) {
+            if (match->seat_player[s] != 0 &&
+                match->seat_player[s] == match->seat_player[t]) {
+                char player[32];
+                store_player_ref(match->seat_player[s], player);
+                return apierr_set(err, 422, "bad_export",
+                                  "%s seats player %s twice (seats %d and "
+                                  "%d); a player holds at most one seat in a "
+                                  "match",
+                                  ref, player, s, t);
+            }
+        }
+    }
     return true;
 }
 

@@ -765,3 +765,65 @@ Test(admin_export, a_restored_match_keeps_its_deadlines, .timeout = 120)
     free(text);
     e2e_stop(&target);
 }
+
+/* An export edited to seat one player twice is refused in words (the
+ * seats table would refuse it too, as a bare database error). */
+Test(admin_export, one_player_in_two_seats_is_refused, .timeout = 120)
+{
+    cr_assert(sodium_init() >= 0);
+    e2e_player admin;
+    admin_key(&admin);
+    char db1[64], db2[64];
+    e2e_private_database(db1, sizeof db1);
+    e2e_table x;
+    e2e_sit_down(&x, "antiquity_quest", 2, NULL);
+    char *text = export_of(&x.server, x.match, &admin);
+    int count;
+    char **lines = split_lines(text, &count);
+    json_t *header = json_loads(lines[0], 0, NULL);
+    json_t *seats = json_object_get(header, "seats");
+    json_t *twice = json_deep_copy(json_array_get(seats, 0));
+    json_object_set_new(twice, "seat", json_integer(1));
+    json_array_set_new(seats, 1, twice);
+    free(lines[0]);
+    lines[0] = json_dumps(header, JSON_COMPACT);
+    json_decref(header);
+    /* The joined event of seat 1 says so too, with the chain rewritten. */
+    int edited_line = 0;
+    for (int i = 1; i < count && edited_line == 0; i++) {
+        json_t *event = json_loads(lines[i], 0, NULL);
+        const char *kind = json_string_value(json_object_get(event, "kind"));
+        if (kind != NULL && strcmp(kind, "joined") == 0 &&
+            json_integer_value(json_object_get(event, "seat")) == 1) {
+            json_object_set_new(json_object_get(event, "data"), "player",
+                                json_string(x.players[0].id));
+            free(lines[i]);
+            lines[i] = json_dumps(event, JSON_COMPACT);
+            edited_line = i;
+        }
+        json_decref(event);
+    }
+    cr_assert_gt(edited_line, 0, "no joined event for seat 1");
+    rechain(lines, count, edited_line);
+    char *edited = join_lines(lines, count);
+    free_lines(lines, count);
+
+    e2e_private_database(db2, sizeof db2);
+    e2e_server target = {0};
+    memcpy(target.key_file, x.server.key_file, sizeof target.key_file);
+    e2e_start(&target);
+    e2e_response r = admin_import(&target, edited, NULL, &admin);
+    cr_expect_eq(r.status, 422, "%s", r.body);
+    cr_expect_str_eq(e2e_error_code(&r), "bad_export");
+    cr_expect(strstr(error_message(&r), x.players[0].id) != NULL &&
+                  strstr(error_message(&r), "twice") != NULL,
+              "%s", error_message(&r));
+    e2e_response_free(&r);
+    r = admin_import(&target, text, NULL, &admin);
+    cr_expect_eq(r.status, 201, "the export as made: %s", r.body);
+    e2e_response_free(&r);
+    free(text);
+    free(edited);
+    e2e_stop(&target);
+    e2e_stop(&x.server);
+}
