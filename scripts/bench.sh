@@ -39,12 +39,34 @@ server=$!
 for _ in $(seq 100); do grep -q serving "$out" && break; sleep 0.1; done
 port=$(sed -nE 's/.*127\.0\.0\.1:([0-9]+).*/\1/p' "$out")
 [ -n "$port" ] || { echo "pbemd did not start" >&2; exit 1; }
-declare -A service_rate service_p50 service_p99 raw_rate
+# CPU time in clock ticks, from /proc: a process's own (all its threads),
+# the reaped children of this shell (the benchmark clients and pgbench, once
+# they exit), and the private cluster's (the postmaster, the backends it has
+# reaped, and the living ones).
+hz=$(getconf CLK_TCK)
+own_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+reaped_ticks() { awk '{print $16 + $17}' "/proc/$$/stat"; }
+pg_ticks() {
+    local pm t p
+    pm=$(head -1 var/pg/postmaster.pid)
+    t=$(awk '{print $14 + $15 + $16 + $17}' "/proc/$pm/stat")
+    for p in $(pgrep -P "$pm"); do
+        t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0)))
+    done
+    echo "$t"
+}
+ms_per() { awk -v t="$1" -v n="$2" -v hz="$hz" 'BEGIN{ if (n > 0) printf "%.3f", t * 1000 / hz / n; else print "n/a" }'; }
+
+declare -A service_rate service_p50 service_p99 raw_rate cpu_line
 for clients in 1 16 64; do
+    s0=$(own_ticks "$server"); p0=$(pg_ticks); c0=$(reaped_ticks)
     line=$("$build/bench/service" "http://127.0.0.1:$port" antiquity_quest "$clients" "$seconds")
+    s1=$(own_ticks "$server"); p1=$(pg_ticks); c1=$(reaped_ticks)
     service_rate[$clients]=$(sed -nE 's/.*moves_per_second=([0-9.]+).*/\1/p' <<<"$line")
     service_p50[$clients]=$(sed -nE 's/.*p50_ms=([0-9.]+).*/\1/p' <<<"$line")
     service_p99[$clients]=$(sed -nE 's/.*p99_ms=([0-9.]+).*/\1/p' <<<"$line")
+    accepted=$(sed -nE 's/.*accepted=([0-9]+).*/\1/p' <<<"$line")
+    cpu_line[$clients]="pbemd $(ms_per $((s1 - s0)) "$accepted"), PostgreSQL $(ms_per $((p1 - p0)) "$accepted"), client $(ms_per $((c1 - c0)) "$accepted")"
     echo "  $line"
 done
 
@@ -54,10 +76,16 @@ psql -X -q "$DATABASE_URL" -c "INSERT INTO matches (match_id, game, engine_versi
     seat_count, status, head_seq, head_hash, sealed_seed, created_by)
     SELECT g, 'bench', 1, '{}', 2, 'active', 0, decode(repeat('00', 32), 'hex'), decode('00', 'hex'), 1
     FROM generate_series(1, 64) g"
+declare -A raw_cpu_line
 for clients in 1 16 64; do
-    tps=$(pgbench -n -M prepared -c "$clients" -j "$(nproc)" -T "$seconds" -f scripts/bench-append.sql \
-          "$DATABASE_URL" 2>/dev/null | sed -nE 's/^tps = ([0-9.]+).*/\1/p' | head -1)
+    p0=$(pg_ticks); c0=$(reaped_ticks)
+    out_pgbench=$(pgbench -n -M prepared -c "$clients" -j "$(nproc)" -T "$seconds" -f scripts/bench-append.sql \
+          "$DATABASE_URL" 2>/dev/null)
+    p1=$(pg_ticks); c1=$(reaped_ticks)
+    tps=$(sed -nE 's/^tps = ([0-9.]+).*/\1/p' <<<"$out_pgbench" | head -1)
+    done_count=$(sed -nE 's/^number of transactions actually processed: ([0-9]+).*/\1/p' <<<"$out_pgbench")
     raw_rate[$clients]=$(awk -v t="$tps" 'BEGIN{ printf "%.1f", t }')
+    raw_cpu_line[$clients]="PostgreSQL $(ms_per $((p1 - p0)) "$done_count"), pgbench $(ms_per $((c1 - c0)) "$done_count")"
     echo "  clients=$clients appends_per_second=${raw_rate[$clients]}"
 done
 
@@ -67,6 +95,11 @@ for clients in 1 16 64; do
     ratio=$(awk -v a="${service_rate[$clients]}" -v b="${raw_rate[$clients]}" 'BEGIN{ if (b > 0) printf "%.2f", a / b; else print "n/a" }')
     printf '%-8s %14s %10s %10s %16s %8s\n' "$clients" "${service_rate[$clients]}" \
         "${service_p50[$clients]}" "${service_p99[$clients]}" "${raw_rate[$clients]}" "$ratio"
+done
+echo
+echo "CPU ms per accepted move / per raw append (the client, pbemd and PostgreSQL share $(nproc) cores):"
+for clients in 1 16 64; do
+    printf '  clients=%-3s move: %s; raw append: %s\n' "$clients" "${cpu_line[$clients]}" "${raw_cpu_line[$clients]}"
 done
 
 echo
