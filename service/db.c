@@ -238,13 +238,19 @@ static PGresult *run(PGconn *conn, const char *sql, int nparams,
 
 /* Logs libpq's sentence with the SQLSTATE for the operator, gives the
  * client a sentence without database details (the code keeps the SQLSTATE
- * for callers such as unique-violation checks), and frees result. */
+ * for callers such as unique-violation checks), and frees result. A unique
+ * violation is how two racing requests meet (a seat taken, a head moved, a
+ * nonce reused) and its caller answers 409, so it is logged as information;
+ * one nobody handles still ends as a 500, which the request log warns of. */
 static void report_failure(PGresult *result, const char *sql, apierr *err)
 {
     char detail[240];
     first_line(PQresultErrorMessage(result), detail, sizeof detail);
-    log_error("database: %s (SQLSTATE %s) in: %.80s", detail,
-              db_sqlstate(result), sql);
+    if (strcmp(db_sqlstate(result), "23505") == 0)
+        log_info("database conflict: %s in: %.80s", detail, sql);
+    else
+        log_error("database: %s (SQLSTATE %s) in: %.80s", detail,
+                  db_sqlstate(result), sql);
     apierr_set(err, 500, "database",
                "the database refused the operation; the incident is logged");
     snprintf(err->code, sizeof err->code, "database:%s", db_sqlstate(result));
