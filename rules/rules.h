@@ -60,6 +60,20 @@ typedef struct rules_pending {
     char prompt[160];
 } rules_pending;
 
+/* A wait whose length the rules themselves set, for the service's clock
+ * (rules_engine.window): Another Man's Treasure's "Can I have it?" window
+ * stays open claim_window_hours when nobody acts. */
+typedef struct rules_window {
+    uint32_t seats;    /* bit s set: pending seat s waits in the window */
+    long long seconds; /* how long the window waits for them, counted from
+                          when they began to wait in it; 0: not at all */
+    /* Names the window for the service, which keeps a seat's clock while
+     * the seat stays in a window of the same id: a window that opens in
+     * the same step as another closes must get another id ("r2-next1").
+     * It need not be unique within the match. */
+    char id[64];
+} rules_window;
+
 /* Each engine defines its own state; the interface only passes pointers. */
 typedef struct rules_state rules_state;
 
@@ -159,6 +173,17 @@ typedef struct rules_engine {
      * may not act. Without this function the service plays the first move
      * legal() lists. */
     json_t *(*default_move)(const rules_state *state, int seat);
+
+    /* OPTIONAL (may be NULL: the engine has no such window). Whether some
+     * pending seats wait in a window the rules bound in time (a match
+     * option, not the service's deadlines, says how long): fills *out and
+     * returns true, or zeroes *out and returns false. Never during a
+     * RULES_WAIT_SIMULTANEOUS decision; out->seats is a subset of
+     * pending's seats. When the window's time is up the service plays, for
+     * every seat still in it, the {"type": "pass"} legal() lists for that
+     * seat, so each of them must be offered one. Pure, like everything
+     * here: the engine says how long, the service keeps the time. */
+    bool (*window)(const rules_state *state, rules_window *out);
 } rules_engine;
 
 /* The registry of engines compiled into this build, in a stable order.

@@ -8,6 +8,7 @@
 #include "clock.h"
 #include "db.h"
 #include "deadline_settings.h"
+#include "rule_windows.h"
 #include "vacations.h"
 
 /* What a seat must do now, as sync wants it. */
@@ -22,12 +23,13 @@ static void num(char *out, size_t size, long long value)
     snprintf(out, size, "%lld", value);
 }
 
-/* The seats that must act now and for what: every pending seat of a turn;
- * in a sealed decision the seats that have not committed, and once all
- * have, the client-mode seats that have not revealed. */
+/* The seats that must act now and for what: every seat in the rules'
+ * window waits in it; with deadlines, every other pending seat of a turn,
+ * and in a sealed decision the seats that have not committed, and once
+ * all have, the client-mode seats that have not revealed. */
 static bool wanted_now(PGconn *conn, const store_match *match,
-                       const rules_pending *pending, wanted *out, int *count,
-                       apierr *err)
+                       const rules_pending *pending, const rules_window *window,
+                       bool timed, wanted *out, int *count, apierr *err)
 {
     *count = 0;
     if (strcmp(match->status, "active") != 0 ||
@@ -35,11 +37,16 @@ static bool wanted_now(PGconn *conn, const store_match *match,
         return true;
     if (pending->wait != RULES_WAIT_SIMULTANEOUS) {
         for (int s = 0; s < match->seat_count; s++) {
-            if (pending->seats & (1u << s))
+            uint32_t bit = 1u << s;
+            if (window->seats & pending->seats & bit)
+                out[(*count)++] = (wanted){s, "window", false};
+            else if (timed && (pending->seats & bit))
                 out[(*count)++] = (wanted){s, "turn", false};
         }
         return true;
     }
+    if (!timed)
+        return true;
     char id[24];
     num(id, sizeof id, match->match_id);
     const char *params[] = {id, pending->decision};
@@ -92,17 +99,19 @@ static bool charge_bank(PGconn *conn, long long match_id, int seat,
 
 /* Closes a current row whose seat no longer must act (r: sync's query).
  * A move made after the grace period used the time bank; a fired row paid
- * already. */
+ * already; a window row has no bank to pay from. */
 static bool close_row(PGconn *conn, const store_match *match, const PGresult *r,
                       int i, bool over, long long now, apierr *err)
 {
     long long deadline_id = atoll(PQgetvalue(r, i, 0));
     int seat = atoi(PQgetvalue(r, i, 1));
+    bool window = strcmp(PQgetvalue(r, i, 2), "window") == 0;
     long long bank = atoll(PQgetvalue(r, i, 4));
     long long grace_end = atoll(PQgetvalue(r, i, 5));
     bool fired = strcmp(PQgetvalue(r, i, 6), "t") == 0;
     long long used = 0;
-    if (!fired && !over && now > grace_end && seat < match->seat_count) {
+    if (!fired && !over && !window && now > grace_end &&
+        seat < match->seat_count) {
         deadline_span pauses[VACATIONS_MAX];
         int n = vacations_pauses(conn, match->seat_player[seat], grace_end,
                                  pauses, VACATIONS_MAX, err);
@@ -160,6 +169,56 @@ static bool bank_left(PGconn *conn, long long match_id, int seat,
     return true;
 }
 
+/* Inserts the current row of seat for what it awaits now (awaited: see
+ * migrations 006 and 008), started at now. */
+static bool insert_row(PGconn *conn, const store_match *match, int seat,
+                       const char *kind, const char *awaited,
+                       const deadline_budget *budget, const deadline_times *t,
+                       long long now, apierr *err)
+{
+    char id[24], seat_text[16], seq[24], turn[24], reminder[24], grace[24];
+    char bank[24], start[24], remind[24], due[24], grace_end[24], fire[24];
+    num(id, sizeof id, match->match_id);
+    snprintf(seat_text, sizeof seat_text, "%d", seat);
+    num(seq, sizeof seq, match->head_seq);
+    num(turn, sizeof turn, budget->turn);
+    num(reminder, sizeof reminder, budget->reminder);
+    num(grace, sizeof grace, budget->grace);
+    num(bank, sizeof bank, budget->bank);
+    num(start, sizeof start, now);
+    num(remind, sizeof remind, t->remind_at);
+    num(due, sizeof due, t->due_at);
+    num(grace_end, sizeof grace_end, t->grace_end_at);
+    num(fire, sizeof fire, t->fire_at);
+    const char *params[] = {id,
+                            seat_text,
+                            kind,
+                            awaited,
+                            seq,
+                            turn,
+                            reminder,
+                            grace,
+                            bank,
+                            start,
+                            t->remind_at ? remind : NULL,
+                            due,
+                            grace_end,
+                            fire};
+    return db_command(
+        conn,
+        "INSERT INTO deadlines (match_id, seat, kind, awaited, opened_seq,"
+        " turn_seconds, reminder_seconds, grace_seconds, bank_seconds,"
+        " started_at, remind_at, due_at, grace_end_at, fire_at)"
+        " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,"
+        " to_timestamp($10::bigint), to_timestamp($11::bigint),"
+        " to_timestamp($12::bigint), to_timestamp($13::bigint),"
+        " to_timestamp($14::bigint))"
+        " ON CONFLICT (match_id, seat, awaited) DO NOTHING",
+        14, params, err);
+}
+
+/* A turn, commit or reveal row: the match's deadline options, the seat's
+ * time bank, planned around its player's vacations. */
 static bool open_row(PGconn *conn, const store_match *match,
                      const deadline_settings *settings, const wanted *w,
                      const char *decision, long long now, apierr *err)
@@ -183,45 +242,68 @@ static bool open_row(PGconn *conn, const store_match *match,
         snprintf(awaited, sizeof awaited, "turn:%lld", match->head_seq);
     else
         snprintf(awaited, sizeof awaited, "%s:%s", w->kind, decision);
-    char id[24], seat[16], seq[24], turn[24], reminder[24], grace[24];
-    char bank[24], start[24], remind[24], due[24], grace_end[24], fire[24];
-    num(id, sizeof id, match->match_id);
-    snprintf(seat, sizeof seat, "%d", w->seat);
-    num(seq, sizeof seq, match->head_seq);
-    num(turn, sizeof turn, budget.turn);
-    num(reminder, sizeof reminder, budget.reminder);
-    num(grace, sizeof grace, budget.grace);
-    num(bank, sizeof bank, budget.bank);
-    num(start, sizeof start, now);
-    num(remind, sizeof remind, t.remind_at);
-    num(due, sizeof due, t.due_at);
-    num(grace_end, sizeof grace_end, t.grace_end_at);
-    num(fire, sizeof fire, t.fire_at);
-    const char *params[] = {id,
-                            seat,
-                            w->kind,
-                            awaited,
-                            seq,
-                            turn,
-                            reminder,
-                            grace,
-                            bank,
-                            start,
-                            t.remind_at ? remind : NULL,
-                            due,
-                            grace_end,
-                            fire};
-    return db_command(
-        conn,
-        "INSERT INTO deadlines (match_id, seat, kind, awaited, opened_seq,"
-        " turn_seconds, reminder_seconds, grace_seconds, bank_seconds,"
-        " started_at, remind_at, due_at, grace_end_at, fire_at)"
-        " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,"
-        " to_timestamp($10::bigint), to_timestamp($11::bigint),"
-        " to_timestamp($12::bigint), to_timestamp($13::bigint),"
-        " to_timestamp($14::bigint))"
-        " ON CONFLICT (match_id, seat, awaited) DO NOTHING",
-        14, params, err);
+    return insert_row(conn, match, w->seat, w->kind, awaited, &budget, &t, now,
+                      err);
+}
+
+/* A window row: the rules' length only. No reminder (every seat in the
+ * window was told of the move that opened it, and its end only passes for
+ * the seat, which costs it nothing it had: there is no late turn to warn
+ * of), no grace and no time bank (those are the match's allowance for a
+ * seat's own turn, and the rules, not the match, set how long a window
+ * lasts), and no vacation pause (a vacation stops the player's clock, not
+ * the rules' window, which the next player may close by acting at any
+ * time anyway). The event seq beside the window id keeps awaited unique
+ * though the rules may use an id again later in the match. */
+static bool open_window_row(PGconn *conn, const store_match *match, int seat,
+                            const rules_window *window, long long now,
+                            apierr *err)
+{
+    deadline_budget budget = {.turn = window->seconds};
+    deadline_times t;
+    deadline_math_times(now, &budget, NULL, 0, &t);
+    char awaited[96];
+    snprintf(awaited, sizeof awaited, "window:%s@%lld", window->id,
+             match->head_seq);
+    return insert_row(conn, match, seat, "window", awaited, &budget, &t, now,
+                      err);
+}
+
+/* The window id in a window row's awaited ("window:<id>@<seq>"). */
+static void window_id_of(const char *awaited, char out[64])
+{
+    const char *colon = strchr(awaited, ':');
+    const char *at = strrchr(awaited, '@');
+    out[0] = '\0';
+    if (colon != NULL && at != NULL && at > colon)
+        snprintf(out, 64, "%.*s", (int)(at - colon - 1), colon + 1);
+}
+
+/* Whether current row (seat, kind, awaited) still covers what one of want
+ * awaits; marks that one present. A turn row lasts while its seat keeps
+ * having to act; a decision row is about that decision only; a window row
+ * about that window only. */
+static bool still_wanted(wanted *want, int count, int seat, const char *kind,
+                         const char *awaited, const rules_pending *pending,
+                         const rules_window *window)
+{
+    char expected[96], window_id[64];
+    snprintf(expected, sizeof expected, "%s:%s", kind, pending->decision);
+    window_id_of(awaited, window_id);
+    for (int k = 0; k < count; k++) {
+        if (want[k].present || want[k].seat != seat ||
+            strcmp(want[k].kind, kind) != 0)
+            continue;
+        bool same =
+            strcmp(kind, "turn") == 0 ||
+            (strcmp(kind, "window") == 0 ? strcmp(window_id, window->id) == 0
+                                         : strcmp(awaited, expected) == 0);
+        if (same) {
+            want[k].present = true;
+            return true;
+        }
+    }
+    return false;
 }
 
 bool deadlines_sync(PGconn *conn, const store_match *match,
@@ -231,14 +313,17 @@ bool deadlines_sync(PGconn *conn, const store_match *match,
     deadline_settings settings;
     if (!deadline_settings_load(conn, match->match_id, &settings, err))
         return false;
-    if (!settings.enabled)
+    if (!settings.enabled && engine->window == NULL)
         return true;
     long long now = clock_now();
     rules_pending pending;
     engine->pending(state, &pending);
+    rules_window window;
+    rule_windows_open(engine, state, &window);
     wanted want[STORE_MAX_SEATS];
     int count = 0;
-    if (!wanted_now(conn, match, &pending, want, &count, err))
+    if (!wanted_now(conn, match, &pending, &window, settings.enabled, want,
+                    &count, err))
         return false;
     bool over = count == 0 && (strcmp(match->status, "active") != 0 ||
                                pending.wait == RULES_WAIT_NOBODY);
@@ -257,28 +342,17 @@ bool deadlines_sync(PGconn *conn, const store_match *match,
     bool ok = true;
     for (int i = 0; ok && i < PQntuples(r); i++) {
         int seat = atoi(PQgetvalue(r, i, 1));
-        const char *kind = PQgetvalue(r, i, 2);
-        const char *awaited = PQgetvalue(r, i, 3);
-        bool keep = false;
-        for (int k = 0; k < count && !keep; k++) {
-            /* A turn row lasts while its seat keeps having to act; a
-             * decision row is about that decision only. */
-            char expected[96];
-            snprintf(expected, sizeof expected, "%s:%s", want[k].kind,
-                     pending.decision);
-            keep =
-                !want[k].present && want[k].seat == seat &&
-                strcmp(want[k].kind, kind) == 0 &&
-                (strcmp(kind, "turn") == 0 || strcmp(expected, awaited) == 0);
-            if (keep)
-                want[k].present = true;
-        }
-        if (!keep)
+        if (!still_wanted(want, count, seat, PQgetvalue(r, i, 2),
+                          PQgetvalue(r, i, 3), &pending, &window))
             ok = close_row(conn, match, r, i, over, now, err);
     }
     PQclear(r);
     for (int k = 0; ok && k < count; k++) {
-        if (!want[k].present)
+        if (want[k].present)
+            continue;
+        if (strcmp(want[k].kind, "window") == 0)
+            ok = open_window_row(conn, match, want[k].seat, &window, now, err);
+        else
             ok = open_row(conn, match, &settings, &want[k], pending.decision,
                           now, err);
     }
@@ -300,8 +374,13 @@ static void read_row(const PGresult *r, int i, deadline_row *row)
     row->deadline_id = atoll(PQgetvalue(r, i, 1));
     row->seat = atoi(PQgetvalue(r, i, 2));
     snprintf(row->kind, sizeof row->kind, "%s", PQgetvalue(r, i, 3));
-    const char *colon = strchr(PQgetvalue(r, i, 4), ':');
-    if (strcmp(row->kind, "turn") != 0 && colon != NULL)
+    /* awaited: "turn:<seq>", "commit:<decision>", "reveal:<decision>",
+     * "window:<window id>@<seq>". */
+    const char *awaited = PQgetvalue(r, i, 4);
+    const char *colon = strchr(awaited, ':');
+    if (strcmp(row->kind, "window") == 0)
+        window_id_of(awaited, row->window);
+    else if (strcmp(row->kind, "turn") != 0 && colon != NULL)
         snprintf(row->decision, sizeof row->decision, "%s", colon + 1);
     row->opened_seq = atoll(PQgetvalue(r, i, 5));
     row->budget.turn = atoll(PQgetvalue(r, i, 6));
@@ -487,6 +566,7 @@ bool deadlines_replan_player(PGconn *conn, long long player_id, apierr *err)
                            " d JOIN seats s   ON s.match_id = d.match_id"
                            " AND s.seat = d.seat WHERE s.player_id = $1 AND"
                            " d.closed_at IS NULL   AND d.fired_at IS NULL"
+                           " AND d.kind <> 'window'"
                            " ORDER BY d.match_id, d.deadline_id FOR UPDATE"
                            " OF d",
                            1, params, PGRES_TUPLES_OK, err);

@@ -1,11 +1,14 @@
 /* deadlines.h: the deadline rows of matches played with deadlines
- * (deadline_settings.h). A row says which seat must act by when: one per
+ * (deadline_settings.h), and of every match whose rules bound a wait in
+ * time (rule_windows.h). A row says which seat must act by when: one per
  * (match, seat, what is awaited): the turn it has had to take since event
- * N, or its commitment or reveal in decision D. Rows are opened and closed
- * in the same transaction as the append that changes who must act, so they
- * survive restarts and every process sees the same clocks; the deadline
- * worker (deadline_worker.h) fires them. Times are match time (clock.h),
- * unix seconds; the arithmetic is deadline_math.h's. */
+ * N, its commitment or reveal in decision D, or its answer in a window the
+ * rules leave open for a while (whether or not the match has deadline
+ * options; such a seat has no turn clock for that wait). Rows are opened
+ * and closed in the same transaction as the append that changes who must
+ * act, so they survive restarts and every process sees the same clocks;
+ * the deadline worker (deadline_worker.h) fires them. Times are match time
+ * (clock.h), unix seconds; the arithmetic is deadline_math.h's. */
 #ifndef SERVICE_DEADLINES_H
 #define SERVICE_DEADLINES_H
 
@@ -24,8 +27,9 @@ typedef struct deadline_row {
     long long match_id;
     long long deadline_id;
     int seat;
-    char kind[8];      /* turn | commit | reveal */
+    char kind[8];      /* turn | commit | reveal | window */
     char decision[64]; /* commit and reveal: the decision id */
+    char window[64];   /* window: the rules' id of the window */
     long long opened_seq;
     long long started_at;
     deadline_budget budget;
@@ -37,9 +41,11 @@ typedef struct deadline_row {
 /* After an append, inside its transaction (match at its new head, state
  * the rules state there): closes the rows of seats that no longer must act
  * (charging the time bank for a late move) and opens one for each seat
- * that now must act, its times planned around its player's vacations. A
- * finished match closes every row. Nothing happens for a match without
- * deadlines. */
+ * that now must act, its times planned around its player's vacations; a
+ * seat in a rules' window gets a window row instead, lasting as long as
+ * the rules say from when it began to wait in that window. A finished
+ * match closes every row. Nothing happens for a match without deadlines
+ * whose engine has no windows. */
 bool deadlines_sync(PGconn *conn, const store_match *match,
                     const rules_engine *engine, const rules_state *state,
                     apierr *err);
@@ -62,13 +68,15 @@ bool deadlines_mark_reminded(PGconn *conn, const deadline_row *row,
 
 /* The clocks of a match for its public view, one entry per seated seat:
  * {"seat", "time_bank_seconds", "vacations": [{"from", "until"}],
- *  "waiting": {"for", "decision"?, "since", "reminder_at"?, "due_at",
- *  "grace_until", "fires_at", "reminded", "fired"} (only while it must
- * act)}. A new array, or NULL with err filled. */
+ *  "waiting": {"for": turn|commit|reveal|window, "decision"?, "since",
+ *  "reminder_at"?, "due_at", "grace_until", "fires_at", "reminded",
+ *  "fired"} (only while it must act)}. A new array, or NULL with err
+ * filled. */
 json_t *deadlines_describe(PGconn *conn, const store_match *match, apierr *err);
 
 /* After a player's vacations changed (inside that transaction): every
- * current row of theirs that has not fired is planned again. */
+ * current row of theirs that has not fired is planned again (window rows
+ * excepted: a vacation stops the player's clocks, not the rules' time). */
 bool deadlines_replan_player(PGconn *conn, long long player_id, apierr *err);
 
 /* The seats that forfeited a match, from its log's "forfeited" events (a

@@ -12,6 +12,7 @@
 #include "matches_internal.h"
 #include "matchstate.h"
 #include "notify_outbox.h"
+#include "rule_windows.h"
 #include "store.h"
 
 json_t *timeouts_choose(const rules_engine *engine, const rules_state *state,
@@ -176,7 +177,8 @@ static bool play_for_seat(const rules_engine *engine, rules_state *state,
 }
 
 /* The other seats of the match whose deadlines have come as well: they
- * forfeit together. Their rows are locked and marked; bits in *seats. */
+ * forfeit together. Their rows are locked and marked; bits in *seats. A
+ * seat whose window has come is not among them: it passes (rule_windows.h). */
 static bool also_due(PGconn *conn, const deadline_row *row, long long now,
                      const store_match *match,
                      const deadline_settings *settings, json_t **events,
@@ -192,6 +194,7 @@ static bool also_due(PGconn *conn, const deadline_row *row, long long now,
                            " WHERE match_id = $1 AND deadline_id <> $2"
                            " AND closed_at IS NULL AND fired_at IS NULL"
                            " AND fire_at <= to_timestamp($3::bigint)"
+                           " AND kind <> 'window'"
                            " ORDER BY seat FOR UPDATE",
                            3, params, PGRES_TUPLES_OK, err);
     if (r == NULL)
@@ -317,6 +320,11 @@ bool timeouts_fire(PGconn *conn, long long match_id, long long deadline_id,
     state = matchstate_load(conn, &match, engine, err);
     if (state == NULL)
         goto done;
+    /* The rules' window: a pass, with or without the match's deadlines. */
+    if (strcmp(row.kind, "window") == 0) {
+        ok = rule_windows_close(conn, &row, now, &match, engine, state, err);
+        goto done;
+    }
     rules_pending pending;
     engine->pending(state, &pending);
     if (!settings.enabled || row.seat >= match.seat_count ||

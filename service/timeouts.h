@@ -21,7 +21,9 @@
  *     of the match whose deadline has come too) and a "finished" event
  *     whose result is forfeit_result (forfeit.h);
  *   - notify_admins: an outbox row for the admins; the game does not
- *     change and the seat's clock stays fired until it acts. */
+ *     change and the seat's clock stays fired until it acts.
+ * A window row (a wait the rules bound in time) is not the match's
+ * deadline: whatever the action, the seat passes (rule_windows.h). */
 #ifndef SERVICE_TIMEOUTS_H
 #define SERVICE_TIMEOUTS_H
 

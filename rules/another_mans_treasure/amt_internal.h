@@ -176,6 +176,9 @@ bool amt_apply(rules_state *state, int seat, const json_t *action,
 json_t *amt_legal(const rules_state *state, int seat);
 /* The move made for this seat when its deadline passes (defaults.c). */
 json_t *amt_default_move(const rules_state *state, int seat);
+/* The claim window's seats and length for the service's clock
+ * (claim_window.c, rules.h window). */
+bool amt_window(const rules_state *state, rules_window *out);
 /* Index in the global meld list of owner's n-th meld, or -1. */
 int amt_meld_index(const amt_state *s, int owner, int n);
 /* Whether the end-of-round plays may be partial patterns. */

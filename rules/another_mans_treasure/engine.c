@@ -39,4 +39,5 @@ const rules_engine amt_engine = {
     .load = amt_load,
     .check = amt_check,
     .default_move = amt_default_move,
+    .window = amt_window,
 };

@@ -206,6 +206,45 @@ static void check_default_move(const rules_engine *engine,
     }
 }
 
+/* The rules' window (rules.h window), when the engine has one, bounds
+ * pending seats only, never a sealed decision, has an id, and offers each
+ * of its seats the {"type": "pass"} the service plays when it closes. */
+static void check_window(const rules_engine *engine, const rules_state *state,
+                         const rules_pending *pending, const char *where)
+{
+    if (engine->window == NULL)
+        return;
+    rules_window window;
+    if (!engine->window(state, &window)) {
+        cr_assert_eq(window.seats, 0u, "%s: %s: no window but seats 0x%x",
+                     engine->name, where, window.seats);
+        return;
+    }
+    cr_assert_neq(window.seats, 0u, "%s: %s: a window without seats",
+                  engine->name, where);
+    cr_assert_eq(window.seats & ~pending->seats, 0u,
+                 "%s: %s: window seats 0x%x are not all pending (0x%x)",
+                 engine->name, where, window.seats, pending->seats);
+    cr_assert_neq(pending->wait, RULES_WAIT_SIMULTANEOUS,
+                  "%s: %s: a window during a sealed decision", engine->name,
+                  where);
+    cr_assert(window.id[0] != '\0', "%s: %s: a window without an id",
+              engine->name, where);
+    cr_assert_geq(window.seconds, 0, "%s: %s: a window of negative length",
+                  engine->name, where);
+    json_t *pass = json_pack("{s:s}", "type", "pass");
+    for (int seat = 0; seat < RULES_MAX_SEATS; seat++) {
+        if (!(window.seats & (1u << seat)))
+            continue;
+        json_t *legal = engine->legal(state, seat);
+        cr_assert(listed(json_object_get(legal, "moves"), pass),
+                  "%s: %s: seat %d in the window is offered no pass",
+                  engine->name, where, seat);
+        json_decref(legal);
+    }
+    json_decref(pass);
+}
+
 static rules_state *new_match(const harness_config *cfg, uint64_t n)
 {
     uint8_t seed[RULES_SEED_BYTES];
@@ -260,6 +299,8 @@ static void play_one_match(const harness_config *cfg, uint64_t n,
             cr_assert(pending.decision[0] != '\0',
                       "%s: %s: simultaneous decision without an id",
                       engine->name, where);
+
+        check_window(engine, state, &pending, where);
 
         int seat = pick_seat(pending.seats);
         json_t *legal = engine->legal(state, seat);

@@ -52,9 +52,17 @@ void scene_start_twin(e2e_server *twin, const e2e_server *first)
 void scene_match(const e2e_server *s, const e2e_player *players, int seats,
                  const char *game, const char *deadline, char match[32])
 {
-    char body[512];
-    snprintf(body, sizeof body, "{\"game\":\"%s\",\"seats\":%d%s%s}", game,
-             seats, deadline ? ",\"deadline\":" : "", deadline ? deadline : "");
+    scene_match_options(s, players, seats, game, NULL, deadline, match);
+}
+
+void scene_match_options(const e2e_server *s, const e2e_player *players,
+                         int seats, const char *game, const char *options,
+                         const char *deadline, char match[32])
+{
+    char body[768];
+    snprintf(body, sizeof body, "{\"game\":\"%s\",\"seats\":%d%s%s%s%s}", game,
+             seats, options ? ",\"options\":" : "", options ? options : "",
+             deadline ? ",\"deadline\":" : "", deadline ? deadline : "");
     e2e_response r = e2e_call(s, "POST", "/v1/matches", body, &players[0]);
     cr_assert_eq(r.status, 201, "create: %ld %s", r.status, r.body);
     snprintf(match, 32, "%s",

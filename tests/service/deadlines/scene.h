@@ -31,6 +31,11 @@ void scene_start_twin(e2e_server *twin, const e2e_server *first);
 void scene_match(const e2e_server *s, const e2e_player *players, int seats,
                  const char *game, const char *deadline, char match[32]);
 
+/* The same with the game's options (JSON text or NULL: the defaults). */
+void scene_match_options(const e2e_server *s, const e2e_player *players,
+                         int seats, const char *game, const char *options,
+                         const char *deadline, char match[32]);
+
 /* The public view of a match (caller decrefs). */
 json_t *scene_public(const e2e_server *s, const char *match);
 

@@ -299,6 +299,19 @@ Test(actions, the_time_bank_is_drawn_down_before_the_action, .timeout = 90)
     stop_server(&s);
 }
 
+/* Another Man's Treasure under skip: the first player's turn is played
+ * for it and it passes on its own discard; the seat still to answer the
+ * claim window is passed for when the window's own hours are up (12, the
+ * default of claim_window_hours), not at the match's turn deadline; the
+ * next player's vacation holds its turn clock only. */
+static const char *move_type(const json_t *data, size_t i)
+{
+    return json_string_value(json_object_get(
+        json_object_get(json_array_get(json_object_get(data, "moves"), i),
+                        "action"),
+        "type"));
+}
+
 Test(actions, skip_passes_on_a_claim_and_a_vacation_holds_the_next_player,
      .timeout = 90)
 {
@@ -318,17 +331,15 @@ Test(actions, skip_passes_on_a_claim_and_a_vacation_holds_the_next_player,
     int next = (first + 1) % 3, third = (first + 2) % 3;
 
     /* The first player may not pass on its turn: the default move (draw,
-     * then discard) stands in, and the event says so. */
+     * then discard) stands in, and the event says so; then it may claim
+     * its own discard, and passes. */
     scene_clock(T0 + 25 * HOUR);
     json_t *timeouts = scene_wait_events(&s, match, "timeout", 1, 20);
     json_t *data = json_object_get(json_array_get(timeouts, 0), "data");
     cr_assert_not_null(json_object_get(data, "note"));
-    cr_assert_str_eq(
-        json_string_value(json_object_get(
-            json_object_get(json_array_get(json_object_get(data, "moves"), 0),
-                            "action"),
-            "type")),
-        "draw");
+    cr_assert_str_eq(move_type(data, 0), "draw");
+    cr_assert_str_eq(move_type(data, 1), "discard");
+    cr_assert_str_eq(move_type(data, 2), "pass");
     json_decref(timeouts);
 
     /* The claim window: the next player goes on vacation for a day. */
@@ -342,27 +353,28 @@ Test(actions, skip_passes_on_a_claim_and_a_vacation_holds_the_next_player,
     e2e_response_free(&r);
     view = scene_public(&s, match);
     json_t *waiting = json_object_get(scene_clock_of(view, next), "waiting");
+    cr_assert_str_eq(json_string_value(json_object_get(waiting, "for")),
+                     "turn");
     cr_assert_eq(scene_time(json_object_get(waiting, "due_at")),
                  T0 + 73 * HOUR);
     waiting = json_object_get(scene_clock_of(view, third), "waiting");
+    cr_assert_str_eq(json_string_value(json_object_get(waiting, "for")),
+                     "window");
     cr_assert_eq(scene_time(json_object_get(waiting, "due_at")),
-                 T0 + 49 * HOUR);
+                 T0 + 37 * HOUR);
     json_decref(view);
 
-    /* The third seat's deadline comes first: it passes on the discard. */
-    scene_clock(T0 + 50 * HOUR);
+    /* The window closes first: the third seat passes on the discard. */
+    scene_clock(T0 + 38 * HOUR);
     timeouts = scene_wait_events(&s, match, "timeout", 2, 20);
     cr_assert_eq(json_array_size(timeouts), 2);
     json_t *pass = json_array_get(timeouts, 1);
     cr_assert_eq(json_integer_value(json_object_get(pass, "seat")), third);
     data = json_object_get(pass, "data");
     cr_assert_null(json_object_get(data, "note"));
-    cr_assert_str_eq(
-        json_string_value(json_object_get(
-            json_object_get(json_array_get(json_object_get(data, "moves"), 0),
-                            "action"),
-            "type")),
-        "pass");
+    cr_assert_str_eq(json_string_value(json_object_get(data, "waiting_for")),
+                     "window");
+    cr_assert_str_eq(move_type(data, 0), "pass");
     json_decref(timeouts);
     view = scene_public(&s, match);
     cr_assert_eq(pending_seat(view), next);
