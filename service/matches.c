@@ -108,18 +108,23 @@ static json_t *result_of(const store_match *match, const rules_engine *engine,
     return final;
 }
 
-/* Deadlines: the settings and every seat's clock (nothing for a match
- * without deadlines). */
-static void describe_deadlines(json_t *out, const store_match *match)
+/* Deadlines: the settings and every seat's clock; a match without
+ * deadlines shows clocks only when its rules time a window of their own
+ * (rules.h window), so a seat sees when it closes. */
+static void describe_deadlines(json_t *out, const store_match *match,
+                               const rules_engine *engine)
 {
     apierr err;
     PGconn *conn = db_conn(&err);
     deadline_settings settings;
     if (conn == NULL ||
-        !deadline_settings_load(conn, match->match_id, &settings, &err) ||
-        !settings.enabled)
+        !deadline_settings_load(conn, match->match_id, &settings, &err))
         return;
-    json_object_set_new(out, "deadline", deadline_settings_json(&settings));
+    if (settings.enabled)
+        json_object_set_new(out, "deadline",
+                            deadline_settings_json(&settings));
+    else if (engine == NULL || engine->window == NULL)
+        return;
     json_t *clocks = deadlines_describe(conn, match, &err);
     if (clocks != NULL)
         json_object_set_new(out, "clocks", clocks);
@@ -174,7 +179,7 @@ json_t *matches_describe(const store_match *match, const rules_engine *engine,
         "engine_version", match->engine_version, "status", match->status,
         "seat_count", match->seat_count, "options", match->options, "seats",
         seats, "head", "seq", (json_int_t)match->head_seq, "hash", head_hash);
-    describe_deadlines(out, match);
+    describe_deadlines(out, match, engine);
     if (state != NULL && engine != NULL) {
         uint32_t committed;
         json_object_set_new(out, "pending",

@@ -176,6 +176,14 @@ Test(claim_window, closes_after_claim_window_hours_without_match_deadlines,
     cr_assert_str_eq(pending_wait(view), "any_order");
     cr_assert_eq(pending_seats(view), 0xFu);
     long long claimer_hand = hand_count(view, 2);
+    /* The view shows when the window closes, deadline options or not. */
+    json_t *waiting = json_object_get(scene_clock_of(view, 3), "waiting");
+    cr_assert_str_eq(json_string_value(json_object_get(waiting, "for")),
+                     "window");
+    cr_assert_eq(scene_time(json_object_get(waiting, "due_at")),
+                 T0 + 12 * HOUR);
+    cr_assert_null(json_object_get(scene_clock_of(view, 1), "waiting"),
+                   "the next player has no clock without deadline options");
     json_decref(view);
     cr_assert_eq(current_window_rows(), 3);
 
