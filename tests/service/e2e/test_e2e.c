@@ -90,20 +90,35 @@ Test(e2e, a_whole_match_played_over_http_with_signed_moves, .timeout = 600)
     cr_expect_eq(e2e_stop(&t.server), 0, "pbemd did not stop cleanly");
 }
 
+static json_int_t head_of(const json_t *match)
+{
+    return json_integer_value(
+        json_object_get(json_object_get(match, "head"), "seq"));
+}
+
+/* The first move the seat that must act is offered now (new reference),
+ * with that seat and the head it was offered at. */
+static json_t *first_legal_move(const e2e_table *t, int *seat, json_int_t *seq)
+{
+    json_t *match = e2e_get(t, "", NULL);
+    *seat = e2e_first_pending_seat(match);
+    *seq = head_of(match);
+    json_decref(match);
+    json_t *view = e2e_get(t, "/view", &t->players[*seat]);
+    json_t *action = json_incref(json_array_get(
+        json_object_get(json_object_get(view, "legal"), "moves"), 0));
+    json_decref(view);
+    return action;
+}
+
 Test(e2e, moves_the_rules_or_the_protocol_forbid_are_refused)
 {
     e2e_table t;
     e2e_sit_down(&t, E2E_GAME, 2, NULL);
-    json_t *match = e2e_get(&t, "", NULL);
-    int seat = e2e_first_pending_seat(match);
+    int seat;
+    json_int_t seq;
+    json_t *action = first_legal_move(&t, &seat, &seq);
     int other = 1 - seat;
-    json_int_t seq = json_integer_value(
-        json_object_get(json_object_get(match, "head"), "seq"));
-    json_decref(match);
-    json_t *view = e2e_get(&t, "/view", &t.players[seat]);
-    json_t *action = json_incref(json_array_get(
-        json_object_get(json_object_get(view, "legal"), "moves"), 0));
-    json_decref(view);
 
     /* Wrong seat: 409 with a sentence. */
     e2e_response r = e2e_post_move(&t, other, seq, action);
@@ -145,7 +160,7 @@ Test(e2e, moves_the_rules_or_the_protocol_forbid_are_refused)
     e2e_response_free(&r);
 
     /* Nothing above moved the match. */
-    match = e2e_get(&t, "", NULL);
+    json_t *match = e2e_get(&t, "", NULL);
     cr_expect_eq(json_integer_value(json_object_get(json_object_get(match, "head"), "seq")), seq);
     json_decref(match);
 
@@ -307,12 +322,6 @@ Test(e2e, a_restarted_server_rebuilds_the_match_and_play_goes_on, .timeout = 300
     e2e_stop(&t.server);
 }
 
-static json_int_t head_of(const json_t *match)
-{
-    return json_integer_value(
-        json_object_get(json_object_get(match, "head"), "seq"));
-}
-
 /* Each server keeps the matches it last touched in memory; another server
  * on the same database may move them on meanwhile. */
 Test(e2e, two_servers_on_one_database_never_play_from_a_stale_copy)
@@ -324,14 +333,9 @@ Test(e2e, two_servers_on_one_database_never_play_from_a_stale_copy)
     b.server.http = NULL;
     e2e_start(&b.server); /* same database, same key file */
 
-    json_t *match = e2e_get(&a, "", NULL);
-    int seat = e2e_first_pending_seat(match);
-    json_int_t seq = head_of(match);
-    json_decref(match);
-    json_t *view = e2e_get(&a, "/view", &a.players[seat]);
-    json_t *action = json_incref(json_array_get(
-        json_object_get(json_object_get(view, "legal"), "moves"), 0));
-    json_decref(view);
+    int seat;
+    json_int_t seq;
+    json_t *action = first_legal_move(&a, &seat, &seq);
 
     /* B plays the pending seat's move; A has not seen it. */
     e2e_response r = e2e_post_move(&b, seat, seq, action);
@@ -339,7 +343,7 @@ Test(e2e, two_servers_on_one_database_never_play_from_a_stale_copy)
     e2e_response_free(&r);
 
     /* A view through A shows B's move. */
-    view = e2e_get(&a, "/view", &a.players[seat]);
+    json_t *view = e2e_get(&a, "/view", &a.players[seat]);
     cr_expect_eq(head_of(view), seq + 1, "server A showed a stale view");
     json_decref(view);
 
@@ -357,7 +361,7 @@ Test(e2e, two_servers_on_one_database_never_play_from_a_stale_copy)
     for (int i = 0; i < 6; i++)
         e2e_play_one(i % 2 ? &b : &a);
     json_t *events = e2e_all_events(&a);
-    match = e2e_get(&b, "", NULL);
+    json_t *match = e2e_get(&b, "", NULL);
     cr_expect_eq((json_int_t)json_array_size(events), head_of(match));
     json_decref(match);
     json_decref(events);
