@@ -9,7 +9,7 @@
 #include "rng.h"
 #include "rules.h"
 
-#define AV_VERSION 1
+#define AV_VERSION 2
 #define AV_MIN_PLAYERS 2
 #define AV_MAX_PLAYERS 5
 #define AV_CARDS 45
@@ -59,6 +59,8 @@ bool av_set_valid(av_cards set);
 /* Larger is better: size first, then the oldest card. 0 for no set. */
 long av_set_value(av_cards set);
 bool av_hand_has_set(av_cards hand);
+/* The hand's largest and most valuable set, 0 when it has none. */
+av_cards av_best_set(av_cards hand);
 /* Fills out with up to cap valid sets drawn from hand, the largest set of
  * each run of letters first; returns how many, *all says whether that is
  * every valid set. */

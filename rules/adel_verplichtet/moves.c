@@ -161,6 +161,9 @@ static bool allowed(const av_state *s, int seat, const av_move *m,
             return rules_fail(err, "an exhibit is one set of at least three "
                                    "cards whose letters are equal or "
                                    "adjacent with no gap");
+        if (s->phase == AV_PHASE_FINAL && m->set != av_best_set(l->hand))
+            return rules_fail(err, "in the final exhibition every Lord "
+                                   "shows his largest and most valuable set");
         return true;
     case AV_PHASE_STEAL:
         if (wrong_type(m, AV_MOVE_STEAL, "steal a card from an exhibit", err))
@@ -303,12 +306,9 @@ json_t *av_legal(const rules_state *state, int seat)
             complete = add_sets(l->hand, moves);
             break;
         case AV_PHASE_FINAL:
-            if (av_hand_has_set(l->hand)) {
-                complete = add_sets(l->hand, moves);
-            } else {
-                m.type = AV_MOVE_EXHIBIT;
-                add(moves, &m);
-            }
+            m.type = AV_MOVE_EXHIBIT;
+            m.set = av_best_set(l->hand);
+            add(moves, &m);
             break;
         case AV_PHASE_STEAL:
             m.type = AV_MOVE_STEAL;

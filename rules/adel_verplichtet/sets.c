@@ -68,6 +68,22 @@ static av_cards run_cards(av_cards hand, int lo, int hi)
     return run;
 }
 
+/* The most valuable set in hand: always every card of one run of letters,
+ * since a run's full set is larger than any set drawn from it. */
+av_cards av_best_set(av_cards hand)
+{
+    av_cards best = 0;
+    for (int lo = 0; lo < AV_SERIES; lo++) {
+        for (int hi = lo; hi < AV_SERIES; hi++) {
+            av_cards run = run_cards(hand, lo, hi);
+            if (__builtin_popcountll(run) >= 3 &&
+                av_set_value(run) > av_set_value(best))
+                best = run;
+        }
+    }
+    return best;
+}
+
 static bool covers(av_cards sub, int lo, int hi)
 {
     for (int l = lo; l <= hi; l++) {

@@ -113,3 +113,37 @@ Test(av_end, equal_pawns_and_no_sets_share_the_place)
     json_decref(result);
     av_engine.destroy((rules_state *)s);
 }
+
+/* "All Lords display their largest and most valuable exhibition": a Lord
+ * may not hold back his best set in the final exhibition. */
+Test(av_end, the_final_exhibition_shows_the_largest_most_valuable_set)
+{
+    av_state *s = fixture_new(3, NULL);
+    fixture_give(s, 0, "A2 A3 A4 D1 D2 D3 D4", true);
+    fixture_give(s, 1, "B1 B2 B3 B4", true);
+    fixture_give(s, 2, "A1 A5 A6 C1 C2 C3", true);
+    s->lord[0].pawn = 37;
+    quiet_turn(s);
+    cr_assert_eq(s->phase, AV_PHASE_FINAL);
+    /* four cards beat three */
+    harness_reject_text(&av_engine, (rules_state *)s, 0, "exhibit A2 A3 A4",
+                        "largest");
+    harness_reject_text(&av_engine, (rules_state *)s, 0, "exhibit D1 D2 D3",
+                        "largest");
+    /* of two sets of three, the one with the oldest object (A1, 1620) */
+    harness_reject_text(&av_engine, (rules_state *)s, 2, "exhibit C1 C2 C3",
+                        "largest");
+    json_t *legal = av_engine.legal((rules_state *)s, 0);
+    char *text = rules_canonical_json(json_object_get(legal, "moves"));
+    cr_expect_str_eq(text, "[{\"cards\":[\"D1\",\"D2\",\"D3\",\"D4\"],"
+                           "\"type\":\"exhibit\"}]");
+    free(text);
+    json_decref(legal);
+    harness_apply_text(&av_engine, (rules_state *)s, 0,
+                       "exhibit D1 D2 D3 D4");
+    harness_apply_text(&av_engine, (rules_state *)s, 1,
+                       "exhibit B1 B2 B3 B4");
+    harness_apply_text(&av_engine, (rules_state *)s, 2, "exhibit A1 A5 A6");
+    cr_expect_eq(s->phase, AV_PHASE_OVER);
+    av_engine.destroy((rules_state *)s);
+}
