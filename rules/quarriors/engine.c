@@ -60,7 +60,7 @@ static json_t *engine_legal(const rules_state *state, int seat)
     bool complete;
     json_t *moves = qq_legal_moves((const qq_state *)state, seat, &complete);
     return json_pack(
-        "{s:o,s:b,s:[s,s,s,s,s,s,s,s,s,s,s,s,s,s,s,s,s,s]}", "moves", moves,
+        "{s:o,s:b,s:[s,s,s,s,s,s,s,s,s,s,s,s,s,s,s,s,s,s,s]}", "moves", moves,
         "complete", complete, "forms", "summon DIE", "ready DIE", "use DIE",
         "draw DIE", "reroll DIE [OTHER]", "cast DIE [TARGET]", "attach DIE",
         "attack", "quest start QUEST DIE...", "challenge QUEST DIE...",
@@ -68,7 +68,7 @@ static json_t *engine_legal(const rules_state *state, int seat)
         "seize SEAT | take | leave", "summon DIE COPIED | copy DIE TARGET",
         "use DIE [DIE DIE] | turn DIE | cast DIE TARGET TARGET...",
         "pass | revive DIE QUIDDITY", "exchange DIE | recall DIE | trade DIE "
-        "CARD");
+        "CARD", "first score | first quest");
 }
 
 static char *engine_format(const rules_state *state, int seat,
@@ -110,7 +110,7 @@ static bool engine_check(const rules_state *state, rules_error *err)
 const rules_engine qq_engine = {
     .name = "quarriors",
     .title = "Quarriors! with Quartifacts",
-    .version = 2,
+    .version = 3,
     .min_seats = 2,
     .max_seats = 4,
     .describe_options = qq_options,

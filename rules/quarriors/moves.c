@@ -402,6 +402,10 @@ json_t *qq_legal_moves(const qq_state *st, int seat, bool *complete)
     case QQ_P_TRIGGER:
         trigger_moves(&l);
         break;
+    case QQ_P_FIRST:
+        try_move(&l, json_pack("{s:s,s:s}", "type", "first", "do", "score"));
+        try_move(&l, json_pack("{s:s,s:s}", "type", "first", "do", "quest"));
+        break;
     default:
         break;
     }

@@ -3,7 +3,7 @@
  *   cast 7 | cast 7 12 | reroll 3 | reroll 3 5
  *   attack | done | pass | end | take | leave
  *   quest start exqualibur 2 5 | challenge holy-quail 1 | defend 4 2
- *   capture quake-dragon | seize 2
+ *   capture quake-dragon | seize 2 | first score | first quest
  * Card powers:
  *   summon 12 7 (Strong Primordial Ooze copying die 7) | copy 12 7
  *   use 7 3 5 (Growth Incantation re-rolling 3 and 5) | turn 4 (Portal)
@@ -154,6 +154,11 @@ char *qq_format(const json_t *action)
     } else if (strcmp(type, "seize") == 0) {
         put(&b, "seize");
         ok = put_int(&b, action, "seat", false);
+    } else if (strcmp(type, "first") == 0) {
+        const char *what = json_string_value(json_object_get(action, "do"));
+        if (what == NULL)
+            return NULL;
+        put(&b, "first %s", what);
     } else {
         return NULL;
     }
@@ -301,6 +306,8 @@ json_t *qq_parse(const char *text, rules_error *err)
         return json_pack("{s:s,s:s}", "type", "capture", "card", words[1]);
     if (strcmp(type, "seize") == 0 && n == 2 && number(words[1], &a))
         return json_pack("{s:s,s:I}", "type", "seize", "seat", a);
+    if (strcmp(type, "first") == 0 && n == 2)
+        return json_pack("{s:s,s:s}", "type", "first", "do", words[1]);
     rules_fail(err, "\"%s\" is not a move; moves look like \"summon 3\", "
                     "\"quest start exqualibur 2 5\", \"defend 4 2\", "
                     "\"capture quake-dragon\"", text);

@@ -202,10 +202,11 @@ static void add_glory(qq_state *st, int seat, int *part, int amount)
 static void after_scoring(qq_state *st);
 static void next_trigger(qq_state *st);
 
+static void score_ready(qq_state *st);
+
 void qq_start_turn(qq_state *st)
 {
     int seat = st->turn;
-    qq_player *me = &st->players[seat];
     st->turn_number++;
     st->quiddity = 0;
     st->captures_left = 1;
@@ -238,7 +239,28 @@ void qq_start_turn(qq_state *st)
     for (int d = 0; d < st->dice_count; d++)
         st->dice[d].flags = 0;
 
-    /* Creatures in the Ready Area score. */
+    /* COMPLETING A QUEST: with creatures scoring in the Ready Area and a
+     * band on a quest, the player decides which comes first. */
+    bool ready = false, questing = false;
+    for (int d = 0; d < st->dice_count; d++) {
+        if (st->dice[d].owner == seat && st->dice[d].zone == QQ_Z_READY &&
+            shows(st, d, QQ_FACE_CREATURE))
+            ready = true;
+    }
+    for (int q = 0; q < st->quest_count; q++)
+        questing = questing || qq_quest_owner(st, q) == seat;
+    if (ready && questing) {
+        st->phase = QQ_P_FIRST;
+        return;
+    }
+    score_ready(st);
+}
+
+/* Creatures in the Ready Area score; then their scoring powers ask. */
+static void score_ready(qq_state *st)
+{
+    int seat = st->turn;
+    qq_player *me = &st->players[seat];
     int scoring = 0;
     for (int d = 0; d < st->dice_count; d++) {
         if (st->dice[d].owner == seat && st->dice[d].zone == QQ_Z_READY &&
@@ -288,11 +310,11 @@ void qq_start_turn(qq_state *st)
     next_trigger(st);
 }
 
-/* The band on a quest completes it or comes home in shame; then culls. */
-static void after_scoring(qq_state *st)
+/* The band on a quest completes it or comes home in shame (its glory and
+ * quest die come after the culls). */
+static void complete_quests(qq_state *st)
 {
     int seat = st->turn;
-    st->trigger = -1;
     for (int q = 0; q < st->quest_count; q++) {
         if (qq_quest_owner(st, q) != seat)
             continue;
@@ -318,6 +340,13 @@ static void after_scoring(qq_state *st)
             st->culls_left += band;
         }
     }
+}
+
+/* After scoring: the quests (unless done first), then culls. */
+static void after_scoring(qq_state *st)
+{
+    st->trigger = -1;
+    complete_quests(st);
     qq_check_end(st);
     if (st->phase == QQ_P_OVER)
         return;
@@ -2001,6 +2030,24 @@ static void ooze_check(qq_state *st)
     }
 }
 
+/* QQ_P_FIRST: the Ready Area scores first, or the quest is completed
+ * first (its band then is in the Used Pile while the scoring powers
+ * act). */
+static bool first_move(qq_state *st, const char *type, const json_t *action,
+                       rules_error *err)
+{
+    const char *what = json_string_value(json_object_get(action, "do"));
+    if (strcmp(type, "first") != 0 || what == NULL ||
+        (strcmp(what, "score") != 0 && strcmp(what, "quest") != 0))
+        return rules_fail(err, "creatures score and a quest is completed: "
+                               "say which comes first (first score or "
+                               "first quest)");
+    if (strcmp(what, "quest") == 0)
+        complete_quests(st);
+    score_ready(st);
+    return true;
+}
+
 static bool challenge_move(qq_state *st, int seat, const char *type,
                            const json_t *action, rules_error *err)
 {
@@ -2069,6 +2116,7 @@ void qq_pending(const qq_state *st, rules_pending *out)
         [QQ_P_CAPTURE] = "capture a die from the Wilds, or end your turn",
         [QQ_P_REACT] = "cast a reaction spell (or revive), or pass",
         [QQ_P_TRIGGER] = "use the power of a creature that scored, or pass",
+        [QQ_P_FIRST] = "score your creatures or complete your quest first",
     };
     if (st->phase == QQ_P_OVER)
         return;
@@ -2158,6 +2206,8 @@ static bool apply_inner(qq_state *st, int seat, const json_t *action,
         return react_move(st, seat, type, action, err);
     case QQ_P_TRIGGER:
         return trigger_move(st, type, action, err);
+    case QQ_P_FIRST:
+        return first_move(st, type, action, err);
     case QQ_P_CAPTURE:
         return capture_move(st, type, action, err);
     default:

@@ -188,7 +188,8 @@ enum {
     QQ_P_CAPTURE,    /* phase 4 */
     QQ_P_REACT,      /* a reaction window: react_seat casts or passes */
     QQ_P_TRIGGER,    /* a scoring power's choice (trigger die) */
-    QQ_P_OVER
+    QQ_P_OVER,
+    QQ_P_FIRST       /* start of turn: score or complete the quest first */
 };
 
 #define QQ_MAX_BAND 24

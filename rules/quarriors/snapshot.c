@@ -281,7 +281,7 @@ qq_state *qq_load(const json_t *snap, rules_error *err)
     if (!get_int(json_object_get(turn, "seat"), 0, st->seats - 1, &st->turn) ||
         !get_int(json_object_get(turn, "number"), 0, 1 << 30,
                  &st->turn_number) ||
-        !get_int(json_object_get(turn, "phase"), 0, QQ_P_OVER, &st->phase) ||
+        !get_int(json_object_get(turn, "phase"), 0, QQ_P_FIRST, &st->phase) ||
         !get_int(json_object_get(turn, "quiddity"), 0, 10000, &st->quiddity) ||
         !get_int(json_object_get(turn, "captures_left"), 0, 1000,
                  &st->captures_left) ||

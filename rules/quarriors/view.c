@@ -13,7 +13,7 @@ static const char *const zone_names[QQ_Z_COUNT] = {
 
 static const char *const phase_names[] = {
     "cull", "seize", "special", "main", "defend", "challenge", "takeover",
-    "capture", "react", "trigger", "over",
+    "capture", "react", "trigger", "over", "first",
 };
 
 const char *qq_zone_name(int zone)

@@ -199,6 +199,47 @@ Test(qq_quest, a_band_short_of_levels_fails)
     free(st);
 }
 
+/* COMPLETING A QUEST: "If you have some Creatures scoring in the Ready Area
+ * and some completing a Quest during the same turn, you get to decide which
+ * to do first." Quest first: the questers are already in the Used Pile when
+ * the scoring Strong Witching Hag takes a creature die from it. */
+Test(qq_quest, the_player_decides_whether_the_quest_or_scoring_comes_first)
+{
+    int slot, slot2 = -1;
+    qq_state *st = position(2, "strong_witching_hag", &slot);
+    for (int s = slot + 1; s < st->slot_count; s++) {
+        if (qq_cards[st->slots[s].card].kind == QQ_KIND_CREATURE) {
+            st->slots[s].card = qq_card_find("deathdealer");
+            slot2 = s;
+            break;
+        }
+    }
+    int hag = place(st, slot, 0, QQ_Z_READY, 5, -1);   /* level 2, 4/5 */
+    int quester = place(st, slot2, 0, QQ_Z_QUEST, DD_L2, 0);
+    qq_state *other = (qq_state *)qq_engine.clone((rules_state *)st);
+    st->turn = 0;
+    qq_start_turn(st);
+    apply_text(st, 0, "first quest");
+    cr_assert_eq(st->dice[quester].zone, QQ_Z_USED, "the quest went first");
+    cr_assert_eq(st->dice[hag].zone, QQ_Z_USED, "then the Hag scored");
+    cr_assert_eq(st->phase, QQ_P_TRIGGER, "the Hag may take the quester");
+    apply_text(st, 0, "recall %d", quester);
+    cr_assert_eq(st->dice[quester].zone, QQ_Z_ACTIVE);
+    cr_assert_eq(st->phase, QQ_P_CULL);
+    apply_text(st, 0, "done");
+    cr_assert_eq(st->players[0].glory, 3 + 3, "the Hag's and the quest's");
+    free(st);
+
+    /* Scoring first: the quester is still on its quest when the Hag
+     * scores, so the Hag has nothing to take. */
+    other->turn = 0;
+    qq_start_turn(other);
+    apply_text(other, 0, "first score");
+    cr_assert_eq(other->phase, QQ_P_CULL);
+    cr_assert_eq(other->dice[quester].zone, QQ_Z_USED);
+    free(other);
+}
+
 Test(qq_rules, assistants_never_quest_and_creatures_attack_first)
 {
     int slot;
