@@ -3,7 +3,8 @@
  * picked up, the draw pile's order, other sides' civilizations until the
  * round ends, sealed final plays, the seed. The discard pile is face up
  * but may be reviewed only on your turn (CLARIFICATIONS.md general
- * ruling): other views show its top card and size. */
+ * ruling; in pairs a revoked-visas final turn is a turn): other views
+ * show its top card and size. */
 #include "aq_internal.h"
 
 static json_t *token_json(int id)
@@ -124,8 +125,12 @@ json_t *aq_view(const aq_state *s, int seat)
 {
     bool player = seat >= 0 && seat < s->seats;
     int viewer_side = player ? aq_side_of(s, seat) : AQ_NONE;
+    /* In pairs the revoked-visas final plays are taken in turn, so they
+     * are the seat's turn too; the sealed final plays without pairs are
+     * nobody's turn. */
     bool on_turn = player && s->turn == seat &&
-                   (s->phase == AQ_PHASE_DRAW || s->phase == AQ_PHASE_PLAY);
+                   (s->phase == AQ_PHASE_DRAW || s->phase == AQ_PHASE_PLAY ||
+                    (s->phase == AQ_PHASE_FINAL && s->opt.pairs));
 
     json_t *seats = json_array();
     for (int i = 0; i < s->seats; i++) {

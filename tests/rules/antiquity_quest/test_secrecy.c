@@ -151,6 +151,42 @@ Test(aq_secrecy, discard_pile_is_reviewed_on_your_turn_only)
     aq_engine.destroy((rules_state *)s);
 }
 
+/* Revoked visas in pairs: "players take turns" making their final plays,
+ * and "you may review the cards in the discard pile at any time on your
+ * turn", so the seat on turn sees the whole pile and nobody else does. */
+Test(aq_secrecy, discard_pile_is_reviewed_on_a_final_turn_in_pairs)
+{
+    aq_state *s = fx_new(4, "{\"pairs\": true, \"revoked_visas\": true}",
+                         AQ_PHASE_PLAY);
+    fx_collection(s, 0, "red1 red2 red3 red4 red5");
+    fx_collection(s, 0, "red1 red2 red3 red4 red5");
+    fx_collection(s, 0, "red1 red2 red3 red4 red5");
+    fx_collection(s, 0, "red1 red2 red3 red4 red5");
+    fx_collection(s, 0, "red1 red2 red3 red4 red5");
+    fx_collection(s, 0, "crown chalice scepter mask amulet");
+    int last = fx_collection(s, 0, "blue1 blue2 blue3 blue4");
+    fx_cache_taken(s, 0);
+    fx_hand(s, 0, "blue5");
+    fx_hand(s, 1, "yellow1 yellow2 yellow3");
+    fx_hand(s, 2, "green1");
+    fx_hand(s, 3, "orange1");
+    fx_discard(s, "purple1 crown purple4");
+    char text[32];
+    snprintf(text, sizeof text, "add %d blue5", last);
+    harness_apply_text(&aq_engine, (rules_state *)s, 0, text);
+    cr_assert_eq(s->phase, AQ_PHASE_FINAL);
+    cr_assert_eq(s->turn, 1, "seat 1 takes the first final turn");
+    int below = s->discard.card[1];
+    char *mine = fx_view_text(s, 1);
+    char *other = fx_view_text(s, 2);
+    cr_expect(shows(mine, below), "the seat on its final turn reviews the "
+                                  "discard pile");
+    cr_expect(!shows(other, below));
+    free(mine);
+    free(other);
+    aq_engine.destroy((rules_state *)s);
+}
+
 /* The draw phase lists every legal move: the draw and each pickup. */
 Test(aq_legal, draw_phase_lists_draw_and_every_pickup)
 {
