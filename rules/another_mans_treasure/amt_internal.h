@@ -158,8 +158,9 @@ bool amt_meld_shape(int kind, const int16_t *cards, int count, int *colour,
                     int *number, rules_error *err);
 /* Whether card may be added to meld; *at_low says which end of a run. */
 bool amt_meld_accepts(const amt_meld *meld, int card, bool at_low);
-/* Index of the wild in meld that stands for the numbered card, or -1. */
-int amt_meld_wild_for(const amt_meld *meld, int card);
+/* Index of the first wild in meld of wild_type (-1: of any type) that
+ * stands for the numbered card, or -1. */
+int amt_meld_wild_for(const amt_meld *meld, int card, int wild_type);
 /* The number (and colour, -1 any) the wild at index i stands for. */
 void amt_meld_wild_as(const amt_meld *meld, int i, int *colour, int *number);
 /* Finds up to max ways to lay the given melds (kinds/sizes) from hand;

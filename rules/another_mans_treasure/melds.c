@@ -69,13 +69,14 @@ void amt_meld_wild_as(const amt_meld *meld, int i, int *colour, int *number)
     *number = meld->kind == AMT_RUN ? meld->number + i : meld->number;
 }
 
-int amt_meld_wild_for(const amt_meld *meld, int card)
+int amt_meld_wild_for(const amt_meld *meld, int card, int wild_type)
 {
     amt_card c = amt_card_get(card);
     if (c.wild)
         return -1;
     for (int i = 0; i < meld->count; i++) {
-        if (!amt_card_get(meld->cards[i]).wild)
+        amt_card w = amt_card_get(meld->cards[i]);
+        if (!w.wild || (wild_type >= 0 && w.wild_type != wild_type))
             continue;
         int colour, number;
         amt_meld_wild_as(meld, i, &colour, &number);

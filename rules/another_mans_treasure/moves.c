@@ -85,6 +85,18 @@ static bool pattern_open(const amt_state *s, int seat, int pattern)
     return false;
 }
 
+/* The wild type called name (canonical), or -1 for a numbered card. */
+static int wild_type_named(const char *name)
+{
+    for (int id = AMT_NUMBERED; id < AMT_CARDS; id++) {
+        char have[AMT_NAME_LEN];
+        amt_card_name(id, have);
+        if (strcmp(have, name) == 0)
+            return amt_card_get(id).wild_type;
+    }
+    return -1;
+}
+
 static const char *action_type(const json_t *action)
 {
     return json_string_value(json_object_get(action, "type"));
@@ -371,13 +383,26 @@ static bool read_pattern(amt_state *s, int seat, const json_t *action,
             int card = hand_find(me, name);
             if (card < 0)
                 return rules_fail(err, "you do not hold %s", name);
+            /* Which wild to take, when the meld has several standing for
+             * the card (a set's or a pair's): any of them may be used. */
+            int wild_type = -1;
+            char wild_name[AMT_NAME_LEN] = "wild";
+            const json_t *jw = json_object_get(sw, "wild");
+            if (jw != NULL) {
+                if (!read_card(jw, wild_name, err))
+                    return false;
+                wild_type = wild_type_named(wild_name);
+                if (wild_type < 0)
+                    return rules_fail(err, "name the wild you take, like "
+                                           "W1-6, W6-11 or W1-11");
+            }
             amt_meld *m = &s->melds[mi];
-            int at = amt_meld_wild_for(m, card);
+            int at = amt_meld_wild_for(m, card, wild_type);
             if (at < 0)
                 return rules_fail(err, "you may swap a played wild only for "
                                        "the exact card it stands for, and "
-                                       "no wild in that meld stands for %s",
-                                  name);
+                                       "no %s in that meld stands for %s",
+                                  wild_name, name);
             int wild = m->cards[at];
             m->cards[at] = (int16_t)card;
             m->by[at] = (int8_t)seat;
@@ -723,7 +748,7 @@ static void list_swap_plays(const amt_state *s, int seat, json_t *moves)
     for (int mi = 0; mi < s->meld_count && listed < SAMPLE_SWAPS; mi++) {
         const amt_meld *m = &s->melds[mi];
         for (int h = 0; h < me->hand_count && listed < SAMPLE_SWAPS; h++) {
-            int at = amt_meld_wild_for(m, me->hand[h]);
+            int at = amt_meld_wild_for(m, me->hand[h], -1);
             if (at < 0 || same_card_earlier(me, h))
                 continue;
             amt_player trial = *me;
@@ -891,6 +916,7 @@ json_t *amt_legal(const rules_state *state, int seat)
     return json_pack("{s:o,s:b,s:[s,s,s,s,s,s,s]}", "moves", moves,
                      "complete", complete, "forms", "draw", "take",
                      "claim | pass", "discard CARD",
-                     "pattern MARK KIND:CARD,CARD,... [swap:Pn.m:CARD]",
+                     "pattern MARK KIND:CARD,CARD,... "
+                     "[swap:Pn.m:CARD[:WILD]]",
                      "add Pn.m CARD [low|high]", "pass (at the round's end)");
 }

@@ -1,6 +1,6 @@
 /* notation.c: the text form of moves, for email.
  *   draw | take | claim | pass | discard R3
- *   pattern 2runs4 run:B5,B6,W6-11,B8 run:Y1,Y2,Y3,Y4 [swap:P1.2:Y8]
+ *   pattern 2runs4 run:B5,B6,W6-11,B8 run:Y1,Y2,Y3,Y4 [swap:P1.2:Y8[:W1-11]]
  *   add P2.1 B9 | add P2.1 W1-11 low
  * Seats are written as P1.. (seat 0 is P1), melds as Pn.m (the m-th meld
  * in front of player n, in the order laid). Case does not matter. */
@@ -116,15 +116,17 @@ char *amt_format_move(const rules_state *state, int seat, const json_t *action)
     const json_t *swap;
     json_array_foreach(json_object_get(action, "swaps"), i, swap) {
         const char *card = json_string_value(json_object_get(swap, "card"));
-        if (card == NULL)
+        const json_t *jwild = json_object_get(swap, "wild");
+        const char *wild = json_string_value(jwild);
+        if (card == NULL || (jwild != NULL && wild == NULL))
             return NULL;
         char part[64];
-        snprintf(part, sizeof part, " swap:P%lld.%lld:%s",
+        snprintf(part, sizeof part, " swap:P%lld.%lld:%s%s%s",
                  (long long)json_integer_value(json_object_get(swap, "owner")) +
                      1,
                  (long long)json_integer_value(json_object_get(swap, "meld")) +
                      1,
-                 card);
+                 card, wild != NULL ? ":" : "", wild != NULL ? wild : "");
         append(buf, &len, part);
     }
     return dup_text(buf);
@@ -222,6 +224,10 @@ static json_t *parse_pattern(const amt_state *s, int seat, char **words,
                 goto fail;
             }
             *card++ = '\0';
+            /* an optional wild to take: swap:P1.1:G4:W1-11 */
+            char *wild = strchr(card, ':');
+            if (wild != NULL)
+                *wild++ = '\0';
             if (!parse_meld_ref(colon + 1, &owner, &meld)) {
                 rules_fail(err, "write a swap as swap:P1.2:Y8");
                 goto fail;
@@ -229,9 +235,17 @@ static json_t *parse_pattern(const amt_state *s, int seat, char **words,
             json_t *name = parse_card(card, err);
             if (name == NULL)
                 goto fail;
-            json_array_append_new(swaps, json_pack("{s:i,s:i,s:o}", "owner",
-                                                   owner, "meld", meld,
-                                                   "card", name));
+            json_t *swap = json_pack("{s:i,s:i,s:o}", "owner", owner, "meld",
+                                     meld, "card", name);
+            if (wild != NULL) {
+                json_t *wild_name = parse_card(wild, err);
+                if (wild_name == NULL) {
+                    json_decref(swap);
+                    goto fail;
+                }
+                json_object_set_new(swap, "wild", wild_name);
+            }
+            json_array_append_new(swaps, swap);
             continue;
         }
         int kind = amt_kind_find(words[w]);

@@ -111,3 +111,36 @@ Test(amt_examples, player_2_swaps_yellow_8_for_player_1s_wild)
     cr_assert(amt_test_holds(s, 1, "B11"));
     amt_engine.destroy((rules_state *)s);
 }
+
+/* "You can use wild cards that have been played if you have the exact card
+ * the wild was used to represent": both wilds in Player 1's set of 4s stand
+ * for a 4, so Player 2's green 4 may take either; here the 1-11 wild, the
+ * only one that can be the blue 8 of his run. */
+Test(amt_examples, player_2_chooses_which_wild_of_a_set_his_4_replaces)
+{
+    amt_state *s = amt_test_new(2, NULL);
+    const char *hands[] = {"B4 W1-6 W1-11 R4 Y1 Y2 Y3 Y4 B7",
+                           "G4 B9 B10 B11 R3 G3 Y3 B3 Y11"};
+    amt_test_deal(s, hands, "R2", "B1", 0);
+    amt_test_do(s, 0, "take");
+    amt_test_do(s, 0,
+                "pattern set4run4 set:B4,W1-6,W1-11,R4 run:Y1,Y2,Y3,Y4");
+    amt_test_do(s, 0, "discard B7");
+    amt_test_do(s, 1, "draw");
+    amt_test_reject(s, 1,
+                    "pattern set4run4 set:R3,G3,Y3,B3 run:W1-6,B9,B10,B11 "
+                    "swap:P1.1:G4:W1-6",
+                    "range");
+    amt_test_do(s, 1,
+                "pattern set4run4 set:R3,G3,Y3,B3 run:W1-11,B9,B10,B11 "
+                "swap:P1.1:G4:W1-11");
+    const amt_meld *set = &s->melds[amt_meld_index(s, 0, 0)];
+    char name[AMT_NAME_LEN];
+    amt_card_name(set->cards[1], name);
+    cr_assert_str_eq(name, "W1-6", "the 1-6 wild stays in the set");
+    amt_card_name(set->cards[2], name);
+    cr_assert_str_eq(name, "G4", "the green 4 replaced the 1-11 wild");
+    cr_assert_eq(set->by[2], 1);
+    cr_assert_eq(s->players[1].hand_count, 2, "Y11 and the drawn B1 remain");
+    amt_engine.destroy((rules_state *)s);
+}
