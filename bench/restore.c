@@ -83,11 +83,9 @@ static void new_player(player *p, int n)
 {
     unsigned char public_key[32];
     crypto_sign_keypair(public_key, p->secret_key);
-    uint8_t digest[8];
-    char hex[17];
-    crypto_generichash(digest, sizeof digest, public_key, 32, NULL, 0);
-    sodium_bin2hex(hex, sizeof hex, digest, sizeof digest);
-    snprintf(p->key_id, sizeof p->key_id, "k_%s", hex);
+    char key_id[64];
+    client_key_id(public_key, key_id);
+    snprintf(p->key_id, sizeof p->key_id, "%s", key_id);
     sodium_bin2base64(p->public_b64, sizeof p->public_b64, public_key, 32,
                       sodium_base64_VARIANT_ORIGINAL);
     uint64_t random_id;

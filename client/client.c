@@ -186,10 +186,20 @@ void client_response_free(client_response *response)
     response->body = NULL;
 }
 
+void client_key_id(const unsigned char public_key[32], char key_id[64])
+{
+    unsigned char digest[8];
+    char hex[2 * sizeof digest + 1];
+    crypto_generichash(digest, sizeof digest, public_key, 32, NULL, 0);
+    sodium_bin2hex(hex, sizeof hex, digest, sizeof digest);
+    snprintf(key_id, 64, "k_%s", hex);
+}
+
 void client_new_key(client_key *key)
 {
     memset(key, 0, sizeof *key);
     crypto_sign_keypair(key->public_key, key->secret_key);
+    client_key_id(key->public_key, key->key_id);
 }
 
 bool client_register(client *c, const char *name, const char *email,
@@ -203,7 +213,9 @@ bool client_register(client *c, const char *name, const char *email,
     char *text = json_dumps(body, JSON_COMPACT);
     json_decref(body);
     client_response r;
-    bool ok = client_send(c, "POST", "/v1/players", text, NULL, NULL, &r, errbuf);
+    /* The registration proves possession: it is signed by the key. */
+    client_key_id(key->public_key, key->key_id);
+    bool ok = client_send(c, "POST", "/v1/players", text, key, NULL, &r, errbuf);
     free(text);
     if (ok && r.status != 201) {
         snprintf(errbuf, 256, "registration refused (%ld): %s", r.status,

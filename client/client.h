@@ -52,11 +52,17 @@ bool client_send(client *c, const char *method, const char *path,
 
 void client_response_free(client_response *response);
 
-/* A new Ed25519 key pair (key_id left empty until registered). */
+/* The key id the service gives a public key: "k_" and the hex of its
+ * 8-byte BLAKE2b digest (known before registering, which is signed with
+ * it). */
+void client_key_id(const unsigned char public_key[32], char key_id[64]);
+
+/* A new Ed25519 key pair, with its key id. */
 void client_new_key(client_key *key);
 
-/* Registers name (and email, may be NULL) with key's public key; fills
- * key->key_id and player_id (32 bytes). False with errbuf filled. */
+/* Registers name (and email, may be NULL) with key's public key, in a
+ * request signed by that key; fills key->key_id and player_id (32 bytes).
+ * False with errbuf filled. */
 bool client_register(client *c, const char *name, const char *email,
                      client_key *key, char *player_id, char *errbuf);
 

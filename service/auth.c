@@ -77,10 +77,11 @@ static bool find_key(const char *key_id, uint8_t public_key[32],
     return true;
 }
 
-bool auth_player(const httpsig_request *req, int64_t now, caller *who,
-                 apierr *err)
+/* The signature of req, parsed and within policy; false with err filled
+ * (401) otherwise. */
+static bool signature_of(const httpsig_request *req, int64_t now,
+                         httpsig_signature *sig, apierr *err)
 {
-    memset(who, 0, sizeof *who);
     const char *input = req->header(req->header_ctx, "signature-input");
     const char *signature = req->header(req->header_ctx, "signature");
     if (input == NULL || signature == NULL)
@@ -88,16 +89,51 @@ bool auth_player(const httpsig_request *req, int64_t now, caller *who,
                           "this request must be signed: send Signature-Input "
                           "and Signature headers (RFC 9421, ed25519) covering "
                           "@method, @path and content-digest");
-    httpsig_signature sig;
     httpsig_error herr = {{0}};
-    if (!httpsig_parse(input, signature, NULL, &sig, &herr) ||
-        !httpsig_check_policy(&sig, req, now, AUTH_WINDOW_SECONDS, &herr))
+    if (!httpsig_parse(input, signature, NULL, sig, &herr) ||
+        !httpsig_check_policy(sig, req, now, AUTH_WINDOW_SECONDS, &herr))
         return apierr_set(err, 401, "bad_signature", "%s", herr.message);
+    return true;
+}
+
+bool auth_player(const httpsig_request *req, int64_t now, caller *who,
+                 apierr *err)
+{
+    memset(who, 0, sizeof *who);
+    httpsig_signature sig;
+    if (!signature_of(req, now, &sig, err))
+        return false;
     uint8_t public_key[32];
     if (!find_key(sig.keyid, public_key, &who->player_id, err))
         return false;
+    httpsig_error herr = {{0}};
     if (!httpsig_verify(&sig, req, public_key, &herr))
         return apierr_set(err, 401, "bad_signature", "%s", herr.message);
+    auth_fill_caller(req, &sig, who);
+    return true;
+}
+
+bool auth_new_key(const httpsig_request *req, int64_t now,
+                  const uint8_t public_key[32], caller *who, apierr *err)
+{
+    memset(who, 0, sizeof *who);
+    httpsig_signature sig;
+    if (!signature_of(req, now, &sig, err))
+        return false;
+    char key_id[40];
+    store_key_id(public_key, key_id);
+    if (strcmp(sig.keyid, key_id) != 0)
+        return apierr_set(err, 401, "bad_signature",
+                          "sign the registration with the key it registers, "
+                          "as keyid=\"%s\" (k_ and the hex of the key's "
+                          "8-byte BLAKE2b digest)",
+                          key_id);
+    httpsig_error herr = {{0}};
+    if (!httpsig_verify(&sig, req, public_key, &herr))
+        return apierr_set(err, 401, "bad_signature",
+                          "the registration is not signed by the key it "
+                          "registers: %s",
+                          herr.message);
     auth_fill_caller(req, &sig, who);
     return true;
 }

@@ -21,6 +21,13 @@ bool auth_player(const httpsig_request *req, int64_t now, caller *who,
                  apierr *err);
 void auth_caller_free(caller *who);
 
+/* A registration proves it holds the key it registers: it is signed like
+ * any player's request, by that key, with the key id the key will get
+ * (store_key_id). Fills *who as auth_player does (player_id 0) or returns
+ * false with err filled (401). */
+bool auth_new_key(const httpsig_request *req, int64_t now,
+                  const uint8_t public_key[32], caller *who, apierr *err);
+
 /* Fills who's key id, nonce, request digest and signature material (kept
  * in the events the request makes) from a request whose signature sig has
  * been verified. */

@@ -204,12 +204,28 @@ json_t *matches_games(void)
     return json_pack("{s:o}", "games", games);
 }
 
-json_t *matches_register_player(const json_t *body, apierr *err)
+bool matches_registration_key(const json_t *body, uint8_t public_key[32],
+                              apierr *err)
+{
+    const char *key_b64 = json_string_value(json_object_get(body, "public_key"));
+    size_t key_len = 0;
+    if (key_b64 == NULL ||
+        sodium_base642bin(public_key, crypto_sign_PUBLICKEYBYTES, key_b64,
+                          strlen(key_b64), NULL, &key_len, NULL,
+                          sodium_base64_VARIANT_ORIGINAL) != 0 ||
+        key_len != crypto_sign_PUBLICKEYBYTES)
+        return apierr_set(err, 400, "bad_public_key",
+                          "public_key must be a 32-byte Ed25519 public key in "
+                          "standard base64");
+    return true;
+}
+
+json_t *matches_register_player(const caller *who, const json_t *body,
+                                apierr *err)
 {
     const char *name = json_string_value(json_object_get(body, "name"));
     const json_t *email_json = json_object_get(body, "email");
     const char *email = json_string_value(email_json);
-    const char *key_b64 = json_string_value(json_object_get(body, "public_key"));
     if (name == NULL || name[0] == '\0' || strlen(name) > NAME_MAX_LEN) {
         apierr_set(err, 400, "bad_name",
                    "name must be a string of 1 to %d characters", NAME_MAX_LEN);
@@ -225,27 +241,31 @@ json_t *matches_register_player(const json_t *body, apierr *err)
         return NULL;
     }
     uint8_t key[crypto_sign_PUBLICKEYBYTES];
-    size_t key_len = 0;
-    if (key_b64 == NULL ||
-        sodium_base642bin(key, sizeof key, key_b64, strlen(key_b64), NULL,
-                          &key_len, NULL, sodium_base64_VARIANT_ORIGINAL) != 0 ||
-        key_len != sizeof key) {
-        apierr_set(err, 400, "bad_public_key",
-                   "public_key must be a 32-byte Ed25519 public key in "
-                   "standard base64");
+    if (!matches_registration_key(body, key, err))
         return NULL;
-    }
     PGconn *conn = db_conn(err);
     if (conn == NULL)
         return NULL;
     long long player_id;
     char key_id[40], ref[32];
-    if (!store_create_player(conn, name, email, key, &player_id, key_id, err))
+    if (!store_begin(conn, err))
         return NULL;
+    if (!store_create_player(conn, name, email, key, &player_id, key_id,
+                             err)) {
+        store_rollback(conn);
+        return NULL;
+    }
     store_player_ref(player_id, ref);
+    json_t *answer = json_pack("{s:s,s:s,s:s}", "id", ref, "name", name,
+                               "key_id", key_id);
+    /* The answer is kept with the nonce: a retry after a lost answer gets
+     * it again instead of "already registered". */
+    if (!matches_commit_with_answer(conn, who, NULL, 201, answer, err)) {
+        json_decref(answer);
+        return NULL;
+    }
     log_info("player %s registered with key %s", ref, key_id);
-    return json_pack("{s:s,s:s,s:s}", "id", ref, "name", name, "key_id",
-                     key_id);
+    return answer;
 }
 
 /* Why a request whose answer is stored may no longer stand: the event it

@@ -27,7 +27,14 @@ typedef struct caller {
 #define MATCHES_SNAPSHOT_EVERY 32
 
 json_t *matches_games(void);
-json_t *matches_register_player(const json_t *body, apierr *err);
+/* The public key a registration body names; 400 "bad_public_key" when it
+ * is not one. */
+bool matches_registration_key(const json_t *body, uint8_t public_key[32],
+                              apierr *err);
+/* Registers a player; who is the registration's signature, by the key it
+ * registers (auth_new_key). */
+json_t *matches_register_player(const caller *who, const json_t *body,
+                                apierr *err);
 json_t *matches_create(const caller *who, const json_t *body, apierr *err);
 json_t *matches_join(const caller *who, long long match_id,
                      const json_t *body, apierr *err);

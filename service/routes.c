@@ -646,14 +646,26 @@ void routes_handle(struct MHD_Connection *conn, const char *method,
     }
     if (strcmp(url, "/v1/players") == 0 && is_post) {
         answer->route = "POST /v1/players";
+        /* The key to check the signature with is in the body. */
         json_t *request = routes_parse_body(body, len, &err);
-        if (request == NULL) {
+        uint8_t public_key[32];
+        if (request == NULL ||
+            !matches_registration_key(request, public_key, &err)) {
+            json_decref(request);
             routes_answer_error(answer, &err);
             return;
         }
-        json_t *player = matches_register_player(request, &err);
+        httpsig_request req;
+        routes_signed_request(conn, method, target, body, len, &req);
+        if (!auth_new_key(&req, (int64_t)time(NULL), public_key, &who,
+                          &err)) {
+            json_decref(request);
+            routes_answer_error(answer, &err);
+            return;
+        }
+        json_t *player = matches_register_player(&who, request, &err);
         json_decref(request);
-        routes_answer_result(answer, 201, player, &err);
+        answer_use_case(&who, 201, player, &err, answer);
         return;
     }
     if (strcmp(url, "/v1/matches") == 0 && is_post) {

@@ -601,15 +601,20 @@ bool store_save_nonce(PGconn *conn, const char *key_id, const char *nonce,
     return false;
 }
 
-bool store_create_player(PGconn *conn, const char *name, const char *email,
-                         const uint8_t public_key[32], long long *player_id,
-                         char key_id[40], apierr *err)
+void store_key_id(const uint8_t public_key[32], char key_id[40])
 {
     uint8_t digest[8];
     crypto_generichash(digest, sizeof digest, public_key, 32, NULL, 0);
     char digest_hex[17];
     sodium_bin2hex(digest_hex, sizeof digest_hex, digest, sizeof digest);
     snprintf(key_id, 40, "k_%s", digest_hex);
+}
+
+bool store_create_player(PGconn *conn, const char *name, const char *email,
+                         const uint8_t public_key[32], long long *player_id,
+                         char key_id[40], apierr *err)
+{
+    store_key_id(public_key, key_id);
     uint64_t random_id;
     randombytes_buf(&random_id, sizeof random_id);
     *player_id = (long long)(random_id >> 1);
@@ -620,8 +625,6 @@ bool store_create_player(PGconn *conn, const char *name, const char *email,
     bytea_param(public_key, 32, key_text);
     const char *player[] = {id, name, email};
     const char *key[] = {key_id, id, key_text};
-    if (!store_begin(conn, err))
-        return false;
     bool ok = db_command(conn,
                          "INSERT INTO players (player_id, name, email)"
                          " VALUES ($1, $2, $3)",
@@ -630,14 +633,10 @@ bool store_create_player(PGconn *conn, const char *name, const char *email,
                          "INSERT INTO player_keys (key_id, player_id,"
                          " public_key) VALUES ($1, $2, $3)",
                          3, key, err);
-    if (!ok) {
-        store_rollback(conn);
-        if (strcmp(err->code, "database:23505") == 0)
-            return apierr_set(err, 409, "key_registered",
-                              "this public key is already registered");
-        return false;
-    }
-    return store_commit(conn, err);
+    if (!ok && strcmp(err->code, "database:23505") == 0)
+        return apierr_set(err, 409, "key_registered",
+                          "this public key is already registered");
+    return ok;
 }
 
 bool store_find_key(PGconn *conn, const char *key_id, uint8_t public_key[32],

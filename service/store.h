@@ -145,6 +145,13 @@ bool store_save_nonce(PGconn *conn, const char *key_id, const char *nonce,
                       apierr *err);
 
 /* Players and keys. */
+/* The key id the service gives an Ed25519 public key: "k_" and the hex of
+ * its 8-byte BLAKE2b digest, so that a client can sign its registration
+ * with the key id it is about to get. */
+void store_key_id(const uint8_t public_key[32], char key_id[40]);
+/* Inserts the player and its key inside the caller's transaction; 409
+ * "key_registered" when the key is taken (the transaction is then
+ * aborted). */
 bool store_create_player(PGconn *conn, const char *name, const char *email,
                          const uint8_t public_key[32], long long *player_id,
                          char key_id[40], apierr *err);

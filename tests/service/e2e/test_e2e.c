@@ -435,26 +435,31 @@ Test(e2e, requests_signed_by_an_independent_client_are_accepted)
 {
     e2e_server server = {0};
     e2e_start(&server);
-    /* A player whose key the npm client holds: register its public key. */
+    /* A player whose key the npm client holds: the npm client signs its
+     * registration too, with the key id the key will get. */
     uint8_t seed[32], public_key[32], secret_key[64];
-    char seed_hex[65], key_b64[64];
+    char seed_hex[65], key_b64[64], keyid[64];
     randombytes_buf(seed, sizeof seed);
     crypto_sign_seed_keypair(public_key, secret_key, seed);
     sodium_bin2hex(seed_hex, sizeof seed_hex, seed, sizeof seed);
     sodium_bin2base64(key_b64, sizeof key_b64, public_key, 32,
                       sodium_base64_VARIANT_ORIGINAL);
-    char body[200];
+    client_key_id(public_key, keyid);
+    char body[200], url[256], headers[4][9000];
     snprintf(body, sizeof body, "{\"name\":\"Grace\",\"public_key\":\"%s\"}",
              key_b64);
-    e2e_response r = e2e_call(&server, "POST", "/v1/players", body, NULL);
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/v1/players", server.port);
+    node_sign(seed_hex, keyid, "POST", url, body, headers);
+    const char *register_headers[] = {headers[0], headers[1], headers[2],
+                                      NULL};
+    e2e_response r = e2e_call_signed(&server, "POST", "/v1/players", body,
+                                     NULL, 0, NULL, register_headers, false);
     cr_assert_eq(r.status, 201, "%s", r.body);
-    char keyid[64];
-    snprintf(keyid, sizeof keyid, "%s",
-             json_string_value(json_object_get(r.json, "key_id")));
+    cr_assert_str_eq(json_string_value(json_object_get(r.json, "key_id")),
+                     keyid);
     e2e_response_free(&r);
 
     /* A signed POST with a body, then a signed GET of the new match. */
-    char url[256], headers[4][9000];
     const char *create = "{\"game\":\"" E2E_GAME "\",\"seats\":2}";
     snprintf(url, sizeof url, "http://127.0.0.1:%d/v1/matches", server.port);
     node_sign(seed_hex, keyid, "POST", url, create, headers);

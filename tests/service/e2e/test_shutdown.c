@@ -16,9 +16,11 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../../support/e2e.h"
+#include "httpsig.h"
 
 /* A connected loopback socket, or -1 with errno set. */
 static int connect_to(int port)
@@ -84,21 +86,42 @@ Test(shutdown, sigterm_lets_the_request_in_flight_finish, .timeout = 60)
     e2e_server server = {0};
     e2e_start(&server);
 
-    uint8_t public_key[32], secret_key[64];
-    crypto_sign_keypair(public_key, secret_key);
-    char key_b64[64], body[256], head[512];
-    sodium_bin2base64(key_b64, sizeof key_b64, public_key, sizeof public_key,
-                      sodium_base64_VARIANT_ORIGINAL);
+    /* A registration, signed by the key it registers. */
+    client_key key;
+    client_new_key(&key);
+    char key_b64[64], body[256], nonce[33], head[2048];
+    sodium_bin2base64(key_b64, sizeof key_b64, key.public_key,
+                      sizeof key.public_key, sodium_base64_VARIANT_ORIGINAL);
     snprintf(body, sizeof body, "{\"name\":\"late\",\"public_key\":\"%s\"}",
              key_b64);
+    uint8_t random[16];
+    randombytes_buf(random, sizeof random);
+    sodium_bin2hex(nonce, sizeof nonce, random, sizeof random);
+    httpsig_request req = {.method = "POST",
+                           .target = "/v1/players",
+                           .body = (const unsigned char *)body,
+                           .body_len = strlen(body)};
+    static const char *const covered[] = {"@method", "@path",
+                                          "content-digest"};
+    httpsig_headers signed_headers;
+    httpsig_error err;
+    cr_assert(httpsig_sign(&req, covered, 3, key.key_id, nonce,
+                           (int64_t)time(NULL), NULL, key.secret_key,
+                           &signed_headers, &err),
+              "%s", err.message);
     snprintf(head, sizeof head,
              "POST /v1/players HTTP/1.1\r\n"
              "Host: 127.0.0.1:%d\r\n"
              "Content-Type: application/json\r\n"
              "Content-Length: %zu\r\n"
+             "Content-Digest: %s\r\n"
+             "Signature-Input: %s\r\n"
+             "Signature: %s\r\n"
              "Expect: 100-continue\r\n"
              "Connection: close\r\n\r\n",
-             server.port, strlen(body));
+             server.port, strlen(body), signed_headers.content_digest,
+             signed_headers.signature_input, signed_headers.signature);
+    httpsig_headers_free(&signed_headers);
 
     int fd = connect_to(server.port);
     cr_assert_geq(fd, 0, "connect: %s", strerror(errno));
