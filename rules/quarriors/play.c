@@ -20,14 +20,21 @@ static int power(const qq_state *st, int d)
     return card == NULL ? QQ_POW_NONE : card->power;
 }
 
-static bool has_ready_power(const qq_state *st, int seat, int pow)
+/* Creatures of seat in its Ready Area with power pow. */
+static int ready_power_count(const qq_state *st, int seat, int pow)
 {
+    int n = 0;
     for (int d = 0; d < st->dice_count; d++) {
         if (st->dice[d].owner == seat && st->dice[d].zone == QQ_Z_READY &&
             shows(st, d, QQ_FACE_CREATURE) && power(st, d) == pow)
-            return true;
+            n++;
     }
-    return false;
+    return n;
+}
+
+static bool has_ready_power(const qq_state *st, int seat, int pow)
+{
+    return ready_power_count(st, seat, pow) > 0;
 }
 
 static int roll(qq_state *st)
@@ -552,9 +559,9 @@ static void destroy(qq_state *st, int d, int killer)
     if (killer < 0)
         return;
     st->combat_kills++;
-    if (killer == st->turn && has_ready_power(st, killer,
-                                              QQ_POW_WITCHING_HAG))
-        st->quiddity += 1;
+    /* Witching Hag: 1 quiddity from each one in the Ready Area. */
+    if (killer == st->turn)
+        st->quiddity += ready_power_count(st, killer, QQ_POW_WITCHING_HAG);
     deathdealers_score(st, killer);
     ghosts_return(st, killer);
 }
@@ -572,8 +579,25 @@ static int defenders_left(const qq_state *st, int seat)
     return n;
 }
 
+/* Attack of the active player's creature d against seat target: a
+ * Strong Quake Dragon of the target keeps creatures of level 2 or less
+ * from attacking him, a Mighty Witching Hag counts an attack above 3 as
+ * 3 (neither reaches an immune creature). */
+static int attack_against(const qq_state *st, int d, int target)
+{
+    bool immune = qq_shielded(st, d, target, QQ_SRC_CREATURE);
+    if (!immune && qq_level(st, d) <= 2 &&
+        has_ready_power(st, target, QQ_POW_STRONG_QUAKE_DRAGON))
+        return 0;
+    int attack = qq_attack(st, d, target);
+    if (!immune && attack > 3 &&
+        has_ready_power(st, target, QQ_POW_MIGHTY_WITCHING_HAG))
+        attack = 3;
+    return attack;
+}
+
 /* Mighty Deathdealer: the first creature to fall in the attack on an
- * opponent adds its attack once more against that opponent. */
+ * opponent adds its attack (as it attacks that opponent) once more. */
 static int mighty_deathdealer_bonus(const qq_state *st, int target)
 {
     int n = 0;
@@ -581,7 +605,7 @@ static int mighty_deathdealer_bonus(const qq_state *st, int target)
         if (st->dice[e].owner == st->turn && st->dice[e].zone == QQ_Z_READY &&
             shows(st, e, QQ_FACE_CREATURE) &&
             power(st, e) == QQ_POW_MIGHTY_DEATHDEALER)
-            n += qq_attack(st, e, target);
+            n += attack_against(st, e, target);
     }
     return n;
 }
@@ -631,22 +655,13 @@ static void continue_defense(qq_state *st)
 
 static int attack_total(const qq_state *st, int target)
 {
-    bool strong_dragon = has_ready_power(st, target,
-                                         QQ_POW_STRONG_QUAKE_DRAGON);
-    bool mighty_hag = has_ready_power(st, target, QQ_POW_MIGHTY_WITCHING_HAG);
     int total = st->kept_attack;
     for (int d = 0; d < st->dice_count; d++) {
         const qq_die *die = &st->dice[d];
         if (die->owner != st->turn || die->zone != QQ_Z_READY ||
             !shows(st, d, QQ_FACE_CREATURE))
             continue;
-        bool immune = qq_shielded(st, d, target, QQ_SRC_CREATURE);
-        if (strong_dragon && !immune && qq_level(st, d) <= 2)
-            continue;
-        int attack = qq_attack(st, d, target);
-        if (mighty_hag && !immune && attack > 3)
-            attack = 3;
-        total += attack;
+        total += attack_against(st, d, target);
     }
     return total;
 }
@@ -691,6 +706,9 @@ static void next_attack(qq_state *st)
                 }
             }
         }
+        /* RULING: Mighty Deathdealer's "first creature falls" counts the
+         * falls to damage, not Quake Dragon's. */
+        st->combat_kills = 0;
         if (attack_total(st, t) <= 0 || defenders_left(st, t) == 0) {
             end_combat(st);
             return;
@@ -740,15 +758,31 @@ static int side_attack(const qq_state *st, const int16_t *band, int n)
     return total;
 }
 
-/* Which of band (in order) fall to damage; marks them in dead. */
+/* Mighty Deathdealers of a band: their attack once more after the first
+ * fall (creatures in a challenge are attacking: Quartifacts rulebook,
+ * GAME TERMS 3). */
+static int side_bonus(const qq_state *st, const int16_t *band, int n)
+{
+    int total = 0;
+    for (int i = 0; i < n; i++) {
+        if (power(st, band[i]) == QQ_POW_MIGHTY_DEATHDEALER)
+            total += qq_attack(st, band[i], -1);
+    }
+    return total;
+}
+
+/* Which of band (in order) fall to damage; marks them in dead. bonus is
+ * added once, after the first fall. */
 static void take_damage(const qq_state *st, const int16_t *band, int n,
-                        int damage, bool *dead)
+                        int damage, int bonus, bool *dead)
 {
     for (int i = 0; i < n && damage > 0; i++) {
         int defense = qq_defense(st, band[i]);
         if (damage >= defense) {
             dead[band[i]] = true;
             damage -= defense;
+            damage += bonus;
+            bonus = 0;
         } else {
             damage = 0;
         }
@@ -795,8 +829,9 @@ static void resolve_challenge(qq_state *st)
     /* Simultaneous: both totals and all defenses before anyone falls. */
     int my_attack = side_attack(st, mine, nm);
     int their_attack = side_attack(st, theirs, nt);
-    take_damage(st, theirs, nt, my_attack, dead);
-    take_damage(st, mine, nm, their_attack, dead);
+    take_damage(st, theirs, nt, my_attack, side_bonus(st, mine, nm), dead);
+    take_damage(st, mine, nm, their_attack, side_bonus(st, theirs, nt),
+                dead);
     int killed = 0;
     for (int i = 0; i < nt; i++)
         killed += dead[theirs[i]];

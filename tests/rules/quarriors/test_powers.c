@@ -279,6 +279,101 @@ Test(qq_deathdealer, mighty_adds_its_attack_after_the_first_fall)
     free(st);
 }
 
+Test(qq_deathdealer, mighty_counts_the_first_fall_to_damage_after_quake_dragon)
+{
+    qq_state *st = fresh(2);
+    int mdd = card(st, 0, "mighty_deathdealer"), qd = card(st, 1,
+                                                           "quake_dragon");
+    int gob = card(st, 2, "scavenging_goblin");
+    int dev = card(st, 3, "devotee_of_the_holy_query");
+    int pale = card(st, 4, "defender_of_the_pale");
+    place(st, mdd, 0, QQ_Z_READY, DD_L2);                /* 4/4 */
+    place(st, qd, 0, QQ_Z_READY, 4);                     /* L2 6/6 */
+    int goblin = place(st, gob, 1, QQ_Z_READY, GOBLIN_L1);
+    int devotee = place(st, dev, 1, QQ_Z_READY, 4);      /* 2/4 */
+    place(st, pale, 1, QQ_Z_READY, 4);                   /* 2/6 */
+    int big = place(st, pale, 1, QQ_Z_READY, 5);         /* 2/8 */
+    ok(st);
+    act(st, 0, "attack");
+    cr_assert_eq(st->dice[goblin].zone, QQ_Z_USED, "Quake Dragon: level 1");
+    cr_assert_eq(st->damage, 10);
+    act(st, 1, "defend %d", devotee);
+    /* the first fall to damage: 10 - 4 = 6, +4 once */
+    cr_assert_eq(st->damage, 10);
+    act(st, 1, "defend %d", big);
+    cr_assert_eq(st->dice[big].zone, QQ_Z_USED, "10 >= 8");
+    free(st);
+}
+
+Test(qq_deathdealer, mighty_bonus_obeys_strong_quake_dragon_and_mighty_hag)
+{
+    /* Level 2 or less cannot attack a Strong Quake Dragon's player: the
+     * level-2 Mighty Deathdealer adds nothing against him. */
+    qq_state *st = fresh(2);
+    int mdd = card(st, 0, "mighty_deathdealer"), qd = card(st, 1,
+                                                           "strong_quake_dragon");
+    int gob = card(st, 2, "scavenging_goblin");
+    int dev = card(st, 3, "devotee_of_the_holy_query");
+    int pale = card(st, 4, "defender_of_the_pale");
+    place(st, mdd, 0, QQ_Z_READY, DD_L2);                /* L2 4/4 */
+    place(st, pale, 0, QQ_Z_READY, 5);                   /* L3 2/8 */
+    int dragon = place(st, qd, 1, QQ_Z_READY, 3);        /* L1 4/4 */
+    int goblin = place(st, gob, 1, QQ_Z_READY, GOBLIN_L1);
+    int devotee = place(st, dev, 1, QQ_Z_READY, 2);      /* 0/3 */
+    ok(st);
+    act(st, 0, "attack");
+    cr_assert_eq(st->damage, 2, "only the level-3 creature attacks");
+    act(st, 1, "defend %d", goblin);
+    cr_assert_eq(st->phase, QQ_P_CAPTURE, "no damage is left");
+    cr_assert_eq(st->dice[dragon].zone, QQ_Z_READY);
+    cr_assert_eq(st->dice[devotee].zone, QQ_Z_READY);
+
+    /* A Mighty Witching Hag still in the Ready Area: the attack added
+     * once more counts as 3. */
+    qq_state *st2 = fresh(2);
+    mdd = card(st2, 0, "mighty_deathdealer");
+    int hag = card(st2, 1, "mighty_witching_hag");
+    dev = card(st2, 2, "devotee_of_the_holy_query");
+    place(st2, mdd, 0, QQ_Z_READY, DD_L2);               /* 4/4 */
+    int small = place(st2, hag, 1, QQ_Z_READY, 3);       /* 3/3 */
+    place(st2, hag, 1, QQ_Z_READY, HAG_L2);              /* 4/5 */
+    devotee = place(st2, dev, 1, QQ_Z_READY, 4);         /* 2/4 */
+    ok(st2);
+    act(st2, 0, "attack");
+    cr_assert_eq(st2->damage, 3, "attack 4 counts as 3");
+    act(st2, 1, "defend %d", small);
+    cr_assert_eq(st2->damage, 3, "0 left, +3 once");
+    act(st2, 1, "defend %d", devotee);
+    cr_assert_eq(st2->dice[devotee].zone, QQ_Z_READY, "3 < 4");
+    free(st);
+    free(st2);
+}
+
+Test(qq_deathdealer, mighty_adds_its_attack_in_a_challenge)
+{
+    /* Quartifacts rulebook, GAME TERMS 3: creatures in a challenge are
+     * attacking. */
+    qq_state *st = fresh(2);
+    int mdd = card(st, 0, "mighty_deathdealer"), gob = card(st, 1,
+                                                            "scavenging_goblin");
+    int dev = card(st, 2, "devotee_of_the_holy_query");
+    int goblin = place(st, gob, 1, QQ_Z_QUEST, GOBLIN_L1);   /* 2/2 */
+    int devotee = place(st, dev, 1, QQ_Z_QUEST, 2);          /* 0/3 */
+    st->dice[goblin].quest = 0;
+    st->dice[devotee].quest = 0;
+    int hero = place(st, mdd, 0, QQ_Z_READY, DD_L2);         /* 4/4 */
+    ok(st);
+    act(st, 0, "challenge exqualibur %d", hero);
+    cr_assert_eq(st->phase, QQ_P_CHALLENGE);
+    act(st, 1, "defend %d %d", goblin, devotee);
+    /* 4 - 2 = 2 left, +4 once: 6 >= 3 */
+    cr_assert_eq(st->dice[goblin].zone, QQ_Z_USED);
+    cr_assert_eq(st->dice[devotee].zone, QQ_Z_USED);
+    cr_assert_eq(st->players[0].glory, 2, "1 glory per creature destroyed");
+    cr_assert_eq(st->phase, QQ_P_TAKEOVER);
+    free(st);
+}
+
 /* ---- Ghostly Spirit ---- */
 
 Test(qq_ghostly, plain_comes_back_by_culling_a_basic_quiddity)
@@ -559,6 +654,21 @@ Test(qq_creatures, mighty_warrior_destroys_warriors_and_comes_alone)
     act(st, 0, "summon %d", a);
     cr_assert_eq(st->dice[theirs].zone, QQ_Z_USED);
     reject(st, 0, "one Warrior", "summon %d", b);
+    free(st);
+}
+
+Test(qq_creatures, each_witching_hag_gives_a_quiddity_per_kill)
+{
+    qq_state *st = fresh(2);
+    int hag = card(st, 0, "witching_hag"), gob = card(st, 1,
+                                                      "scavenging_goblin");
+    place(st, hag, 0, QQ_Z_READY, HAG_L2);
+    place(st, hag, 0, QQ_Z_READY, HAG_L2);
+    int goblin = place(st, gob, 1, QQ_Z_READY, GOBLIN_L1);
+    cr_assert_eq(st->quiddity, 0);
+    act(st, 0, "attack");
+    cr_assert_eq(st->dice[goblin].zone, QQ_Z_USED);
+    cr_assert_eq(st->quiddity, 2, "1 quiddity from each Witching Hag");
     free(st);
 }
 
