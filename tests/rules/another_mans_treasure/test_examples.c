@@ -144,3 +144,114 @@ Test(amt_examples, player_2_chooses_which_wild_of_a_set_his_4_replaces)
     cr_assert_eq(s->players[1].hand_count, 2, "Y11 and the drawn B1 remain");
     amt_engine.destroy((rules_state *)s);
 }
+
+/* Puts the named cards (space-separated) on top of the draw pile, the
+ * first named to be drawn first. */
+static void stack_draw(amt_state *s, const char *names)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", names);
+    char *words[16];
+    int n = 0;
+    char *save = NULL;
+    for (char *w = strtok_r(buf, " ", &save); w != NULL && n < 16;
+         w = strtok_r(NULL, " ", &save))
+        words[n++] = w;
+    for (int k = n - 1; k >= 0; k--) {
+        int at = -1;
+        for (int i = 0; i < s->draw_count && at < 0; i++) {
+            char have[AMT_NAME_LEN];
+            amt_card_name(s->draw[i], have);
+            if (strcmp(have, words[k]) == 0)
+                at = i;
+        }
+        cr_assert_geq(at, 0, "%s is not in the draw pile", words[k]);
+        int16_t id = s->draw[at];
+        memmove(s->draw + at, s->draw + at + 1,
+                (size_t)(s->draw_count - at - 1) * sizeof s->draw[0]);
+        s->draw[s->draw_count - 1] = id;
+    }
+}
+
+/* The Classic score sheet's Game 1 column: round scores 0, +40, 0, +5 and
+ * +65 add up to a game score of 110. Seat 0 keeps that sheet over five
+ * rounds (the deal passes clockwise, so seat 1 starts rounds 2 and 4). */
+Test(amt_examples, score_sheet_rounds_0_40_0_5_65_make_110)
+{
+    amt_state *s = amt_test_new(2, NULL);
+    const char *sets = "B4 R4 Y4 G4 B9 R9 Y9 G2";
+    const char *nothing = "B1 R2 Y3 G5 B6 R7 Y8 G10";
+
+    /* Round 1: seat 0 goes out with 2 sets of 4: 0. */
+    const char *r1[] = {sets, nothing};
+    amt_test_deal(s, r1, "G9", NULL, 0);
+    go_out(s);
+    amt_test_do(s, 1, "pass");
+
+    /* Round 2: seat 1 goes out; seat 0 is left with 8 cards: +40. */
+    cr_assert_eq(s->round, 1);
+    const char *r2[] = {nothing, sets};
+    amt_test_deal(s, r2, "G9", NULL, 1);
+    amt_test_do(s, 1, "take");
+    amt_test_do(s, 1, "pattern 2sets4 set:B4,R4,Y4,G4 set:B9,R9,Y9,G9");
+    amt_test_do(s, 1, "discard G2");
+    amt_test_do(s, 0, "pass");
+
+    /* Round 3: seat 0 goes out with 2 suited runs of 4: 0. */
+    cr_assert_eq(s->round, 2);
+    const char *r3[] = {"B1 B2 B3 B4 R5 R6 R7 G2", "Y1 Y3 G5 B6 G7 Y8 G10 B11"};
+    amt_test_deal(s, r3, "R8", NULL, 0);
+    amt_test_do(s, 0, "take");
+    amt_test_do(s, 0, "pattern 2runs4 run:B1,B2,B3,B4 run:R5,R6,R7,R8");
+    amt_test_do(s, 0, "discard G2");
+    amt_test_do(s, 1, "pass");
+
+    /* Round 4: seat 0 claims its own discard (and a penalty card), lays a
+     * set of 4 and a run of 4, adds a 5 and keeps one card when seat 1
+     * goes out: +5. */
+    cr_assert_eq(s->round, 3);
+    const char *r4[] = {"B5 R5 Y5 G5 G1 G2 G3 R9", "Y1 Y2 Y3 Y4 Y6 Y7 Y8 B11"};
+    amt_test_deal(s, r4, "B3", NULL, 1);
+    stack_draw(s, "R10 G4 Y5 R11 B5 B2");
+    amt_test_do(s, 1, "draw");
+    amt_test_do(s, 1, "discard R10");
+    amt_test_do(s, 0, "draw");
+    amt_test_do(s, 0, "discard R9");
+    amt_test_do(s, 0, "claim");
+    amt_test_do(s, 1, "draw");
+    amt_test_do(s, 1, "discard B11");
+    amt_test_do(s, 0, "draw");
+    amt_test_do(s, 0, "pattern set4run4 set:B5,R5,Y5,G5 run:G1,G2,G3,G4");
+    amt_test_do(s, 0, "add P1.1 B5");
+    amt_test_do(s, 0, "discard R11");
+    cr_assert_eq(s->players[0].hand_count, 1);
+    amt_test_do(s, 1, "draw");
+    amt_test_do(s, 1, "pattern 2runs4 run:Y1,Y2,Y3,Y4 run:Y5,Y6,Y7,Y8");
+    amt_test_do(s, 1, "discard B2");
+
+    /* Round 5: seat 1 goes out with 4 suited pairs; seat 0 keeps five
+     * numbered cards, a 1-6 wild and two 1-11 wilds: +65. */
+    cr_assert_eq(s->round, 4);
+    const char *r5[] = {"B1 R3 Y6 G8 B10 W1-6 W1-11 W1-11",
+                        "B2 B2 R4 R4 Y7 Y7 G9 G9"};
+    amt_test_deal(s, r5, "B3", "R7", 0);
+    amt_test_do(s, 0, "draw");
+    amt_test_do(s, 0, "discard R7");
+    amt_test_do(s, 1, "take");
+    amt_test_do(s, 1, "pattern 4pairs pair:B2,B2 pair:R4,R4 pair:Y7,Y7 "
+                      "pair:G9,G9");
+    amt_test_do(s, 1, "discard R7");
+    amt_test_do(s, 0, "pass");
+
+    cr_assert_eq(s->phase, AMT_PHASE_OVER, "the game ends after round 5");
+    const int sheet[5] = {0, 40, 0, 5, 65};
+    for (int r = 0; r < 5; r++)
+        cr_assert_eq(s->players[0].round_score[r], sheet[r], "round %d",
+                     r + 1);
+    json_t *result = amt_engine.result((rules_state *)s);
+    cr_assert_eq(json_integer_value(
+                     json_array_get(json_object_get(result, "scores"), 0)),
+                 110);
+    json_decref(result);
+    amt_engine.destroy((rules_state *)s);
+}
