@@ -5,7 +5,7 @@
 const rules_engine as_engine = {
     .name = "artifact_stack",
     .title = "Artifact Stack",
-    .version = 1,
+    .version = 2,
     .min_seats = 2,
     .max_seats = 4,
     .describe_options = as_describe_options,

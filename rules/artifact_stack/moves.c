@@ -321,6 +321,12 @@ static bool do_hire(as_state *s, int seat, const json_t *action,
     int a;
     if (!need_action(s, err) || !read_own_assistant(s, seat, action, &a, err))
         return false;
+    /* "Play continues until all cards of the first temple have been
+     * taken"; "as soon as all cards of the second temple are taken, the
+     * game ends": an action left over then lapses. */
+    if (temple_empty(s))
+        return rules_fail(err, "the temple is empty, so the round is over: "
+                               "an action left over lapses");
     const char *name = as_data.assistants[a].name;
     if (s->assistant_owner[a] == AS_UNUSED_STACK)
         return rules_fail(err, "the %s belongs to a stack that is not in this "
@@ -430,6 +436,9 @@ static bool do_flip(as_state *s, int seat, const json_t *action,
                                    "for the jewelry bonus");
         break;
     case AS_MANUSCRIPTS:
+        if (temple_empty(s))
+            return rules_fail(err, "the temple is empty, so the round is "
+                                   "over: extra actions would give nothing");
         s->actions += bonus;
         break;
     case AS_CHINA:
@@ -465,6 +474,10 @@ static bool do_use(as_state *s, int seat, const json_t *action,
                                "works once", name);
     switch (as_data.assistants[a].ability) {
     case AS_ABILITY_EXTRA_ACTION:
+        if (temple_empty(s))
+            return rules_fail(err, "the temple is empty, so the round is "
+                                   "over: an extra action would give "
+                                   "nothing");
         s->actions++;
         break;
     case AS_ABILITY_STEAL:

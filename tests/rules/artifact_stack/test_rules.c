@@ -302,6 +302,59 @@ Test(as_round2, game_ends_when_the_second_temple_is_empty)
     as_engine.destroy((rules_state *)s);
 }
 
+/* "Play continues until all cards of the first temple have been taken.
+ * The first round is then over": an extra action left when the last card
+ * goes is not played in round 1 (no hiring with it). */
+Test(as_round2, first_round_is_over_when_its_last_card_is_taken)
+{
+    as_state *s = fx_new(2, BONUS);
+    fx_keep_only(s, (const char *const[]){"2.0.0", NULL});
+    fx_place(s, "2.0.0", "statues4");
+    fx_give(s, 0, "manuscripts4");
+    fx_give(s, 0, "manuscripts5");
+    fx_do(s, 0, "flip manuscripts 4 5");
+    cr_expect_eq(s->actions, 2);
+    fx_do(s, 0, "take 2.0.0");
+    cr_expect_eq(s->round, 2, "the first temple is empty: round 1 is over");
+    cr_expect_eq(s->turn, 1, "the last player of round 1 starts round 2");
+    cr_expect_eq(s->assistant_owner[as_assistant_by_name("sculptor")],
+                 AS_POOL);
+    fx_check(s);
+    as_engine.destroy((rules_state *)s);
+}
+
+/* "As soon as all cards of the second temple are taken, the game ends": an
+ * action left over cannot hire an assistant any more; a bonus of the last
+ * turn may still be activated (RULING) but nothing else. */
+Test(as_round2, no_action_after_the_second_temple_is_empty)
+{
+    as_state *s = fx_new(2, BONUS);
+    fx_keep_only(s, (const char *const[]){"2.0.0", NULL});
+    fx_do(s, 0, "take 2.0.0");
+    cr_assert_eq(s->round, 2);
+    cr_assert_eq(s->turn, 1);
+    fx_keep_only(s, (const char *const[]){"2.0.0", NULL});
+    fx_place(s, "2.0.0", "statues4");
+    fx_give(s, 1, "manuscripts4");
+    fx_give(s, 1, "manuscripts5");
+    fx_give(s, 1, "coins4");
+    fx_give(s, 1, "coins5");
+    fx_do(s, 1, "flip manuscripts 4 5");
+    fx_do(s, 1, "take 2.0.0");
+    cr_expect_eq(s->actions, 1);
+    fx_reject(s, 1, "hire sculptor", "temple is empty");
+    s->assistant_owner[as_assistant_by_name("scribe")] = 1;
+    fx_reject(s, 1, "use scribe", "would give nothing");
+    fx_give(s, 1, "manuscripts6");
+    fx_give(s, 1, "manuscripts7");
+    fx_reject(s, 1, "flip manuscripts 6 7", "would give nothing");
+    fx_do(s, 1, "flip coins 4 5");
+    cr_expect(s->over, "nothing is left to do: the game is over");
+    cr_expect_eq(s->assistant_owner[as_assistant_by_name("sculptor")],
+                 AS_POOL);
+    as_engine.destroy((rules_state *)s);
+}
+
 Test(as_assistants, each_ability_works_once)
 {
     as_state *s = fx_new(2, "relics,manuscripts,weapons,coins,statues,treasures");
