@@ -33,13 +33,54 @@ static int card_left(const aq_pile *hand, const uint8_t *ids, int n)
     return AQ_NONE;
 }
 
+/* Whether card, the one card a move leaves in hand, completes the side's
+ * last needed collection when added to one of its 4-card collections
+ * (rulebook: the last card may be played "if, by playing your last card,
+ * you complete your 5th collection"). changed is the side's collection the
+ * move starts or adds to, as it will be after the move (id 0 when new), or
+ * NULL. */
+static bool lone_card_completes(const aq_state *s, int side,
+                                int completed_after,
+                                const aq_collection *changed, int card)
+{
+    uint8_t id = (uint8_t)card;
+    if (completed_after != aq_needed(s) - 1)
+        return false;
+    if (changed != NULL && changed->count == 4 &&
+        aq_add_ok(changed, &id, 1, NULL))
+        return true;
+    for (int i = 0; i < s->collections; i++) {
+        const aq_collection *c = &s->coll[i];
+        if (c->side == side && c->count == 4 &&
+            (changed == NULL || c->id != changed->id) &&
+            aq_add_ok(c, &id, 1, NULL))
+            return true;
+    }
+    return false;
+}
+
+/* The side's collection base (NULL: a new one) with ids added, into out. */
+static void collection_after(aq_collection *out, const aq_collection *base,
+                             int side, const uint8_t *ids, int n)
+{
+    memset(out, 0, sizeof *out);
+    if (base != NULL)
+        *out = *base;
+    out->side = side;
+    for (int k = 0; k < n && out->count < AQ_COLLECTION_CARDS; k++)
+        out->card[out->count++] = ids[k];
+}
+
 /* The last-cache-card rule (rulebook "Note" under Phase 3): once the cache
  * is picked up, the hand may only be emptied with five completed
  * collections (seven in pairs). RULING: for the same reason a play may not
- * leave a single card other than Remington while fewer are completed: that
- * card could then neither be played nor discarded. */
+ * leave a single card other than Remington while fewer are completed, as
+ * it could then neither be played nor discarded; unless, as the rulebook
+ * allows, playing that card completes the last needed collection.
+ * changed: see lone_card_completes. */
 static bool last_card_ok(const aq_state *s, int seat, int hand_after,
-                         int completed_after, int last_card, rules_error *err)
+                         int completed_after, int last_card,
+                         const aq_collection *changed, rules_error *err)
 {
     int side = aq_side_of(s, seat);
     int need = aq_needed(s);
@@ -50,7 +91,8 @@ static bool last_card_ok(const aq_state *s, int seat, int hand_after,
                                "played once you have completed %d "
                                "collections", need);
     if (hand_after == 1 && s->phase != AQ_PHASE_FINAL &&
-        aq_card_info(last_card).kind != AQ_REMINGTON)
+        aq_card_info(last_card).kind != AQ_REMINGTON &&
+        !lone_card_completes(s, side, completed_after, changed, last_card))
         return rules_fail(err, "you may not keep a single last card before "
                                "completing %d collections, since it could "
                                "then neither be played nor discarded", need);
@@ -112,7 +154,7 @@ static bool check_pickup(const aq_state *s, int seat, const aq_action *a,
                                    "cards must be antiquities of the top "
                                    "card's civilization");
     }
-    uint8_t ids[4];
+    uint8_t ids[5];
     if (!aq_pile_pick(&s->hand[seat], a->name, a->names, ids, err))
         return false;
     int kept = s->hand[seat].count - a->names;
@@ -120,7 +162,11 @@ static bool check_pickup(const aq_state *s, int seat, const aq_action *a,
     int completed = aq_completed_count(s, side) + (a->names + 1 >= 5);
     int last = kept == 1 ? card_left(&s->hand[seat], ids, a->names)
                          : s->discard.card[0];
-    return last_card_ok(s, seat, hand_after, completed, last, err);
+    ids[a->names] = s->discard.card[s->discard.count - 1];
+    aq_collection started_now;
+    collection_after(&started_now, NULL, side, ids, a->names + 1);
+    return last_card_ok(s, seat, hand_after, completed, last, &started_now,
+                        err);
 }
 
 bool aq_new_collection_ok(const aq_state *s, const uint8_t *ids, int n,
@@ -145,8 +191,11 @@ static bool check_play(const aq_state *s, int seat, const aq_action *a,
     aq_shape shape = aq_shape_of(ids, a->names);
     int side = aq_side_of(s, seat);
     int completed = aq_completed_count(s, side) + aq_shape_complete(&shape);
+    aq_collection started_now;
+    collection_after(&started_now, NULL, side, ids, a->names);
     return last_card_ok(s, seat, s->hand[seat].count - a->names, completed,
-                        card_left(&s->hand[seat], ids, a->names), err);
+                        card_left(&s->hand[seat], ids, a->names),
+                        &started_now, err);
 }
 
 static bool check_add(const aq_state *s, int seat, const aq_action *a,
@@ -172,8 +221,11 @@ static bool check_add(const aq_state *s, int seat, const aq_action *a,
     int completed = aq_completed_count(s, side) +
                     (coll->side == side && !complete_before &&
                      coll->count + a->names >= 5);
+    aq_collection grown;
+    collection_after(&grown, coll, side, ids, a->names);
     return last_card_ok(s, seat, s->hand[seat].count - a->names, completed,
-                        card_left(&s->hand[seat], ids, a->names), err);
+                        card_left(&s->hand[seat], ids, a->names),
+                        coll->side == side ? &grown : NULL, err);
 }
 
 static int first_of_kind(const aq_pile *hand, aq_kind kind)
@@ -193,7 +245,7 @@ static bool check_character_play(const aq_state *s, int seat, aq_kind kind,
     uint8_t id = (uint8_t)first_of_kind(&s->hand[seat], kind);
     return last_card_ok(s, seat, s->hand[seat].count - 1,
                         aq_completed_count(s, aq_side_of(s, seat)),
-                        card_left(&s->hand[seat], &id, 1), err);
+                        card_left(&s->hand[seat], &id, 1), NULL, err);
 }
 
 static bool same_kind(const aq_collection *a, const aq_collection *b)

@@ -155,3 +155,68 @@ Test(aq_rejections, starting_collections_follows_the_criteria)
     harness_apply_text(E, RS(s), 0, "play red1 red2 crown");
     E->destroy(RS(s));
 }
+
+/* Rulebook Phase 3 "Note": the last card from the cache may be played "if,
+ * by playing your last card, you complete your 5th collection". So a play
+ * may leave a single card when that card completes the fifth collection
+ * (the RULING against a lone card covers only one that could neither be
+ * played nor discarded), whatever the move: an add, a new collection or a
+ * discard pile pick-up. */
+Test(aq_rejections, a_lone_card_that_completes_the_fifth_may_be_kept)
+{
+    static const char *const four[] = {
+        "red1 red2 red3 red4 red5", "blue1 blue2 blue3 blue4 blue5",
+        "green1 green2 green3 green4 green5",
+        "purple1 purple2 purple3 purple4 purple5",
+    };
+    char text[48];
+    /* An add to another collection first, the completing card last. */
+    aq_state *s = fx_new(2, NULL, AQ_PHASE_PLAY);
+    for (int i = 0; i < 4; i++)
+        fx_collection(s, 0, four[i]);
+    int almost = fx_collection(s, 0, "yellow1 yellow2 yellow3 yellow4");
+    int short_one = fx_collection(s, 0, "orange1 orange2 orange3");
+    fx_cache_taken(s, 0);
+    fx_hand(s, 0, "orange4 yellow5");
+    snprintf(text, sizeof text, "add %d orange4", short_one);
+    harness_apply_text(E, RS(s), 0, text);
+    snprintf(text, sizeof text, "add %d yellow5", almost);
+    harness_apply_text(E, RS(s), 0, text);
+    cr_expect_eq(s->going_out, 0, "the last card completed the 5th: out");
+    E->destroy(RS(s));
+
+    /* A new collection of four, then the card that completes it. */
+    s = fx_new(2, NULL, AQ_PHASE_PLAY);
+    for (int i = 0; i < 4; i++)
+        fx_collection(s, 0, four[i]);
+    fx_cache_taken(s, 0);
+    fx_hand(s, 0, "yellow1 yellow2 yellow3 yellow4 yellow5");
+    harness_apply_text(E, RS(s), 0, "play yellow1 yellow2 yellow3 yellow4");
+    snprintf(text, sizeof text, "add %d yellow5", s->next_id - 1);
+    harness_apply_text(E, RS(s), 0, text);
+    cr_expect_eq(s->going_out, 0);
+    E->destroy(RS(s));
+
+    /* A pick-up of four whose one leftover card completes it. */
+    s = fx_new(2, NULL, AQ_PHASE_DRAW);
+    for (int i = 0; i < 4; i++)
+        fx_collection(s, 0, four[i]);
+    fx_cache_taken(s, 0);
+    fx_discard(s, "yellow5 yellow4");
+    fx_hand(s, 0, "yellow1 yellow2 yellow3");
+    harness_apply_text(E, RS(s), 0, "pickup yellow1 yellow2 yellow3");
+    snprintf(text, sizeof text, "add %d yellow5", s->next_id - 1);
+    harness_apply_text(E, RS(s), 0, text);
+    cr_expect_eq(s->going_out, 0);
+    E->destroy(RS(s));
+
+    /* One collection short of that, the lone card stays refused. */
+    s = fx_new(2, NULL, AQ_PHASE_PLAY);
+    for (int i = 0; i < 3; i++)
+        fx_collection(s, 0, four[i]);
+    fx_cache_taken(s, 0);
+    fx_hand(s, 0, "yellow1 yellow2 yellow3 yellow4 yellow5");
+    harness_reject_text(E, RS(s), 0, "play yellow1 yellow2 yellow3 yellow4",
+                        "single last card");
+    E->destroy(RS(s));
+}
