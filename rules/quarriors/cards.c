@@ -26,12 +26,16 @@ int qq_quest_special_cost(int quest_type)
     return qq_quests[quest_type].level + 2;
 }
 
-/* DEFAULT (engine's own; the powers of the Quartifacts are unknown): an
- * attached Quartifact gives its carrier +N attack and +N defense, N = the
- * level of its quest. */
+/* The attack and defense an attached Quartifact gives its carrier. Its
+ * powers are "defined on the corresponding Quest Card" and the data file
+ * knows none (quartifact_powers_per_version: null), so the DEFAULT for
+ * unknown card powers (CLARIFICATIONS.md: "a card whose power is unknown
+ * has only its die faces") applies: nothing. A publisher-accurate table
+ * replaces this. */
 int qq_quartifact_bonus(int quest_type)
 {
-    return qq_quests[quest_type].level;
+    (void)quest_type;
+    return 0;
 }
 
 int qq_card_find(const char *id)

@@ -147,8 +147,8 @@ static void attached_bonus(const qq_state *st, int d, int *attack,
         if (ignore_spells && !a->quest_die)
             continue;
         if (a->quest_die) {
-            /* Immunity covers Quartifact powers; the DEFAULT power only
-             * acts on its own carrier, whose player may always use it. */
+            /* Immunity covers Quartifact powers, but never against the
+             * carrier's own player (the DEFAULT power is none). */
             if (qq_shielded(st, d, a->owner, QQ_SRC_QUARTIFACT))
                 continue;
             int bonus = qq_quartifact_bonus(st->quest_slots[a->slot].type);
@@ -213,8 +213,11 @@ static void base_stats(const qq_state *st, int d, int *attack, int *defense)
             *defense += 1;
         break;
     case QQ_POW_STRONG_SCAVENGING_GOBLIN:
-        if (face->burst == 1 && die->zone == QQ_Z_READY)
-            *defense += ready_creatures(st, die->owner) - 1;
+        /* +1 per other creature in the Ready Area, wherever it is itself
+         * (a questing goblin counts them all) */
+        if (face->burst == 1)
+            *defense += ready_creatures(st, die->owner) -
+                        (die->zone == QQ_Z_READY);
         break;
     default:
         break;

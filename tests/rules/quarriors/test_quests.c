@@ -282,3 +282,78 @@ Test(qq_rules, text_notation_round_trips)
     cr_assert_null(qq_engine.parse_move(NULL, 0, "summon the dragon", &err));
     cr_assert(err.message[0] != '\0');
 }
+
+/* QUARTIFACTS: a Quartifact's powers are "defined on the corresponding
+ * Quest Card", and no quest card's Quartifact powers are known (data file:
+ * quartifact_powers_per_version null). CLARIFICATIONS.md, DEFAULT for
+ * unknown card powers: "a card whose power is unknown has only its die
+ * faces". The carrier fights with its own face; it still carries the die
+ * until it is destroyed, which sends the die back to its quest card. */
+Test(qq_quartifact, an_attached_quartifact_of_unknown_power_adds_nothing)
+{
+    int slot;
+    qq_state *st = position(2, "deathdealer", &slot);
+    int relic = -1;
+    for (int d = 0; d < st->dice_count && relic < 0; d++) {
+        if (st->dice[d].quest_die && st->dice[d].slot == 0)
+            relic = d;
+    }
+    st->dice[relic].zone = QQ_Z_HELD;
+    st->dice[relic].owner = 0;
+    st->dice[relic].face = 3;   /* a Quartifact face */
+    int quester = place(st, slot, 1, QQ_Z_QUEST, DD_L1, 0);   /* 3/2 */
+    int hero = place(st, slot, 0, QQ_Z_ACTIVE, DD_L1, -1);    /* 3/2 */
+    st->quiddity = 1;
+    rules_error err;
+    cr_assert(qq_check(st, &err), "%s", err.message);
+
+    apply_text(st, 0, "summon %d", hero);
+    apply_text(st, 0, "attach %d", hero);
+    cr_assert_eq(st->dice[relic].zone, QQ_Z_ATTACHED);
+    cr_assert_eq(st->dice[relic].host, hero);
+    cr_assert_eq(qq_attack(st, hero, -1), 3, "only its die face");
+    cr_assert_eq(qq_defense(st, hero), 2, "only its die face");
+
+    /* 3 damage each way: both 3/2 creatures fall. */
+    apply_text(st, 0, "challenge exqualibur %d", hero);
+    cr_assert_eq(st->dice[quester].zone, QQ_Z_USED);
+    cr_assert_eq(st->dice[hero].zone, QQ_Z_USED, "the carrier falls too");
+    cr_assert_eq(st->players[0].glory, 1);
+    cr_assert_neq(st->phase, QQ_P_TAKEOVER, "no challenger survived");
+    cr_assert_eq(st->dice[relic].zone, QQ_Z_QCARD,
+                 "a destroyed carrier's Quartifact goes back to its card");
+    cr_assert_eq(st->dice[relic].owner, -1);
+    free(st);
+}
+
+/* Strong Scavenging Goblin: "(* face) defense +1 per other creature you
+ * have in the Ready Area" (no "while in your Ready Area", unlike Strong
+ * Warrior of the Quay). Questing, every creature of its Ready Area is
+ * another creature: with two there it defends the quest at 2 + 2. */
+Test(qq_challenge, a_questing_strong_scavenging_goblin_counts_the_ready_area)
+{
+    int slot, slot2 = -1;
+    qq_state *st = position(2, "deathdealer", &slot);
+    for (int s = slot + 1; s < st->slot_count; s++) {
+        if (qq_cards[st->slots[s].card].kind == QQ_KIND_CREATURE) {
+            st->slots[s].card = qq_card_find("strong_scavenging_goblin");
+            slot2 = s;
+            break;
+        }
+    }
+    int goblin = place(st, slot2, 1, QQ_Z_QUEST, 4, 0);   /* L1 2/2 * */
+    place(st, slot, 1, QQ_Z_READY, DD_L1, -1);
+    place(st, slot, 1, QQ_Z_READY, DD_L1, -1);
+    int hero = place(st, slot, 0, QQ_Z_READY, DD_L1, -1);   /* 3/2 */
+    rules_error err;
+    cr_assert(qq_check(st, &err), "%s", err.message);
+    cr_assert_eq(qq_defense(st, goblin), 4);
+
+    /* 3 damage does not reach defense 4; the goblin's 2 kills the 3/2. */
+    apply_text(st, 0, "challenge exqualibur %d", hero);
+    cr_assert_eq(st->dice[goblin].zone, QQ_Z_QUEST, "the goblin holds on");
+    cr_assert_eq(st->players[0].glory, 0);
+    cr_assert_eq(st->dice[hero].zone, QQ_Z_USED);
+    cr_assert_eq(qq_quest_owner(st, 0), 1);
+    free(st);
+}
