@@ -41,7 +41,12 @@ SUITES := $(patsubst %,$(BUILD)/%/suite,$(SUITE_DIRS))
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 
 CLI_SRC := $(wildcard cli/*.c)
-all: $(BUILD)/pbemd $(if $(CLI_SRC),$(BUILD)/pbem) $(SUITES)
+# The benchmarks are built with everything else, so a change that breaks
+# them fails make test, not the next make bench.
+BENCHES := $(BUILD)/bench/engines $(BUILD)/bench/service $(BUILD)/bench/notify \
+    $(BUILD)/bench/restore
+
+all: $(BUILD)/pbemd $(if $(CLI_SRC),$(BUILD)/pbem) $(SUITES) $(BENCHES)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -107,8 +112,7 @@ test: deps
 	$(Q)scripts/test.sh $(BUILD) $(SUITES)
 
 bench: deps
-	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench/engines $(BUILD)/bench/service \
-	    $(BUILD)/bench/notify $(BUILD)/bench/restore
+	$(Q)$(MAKE) --no-print-directory all
 	$(Q)scripts/bench.sh $(BUILD)
 
 $(BUILD)/bench/engines: $(call obj,bench/engines.c) $(BUILD)/librules.a

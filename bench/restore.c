@@ -38,7 +38,7 @@
 
 typedef struct player {
     long long id;
-    char key_id[40];
+    char key_id[64];
     char public_b64[64];
     unsigned char secret_key[64];
 } player;
@@ -83,9 +83,7 @@ static void new_player(player *p, int n)
 {
     unsigned char public_key[32];
     crypto_sign_keypair(public_key, p->secret_key);
-    char key_id[64];
-    client_key_id(public_key, key_id);
-    snprintf(p->key_id, sizeof p->key_id, "%s", key_id);
+    client_key_id(public_key, p->key_id);
     sodium_bin2base64(p->public_b64, sizeof p->public_b64, public_key, 32,
                       sodium_base64_VARIANT_ORIGINAL);
     uint64_t random_id;
