@@ -74,7 +74,9 @@ bool clock_parse(const char *text, bool allow_unix, long long *seconds)
     if (*p == 'Z' || *p == 'z') {
         p++;
     } else if (*p == '+' || *p == '-') {
-        int oh = digits(p + 1, 2), om = p[3] == ':' ? digits(p + 4, 2) : -1;
+        /* p[3] exists only once the two digits before it do. */
+        int oh = digits(p + 1, 2);
+        int om = oh >= 0 && p[3] == ':' ? digits(p + 4, 2) : -1;
         if (oh < 0 || oh > 23 || om < 0 || om > 59)
             return false;
         offset = (*p == '+' ? 1 : -1) * (oh * 3600LL + om * 60LL);

@@ -5,6 +5,7 @@
 #include <sodium.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "another_mans_treasure/another_mans_treasure.h"
@@ -129,6 +130,31 @@ Test(clock, malformed_times_are_refused)
     cr_assert_eq(t, T0);
     cr_assert_not(clock_parse(NULL, true, &t));
     cr_assert_not(clock_parse("soon", true, &t));
+}
+
+/* A time cut short inside its offset (a vacation's "from", an export's
+ * "since") is refused without reading past its end: here the end is the
+ * last byte before a page nobody may read. */
+Test(clock, a_time_cut_short_in_its_offset_is_read_no_further_than_its_end)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    char *area = mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    cr_assert_neq(area, MAP_FAILED);
+    cr_assert_eq(mprotect(area + page, (size_t)page, PROT_NONE), 0);
+    static const char *const cut[] = {"2030-01-01T00:00:00+",
+                                      "2030-01-01T00:00:00+0",
+                                      "2030-01-01T00:00:00+02",
+                                      "2030-01-01T00:00:00+02:",
+                                      "2030-01-01T00:00:00+02:0"};
+    for (size_t i = 0; i < sizeof cut / sizeof cut[0]; i++) {
+        size_t size = strlen(cut[i]) + 1;
+        char *text = area + page - size;
+        memcpy(text, cut[i], size);
+        long long t = 0;
+        cr_expect_not(clock_parse(text, false, &t), "%s", cut[i]);
+    }
+    munmap(area, 2 * (size_t)page);
 }
 
 Test(clock, the_test_clock_follows_its_file)
