@@ -393,11 +393,25 @@ static bool internal_address(const struct sockaddr *sa, bool *loopback,
         const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)sa;
         const uint8_t *b = in6->sin6_addr.s6_addr;
         inet_ntop(AF_INET6, &in6->sin6_addr, text, (socklen_t)size);
+        /* NAT64 reaches the IPv4 address in the last four bytes of
+         * 64:ff9b::/96; 64:ff9b:1::/48 is for local networks only. */
+        static const uint8_t nat64[12] = {0, 0x64, 0xff, 0x9b};
+        static const uint8_t local_nat64[6] = {0, 0x64, 0xff, 0x9b, 0, 1};
+        if (memcmp(b, local_nat64, sizeof local_nat64) == 0)
+            return true;
         if (IN6_IS_ADDR_V4MAPPED(&in6->sin6_addr) ||
-            IN6_IS_ADDR_V4COMPAT(&in6->sin6_addr)) {
+            IN6_IS_ADDR_V4COMPAT(&in6->sin6_addr) ||
+            memcmp(b, nat64, sizeof nat64) == 0) {
             uint32_t a = (uint32_t)b[12] << 24 | (uint32_t)b[13] << 16 |
                          (uint32_t)b[14] << 8 | b[15];
             return internal_v4(a, loopback);
+        }
+        /* 6to4 (2002::/16) reaches the IPv4 address after 2002:. */
+        if (b[0] == 0x20 && b[1] == 0x02) {
+            uint32_t a = (uint32_t)b[2] << 24 | (uint32_t)b[3] << 16 |
+                         (uint32_t)b[4] << 8 | b[5];
+            if (internal_v4(a, loopback))
+                return true;
         }
         *loopback = IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr);
         return *loopback || IN6_IS_ADDR_UNSPECIFIED(&in6->sin6_addr) ||

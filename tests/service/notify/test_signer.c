@@ -93,3 +93,32 @@ Test(backoff, doubles_with_jitter_and_honours_retry_after)
         cr_assert_eq(notify_backoff_ms(&c, 1, 60000), 60000);
     }
 }
+
+/* The guard judges the address a delivery connects to: an IPv6 address
+ * that a NAT64 or 6to4 gateway turns into an internal IPv4 one is refused
+ * like that IPv4 address, and a public one inside 6to4 is not. */
+Test(guard, ipv6_forms_of_internal_ipv4_addresses_are_refused)
+{
+    static const struct {
+        const char *url;
+        bool blocked;
+    } cases[] = {
+        {"http://[64:ff9b::a9fe:a9fe]:9/", true}, /* 169.254.169.254 */
+        {"http://[64:ff9b::7f00:1]:9/", true},    /* 127.0.0.1 */
+        {"http://[64:ff9b:1::a00:1]:9/", true},   /* local-use NAT64 */
+        {"http://[2002:a00:1::1]:9/", true},      /* 6to4 of 10.0.0.1 */
+        {"http://[2002:c0a8:101::1]:9/", true},   /* 6to4 of 192.168.1.1 */
+        {"http://[2002:808:808::1]:9/", false},   /* 6to4 of 8.8.8.8 */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        CURL *easy = curl_easy_init();
+        cr_assert_not_null(easy);
+        webhooks_guard guard = {0};
+        cr_assert(webhooks_prepare(easy, cases[i].url, 15, &guard));
+        curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, 300L);
+        curl_easy_perform(easy);
+        curl_easy_cleanup(easy);
+        cr_expect_eq(guard.blocked, cases[i].blocked, "%s: blocked %d",
+                     cases[i].url, guard.blocked);
+    }
+}
