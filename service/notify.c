@@ -144,7 +144,11 @@ static size_t read_header(char *data, size_t size, size_t count, void *user)
         char *end = NULL;
         long long seconds = strtoll(v, &end, 10);
         if (end != v && *end == '\0' && seconds >= 0) {
-            j->retry_after_ms = seconds * 1000;
+            /* Capped before it is counted in milliseconds: the endpoint
+             * may send any number. */
+            j->retry_after_ms = seconds < RETRY_AFTER_MAX_MS / 1000
+                                    ? seconds * 1000
+                                    : RETRY_AFTER_MAX_MS;
         } else {
             time_t when = curl_getdate(v, NULL);
             if (when > 0)

@@ -257,6 +257,41 @@ Test(webhooks, retry_after_is_honoured_and_redirects_are_not_followed,
     receiver_stop(&redirect);
 }
 
+/* A Retry-After too large to count in milliseconds waits the longest
+ * delay the worker allows; it does not wrap around into "retry now". */
+Test(webhooks, a_huge_retry_after_waits_the_longest_delay, .timeout = 60)
+{
+    notify_server_env();
+    receiver hook;
+    const char *args[] = {"--fail", "1", "--status", "503", "--retry-after",
+                          "99999999999999999999", NULL};
+    receiver_start(&hook, "webhook-receiver.mjs", args);
+    setenv("PBEM_NOTIFY_MAX_ATTEMPTS", "2", 1);
+    e2e_server s = {0};
+    e2e_start(&s);
+    e2e_player a, b;
+    e2e_register(&s, "Robert", &a);
+    e2e_register(&s, "Eliza", &b);
+    char url[128], match[32];
+    url_of(&hook, url, sizeof url);
+    receiver_add_secret(&hook, register_webhook(&s, &a, NULL, url));
+    receiver_add_secret(&hook, register_webhook(&s, &b, NULL, url));
+    two_player_match(&s, &a, &b, match);
+    json_t *lines = receiver_wait(&hook, 1, 20);
+    cr_assert_geq(json_array_size(lines), 1);
+    char id[64];
+    snprintf(id, sizeof id, "%s",
+             json_string_value(
+                 json_object_get(json_array_get(lines, 0), "webhook-id")));
+    json_decref(lines);
+    /* Backoff alone would retry within 200 ms. */
+    lines = receiver_wait(&hook, 2, 3);
+    cr_assert_eq(count_id(lines, id), 1, "%s was retried at once", id);
+    json_decref(lines);
+    stop_server(&s);
+    receiver_stop(&hook);
+}
+
 Test(webhooks, internal_addresses_are_refused_by_default, .timeout = 60)
 {
     notify_server_env();
