@@ -146,6 +146,13 @@ static bool import_player(PGconn *conn, const json_t *entry, apierr *err)
         key_len != sizeof key)
         return apierr_set(err, 422, "bad_export",
                           "a player entry of the header is malformed");
+    /* An edited export is checked like a registration: its email ends up
+     * in mail headers. */
+    apierr field_err;
+    if (!matches_player_fields_ok(json_object_get(entry, "name"),
+                                  json_object_get(entry, "email"), &field_err))
+        return apierr_set(err, 422, "bad_export", "player %s: %s",
+                          str(entry, "player"), field_err.message);
     return store_import_player(conn, player, name, str(entry, "email"), key,
                                key_id, err);
 }

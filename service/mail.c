@@ -167,6 +167,14 @@ static char *digest_text(const json_t *matches, const char *base)
 
 char *mail_compose(const mail_notification *n, char *why)
 {
+    /* The address is written into To: as it is: one that could end the
+     * header line or the angle brackets is never used. */
+    if (n->to_address == NULL || strchr(n->to_address, '@') == NULL ||
+        strpbrk(n->to_address, " \r\n<>") != NULL) {
+        snprintf(why, 256, "the email address cannot go into a mail header "
+                           "(a line break, space or angle bracket in it)");
+        return NULL;
+    }
     const json_t *p = n->payload;
     const char *match = json_string_value(json_object_get(p, "match"));
     const char *base = env_or("PBEM_PUBLIC_URL", "http://127.0.0.1:8080");

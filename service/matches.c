@@ -220,26 +220,34 @@ bool matches_registration_key(const json_t *body, uint8_t public_key[32],
     return true;
 }
 
+bool matches_player_fields_ok(const json_t *name_json,
+                              const json_t *email_json, apierr *err)
+{
+    const char *name = json_string_value(name_json);
+    const char *email = json_string_value(email_json);
+    if (name == NULL || name[0] == '\0' || strlen(name) > NAME_MAX_LEN)
+        return apierr_set(err, 400, "bad_name",
+                          "name must be a string of 1 to %d characters",
+                          NAME_MAX_LEN);
+    /* The address goes into mail headers and the SMTP envelope as it is. */
+    if (email_json != NULL && !json_is_null(email_json) &&
+        (email == NULL || strlen(email) > EMAIL_MAX_LEN ||
+         strchr(email, '@') == NULL || strpbrk(email, " \r\n<>") != NULL))
+        return apierr_set(err, 400, "bad_email",
+                          "email must look like name@example.org (at most %d "
+                          "characters)",
+                          EMAIL_MAX_LEN);
+    return true;
+}
+
 json_t *matches_register_player(const caller *who, const json_t *body,
                                 apierr *err)
 {
     const char *name = json_string_value(json_object_get(body, "name"));
-    const json_t *email_json = json_object_get(body, "email");
-    const char *email = json_string_value(email_json);
-    if (name == NULL || name[0] == '\0' || strlen(name) > NAME_MAX_LEN) {
-        apierr_set(err, 400, "bad_name",
-                   "name must be a string of 1 to %d characters", NAME_MAX_LEN);
+    const char *email = json_string_value(json_object_get(body, "email"));
+    if (!matches_player_fields_ok(json_object_get(body, "name"),
+                                  json_object_get(body, "email"), err))
         return NULL;
-    }
-    if (email_json != NULL && !json_is_null(email_json) &&
-        (email == NULL || strlen(email) > EMAIL_MAX_LEN ||
-         strchr(email, '@') == NULL || strpbrk(email, " \r\n<>") != NULL)) {
-        apierr_set(err, 400, "bad_email",
-                   "email must look like name@example.org (at most %d "
-                   "characters)",
-                   EMAIL_MAX_LEN);
-        return NULL;
-    }
     uint8_t key[crypto_sign_PUBLICKEYBYTES];
     if (!matches_registration_key(body, key, err))
         return NULL;

@@ -31,6 +31,12 @@ json_t *matches_games(void);
  * is not one. */
 bool matches_registration_key(const json_t *body, uint8_t public_key[32],
                               apierr *err);
+/* Whether a player's name (1 to 80 bytes) and email (absent, null, or an
+ * address of at most 254 bytes that cannot break a mail header) are
+ * acceptable; 400 "bad_name" / "bad_email" otherwise. Registration and
+ * import both check them. */
+bool matches_player_fields_ok(const json_t *name, const json_t *email,
+                              apierr *err);
 /* Registers a player; who is the registration's signature, by the key it
  * registers (auth_new_key). */
 json_t *matches_register_player(const caller *who, const json_t *body,

@@ -827,3 +827,47 @@ Test(admin_export, one_player_in_two_seats_is_refused, .timeout = 120)
     e2e_stop(&target);
     e2e_stop(&x.server);
 }
+
+/* An export edited to give a player an email that would break a mail
+ * header is refused like such a registration: the address would later go
+ * into To: and the SMTP envelope as it is. */
+Test(admin_export, an_email_that_could_break_a_mail_header_is_refused,
+     .timeout = 120)
+{
+    cr_assert(sodium_init() >= 0);
+    e2e_player admin;
+    admin_key(&admin);
+    char db1[64], db2[64];
+    e2e_private_database(db1, sizeof db1);
+    e2e_table x;
+    e2e_sit_down(&x, "antiquity_quest", 2, NULL);
+    char *text = export_of(&x.server, x.match, &admin);
+    int count;
+    char **lines = split_lines(text, &count);
+    json_t *header = json_loads(lines[0], 0, NULL);
+    json_t *seat = json_array_get(json_object_get(header, "seats"), 0);
+    cr_assert_not_null(json_object_get(seat, "email"), "%s", lines[0]);
+    json_object_set_new(seat, "email",
+                        json_string("eve@example.org\r\nBcc: all@example.org"));
+    free(lines[0]);
+    lines[0] = json_dumps(header, JSON_COMPACT);
+    json_decref(header);
+    char *edited = join_lines(lines, count);
+    free_lines(lines, count);
+
+    e2e_private_database(db2, sizeof db2);
+    e2e_server target = {0};
+    memcpy(target.key_file, x.server.key_file, sizeof target.key_file);
+    e2e_start(&target);
+    e2e_response r = admin_import(&target, edited, NULL, &admin);
+    cr_expect_eq(r.status, 422, "%s", r.body);
+    cr_expect_str_eq(e2e_error_code(&r), "bad_export");
+    cr_expect(strstr(error_message(&r), x.players[0].id) != NULL &&
+                  strstr(error_message(&r), "email") != NULL,
+              "%s", error_message(&r));
+    e2e_response_free(&r);
+    free(edited);
+    free(text);
+    e2e_stop(&target);
+    e2e_stop(&x.server);
+}

@@ -6,7 +6,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mail.h"
 #include "receivers.h"
+
+/* An address that could end the To: line or its angle brackets (say from
+ * an edited import) is never written into a message. */
+Test(mail, an_address_that_could_break_a_header_is_never_used)
+{
+    static const char *const hostile[] = {
+        "eve@example.org\r\nBcc: all@example.org", "eve@example.org\nX: y",
+        "eve@example.org> <all@example.org", "eve at example.org"};
+    for (size_t i = 0; i < sizeof hostile / sizeof hostile[0]; i++) {
+        mail_notification n = {.id = "n_1",
+                               .reason = "your_turn",
+                               .player_id = 1,
+                               .to_name = "Eve",
+                               .to_address = hostile[i],
+                               .payload = NULL,
+                               .date = 0};
+        char why[256] = "";
+        char *message = mail_compose(&n, why);
+        cr_expect_null(message, "a message was composed for %s", hostile[i]);
+        free(message);
+        cr_expect(strstr(why, "address") != NULL, "%s", why);
+    }
+}
 
 Test(mail, your_turn_mail_is_valid_multipart_with_escaped_data, .timeout = 60)
 {
