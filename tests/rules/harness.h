@@ -48,12 +48,35 @@ typedef struct harness_stats {
     long moves;
     long rejected_probes;  /* illegal moves tried and correctly rejected */
     long text_round_trips;
+    long hostile_actions;  /* malformed actions fed by harness_hostile_moves */
+    long hostile_texts;    /* malformed text moves parsed by it */
 } harness_stats;
 
 /* Plays cfg->matches random matches (times harness_soak_factor()); fails
  * the running Criterion test on the first broken promise, naming the match
  * seed and move number. */
 void harness_random_play(const harness_config *cfg, harness_stats *stats);
+
+/* Plays cfg->matches random matches (times harness_soak_factor()) and, at
+ * the first moves and every few moves after, feeds the engine the moves a
+ * hostile player can send: mutations of the legal moves listed there, for
+ * every pending seat and for one seat that may not act. Each field of an
+ * action (and of objects and arrays inside it) is replaced by null, true,
+ * extreme integers and reals, empty, huge and control-character strings,
+ * empty and huge arrays, {} and a 200-deep array; each field is removed; an
+ * unknown field is added; "type" takes every other type seen and nonsense;
+ * array elements are replaced, duplicated, and arrays emptied, truncated and
+ * grown; the whole action becomes a non-object. Each listed move's text is
+ * truncated at every word, has words doubled, numbers replaced by -1, 0 and
+ * 99999999999999999999, random bytes spliced in, and empty and 5000-character
+ * texts are parsed too; what parses is fed like an action.
+ * Every hostile action goes to format_move (NULL allowed) and then to apply
+ * on a clone: a refusal must carry a sentence and leave the state
+ * byte-identical, an acceptance must keep check() true (and never happen for
+ * a seat that may not act); a text that does not parse must carry a
+ * sentence. A crash or sanitizer report fails the running test; set
+ * PBEM_HOSTILE_TRACE=1 to print each hostile action before it is fed. */
+void harness_hostile_moves(const harness_config *cfg, harness_stats *stats);
 
 /* Plays cfg->matches matches in which every seat is absent: the lowest
  * pending seat always plays engine->default_move (the service's deadline

@@ -1,0 +1,33 @@
+/* Hostile moves: malformed actions and texts, as any registered player can
+ * send them, are refused with a sentence (or accepted as a legal move)
+ * without a crash, a sanitizer report or a change to the state. */
+#include <criterion/criterion.h>
+
+#include "../harness.h"
+#include "adel_verplichtet/adel_verplichtet.h"
+
+static void hostile(const char *options, int seats, int matches,
+                    uint64_t seed)
+{
+    harness_stats stats = {0};
+    harness_config cfg = {.engine = &av_engine, .options_json = options,
+                          .seats = seats, .matches = matches,
+                          .max_moves = 4000, .first_seed = seed};
+    harness_hostile_moves(&cfg, &stats);
+    cr_expect_eq(stats.matches, matches * harness_soak_factor());
+    cr_expect_gt(stats.hostile_actions, 0);
+    cr_expect_gt(stats.hostile_texts, 0);
+    cr_log_info("adel_verplichtet: %d seats, %s: %ld hostile actions, %ld hostile texts",
+                seats, options ? options : "defaults", stats.hostile_actions,
+                stats.hostile_texts);
+}
+
+Test(av_hostile, three_lords, .timeout = 300)
+{
+    hostile(NULL, 3, 20, 7100000);
+}
+
+Test(av_hostile, two_lords_combined_variant, .timeout = 300)
+{
+    hostile("{\"two_player_variant\": \"combined\"}", 2, 20, 7200000);
+}
