@@ -373,10 +373,11 @@ static bool read_pattern(amt_state *s, int seat, const json_t *action,
                                        "number");
             if (!read_card(json_object_get(sw, "card"), name, err))
                 return false;
-            int owner = (int)json_integer_value(jo);
-            int mi = owner >= 0 && owner < s->seats
-                         ? amt_meld_index(s, owner,
-                                          (int)json_integer_value(jm))
+            json_int_t owner = json_integer_value(jo);
+            json_int_t number = json_integer_value(jm);
+            int mi = owner >= 0 && owner < s->seats && number >= 0 &&
+                             number < AMT_MAX_MELDS
+                         ? amt_meld_index(s, (int)owner, (int)number)
                          : -1;
             if (mi < 0)
                 return rules_fail(err, "there is no such meld on the table");
@@ -518,9 +519,11 @@ static bool act_add(amt_state *s, int seat, const json_t *action,
     const json_t *jm = json_object_get(action, "meld");
     if (!json_is_integer(jo) || !json_is_integer(jm))
         return rules_fail(err, "an add names a meld by its owner and number");
-    int owner = (int)json_integer_value(jo);
-    int mi = owner >= 0 && owner < s->seats
-                 ? amt_meld_index(s, owner, (int)json_integer_value(jm))
+    json_int_t owner = json_integer_value(jo);
+    json_int_t number = json_integer_value(jm);
+    int mi = owner >= 0 && owner < s->seats && number >= 0 &&
+                     number < AMT_MAX_MELDS
+                 ? amt_meld_index(s, (int)owner, (int)number)
                  : -1;
     if (mi < 0)
         return rules_fail(err, "there is no such meld on the table");

@@ -53,6 +53,17 @@ static char *dup_text(const char *text)
     return copy;
 }
 
+/* Whether owner and meld name a meld the notation can write: P1.1 counts
+ * from one, so a number out of range would overflow. */
+static bool meld_ref_ok(const json_t *owner, const json_t *meld)
+{
+    return json_is_integer(owner) && json_is_integer(meld) &&
+           json_integer_value(owner) >= 0 &&
+           json_integer_value(owner) < AMT_MAX_SEATS &&
+           json_integer_value(meld) >= 0 &&
+           json_integer_value(meld) < AMT_MAX_MELDS;
+}
+
 char *amt_format_move(const rules_state *state, int seat, const json_t *action)
 {
     (void)state;
@@ -76,7 +87,7 @@ char *amt_format_move(const rules_state *state, int seat, const json_t *action)
         const char *end = json_string_value(json_object_get(action, "end"));
         const json_t *owner = json_object_get(action, "owner");
         const json_t *meld = json_object_get(action, "meld");
-        if (card == NULL || !json_is_integer(owner) || !json_is_integer(meld))
+        if (card == NULL || !meld_ref_ok(owner, meld))
             return NULL;
         snprintf(buf, sizeof buf, "add P%lld.%lld %s%s%s",
                  (long long)json_integer_value(owner) + 1,
@@ -118,7 +129,9 @@ char *amt_format_move(const rules_state *state, int seat, const json_t *action)
         const char *card = json_string_value(json_object_get(swap, "card"));
         const json_t *jwild = json_object_get(swap, "wild");
         const char *wild = json_string_value(jwild);
-        if (card == NULL || (jwild != NULL && wild == NULL))
+        if (card == NULL || (jwild != NULL && wild == NULL) ||
+            !meld_ref_ok(json_object_get(swap, "owner"),
+                         json_object_get(swap, "meld")))
             return NULL;
         char part[64];
         snprintf(part, sizeof part, " swap:P%lld.%lld:%s%s%s",
