@@ -172,11 +172,17 @@ char *qq_format(const json_t *action)
 
 #define MAX_WORDS 40
 
-/* Splits text into lower-case words; returns the count or -1. */
+/* Splits text into lower-case words; returns the count or -1. Moves are
+ * ASCII: any other byte is refused here, before JSON would refuse a name
+ * that is not UTF-8 without a sentence. */
 static int split(const char *text, char words[MAX_WORDS][64])
 {
     int n = 0;
     const char *p = text;
+    for (const char *c = text; *c; c++) {
+        if ((unsigned char)*c >= 0x80)
+            return -1;
+    }
     while (*p) {
         while (*p && isspace((unsigned char)*p))
             p++;
