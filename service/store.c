@@ -1,6 +1,7 @@
 /* store.c: SQL for matches, events, snapshots, nonces, players, outbox. */
 #include "store.h"
 
+#include <errno.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,24 +56,32 @@ void store_player_ref(long long player_id, char out[32])
     snprintf(out, 32, "p_%lld", player_id);
 }
 
+/* The id after prefix ("m_", "p_"): decimal digits without a leading
+ * zero, sign or space, that fit a bigint; 0 otherwise, so each id has one
+ * spelling. */
+static long long parse_ref(const char *text, const char *prefix)
+{
+    size_t skip = strlen(prefix);
+    if (text == NULL || strncmp(text, prefix, skip) != 0)
+        return 0;
+    const char *digits = text + skip;
+    size_t n = strlen(digits);
+    if (n == 0 || n > 19 || digits[0] < '1' || digits[0] > '9' ||
+        strspn(digits, "0123456789") != n)
+        return 0;
+    errno = 0;
+    long long id = strtoll(digits, NULL, 10);
+    return errno == ERANGE ? 0 : id;
+}
+
 long long store_parse_match_ref(const char *text)
 {
-    if (text == NULL || strncmp(text, "m_", 2) != 0 || text[2] == '\0')
-        return 0;
-    char *end = NULL;
-    long long id = strtoll(text + 2, &end, 10);
-    if (*end != '\0' || id <= 0 || strlen(text) > 22)
-        return 0;
-    return id;
+    return parse_ref(text, "m_");
 }
 
 long long store_parse_player_ref(const char *text)
 {
-    if (text == NULL || strncmp(text, "p_", 2) != 0 || text[2] < '1' ||
-        text[2] > '9' || strlen(text) > 22 ||
-        strspn(text + 2, "0123456789") != strlen(text + 2))
-        return 0;
-    return strtoll(text + 2, NULL, 10);
+    return parse_ref(text, "p_");
 }
 
 bool store_insert_match(PGconn *conn, const store_match *match, apierr *err)

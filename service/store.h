@@ -55,8 +55,9 @@ bool store_begin(PGconn *conn, apierr *err);
 bool store_commit(PGconn *conn, apierr *err);
 void store_rollback(PGconn *conn);
 
-/* Public ids: "m_<n>" for matches, "p_<n>" for players. Parsing returns 0
- * for anything malformed. */
+/* Public ids: "m_<n>" for matches, "p_<n>" for players. Each id has one
+ * spelling: parsing returns 0 for a sign, space, leading zero, anything
+ * after the digits, or a number too large for a bigint. */
 void store_match_ref(long long match_id, char out[32]);
 long long store_parse_match_ref(const char *text);
 void store_player_ref(long long player_id, char out[32]);

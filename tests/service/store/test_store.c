@@ -289,3 +289,20 @@ Test(store_nonces, a_retry_is_recognised_and_a_reuse_is_not)
     cr_expect_eq(store_find_nonce(conn, "k_1", "n1", other, &found, &err), 2);
     PQfinish(conn);
 }
+
+/* One spelling per id: what a URL names is the match or player it means. */
+Test(store_refs, each_id_has_one_spelling)
+{
+    cr_expect_eq(store_parse_match_ref("m_5"), 5);
+    cr_expect_eq(store_parse_match_ref("m_9223372036854775807"),
+                 9223372036854775807LL);
+    cr_expect_eq(store_parse_player_ref("p_42"), 42);
+    static const char *const malformed[] = {
+        "m_+5", "m_ 5", "m_05", "m_5x", "m_", "m_-5", "m_0", "M_5", "5",
+        "m_9223372036854775808", "m_99999999999999999999"};
+    for (size_t i = 0; i < sizeof malformed / sizeof malformed[0]; i++)
+        cr_expect_eq(store_parse_match_ref(malformed[i]), 0, "%s",
+                     malformed[i]);
+    cr_expect_eq(store_parse_player_ref("p_+42"), 0);
+    cr_expect_eq(store_parse_player_ref("p_9223372036854775808"), 0);
+}
