@@ -165,12 +165,17 @@ static char *digest_text(const json_t *matches, const char *base)
     return out;
 }
 
+bool mail_address_ok(const char *address)
+{
+    return address != NULL && strchr(address, '@') != NULL &&
+           strpbrk(address, " \r\n<>") == NULL;
+}
+
 char *mail_compose(const mail_notification *n, char *why)
 {
     /* The address is written into To: as it is: one that could end the
      * header line or the angle brackets is never used. */
-    if (n->to_address == NULL || strchr(n->to_address, '@') == NULL ||
-        strpbrk(n->to_address, " \r\n<>") != NULL) {
+    if (!mail_address_ok(n->to_address)) {
         snprintf(why, 256, "the email address cannot go into a mail header "
                            "(a line break, space or angle bracket in it)");
         return NULL;

@@ -36,8 +36,13 @@ typedef struct mail_notification {
     long long date;          /* unix seconds for the Date header */
 } mail_notification;
 
+/* Whether address can go into To: and the SMTP envelope as it is: it has
+ * an "@" and no line break, space or angle bracket. */
+bool mail_address_ok(const char *address);
+
 /* The full message with CRLF line ends (malloc'd), or NULL with why
- * (256 bytes) filled when a template is missing. */
+ * (256 bytes) filled when a template is missing or the address is not
+ * mail_address_ok. */
 char *mail_compose(const mail_notification *n, char *why);
 
 /* An upload in progress (the read callback's cursor). */

@@ -13,6 +13,7 @@
 #include "decisions.h"
 #include "forfeit.h"
 #include "log.h"
+#include "mail.h"
 #include "matchstate.h"
 #include "metrics.h"
 #include "notify_outbox.h"
@@ -229,10 +230,9 @@ bool matches_player_fields_ok(const json_t *name_json,
         return apierr_set(err, 400, "bad_name",
                           "name must be a string of 1 to %d characters",
                           NAME_MAX_LEN);
-    /* The address goes into mail headers and the SMTP envelope as it is. */
     if (email_json != NULL && !json_is_null(email_json) &&
         (email == NULL || strlen(email) > EMAIL_MAX_LEN ||
-         strchr(email, '@') == NULL || strpbrk(email, " \r\n<>") != NULL))
+         !mail_address_ok(email)))
         return apierr_set(err, 400, "bad_email",
                           "email must look like name@example.org (at most %d "
                           "characters)",
@@ -241,16 +241,14 @@ bool matches_player_fields_ok(const json_t *name_json,
 }
 
 json_t *matches_register_player(const caller *who, const json_t *body,
-                                apierr *err)
+                                const uint8_t public_key[32], apierr *err)
 {
-    const char *name = json_string_value(json_object_get(body, "name"));
-    const char *email = json_string_value(json_object_get(body, "email"));
-    if (!matches_player_fields_ok(json_object_get(body, "name"),
-                                  json_object_get(body, "email"), err))
+    const json_t *name_json = json_object_get(body, "name");
+    const json_t *email_json = json_object_get(body, "email");
+    if (!matches_player_fields_ok(name_json, email_json, err))
         return NULL;
-    uint8_t key[crypto_sign_PUBLICKEYBYTES];
-    if (!matches_registration_key(body, key, err))
-        return NULL;
+    const char *name = json_string_value(name_json);
+    const char *email = json_string_value(email_json);
     PGconn *conn = db_conn(err);
     if (conn == NULL)
         return NULL;
@@ -258,7 +256,7 @@ json_t *matches_register_player(const caller *who, const json_t *body,
     char key_id[40], ref[32];
     if (!store_begin(conn, err))
         return NULL;
-    if (!store_create_player(conn, name, email, key, &player_id, key_id,
+    if (!store_create_player(conn, name, email, public_key, &player_id, key_id,
                              err)) {
         store_rollback(conn);
         return NULL;

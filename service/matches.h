@@ -37,10 +37,10 @@ bool matches_registration_key(const json_t *body, uint8_t public_key[32],
  * import both check them. */
 bool matches_player_fields_ok(const json_t *name, const json_t *email,
                               apierr *err);
-/* Registers a player; who is the registration's signature, by the key it
- * registers (auth_new_key). */
+/* Registers a player with public_key (matches_registration_key of body);
+ * who is the registration's signature, by that key (auth_new_key). */
 json_t *matches_register_player(const caller *who, const json_t *body,
-                                apierr *err);
+                                const uint8_t public_key[32], apierr *err);
 json_t *matches_create(const caller *who, const json_t *body, apierr *err);
 json_t *matches_join(const caller *who, long long match_id,
                      const json_t *body, apierr *err);

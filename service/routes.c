@@ -663,7 +663,8 @@ void routes_handle(struct MHD_Connection *conn, const char *method,
             routes_answer_error(answer, &err);
             return;
         }
-        json_t *player = matches_register_player(&who, request, &err);
+        json_t *player = matches_register_player(&who, request, public_key,
+                                                 &err);
         json_decref(request);
         answer_use_case(&who, 201, player, &err, answer);
         return;
