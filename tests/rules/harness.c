@@ -419,17 +419,25 @@ int harness_soak_factor(void)
     return factor >= 1 && factor <= 1000 ? factor : 1;
 }
 
-void harness_random_play(const harness_config *cfg, harness_stats *stats)
+/* Plays cfg->matches (times the soak factor) matches with one. Soak runs
+ * play more matches from further seeds; the first ones are always the
+ * same, so a failure in `make test` replays exactly. */
+static void play_matches(const harness_config *cfg, harness_stats *stats,
+                         void (*one)(const harness_config *, uint64_t,
+                                     harness_stats *))
 {
     cr_assert(sodium_init() >= 0);
     harness_stats local = {0};
     if (stats == NULL)
         stats = &local;
-    /* Soak runs play more matches from further seeds; the first ones are
-     * always the same, so a failure in `make test` replays exactly. */
     int matches = cfg->matches * harness_soak_factor();
     for (int i = 0; i < matches; i++)
-        play_one_match(cfg, cfg->first_seed + (uint64_t)i, stats);
+        one(cfg, cfg->first_seed + (uint64_t)i, stats);
+}
+
+void harness_random_play(const harness_config *cfg, harness_stats *stats)
+{
+    play_matches(cfg, stats, play_one_match);
 }
 
 void harness_apply_text(const rules_engine *engine, rules_state *state,
@@ -1087,11 +1095,18 @@ static void hostile_match(const harness_config *cfg, uint64_t n,
 
 void harness_hostile_moves(const harness_config *cfg, harness_stats *stats)
 {
-    cr_assert(sodium_init() >= 0);
-    harness_stats local = {0};
-    if (stats == NULL)
-        stats = &local;
-    int matches = cfg->matches * harness_soak_factor();
-    for (int i = 0; i < matches; i++)
-        hostile_match(cfg, cfg->first_seed + (uint64_t)i, stats);
+    play_matches(cfg, stats, hostile_match);
+}
+
+void harness_expect_hostile_moves_harmless(const harness_config *cfg)
+{
+    harness_stats stats = {0};
+    harness_hostile_moves(cfg, &stats);
+    cr_expect_eq(stats.matches, cfg->matches * harness_soak_factor());
+    cr_expect_gt(stats.hostile_actions, 0);
+    cr_expect_gt(stats.hostile_texts, 0);
+    cr_log_info("%s: %d seats, %s: %ld hostile actions, %ld hostile texts",
+                cfg->engine->name, cfg->seats,
+                cfg->options_json ? cfg->options_json : "defaults",
+                stats.hostile_actions, stats.hostile_texts);
 }

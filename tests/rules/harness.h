@@ -78,6 +78,10 @@ void harness_random_play(const harness_config *cfg, harness_stats *stats);
  * PBEM_HOSTILE_TRACE=1 to print each hostile action before it is fed. */
 void harness_hostile_moves(const harness_config *cfg, harness_stats *stats);
 
+/* harness_hostile_moves for an engine's suite: every match played, and
+ * hostile actions and texts fed (logged with their counts). */
+void harness_expect_hostile_moves_harmless(const harness_config *cfg);
+
 /* Plays cfg->matches matches in which every seat is absent: the lowest
  * pending seat always plays engine->default_move (the service's deadline
  * action). Fails the test when a default move is missing or refused, or
