@@ -64,6 +64,21 @@ void sit_down_on(e2e_table *t, const e2e_server *server, const char *game,
     }
 }
 
+void start_beside(const e2e_server *source, e2e_server *target)
+{
+    char db[64];
+    e2e_private_database(db, sizeof db);
+    *target = (e2e_server){0};
+    memcpy(target->key_file, source->key_file, sizeof target->key_file);
+    e2e_start(target);
+}
+
+void replace_line(char **lines, int i, const json_t *value)
+{
+    free(lines[i]);
+    lines[i] = json_dumps(value, JSON_COMPACT);
+}
+
 char *export_of(const e2e_server *s, const char *match, const e2e_player *admin)
 {
     char path[128];

@@ -25,6 +25,13 @@ void sit_down_on(e2e_table *t, const e2e_server *server, const char *game,
 char *export_of(const e2e_server *s, const char *match,
                 const e2e_player *admin);
 
+/* Starts *target on a new private database with source's service key, as
+ * a second installation that an export is restored into. */
+void start_beside(const e2e_server *source, e2e_server *target);
+
+/* Replaces line i of split_lines' lines with value as compact JSON. */
+void replace_line(char **lines, int i, const json_t *value);
+
 /* POST /v1/admin/matches/import (query may be NULL or "?new_id=true"). */
 e2e_response admin_import(const e2e_server *s, const char *text,
                           const char *query, const e2e_player *admin);

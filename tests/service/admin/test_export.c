@@ -766,6 +766,22 @@ Test(admin_export, a_restored_match_keeps_its_deadlines, .timeout = 120)
     e2e_stop(&target);
 }
 
+/* Imports an edited export into a second installation beside x's: it must
+ * be refused as a bad export whose sentence names player and word. */
+static void expect_bad_export(const e2e_table *x, const char *edited,
+                              const e2e_player *admin, const char *player,
+                              const char *word, e2e_server *target)
+{
+    start_beside(&x->server, target);
+    e2e_response r = admin_import(target, edited, NULL, admin);
+    cr_expect_eq(r.status, 422, "%s", r.body);
+    cr_expect_str_eq(e2e_error_code(&r), "bad_export");
+    cr_expect(strstr(error_message(&r), player) != NULL &&
+                  strstr(error_message(&r), word) != NULL,
+              "%s", error_message(&r));
+    e2e_response_free(&r);
+}
+
 /* An export edited to seat one player twice is refused in words (the
  * seats table would refuse it too, as a bare database error). */
 Test(admin_export, one_player_in_two_seats_is_refused, .timeout = 120)
@@ -773,7 +789,7 @@ Test(admin_export, one_player_in_two_seats_is_refused, .timeout = 120)
     cr_assert(sodium_init() >= 0);
     e2e_player admin;
     admin_key(&admin);
-    char db1[64], db2[64];
+    char db1[64];
     e2e_private_database(db1, sizeof db1);
     e2e_table x;
     e2e_sit_down(&x, "antiquity_quest", 2, NULL);
@@ -785,8 +801,7 @@ Test(admin_export, one_player_in_two_seats_is_refused, .timeout = 120)
     json_t *twice = json_deep_copy(json_array_get(seats, 0));
     json_object_set_new(twice, "seat", json_integer(1));
     json_array_set_new(seats, 1, twice);
-    free(lines[0]);
-    lines[0] = json_dumps(header, JSON_COMPACT);
+    replace_line(lines, 0, header);
     json_decref(header);
     /* The joined event of seat 1 says so too, with the chain rewritten. */
     int edited_line = 0;
@@ -797,8 +812,7 @@ Test(admin_export, one_player_in_two_seats_is_refused, .timeout = 120)
             json_integer_value(json_object_get(event, "seat")) == 1) {
             json_object_set_new(json_object_get(event, "data"), "player",
                                 json_string(x.players[0].id));
-            free(lines[i]);
-            lines[i] = json_dumps(event, JSON_COMPACT);
+            replace_line(lines, i, event);
             edited_line = i;
         }
         json_decref(event);
@@ -808,18 +822,9 @@ Test(admin_export, one_player_in_two_seats_is_refused, .timeout = 120)
     char *edited = join_lines(lines, count);
     free_lines(lines, count);
 
-    e2e_private_database(db2, sizeof db2);
-    e2e_server target = {0};
-    memcpy(target.key_file, x.server.key_file, sizeof target.key_file);
-    e2e_start(&target);
-    e2e_response r = admin_import(&target, edited, NULL, &admin);
-    cr_expect_eq(r.status, 422, "%s", r.body);
-    cr_expect_str_eq(e2e_error_code(&r), "bad_export");
-    cr_expect(strstr(error_message(&r), x.players[0].id) != NULL &&
-                  strstr(error_message(&r), "twice") != NULL,
-              "%s", error_message(&r));
-    e2e_response_free(&r);
-    r = admin_import(&target, text, NULL, &admin);
+    e2e_server target;
+    expect_bad_export(&x, edited, &admin, x.players[0].id, "twice", &target);
+    e2e_response r = admin_import(&target, text, NULL, &admin);
     cr_expect_eq(r.status, 201, "the export as made: %s", r.body);
     e2e_response_free(&r);
     free(text);
@@ -837,7 +842,7 @@ Test(admin_export, an_email_that_could_break_a_mail_header_is_refused,
     cr_assert(sodium_init() >= 0);
     e2e_player admin;
     admin_key(&admin);
-    char db1[64], db2[64];
+    char db1[64];
     e2e_private_database(db1, sizeof db1);
     e2e_table x;
     e2e_sit_down(&x, "antiquity_quest", 2, NULL);
@@ -849,23 +854,13 @@ Test(admin_export, an_email_that_could_break_a_mail_header_is_refused,
     cr_assert_not_null(json_object_get(seat, "email"), "%s", lines[0]);
     json_object_set_new(seat, "email",
                         json_string("eve@example.org\r\nBcc: all@example.org"));
-    free(lines[0]);
-    lines[0] = json_dumps(header, JSON_COMPACT);
+    replace_line(lines, 0, header);
     json_decref(header);
     char *edited = join_lines(lines, count);
     free_lines(lines, count);
 
-    e2e_private_database(db2, sizeof db2);
-    e2e_server target = {0};
-    memcpy(target.key_file, x.server.key_file, sizeof target.key_file);
-    e2e_start(&target);
-    e2e_response r = admin_import(&target, edited, NULL, &admin);
-    cr_expect_eq(r.status, 422, "%s", r.body);
-    cr_expect_str_eq(e2e_error_code(&r), "bad_export");
-    cr_expect(strstr(error_message(&r), x.players[0].id) != NULL &&
-                  strstr(error_message(&r), "email") != NULL,
-              "%s", error_message(&r));
-    e2e_response_free(&r);
+    e2e_server target;
+    expect_bad_export(&x, edited, &admin, x.players[0].id, "email", &target);
     free(edited);
     free(text);
     e2e_stop(&target);
