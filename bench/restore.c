@@ -25,10 +25,10 @@
 #include <unistd.h>
 
 #include "client.h"
-#include "httpsig.h"
+#include "auth/httpsig.h"
 #include "rules.h"
-#include "seal.h"
-#include "store.h"
+#include "ledger/seal.h"
+#include "store/store.h"
 
 #define GAME "artifact_stack"
 #define PLAYERS 64

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "admin_client.h"
-#include "export_check.h"
+#include "ledger/export_check.h"
 #include "json_io.h"
 
 static int usage(void)

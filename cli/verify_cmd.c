@@ -11,7 +11,7 @@
 #include "admin_cmd.h"
 #include "client.h"
 #include "json_io.h"
-#include "verify.h"
+#include "ledger/verify.h"
 
 #define PAGE 500
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "httpsig.h"
+#include "auth/httpsig.h"
 
 struct client {
     CURL *curl;

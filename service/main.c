@@ -14,14 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
-#include "db.h"
-#include "deadline_worker.h"
-#include "http.h"
-#include "log.h"
-#include "migrate.h"
-#include "notify.h"
-#include "seal.h"
+#include "core/clock.h"
+#include "store/db.h"
+#include "timers/deadline_worker.h"
+#include "http/http.h"
+#include "core/log.h"
+#include "store/migrate.h"
+#include "notify/notify.h"
+#include "ledger/seal.h"
 
 static const char *env_or(const char *name, const char *fallback)
 {

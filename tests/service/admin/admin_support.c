@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 
 #include "rules.h"
-#include "store.h"
+#include "store/store.h"
 
 void admin_key(e2e_player *admin)
 {

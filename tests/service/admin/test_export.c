@@ -10,9 +10,9 @@
 #include <sys/wait.h>
 
 #include "admin_support.h"
-#include "httpsig.h"
+#include "auth/httpsig.h"
 #include "rules.h"
-#include "store.h"
+#include "store/store.h"
 
 static void expect_refused(const e2e_server *s, const char *text,
                            const e2e_player *admin, const char *event,

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "core/clock.h"
 
 static char clock_path[64];
 

@@ -10,7 +10,7 @@
 
 #include "rules.h"
 #include "scene.h"
-#include "seal.h"
+#include "ledger/seal.h"
 
 static const char *open_decision(const json_t *view)
 {

@@ -10,11 +10,11 @@
 
 #include "another_mans_treasure/another_mans_treasure.h"
 #include "artifact_stack/artifact_stack.h"
-#include "clock.h"
-#include "deadline_math.h"
-#include "deadline_settings.h"
-#include "forfeit.h"
-#include "timeouts.h"
+#include "core/clock.h"
+#include "deadlines/deadline_math.h"
+#include "deadlines/deadline_settings.h"
+#include "ledger/forfeit.h"
+#include "timers/timeouts.h"
 
 #define HOUR 3600LL
 #define DAY (24 * HOUR)

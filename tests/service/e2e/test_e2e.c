@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "../../support/e2e.h"
-#include "store.h"
+#include "store/store.h"
 
 #ifndef E2E_GAME
 #define E2E_GAME "antiquity_quest"

@@ -12,9 +12,9 @@
 
 #include "../../support/e2e.h"
 #include "rules.h"
-#include "seal.h"
-#include "store.h"
-#include "verify.h"
+#include "ledger/seal.h"
+#include "store/store.h"
+#include "ledger/verify.h"
 
 #ifndef E2E_SEALED_GAME
 #define E2E_SEALED_GAME "adel_verplichtet"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mail.h"
+#include "notify/mail.h"
 #include "receivers.h"
 
 /* An address that could end the To: line or its angle brackets (say from

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mail.h"
-#include "notify.h"
-#include "templates.h"
-#include "webhooks.h"
+#include "notify/mail.h"
+#include "notify/notify.h"
+#include "notify/templates.h"
+#include "notify/webhooks.h"
 
 Test(signer, standard_webhooks_vector)
 {

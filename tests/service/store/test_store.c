@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "../../support/pgtest.h"
-#include "migrate.h"
-#include "store.h"
+#include "store/migrate.h"
+#include "store/store.h"
 
 static PGconn *migrated(char *schema)
 {

@@ -1,0 +1,348 @@
+/* repair.c */
+#include "admin/repair.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "auth/admin.h"
+#include "store/db.h"
+#include "core/log.h"
+#include "play/matches_internal.h"
+#include "play/matchstate.h"
+#include "core/metrics.h"
+#include "notify/notify_outbox.h"
+#include "ledger/replay.h"
+#include "store/store.h"
+
+#define REASON_MAX 500
+
+/* The reason an admin gave, or NULL with err filled. */
+static const char *reason_of(const json_t *body, apierr *err)
+{
+    const char *reason = json_string_value(json_object_get(body, "reason"));
+    size_t len = reason ? strlen(reason) : 0;
+    size_t blank = reason ? strspn(reason, " \t\r\n") : 0;
+    if (reason == NULL || len == blank || len > REASON_MAX) {
+        apierr_set(err, 400, "bad_reason",
+                   "say why in \"reason\": 1 to %d characters, recorded in "
+                   "the match's log for everyone to read",
+                   REASON_MAX);
+        return NULL;
+    }
+    return reason;
+}
+
+/* An admin event: kind, seat (-1: none), data (stolen) plus who and why. */
+static json_t *admin_event(const caller *who, const char *kind, int seat,
+                           json_t *data, const char *reason)
+{
+    const char *key = admin_public_key();
+    json_object_set_new(data, "by", json_string("admin"));
+    json_object_set_new(data, "reason", json_string(reason));
+    json_object_set_new(data, "admin_key", json_string(key ? key : ""));
+    json_object_set(data, "request", who->signature);
+    json_t *event = json_pack("{s:s,s:o}", "kind", kind, "data", data);
+    if (seat >= 0)
+        json_object_set_new(event, "seat", json_integer(seat));
+    return event;
+}
+
+static json_t *answer_of(const store_match *match, const rules_engine *engine,
+                         const rules_state *state)
+{
+    char hash[2 * STORE_HASH_BYTES + 1];
+    matches_hex(match->head_hash, STORE_HASH_BYTES, hash);
+    return json_pack("{s:I,s:s,s:o}", "seq", (json_int_t)match->head_seq,
+                     "hash", hash, "match",
+                     matches_describe(match, engine, state));
+}
+
+/* Loads the match; 409 when its status is not among those allowed. */
+static bool load(PGconn *conn, long long match_id, store_match *match,
+                 bool open_ok, apierr *err)
+{
+    if (!store_load_match(conn, match_id, match, err))
+        return false;
+    const char *status = match->status;
+    bool ok = true;
+    if (strcmp(status, "aborted") == 0)
+        ok = apierr_set(err, 409, "aborted",
+                        "this match was aborted by an admin: nothing more "
+                        "can be done to it");
+    else if (strcmp(status, "finished") == 0)
+        ok = apierr_set(err, 409, "finished",
+                        "this match is finished and its seed revealed: it "
+                        "cannot be changed (players could foresee every "
+                        "shuffle)");
+    else if (!open_ok && strcmp(status, "active") != 0)
+        ok = apierr_set(err, 409, "not_started",
+                        "this match has not started: there is nothing to "
+                        "rewind");
+    if (!ok)
+        store_match_free(match);
+    return ok;
+}
+
+/* Sealed choices made after the rewind target are dropped: server-sealed
+ * ones are never revealed, and a decision the rewind reopens can be
+ * committed to afresh. */
+static bool drop_choices_after(PGconn *conn, long long match_id,
+                               long long to_seq, apierr *err)
+{
+    char id[24], seq[24];
+    snprintf(id, sizeof id, "%lld", match_id);
+    snprintf(seq, sizeof seq, "%lld", to_seq);
+    const char *params[] = {id, seq};
+    return db_command(
+        conn,
+        "DELETE FROM sealed_choices WHERE match_id = $1"
+        " AND decision IN (SELECT body::json #>> '{data,decision}'"
+        "   FROM events WHERE match_id = $1 AND seq > $2"
+        "    AND kind = 'committed')",
+        2, params, err);
+}
+
+json_t *repair_rewind(const caller *who, long long match_id, const json_t *body,
+                      apierr *err)
+{
+    const char *reason = reason_of(body, err);
+    const json_t *to = json_object_get(body, "to_seq");
+    if (reason == NULL)
+        return NULL;
+    if (!json_is_integer(to))
+        return apierr_set(err, 400, "bad_rewind",
+                          "\"to_seq\" must be the number of the event to go "
+                          "back to"),
+               NULL;
+    long long to_seq = (long long)json_integer_value(to);
+    PGconn *conn = db_conn(err);
+    store_match match;
+    if (conn == NULL || !load(conn, match_id, &match, false, err))
+        return NULL;
+    json_t *answer = NULL, *event = NULL;
+    rules_state *state = NULL;
+    const rules_engine *engine = matchstate_engine(&match, err);
+    json_t *events =
+        engine ? store_events_after(conn, match_id, 0, (int)match.head_seq, err)
+               : NULL;
+    if (events == NULL)
+        goto done;
+    replay_error rerr = {0};
+    if (!replay_rewind_target(events, to_seq, &rerr)) {
+        apierr_set(err, 422, "bad_rewind", "cannot rewind to event %lld: %s",
+                   to_seq, rerr.reason);
+        goto done;
+    }
+    state = matchstate_at(conn, &match, engine, to_seq, err);
+    if (state == NULL)
+        goto done;
+    event =
+        admin_event(who, "rewound", -1,
+                    json_pack("{s:I}", "to_seq", (json_int_t)to_seq), reason);
+    if (!store_begin(conn, err))
+        goto done;
+    bool over = false;
+    json_t *snapshot = engine->save(state);
+    char *snapshot_text = rules_canonical_json(snapshot);
+    json_decref(snapshot);
+    /* A snapshot at every rewind: loads replay from there on (matchstate.h). */
+    bool ok = drop_choices_after(conn, match_id, to_seq, err) &&
+              matches_append_play(conn, &match, engine, state, &event, 1, true,
+                                  &over, err) &&
+              store_save_snapshot(conn, match_id, match.head_seq,
+                                  engine->version, snapshot_text, err);
+    free(snapshot_text);
+    if (!ok) {
+        store_rollback(conn);
+        goto done;
+    }
+    answer = answer_of(&match, engine, state);
+    if (!matches_commit_with_answer(conn, who, &match, 200, answer, err)) {
+        json_decref(answer);
+        answer = NULL;
+        goto done;
+    }
+    matchstate_remember(engine, match_id, match.head_seq, state);
+    log_info("match m_%lld rewound to event %lld by the admin (event %lld): %s",
+             match_id, to_seq, match.head_seq, reason);
+done:
+    json_decref(events);
+    json_decref(event);
+    if (state != NULL)
+        engine->destroy(state);
+    store_match_free(&match);
+    return answer;
+}
+
+/* The player's name and the key their requests are checked with (their
+ * oldest key that is not revoked); 404 when there is no such player. */
+static bool player_key(PGconn *conn, long long player_id, char name[81],
+                       char key_b64[64], char key_id[64], apierr *err)
+{
+    char id[24], ref[32];
+    snprintf(id, sizeof id, "%lld", player_id);
+    store_player_ref(player_id, ref);
+    const char *params[] = {id};
+    PGresult *result = db_query(
+        conn,
+        "SELECT p.name, translate(encode(k.public_key, 'base64'), E'\\n', ''),"
+        " k.key_id FROM players p"
+        " JOIN LATERAL (SELECT key_id, public_key FROM player_keys"
+        "   WHERE player_id = p.player_id AND revoked_at IS NULL"
+        "   ORDER BY created_at, key_id LIMIT 1) k ON true"
+        " WHERE p.player_id = $1",
+        1, params, PGRES_TUPLES_OK, err);
+    if (result == NULL)
+        return false;
+    bool found = PQntuples(result) == 1;
+    if (found) {
+        snprintf(name, 81, "%s", PQgetvalue(result, 0, 0));
+        snprintf(key_b64, 64, "%s", PQgetvalue(result, 0, 1));
+        snprintf(key_id, 64, "%s", PQgetvalue(result, 0, 2));
+    }
+    PQclear(result);
+    if (!found)
+        return apierr_set(err, 404, "no_such_player",
+                          "there is no player %s with a usable key", ref);
+    return true;
+}
+
+json_t *repair_replace_seat(const caller *who, long long match_id, int seat,
+                            const json_t *body, apierr *err)
+{
+    const char *reason = reason_of(body, err);
+    const char *ref = json_string_value(json_object_get(body, "player"));
+    if (reason == NULL)
+        return NULL;
+    long long player_id = 0;
+    if (ref != NULL && strncmp(ref, "p_", 2) == 0 && ref[2] != '\0') {
+        char *end = NULL;
+        player_id = strtoll(ref + 2, &end, 10);
+        if (*end != '\0' || player_id <= 0)
+            player_id = 0;
+    }
+    if (player_id == 0)
+        return apierr_set(err, 400, "bad_player",
+                          "\"player\" must be the id of a registered player, "
+                          "like p_1234"),
+               NULL;
+    PGconn *conn = db_conn(err);
+    store_match match;
+    if (conn == NULL || !load(conn, match_id, &match, true, err))
+        return NULL;
+    json_t *answer = NULL, *event = NULL;
+    rules_state *state = NULL;
+    const rules_engine *engine = NULL;
+    char name[81], key_b64[64], key_id[64], previous[32];
+    if (seat < 0 || seat >= match.seat_count) {
+        apierr_set(err, 404, "no_such_seat", "this match has seats 0 to %d",
+                   match.seat_count - 1);
+        goto done;
+    }
+    if (match.seat_player[seat] == 0) {
+        apierr_set(err, 409, "seat_empty",
+                   "seat %d is empty: a player joins it, no admin needed",
+                   seat);
+        goto done;
+    }
+    if (matches_seat_of(&match, player_id) >= 0) {
+        apierr_set(err, 409, "already_seated",
+                   "%s already holds seat %d in this match", ref,
+                   matches_seat_of(&match, player_id));
+        goto done;
+    }
+    if (!player_key(conn, player_id, name, key_b64, key_id, err))
+        goto done;
+    if (matchstate_has_state(&match)) {
+        engine = matchstate_engine(&match, err);
+        state = engine ? matchstate_load(conn, &match, engine, err) : NULL;
+        if (state == NULL)
+            goto done;
+    }
+    store_player_ref(match.seat_player[seat], previous);
+    event = admin_event(who, "seat_replaced", seat,
+                        json_pack("{s:s,s:s,s:s,s:s}", "player", ref,
+                                  "replaces", previous, "public_key", key_b64,
+                                  "key_id", key_id),
+                        reason);
+    if (!store_begin(conn, err))
+        goto done;
+    match.seat_player[seat] = player_id;
+    snprintf(match.seat_name[seat], sizeof match.seat_name[seat], "%s", name);
+    if (!store_move_seat(conn, match_id, seat, player_id, err) ||
+        !store_append(conn, &match, &event, 1, NULL, err) ||
+        !store_load_reachability(conn, &match, err) ||
+        (state != NULL && !notify_outbox_queue_seats(conn, &match, engine,
+                                                     state, 1u << seat, err))) {
+        store_rollback(conn);
+        goto done;
+    }
+    answer = answer_of(&match, engine, state);
+    if (!matches_commit_with_answer(conn, who, &match, 200, answer, err)) {
+        json_decref(answer);
+        answer = NULL;
+        goto done;
+    }
+    metrics_events_appended(1);
+    if (state != NULL)
+        matchstate_remember(engine, match_id, match.head_seq, state);
+    log_info("match m_%lld: seat %d passed from %s to %s by the admin: %s",
+             match_id, seat, previous, ref, reason);
+done:
+    json_decref(event);
+    if (state != NULL)
+        engine->destroy(state);
+    store_match_free(&match);
+    return answer;
+}
+
+json_t *repair_abort(const caller *who, long long match_id, const json_t *body,
+                     apierr *err)
+{
+    const char *reason = reason_of(body, err);
+    PGconn *conn = reason ? db_conn(err) : NULL;
+    store_match match;
+    if (conn == NULL || !load(conn, match_id, &match, true, err))
+        return NULL;
+    json_t *answer = NULL, *event = NULL;
+    rules_state *state = NULL;
+    /* An engine this server lacks is a reason to abort, not a bar to it. */
+    apierr engine_err;
+    const rules_engine *engine = matchstate_engine(&match, &engine_err);
+    if (engine != NULL && matchstate_has_state(&match)) {
+        state = matchstate_load(conn, &match, engine, err);
+        if (state == NULL)
+            goto done;
+    }
+    char secret_hex[2 * SEAL_SEED_BYTES + 1];
+    if (!matches_reveal_seed(&match, secret_hex, err))
+        goto done;
+    json_t *data = json_pack("{s:s}", "seed", secret_hex);
+    if (state != NULL)
+        json_object_set_new(data, "result", engine->result(state));
+    event = admin_event(who, "aborted", -1, data, reason);
+    if (!store_begin(conn, err))
+        goto done;
+    if (!store_append(conn, &match, &event, 1, "aborted", err) ||
+        !notify_outbox_queue_aborted(conn, &match, engine, state, reason,
+                                     err)) {
+        store_rollback(conn);
+        goto done;
+    }
+    answer = answer_of(&match, engine, state);
+    if (!matches_commit_with_answer(conn, who, &match, 200, answer, err)) {
+        json_decref(answer);
+        answer = NULL;
+        goto done;
+    }
+    metrics_events_appended(1);
+    log_info("match m_%lld aborted by the admin (event %lld): %s", match_id,
+             match.head_seq, reason);
+done:
+    json_decref(event);
+    if (state != NULL)
+        engine->destroy(state);
+    store_match_free(&match);
+    return answer;
+}

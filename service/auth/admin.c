@@ -1,0 +1,76 @@
+/* admin.c */
+#include "auth/admin.h"
+
+#include <sodium.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "auth/auth.h"
+#include "store/db.h"
+#include "store/store.h"
+
+const char *admin_public_key(void)
+{
+    const char *configured = getenv("PBEM_ADMIN_KEY");
+    return configured && configured[0] ? configured : NULL;
+}
+
+bool admin_check(const httpsig_request *req, int64_t now, caller *who,
+                 apierr *err)
+{
+    memset(who, 0, sizeof *who);
+    const char *configured = admin_public_key();
+    uint8_t key[HTTPSIG_PUBLIC_KEY_BYTES];
+    size_t key_len = 0;
+    if (configured == NULL)
+        return apierr_set(err, 403, "admin_disabled",
+                          "this service has no admin key (PBEM_ADMIN_KEY)");
+    if (sodium_base642bin(key, sizeof key, configured, strlen(configured), NULL,
+                          &key_len, NULL,
+                          sodium_base64_VARIANT_ORIGINAL) != 0 ||
+        key_len != sizeof key)
+        return apierr_set(err, 403, "admin_disabled",
+                          "PBEM_ADMIN_KEY is not a base64 Ed25519 public key");
+    const char *input = req->header(req->header_ctx, "signature-input");
+    const char *signature = req->header(req->header_ctx, "signature");
+    if (input == NULL || signature == NULL)
+        return apierr_set(err, 401, "unsigned",
+                          "admin requests must be signed (RFC 9421, ed25519, "
+                          "keyid \"admin\")");
+    httpsig_signature sig;
+    httpsig_error herr = {{0}};
+    if (!httpsig_parse(input, signature, NULL, &sig, &herr) ||
+        !httpsig_check_policy(&sig, req, now, AUTH_WINDOW_SECONDS, &herr))
+        return apierr_set(err, 401, "bad_signature", "%s", herr.message);
+    if (!sig.has_keyid || strcmp(sig.keyid, "admin") != 0)
+        return apierr_set(err, 401, "not_admin",
+                          "admin requests are signed with keyid \"admin\"");
+    if (!httpsig_verify(&sig, req, key, &herr))
+        return apierr_set(err, 401, "bad_signature", "%s", herr.message);
+    auth_fill_caller(req, &sig, who);
+    return true;
+}
+
+bool admin_spend_nonce(const caller *who, apierr *err)
+{
+    PGconn *conn = db_conn(err);
+    if (conn == NULL)
+        return false;
+    store_nonce seen = {0};
+    int found = store_find_nonce(conn, who->key_id, who->nonce,
+                                 who->request_digest, &seen, err);
+    free(seen.response);
+    if (found < 0)
+        return false;
+    store_nonce spent = {.status = 200, .response = "{}"};
+    if (found == 0 && store_save_nonce(conn, who->key_id, who->nonce,
+                                       who->request_digest, &spent, err))
+        return true;
+    if (found != 0)
+        apierr_set(err, 409, "nonce_reused", "used");
+    if (strcmp(err->code, "nonce_reused") == 0)
+        apierr_set(err, 401, "nonce_reused",
+                   "this admin signature was used before: sign each request "
+                   "with a new nonce");
+    return false;
+}

@@ -1,0 +1,37 @@
+/* auth.h: who sent a request. A player's request is signed per RFC 9421
+ * (Ed25519) with an RFC 9530 Content-Digest over its body; auth checks the
+ * signature policy (httpsig), finds the key, verifies, and says which player
+ * it is. Any failure is a 401 with a sentence saying what to fix. */
+#ifndef SERVICE_AUTH_H
+#define SERVICE_AUTH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/apierr.h"
+#include "auth/httpsig.h"
+#include "play/matches.h"
+
+/* Signatures older or newer than this are refused. */
+#define AUTH_WINDOW_SECONDS 300
+
+/* Fills *who (its signature member is a new reference the caller releases
+ * with auth_caller_free) or returns false with err filled (401). */
+bool auth_player(const httpsig_request *req, int64_t now, caller *who,
+                 apierr *err);
+void auth_caller_free(caller *who);
+
+/* A registration proves it holds the key it registers: it is signed like
+ * any player's request, by that key, with the key id the key will get
+ * (store_key_id). Fills *who as auth_player does (player_id 0) or returns
+ * false with err filled (401). */
+bool auth_new_key(const httpsig_request *req, int64_t now,
+                  const uint8_t public_key[32], caller *who, apierr *err);
+
+/* Fills who's key id, nonce, request digest and signature material (kept
+ * in the events the request makes) from a request whose signature sig has
+ * been verified. */
+void auth_fill_caller(const httpsig_request *req, const httpsig_signature *sig,
+                      caller *who);
+
+#endif

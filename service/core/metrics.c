@@ -1,0 +1,145 @@
+/* metrics.c: fixed tables of atomic counters (routes are few and static). */
+#include "core/metrics.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+
+/* Room for every route name routes.c reports (about 40), with margin. */
+#define ROUTES_MAX 64
+#define STATUSES 600
+static const double bucket_bounds[] = {0.001, 0.0025, 0.005, 0.01, 0.025,
+                                       0.05,  0.1,    0.25,  0.5,  1,     2.5};
+#define BUCKETS (sizeof bucket_bounds / sizeof bucket_bounds[0])
+
+typedef struct route_counters {
+    const char *route;
+    unsigned long by_status[STATUSES];
+    unsigned long buckets[BUCKETS];
+    unsigned long count;
+    unsigned long long micros_sum;
+} route_counters;
+
+static route_counters routes[ROUTES_MAX];
+static unsigned long events_appended;
+static unsigned long deadline_rounds, deadline_reminders, deadline_actions;
+
+static route_counters *counters_for(const char *route)
+{
+    for (int i = 0; i < ROUTES_MAX; i++) {
+        const char *known = __atomic_load_n(&routes[i].route, __ATOMIC_ACQUIRE);
+        if (known == route || (known && strcmp(known, route) == 0))
+            return &routes[i];
+        if (known == NULL) {
+            const char *expected = NULL;
+            if (__atomic_compare_exchange_n(&routes[i].route, &expected, route,
+                                            false, __ATOMIC_ACQ_REL,
+                                            __ATOMIC_ACQUIRE))
+                return &routes[i];
+            if (strcmp(expected, route) == 0)
+                return &routes[i];
+        }
+    }
+    static int warned;
+    if (!__atomic_exchange_n(&warned, 1, __ATOMIC_ACQ_REL))
+        log_warn("metrics: more than %d routes; \"%s\" and later ones are not "
+                 "counted (raise ROUTES_MAX in service/core/metrics.c)",
+                 ROUTES_MAX, route);
+    return NULL;
+}
+
+void metrics_request(const char *route, int status, double seconds)
+{
+    route_counters *c = counters_for(route);
+    if (c == NULL || status < 0 || status >= STATUSES)
+        return;
+    __atomic_add_fetch(&c->by_status[status], 1, __ATOMIC_RELAXED);
+    for (size_t b = 0; b < BUCKETS; b++) {
+        if (seconds <= bucket_bounds[b])
+            __atomic_add_fetch(&c->buckets[b], 1, __ATOMIC_RELAXED);
+    }
+    __atomic_add_fetch(&c->count, 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&c->micros_sum, (unsigned long long)(seconds * 1e6),
+                       __ATOMIC_RELAXED);
+}
+
+void metrics_events_appended(int count)
+{
+    __atomic_add_fetch(&events_appended, (unsigned long)count, __ATOMIC_RELAXED);
+}
+
+void metrics_deadline_round(int reminders, int actions)
+{
+    __atomic_add_fetch(&deadline_reminders, (unsigned long)reminders,
+                       __ATOMIC_RELAXED);
+    __atomic_add_fetch(&deadline_actions, (unsigned long)actions,
+                       __ATOMIC_RELAXED);
+    /* Last, so a reader that sees the round sees what it did. */
+    __atomic_add_fetch(&deadline_rounds, 1, __ATOMIC_RELEASE);
+}
+
+char *metrics_render(void)
+{
+    char *page = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&page, &size);
+    fprintf(out, "# HELP pbem_http_requests_total HTTP requests by route and "
+                 "status.\n# TYPE pbem_http_requests_total counter\n");
+    for (int i = 0; i < ROUTES_MAX && routes[i].route; i++) {
+        for (int s = 0; s < STATUSES; s++) {
+            unsigned long n = __atomic_load_n(&routes[i].by_status[s],
+                                              __ATOMIC_RELAXED);
+            if (n)
+                fprintf(out,
+                        "pbem_http_requests_total{route=\"%s\",status=\"%d\"} "
+                        "%lu\n",
+                        routes[i].route, s, n);
+        }
+    }
+    fprintf(out, "# HELP pbem_http_request_seconds Request latency.\n"
+                 "# TYPE pbem_http_request_seconds histogram\n");
+    for (int i = 0; i < ROUTES_MAX && routes[i].route; i++) {
+        route_counters *c = &routes[i];
+        for (size_t b = 0; b < BUCKETS; b++)
+            fprintf(out,
+                    "pbem_http_request_seconds_bucket{route=\"%s\",le=\"%g\"} "
+                    "%lu\n",
+                    c->route, bucket_bounds[b],
+                    __atomic_load_n(&c->buckets[b], __ATOMIC_RELAXED));
+        unsigned long count = __atomic_load_n(&c->count, __ATOMIC_RELAXED);
+        fprintf(out,
+                "pbem_http_request_seconds_bucket{route=\"%s\",le=\"+Inf\"} "
+                "%lu\n",
+                c->route, count);
+        fprintf(out, "pbem_http_request_seconds_sum{route=\"%s\"} %.6f\n",
+                c->route,
+                (double)__atomic_load_n(&c->micros_sum, __ATOMIC_RELAXED) / 1e6);
+        fprintf(out, "pbem_http_request_seconds_count{route=\"%s\"} %lu\n",
+                c->route, count);
+    }
+    fprintf(out, "# HELP pbem_events_appended_total Events appended to match "
+                 "logs.\n# TYPE pbem_events_appended_total counter\n"
+                 "pbem_events_appended_total %lu\n",
+            __atomic_load_n(&events_appended, __ATOMIC_RELAXED));
+    unsigned long rounds = __atomic_load_n(&deadline_rounds, __ATOMIC_ACQUIRE);
+    fprintf(out,
+            "# HELP pbem_deadline_rounds_total Passes of this process's "
+            "deadline worker over the due rows.\n"
+            "# TYPE pbem_deadline_rounds_total counter\n"
+            "pbem_deadline_rounds_total %lu\n"
+            "# HELP pbem_deadline_reminders_total Deadline reminders this "
+            "process queued.\n"
+            "# TYPE pbem_deadline_reminders_total counter\n"
+            "pbem_deadline_reminders_total %lu\n"
+            "# HELP pbem_deadline_actions_total Deadline actions this process "
+            "applied.\n"
+            "# TYPE pbem_deadline_actions_total counter\n"
+            "pbem_deadline_actions_total %lu\n",
+            rounds, __atomic_load_n(&deadline_reminders, __ATOMIC_RELAXED),
+            __atomic_load_n(&deadline_actions, __ATOMIC_RELAXED));
+    fclose(out);
+    return page;
+}

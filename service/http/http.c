@@ -1,0 +1,267 @@
+/* http.c: libmicrohttpd plumbing. */
+#include "http/http.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <microhttpd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "store/db.h"
+#include "core/log.h"
+#include "core/metrics.h"
+#include "http/routes.h"
+
+struct http_server {
+    struct MHD_Daemon *daemon;
+    int port;
+    int in_flight;   /* requests begun and not completed (atomic) */
+};
+
+/* Per-request state, created by the URI log callback (which sees the raw,
+ * still percent-encoded target libmicrohttpd later decodes). */
+typedef struct http_request {
+    char *target;
+    char *body;
+    size_t body_len;
+    size_t body_max; /* HTTP_BODY_MAX, or more for the import route */
+    bool too_large;
+    bool started;    /* the access handler has seen this request */
+    struct timespec began;
+} http_request;
+
+static double seconds_since(const struct timespec *began)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - began->tv_sec) +
+           (double)(now.tv_nsec - began->tv_nsec) / 1e9;
+}
+
+static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
+{
+    (void)conn;
+    http_server *server = cls;
+    http_request *req = calloc(1, sizeof *req);
+    if (req == NULL)
+        abort();
+    req->target = strdup(uri);
+    clock_gettime(CLOCK_MONOTONIC, &req->began);
+    __atomic_add_fetch(&server->in_flight, 1, __ATOMIC_ACQ_REL);
+    return req;
+}
+
+static void on_completed(void *cls, struct MHD_Connection *conn,
+                         void **con_cls, enum MHD_RequestTerminationCode code)
+{
+    (void)conn;
+    (void)code;
+    http_server *server = cls;
+    http_request *req = *con_cls;
+    if (req == NULL)
+        return;
+    free(req->target);
+    free(req->body);
+    free(req);
+    *con_cls = NULL;
+    __atomic_sub_fetch(&server->in_flight, 1, __ATOMIC_ACQ_REL);
+}
+
+/* Streamed answers go out in chunks of this size as the client reads. */
+#define STREAM_BLOCK (64 * 1024)
+
+static enum MHD_Result send_answer(struct MHD_Connection *conn,
+                                   route_answer *answer)
+{
+    struct MHD_Response *response;
+    if (answer->stream_read != NULL) {
+        /* Chunked: the length is not known until the end. */
+        response = MHD_create_response_from_callback(
+            MHD_SIZE_UNKNOWN, STREAM_BLOCK, answer->stream_read, answer->stream,
+            answer->stream_free);
+    } else {
+        size_t len = strlen(answer->body);
+        response = MHD_create_response_from_buffer(len, answer->body,
+                                                   MHD_RESPMEM_MUST_FREE);
+        answer->body = NULL;
+    }
+    if (response == NULL)
+        abort();
+    MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE,
+                            answer->content_type);
+    MHD_add_response_header(response, "Cache-Control", "no-store");
+    if (answer->retry_after > 0) {
+        char seconds[24];
+        snprintf(seconds, sizeof seconds, "%lld", answer->retry_after);
+        MHD_add_response_header(response, "Retry-After", seconds);
+    }
+    if (answer->preference_applied != NULL)
+        MHD_add_response_header(response, "Preference-Applied",
+                                answer->preference_applied);
+    enum MHD_Result result =
+        MHD_queue_response(conn, (unsigned)answer->status, response);
+    MHD_destroy_response(response);
+    return result;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
+                                  const char *url, const char *method,
+                                  const char *version, const char *upload,
+                                  size_t *upload_size, void **con_cls)
+{
+    (void)cls;
+    (void)version;
+    http_request *req = *con_cls;
+    if (req == NULL)
+        return MHD_NO;
+    if (!req->started) {
+        /* First call: headers only. Refuse an announced oversized body at
+         * once rather than reading it. */
+        req->started = true;
+        req->body_max = strcmp(method, "POST") == 0 &&
+                                strcmp(url, HTTP_IMPORT_PATH) == 0
+                            ? HTTP_IMPORT_BODY_MAX
+                            : HTTP_BODY_MAX;
+        const char *length = MHD_lookup_connection_value(
+            conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        if (length != NULL && strtoull(length, NULL, 10) > req->body_max)
+            req->too_large = true;
+        return MHD_YES;
+    }
+    if (*upload_size > 0) {
+        if (!req->too_large && req->body_len + *upload_size <= req->body_max) {
+            char *grown = realloc(req->body, req->body_len + *upload_size + 1);
+            if (grown == NULL)
+                abort();
+            req->body = grown;
+            memcpy(req->body + req->body_len, upload, *upload_size);
+            req->body_len += *upload_size;
+            req->body[req->body_len] = '\0';
+        } else {
+            req->too_large = true;
+        }
+        *upload_size = 0;
+        return MHD_YES;
+    }
+    route_answer answer = {0};
+    if (req->too_large) {
+        answer.route = "oversize";
+        char message[96];
+        snprintf(message, sizeof message,
+                 "the request body is larger than the %zu-byte limit",
+                 req->body_max);
+        routes_error(&answer, 413, "body_too_large", message);
+    } else {
+        routes_handle(conn, method, url, req->target, req->body, req->body_len,
+                      &answer);
+    }
+    double seconds = seconds_since(&req->began);
+    metrics_request(answer.route, answer.status, seconds);
+    if (answer.status >= 500)
+        log_warn("%s %s -> %d in %.1f ms", method, url, answer.status,
+                 seconds * 1e3);
+    else
+        log_info("%s %s -> %d in %.1f ms", method, url, answer.status,
+                 seconds * 1e3);
+    return send_answer(conn, &answer);
+}
+
+static bool parse_listen(const char *listen, struct sockaddr_in *addr)
+{
+    char host[64];
+    const char *colon = strrchr(listen, ':');
+    if (colon == NULL || (size_t)(colon - listen) >= sizeof host)
+        return false;
+    memcpy(host, listen, (size_t)(colon - listen));
+    host[colon - listen] = '\0';
+    char *end = NULL;
+    long port = strtol(colon + 1, &end, 10);
+    if (*end != '\0' || port < 0 || port > 65535)
+        return false;
+    memset(addr, 0, sizeof *addr);
+    addr->sin_family = AF_INET;
+    addr->sin_port = htons((uint16_t)port);
+    return inet_pton(AF_INET, host[0] ? host : "0.0.0.0", &addr->sin_addr) == 1;
+}
+
+http_server *http_start(const char *address, int threads, apierr *err)
+{
+    struct sockaddr_in addr;
+    if (!parse_listen(address, &addr)) {
+        apierr_set(err, 500, "bad_listen",
+                   "PBEM_LISTEN=%s is not an IPv4 address and port such as "
+                   "127.0.0.1:8080",
+                   address);
+        return NULL;
+    }
+    /* Bind ourselves first, so "port in use" is one clear sentence. */
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int yes = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    if (fd < 0 || bind(fd, (struct sockaddr *)&addr, sizeof addr) != 0 ||
+        listen(fd, 512) != 0) {
+        int saved = errno;
+        if (fd >= 0)
+            close(fd);
+        if (saved == EADDRINUSE)
+            apierr_set(err, 500, "address_in_use",
+                       "%s is already in use: stop the other server or set "
+                       "PBEM_LISTEN to another address, e.g. "
+                       "PBEM_LISTEN=127.0.0.1:8081",
+                       address);
+        else
+            apierr_set(err, 500, "cannot_listen", "cannot listen on %s: %s",
+                       address, strerror(saved));
+        return NULL;
+    }
+    http_server *server = calloc(1, sizeof *server);
+    if (server == NULL)
+        abort();
+    server->daemon = MHD_start_daemon(
+        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG, 0, NULL, NULL,
+        on_request, server, MHD_OPTION_LISTEN_SOCKET, fd,
+        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)threads,
+        MHD_OPTION_URI_LOG_CALLBACK, on_uri, server,
+        MHD_OPTION_NOTIFY_COMPLETED, on_completed, server,
+        MHD_OPTION_CONNECTION_LIMIT, 1000u,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, 200u,
+        MHD_OPTION_CONNECTION_TIMEOUT, 30u,
+        /* Headers only: bodies are buffered by us, under HTTP_BODY_MAX. */
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(32 * 1024),
+        MHD_OPTION_END);
+    if (server->daemon == NULL) {
+        close(fd);
+        free(server);
+        apierr_set(err, 500, "cannot_listen",
+                   "the HTTP server could not start on %s", address);
+        return NULL;
+    }
+    struct sockaddr_in bound;
+    socklen_t len = sizeof bound;
+    getsockname(fd, (struct sockaddr *)&bound, &len);
+    server->port = ntohs(bound.sin_port);
+    return server;
+}
+
+int http_port(const http_server *server)
+{
+    return server->port;
+}
+
+void http_stop(http_server *server, int grace_seconds)
+{
+    MHD_socket fd = MHD_quiesce_daemon(server->daemon);
+    if (fd != MHD_INVALID_SOCKET)
+        close(fd);
+    struct timespec tick = {0, 20 * 1000 * 1000};
+    for (int waited = 0; waited < grace_seconds * 50; waited++) {
+        if (__atomic_load_n(&server->in_flight, __ATOMIC_ACQUIRE) == 0)
+            break;
+        nanosleep(&tick, NULL);
+    }
+    MHD_stop_daemon(server->daemon);
+    free(server);
+}

@@ -1,0 +1,34 @@
+/* http.h: the HTTP server (libmicrohttpd). It accepts connections on a
+ * thread pool, captures each request's raw target (for signatures),
+ * accumulates bodies under a hard limit (413 beyond it), hands complete
+ * requests to routes, and answers JSON (an export: a body streamed as the
+ * client reads it). Stopping is graceful: it stops
+ * accepting, lets in-flight requests finish, then closes. */
+#ifndef SERVICE_HTTP_H
+#define SERVICE_HTTP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/apierr.h"
+
+#define HTTP_BODY_MAX (64 * 1024)
+/* POST /v1/admin/matches/import alone accepts up to this much (an export
+ * of a whole match). */
+#define HTTP_IMPORT_BODY_MAX (8 * 1024 * 1024)
+#define HTTP_IMPORT_PATH "/v1/admin/matches/import"
+
+typedef struct http_server http_server;
+
+/* Starts serving on listen ("127.0.0.1:8080"). NULL with err filled when
+ * the address is malformed or already in use. */
+http_server *http_start(const char *listen, int threads, apierr *err);
+
+/* The port actually bound (useful with port 0). */
+int http_port(const http_server *server);
+
+/* Graceful stop: no new connections, waits up to grace_seconds for
+ * in-flight requests to finish, then shuts down and frees. */
+void http_stop(http_server *server, int grace_seconds);
+
+#endif

@@ -1,0 +1,655 @@
+/* notify.c: the outbox worker thread. */
+#include "notify/notify.h"
+
+#include <curl/curl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sodium.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "store/db.h"
+#include "core/log.h"
+#include "notify/mail.h"
+#include "notify/notify_digest.h"
+#include "notify/notify_outbox.h"
+#include "notify/webhooks.h"
+
+#define BATCH_MAX 64
+#define RETRY_AFTER_MAX_MS (24LL * 3600 * 1000)
+#define WAIT_MIN_MS 20
+
+struct notify_worker {
+    notify_config config;
+    char *database_url;
+    pthread_t thread;
+    int wake[2];
+    atomic_bool stopping;
+};
+
+static long long env_number(const char *name, long long fallback)
+{
+    const char *text = getenv(name);
+    if (text == NULL || text[0] == '\0')
+        return fallback;
+    char *end = NULL;
+    long long value = strtoll(text, &end, 10);
+    return *end == '\0' && value >= 0 ? value : fallback;
+}
+
+void notify_config_from_env(notify_config *config, const char *database_url)
+{
+    config->database_url = database_url;
+    config->poll_ms = (int)env_number("PBEM_NOTIFY_POLL_MS", 5000);
+    config->batch = (int)env_number("PBEM_NOTIFY_BATCH", 16);
+    if (config->batch < 1 || config->batch > BATCH_MAX)
+        config->batch = 16;
+    config->max_attempts = (int)env_number("PBEM_NOTIFY_MAX_ATTEMPTS", 20);
+    if (config->max_attempts < 1)
+        config->max_attempts = 1;
+    config->backoff_ms = env_number("PBEM_NOTIFY_BACKOFF_MS", 30000);
+    config->backoff_max_ms = env_number("PBEM_NOTIFY_BACKOFF_MAX_MS", 21600000);
+    config->lease_seconds = (int)env_number("PBEM_NOTIFY_LEASE_SECONDS", 120);
+    if (config->lease_seconds < 1)
+        config->lease_seconds = 1;
+    long long timeout = env_number("PBEM_WEBHOOK_TIMEOUT", 20);
+    config->timeout_seconds = (int)(timeout < 15 ? 15 : timeout > 30 ? 30 : timeout);
+    const char *loopback = getenv("PBEM_WEBHOOK_ALLOW_LOOPBACK");
+    config->allow_loopback = loopback != NULL && strcmp(loopback, "1") == 0;
+}
+
+long long notify_backoff_ms(const notify_config *config, int attempt,
+                            long long retry_after_ms)
+{
+    long long delay = config->backoff_ms > 0 ? config->backoff_ms : 1;
+    for (int i = 1; i < attempt && delay < config->backoff_max_ms; i++)
+        delay *= 2;
+    if (delay > config->backoff_max_ms)
+        delay = config->backoff_max_ms;
+    uint64_t random;
+    randombytes_buf(&random, sizeof random);
+    long long jittered = delay / 2 + (long long)(random % (uint64_t)(delay / 2 + 1));
+    if (retry_after_ms > RETRY_AFTER_MAX_MS)
+        retry_after_ms = RETRY_AFTER_MAX_MS;
+    return jittered < retry_after_ms ? retry_after_ms : jittered;
+}
+
+/* One claimed row on its way out. */
+typedef struct job {
+    long long match_id, outbox_id, player_id, webhook_id;
+    int attempts; /* before this one */
+    char ref[48], channel[48], reason[24];
+    CURL *easy;
+    struct curl_slist *headers;
+    char *body;
+    mail_upload upload;
+    webhooks_guard guard;
+    char errbuf[CURL_ERROR_SIZE];
+    long long retry_after_ms;
+    struct timespec started;
+    bool in_flight, done;
+    const char *outcome; /* sent | failed | gone | blocked | skipped */
+    bool permanent;      /* dead whatever the attempt count */
+    long code;
+    long long duration_ms;
+    char error[320];
+} job;
+
+static long long elapsed_ms(const struct timespec *since)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (now.tv_sec - since->tv_sec) * 1000LL +
+           (now.tv_nsec - since->tv_nsec) / 1000000;
+}
+
+static void finish(job *j, const char *outcome, bool permanent, long code,
+                   const char *error)
+{
+    j->done = true;
+    j->outcome = outcome;
+    j->permanent = permanent;
+    j->code = code;
+    snprintf(j->error, sizeof j->error, "%s", error ? error : "");
+}
+
+static size_t discard(char *data, size_t size, size_t count, void *user)
+{
+    (void)data;
+    (void)user;
+    return size * count;
+}
+
+static size_t read_header(char *data, size_t size, size_t count, void *user)
+{
+    job *j = user;
+    size_t len = size * count;
+    static const char name[] = "retry-after:";
+    if (len > sizeof name - 1 && len < 200 &&
+        strncasecmp(data, name, sizeof name - 1) == 0) {
+        char value[200];
+        snprintf(value, sizeof value, "%.*s", (int)(len - (sizeof name - 1)),
+                 data + sizeof name - 1);
+        char *v = value;
+        while (*v == ' ' || *v == '\t')
+            v++;
+        v[strcspn(v, "\r\n")] = '\0';
+        char *end = NULL;
+        long long seconds = strtoll(v, &end, 10);
+        if (end != v && *end == '\0' && seconds >= 0) {
+            /* Capped before it is counted in milliseconds: the endpoint
+             * may send any number. */
+            j->retry_after_ms = seconds < RETRY_AFTER_MAX_MS / 1000
+                                    ? seconds * 1000
+                                    : RETRY_AFTER_MAX_MS;
+        } else {
+            time_t when = curl_getdate(v, NULL);
+            if (when > 0)
+                j->retry_after_ms = ((long long)when - (long long)time(NULL)) * 1000;
+        }
+    }
+    return len;
+}
+
+static bool prepare_webhook(notify_worker *w, PGconn *conn, job *j,
+                            const char *payload_text, const char *created)
+{
+    char url[WEBHOOKS_URL_MAX + 1], secret[WEBHOOKS_SECRET_MAX];
+    bool disabled = false;
+    apierr err;
+    int found = webhooks_load(conn, j->webhook_id, url, secret, &disabled, &err);
+    if (found < 0)
+        return false;
+    if (found == 1 || disabled) {
+        finish(j, "skipped", true, 0,
+               found == 1 ? "the webhook no longer exists"
+                          : "the webhook is disabled");
+        sodium_memzero(secret, sizeof secret);
+        return true;
+    }
+    json_t *payload = json_loads(payload_text, 0, NULL);
+    json_t *body = json_pack("{s:s,s:s,s:o}", "type",
+                             json_string_value(json_object_get(payload, "type"))
+                                 ? json_string_value(json_object_get(payload, "type"))
+                                 : "match.notification",
+                             "timestamp", created, "data",
+                             payload ? payload : json_object());
+    j->body = json_dumps(body, JSON_COMPACT | JSON_SORT_KEYS);
+    json_decref(body);
+    long long now = (long long)time(NULL);
+    char signature[WEBHOOKS_SIGNATURE_MAX];
+    bool signed_ok = webhooks_sign(secret, j->ref, now, j->body,
+                                   strlen(j->body), signature);
+    sodium_memzero(secret, sizeof secret);
+    if (!signed_ok) {
+        finish(j, "skipped", true, 0, "the webhook secret is malformed");
+        return true;
+    }
+    char header[256];
+    struct curl_slist *h = NULL;
+    const char *lines[4];
+    char id_line[96], ts_line[64], sig_line[128];
+    snprintf(id_line, sizeof id_line, "webhook-id: %s", j->ref);
+    snprintf(ts_line, sizeof ts_line, "webhook-timestamp: %lld", now);
+    snprintf(sig_line, sizeof sig_line, "webhook-signature: %s", signature);
+    lines[0] = "Content-Type: application/json";
+    lines[1] = id_line;
+    lines[2] = ts_line;
+    lines[3] = sig_line;
+    for (int i = 0; i < 4; i++) {
+        snprintf(header, sizeof header, "%s", lines[i]);
+        struct curl_slist *more = curl_slist_append(h, header);
+        if (more == NULL) {
+            curl_slist_free_all(h);
+            return false;
+        }
+        h = more;
+    }
+    /* "Expect: 100-continue" would cost a round trip on larger bodies. */
+    struct curl_slist *more = curl_slist_append(h, "Expect:");
+    if (more == NULL) {
+        curl_slist_free_all(h);
+        return false;
+    }
+    j->headers = more;
+    j->easy = curl_easy_init();
+    j->guard.allow_loopback = w->config.allow_loopback;
+    if (j->easy == NULL ||
+        !webhooks_prepare(j->easy, url, w->config.timeout_seconds, &j->guard) ||
+        curl_easy_setopt(j->easy, CURLOPT_HTTPHEADER, j->headers) != CURLE_OK ||
+        curl_easy_setopt(j->easy, CURLOPT_POSTFIELDS, j->body) != CURLE_OK ||
+        curl_easy_setopt(j->easy, CURLOPT_POSTFIELDSIZE_LARGE,
+                         (curl_off_t)strlen(j->body)) != CURLE_OK)
+        return false;
+    return true;
+}
+
+static bool prepare_mail(notify_worker *w, PGconn *conn, job *j,
+                         const char *payload_text)
+{
+    if (!mail_configured()) {
+        finish(j, "skipped", true, 0, "this service has no SMTP server (PBEM_SMTP_URL)");
+        return true;
+    }
+    char player[24];
+    snprintf(player, sizeof player, "%lld", j->player_id);
+    const char *params[] = {player};
+    apierr err;
+    PGresult *r = db_query(conn,
+                           "SELECT name, email FROM players WHERE player_id = $1",
+                           1, params, PGRES_TUPLES_OK, &err);
+    if (r == NULL)
+        return false;
+    if (PQntuples(r) != 1 || PQgetisnull(r, 0, 1)) {
+        PQclear(r);
+        finish(j, "skipped", true, 0, "the player has no email address");
+        return true;
+    }
+    json_t *payload = json_loads(payload_text, 0, NULL);
+    char why[256] = "";
+    char address[256];
+    snprintf(address, sizeof address, "%s", PQgetvalue(r, 0, 1));
+    mail_notification n = {
+        .id = j->ref,
+        .reason = j->reason,
+        .player_id = j->player_id,
+        .to_name = PQgetvalue(r, 0, 0),
+        .to_address = address,
+        .payload = payload,
+        .date = (long long)time(NULL),
+    };
+    j->body = mail_compose(&n, why);
+    PQclear(r);
+    json_decref(payload);
+    if (j->body == NULL) {
+        finish(j, "failed", false, 0, why);
+        return true;
+    }
+    j->upload = (mail_upload){.data = j->body, .len = strlen(j->body)};
+    j->easy = curl_easy_init();
+    return j->easy != NULL &&
+           mail_prepare(j->easy, address, &j->upload, &j->headers,
+                        w->config.timeout_seconds);
+}
+
+/* A deadline that passed in a match whose action is to tell the admins:
+ * mailed to PBEM_ADMIN_EMAIL; without an address (or mail) the row goes to
+ * the dead letters at once, which is where admins look. */
+static bool prepare_admin_mail(notify_worker *w, job *j,
+                               const char *payload_text)
+{
+    const char *address = getenv("PBEM_ADMIN_EMAIL");
+    if (address == NULL || address[0] == '\0' || !mail_configured()) {
+        finish(j, "skipped", true, 0,
+               "kept for the admins: no PBEM_ADMIN_EMAIL (or no "
+               "PBEM_SMTP_URL) to mail it to");
+        return true;
+    }
+    json_t *payload = json_loads(payload_text, 0, NULL);
+    char why[256] = "";
+    mail_notification n = {
+        .id = j->ref,
+        .reason = j->reason,
+        .to_name = "pbem admins",
+        .to_address = address,
+        .payload = payload,
+        .date = (long long)time(NULL),
+    };
+    j->body = mail_compose(&n, why);
+    json_decref(payload);
+    if (j->body == NULL) {
+        finish(j, "failed", false, 0, why);
+        return true;
+    }
+    j->upload = (mail_upload){.data = j->body, .len = strlen(j->body)};
+    j->easy = curl_easy_init();
+    return j->easy != NULL &&
+           mail_prepare(j->easy, address, &j->upload, &j->headers,
+                        w->config.timeout_seconds);
+}
+
+/* Claims due rows; fills jobs, returns how many, or -1. */
+static int claim(notify_worker *w, PGconn *conn, job *jobs, char **payloads,
+                 char (*created)[40])
+{
+    char lease[16], limit[16];
+    snprintf(lease, sizeof lease, "%d", w->config.lease_seconds);
+    snprintf(limit, sizeof limit, "%d", w->config.batch);
+    const char *params[] = {lease, limit};
+    apierr err;
+    PGresult *r = db_query(
+        conn,
+        "UPDATE outbox o"
+        "   SET next_attempt_at = now() + make_interval(secs => $1::int)"
+        "  FROM (SELECT match_id, outbox_id FROM outbox"
+        "         WHERE status = 'pending' AND next_attempt_at <= now()"
+        "           AND NOT digest"
+        "           AND NOT (" NOTIFY_OUTBOX_CANCELLABLE("outbox") " AND"
+        "                    pbem_outbox_pointless(match_id, seq, player_id))"
+        "         ORDER BY next_attempt_at LIMIT $2::int"
+        "         FOR UPDATE SKIP LOCKED) due"
+        " WHERE o.match_id = due.match_id AND o.outbox_id = due.outbox_id"
+        " RETURNING o.match_id, o.outbox_id, o.player_id,"
+        "   coalesce(o.webhook_id, 0), o.channel, o.reason, o.payload::text,"
+        "   o.attempts, to_char(o.created_at AT TIME ZONE 'UTC',"
+        "   'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')",
+        2, params, PGRES_TUPLES_OK, &err);
+    if (r == NULL)
+        return -1;
+    int n = PQntuples(r);
+    for (int i = 0; i < n; i++) {
+        job *j = &jobs[i];
+        memset(j, 0, sizeof *j);
+        j->match_id = atoll(PQgetvalue(r, i, 0));
+        j->outbox_id = atoll(PQgetvalue(r, i, 1));
+        j->player_id = atoll(PQgetvalue(r, i, 2));
+        j->webhook_id = atoll(PQgetvalue(r, i, 3));
+        snprintf(j->channel, sizeof j->channel, "%s", PQgetvalue(r, i, 4));
+        snprintf(j->reason, sizeof j->reason, "%s", PQgetvalue(r, i, 5));
+        payloads[i] = strdup(PQgetvalue(r, i, 6));
+        if (payloads[i] == NULL)
+            abort();
+        j->attempts = atoi(PQgetvalue(r, i, 7));
+        snprintf(created[i], 40, "%s", PQgetvalue(r, i, 8));
+        notify_outbox_ref(j->match_id, j->outbox_id, j->ref);
+    }
+    PQclear(r);
+    return n;
+}
+
+/* Writes the attempt and the row's new state. */
+static void record(notify_worker *w, PGconn *conn, job *j)
+{
+    bool sent = strcmp(j->outcome, "sent") == 0;
+    int attempt = j->attempts + 1;
+    bool dead = !sent && (j->permanent || attempt >= w->config.max_attempts);
+    const char *status = sent ? "sent" : dead ? "dead" : "pending";
+    long long delay = sent || dead ? 0
+                                   : notify_backoff_ms(&w->config, attempt,
+                                                       j->retry_after_ms);
+    apierr err;
+    if (!notify_outbox_record_attempt(conn, j->match_id, j->outbox_id, attempt,
+                                      j->duration_ms, j->outcome, j->code,
+                                      j->error[0] ? j->error : NULL, status,
+                                      delay, &err))
+        log_error("notification %s: its attempt could not be recorded; it "
+                  "will be retried when its lease runs out", j->ref);
+    if (sent)
+        log_info("notification %s sent (%s, attempt %d)", j->ref, j->channel,
+                 attempt);
+    else
+        log_warn("notification %s: attempt %d %s (%s)%s", j->ref, attempt,
+                 j->outcome, j->error, dead ? "; moved to dead letters" : "");
+    if (strcmp(j->outcome, "gone") == 0 &&
+        !webhooks_disable(conn, j->webhook_id,
+                          "the endpoint answered 410 Gone", &err))
+        log_error("notification %s: could not disable its webhook", j->ref);
+}
+
+static void release(PGconn *conn, const job *j)
+{
+    char match[24], outbox[24];
+    snprintf(match, sizeof match, "%lld", j->match_id);
+    snprintf(outbox, sizeof outbox, "%lld", j->outbox_id);
+    const char *params[] = {match, outbox};
+    apierr err;
+    db_command(conn,
+               "UPDATE outbox SET next_attempt_at = now()"
+               " WHERE match_id = $1 AND outbox_id = $2 AND status = 'pending'",
+               2, params, &err);
+}
+
+static void judge(job *j, CURLcode result)
+{
+    long status = 0;
+    curl_easy_getinfo(j->easy, CURLINFO_RESPONSE_CODE, &status);
+    j->duration_ms = elapsed_ms(&j->started);
+    bool mail = strcmp(j->channel, "email") == 0;
+    char error[320];
+    if (result != CURLE_OK && j->guard.blocked) {
+        snprintf(error, sizeof error,
+                 "refused to connect to the internal address %s",
+                 j->guard.address);
+        finish(j, "blocked", false, 0, error);
+    } else if (result != CURLE_OK) {
+        snprintf(error, sizeof error, "%s%s%s", curl_easy_strerror(result),
+                 j->errbuf[0] ? ": " : "", j->errbuf);
+        finish(j, "failed", false, status, error);
+    } else if (mail || (status >= 200 && status <= 299)) {
+        finish(j, "sent", false, status, NULL);
+    } else if (status == 410) {
+        finish(j, "gone", true, status,
+               "the endpoint answered 410 Gone; the webhook is disabled");
+    } else {
+        snprintf(error, sizeof error, "the endpoint answered HTTP %ld%s",
+                 status,
+                 status >= 300 && status < 400 ? " (redirects are not followed)"
+                                               : "");
+        finish(j, "failed", false, status, error);
+    }
+}
+
+/* Claims, sends and records one batch; the number claimed or -1. */
+static int work_batch(notify_worker *w, PGconn *conn, CURLM *multi)
+{
+    job jobs[BATCH_MAX];
+    char *payloads[BATCH_MAX] = {0};
+    char created[BATCH_MAX][40];
+    int n = claim(w, conn, jobs, payloads, created);
+    if (n <= 0)
+        return n;
+    for (int i = 0; i < n; i++) {
+        job *j = &jobs[i];
+        bool ok;
+        if (strncmp(j->channel, "webhook:", 8) == 0 && j->webhook_id > 0)
+            ok = prepare_webhook(w, conn, j, payloads[i], created[i]);
+        else if (strcmp(j->channel, "email") == 0)
+            ok = prepare_mail(w, conn, j, payloads[i]);
+        else if (strcmp(j->channel, "admins") == 0)
+            ok = prepare_admin_mail(w, j, payloads[i]);
+        else {
+            finish(j, "skipped", true, 0, "no such channel");
+            ok = true;
+        }
+        if (!ok && !j->done)
+            finish(j, "failed", false, 0, "the delivery could not be prepared");
+        if (j->done)
+            continue;
+        curl_easy_setopt(j->easy, CURLOPT_ERRORBUFFER, j->errbuf);
+        curl_easy_setopt(j->easy, CURLOPT_PRIVATE, j);
+        curl_easy_setopt(j->easy, CURLOPT_HEADERFUNCTION, read_header);
+        curl_easy_setopt(j->easy, CURLOPT_HEADERDATA, j);
+        curl_easy_setopt(j->easy, CURLOPT_WRITEFUNCTION, discard);
+        clock_gettime(CLOCK_MONOTONIC, &j->started);
+        if (curl_multi_add_handle(multi, j->easy) != CURLM_OK)
+            finish(j, "failed", false, 0, "libcurl refused the transfer");
+        else
+            j->in_flight = true;
+    }
+    int running = 1;
+    while (!atomic_load(&w->stopping)) {
+        if (curl_multi_perform(multi, &running) != CURLM_OK)
+            break;
+        CURLMsg *msg;
+        int left;
+        while ((msg = curl_multi_info_read(multi, &left)) != NULL) {
+            if (msg->msg != CURLMSG_DONE)
+                continue;
+            job *j = NULL;
+            curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&j);
+            if (j != NULL)
+                judge(j, msg->data.result);
+        }
+        if (running == 0)
+            break;
+        struct curl_waitfd extra = {.fd = w->wake[0], .events = CURL_WAIT_POLLIN};
+        if (curl_multi_poll(multi, &extra, 1, 1000, NULL) != CURLM_OK)
+            break;
+    }
+    for (int i = 0; i < n; i++) {
+        job *j = &jobs[i];
+        if (j->in_flight)
+            curl_multi_remove_handle(multi, j->easy);
+        if (j->done)
+            record(w, conn, j);
+        else
+            release(conn, j);
+        if (j->easy)
+            curl_easy_cleanup(j->easy);
+        curl_slist_free_all(j->headers);
+        free(j->body);
+        free(payloads[i]);
+    }
+    return n;
+}
+
+static PGconn *listen_connect(const char *url)
+{
+    PGconn *conn = PQconnectdb(url);
+    if (PQstatus(conn) != CONNECTION_OK) {
+        PQfinish(conn);
+        return NULL;
+    }
+    PGresult *r = PQexec(conn, "LISTEN pbem_outbox");
+    bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+    PQclear(r);
+    if (!ok || PQsetnonblocking(conn, 1) != 0) {
+        PQfinish(conn);
+        return NULL;
+    }
+    return conn;
+}
+
+static void drain(PGconn *listen)
+{
+    PGnotify *note;
+    while ((note = PQnotifies(listen)) != NULL)
+        PQfreemem(note);
+}
+
+/* Milliseconds until the next pending row falls due (poll_ms when none). */
+static long long next_due_ms(notify_worker *w, PGconn *conn)
+{
+    apierr err;
+    PGresult *r = db_query(conn,
+                           "SELECT ceil(extract(epoch FROM min(next_attempt_at)"
+                           " - clock_timestamp()) * 1000)::bigint"
+                           " FROM outbox WHERE status = 'pending'",
+                           0, NULL, PGRES_TUPLES_OK, &err);
+    long long wait = w->config.poll_ms;
+    if (r != NULL && PQntuples(r) == 1 && !PQgetisnull(r, 0, 0)) {
+        long long due = atoll(PQgetvalue(r, 0, 0));
+        if (due < wait)
+            wait = due;
+    }
+    PQclear(r);
+    return wait < WAIT_MIN_MS ? WAIT_MIN_MS : wait;
+}
+
+static void *run(void *arg)
+{
+    notify_worker *w = arg;
+    PGconn *listen = NULL;
+    CURLM *multi = curl_multi_init();
+    if (multi == NULL) {
+        log_error("notifications: libcurl cannot make a multi handle; no "
+                  "notification will be sent");
+        return NULL;
+    }
+    while (!atomic_load(&w->stopping)) {
+        if (listen != NULL && PQstatus(listen) != CONNECTION_OK) {
+            PQfinish(listen);
+            listen = NULL;
+        }
+        if (listen == NULL)
+            listen = listen_connect(w->database_url);
+        if (listen != NULL) {
+            PQconsumeInput(listen);
+            drain(listen);
+        }
+        apierr err;
+        PGconn *conn = db_conn(&err);
+        /* Pointless reminders go first, then digests, then single rows. */
+        int claimed = conn && notify_outbox_cancel_pointless(conn) >= 0
+                          ? notify_digest_send(conn, &w->config)
+                          : -1;
+        if (claimed >= 0) {
+            int batch = work_batch(w, conn, multi);
+            claimed = batch < 0 ? -1 : claimed + batch;
+        }
+        if (claimed > 0)
+            continue;
+        long long wait = claimed == 0 ? next_due_ms(w, conn) : w->config.poll_ms;
+        struct pollfd fds[2] = {{.fd = w->wake[0], .events = POLLIN},
+                                {.fd = listen ? PQsocket(listen) : -1,
+                                 .events = POLLIN}};
+        int ready = poll(fds, listen ? 2 : 1, (int)wait);
+        if (ready < 0 && errno != EINTR)
+            log_error("notifications: poll failed: %s", strerror(errno));
+        if (listen != NULL && ready > 0 && (fds[1].revents & POLLIN)) {
+            if (PQconsumeInput(listen) == 0) {
+                PQfinish(listen);
+                listen = NULL;
+            } else {
+                drain(listen);
+            }
+        }
+    }
+    curl_multi_cleanup(multi);
+    if (listen != NULL)
+        PQfinish(listen);
+    db_close_thread();
+    return NULL;
+}
+
+notify_worker *notify_start(const notify_config *config, apierr *err)
+{
+    notify_worker *w = calloc(1, sizeof *w);
+    if (w == NULL)
+        abort();
+    w->config = *config;
+    w->database_url = strdup(config->database_url);
+    if (w->database_url == NULL)
+        abort();
+    w->config.database_url = w->database_url;
+    atomic_init(&w->stopping, false);
+    if (pipe2(w->wake, O_NONBLOCK | O_CLOEXEC) != 0) {
+        free(w->database_url);
+        free(w);
+        apierr_set(err, 500, "notify", "cannot create the worker's wake-up "
+                                       "pipe: %s", strerror(errno));
+        return NULL;
+    }
+    int rc = pthread_create(&w->thread, NULL, run, w);
+    if (rc != 0) {
+        close(w->wake[0]);
+        close(w->wake[1]);
+        free(w->database_url);
+        free(w);
+        apierr_set(err, 500, "notify", "cannot start the outbox worker: %s",
+                   strerror(rc));
+        return NULL;
+    }
+    return w;
+}
+
+void notify_stop(notify_worker *w)
+{
+    if (w == NULL)
+        return;
+    atomic_store(&w->stopping, true);
+    ssize_t wrote = write(w->wake[1], "x", 1);
+    (void)wrote;
+    pthread_join(w->thread, NULL);
+    close(w->wake[0]);
+    close(w->wake[1]);
+    free(w->database_url);
+    free(w);
+}

@@ -1,0 +1,23 @@
+/* notify_digest.h: the daily digest email. A player who asked for one
+ * (notification_settings.digest) gets their "your turn" emails queued with
+ * outbox.digest set and due at their digest hour (notify_outbox.c); when
+ * they fall due, the outbox worker calls this instead of sending them one
+ * by one: every due digest row of a player is claimed (leased like any
+ * row, so several processes never send the same digest), rendered into one
+ * mail (templates/digest.*) listing each match once, sent over SMTP, and
+ * the attempt recorded on every row it covers, with the same retries and
+ * dead letters as single notifications. Rows about a turn the player has
+ * taken meanwhile were cancelled before (notify_outbox_cancel_pointless). */
+#ifndef SERVICE_NOTIFY_DIGEST_H
+#define SERVICE_NOTIFY_DIGEST_H
+
+#include <libpq-fe.h>
+
+#include "notify/notify.h"
+
+/* Sends the digests due now, for a few players at a time (blocking for at
+ * most the SMTP timeout each). Returns how many players got one, or -1 on
+ * a database error. */
+int notify_digest_send(PGconn *conn, const notify_config *config);
+
+#endif

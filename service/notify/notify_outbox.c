@@ -1,0 +1,660 @@
+/* notify_outbox.c */
+#include "notify/notify_outbox.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/db.h"
+#include "notify/mail.h"
+
+#define MOVES_IN_PAYLOAD 50
+#define CHANGES_MAX 30
+#define LIST_LIMIT "100"
+
+void notify_outbox_ref(long long match_id, long long outbox_id, char out[48])
+{
+    snprintf(out, 48, "ntf_%lld_%lld", match_id, outbox_id);
+}
+
+bool notify_outbox_parse_ref(const char *text, long long *match_id,
+                             long long *outbox_id)
+{
+    if (strncmp(text, "ntf_", 4) != 0)
+        return false;
+    char *end = NULL;
+    const char *p = text + 4;
+    if (*p < '1' || *p > '9')
+        return false;
+    *match_id = strtoll(p, &end, 10);
+    if (*end != '_' || end[1] < '1' || end[1] > '9')
+        return false;
+    *outbox_id = strtoll(end + 1, &end, 10);
+    return *end == '\0' && *match_id > 0 && *outbox_id > 0;
+}
+
+static const char *wait_name(rules_wait wait)
+{
+    switch (wait) {
+    case RULES_WAIT_NOBODY: return "nobody";
+    case RULES_WAIT_ONE: return "one";
+    case RULES_WAIT_ANY_ORDER: return "any_order";
+    case RULES_WAIT_SIMULTANEOUS: return "simultaneous";
+    }
+    return "unknown";
+}
+
+/* The webhook event type of each reason. */
+static const char *event_type(const char *reason)
+{
+    if (strcmp(reason, "match_over") == 0)
+        return "match.over";
+    if (strcmp(reason, "deadline_reminder") == 0)
+        return "match.deadline_reminder";
+    if (strcmp(reason, "deadline_admins") == 0)
+        return "match.deadline_passed";
+    return "match.your_turn";
+}
+
+/* What every recipient may know: public data only. result (borrowed) may
+ * be NULL: the engine's. */
+static json_t *public_payload(const store_match *match,
+                              const rules_engine *engine,
+                              const rules_state *state,
+                              const rules_pending *pending, const char *reason,
+                              const json_t *result)
+{
+    char ref[32];
+    store_match_ref(match->match_id, ref);
+    json_t *players = json_array(), *seats = json_array();
+    for (int s = 0; s < match->seat_count; s++) {
+        json_array_append_new(players, json_string(match->seat_name[s]));
+        if (pending->wait != RULES_WAIT_NOBODY && (pending->seats & (1u << s)))
+            json_array_append_new(seats, json_integer(s));
+    }
+    json_t *payload = json_pack(
+        "{s:s,s:s,s:I,s:s,s:s,s:o,s:o,s:s,s:s,s:o,s:o}", "type",
+        event_type(reason), "match", ref, "seq", (json_int_t)match->head_seq,
+        "game", engine->name, "game_title", engine->title, "players", players,
+        "seats", seats, "wait", wait_name(pending->wait), "prompt",
+        pending->prompt, "view", engine->view(state, RULES_SPECTATOR),
+        "result",
+        result ? json_deep_copy(result) : engine->result(state));
+    if (payload == NULL)
+        abort();
+    return payload;
+}
+
+/* What happened since seat last acted, oldest first, as sentences: "Bob:
+ * play red1 red3 red5". At most the CHANGES_MAX latest. */
+static json_t *changes_since_last_turn(PGconn *conn, const store_match *match,
+                                       int seat, apierr *err)
+{
+    char id[24], seat_text[16], limit[16];
+    snprintf(id, sizeof id, "%lld", match->match_id);
+    snprintf(seat_text, sizeof seat_text, "%d", seat);
+    snprintf(limit, sizeof limit, "%d", CHANGES_MAX);
+    const char *params[] = {id, seat_text, limit};
+    PGresult *r = db_query(
+        conn,
+        "SELECT seat, kind, body::jsonb #>> '{data,text}' FROM ("
+        "  SELECT seq, seat, kind, body FROM events"
+        "   WHERE match_id = $1::bigint AND seq > (SELECT coalesce(max(seq), 0)"
+        "          FROM events WHERE match_id = $1::bigint AND seat = $2::int"
+        "           AND kind IN ('move', 'committed', 'revealed'))"
+        "     AND kind IN ('move', 'committed', 'decided')"
+        "   ORDER BY seq DESC LIMIT $3::int) latest ORDER BY seq",
+        3, params, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return NULL;
+    json_t *changes = json_array();
+    for (int i = 0; i < PQntuples(r); i++) {
+        int who = PQgetisnull(r, i, 0) ? -1 : atoi(PQgetvalue(r, i, 0));
+        const char *name = who >= 0 && who < match->seat_count
+                               ? match->seat_name[who]
+                               : "someone";
+        const char *kind = PQgetvalue(r, i, 1);
+        char line[400];
+        if (strcmp(kind, "move") == 0)
+            snprintf(line, sizeof line, "%s: %s", name,
+                     PQgetisnull(r, i, 2) ? "moved" : PQgetvalue(r, i, 2));
+        else if (strcmp(kind, "committed") == 0)
+            snprintf(line, sizeof line, "%s sealed a secret choice", name);
+        else
+            snprintf(line, sizeof line, "the secret choices were revealed");
+        json_array_append_new(changes, json_string(line));
+    }
+    PQclear(r);
+    return changes;
+}
+
+/* The public payload plus seat's own view and moves in text notation. */
+static json_t *seat_payload(const json_t *public, const rules_engine *engine,
+                            const rules_state *state, int seat)
+{
+    json_t *payload = json_deep_copy(public);
+    json_object_set_new(payload, "seat", json_integer(seat));
+    json_object_set_new(payload, "view", engine->view(state, seat));
+    json_t *legal = engine->legal(state, seat);
+    json_t *moves = json_array();
+    size_t i;
+    json_t *action;
+    json_array_foreach(json_object_get(legal, "moves"), i, action) {
+        if (i >= MOVES_IN_PAYLOAD)
+            break;
+        char *text = engine->format_move(state, seat, action);
+        if (text != NULL)
+            json_array_append_new(moves, json_string(text));
+        free(text);
+    }
+    json_object_set_new(payload, "moves", moves);
+    json_t *forms = json_object_get(legal, "forms");
+    json_object_set(payload, "forms", forms ? forms : json_array());
+    json_object_set_new(payload, "moves_complete",
+                        json_boolean(json_is_true(json_object_get(legal, "complete")) &&
+                                     json_array_size(json_object_get(legal, "moves")) <=
+                                         MOVES_IN_PAYLOAD));
+    json_decref(legal);
+    return payload;
+}
+
+/* One seat's rows: $1 match, $2 seq, $3 player, $4 reason, $5 payload,
+ * $6 whether mail is configured. Each enabled player webhook and the email
+ * address, as the player's notification_settings allow: email waits out
+ * quiet hours (not a deadline reminder: held, it could come after the
+ * deadline), and a "your turn" email waits for the daily digest when the
+ * player wants one. A "your turn" also schedules the player's escalating
+ * reminders on every channel; the worker cancels those the player has made
+ * pointless by acting (notify.c). */
+static const char queue_sql[] =
+    "WITH settings AS ("
+    "  SELECT coalesce(ns.email, true) AS email,"
+    "         coalesce(ns.webhooks, true) AS webhooks,"
+    "         coalesce(ns.time_zone, 'UTC') AS tz, ns.quiet_start, ns.quiet_end,"
+    "         coalesce(ns.digest, false) AND $4::text = 'your_turn' AS digest,"
+    "         coalesce(ns.digest_hour, 8::smallint) AS digest_hour,"
+    "         CASE WHEN $4::text = 'your_turn'"
+    "              THEN coalesce(ns.reminder_hours, '{}') ELSE '{}' END"
+    "           AS reminders,"
+    "         p.email IS NOT NULL AND $6::boolean AS mailable"
+    "    FROM players p LEFT JOIN notification_settings ns USING (player_id)"
+    "   WHERE p.player_id = $3::bigint),"
+    " wanted AS ("
+    "  SELECT 'webhook:' || w.webhook_id AS channel, w.webhook_id,"
+    "         $4::text AS reason, $5::jsonb AS payload, now() AS due,"
+    "         false AS digest"
+    "    FROM webhooks w, settings"
+    "   WHERE w.player_id = $3::bigint AND w.match_id IS NULL"
+    "     AND w.disabled_at IS NULL AND settings.webhooks"
+    "  UNION ALL"
+    "  SELECT 'email', NULL::bigint, $4::text, $5::jsonb,"
+    "         CASE WHEN digest THEN pbem_next_digest(now(), tz, digest_hour)"
+    "              WHEN $4::text = 'deadline_reminder' THEN now()"
+    "              ELSE pbem_after_quiet_hours(now(), tz, quiet_start, quiet_end)"
+    "         END, digest"
+    "    FROM settings WHERE email AND mailable),"
+    " reminders AS ("
+    "  SELECT w.channel, w.webhook_id, 'reminder_' || h || 'h' AS reason,"
+    "         jsonb_set(jsonb_set(w.payload, '{type}', '\"match.reminder\"'),"
+    "                   '{reminder_hours}', to_jsonb(h)) AS payload,"
+    "         CASE WHEN w.channel = 'email'"
+    "              THEN pbem_after_quiet_hours(now() + make_interval(hours => h),"
+    "                                          s.tz, s.quiet_start, s.quiet_end)"
+    "              ELSE now() + make_interval(hours => h) END AS due,"
+    "         false AS digest"
+    "    FROM wanted w, settings s, unnest(s.reminders) h)"
+    " INSERT INTO outbox (match_id, seq, player_id, channel, reason, payload,"
+    "                     webhook_id, next_attempt_at, digest)"
+    " SELECT $1::bigint, $2::bigint, $3::bigint, channel, reason, payload,"
+    "        webhook_id, due, digest"
+    "   FROM (SELECT * FROM wanted UNION ALL SELECT * FROM reminders) rows"
+    " ON CONFLICT DO NOTHING";
+
+/* One seat's rows (queue_sql). */
+static bool queue_seat(PGconn *conn, const char *id, const char *seq,
+                       long long player_id, const char *reason,
+                       const char *payload, apierr *err)
+{
+    char player[24];
+    snprintf(player, sizeof player, "%lld", player_id);
+    const char *with_mail = mail_configured() ? "true" : "false";
+    const char *params[] = {id, seq, player, reason, payload, with_mail};
+    return db_command(conn, queue_sql, 6, params, err);
+}
+
+/* The seats whose players can be told anything, read with the match
+ * (store_load_match), so a match nobody listens to costs no payload
+ * building and no inserts. */
+static uint32_t listening_seats(const store_match *match)
+{
+    /* Not read (a cached copy): every seat, and the SQL decides. */
+    if (match->reachability_unknown)
+        return ~0u;
+    return match->seat_has_webhook |
+           (mail_configured() ? match->seat_has_email : 0);
+}
+
+/* One row per enabled relay webhook of the match: public data only. */
+static bool queue_relays(PGconn *conn, const char *id, const char *seq,
+                         const char *reason, const json_t *public, apierr *err)
+{
+    char *text = json_dumps(public, JSON_COMPACT | JSON_SORT_KEYS);
+    const char *params[] = {id, seq, reason, text};
+    bool ok = db_command(
+        conn,
+        "INSERT INTO outbox (match_id, seq, player_id, channel, reason,"
+        " payload, webhook_id)"
+        " SELECT $1, $2, 0, 'webhook:' || w.webhook_id, $3, $4::jsonb,"
+        "        w.webhook_id"
+        "   FROM webhooks w WHERE w.match_id = $1 AND w.disabled_at IS NULL"
+        " ON CONFLICT DO NOTHING",
+        4, params, err);
+    free(text);
+    return ok;
+}
+
+/* The rows for whoever must act (every seat when over) among the seats in
+ * only, and the match relays'; result as in public_payload. */
+static bool queue(PGconn *conn, const store_match *match,
+                  const rules_engine *engine, const rules_state *state,
+                  bool over, uint32_t only, const json_t *result, apierr *err)
+{
+    uint32_t listening = listening_seats(match);
+    bool relay = match->relay_webhooks || match->reachability_unknown;
+    rules_pending pending;
+    engine->pending(state, &pending);
+    if (over)
+        pending.wait = RULES_WAIT_NOBODY;
+    uint32_t recipients = (over ? ~0u : pending.seats) & listening & only;
+    if (recipients == 0 && !relay)
+        return true;
+    const char *reason = over ? "match_over" : "your_turn";
+    json_t *public = public_payload(match, engine, state, &pending, reason,
+                                    result);
+    char id[24], seq[24];
+    snprintf(id, sizeof id, "%lld", match->match_id);
+    snprintf(seq, sizeof seq, "%lld", match->head_seq);
+    bool ok = true;
+    for (int s = 0; ok && s < match->seat_count; s++) {
+        if (!(recipients & (1u << s)))
+            continue;
+        json_t *payload = seat_payload(public, engine, state, s);
+        json_t *changes = changes_since_last_turn(conn, match, s, err);
+        if (changes == NULL) {
+            json_decref(payload);
+            ok = false;
+            break;
+        }
+        json_object_set_new(payload, "changes", changes);
+        if (over)
+            json_object_set_new(payload, "moves", json_array());
+        char *text = json_dumps(payload, JSON_COMPACT | JSON_SORT_KEYS);
+        json_decref(payload);
+        ok = queue_seat(conn, id, seq, match->seat_player[s], reason, text,
+                        err);
+        free(text);
+    }
+    if (ok && relay)
+        ok = queue_relays(conn, id, seq, reason, public, err);
+    json_decref(public);
+    return ok;
+}
+
+bool notify_outbox_queue(PGconn *conn, const store_match *match,
+                         const rules_engine *engine, const rules_state *state,
+                         apierr *err)
+{
+    return notify_outbox_queue_seats(conn, match, engine, state, ~0u, err);
+}
+
+bool notify_outbox_queue_seats(PGconn *conn, const store_match *match,
+                               const rules_engine *engine,
+                               const rules_state *state, uint32_t only,
+                               apierr *err)
+{
+    rules_pending pending;
+    engine->pending(state, &pending);
+    return queue(conn, match, engine, state, pending.wait == RULES_WAIT_NOBODY,
+                 only, NULL, err);
+}
+
+bool notify_outbox_queue_over(PGconn *conn, const store_match *match,
+                              const rules_engine *engine,
+                              const rules_state *state, const json_t *result,
+                              apierr *err)
+{
+    return queue(conn, match, engine, state, true, ~0u, result, err);
+}
+
+bool notify_outbox_queue_aborted(PGconn *conn, const store_match *match,
+                                 const rules_engine *engine,
+                                 const rules_state *state, const char *why,
+                                 apierr *err)
+{
+    uint32_t listening = listening_seats(match);
+    bool relay = match->relay_webhooks || match->reachability_unknown;
+    if (listening == 0 && !relay)
+        return true;
+    char ref[32];
+    store_match_ref(match->match_id, ref);
+    json_t *players = json_array();
+    for (int s = 0; s < match->seat_count; s++)
+        json_array_append_new(players, json_string(match->seat_name[s]));
+    json_t *public = json_pack(
+        "{s:s,s:s,s:I,s:s,s:s,s:o,s:[],s:s,s:s,s:s}", "type", "match.aborted",
+        "match", ref, "seq", (json_int_t)match->head_seq, "game", match->game,
+        "game_title", engine ? engine->title : match->game, "players", players,
+        "seats", "wait", "nobody", "prompt", "nothing: the match was aborted",
+        "reason", why);
+    if (public == NULL)
+        abort();
+    if (state != NULL) {
+        json_object_set_new(public, "view",
+                            engine->view(state, RULES_SPECTATOR));
+        json_object_set_new(public, "result", engine->result(state));
+    }
+    char id[24], seq[24];
+    snprintf(id, sizeof id, "%lld", match->match_id);
+    snprintf(seq, sizeof seq, "%lld", match->head_seq);
+    bool ok = true;
+    for (int s = 0; ok && s < match->seat_count; s++) {
+        if (!(listening & (1u << s)))
+            continue;
+        json_t *payload = json_deep_copy(public);
+        json_object_set_new(payload, "seat", json_integer(s));
+        if (state != NULL)
+            json_object_set_new(payload, "view", engine->view(state, s));
+        char *text = json_dumps(payload, JSON_COMPACT | JSON_SORT_KEYS);
+        json_decref(payload);
+        ok = queue_seat(conn, id, seq, match->seat_player[s], "match_aborted",
+                        text, err);
+        free(text);
+    }
+    if (ok && relay)
+        ok = queue_relays(conn, id, seq, "match_aborted", public, err);
+    json_decref(public);
+    return ok;
+}
+
+bool notify_outbox_queue_nudge(PGconn *conn, const store_match *match,
+                               const rules_engine *engine,
+                               const rules_state *state, int seat,
+                               long long nudge_id, const char *nudged_by,
+                               apierr *err)
+{
+    rules_pending pending;
+    engine->pending(state, &pending);
+    json_t *public = public_payload(match, engine, state, &pending, "nudge",
+                                    NULL);
+    json_t *payload = seat_payload(public, engine, state, seat);
+    json_decref(public);
+    json_t *changes = changes_since_last_turn(conn, match, seat, err);
+    if (changes == NULL) {
+        json_decref(payload);
+        return false;
+    }
+    json_object_set_new(payload, "changes", changes);
+    json_object_set_new(payload, "type", json_string("match.nudge"));
+    json_object_set_new(payload, "nudged_by", json_string(nudged_by));
+    char *text = json_dumps(payload, JSON_COMPACT | JSON_SORT_KEYS);
+    json_decref(payload);
+    char id[24], seq[24];
+    snprintf(id, sizeof id, "%lld", match->match_id);
+    snprintf(seq, sizeof seq, "%lld", match->head_seq);
+    /* Unique per nudge: the same turn may be nudged again a window later. */
+    char reason[48];
+    snprintf(reason, sizeof reason, "nudge_%lld", nudge_id);
+    bool ok = queue_seat(conn, id, seq, match->seat_player[seat], reason, text,
+                         err);
+    free(text);
+    return ok;
+}
+
+bool notify_outbox_remind(PGconn *conn, const store_match *match,
+                          const rules_engine *engine, const rules_state *state,
+                          int seat, long long seq, const json_t *deadline,
+                          apierr *err)
+{
+    if (!(listening_seats(match) & (1u << seat)))
+        return true;
+    rules_pending pending;
+    engine->pending(state, &pending);
+    json_t *public = public_payload(match, engine, state, &pending,
+                                    "deadline_reminder", NULL);
+    json_t *payload = seat_payload(public, engine, state, seat);
+    json_decref(public);
+    json_object_set(payload, "deadline", (json_t *)deadline);
+    char *text = json_dumps(payload, JSON_COMPACT | JSON_SORT_KEYS);
+    json_decref(payload);
+    char id[24], seq_text[24];
+    snprintf(id, sizeof id, "%lld", match->match_id);
+    snprintf(seq_text, sizeof seq_text, "%lld", seq);
+    bool ok = queue_seat(conn, id, seq_text, match->seat_player[seat],
+                         "deadline_reminder", text, err);
+    free(text);
+    return ok;
+}
+
+bool notify_outbox_record_attempt(PGconn *conn, long long match_id,
+                                  long long outbox_id, int attempt,
+                                  long long duration_ms, const char *outcome,
+                                  long code, const char *error,
+                                  const char *status, long long delay_ms,
+                                  apierr *err)
+{
+    char match[24], outbox[24], number[16], duration[24], code_text[24];
+    char secs[32];
+    snprintf(match, sizeof match, "%lld", match_id);
+    snprintf(outbox, sizeof outbox, "%lld", outbox_id);
+    snprintf(number, sizeof number, "%d", attempt);
+    snprintf(duration, sizeof duration, "%lld", duration_ms);
+    snprintf(code_text, sizeof code_text, "%ld", code);
+    snprintf(secs, sizeof secs, "%.3f", (double)delay_ms / 1000.0);
+    const char *params[] = {match,  outbox, number, duration,
+                            outcome, code ? code_text : NULL,
+                            error,  status, secs};
+    return db_command(
+        conn,
+        "WITH attempt AS (INSERT INTO outbox_attempts (match_id, outbox_id,"
+        "   attempt, duration_ms, outcome, code, error)"
+        "   VALUES ($1, $2, $3::int, $4::int, $5, $6::int, $7))"
+        " UPDATE outbox SET attempts = $3::int, status = $8, last_error = $7,"
+        "   sent_at = CASE WHEN $8 = 'sent' THEN now() ELSE sent_at END,"
+        "   next_attempt_at = now() + make_interval(secs => $9::float8)"
+        " WHERE match_id = $1 AND outbox_id = $2 AND status = 'pending'",
+        9, params, err);
+}
+
+int notify_outbox_cancel_pointless(PGconn *conn)
+{
+    apierr err;
+    PGresult *r = db_query(
+        conn,
+        "UPDATE outbox o SET status = 'cancelled',"
+        "   last_error = CASE WHEN m.status <> 'active'"
+        "                     THEN 'the match is ' || m.status"
+        "                     ELSE 'the player has acted since' END"
+        "  FROM matches m"
+        " WHERE m.match_id = o.match_id AND o.status = 'pending'"
+        "   AND o.next_attempt_at <= now()"
+        "   AND " NOTIFY_OUTBOX_CANCELLABLE("o")
+        "   AND pbem_outbox_pointless(o.match_id, o.seq, o.player_id)"
+        " RETURNING 1",
+        0, NULL, PGRES_TUPLES_OK, &err);
+    if (r == NULL)
+        return -1;
+    int n = PQntuples(r);
+    PQclear(r);
+    return n;
+}
+
+bool notify_outbox_admins(PGconn *conn, const store_match *match,
+                          const rules_engine *engine, const rules_state *state,
+                          const json_t *deadline, apierr *err)
+{
+    rules_pending pending;
+    engine->pending(state, &pending);
+    json_t *payload = public_payload(match, engine, state, &pending,
+                                     "deadline_admins", NULL);
+    json_object_set(payload, "deadline", (json_t *)deadline);
+    char *text = json_dumps(payload, JSON_COMPACT | JSON_SORT_KEYS);
+    json_decref(payload);
+    char id[24], seq[24];
+    snprintf(id, sizeof id, "%lld", match->match_id);
+    snprintf(seq, sizeof seq, "%lld", match->head_seq);
+    const char *params[] = {id, seq, text};
+    bool ok = db_command(conn,
+                         "INSERT INTO outbox (match_id, seq, player_id,"
+                         " channel, reason, payload) VALUES ($1, $2, 0,"
+                         " 'admins', 'deadline_admins', $3::jsonb)"
+                         " ON CONFLICT DO NOTHING",
+                         3, params, err);
+    free(text);
+    return ok;
+}
+
+#define TS(col) "to_char(" col " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
+
+/* Columns every listing reads, in this order. */
+static const char listing_columns[] =
+    "o.match_id, o.outbox_id, o.seq, o.reason, o.channel, o.status,"
+    " o.attempts, o.last_error, " TS("o.created_at") ", " TS("o.sent_at") ", "
+    TS("o.next_attempt_at") ", o.player_id,"
+    " (SELECT coalesce(json_agg(json_build_object('attempt', a.attempt,"
+    "   'at', " TS("a.attempted_at") ", 'outcome', a.outcome, 'code', a.code,"
+    "   'error', a.error, 'duration_ms', a.duration_ms) ORDER BY a.attempt_id),"
+    "   '[]') FROM outbox_attempts a"
+    "  WHERE a.match_id = o.match_id AND a.outbox_id = o.outbox_id)";
+
+static json_t *listing_row(const PGresult *r, int i, bool admin)
+{
+    char ref[48], match[32];
+    notify_outbox_ref(atoll(PQgetvalue(r, i, 0)), atoll(PQgetvalue(r, i, 1)), ref);
+    store_match_ref(atoll(PQgetvalue(r, i, 0)), match);
+    const char *status = PQgetvalue(r, i, 5);
+    json_t *row = json_pack(
+        "{s:s,s:s,s:I,s:s,s:s,s:s,s:i,s:s}", "id", ref, "match", match, "seq",
+        (json_int_t)atoll(PQgetvalue(r, i, 2)), "reason", PQgetvalue(r, i, 3),
+        "channel", PQgetvalue(r, i, 4), "status", status, "attempts",
+        atoi(PQgetvalue(r, i, 6)), "created_at", PQgetvalue(r, i, 8));
+    if (!PQgetisnull(r, i, 7))
+        json_object_set_new(row, "last_error", json_string(PQgetvalue(r, i, 7)));
+    if (!PQgetisnull(r, i, 9))
+        json_object_set_new(row, "sent_at", json_string(PQgetvalue(r, i, 9)));
+    if (strcmp(status, "pending") == 0)
+        json_object_set_new(row, "next_attempt_at",
+                            json_string(PQgetvalue(r, i, 10)));
+    if (admin) {
+        char player[32];
+        long long player_id = atoll(PQgetvalue(r, i, 11));
+        if (player_id) {
+            store_player_ref(player_id, player);
+            json_object_set_new(row, "player", json_string(player));
+        }
+    }
+    json_t *log = json_loads(PQgetvalue(r, i, 12), 0, NULL);
+    json_object_set_new(row, "attempt_log", log ? log : json_array());
+    return row;
+}
+
+static json_t *listing(PGconn *conn, const char *sql, int nparams,
+                       const char *const *params, bool admin, apierr *err)
+{
+    PGresult *r = db_query(conn, sql, nparams, params, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return NULL;
+    json_t *list = json_array();
+    for (int i = 0; i < PQntuples(r); i++)
+        json_array_append_new(list, listing_row(r, i, admin));
+    PQclear(r);
+    return json_pack("{s:o}", "notifications", list);
+}
+
+json_t *notify_outbox_mine(long long player_id, apierr *err)
+{
+    PGconn *conn = db_conn(err);
+    if (conn == NULL)
+        return NULL;
+    char player[24];
+    snprintf(player, sizeof player, "%lld", player_id);
+    const char *params[] = {player};
+    char sql[2048];
+    snprintf(sql, sizeof sql,
+             "SELECT %s FROM outbox o WHERE o.player_id = $1"
+             " OR (o.player_id = 0 AND o.webhook_id IN (SELECT webhook_id"
+             "     FROM webhooks WHERE player_id = $1))"
+             " ORDER BY o.created_at DESC, o.outbox_id DESC LIMIT " LIST_LIMIT,
+             listing_columns);
+    return listing(conn, sql, 1, params, false, err);
+}
+
+json_t *notify_outbox_admin_list(const char *status, apierr *err)
+{
+    if (status == NULL)
+        status = "dead";
+    if (strcmp(status, "dead") != 0 && strcmp(status, "pending") != 0 &&
+        strcmp(status, "sent") != 0 && strcmp(status, "cancelled") != 0)
+        return apierr_set(err, 400, "bad_query",
+                          "status must be dead, pending, sent or cancelled"),
+               NULL;
+    PGconn *conn = db_conn(err);
+    if (conn == NULL)
+        return NULL;
+    const char *params[] = {status};
+    char sql[2048];
+    snprintf(sql, sizeof sql,
+             "SELECT %s FROM outbox o WHERE o.status = $1"
+             " ORDER BY o.created_at DESC, o.outbox_id DESC LIMIT " LIST_LIMIT,
+             listing_columns);
+    return listing(conn, sql, 1, params, true, err);
+}
+
+json_t *notify_outbox_admin_retry(const char *ref, apierr *err)
+{
+    long long match_id, outbox_id;
+    if (!notify_outbox_parse_ref(ref, &match_id, &outbox_id))
+        return apierr_set(err, 404, "no_such_notification",
+                          "notification ids look like ntf_12_34"),
+               NULL;
+    PGconn *conn = db_conn(err);
+    if (conn == NULL)
+        return NULL;
+    char match[24], outbox[24];
+    snprintf(match, sizeof match, "%lld", match_id);
+    snprintf(outbox, sizeof outbox, "%lld", outbox_id);
+    const char *params[] = {match, outbox};
+    PGresult *r = db_query(conn,
+                           "SELECT status FROM outbox"
+                           " WHERE match_id = $1 AND outbox_id = $2",
+                           2, params, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return NULL;
+    bool found = PQntuples(r) == 1;
+    bool dead = found && strcmp(PQgetvalue(r, 0, 0), "dead") == 0;
+    PQclear(r);
+    if (!found)
+        return apierr_set(err, 404, "no_such_notification",
+                          "there is no notification %s", ref),
+               NULL;
+    if (!dead)
+        return apierr_set(err, 409, "not_dead",
+                          "only dead notifications can be retried"),
+               NULL;
+    if (!db_command(conn,
+                    "UPDATE outbox SET status = 'pending', attempts = 0,"
+                    " next_attempt_at = now(), last_error = NULL"
+                    " WHERE match_id = $1 AND outbox_id = $2 AND status = 'dead'",
+                    2, params, err) ||
+        !db_command(conn, "SELECT pg_notify('pbem_outbox', '')", 0, NULL, err))
+        return NULL;
+    char sql[2048];
+    snprintf(sql, sizeof sql,
+             "SELECT %s FROM outbox o WHERE o.match_id = $1 AND o.outbox_id = $2",
+             listing_columns);
+    json_t *list = listing(conn, sql, 2, params, true, err);
+    if (list == NULL)
+        return NULL;
+    json_t *row = json_incref(json_array_get(json_object_get(list, "notifications"), 0));
+    json_decref(list);
+    return json_pack("{s:o}", "notification", row);
+}

@@ -1,0 +1,808 @@
+/* decisions.c */
+#include "play/decisions.h"
+
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/db.h"
+#include "core/log.h"
+#include "play/matches_internal.h"
+#include "play/matchstate.h"
+#include "ledger/seal.h"
+#include "store/store.h"
+
+typedef struct seat_choice {
+    bool committed;
+    bool client_mode;
+    bool revealed;
+    uint8_t commitment[SEAL_HASH_BYTES];
+    uint8_t *sealed;       /* server mode, until revealed (malloc'd) */
+    size_t sealed_len;
+} seat_choice;
+
+/* Everything a use case needs about an open decision. */
+typedef struct decision_ctx {
+    PGconn *conn;
+    store_match match;
+    const rules_engine *engine;
+    rules_state *state;
+    rules_pending pending;
+    char match_ref[32];
+    int seat;
+    seat_choice seats[STORE_MAX_SEATS];
+} decision_ctx;
+
+static void ctx_free(decision_ctx *ctx)
+{
+    for (int s = 0; s < STORE_MAX_SEATS; s++)
+        free(ctx->seats[s].sealed);
+    if (ctx->state != NULL)
+        ctx->engine->destroy(ctx->state);
+    store_match_free(&ctx->match);
+}
+
+static bool bytea_hex(const char *text, uint8_t **out, size_t *len)
+{
+    if (strncmp(text, "\\x", 2) != 0)
+        return false;
+    size_t hex_len = strlen(text + 2);
+    *out = malloc(hex_len / 2 + 1);
+    return sodium_hex2bin(*out, hex_len / 2, text + 2, hex_len, NULL, len,
+                          NULL) == 0;
+}
+
+static bool load_choices(decision_ctx *ctx, apierr *err)
+{
+    char id[24];
+    snprintf(id, sizeof id, "%lld", ctx->match.match_id);
+    const char *params[] = {id, ctx->pending.decision};
+    PGresult *result = db_query(
+        ctx->conn,
+        "SELECT seat, mode, commitment, sealed, revealed FROM sealed_choices"
+        " WHERE match_id = $1 AND decision = $2",
+        2, params, PGRES_TUPLES_OK, err);
+    if (result == NULL)
+        return false;
+    for (int row = 0; row < PQntuples(result); row++) {
+        int seat = atoi(PQgetvalue(result, row, 0));
+        if (seat < 0 || seat >= STORE_MAX_SEATS)
+            continue;
+        seat_choice *c = &ctx->seats[seat];
+        uint8_t *commitment = NULL;
+        size_t len = 0;
+        c->committed = true;
+        c->client_mode = strcmp(PQgetvalue(result, row, 1), "client") == 0;
+        c->revealed = strcmp(PQgetvalue(result, row, 4), "t") == 0;
+        if (bytea_hex(PQgetvalue(result, row, 2), &commitment, &len) &&
+            len == SEAL_HASH_BYTES)
+            memcpy(c->commitment, commitment, SEAL_HASH_BYTES);
+        free(commitment);
+        if (!PQgetisnull(result, row, 3))
+            bytea_hex(PQgetvalue(result, row, 3), &c->sealed, &c->sealed_len);
+    }
+    PQclear(result);
+    return true;
+}
+
+/* Loads the match and its open decision; the caller must hold a seat in it
+ * (unless seat_required is false). */
+static bool open_decision(decision_ctx *ctx, const caller *who,
+                          long long match_id, const char *decision,
+                          bool seat_required, apierr *err)
+{
+    memset(ctx, 0, sizeof *ctx);
+    ctx->seat = -1;
+    ctx->conn = db_conn(err);
+    if (ctx->conn == NULL ||
+        !store_load_match(ctx->conn, match_id, &ctx->match, err))
+        return false;
+    store_match_ref(match_id, ctx->match_ref);
+    ctx->engine = matchstate_engine(&ctx->match, err);
+    if (ctx->engine == NULL)
+        return false;
+    if (who != NULL)
+        ctx->seat = matches_seat_of(&ctx->match, who->player_id);
+    if (seat_required && ctx->seat < 0)
+        return apierr_set(err, 403, "not_seated",
+                          "you have no seat in this match");
+    if (!matches_in_play(&ctx->match, err))
+        return false;
+    ctx->state = matchstate_load(ctx->conn, &ctx->match, ctx->engine, err);
+    if (ctx->state == NULL)
+        return false;
+    ctx->engine->pending(ctx->state, &ctx->pending);
+    if (ctx->pending.wait != RULES_WAIT_SIMULTANEOUS)
+        return apierr_set(err, 409, "no_open_decision",
+                          "no simultaneous decision is open: the match waits "
+                          "for %s",
+                          ctx->pending.prompt);
+    if (decision != NULL && strcmp(decision, ctx->pending.decision) != 0)
+        return apierr_set(err, 409, "no_open_decision",
+                          "decision %s is not open; the open one is %s",
+                          decision, ctx->pending.decision);
+    if (seat_required && !(ctx->pending.seats & (1u << ctx->seat)))
+        return apierr_set(err, 409, "not_your_decision",
+                          "your seat has no choice to make in %s",
+                          ctx->pending.decision);
+    return load_choices(ctx, err);
+}
+
+/* The choice as its canonical bytes plus the nonce, for sealing. */
+static json_t *sealed_payload(const uint8_t *plain, size_t len,
+                              uint8_t nonce[SEAL_NONCE_BYTES])
+{
+    if (len <= SEAL_NONCE_BYTES)
+        return NULL;
+    memcpy(nonce, plain, SEAL_NONCE_BYTES);
+    return json_loadb((const char *)plain + SEAL_NONCE_BYTES,
+                      len - SEAL_NONCE_BYTES, 0, NULL);
+}
+
+static json_t *revealed_event(int seat, const char *decision,
+                              const json_t *action,
+                              const uint8_t nonce[SEAL_NONCE_BYTES])
+{
+    char nonce_hex[2 * SEAL_NONCE_BYTES + 1];
+    matches_hex(nonce, SEAL_NONCE_BYTES, nonce_hex);
+    return json_pack("{s:s,s:i,s:{s:s,s:O,s:s}}", "kind", "revealed", "seat",
+                     seat, "data", "decision", decision, "action", action,
+                     "nonce", nonce_hex);
+}
+
+static bool mark_revealed(PGconn *conn, long long match_id,
+                          const char *decision, int seat, apierr *err)
+{
+    char id[24], seat_text[16];
+    snprintf(id, sizeof id, "%lld", match_id);
+    snprintf(seat_text, sizeof seat_text, "%d", seat);
+    const char *params[] = {id, decision, seat_text};
+    return db_command(conn,
+                      "UPDATE sealed_choices SET revealed = true, sealed = NULL"
+                      " WHERE match_id = $1 AND decision = $2 AND seat = $3",
+                      3, params, err);
+}
+
+/* Checks that action is a choice the rules accept for seat now. */
+static bool choice_is_legal(const decision_ctx *ctx, int seat,
+                            const json_t *action, apierr *err)
+{
+    rules_state *trial = ctx->engine->clone(ctx->state);
+    rules_error rerr = {{0}};
+    bool ok = ctx->engine->apply(trial, seat, action, &rerr);
+    ctx->engine->destroy(trial);
+    if (!ok)
+        apierr_set(err, 422, "illegal_move", "%s", rerr.message);
+    return ok;
+}
+
+/* After a commit or reveal: reveals the server-sealed choices once all
+ * seats have committed, and applies the decision once all are revealed.
+ * Appends the events (starting with lead[0..lead_count), borrowed) inside
+ * the caller's transaction. The revealed choices are collected in
+ * revealed_actions. */
+static bool advance(decision_ctx *ctx, json_t *const *lead, int lead_count,
+                    json_t *revealed_actions[STORE_MAX_SEATS], bool *decided,
+                    bool *over, apierr *err)
+{
+    json_t *events[STORE_MAX_SEATS + 4];
+    int count = 0;
+    for (int i = 0; i < lead_count && i < 2; i++)
+        events[count++] = lead[i];
+    bool all_committed = true, all_revealed = true;
+    *decided = false;
+    for (int s = 0; s < ctx->match.seat_count; s++) {
+        if (!(ctx->pending.seats & (1u << s)))
+            continue;
+        if (!ctx->seats[s].committed)
+            all_committed = false;
+    }
+    bool ok = true;
+    for (int s = 0; ok && all_committed && s < ctx->match.seat_count; s++) {
+        seat_choice *c = &ctx->seats[s];
+        if (!(ctx->pending.seats & (1u << s)) || c->revealed || c->client_mode)
+            continue;
+        uint8_t *plain = malloc(c->sealed_len);
+        uint8_t nonce[SEAL_NONCE_BYTES];
+        json_t *action = NULL;
+        if (c->sealed_len > SEAL_OVERHEAD &&
+            seal_decrypt(ctx->match.match_id, c->sealed, c->sealed_len, plain))
+            action = sealed_payload(plain, c->sealed_len - SEAL_OVERHEAD, nonce);
+        sodium_memzero(plain, c->sealed_len);
+        free(plain);
+        if (action == NULL) {
+            ok = apierr_set(err, 500, "sealed_choice",
+                            "seat %d's sealed choice cannot be opened with "
+                            "this service's key file",
+                            s);
+            break;
+        }
+        events[count++] = revealed_event(s, ctx->pending.decision, action, nonce);
+        revealed_actions[s] = action;
+        c->revealed = true;
+        ok = mark_revealed(ctx->conn, ctx->match.match_id,
+                           ctx->pending.decision, s, err);
+    }
+    for (int s = 0; s < ctx->match.seat_count; s++) {
+        if ((ctx->pending.seats & (1u << s)) && !ctx->seats[s].revealed)
+            all_revealed = false;
+    }
+    json_t *decided_event = NULL;
+    if (ok && all_revealed) {
+        json_t *choices = json_array();
+        for (int s = 0; ok && s < ctx->match.seat_count; s++) {
+            if (!(ctx->pending.seats & (1u << s)))
+                continue;
+            json_array_append_new(choices,
+                                  json_pack("{s:i,s:O}", "seat", s, "action",
+                                            revealed_actions[s]));
+            rules_error rerr = {{0}};
+            if (!ctx->engine->apply(ctx->state, s, revealed_actions[s], &rerr))
+                ok = apierr_set(err, 422, "illegal_move",
+                                "seat %d's revealed choice is refused by the "
+                                "rules: %s",
+                                s, rerr.message);
+        }
+        decided_event = json_pack("{s:s,s:{s:s,s:o}}", "kind", "decided",
+                                  "data", "decision", ctx->pending.decision,
+                                  "choices", choices);
+        events[count++] = decided_event;
+        *decided = ok;
+    }
+    if (ok)
+        ok = matches_append_play(ctx->conn, &ctx->match, ctx->engine,
+                                 ctx->state, events, count, *decided, over,
+                                 err);
+    for (int i = lead_count; i < count; i++)
+        json_decref(events[i]);
+    return ok;
+}
+
+static json_t *decision_answer(const decision_ctx *ctx, bool decided,
+                               bool over)
+{
+    char head_hash[2 * STORE_HASH_BYTES + 1];
+    matches_hex(ctx->match.head_hash, STORE_HASH_BYTES, head_hash);
+    rules_pending pending;
+    ctx->engine->pending(ctx->state, &pending);
+    return json_pack("{s:s,s:I,s:s,s:b,s:b,s:o,s:o}", "decision",
+                     ctx->pending.decision, "seq",
+                     (json_int_t)ctx->match.head_seq, "hash", head_hash,
+                     "decided", decided, "over", over, "pending",
+                     matches_pending_json(&pending,
+                                          decisions_committed(ctx->conn,
+                                                              ctx->match.match_id,
+                                                              pending.decision)),
+                     "result",
+                     ctx->engine->result(ctx->state));
+}
+
+/* The choices of this decision already revealed, from the log: "revealed"
+ * events, and "timeout" events whose choice stands in for a commitment
+ * that was never revealed. */
+static bool earlier_reveals(const decision_ctx *ctx,
+                            json_t *revealed_actions[STORE_MAX_SEATS],
+                            apierr *err)
+{
+    json_t *log = store_events_after(ctx->conn, ctx->match.match_id, 0, 100000,
+                                     err);
+    if (log == NULL)
+        return false;
+    size_t i;
+    json_t *event;
+    json_array_foreach(log, i, event) {
+        const char *kind = json_string_value(json_object_get(event, "kind"));
+        json_t *data = json_object_get(event, "data");
+        json_int_t s = json_integer_value(json_object_get(event, "seat"));
+        const char *of = json_string_value(json_object_get(data, "decision"));
+        if (kind && strcmp(kind, "rewound") == 0) {
+            /* Reveals an admin's rewind went back over no longer count. */
+            for (int r = 0; r < STORE_MAX_SEATS; r++) {
+                json_decref(revealed_actions[r]);
+                revealed_actions[r] = NULL;
+            }
+        }
+        json_t *choice = kind && strcmp(kind, "revealed") == 0
+                             ? json_object_get(data, "action")
+                         : kind && strcmp(kind, "timeout") == 0
+                             ? json_object_get(data, "choice")
+                             : NULL;
+        if (choice != NULL && s >= 0 && s < STORE_MAX_SEATS && of != NULL &&
+            strcmp(of, ctx->pending.decision) == 0) {
+            json_decref(revealed_actions[s]);
+            revealed_actions[s] = json_incref(choice);
+        }
+    }
+    json_decref(log);
+    return true;
+}
+
+/* Seals action for seat as the service does for a plain move: a fresh
+ * nonce, the commitment, and nonce + choice encrypted with the service key
+ * (*sealed malloc'd). */
+static void seal_for_seat(const decision_ctx *ctx, int seat,
+                          const json_t *action,
+                          uint8_t commitment[SEAL_HASH_BYTES],
+                          uint8_t **sealed, size_t *sealed_len)
+{
+    uint8_t nonce[SEAL_NONCE_BYTES];
+    randombytes_buf(nonce, sizeof nonce);
+    char *canonical = rules_canonical_json(action);
+    seal_choice_commitment(ctx->match_ref, ctx->pending.decision, seat,
+                           canonical, nonce, commitment);
+    size_t plain_len = SEAL_NONCE_BYTES + strlen(canonical);
+    uint8_t *plain = malloc(plain_len);
+    if (plain == NULL)
+        abort();
+    memcpy(plain, nonce, SEAL_NONCE_BYTES);
+    memcpy(plain + SEAL_NONCE_BYTES, canonical, strlen(canonical));
+    *sealed_len = plain_len + SEAL_OVERHEAD;
+    *sealed = malloc(*sealed_len);
+    if (*sealed == NULL)
+        abort();
+    seal_encrypt(ctx->match.match_id, plain, plain_len, *sealed);
+    sodium_memzero(plain, plain_len);
+    sodium_memzero(nonce, sizeof nonce);
+    free(plain);
+    free(canonical);
+}
+
+/* Takes the match row before touching the decision's rows, as every
+ * writer of a match does (the append's head guard, the deadline worker):
+ * one lock order, so a commit racing a deadline waits instead of
+ * deadlocking. 409 when the match moved on since ctx was loaded. */
+static bool lock_match(const decision_ctx *ctx, apierr *err)
+{
+    char id[24], head[24];
+    snprintf(id, sizeof id, "%lld", ctx->match.match_id);
+    snprintf(head, sizeof head, "%lld", ctx->match.head_seq);
+    const char *params[] = {id, head};
+    PGresult *r = db_query(ctx->conn,
+                           "SELECT head_seq = $2::bigint FROM matches"
+                           " WHERE match_id = $1 FOR UPDATE",
+                           2, params, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return false;
+    bool same = PQntuples(r) == 1 && strcmp(PQgetvalue(r, 0, 0), "t") == 0;
+    PQclear(r);
+    if (!same) {
+        apierr_set(err, 409, "stale_seq",
+                   "the match moved on while this request was being "
+                   "handled; reload it and try again");
+        return false;
+    }
+    return true;
+}
+
+static bool insert_choice(const decision_ctx *ctx, bool client_mode,
+                          const uint8_t commitment[SEAL_HASH_BYTES],
+                          const uint8_t *sealed, size_t sealed_len,
+                          apierr *err)
+{
+    char id[24], seat[16];
+    char commitment_text[2 * SEAL_HASH_BYTES + 3];
+    char *sealed_text = NULL;
+    snprintf(id, sizeof id, "%lld", ctx->match.match_id);
+    snprintf(seat, sizeof seat, "%d", ctx->seat);
+    commitment_text[0] = '\\';
+    commitment_text[1] = 'x';
+    matches_hex(commitment, SEAL_HASH_BYTES, commitment_text + 2);
+    if (sealed != NULL) {
+        sealed_text = malloc(2 * sealed_len + 3);
+        sealed_text[0] = '\\';
+        sealed_text[1] = 'x';
+        matches_hex(sealed, sealed_len, sealed_text + 2);
+    }
+    const char *params[] = {id, ctx->pending.decision, seat,
+                            client_mode ? "client" : "server",
+                            commitment_text, sealed_text};
+    bool ok = db_command(ctx->conn,
+                         "INSERT INTO sealed_choices (match_id, decision, seat,"
+                         " mode, commitment, sealed) VALUES ($1, $2, $3, $4,"
+                         " $5, $6)",
+                         6, params, err);
+    free(sealed_text);
+    if (!ok && strcmp(err->code, "database:23505") == 0)
+        apierr_set(err, 409, "already_committed",
+                   "your seat has already committed to %s; a committed "
+                   "choice cannot change",
+                   ctx->pending.decision);
+    return ok;
+}
+
+json_t *decisions_commit(const caller *who, long long match_id,
+                         const char *decision, const json_t *body, apierr *err)
+{
+    decision_ctx ctx;
+    json_t *answer = NULL, *action = NULL, *committed = NULL;
+    json_t *revealed_actions[STORE_MAX_SEATS] = {0};
+    uint8_t *sealed = NULL;
+    size_t sealed_len = 0;
+    if (!open_decision(&ctx, who, match_id, decision, true, err))
+        goto done;
+    if (ctx.seats[ctx.seat].committed) {
+        apierr_set(err, 409, "already_committed",
+                   "your seat has already committed to %s; a committed "
+                   "choice cannot change",
+                   ctx.pending.decision);
+        goto done;
+    }
+    uint8_t commitment[SEAL_HASH_BYTES];
+    const json_t *given = json_object_get(body, "commitment");
+    bool client_mode = given != NULL;
+    if (client_mode) {
+        size_t len = 0;
+        const char *hex = json_string_value(given);
+        if (hex == NULL || strlen(hex) != 64 ||
+            sodium_hex2bin(commitment, sizeof commitment, hex, 64, NULL, &len,
+                           NULL) != 0 ||
+            len != sizeof commitment) {
+            apierr_set(err, 400, "bad_commitment",
+                       "commitment must be 32 bytes as 64 hex digits");
+            goto done;
+        }
+    } else {
+        action = matches_requested_action(body, ctx.engine, ctx.state,
+                                          ctx.seat, err);
+        if (action == NULL || !choice_is_legal(&ctx, ctx.seat, action, err))
+            goto done;
+        seal_for_seat(&ctx, ctx.seat, action, commitment, &sealed,
+                      &sealed_len);
+    }
+    char commitment_hex[2 * SEAL_HASH_BYTES + 1];
+    matches_hex(commitment, sizeof commitment, commitment_hex);
+    committed = json_pack("{s:s,s:i,s:{s:s,s:s,s:s}}", "kind", "committed",
+                          "seat", ctx.seat, "data", "decision",
+                          ctx.pending.decision, "commitment", commitment_hex,
+                          "mode", client_mode ? "client" : "server");
+    seat_choice *mine = &ctx.seats[ctx.seat];
+    mine->committed = true;
+    mine->client_mode = client_mode;
+    memcpy(mine->commitment, commitment, sizeof commitment);
+    if (!client_mode) {
+        mine->sealed = malloc(sealed_len);
+        memcpy(mine->sealed, sealed, sealed_len);
+        mine->sealed_len = sealed_len;
+    }
+    if (!store_begin(ctx.conn, err))
+        goto done;
+    bool decided = false, over = false;
+    if (!lock_match(&ctx, err) ||
+        !insert_choice(&ctx, client_mode, commitment, sealed, sealed_len,
+                       err) ||
+        !advance(&ctx, &committed, 1, revealed_actions, &decided, &over,
+                 err)) {
+        store_rollback(ctx.conn);
+        goto done;
+    }
+    answer = decision_answer(&ctx, decided, over);
+    if (!matches_commit_with_answer(ctx.conn, who, &ctx.match, 200, answer,
+                                    err)) {
+        json_decref(answer);
+        answer = NULL;
+        goto done;
+    }
+    log_info("match %s: seat %d committed to %s (%s)", ctx.match_ref, ctx.seat,
+             ctx.pending.decision, client_mode ? "client" : "server-sealed");
+    /* Decided or not, ctx.state is the state at the new head. */
+    matchstate_remember(ctx.engine, match_id, ctx.match.head_seq, ctx.state);
+done:
+    for (int s = 0; s < STORE_MAX_SEATS; s++)
+        json_decref(revealed_actions[s]);
+    free(sealed);
+    json_decref(committed);
+    json_decref(action);
+    ctx_free(&ctx);
+    return answer;
+}
+
+json_t *decisions_reveal(const caller *who, long long match_id,
+                         const char *decision, const json_t *body,
+                         apierr *err)
+{
+    decision_ctx ctx;
+    json_t *answer = NULL, *action = NULL, *revealed = NULL;
+    json_t *revealed_actions[STORE_MAX_SEATS] = {0};
+    if (!open_decision(&ctx, who, match_id, decision, true, err))
+        goto done;
+    seat_choice *mine = &ctx.seats[ctx.seat];
+    if (!mine->committed || !mine->client_mode || mine->revealed) {
+        apierr_set(err, 409, "nothing_to_reveal",
+                   mine->revealed ? "your choice is already revealed"
+                                  : "your seat has no client commitment to "
+                                    "reveal in this decision");
+        goto done;
+    }
+    for (int s = 0; s < ctx.match.seat_count; s++) {
+        if ((ctx.pending.seats & (1u << s)) && !ctx.seats[s].committed) {
+            apierr_set(err, 409, "not_all_committed",
+                       "seat %d has not committed yet; reveal once every seat "
+                       "has",
+                       s);
+            goto done;
+        }
+    }
+    uint8_t nonce[SEAL_NONCE_BYTES], computed[SEAL_HASH_BYTES];
+    size_t len = 0;
+    const char *hex = json_string_value(json_object_get(body, "nonce"));
+    if (hex == NULL || strlen(hex) != 64 ||
+        sodium_hex2bin(nonce, sizeof nonce, hex, 64, NULL, &len, NULL) != 0 ||
+        len != sizeof nonce) {
+        apierr_set(err, 400, "bad_nonce", "nonce must be 32 bytes as 64 hex digits");
+        goto done;
+    }
+    action = matches_requested_action(body, ctx.engine, ctx.state, ctx.seat,
+                                      err);
+    if (action == NULL)
+        goto done;
+    char *canonical = rules_canonical_json(action);
+    seal_choice_commitment(ctx.match_ref, ctx.pending.decision, ctx.seat,
+                           canonical, nonce, computed);
+    free(canonical);
+    if (sodium_memcmp(computed, mine->commitment, sizeof computed) != 0) {
+        apierr_set(err, 422, "commitment_mismatch",
+                   "this choice and nonce do not match your commitment to %s",
+                   ctx.pending.decision);
+        goto done;
+    }
+    if (!choice_is_legal(&ctx, ctx.seat, action, err))
+        goto done;
+    if (!earlier_reveals(&ctx, revealed_actions, err))
+        goto done;
+    revealed_actions[ctx.seat] = json_incref(action);
+    mine->revealed = true;
+    revealed = revealed_event(ctx.seat, ctx.pending.decision, action, nonce);
+    if (!store_begin(ctx.conn, err))
+        goto done;
+    bool decided = false, over = false;
+    if (!lock_match(&ctx, err) ||
+        !mark_revealed(ctx.conn, match_id, ctx.pending.decision, ctx.seat,
+                       err) ||
+        !advance(&ctx, &revealed, 1, revealed_actions, &decided, &over,
+                 err)) {
+        store_rollback(ctx.conn);
+        goto done;
+    }
+    answer = decision_answer(&ctx, decided, over);
+    if (!matches_commit_with_answer(ctx.conn, who, &ctx.match, 200, answer,
+                                    err)) {
+        json_decref(answer);
+        answer = NULL;
+        goto done;
+    }
+    /* Decided or not, ctx.state is the state at the new head. */
+    matchstate_remember(ctx.engine, match_id, ctx.match.head_seq, ctx.state);
+done:
+    for (int s = 0; s < STORE_MAX_SEATS; s++)
+        json_decref(revealed_actions[s]);
+    json_decref(revealed);
+    json_decref(action);
+    ctx_free(&ctx);
+    return answer;
+}
+
+/* The open decision of match_id for the deadline worker: seat must be one
+ * the decision waits for. */
+static bool open_for_seat(decision_ctx *ctx, long long match_id, int seat,
+                          apierr *err)
+{
+    if (!open_decision(ctx, NULL, match_id, NULL, false, err))
+        return false;
+    ctx->seat = seat;
+    if (seat < 0 || seat >= ctx->match.seat_count ||
+        !(ctx->pending.seats & (1u << seat)))
+        return apierr_set(err, 409, "not_your_decision",
+                          "seat %d has no choice to make in %s", seat,
+                          ctx->pending.decision);
+    return true;
+}
+
+bool decisions_commit_default(PGconn *conn, long long match_id, int seat,
+                              const json_t *choice, json_t *timeout,
+                              apierr *err)
+{
+    decision_ctx ctx;
+    json_t *revealed_actions[STORE_MAX_SEATS] = {0};
+    json_t *committed = NULL;
+    uint8_t *sealed = NULL;
+    size_t sealed_len = 0;
+    bool ok = open_for_seat(&ctx, match_id, seat, err);
+    if (ok && ctx.conn != conn)
+        ok = apierr_set(err, 500, "internal",
+                        "a deadline must act on the worker's connection");
+    if (ok && ctx.seats[seat].committed)
+        ok = apierr_set(err, 409, "already_committed",
+                        "seat %d has already committed to %s", seat,
+                        ctx.pending.decision);
+    if (ok)
+        ok = choice_is_legal(&ctx, seat, choice, err);
+    if (ok) {
+        uint8_t commitment[SEAL_HASH_BYTES];
+        seal_for_seat(&ctx, seat, choice, commitment, &sealed, &sealed_len);
+        char commitment_hex[2 * SEAL_HASH_BYTES + 1];
+        matches_hex(commitment, sizeof commitment, commitment_hex);
+        committed = json_pack("{s:s,s:i,s:{s:s,s:s,s:s}}", "kind",
+                              "committed", "seat", seat, "data", "decision",
+                              ctx.pending.decision, "commitment",
+                              commitment_hex, "mode", "server");
+        seat_choice *c = &ctx.seats[seat];
+        c->committed = true;
+        memcpy(c->commitment, commitment, sizeof commitment);
+        c->sealed = malloc(sealed_len);
+        if (c->sealed == NULL)
+            abort();
+        memcpy(c->sealed, sealed, sealed_len);
+        c->sealed_len = sealed_len;
+        json_t *lead[] = {timeout, committed};
+        bool decided = false, over = false;
+        ok = insert_choice(&ctx, false, commitment, sealed, sealed_len, err) &&
+             advance(&ctx, lead, 2, revealed_actions, &decided, &over, err);
+    }
+    if (ok)
+        log_info("match %s: seat %d's deadline passed; its default choice "
+                 "is committed to %s",
+                 ctx.match_ref, seat, ctx.pending.decision);
+    for (int s = 0; s < STORE_MAX_SEATS; s++)
+        json_decref(revealed_actions[s]);
+    free(sealed);
+    json_decref(committed);
+    ctx_free(&ctx);
+    return ok;
+}
+
+bool decisions_void_reveal(PGconn *conn, long long match_id, int seat,
+                           json_t *timeout, apierr *err)
+{
+    decision_ctx ctx;
+    json_t *revealed_actions[STORE_MAX_SEATS] = {0};
+    const json_t *choice =
+        json_object_get(json_object_get(timeout, "data"), "choice");
+    bool ok = open_for_seat(&ctx, match_id, seat, err);
+    if (ok && ctx.conn != conn)
+        ok = apierr_set(err, 500, "internal",
+                        "a deadline must act on the worker's connection");
+    seat_choice *c = &ctx.seats[seat < 0 ? 0 : seat % STORE_MAX_SEATS];
+    if (ok && (!c->committed || !c->client_mode || c->revealed))
+        ok = apierr_set(err, 409, "nothing_to_reveal",
+                        "seat %d has no commitment of its own waiting to be "
+                        "revealed in %s",
+                        seat, ctx.pending.decision);
+    for (int s = 0; ok && s < ctx.match.seat_count; s++) {
+        if ((ctx.pending.seats & (1u << s)) && !ctx.seats[s].committed)
+            ok = apierr_set(err, 409, "not_all_committed",
+                            "seat %d has not committed yet", s);
+    }
+    if (ok && choice == NULL)
+        ok = apierr_set(err, 500, "internal", "the timeout names no choice");
+    if (ok)
+        ok = choice_is_legal(&ctx, seat, choice, err) &&
+             earlier_reveals(&ctx, revealed_actions, err);
+    if (ok) {
+        json_decref(revealed_actions[seat]);
+        revealed_actions[seat] = json_incref((json_t *)choice);
+        c->revealed = true;
+        bool decided = false, over = false;
+        ok = mark_revealed(conn, match_id, ctx.pending.decision, seat, err) &&
+             advance(&ctx, &timeout, 1, revealed_actions, &decided, &over,
+                     err);
+    }
+    if (ok)
+        log_info("match %s: seat %d did not reveal in time; its commitment "
+                 "to %s is void and its default choice stands in",
+                 ctx.match_ref, seat, ctx.pending.decision);
+    for (int s = 0; s < STORE_MAX_SEATS; s++)
+        json_decref(revealed_actions[s]);
+    ctx_free(&ctx);
+    return ok;
+}
+
+json_t *decisions_show(const caller *who, long long match_id,
+                       const char *decision, apierr *err)
+{
+    PGconn *conn = db_conn(err);
+    store_match match;
+    if (conn == NULL || !store_load_match(conn, match_id, &match, err))
+        return NULL;
+    int my_seat = who ? matches_seat_of(&match, who->player_id) : -1;
+    char ref[32], id[24];
+    store_match_ref(match_id, ref);
+    snprintf(id, sizeof id, "%lld", match_id);
+    const char *params[] = {id, decision};
+    PGresult *result = db_query(
+        conn,
+        "SELECT seat, mode, encode(commitment, 'hex'), revealed,"
+        " sealed IS NOT NULL, sealed FROM sealed_choices"
+        " WHERE match_id = $1 AND decision = $2 ORDER BY seat",
+        2, params, PGRES_TUPLES_OK, err);
+    if (result == NULL) {
+        store_match_free(&match);
+        return NULL;
+    }
+    json_t *seats = json_array();
+    json_t *answer = json_pack("{s:s,s:s,s:o}", "match", ref, "decision",
+                               decision, "seats", seats);
+    /* The reveals themselves are public events. */
+    json_t *log = store_events_after(conn, match_id, 0, 100000, err);
+    for (int row = 0; row < PQntuples(result); row++) {
+        int seat = atoi(PQgetvalue(result, row, 0));
+        bool revealed = strcmp(PQgetvalue(result, row, 3), "t") == 0;
+        json_t *entry = json_pack("{s:i,s:b,s:s,s:s,s:b}", "seat", seat,
+                                  "committed", 1, "mode",
+                                  PQgetvalue(result, row, 1), "commitment",
+                                  PQgetvalue(result, row, 2), "revealed",
+                                  revealed);
+        size_t i;
+        json_t *event;
+        json_array_foreach(log, i, event) {
+            json_t *data = json_object_get(event, "data");
+            const char *kind = json_string_value(json_object_get(event, "kind"));
+            const char *of = json_string_value(json_object_get(data, "decision"));
+            if (revealed && kind && strcmp(kind, "revealed") == 0 && of &&
+                strcmp(of, decision) == 0 &&
+                json_integer_value(json_object_get(event, "seat")) == seat) {
+                json_object_set(entry, "action", json_object_get(data, "action"));
+                json_object_set(entry, "nonce", json_object_get(data, "nonce"));
+            }
+            /* A commitment never revealed in time is void; the deadline's
+             * choice stood in for it. */
+            if (revealed && kind && strcmp(kind, "timeout") == 0 && of &&
+                strcmp(of, decision) == 0 &&
+                json_object_get(data, "choice") != NULL &&
+                json_integer_value(json_object_get(event, "seat")) == seat) {
+                json_object_set(entry, "action",
+                                json_object_get(data, "choice"));
+                json_object_set_new(entry, "voided", json_true());
+            }
+        }
+        /* A seat may read back its own sealed choice. */
+        if (seat == my_seat && !revealed &&
+            strcmp(PQgetvalue(result, row, 4), "t") == 0) {
+            uint8_t *sealed = NULL;
+            size_t len = 0;
+            if (bytea_hex(PQgetvalue(result, row, 5), &sealed, &len) &&
+                len > SEAL_OVERHEAD + SEAL_NONCE_BYTES) {
+                uint8_t *plain = malloc(len);
+                uint8_t nonce[SEAL_NONCE_BYTES];
+                if (seal_decrypt(match_id, sealed, len, plain)) {
+                    json_t *mine = sealed_payload(plain, len - SEAL_OVERHEAD, nonce);
+                    char nonce_hex[2 * SEAL_NONCE_BYTES + 1];
+                    matches_hex(nonce, sizeof nonce, nonce_hex);
+                    json_object_set_new(entry, "your_choice", mine);
+                    json_object_set_new(entry, "your_nonce", json_string(nonce_hex));
+                }
+                sodium_memzero(plain, len);
+                free(plain);
+            }
+            free(sealed);
+        }
+        json_array_append_new(seats, entry);
+    }
+    json_decref(log);
+    PQclear(result);
+    store_match_free(&match);
+    return answer;
+}
+
+uint32_t decisions_committed(PGconn *conn, long long match_id,
+                             const char *decision)
+{
+    char id[24];
+    snprintf(id, sizeof id, "%lld", match_id);
+    const char *params[] = {id, decision};
+    apierr err;
+    PGresult *result = db_query(conn,
+                                "SELECT seat FROM sealed_choices"
+                                " WHERE match_id = $1 AND decision = $2",
+                                2, params, PGRES_TUPLES_OK, &err);
+    if (result == NULL)
+        return 0;
+    uint32_t seats = 0;
+    for (int row = 0; row < PQntuples(result); row++) {
+        int seat = atoi(PQgetvalue(result, row, 0));
+        if (seat >= 0 && seat < 32)
+            seats |= 1u << seat;
+    }
+    PQclear(result);
+    return seats;
+}

@@ -1,0 +1,156 @@
+/* nudge.c */
+#include "play/nudge.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/db.h"
+#include "play/decisions.h"
+#include "core/log.h"
+#include "play/matches_internal.h"
+#include "play/matchstate.h"
+#include "notify/notify_outbox.h"
+
+static long long window_seconds(void)
+{
+    const char *text = getenv("PBEM_NUDGE_HOURS");
+    double hours = text && *text ? atof(text) : 12.0;
+    return hours > 0 ? (long long)(hours * 3600.0) : 0;
+}
+
+/* Seconds until seat may be nudged again (0: now), under the match row's
+ * lock so that two nudgers cannot both pass. -1 on a database error. */
+static long long wait_for_seat(PGconn *conn, long long match_id, int seat,
+                               long long window, apierr *err)
+{
+    char id[24], seat_text[16], secs[24];
+    snprintf(id, sizeof id, "%lld", match_id);
+    snprintf(seat_text, sizeof seat_text, "%d", seat);
+    snprintf(secs, sizeof secs, "%lld", window);
+    const char *params[] = {id, seat_text, secs};
+    PGresult *r = db_query(
+        conn,
+        "SELECT coalesce(ceil(extract(epoch FROM max(created_at)"
+        "  + make_interval(secs => $3::int) - now()))::bigint, 0)"
+        " FROM nudges WHERE match_id = $1 AND seat = $2::int",
+        3, params, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return -1;
+    long long wait = atoll(PQgetvalue(r, 0, 0));
+    PQclear(r);
+    return wait > 0 ? wait : 0;
+}
+
+static bool lock_match(PGconn *conn, long long match_id, apierr *err)
+{
+    char id[24];
+    snprintf(id, sizeof id, "%lld", match_id);
+    const char *params[] = {id};
+    return db_command(conn,
+                      "SELECT 1 FROM matches WHERE match_id = $1 FOR UPDATE",
+                      1, params, err);
+}
+
+/* The nudge's id in *nudge_id. */
+static bool record_nudge(PGconn *conn, const store_match *match, int seat,
+                         long long by_player, long long *nudge_id, apierr *err)
+{
+    char id[24], seq[24], seat_text[16], by[24];
+    snprintf(id, sizeof id, "%lld", match->match_id);
+    snprintf(seq, sizeof seq, "%lld", match->head_seq);
+    snprintf(seat_text, sizeof seat_text, "%d", seat);
+    snprintf(by, sizeof by, "%lld", by_player);
+    const char *params[] = {id, seq, seat_text, by};
+    PGresult *r = db_query(conn,
+                           "INSERT INTO nudges (match_id, seq, seat, by_player)"
+                           " VALUES ($1, $2, $3::int, $4) RETURNING nudge_id",
+                           4, params, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return false;
+    *nudge_id = atoll(PQgetvalue(r, 0, 0));
+    PQclear(r);
+    return true;
+}
+
+json_t *nudge_send(const caller *who, long long match_id, apierr *err)
+{
+    PGconn *conn = db_conn(err);
+    store_match match;
+    if (conn == NULL || !store_load_match(conn, match_id, &match, err))
+        return NULL;
+    json_t *answer = NULL;
+    rules_state *state = NULL;
+    const rules_engine *engine = matchstate_engine(&match, err);
+    int seat = matches_seat_of(&match, who->player_id);
+    if (engine == NULL)
+        goto done;
+    if (seat < 0) {
+        apierr_set(err, 403, "not_seated", "only a seated player may nudge");
+        goto done;
+    }
+    if (strcmp(match.status, "active") != 0) {
+        apierr_set(err, 409, "not_in_play", "the match is %s, not in play",
+                   match.status);
+        goto done;
+    }
+    state = matchstate_load(conn, &match, engine, err);
+    if (state == NULL)
+        goto done;
+    rules_pending pending;
+    engine->pending(state, &pending);
+    uint32_t waited = pending.seats & ~(1u << seat);
+    if (pending.wait == RULES_WAIT_SIMULTANEOUS)
+        waited &= ~decisions_committed(conn, match_id, pending.decision);
+    if (waited == 0) {
+        apierr_set(err, 409, "nobody_to_nudge",
+                   "the match is waiting for nobody but you: %s",
+                   pending.prompt);
+        goto done;
+    }
+    long long window = window_seconds();
+    if (!store_begin(conn, err))
+        goto done;
+    bool ok = lock_match(conn, match_id, err);
+    json_t *nudged = json_array();
+    long long soonest = 0;
+    for (int s = 0; ok && s < match.seat_count; s++) {
+        if (!(waited & (1u << s)))
+            continue;
+        long long wait = wait_for_seat(conn, match_id, s, window, err);
+        ok = wait >= 0;
+        if (ok && wait > 0) {
+            soonest = soonest == 0 || wait < soonest ? wait : soonest;
+            continue;
+        }
+        long long nudge_id = 0;
+        ok = ok &&
+             record_nudge(conn, &match, s, who->player_id, &nudge_id, err) &&
+             notify_outbox_queue_nudge(conn, &match, engine, state, s,
+                                       nudge_id, match.seat_name[seat], err);
+        if (ok)
+            json_array_append_new(nudged, json_integer(s));
+    }
+    if (ok && json_array_size(nudged) == 0) {
+        apierr_set(err, 429, "nudged_recently",
+                   "everyone this match waits for was nudged less than %lld "
+                   "hours ago; you can nudge again in %lld minutes",
+                   window / 3600, (soonest + 59) / 60);
+        err->retry_after = soonest;
+        ok = false;
+    }
+    if (!ok || !store_commit(conn, err)) {
+        store_rollback(conn);
+        json_decref(nudged);
+        goto done;
+    }
+    log_info("match m_%lld: seat %d nudged %zu seat(s)", match_id, seat,
+             json_array_size(nudged));
+    answer = json_pack("{s:o,s:I}", "nudged", nudged, "seq",
+                       (json_int_t)match.head_seq);
+done:
+    if (state != NULL)
+        engine->destroy(state);
+    store_match_free(&match);
+    return answer;
+}

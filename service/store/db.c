@@ -1,0 +1,288 @@
+/* db.c: thread-local libpq connections and small query helpers. */
+#include "store/db.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+
+#include <pthread.h>
+
+#define DB_THREADS_MAX 256
+#define DB_PREPARED_MAX 128
+
+/* Statements are prepared once per connection and run by name after that,
+ * so PostgreSQL parses and plans each one once, not on every call. A
+ * statement is found by its address and then its text: most SQL is a
+ * string literal, but some is built in a buffer that is reused. */
+typedef struct prepared_statement {
+    const char *sql;
+    char *text;
+    char name[16];
+} prepared_statement;
+
+/* One per thread that has connected. The slots live in a shared table, not
+ * in thread-local storage, because libmicrohttpd ends its threads without
+ * a hook: db_shutdown closes and frees what they leave behind. */
+typedef struct conn_slot {
+    PGconn *conn;
+    prepared_statement prepared[DB_PREPARED_MAX];
+    int prepared_count;
+} conn_slot;
+
+static char *database_url;
+static conn_slot *slots[DB_THREADS_MAX];
+static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
+static __thread conn_slot *thread_slot;
+
+static void forget_prepared(conn_slot *slot)
+{
+    for (int i = 0; i < slot->prepared_count; i++)
+        free(slot->prepared[i].text);
+    slot->prepared_count = 0;
+}
+
+/* Registers a new slot for this thread's connection; a thread beyond the
+ * table's size still works, its slot is only not freed at shutdown. */
+static conn_slot *new_slot(PGconn *conn)
+{
+    conn_slot *slot = calloc(1, sizeof *slot);
+    if (slot == NULL)
+        abort();
+    slot->conn = conn;
+    pthread_mutex_lock(&slots_lock);
+    for (int i = 0; i < DB_THREADS_MAX; i++) {
+        if (slots[i] == NULL) {
+            slots[i] = slot;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&slots_lock);
+    return slot;
+}
+
+static void drop_slot(conn_slot *slot)
+{
+    pthread_mutex_lock(&slots_lock);
+    for (int i = 0; i < DB_THREADS_MAX; i++) {
+        if (slots[i] == slot)
+            slots[i] = NULL;
+    }
+    pthread_mutex_unlock(&slots_lock);
+    forget_prepared(slot);
+    PQfinish(slot->conn);
+    free(slot);
+}
+
+/* Where the URL points, without user or password, for messages. */
+static void describe_target(const char *url, char *out, size_t size)
+{
+    char *parse_error = NULL;
+    PQconninfoOption *options = PQconninfoParse(url, &parse_error);
+    if (options == NULL) {
+        snprintf(out, size, "(unparseable URL)");
+        PQfreemem(parse_error);
+        return;
+    }
+    const char *host = NULL, *port = NULL, *dbname = NULL;
+    for (PQconninfoOption *o = options; o->keyword != NULL; o++) {
+        if (o->val == NULL)
+            continue;
+        if (strcmp(o->keyword, "host") == 0)
+            host = o->val;
+        else if (strcmp(o->keyword, "port") == 0)
+            port = o->val;
+        else if (strcmp(o->keyword, "dbname") == 0)
+            dbname = o->val;
+    }
+    snprintf(out, size, "database \"%s\" on %s%s%s", dbname ? dbname : "?",
+             host ? host : "the default socket", port ? ":" : "",
+             port ? port : "");
+    PQconninfoFree(options);
+}
+
+static void first_line(const char *text, char *out, size_t size)
+{
+    snprintf(out, size, "%s", text ? text : "");
+    out[strcspn(out, "\n")] = '\0';
+}
+
+/* Server notices ("relation already exists, skipping") are not news. */
+static void ignore_notice(void *arg, const char *message)
+{
+    (void)arg;
+    (void)message;
+}
+
+static PGconn *connect_now(apierr *err)
+{
+    char *parse_error = NULL;
+    PQconninfoOption *parsed = PQconninfoParse(database_url, &parse_error);
+    if (parsed == NULL) {
+        char detail[160];
+        first_line(parse_error, detail, sizeof detail);
+        PQfreemem(parse_error);
+        apierr_set(err, 503, "database_unreachable",
+                   "DATABASE_URL is not a valid PostgreSQL connection URL "
+                   "(%s); fix it, or unset it to use the private server",
+                   detail);
+        return NULL;
+    }
+    PQconninfoFree(parsed);
+    PGconn *conn = PQconnectdb(database_url);
+    if (PQstatus(conn) != CONNECTION_OK) {
+        char target[200], detail[200];
+        describe_target(database_url, target, sizeof target);
+        first_line(PQerrorMessage(conn), detail, sizeof detail);
+        apierr_set(err, 503, "database_unreachable",
+                   "cannot reach PostgreSQL (%s): %s; start the server or "
+                   "correct DATABASE_URL",
+                   target, detail);
+        PQfinish(conn);
+        return NULL;
+    }
+    PQsetNoticeProcessor(conn, ignore_notice, NULL);
+    return conn;
+}
+
+bool db_init(const char *url, apierr *err)
+{
+    free(database_url);
+    database_url = strdup(url);
+    PGconn *conn = connect_now(err);
+    if (conn == NULL)
+        return false;
+    PQfinish(conn);
+    return true;
+}
+
+PGconn *db_conn(apierr *err)
+{
+    if (thread_slot != NULL && PQstatus(thread_slot->conn) == CONNECTION_OK)
+        return thread_slot->conn;
+    if (thread_slot != NULL) {
+        /* A reset connection is a new session: nothing is prepared. */
+        forget_prepared(thread_slot);
+        PQreset(thread_slot->conn);
+        if (PQstatus(thread_slot->conn) == CONNECTION_OK)
+            return thread_slot->conn;
+        drop_slot(thread_slot);
+        thread_slot = NULL;
+    }
+    PGconn *conn = connect_now(err);
+    if (conn == NULL) {
+        log_error("%s", err->message);
+        return NULL;
+    }
+    thread_slot = new_slot(conn);
+    return conn;
+}
+
+void db_close_thread(void)
+{
+    if (thread_slot != NULL)
+        drop_slot(thread_slot);
+    thread_slot = NULL;
+}
+
+void db_shutdown(void)
+{
+    pthread_mutex_lock(&slots_lock);
+    for (int i = 0; i < DB_THREADS_MAX; i++) {
+        if (slots[i] != NULL) {
+            forget_prepared(slots[i]);
+            PQfinish(slots[i]->conn);
+            free(slots[i]);
+        }
+        slots[i] = NULL;
+    }
+    pthread_mutex_unlock(&slots_lock);
+    free(database_url);
+    database_url = NULL;
+}
+
+/* Runs sql on conn: by name once prepared on this thread's own connection
+ * (prepared lazily, on first use); any other connection (tests, the
+ * migrator) runs it unnamed. Transaction control is run as it is: it has
+ * nothing to plan. A failed PREPARE falls back to running it
+ * unnamed so the caller sees the statement's own error. */
+static PGresult *run(PGconn *conn, const char *sql, int nparams,
+                     const char *const *params)
+{
+    conn_slot *slot = thread_slot;
+    if (slot == NULL || conn != slot->conn || nparams == 0)
+        return PQexecParams(conn, sql, nparams, NULL, params, NULL, NULL, 0);
+    for (int i = 0; i < slot->prepared_count; i++) {
+        prepared_statement *p = &slot->prepared[i];
+        if (p->sql == sql && strcmp(p->text, sql) == 0)
+            return PQexecPrepared(conn, p->name, nparams, params, NULL, NULL,
+                                  0);
+    }
+    if (slot->prepared_count < DB_PREPARED_MAX) {
+        prepared_statement *p = &slot->prepared[slot->prepared_count];
+        snprintf(p->name, sizeof p->name, "s%d", slot->prepared_count);
+        PGresult *made = PQprepare(conn, p->name, sql, nparams, NULL);
+        bool ok = PQresultStatus(made) == PGRES_COMMAND_OK;
+        PQclear(made);
+        if (ok) {
+            p->sql = sql;
+            p->text = strdup(sql);
+            slot->prepared_count++;
+            return PQexecPrepared(conn, p->name, nparams, params, NULL, NULL,
+                                  0);
+        }
+    }
+    return PQexecParams(conn, sql, nparams, NULL, params, NULL, NULL, 0);
+}
+
+/* Logs libpq's sentence with the SQLSTATE for the operator, gives the
+ * client a sentence without database details (the code keeps the SQLSTATE
+ * for callers such as unique-violation checks), and frees result. A unique
+ * violation is how two racing requests meet (a seat taken, a head moved, a
+ * nonce reused) and its caller answers 409, so it is logged as information;
+ * one nobody handles still ends as a 500, which the request log warns of. */
+static void report_failure(PGresult *result, const char *sql, apierr *err)
+{
+    char detail[240];
+    first_line(PQresultErrorMessage(result), detail, sizeof detail);
+    if (strcmp(db_sqlstate(result), "23505") == 0)
+        log_info("database conflict: %s in: %.80s", detail, sql);
+    else
+        log_error("database: %s (SQLSTATE %s) in: %.80s", detail,
+                  db_sqlstate(result), sql);
+    apierr_set(err, 500, "database",
+               "the database refused the operation; the incident is logged");
+    snprintf(err->code, sizeof err->code, "database:%s", db_sqlstate(result));
+    PQclear(result);
+}
+
+PGresult *db_query(PGconn *conn, const char *sql, int nparams,
+                   const char *const *params, ExecStatusType expected,
+                   apierr *err)
+{
+    PGresult *result = run(conn, sql, nparams, params);
+    if (PQresultStatus(result) == expected)
+        return result;
+    report_failure(result, sql, err);
+    return NULL;
+}
+
+bool db_command(PGconn *conn, const char *sql, int nparams,
+                const char *const *params, apierr *err)
+{
+    PGresult *result = run(conn, sql, nparams, params);
+    ExecStatusType status = PQresultStatus(result);
+    if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) {
+        PQclear(result);
+        return true;
+    }
+    report_failure(result, sql, err);
+    return false;
+}
+
+const char *db_sqlstate(const PGresult *result)
+{
+    const char *state = PQresultErrorField(result, PG_DIAG_SQLSTATE);
+    return state ? state : "";
+}

@@ -1,0 +1,43 @@
+/* db.h: PostgreSQL connections (libpq). One connection per thread, made on
+ * first use and kept for the thread's life (libpq connections must not be
+ * shared between threads). Connection failures become one sentence that says
+ * what to do, never a page of libpq noise, and never show a password. */
+#ifndef SERVICE_DB_H
+#define SERVICE_DB_H
+
+#include <libpq-fe.h>
+#include <stdbool.h>
+
+#include "core/apierr.h"
+
+/* Remembers the URL and checks that a server answers there. On failure
+ * fills err (status 503) with the sentence to print and returns false. */
+bool db_init(const char *url, apierr *err);
+
+/* This thread's connection, reconnecting if it broke; NULL with err filled
+ * (503) when the database cannot be reached. Borrowed: do not PQfinish. */
+PGconn *db_conn(apierr *err);
+
+/* Closes this thread's connection (at thread exit). */
+void db_close_thread(void);
+
+/* Closes every thread's connection: call once, after the threads that used
+ * them have stopped (server shutdown). */
+void db_shutdown(void);
+
+/* Runs a parameterised statement (text parameters; lengths NULL). On this
+ * thread's connection it is prepared on first use and then run by name.
+ * The result is the caller's to PQclear. On an unexpected status returns NULL,
+ * fills err (500, code "database") and logs libpq's message. */
+PGresult *db_query(PGconn *conn, const char *sql, int nparams,
+                   const char *const *params, ExecStatusType expected,
+                   apierr *err);
+
+/* Like db_query for statements whose result is not needed. */
+bool db_command(PGconn *conn, const char *sql, int nparams,
+                const char *const *params, apierr *err);
+
+/* The SQLSTATE of a failed result ("23505" unique violation) or "". */
+const char *db_sqlstate(const PGresult *result);
+
+#endif

@@ -1,0 +1,239 @@
+/* deadline_worker.c */
+#include "timers/deadline_worker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "store/db.h"
+#include "deadlines/deadlines.h"
+#include "core/log.h"
+#include "core/metrics.h"
+#include "store/store.h"
+#include "timers/timeouts.h"
+
+#define BATCH_MAX 64
+#define BUSY_MAX 64
+
+struct deadline_worker {
+    pthread_t thread;
+    int wake[2];
+    int poll_ms;
+    int batch;
+    atomic_bool stopping;
+};
+
+/* Queues the reminders that are due; returns how many, or -1. */
+static int remind_batch(deadline_worker *w, PGconn *conn)
+{
+    apierr err;
+    long long now = clock_now();
+    char at[24], limit[16];
+    snprintf(at, sizeof at, "%lld", now);
+    snprintf(limit, sizeof limit, "%d", w->batch);
+    const char *params[] = {at, limit};
+    if (!store_begin(conn, &err))
+        return -1;
+    PGresult *r = db_query(conn,
+                           "SELECT match_id, deadline_id FROM deadlines"
+                           " WHERE closed_at IS NULL AND fired_at IS NULL"
+                           "   AND reminded_at IS NULL"
+                           "   AND remind_at <= to_timestamp($1::bigint)"
+                           " ORDER BY remind_at LIMIT $2::int"
+                           " FOR UPDATE SKIP LOCKED",
+                           2, params, PGRES_TUPLES_OK, &err);
+    if (r == NULL) {
+        store_rollback(conn);
+        return -1;
+    }
+    int n = PQntuples(r);
+    bool ok = true;
+    for (int i = 0; ok && i < n; i++) {
+        deadline_row row;
+        long long match_id = atoll(PQgetvalue(r, i, 0));
+        ok = deadlines_get(conn, match_id, atoll(PQgetvalue(r, i, 1)), &row,
+                           &err) &&
+             db_command(conn, "SAVEPOINT reminder", 0, NULL, &err);
+        if (ok && !timeouts_remind(conn, &row, now, &err)) {
+            /* A match that cannot be loaded gets no reminder, but must not
+             * stop the others: the row is marked and the failure logged. */
+            log_error("match m_%lld: seat %d's deadline reminder could not "
+                      "be queued: %s",
+                      match_id, row.seat, err.message);
+            ok = db_command(conn, "ROLLBACK TO SAVEPOINT reminder", 0, NULL,
+                            &err) &&
+                 deadlines_mark_reminded(conn, &row, now, &err);
+        }
+    }
+    PQclear(r);
+    if (!ok || !store_commit(conn, &err)) {
+        store_rollback(conn);
+        return -1;
+    }
+    return n;
+}
+
+/* A row whose action failed is marked so it does not fire again and again;
+ * it stays current, so the seat's next move closes it. */
+static void mark_failed(PGconn *conn, long long match_id, long long deadline_id,
+                        long long now)
+{
+    char id[24], row[24], at[24];
+    snprintf(id, sizeof id, "%lld", match_id);
+    snprintf(row, sizeof row, "%lld", deadline_id);
+    snprintf(at, sizeof at, "%lld", now);
+    const char *params[] = {id, row, at};
+    apierr err;
+    db_command(conn,
+               "UPDATE deadlines SET fired_at = to_timestamp($3::bigint),"
+               " outcome = 'failed' WHERE match_id = $1 AND deadline_id = $2",
+               3, params, &err);
+}
+
+/* Fires one due row of a match not in busy. Returns 1 when it fired, 0
+ * when nothing is due, 2 when the row's match is busy (added to busy), -1
+ * on a database error. */
+static int fire_one(PGconn *conn, long long *busy, int *busy_count)
+{
+    apierr err;
+    long long now = clock_now();
+    char at[24], skip[BUSY_MAX * 24 + 4];
+    snprintf(at, sizeof at, "%lld", now);
+    size_t used = (size_t)snprintf(skip, sizeof skip, "{");
+    for (int i = 0; i < *busy_count; i++)
+        used += (size_t)snprintf(skip + used, sizeof skip - used, "%s%lld",
+                                 i ? "," : "", busy[i]);
+    snprintf(skip + used, sizeof skip - used, "}");
+    const char *params[] = {at, skip};
+    if (!store_begin(conn, &err))
+        return -1;
+    PGresult *r = db_query(conn,
+                           "SELECT match_id, deadline_id FROM deadlines"
+                           " WHERE closed_at IS NULL AND fired_at IS NULL"
+                           "   AND fire_at <= to_timestamp($1::bigint)"
+                           "   AND match_id <> ALL ($2::bigint[])"
+                           " ORDER BY fire_at LIMIT 1 FOR UPDATE SKIP LOCKED",
+                           2, params, PGRES_TUPLES_OK, &err);
+    if (r == NULL || PQntuples(r) == 0) {
+        int status = r == NULL ? -1 : 0;
+        PQclear(r);
+        store_rollback(conn);
+        return status;
+    }
+    long long match_id = atoll(PQgetvalue(r, 0, 0));
+    long long deadline_id = atoll(PQgetvalue(r, 0, 1));
+    PQclear(r);
+    /* Never wait for the match while holding the deadline row: a move in
+     * progress holds the match and will want this row. */
+    char id[24];
+    snprintf(id, sizeof id, "%lld", match_id);
+    const char *match_params[] = {id};
+    r = db_query(conn,
+                 "SELECT 1 FROM matches WHERE match_id = $1"
+                 " FOR UPDATE SKIP LOCKED",
+                 1, match_params, PGRES_TUPLES_OK, &err);
+    if (r == NULL || PQntuples(r) == 0) {
+        int status = r == NULL ? -1 : 2;
+        PQclear(r);
+        store_rollback(conn);
+        if (status == 2 && *busy_count < BUSY_MAX)
+            busy[(*busy_count)++] = match_id;
+        return status;
+    }
+    PQclear(r);
+    if (!db_command(conn, "SAVEPOINT fire", 0, NULL, &err)) {
+        store_rollback(conn);
+        return -1;
+    }
+    if (!timeouts_fire(conn, match_id, deadline_id, now, &err)) {
+        log_error("match m_%lld: deadline %lld could not be applied: %s",
+                  match_id, deadline_id, err.message);
+        apierr again;
+        if (!db_command(conn, "ROLLBACK TO SAVEPOINT fire", 0, NULL, &again)) {
+            store_rollback(conn);
+            return -1;
+        }
+        mark_failed(conn, match_id, deadline_id, now);
+    }
+    if (!store_commit(conn, &err)) {
+        store_rollback(conn);
+        return -1;
+    }
+    return 1;
+}
+
+static void *run(void *arg)
+{
+    deadline_worker *w = arg;
+    while (!atomic_load(&w->stopping)) {
+        apierr err;
+        PGconn *conn = db_conn(&err);
+        int reminders = 0, actions = 0;
+        if (conn != NULL) {
+            reminders = remind_batch(w, conn);
+            long long busy[BUSY_MAX];
+            int busy_count = 0;
+            for (int i = 0; i < w->batch && !atomic_load(&w->stopping); i++) {
+                int fired = fire_one(conn, busy, &busy_count);
+                if (fired <= 0)
+                    break;
+                actions += fired == 1;
+            }
+        }
+        metrics_deadline_round(reminders > 0 ? reminders : 0, actions);
+        if (reminders > 0 || actions > 0)
+            continue;
+        struct pollfd fd = {.fd = w->wake[0], .events = POLLIN};
+        if (poll(&fd, 1, w->poll_ms) < 0 && errno != EINTR)
+            log_error("deadlines: poll failed: %s", strerror(errno));
+    }
+    db_close_thread();
+    return NULL;
+}
+
+deadline_worker *deadline_worker_start(int poll_ms, int batch, apierr *err)
+{
+    deadline_worker *w = calloc(1, sizeof *w);
+    if (w == NULL)
+        abort();
+    w->poll_ms = poll_ms > 0 ? poll_ms : 10000;
+    w->batch = batch >= 1 && batch <= BATCH_MAX ? batch : 16;
+    atomic_init(&w->stopping, false);
+    if (pipe2(w->wake, O_NONBLOCK | O_CLOEXEC) != 0) {
+        free(w);
+        apierr_set(err, 500, "deadlines",
+                   "cannot create the deadline worker's wake-up pipe: %s",
+                   strerror(errno));
+        return NULL;
+    }
+    int rc = pthread_create(&w->thread, NULL, run, w);
+    if (rc != 0) {
+        close(w->wake[0]);
+        close(w->wake[1]);
+        free(w);
+        apierr_set(err, 500, "deadlines",
+                   "cannot start the deadline worker: %s", strerror(rc));
+        return NULL;
+    }
+    return w;
+}
+
+void deadline_worker_stop(deadline_worker *w)
+{
+    if (w == NULL)
+        return;
+    atomic_store(&w->stopping, true);
+    ssize_t wrote = write(w->wake[1], "x", 1);
+    (void)wrote;
+    pthread_join(w->thread, NULL);
+    close(w->wake[0]);
+    close(w->wake[1]);
+    free(w);
+}
