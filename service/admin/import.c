@@ -1,5 +1,6 @@
 /* import.c */
 #include "admin/import.h"
+#include "play/retry.h"
 
 #include <sodium.h>
 #include <stdio.h>
@@ -453,7 +454,7 @@ json_t *import_matches(const caller *who, const char *text, size_t len,
     }
     json_t *answer = json_pack("{s:o}", "imported", imported);
     if (ok)
-        ok = matches_commit_with_answer(conn, who, NULL, 201, answer, err);
+        ok = retry_commit(conn, who, NULL, 201, answer, err);
     else if (conn != NULL)
         store_rollback(conn);
     if (ok) {

@@ -29,7 +29,7 @@
 #include <stddef.h>
 
 #include "core/apierr.h"
-#include "play/matches.h"
+#include "auth/caller.h"
 
 /* Restores the export text (len bytes) for the admin who. Returns the
  * answer {"imported": [{"match", "events", "from"?}]} (new reference), or

@@ -1,5 +1,6 @@
 /* repair.c */
 #include "admin/repair.h"
+#include "play/retry.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,7 +159,7 @@ json_t *repair_rewind(const caller *who, long long match_id, const json_t *body,
         goto done;
     }
     answer = answer_of(&match, engine, state);
-    if (!matches_commit_with_answer(conn, who, &match, 200, answer, err)) {
+    if (!retry_commit(conn, who, &match, 200, answer, err)) {
         json_decref(answer);
         answer = NULL;
         goto done;
@@ -279,7 +280,7 @@ json_t *repair_replace_seat(const caller *who, long long match_id, int seat,
         goto done;
     }
     answer = answer_of(&match, engine, state);
-    if (!matches_commit_with_answer(conn, who, &match, 200, answer, err)) {
+    if (!retry_commit(conn, who, &match, 200, answer, err)) {
         json_decref(answer);
         answer = NULL;
         goto done;
@@ -331,7 +332,7 @@ json_t *repair_abort(const caller *who, long long match_id, const json_t *body,
         goto done;
     }
     answer = answer_of(&match, engine, state);
-    if (!matches_commit_with_answer(conn, who, &match, 200, answer, err)) {
+    if (!retry_commit(conn, who, &match, 200, answer, err)) {
         json_decref(answer);
         answer = NULL;
         goto done;

@@ -32,7 +32,7 @@
 #include <jansson.h>
 
 #include "core/apierr.h"
-#include "play/matches.h"
+#include "auth/caller.h"
 
 /* body: {"to_seq": N, "reason": "…"} */
 json_t *repair_rewind(const caller *who, long long match_id, const json_t *body,

@@ -15,7 +15,7 @@
 
 #include "core/apierr.h"
 #include "auth/httpsig.h"
-#include "play/matches.h"
+#include "auth/caller.h"
 
 /* True when req is signed by the admin key, with *who filled (key id
  * "admin", nonce, request digest, signature material; release with

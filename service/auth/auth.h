@@ -10,7 +10,7 @@
 
 #include "core/apierr.h"
 #include "auth/httpsig.h"
-#include "play/matches.h"
+#include "auth/caller.h"
 
 /* Signatures older or newer than this are refused. */
 #define AUTH_WINDOW_SECONDS 300

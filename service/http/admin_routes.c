@@ -1,5 +1,6 @@
 /* admin_routes.c */
 #include "http/admin_routes.h"
+#include "play/retry.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -264,8 +265,8 @@ void admin_routes_handle(struct MHD_Connection *conn, const char *method,
         export_answer(conn, &r, &who, answer);
     } else {
         /* A retry of a request already answered gets that answer. */
-        matches_replay replay = {0};
-        int found = matches_find_retry(&who, &replay, &err);
+        retry_answer replay = {0};
+        int found = retry_find(&who, &replay, &err);
         if (found < 0) {
             routes_answer_error(answer, &err);
         } else if (found == 1) {

@@ -1,5 +1,6 @@
 /* routes.c: URL → use case, JSON in and out, one error shape. */
 #include "http/routes.h"
+#include "play/retry.h"
 
 #include <ctype.h>
 #include <jansson.h>
@@ -143,8 +144,8 @@ typedef enum retry_check {
 static int stored_answer(const caller *who, route_answer *answer)
 {
     apierr err;
-    matches_replay replay = {0};
-    int found = matches_find_retry(who, &replay, &err);
+    retry_answer replay = {0};
+    int found = retry_find(who, &replay, &err);
     if (found < 0) {
         routes_answer_error(answer, &err);
         return -1;

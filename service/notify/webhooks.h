@@ -21,7 +21,7 @@
 #include <stddef.h>
 
 #include "core/apierr.h"
-#include "play/matches.h"
+#include "auth/caller.h"
 
 #define WEBHOOKS_SECRET_MAX 128    /* "whsec_" + base64, NUL included */
 #define WEBHOOKS_SIGNATURE_MAX 64  /* "v1," + 44 base64 characters */

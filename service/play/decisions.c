@@ -1,5 +1,6 @@
 /* decisions.c */
 #include "play/decisions.h"
+#include "play/retry.h"
 
 #include <sodium.h>
 #include <stdio.h>
@@ -477,7 +478,7 @@ json_t *decisions_commit(const caller *who, long long match_id,
         goto done;
     }
     answer = decision_answer(&ctx, decided, over);
-    if (!matches_commit_with_answer(ctx.conn, who, &ctx.match, 200, answer,
+    if (!retry_commit(ctx.conn, who, &ctx.match, 200, answer,
                                     err)) {
         json_decref(answer);
         answer = NULL;
@@ -565,7 +566,7 @@ json_t *decisions_reveal(const caller *who, long long match_id,
         goto done;
     }
     answer = decision_answer(&ctx, decided, over);
-    if (!matches_commit_with_answer(ctx.conn, who, &ctx.match, 200, answer,
+    if (!retry_commit(ctx.conn, who, &ctx.match, 200, answer,
                                     err)) {
         json_decref(answer);
         answer = NULL;

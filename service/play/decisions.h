@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #include "core/apierr.h"
-#include "play/matches.h"
+#include "auth/caller.h"
 
 /* Commits the caller's seat to decision (NULL: the open one). body is
  * {"action"|"move"} (server-sealed) or {"commitment": "<64 hex>"}. */

@@ -11,17 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "auth/caller.h"
 #include "core/apierr.h"
-
-/* Who is asking, as established by auth. */
-typedef struct caller {
-    long long player_id;
-    char key_id[257];
-    char nonce[257];
-    uint8_t request_digest[32];  /* binds the nonce to this exact request */
-    json_t *signature;           /* signature material kept in move events
-                                    (borrowed; may be NULL) */
-} caller;
 
 /* Snapshot every this many events. */
 #define MATCHES_SNAPSHOT_EVERY 32
@@ -53,19 +44,6 @@ json_t *matches_public(long long match_id, apierr *err);
 json_t *matches_seat_view(const caller *who, long long match_id, apierr *err);
 json_t *matches_events(long long match_id, long long after, int limit,
                        apierr *err);
-
-/* Answers stored for retried requests: status and body of the first try. */
-typedef struct matches_replay {
-    int status;
-    char *body;   /* malloc'd */
-} matches_replay;
-
-/* 1 when (key, nonce) already answered this same request (replay filled),
- * 0 when unseen, -1 with err filled when the nonce was used for a different
- * request (401), when the event the request made has since been undone by
- * an admin's rewind (409 "rewound": the request is not applied again, and
- * its first answer no longer stands), or the database failed. */
-int matches_find_retry(const caller *who, matches_replay *replay, apierr *err);
 
 /* Drops every cached state (tests use it to force a replay). */
 void matches_cache_clear(void);

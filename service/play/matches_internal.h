@@ -76,10 +76,4 @@ bool matches_append_forfeit(PGconn *conn, store_match *match,
                             const rules_state *state, json_t *const *events,
                             int count, uint32_t forfeited, apierr *err);
 
-/* Stores the request's nonce with answer and the head of match (NULL:
- * the request made no event), and commits; rolls back on failure. */
-bool matches_commit_with_answer(PGconn *conn, const caller *who,
-                                const store_match *match, int status,
-                                const json_t *answer, apierr *err);
-
 #endif

@@ -9,7 +9,7 @@
 #include <jansson.h>
 
 #include "core/apierr.h"
-#include "play/matches.h"
+#include "auth/caller.h"
 
 /* {"nudged": [seats], "seq": head}, or NULL with err filled: 403 not
  * seated, 404, 409 not in play / nobody else to wait for, 429. */

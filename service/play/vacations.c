@@ -1,5 +1,6 @@
 /* vacations.c */
 #include "play/vacations.h"
+#include "play/retry.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,7 +181,7 @@ json_t *vacations_declare(const caller *who, const json_t *body, apierr *err)
         goto fail;
     answer = json_pack("{s:o,s:O}", "vacation", vacation_json(id, from, until),
                        "matches", allowances);
-    if (!matches_commit_with_answer(conn, who, NULL, 201, answer, err)) {
+    if (!retry_commit(conn, who, NULL, 201, answer, err)) {
         json_decref(answer);
         answer = NULL;
     }

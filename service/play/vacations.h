@@ -14,7 +14,7 @@
 
 #include "core/apierr.h"
 #include "deadlines/deadline_math.h"
-#include "play/matches.h"
+#include "auth/caller.h"
 
 /* At most this many vacations of a player pause a clock. */
 #define VACATIONS_MAX 32
