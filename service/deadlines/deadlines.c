@@ -8,8 +8,7 @@
 #include "core/clock.h"
 #include "store/db.h"
 #include "deadlines/deadline_settings.h"
-#include "timers/rule_windows.h"
-#include "play/vacations.h"
+#include "deadlines/pauses.h"
 
 /* What a seat must do now, as sync wants it. */
 typedef struct wanted {
@@ -112,9 +111,9 @@ static bool close_row(PGconn *conn, const store_match *match, const PGresult *r,
     long long used = 0;
     if (!fired && !over && !window && now > grace_end &&
         seat < match->seat_count) {
-        deadline_span pauses[VACATIONS_MAX];
-        int n = vacations_pauses(conn, match->seat_player[seat], grace_end,
-                                 pauses, VACATIONS_MAX, err);
+        deadline_span pauses[PAUSES_MAX];
+        int n = pauses_of_player(conn, match->seat_player[seat], grace_end,
+                                 pauses, PAUSES_MAX, err);
         if (n < 0)
             return false;
         deadline_times times = {.grace_end_at = grace_end};
@@ -230,9 +229,9 @@ static bool open_row(PGconn *conn, const store_match *match,
     };
     if (!bank_left(conn, match->match_id, w->seat, settings, &budget.bank, err))
         return false;
-    deadline_span pauses[VACATIONS_MAX];
-    int n = vacations_pauses(conn, match->seat_player[w->seat], now, pauses,
-                             VACATIONS_MAX, err);
+    deadline_span pauses[PAUSES_MAX];
+    int n = pauses_of_player(conn, match->seat_player[w->seat], now, pauses,
+                             PAUSES_MAX, err);
     if (n < 0)
         return false;
     deadline_times t;
@@ -306,6 +305,17 @@ static bool still_wanted(wanted *want, int count, int seat, const char *kind,
     return false;
 }
 
+bool deadlines_window_open(const rules_engine *engine,
+                           const rules_state *state, rules_window *out)
+{
+    memset(out, 0, sizeof *out);
+    if (engine->window == NULL || !engine->window(state, out)) {
+        memset(out, 0, sizeof *out);
+        return false;
+    }
+    return out->seats != 0;
+}
+
 bool deadlines_sync(PGconn *conn, const store_match *match,
                     const rules_engine *engine, const rules_state *state,
                     apierr *err)
@@ -319,7 +329,7 @@ bool deadlines_sync(PGconn *conn, const store_match *match,
     rules_pending pending;
     engine->pending(state, &pending);
     rules_window window;
-    rule_windows_open(engine, state, &window);
+    deadlines_window_open(engine, state, &window);
     wanted want[STORE_MAX_SEATS];
     int count = 0;
     if (!wanted_now(conn, match, &pending, &window, settings.enabled, want,
@@ -485,9 +495,9 @@ static json_t *seat_clock(PGconn *conn, const store_match *match, int seat,
                           long long bank, const PGresult *rows, long long now,
                           apierr *err)
 {
-    deadline_span pauses[VACATIONS_MAX];
-    int n = vacations_pauses(conn, match->seat_player[seat], now, pauses,
-                             VACATIONS_MAX, err);
+    deadline_span pauses[PAUSES_MAX];
+    int n = pauses_of_player(conn, match->seat_player[seat], now, pauses,
+                             PAUSES_MAX, err);
     if (n < 0)
         return NULL;
     json_t *vacations = json_array();
@@ -581,8 +591,8 @@ bool deadlines_replan_player(PGconn *conn, long long player_id, apierr *err)
             .grace = atoll(PQgetvalue(r, i, 5)),
             .bank = atoll(PQgetvalue(r, i, 6)),
         };
-        deadline_span pauses[VACATIONS_MAX];
-        int n = vacations_pauses(conn, player_id, start, pauses, VACATIONS_MAX,
+        deadline_span pauses[PAUSES_MAX];
+        int n = pauses_of_player(conn, player_id, start, pauses, PAUSES_MAX,
                                  err);
         if (n < 0) {
             ok = false;

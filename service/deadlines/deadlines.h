@@ -38,6 +38,12 @@ typedef struct deadline_row {
     bool fired;
 } deadline_row;
 
+/* The window the rules leave open in state (rules.h window): true with
+ * *out filled when some seats wait in one; false (and *out zeroed) for an
+ * engine without windows or when none is open. Pure. */
+bool deadlines_window_open(const rules_engine *engine, const rules_state *state,
+                           rules_window *out);
+
 /* After an append, inside its transaction (match at its new head, state
  * the rules state there): closes the rows of seats that no longer must act
  * (charging the time bank for a late move) and opens one for each seat

@@ -38,33 +38,6 @@ static json_t *vacation_json(long long id, long long from, long long until)
                      "until", time_json(until));
 }
 
-int vacations_pauses(PGconn *conn, long long player_id, long long since,
-                     deadline_span *out, int max, apierr *err)
-{
-    char player[24], from[24], limit[16];
-    num(player, sizeof player, player_id);
-    num(from, sizeof from, since);
-    snprintf(limit, sizeof limit, "%d", max);
-    const char *params[] = {player, from, limit};
-    PGresult *r = db_query(conn,
-                           "SELECT extract(epoch FROM starts_at)::bigint,"
-                           " extract(epoch FROM ends_at)::bigint FROM"
-                           " vacations WHERE player_id = $1 AND"
-                           " cancelled_at IS NULL AND ends_at >"
-                           " to_timestamp($2::bigint) ORDER BY starts_at"
-                           " LIMIT $3::int",
-                           3, params, PGRES_TUPLES_OK, err);
-    if (r == NULL)
-        return -1;
-    int n = PQntuples(r);
-    for (int i = 0; i < n; i++) {
-        out[i].from = atoll(PQgetvalue(r, i, 0));
-        out[i].until = atoll(PQgetvalue(r, i, 1));
-    }
-    PQclear(r);
-    return n;
-}
-
 /* Checks the new vacation [from, until) against every match with deadlines
  * the player is seated in: what they have taken since the match was
  * created plus this one must fit its vacation_days_max. Fills allowances

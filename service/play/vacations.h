@@ -13,11 +13,7 @@
 #include <libpq-fe.h>
 
 #include "core/apierr.h"
-#include "deadlines/deadline_math.h"
 #include "auth/caller.h"
-
-/* At most this many vacations of a player pause a clock. */
-#define VACATIONS_MAX 32
 
 /* Declares a vacation; the answer is stored with the request's nonce.
  * 400 unreadable times, 422 a vacation in the past, backwards, or longer
@@ -31,10 +27,5 @@ json_t *vacations_list(long long player_id, apierr *err);
  * ends now; 404 when the player has no such vacation, 409 when it is
  * over. */
 json_t *vacations_cancel(long long player_id, const char *ref, apierr *err);
-
-/* The spans in which player_id's clocks stand still, from since on (at
- * most max): the count, or -1 with err filled. */
-int vacations_pauses(PGconn *conn, long long player_id, long long since,
-                     deadline_span *out, int max, apierr *err);
 
 #endif

@@ -9,18 +9,7 @@
 #include "deadlines/deadline_settings.h"
 #include "core/log.h"
 #include "play/matches_internal.h"
-#include "timers/timeouts.h"
-
-bool rule_windows_open(const rules_engine *engine, const rules_state *state,
-                       rules_window *out)
-{
-    memset(out, 0, sizeof *out);
-    if (engine->window == NULL || !engine->window(state, out)) {
-        memset(out, 0, sizeof *out);
-        return false;
-    }
-    return out->seats != 0;
-}
+#include "timers/absent_move.h"
 
 static json_t *time_json(long long seconds)
 {
@@ -55,7 +44,7 @@ bool rule_windows_close(PGconn *conn, const deadline_row *row, long long now,
 {
     rules_window window;
     if (row->seat < 0 || row->seat >= match->seat_count ||
-        !rule_windows_open(engine, state, &window) ||
+        !deadlines_window_open(engine, state, &window) ||
         !(window.seats & (1u << row->seat)) ||
         strcmp(window.id, row->window) != 0)
         return apierr_set(err, 409, "stale_deadline",
@@ -64,7 +53,7 @@ bool rule_windows_close(PGconn *conn, const deadline_row *row, long long now,
                           row->deadline_id);
     bool passed = false;
     json_t *move =
-        timeouts_choose(engine, state, row->seat, DEADLINE_SKIP, &passed);
+        absent_move_choose(engine, state, row->seat, DEADLINE_SKIP, &passed);
     if (move == NULL || !passed) {
         json_decref(move);
         return apierr_set(err, 500, "default_move",

@@ -17,12 +17,6 @@
 #include "rules.h"
 #include "store/store.h"
 
-/* The window open in state: true with *out filled when some seats wait in
- * one; false (and *out zeroed) for an engine without windows or when none
- * is open. Pure. */
-bool rule_windows_open(const rules_engine *engine, const rules_state *state,
-                       rules_window *out);
-
 /* Closes row's window for its seat at now, inside the deadline worker's
  * transaction, which holds the row and the match row locked (match at its
  * head, state the rules state there): marks the row fired ("pass") and

@@ -12,39 +12,9 @@
 #include "play/matches_internal.h"
 #include "play/matchstate.h"
 #include "notify/notify_outbox.h"
+#include "timers/absent_move.h"
 #include "timers/rule_windows.h"
 #include "store/store.h"
-
-json_t *timeouts_choose(const rules_engine *engine, const rules_state *state,
-                        int seat, deadline_action action, bool *passed)
-{
-    *passed = false;
-    if (action == DEADLINE_SKIP) {
-        json_t *legal = engine->legal(state, seat);
-        size_t i;
-        json_t *move;
-        json_array_foreach(json_object_get(legal, "moves"), i, move)
-        {
-            const char *type = json_string_value(json_object_get(move, "type"));
-            if (type != NULL && strcmp(type, "pass") == 0) {
-                *passed = true;
-                json_incref(move);
-                json_decref(legal);
-                return move;
-            }
-        }
-        json_decref(legal);
-    }
-    if (engine->default_move != NULL)
-        return engine->default_move(state, seat);
-    /* An engine that names no default move: the first move it lists. */
-    json_t *legal = engine->legal(state, seat);
-    json_t *first = json_array_get(json_object_get(legal, "moves"), 0);
-    if (first != NULL)
-        json_incref(first);
-    json_decref(legal);
-    return first;
-}
 
 static json_t *time_json(long long seconds)
 {
@@ -152,7 +122,7 @@ static bool play_for_seat(const rules_engine *engine, rules_state *state,
             pending.wait == RULES_WAIT_NOBODY)
             break;
         bool passed = false;
-        json_t *move = timeouts_choose(engine, state, seat, action, &passed);
+        json_t *move = absent_move_choose(engine, state, seat, action, &passed);
         if (move == NULL)
             break;
         fell_back = fell_back || (action == DEADLINE_SKIP && !passed);
@@ -260,7 +230,7 @@ static bool act_for_seat(PGconn *conn, const deadline_row *row, long long now,
     }
     bool passed = false;
     json_t *choice =
-        timeouts_choose(engine, state, row->seat, settings->action, &passed);
+        absent_move_choose(engine, state, row->seat, settings->action, &passed);
     if (choice == NULL)
         return apierr_set(err, 500, "default_move",
                           "the rules name no choice for seat %d", row->seat);

@@ -39,12 +39,6 @@
 /* At most this many moves are made for an absent seat in one turn. */
 #define TIMEOUTS_MOVES_MAX 64
 
-/* The move a deadline makes for seat in state under action (skip or
- * default_move): a new reference, or NULL when the seat has no move.
- * *passed tells whether it is a pass the rules offered. Pure. */
-json_t *timeouts_choose(const rules_engine *engine, const rules_state *state,
-                        int seat, deadline_action action, bool *passed);
-
 /* Queues the reminder of row and marks it sent, inside the worker's
  * transaction (which holds the row). */
 bool timeouts_remind(PGconn *conn, const deadline_row *row, long long now,

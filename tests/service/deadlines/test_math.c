@@ -14,6 +14,7 @@
 #include "deadlines/deadline_math.h"
 #include "deadlines/deadline_settings.h"
 #include "ledger/forfeit.h"
+#include "timers/absent_move.h"
 #include "timers/timeouts.h"
 
 #define HOUR 3600LL
@@ -291,7 +292,7 @@ Test(timeouts, an_engine_without_a_default_move_plays_its_first_legal_move)
     int seat = __builtin_ctz(pending.seats);
     bool passed = true;
     json_t *move =
-        timeouts_choose(&plain, state, seat, DEADLINE_DEFAULT_MOVE, &passed);
+        absent_move_choose(&plain, state, seat, DEADLINE_DEFAULT_MOVE, &passed);
     json_t *legal = plain.legal(state, seat);
     json_t *first = json_array_get(json_object_get(legal, "moves"), 0);
     cr_assert_not_null(first);
@@ -299,7 +300,7 @@ Test(timeouts, an_engine_without_a_default_move_plays_its_first_legal_move)
     cr_assert_not(passed);
     json_decref(legal);
     json_decref(move);
-    cr_assert_null(timeouts_choose(&plain, state, 1 - seat,
+    cr_assert_null(absent_move_choose(&plain, state, 1 - seat,
                                    DEADLINE_DEFAULT_MOVE, &passed),
                    "a seat that may not act gets no move");
     plain.destroy(state);
@@ -321,12 +322,12 @@ Test(timeouts, skip_passes_where_the_rules_offer_a_pass)
     e->pending(state, &pending);
     cr_assert_eq(pending.wait, RULES_WAIT_ANY_ORDER);
     bool passed = false;
-    json_t *move = timeouts_choose(e, state, 2, DEADLINE_SKIP, &passed);
+    json_t *move = absent_move_choose(e, state, 2, DEADLINE_SKIP, &passed);
     cr_assert(passed, "seat 2 may pass on the discard");
     cr_assert_str_eq(json_string_value(json_object_get(move, "type")), "pass");
     json_decref(move);
     /* The next player cannot pass: skipping falls back to drawing. */
-    move = timeouts_choose(e, state, 1, DEADLINE_SKIP, &passed);
+    move = absent_move_choose(e, state, 1, DEADLINE_SKIP, &passed);
     cr_assert_not(passed);
     cr_assert_str_eq(json_string_value(json_object_get(move, "type")), "draw");
     json_decref(move);
