@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "client.h"
-#include "auth/httpsig.h"
+#include "ledger/httpsig.h"
 #include "rules.h"
 #include "ledger/seal.h"
 #include "store/store.h"
@@ -117,7 +117,7 @@ static void event(writer *w, const char *kind, int seat, json_t *data)
     char *bytes = rules_canonical_json(body);
     json_decref(body);
     uint8_t hash[STORE_HASH_BYTES];
-    store_chain_hash(w->prev, bytes, hash);
+    chain_hash(w->prev, bytes, hash);
     char prev_hex[2 * STORE_HASH_BYTES + 1], hash_hex[2 * STORE_HASH_BYTES + 1];
     sodium_bin2hex(prev_hex, sizeof prev_hex, w->prev, sizeof w->prev);
     sodium_bin2hex(hash_hex, sizeof hash_hex, hash, sizeof hash);

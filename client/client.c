@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "auth/httpsig.h"
+#include "ledger/httpsig.h"
 
 struct client {
     CURL *curl;

@@ -22,6 +22,20 @@ int rules_seat_count(uint32_t seats)
     return __builtin_popcount(seats);
 }
 
+const char *rules_wait_name(rules_wait wait)
+{
+    switch (wait) {
+    case RULES_WAIT_ONE:
+        return "one";
+    case RULES_WAIT_ANY_ORDER:
+        return "any_order";
+    case RULES_WAIT_SIMULTANEOUS:
+        return "simultaneous";
+    default:
+        return "nobody";
+    }
+}
+
 char *rules_canonical_json(const json_t *value)
 {
     char *text = json_dumps(value, JSON_COMPACT | JSON_SORT_KEYS |

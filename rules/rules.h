@@ -205,6 +205,10 @@ json_t *rules_pick_move(const json_t *legal, const char *preferences);
 /* Counts the seats set in a pending mask. */
 int rules_seat_count(uint32_t seats);
 
+/* The name of a wait in JSON: "nobody", "one", "any_order" or
+ * "simultaneous" (what clients, views and notifications show). */
+const char *rules_wait_name(rules_wait wait);
+
 /* Canonical bytes of a JSON value: compact, keys sorted, so equal values
  * give equal bytes (snapshots, event hashes). Caller frees. Aborts on
  * out of memory. */

@@ -1,6 +1,5 @@
 /* import.c */
 #include "admin/import.h"
-#include "play/retry.h"
 
 #include <sodium.h>
 #include <stdio.h>
@@ -15,10 +14,12 @@
 #include "admin/export.h"
 #include "ledger/export_check.h"
 #include "core/log.h"
-#include "play/matches_internal.h"
+#include "play/append.h"
+#include "play/players.h"
 #include "play/matchstate.h"
 #include "notify/notify_outbox.h"
 #include "ledger/replay.h"
+#include "store/sealed_choices.h"
 #include "store/store.h"
 
 /* One match on its way in. */
@@ -150,7 +151,7 @@ static bool import_player(PGconn *conn, const json_t *entry, apierr *err)
     /* An edited export is checked like a registration: its email ends up
      * in mail headers. */
     apierr field_err;
-    if (!matches_player_fields_ok(json_object_get(entry, "name"),
+    if (!players_fields_ok(json_object_get(entry, "name"),
                                   json_object_get(entry, "email"), &field_err))
         return apierr_set(err, 422, "bad_export", "player %s: %s",
                           str(entry, "player"), field_err.message);
@@ -318,11 +319,8 @@ static bool store_one(PGconn *conn, incoming *in, apierr *err)
         !import_choices(conn, in->match.match_id,
                         json_object_get(header, "sealed_choices"), err))
         return false;
-    if (in->imported_event != NULL &&
-        !store_append(conn, &in->match, &in->imported_event, 1, NULL, err))
-        return false;
     /* Deadlines, as the created event recorded them; the clocks of whoever
-     * must act start afresh at the restore (deadlines_sync below). */
+     * must act start afresh at the restore (the append below). */
     deadline_settings deadline;
     if (!deadline_settings_parse(
             json_object_get(json_object_get(json_array_get(m->events, 0),
@@ -332,27 +330,23 @@ static bool store_one(PGconn *conn, incoming *in, apierr *err)
         (deadline.enabled &&
          !deadline_settings_save(conn, in->match.match_id, &deadline, err)))
         return false;
-    if (in->state == NULL)
-        return true;
-    /* Play resumes: a snapshot at the head, and whoever must act is told
-     * (not the seats that have sealed their choice already). */
-    json_t *snapshot = in->engine->save(in->state);
-    char *text = rules_canonical_json(snapshot);
-    json_decref(snapshot);
-    rules_pending pending;
-    in->engine->pending(in->state, &pending);
-    uint32_t committed =
-        pending.wait == RULES_WAIT_SIMULTANEOUS
-            ? decisions_committed(conn, in->match.match_id, pending.decision)
-            : 0;
-    bool ok = store_save_snapshot(conn, in->match.match_id, in->match.head_seq,
-                                  in->engine->version, text, err) &&
-              store_load_reachability(conn, &in->match, err) &&
-              notify_outbox_queue_seats(conn, &in->match, in->engine, in->state,
-                                        ~committed, err) &&
-              deadlines_sync(conn, &in->match, in->engine, in->state, err);
-    free(text);
-    return ok;
+    /* Play resumes at the head: a snapshot there, and whoever must act is
+     * told (not the seats that have sealed their choice already). */
+    uint32_t committed = 0;
+    if (in->state != NULL) {
+        rules_pending pending;
+        in->engine->pending(in->state, &pending);
+        if (pending.wait == RULES_WAIT_SIMULTANEOUS)
+            committed = sealed_choices_committed(conn, in->match.match_id,
+                                                 pending.decision);
+    }
+    append_change change = {.events = &in->imported_event,
+                            .count = in->imported_event != NULL ? 1 : 0,
+                            .state = in->state,
+                            .tell = APPEND_TELL_SEATS,
+                            .seats = ~committed,
+                            .snapshot_now = true};
+    return append_events(conn, &in->match, in->engine, &change, NULL, err);
 }
 
 /* Every player the matches name, locked so that concurrent imports of the
@@ -454,7 +448,7 @@ json_t *import_matches(const caller *who, const char *text, size_t len,
     }
     json_t *answer = json_pack("{s:o}", "imported", imported);
     if (ok)
-        ok = retry_commit(conn, who, NULL, 201, answer, err);
+        ok = append_commit(conn, who, NULL, 201, answer, err);
     else if (conn != NULL)
         store_rollback(conn);
     if (ok) {

@@ -1,6 +1,5 @@
 /* repair.c */
 #include "admin/repair.h"
-#include "play/retry.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,10 +8,11 @@
 #include "auth/admin.h"
 #include "store/db.h"
 #include "core/log.h"
-#include "play/matches_internal.h"
+#include "core/hex.h"
+#include "play/append.h"
+#include "play/describe.h"
+#include "play/request.h"
 #include "play/matchstate.h"
-#include "core/metrics.h"
-#include "notify/notify_outbox.h"
 #include "ledger/replay.h"
 #include "store/store.h"
 
@@ -53,10 +53,10 @@ static json_t *answer_of(const store_match *match, const rules_engine *engine,
                          const rules_state *state)
 {
     char hash[2 * STORE_HASH_BYTES + 1];
-    matches_hex(match->head_hash, STORE_HASH_BYTES, hash);
+    hex_encode(match->head_hash, STORE_HASH_BYTES, hash);
     return json_pack("{s:I,s:s,s:o}", "seq", (json_int_t)match->head_seq,
                      "hash", hash, "match",
-                     matches_describe(match, engine, state));
+                     describe_match(match, engine, state));
 }
 
 /* Loads the match; 409 when its status is not among those allowed. */
@@ -143,23 +143,19 @@ json_t *repair_rewind(const caller *who, long long match_id, const json_t *body,
                     json_pack("{s:I}", "to_seq", (json_int_t)to_seq), reason);
     if (!store_begin(conn, err))
         goto done;
-    bool over = false;
-    json_t *snapshot = engine->save(state);
-    char *snapshot_text = rules_canonical_json(snapshot);
-    json_decref(snapshot);
     /* A snapshot at every rewind: loads replay from there on (matchstate.h). */
-    bool ok = drop_choices_after(conn, match_id, to_seq, err) &&
-              matches_append_play(conn, &match, engine, state, &event, 1, true,
-                                  &over, err) &&
-              store_save_snapshot(conn, match_id, match.head_seq,
-                                  engine->version, snapshot_text, err);
-    free(snapshot_text);
-    if (!ok) {
+    append_change change = {.events = &event,
+                            .count = 1,
+                            .state = state,
+                            .tell = APPEND_TELL_PENDING,
+                            .snapshot_now = true};
+    if (!drop_choices_after(conn, match_id, to_seq, err) ||
+        !append_events(conn, &match, engine, &change, NULL, err)) {
         store_rollback(conn);
         goto done;
     }
     answer = answer_of(&match, engine, state);
-    if (!retry_commit(conn, who, &match, 200, answer, err)) {
+    if (!append_commit(conn, who, &match, 200, answer, err)) {
         json_decref(answer);
         answer = NULL;
         goto done;
@@ -247,10 +243,10 @@ json_t *repair_replace_seat(const caller *who, long long match_id, int seat,
                    seat);
         goto done;
     }
-    if (matches_seat_of(&match, player_id) >= 0) {
+    if (request_seat_of(&match, player_id) >= 0) {
         apierr_set(err, 409, "already_seated",
                    "%s already holds seat %d in this match", ref,
-                   matches_seat_of(&match, player_id));
+                   request_seat_of(&match, player_id));
         goto done;
     }
     if (!player_key(conn, player_id, name, key_b64, key_id, err))
@@ -271,21 +267,22 @@ json_t *repair_replace_seat(const caller *who, long long match_id, int seat,
         goto done;
     match.seat_player[seat] = player_id;
     snprintf(match.seat_name[seat], sizeof match.seat_name[seat], "%s", name);
+    append_change change = {.events = &event,
+                            .count = 1,
+                            .state = state,
+                            .tell = APPEND_TELL_SEATS,
+                            .seats = 1u << seat};
     if (!store_move_seat(conn, match_id, seat, player_id, err) ||
-        !store_append(conn, &match, &event, 1, NULL, err) ||
-        !store_load_reachability(conn, &match, err) ||
-        (state != NULL && !notify_outbox_queue_seats(conn, &match, engine,
-                                                     state, 1u << seat, err))) {
+        !append_events(conn, &match, engine, &change, NULL, err)) {
         store_rollback(conn);
         goto done;
     }
     answer = answer_of(&match, engine, state);
-    if (!retry_commit(conn, who, &match, 200, answer, err)) {
+    if (!append_commit(conn, who, &match, 200, answer, err)) {
         json_decref(answer);
         answer = NULL;
         goto done;
     }
-    metrics_events_appended(1);
     if (state != NULL)
         matchstate_remember(engine, match_id, match.head_seq, state);
     log_info("match m_%lld: seat %d passed from %s to %s by the admin: %s",
@@ -317,7 +314,7 @@ json_t *repair_abort(const caller *who, long long match_id, const json_t *body,
             goto done;
     }
     char secret_hex[2 * SEAL_SEED_BYTES + 1];
-    if (!matches_reveal_seed(&match, secret_hex, err))
+    if (!append_reveal_seed(&match, secret_hex, err))
         goto done;
     json_t *data = json_pack("{s:s}", "seed", secret_hex);
     if (state != NULL)
@@ -325,19 +322,22 @@ json_t *repair_abort(const caller *who, long long match_id, const json_t *body,
     event = admin_event(who, "aborted", -1, data, reason);
     if (!store_begin(conn, err))
         goto done;
-    if (!store_append(conn, &match, &event, 1, "aborted", err) ||
-        !notify_outbox_queue_aborted(conn, &match, engine, state, reason,
-                                     err)) {
+    append_change change = {.events = &event,
+                            .count = 1,
+                            .state = state,
+                            .status = "aborted",
+                            .tell = APPEND_TELL_ABORTED,
+                            .reason = reason};
+    if (!append_events(conn, &match, engine, &change, NULL, err)) {
         store_rollback(conn);
         goto done;
     }
     answer = answer_of(&match, engine, state);
-    if (!retry_commit(conn, who, &match, 200, answer, err)) {
+    if (!append_commit(conn, who, &match, 200, answer, err)) {
         json_decref(answer);
         answer = NULL;
         goto done;
     }
-    metrics_events_appended(1);
     log_info("match m_%lld aborted by the admin (event %lld): %s", match_id,
              match.head_seq, reason);
 done:

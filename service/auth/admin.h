@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "core/apierr.h"
-#include "auth/httpsig.h"
+#include "ledger/httpsig.h"
 #include "auth/caller.h"
 
 /* True when req is signed by the admin key, with *who filled (key id

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "core/apierr.h"
-#include "auth/httpsig.h"
+#include "ledger/httpsig.h"
 #include "auth/caller.h"
 
 /* Signatures older or newer than this are refused. */

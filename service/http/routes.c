@@ -15,6 +15,7 @@
 #include "store/db.h"
 #include "play/decisions.h"
 #include "play/matches.h"
+#include "play/players.h"
 #include "core/metrics.h"
 #include "notify/notify_outbox.h"
 #include "notify/notify_settings.h"
@@ -651,7 +652,7 @@ void routes_handle(struct MHD_Connection *conn, const char *method,
         json_t *request = routes_parse_body(body, len, &err);
         uint8_t public_key[32];
         if (request == NULL ||
-            !matches_registration_key(request, public_key, &err)) {
+            !players_registration_key(request, public_key, &err)) {
             json_decref(request);
             routes_answer_error(answer, &err);
             return;
@@ -664,7 +665,7 @@ void routes_handle(struct MHD_Connection *conn, const char *method,
             routes_answer_error(answer, &err);
             return;
         }
-        json_t *player = matches_register_player(&who, request, public_key,
+        json_t *player = players_register(&who, request, public_key,
                                                  &err);
         json_decref(request);
         answer_use_case(&who, 201, player, &err, answer);

@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "core/apierr.h"
-#include "auth/httpsig.h"
+#include "ledger/httpsig.h"
 
 typedef struct route_answer {
     int status;

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "auth/httpsig.h"
+#include "ledger/httpsig.h"
 #include "ledger/replay.h"
-#include "store/store.h"
+#include "ledger/chain.h"
 
 void export_matches_free(export_match *matches, int count)
 {
@@ -374,13 +374,13 @@ static bool replacement_known(const json_t *header, const json_t *event,
 static bool check_requests(const export_match *match, verify_report *report)
 {
     const json_t *header = match->header;
-    const char *key_b64[STORE_MAX_SEATS] = {0};
-    const char *key_id[STORE_MAX_SEATS] = {0};
+    const char *key_b64[CHAIN_MAX_SEATS] = {0};
+    const char *key_id[CHAIN_MAX_SEATS] = {0};
     size_t i;
     const json_t *entry;
     json_array_foreach(json_object_get(header, "seats"), i, entry) {
         json_int_t seat = json_integer_value(json_object_get(entry, "seat"));
-        if (seat < 0 || seat >= STORE_MAX_SEATS)
+        if (seat < 0 || seat >= CHAIN_MAX_SEATS)
             return verify_fail(report, 0, "the header has a seat %lld",
                                (long long)seat);
         key_b64[seat] = str(entry, "public_key");
@@ -409,7 +409,7 @@ static bool check_requests(const export_match *match, verify_report *report)
             snprintf(whose, sizeof whose, "seat %lld's player",
                      (long long)seat);
             if (!is_kind(event, "move") || seat < 0 ||
-                seat >= STORE_MAX_SEATS || key_b64[seat] == NULL)
+                seat >= CHAIN_MAX_SEATS || key_b64[seat] == NULL)
                 return verify_fail(report, seq,
                                    "event %lld carries a signed request but no "
                                    "seated player made it",
@@ -420,7 +420,7 @@ static bool check_requests(const export_match *match, verify_report *report)
                 return false;
         }
         if (is_kind(event, "seat_replaced")) {
-            if (seat < 0 || seat >= STORE_MAX_SEATS || key_b64[seat] == NULL)
+            if (seat < 0 || seat >= CHAIN_MAX_SEATS || key_b64[seat] == NULL)
                 return verify_fail(report, seq,
                                    "event %lld replaces an empty seat", seq);
             if (!replacement_known(header, event, seq, report))

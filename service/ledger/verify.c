@@ -11,9 +11,9 @@
 #include "ledger/replay.h"
 #include "rules.h"
 #include "ledger/seal.h"
-#include "store/store.h"
+#include "ledger/chain.h"
 
-#define MAX_DECISION_SEATS STORE_MAX_SEATS
+#define MAX_DECISION_SEATS CHAIN_MAX_SEATS
 
 bool verify_fail(verify_report *report, long long seq, const char *fmt, ...)
 {
@@ -41,7 +41,7 @@ static const char *data_string(const json_t *event, const char *key)
 
 static bool check_chain(const json_t *events, verify_report *report)
 {
-    uint8_t prev[STORE_HASH_BYTES] = {0};
+    uint8_t prev[CHAIN_HASH_BYTES] = {0};
     size_t i;
     const json_t *event;
     json_array_foreach(events, i, event) {
@@ -49,7 +49,7 @@ static bool check_chain(const json_t *events, verify_report *report)
         if (json_integer_value(json_object_get(event, "seq")) != seq)
             return verify_fail(report, seq, "event %lld is missing or out of order",
                         seq);
-        uint8_t stored_prev[STORE_HASH_BYTES], stored[STORE_HASH_BYTES];
+        uint8_t stored_prev[CHAIN_HASH_BYTES], stored[CHAIN_HASH_BYTES];
         if (!hex_bytes(json_string_value(json_object_get(event, "prev_hash")),
                        stored_prev, sizeof stored_prev) ||
             !hex_bytes(json_string_value(json_object_get(event, "hash")),
@@ -63,8 +63,8 @@ static bool check_chain(const json_t *events, verify_report *report)
         json_object_del(body, "hash");
         json_object_del(body, "prev_hash");
         char *bytes = rules_canonical_json(body);
-        uint8_t computed[STORE_HASH_BYTES];
-        store_chain_hash(prev, bytes, computed);
+        uint8_t computed[CHAIN_HASH_BYTES];
+        chain_hash(prev, bytes, computed);
         free(bytes);
         json_decref(body);
         if (sodium_memcmp(computed, stored, sizeof stored) != 0)
@@ -287,9 +287,9 @@ static bool replay(const json_t *events, const bool *counts,
                     (long long)json_integer_value(json_object_get(data, "engine_version")),
                     engine->version);
     int seats = (int)json_integer_value(json_object_get(data, "seats"));
-    if (seats < 1 || seats > STORE_MAX_SEATS)
+    if (seats < 1 || seats > CHAIN_MAX_SEATS)
         return verify_fail(report, 1, "event 1 has an impossible seat count");
-    uint8_t entropy[STORE_MAX_SEATS][32];
+    uint8_t entropy[CHAIN_MAX_SEATS][32];
     memset(entropy, 0, sizeof entropy);
     size_t i;
     const json_t *event;

@@ -1,6 +1,5 @@
 /* decisions.c */
 #include "play/decisions.h"
-#include "play/retry.h"
 
 #include <sodium.h>
 #include <stdio.h>
@@ -9,9 +8,13 @@
 
 #include "store/db.h"
 #include "core/log.h"
-#include "play/matches_internal.h"
+#include "core/hex.h"
+#include "play/append.h"
+#include "play/describe.h"
+#include "play/request.h"
 #include "play/matchstate.h"
 #include "ledger/seal.h"
+#include "store/sealed_choices.h"
 #include "store/store.h"
 
 typedef struct seat_choice {
@@ -104,11 +107,11 @@ static bool open_decision(decision_ctx *ctx, const caller *who,
     if (ctx->engine == NULL)
         return false;
     if (who != NULL)
-        ctx->seat = matches_seat_of(&ctx->match, who->player_id);
+        ctx->seat = request_seat_of(&ctx->match, who->player_id);
     if (seat_required && ctx->seat < 0)
         return apierr_set(err, 403, "not_seated",
                           "you have no seat in this match");
-    if (!matches_in_play(&ctx->match, err))
+    if (!request_in_play(&ctx->match, err))
         return false;
     ctx->state = matchstate_load(ctx->conn, &ctx->match, ctx->engine, err);
     if (ctx->state == NULL)
@@ -146,7 +149,7 @@ static json_t *revealed_event(int seat, const char *decision,
                               const uint8_t nonce[SEAL_NONCE_BYTES])
 {
     char nonce_hex[2 * SEAL_NONCE_BYTES + 1];
-    matches_hex(nonce, SEAL_NONCE_BYTES, nonce_hex);
+    hex_encode(nonce, SEAL_NONCE_BYTES, nonce_hex);
     return json_pack("{s:s,s:i,s:{s:s,s:O,s:s}}", "kind", "revealed", "seat",
                      seat, "data", "decision", decision, "action", action,
                      "nonce", nonce_hex);
@@ -187,7 +190,7 @@ static bool advance(decision_ctx *ctx, json_t *const *lead, int lead_count,
                     json_t *revealed_actions[STORE_MAX_SEATS], bool *decided,
                     bool *over, apierr *err)
 {
-    json_t *events[STORE_MAX_SEATS + 4];
+    json_t *events[APPEND_EVENTS_MAX];
     int count = 0;
     for (int i = 0; i < lead_count && i < 2; i++)
         events[count++] = lead[i];
@@ -251,10 +254,16 @@ static bool advance(decision_ctx *ctx, json_t *const *lead, int lead_count,
         events[count++] = decided_event;
         *decided = ok;
     }
-    if (ok)
-        ok = matches_append_play(ctx->conn, &ctx->match, ctx->engine,
-                                 ctx->state, events, count, *decided, over,
-                                 err);
+    if (ok) {
+        /* Who must act changes only once the decision is made. */
+        append_change change = {
+            .events = events,
+            .count = count,
+            .state = ctx->state,
+            .tell = *decided ? APPEND_TELL_PENDING : APPEND_TELL_NOBODY};
+        ok = append_events(ctx->conn, &ctx->match, ctx->engine, &change, over,
+                           err);
+    }
     for (int i = lead_count; i < count; i++)
         json_decref(events[i]);
     return ok;
@@ -264,15 +273,15 @@ static json_t *decision_answer(const decision_ctx *ctx, bool decided,
                                bool over)
 {
     char head_hash[2 * STORE_HASH_BYTES + 1];
-    matches_hex(ctx->match.head_hash, STORE_HASH_BYTES, head_hash);
+    hex_encode(ctx->match.head_hash, STORE_HASH_BYTES, head_hash);
     rules_pending pending;
     ctx->engine->pending(ctx->state, &pending);
     return json_pack("{s:s,s:I,s:s,s:b,s:b,s:o,s:o}", "decision",
                      ctx->pending.decision, "seq",
                      (json_int_t)ctx->match.head_seq, "hash", head_hash,
                      "decided", decided, "over", over, "pending",
-                     matches_pending_json(&pending,
-                                          decisions_committed(ctx->conn,
+                     describe_pending_json(&pending,
+                                          sealed_choices_committed(ctx->conn,
                                                               ctx->match.match_id,
                                                               pending.decision)),
                      "result",
@@ -388,12 +397,12 @@ static bool insert_choice(const decision_ctx *ctx, bool client_mode,
     snprintf(seat, sizeof seat, "%d", ctx->seat);
     commitment_text[0] = '\\';
     commitment_text[1] = 'x';
-    matches_hex(commitment, SEAL_HASH_BYTES, commitment_text + 2);
+    hex_encode(commitment, SEAL_HASH_BYTES, commitment_text + 2);
     if (sealed != NULL) {
         sealed_text = malloc(2 * sealed_len + 3);
         sealed_text[0] = '\\';
         sealed_text[1] = 'x';
-        matches_hex(sealed, sealed_len, sealed_text + 2);
+        hex_encode(sealed, sealed_len, sealed_text + 2);
     }
     const char *params[] = {id, ctx->pending.decision, seat,
                             client_mode ? "client" : "server",
@@ -444,7 +453,7 @@ json_t *decisions_commit(const caller *who, long long match_id,
             goto done;
         }
     } else {
-        action = matches_requested_action(body, ctx.engine, ctx.state,
+        action = request_action(body, ctx.engine, ctx.state,
                                           ctx.seat, err);
         if (action == NULL || !choice_is_legal(&ctx, ctx.seat, action, err))
             goto done;
@@ -452,7 +461,7 @@ json_t *decisions_commit(const caller *who, long long match_id,
                       &sealed_len);
     }
     char commitment_hex[2 * SEAL_HASH_BYTES + 1];
-    matches_hex(commitment, sizeof commitment, commitment_hex);
+    hex_encode(commitment, sizeof commitment, commitment_hex);
     committed = json_pack("{s:s,s:i,s:{s:s,s:s,s:s}}", "kind", "committed",
                           "seat", ctx.seat, "data", "decision",
                           ctx.pending.decision, "commitment", commitment_hex,
@@ -478,7 +487,7 @@ json_t *decisions_commit(const caller *who, long long match_id,
         goto done;
     }
     answer = decision_answer(&ctx, decided, over);
-    if (!retry_commit(ctx.conn, who, &ctx.match, 200, answer,
+    if (!append_commit(ctx.conn, who, &ctx.match, 200, answer,
                                     err)) {
         json_decref(answer);
         answer = NULL;
@@ -533,7 +542,7 @@ json_t *decisions_reveal(const caller *who, long long match_id,
         apierr_set(err, 400, "bad_nonce", "nonce must be 32 bytes as 64 hex digits");
         goto done;
     }
-    action = matches_requested_action(body, ctx.engine, ctx.state, ctx.seat,
+    action = request_action(body, ctx.engine, ctx.state, ctx.seat,
                                       err);
     if (action == NULL)
         goto done;
@@ -566,7 +575,7 @@ json_t *decisions_reveal(const caller *who, long long match_id,
         goto done;
     }
     answer = decision_answer(&ctx, decided, over);
-    if (!retry_commit(ctx.conn, who, &ctx.match, 200, answer,
+    if (!append_commit(ctx.conn, who, &ctx.match, 200, answer,
                                     err)) {
         json_decref(answer);
         answer = NULL;
@@ -622,7 +631,7 @@ bool decisions_commit_default(PGconn *conn, long long match_id, int seat,
         uint8_t commitment[SEAL_HASH_BYTES];
         seal_for_seat(&ctx, seat, choice, commitment, &sealed, &sealed_len);
         char commitment_hex[2 * SEAL_HASH_BYTES + 1];
-        matches_hex(commitment, sizeof commitment, commitment_hex);
+        hex_encode(commitment, sizeof commitment, commitment_hex);
         committed = json_pack("{s:s,s:i,s:{s:s,s:s,s:s}}", "kind",
                               "committed", "seat", seat, "data", "decision",
                               ctx.pending.decision, "commitment",
@@ -705,7 +714,7 @@ json_t *decisions_show(const caller *who, long long match_id,
     store_match match;
     if (conn == NULL || !store_load_match(conn, match_id, &match, err))
         return NULL;
-    int my_seat = who ? matches_seat_of(&match, who->player_id) : -1;
+    int my_seat = who ? request_seat_of(&match, who->player_id) : -1;
     char ref[32], id[24];
     store_match_ref(match_id, ref);
     snprintf(id, sizeof id, "%lld", match_id);
@@ -768,7 +777,7 @@ json_t *decisions_show(const caller *who, long long match_id,
                 if (seal_decrypt(match_id, sealed, len, plain)) {
                     json_t *mine = sealed_payload(plain, len - SEAL_OVERHEAD, nonce);
                     char nonce_hex[2 * SEAL_NONCE_BYTES + 1];
-                    matches_hex(nonce, sizeof nonce, nonce_hex);
+                    hex_encode(nonce, sizeof nonce, nonce_hex);
                     json_object_set_new(entry, "your_choice", mine);
                     json_object_set_new(entry, "your_nonce", json_string(nonce_hex));
                 }
@@ -783,27 +792,4 @@ json_t *decisions_show(const caller *who, long long match_id,
     PQclear(result);
     store_match_free(&match);
     return answer;
-}
-
-uint32_t decisions_committed(PGconn *conn, long long match_id,
-                             const char *decision)
-{
-    char id[24];
-    snprintf(id, sizeof id, "%lld", match_id);
-    const char *params[] = {id, decision};
-    apierr err;
-    PGresult *result = db_query(conn,
-                                "SELECT seat FROM sealed_choices"
-                                " WHERE match_id = $1 AND decision = $2",
-                                2, params, PGRES_TUPLES_OK, &err);
-    if (result == NULL)
-        return 0;
-    uint32_t seats = 0;
-    for (int row = 0; row < PQntuples(result); row++) {
-        int seat = atoi(PQgetvalue(result, row, 0));
-        if (seat >= 0 && seat < 32)
-            seats |= 1u << seat;
-    }
-    PQclear(result);
-    return seats;
 }

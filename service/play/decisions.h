@@ -54,9 +54,4 @@ bool decisions_commit_default(PGconn *conn, long long match_id, int seat,
 bool decisions_void_reveal(PGconn *conn, long long match_id, int seat,
                            json_t *timeout, apierr *err);
 
-/* The seats that have committed to decision (a bit per seat); 0 when none
- * or on a database error. */
-uint32_t decisions_committed(PGconn *conn, long long match_id,
-                             const char *decision);
-
 #endif

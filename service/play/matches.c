@@ -1,196 +1,22 @@
-/* matches.c: create, join, move, views. */
+/* matches.c: create, join, move, views (matches.h). */
 #include "play/matches.h"
-#include "play/retry.h"
-#include "play/matches_internal.h"
 
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/db.h"
-#include "deadlines/deadline_settings.h"
-#include "deadlines/deadlines.h"
-#include "play/decisions.h"
-#include "ledger/forfeit.h"
+#include "core/hex.h"
 #include "core/log.h"
-#include "notify/mail.h"
+#include "deadlines/deadline_settings.h"
+#include "play/append.h"
+#include "play/decisions.h"
+#include "play/describe.h"
 #include "play/matchstate.h"
-#include "core/metrics.h"
-#include "notify/notify_outbox.h"
-#include "ledger/replay.h"
+#include "play/request.h"
 #include "rules.h"
+#include "store/db.h"
 #include "store/store.h"
-
-#define NAME_MAX_LEN 80
-#define EMAIL_MAX_LEN 254
-
-static const char *wait_name(rules_wait wait)
-{
-    switch (wait) {
-    case RULES_WAIT_ONE:
-        return "one";
-    case RULES_WAIT_ANY_ORDER:
-        return "any_order";
-    case RULES_WAIT_SIMULTANEOUS:
-        return "simultaneous";
-    default:
-        return "nobody";
-    }
-}
-
-json_t *matches_pending_json(const rules_pending *pending, uint32_t committed)
-{
-    json_t *seats = json_array();
-    json_t *done = json_array();
-    for (int s = 0; s < 32; s++) {
-        if (!(pending->seats & (1u << s)))
-            continue;
-        json_array_append_new((committed & (1u << s)) ? done : seats,
-                              json_integer(s));
-    }
-    json_t *out = json_pack("{s:s,s:o,s:s}", "wait", wait_name(pending->wait),
-                            "seats", seats, "prompt", pending->prompt);
-    if (pending->decision[0] != '\0') {
-        json_object_set_new(out, "decision", json_string(pending->decision));
-        json_object_set_new(out, "committed", done);
-    } else {
-        json_decref(done);
-    }
-    return out;
-}
-
-/* Seats of an open sealed decision that have committed already: they
- * have acted, even though the rules still wait for the decision. */
-static uint32_t committed_seats(long long match_id, const rules_pending *pending)
-{
-    if (pending->wait != RULES_WAIT_SIMULTANEOUS)
-        return 0;
-    apierr err;
-    PGconn *conn = db_conn(&err);
-    return conn ? decisions_committed(conn, match_id, pending->decision) : 0;
-}
-
-/* A match that ended by forfeit is over although its rules still wait
- * for someone. */
-static bool ended_early(const store_match *match, const rules_engine *engine,
-                        const rules_state *state)
-{
-    rules_pending pending;
-    engine->pending(state, &pending);
-    return strcmp(match->status, "finished") == 0 &&
-           pending.wait != RULES_WAIT_NOBODY;
-}
-
-/* Who must act, as the views show it (matches_pending). */
-static json_t *pending_of(const store_match *match, const rules_engine *engine,
-                          const rules_state *state, uint32_t *committed)
-{
-    rules_pending pending;
-    matches_pending(match, engine, state, &pending);
-    *committed = committed_seats(match->match_id, &pending);
-    return matches_pending_json(&pending, *committed);
-}
-
-/* The result the views show: the engine's, or after a forfeit the one the
- * finished event recorded (forfeit.h). */
-static json_t *result_of(const store_match *match, const rules_engine *engine,
-                         const rules_state *state)
-{
-    json_t *result = engine->result(state);
-    if (!ended_early(match, engine, state))
-        return result;
-    apierr err;
-    uint32_t forfeited = 0;
-    PGconn *conn = db_conn(&err);
-    if (conn != NULL)
-        deadlines_forfeited(conn, match->match_id, &forfeited, &err);
-    json_t *final = forfeit_result(result, forfeited);
-    json_decref(result);
-    return final;
-}
-
-/* Deadlines: the settings and every seat's clock; a match without
- * deadlines shows clocks only when its rules time a window of their own
- * (rules.h window), so a seat sees when it closes. */
-static void describe_deadlines(json_t *out, const store_match *match,
-                               const rules_engine *engine)
-{
-    apierr err;
-    PGconn *conn = db_conn(&err);
-    deadline_settings settings;
-    if (conn == NULL ||
-        !deadline_settings_load(conn, match->match_id, &settings, &err))
-        return;
-    if (settings.enabled)
-        json_object_set_new(out, "deadline",
-                            deadline_settings_json(&settings));
-    else if (engine == NULL || engine->window == NULL)
-        return;
-    json_t *clocks = deadlines_describe(conn, match, &err);
-    if (clocks != NULL)
-        json_object_set_new(out, "clocks", clocks);
-}
-
-void matches_hex(const uint8_t *bytes, size_t len, char *out)
-{
-    sodium_bin2hex(out, 2 * len + 1, bytes, len);
-}
-
-void matches_pending(const store_match *match, const rules_engine *engine,
-                     const rules_state *state, rules_pending *pending)
-{
-    engine->pending(state, pending);
-    if (strcmp(match->status, "aborted") == 0) {
-        memset(pending, 0, sizeof *pending);
-        pending->wait = RULES_WAIT_NOBODY;
-        snprintf(pending->prompt, sizeof pending->prompt,
-                 "nothing: an admin aborted the match");
-    } else if (strcmp(match->status, "finished") == 0 &&
-               pending->wait != RULES_WAIT_NOBODY) {
-        memset(pending, 0, sizeof *pending);
-        pending->wait = RULES_WAIT_NOBODY;
-        snprintf(pending->prompt, sizeof pending->prompt,
-                 "the match ended by forfeit");
-    }
-}
-
-/* The public description of a match (no hidden information). */
-json_t *matches_describe(const store_match *match, const rules_engine *engine,
-                          const rules_state *state)
-{
-    char ref[32], head_hash[2 * STORE_HASH_BYTES + 1];
-    store_match_ref(match->match_id, ref);
-    matches_hex(match->head_hash, STORE_HASH_BYTES, head_hash);
-    json_t *seats = json_array();
-    for (int s = 0; s < match->seat_count; s++) {
-        if (match->seat_player[s] == 0) {
-            json_array_append_new(seats, json_pack("{s:i,s:n}", "seat", s,
-                                                   "player"));
-            continue;
-        }
-        char player[32];
-        store_player_ref(match->seat_player[s], player);
-        json_array_append_new(seats,
-                              json_pack("{s:i,s:s,s:s}", "seat", s, "player",
-                                        player, "name", match->seat_name[s]));
-    }
-    json_t *out = json_pack(
-        "{s:s,s:s,s:s,s:i,s:s,s:i,s:O,s:o,s:{s:I,s:s}}", "id", ref, "game",
-        match->game, "title", engine ? engine->title : match->game,
-        "engine_version", match->engine_version, "status", match->status,
-        "seat_count", match->seat_count, "options", match->options, "seats",
-        seats, "head", "seq", (json_int_t)match->head_seq, "hash", head_hash);
-    describe_deadlines(out, match, engine);
-    if (state != NULL && engine != NULL) {
-        uint32_t committed;
-        json_object_set_new(out, "pending",
-                            pending_of(match, engine, state, &committed));
-        json_object_set_new(out, "view", engine->view(state, RULES_SPECTATOR));
-        json_object_set_new(out, "result", result_of(match, engine, state));
-    }
-    return out;
-}
 
 json_t *matches_games(void)
 {
@@ -204,83 +30,6 @@ json_t *matches_games(void)
                              (*e)->describe_options()));
     }
     return json_pack("{s:o}", "games", games);
-}
-
-bool matches_registration_key(const json_t *body, uint8_t public_key[32],
-                              apierr *err)
-{
-    const char *key_b64 = json_string_value(json_object_get(body, "public_key"));
-    size_t key_len = 0;
-    if (key_b64 == NULL ||
-        sodium_base642bin(public_key, crypto_sign_PUBLICKEYBYTES, key_b64,
-                          strlen(key_b64), NULL, &key_len, NULL,
-                          sodium_base64_VARIANT_ORIGINAL) != 0 ||
-        key_len != crypto_sign_PUBLICKEYBYTES)
-        return apierr_set(err, 400, "bad_public_key",
-                          "public_key must be a 32-byte Ed25519 public key in "
-                          "standard base64");
-    return true;
-}
-
-bool matches_player_fields_ok(const json_t *name_json,
-                              const json_t *email_json, apierr *err)
-{
-    const char *name = json_string_value(name_json);
-    const char *email = json_string_value(email_json);
-    if (name == NULL || name[0] == '\0' || strlen(name) > NAME_MAX_LEN)
-        return apierr_set(err, 400, "bad_name",
-                          "name must be a string of 1 to %d characters",
-                          NAME_MAX_LEN);
-    if (email_json != NULL && !json_is_null(email_json) &&
-        (email == NULL || strlen(email) > EMAIL_MAX_LEN ||
-         !mail_address_ok(email)))
-        return apierr_set(err, 400, "bad_email",
-                          "email must look like name@example.org (at most %d "
-                          "characters)",
-                          EMAIL_MAX_LEN);
-    return true;
-}
-
-json_t *matches_register_player(const caller *who, const json_t *body,
-                                const uint8_t public_key[32], apierr *err)
-{
-    const json_t *name_json = json_object_get(body, "name");
-    const json_t *email_json = json_object_get(body, "email");
-    if (!matches_player_fields_ok(name_json, email_json, err))
-        return NULL;
-    const char *name = json_string_value(name_json);
-    const char *email = json_string_value(email_json);
-    PGconn *conn = db_conn(err);
-    if (conn == NULL)
-        return NULL;
-    long long player_id;
-    char key_id[40], ref[32];
-    if (!store_begin(conn, err))
-        return NULL;
-    if (!store_create_player(conn, name, email, public_key, &player_id, key_id,
-                             err)) {
-        store_rollback(conn);
-        return NULL;
-    }
-    store_player_ref(player_id, ref);
-    json_t *answer = json_pack("{s:s,s:s,s:s}", "id", ref, "name", name,
-                               "key_id", key_id);
-    /* The answer is kept with the nonce: a retry after a lost answer gets
-     * it again instead of "already registered". */
-    if (!retry_commit(conn, who, NULL, 201, answer, err)) {
-        json_decref(answer);
-        return NULL;
-    }
-    log_info("player %s registered with key %s", ref, key_id);
-    return answer;
-}
-
-/* Outbox rows per recipient and channel (notify_outbox.h). */
-bool matches_notify_pending(PGconn *conn, const store_match *match,
-                           const rules_engine *engine, const rules_state *state,
-                           apierr *err)
-{
-    return notify_outbox_queue(conn, match, engine, state, err);
 }
 
 static int requested_seats(const json_t *body, const rules_engine *engine,
@@ -371,7 +120,7 @@ json_t *matches_create(const caller *who, const json_t *body, apierr *err)
     seal_encrypt(match.match_id, seed, sizeof seed, match.sealed_seed);
     sodium_memzero(seed, sizeof seed);
     char commitment_hex[2 * SEAL_HASH_BYTES + 1], player[32];
-    matches_hex(commitment, sizeof commitment, commitment_hex);
+    hex_encode(commitment, sizeof commitment, commitment_hex);
     store_player_ref(who->player_id, player);
 
     json_t *created = json_pack(
@@ -393,22 +142,21 @@ json_t *matches_create(const caller *who, const json_t *body, apierr *err)
     PGconn *conn = db_conn(err);
     bool ok = conn != NULL && store_begin(conn, err);
     if (ok) {
+        append_change change = {.events = events, .count = 2};
         ok = store_insert_match(conn, &match, err) &&
              deadline_settings_save(conn, match.match_id, &deadline, err) &&
              store_insert_seat(conn, match.match_id, 0, who->player_id, err) &&
-             store_append(conn, &match, events, 2, NULL, err);
+             append_events(conn, &match, engine, &change, NULL, err);
         if (ok) {
             match.seat_player[0] = who->player_id;
             answer = json_pack("{s:o,s:i}", "match",
-                               matches_describe(&match, engine, NULL), "seat", 0);
-            ok =
-                retry_commit(conn, who, &match, 201, answer, err);
+                               describe_match(&match, engine, NULL), "seat", 0);
+            ok = append_commit(conn, who, &match, 201, answer, err);
         } else {
             store_rollback(conn);
         }
     }
     if (ok) {
-        metrics_events_appended(2);
         log_info("match m_%lld created: %s for %d seats by %s", match.match_id,
                  engine->name, seats, player);
     } else {
@@ -419,6 +167,26 @@ json_t *matches_create(const caller *who, const json_t *body, apierr *err)
     json_decref(joined);
     store_match_free(&match);
     return answer;
+}
+
+/* The new seat as stored (its player's name) and who in the match can be
+ * reached now, read inside the join's transaction into match, whose head
+ * stays the one the join read: the append's guard still refuses the join
+ * if the match moved on meanwhile. */
+static bool with_stored_seat(PGconn *conn, store_match *match, int seat,
+                             apierr *err)
+{
+    store_match stored;
+    if (!store_load_match(conn, match->match_id, &stored, err))
+        return false;
+    snprintf(match->seat_name[seat], sizeof match->seat_name[seat], "%s",
+             stored.seat_name[seat]);
+    match->seat_has_email = stored.seat_has_email;
+    match->seat_has_webhook = stored.seat_has_webhook;
+    match->relay_webhooks = stored.relay_webhooks;
+    match->reachability_unknown = false;
+    store_match_free(&stored);
+    return true;
 }
 
 json_t *matches_join(const caller *who, long long match_id, const json_t *body,
@@ -508,29 +276,24 @@ json_t *matches_join(const caller *who, long long match_id, const json_t *body,
     }
     if (!store_begin(conn, err))
         goto fail;
+    append_change change = {.events = events,
+                            .count = starts ? 2 : 1,
+                            .state = state,
+                            .status = starts ? "active" : NULL,
+                            .tell = APPEND_TELL_PENDING};
     if (!store_insert_seat(conn, match_id, seat, who->player_id, err) ||
-        !store_append(conn, &match, events, starts ? 2 : 1,
-                      starts ? "active" : NULL, err)) {
+        !with_stored_seat(conn, &match, seat, err) ||
+        !append_events(conn, &match, engine, &change, NULL, err)) {
         store_rollback(conn);
         goto fail;
     }
-    /* Reloaded inside the transaction: the new seat, and whether its
-     * player can be reached, are part of the match now. */
-    store_match_free(&match);
-    if (!store_load_match(conn, match_id, &match, err) ||
-        (starts && !matches_notify_pending(conn, &match, engine, state, err)) ||
-        (starts && !deadlines_sync(conn, &match, engine, state, err))) {
-        store_rollback(conn);
-        goto fail;
-    }
-    answer = json_pack("{s:o,s:i}", "match", matches_describe(&match, engine, state),
+    answer = json_pack("{s:o,s:i}", "match", describe_match(&match, engine, state),
                        "seat", seat);
-    if (!retry_commit(conn, who, &match, 200, answer, err)) {
+    if (!append_commit(conn, who, &match, 200, answer, err)) {
         json_decref(answer);
         answer = NULL;
         goto fail;
     }
-    metrics_events_appended(starts ? 2 : 1);
     if (starts) {
         matchstate_remember(engine, match_id, match.head_seq, state);
         log_info("match m_%lld started with %d seats", match_id,
@@ -545,27 +308,6 @@ fail:
     return answer;
 }
 
-bool matches_in_play(const store_match *match, apierr *err)
-{
-    if (strcmp(match->status, "aborted") == 0)
-        return apierr_set(err, 409, "aborted",
-                          "this match was aborted by an admin: it accepts no "
-                          "more moves, commitments or reveals");
-    if (strcmp(match->status, "active") != 0)
-        return apierr_set(err, 409, "not_in_play",
-                          "the match is %s, not in play", match->status);
-    return true;
-}
-
-int matches_seat_of(const store_match *match, long long player_id)
-{
-    for (int s = 0; s < match->seat_count; s++) {
-        if (match->seat_player[s] == player_id)
-            return s;
-    }
-    return -1;
-}
-
 /* Loads a match, the engine it is played under and the caller's seat;
  * fails (and frees the match) when the engine cannot replay it or the
  * caller has no seat (403). */
@@ -576,7 +318,7 @@ static bool load_for_seat(PGconn *conn, long long match_id, const caller *who,
     if (!store_load_match(conn, match_id, match, err))
         return false;
     *engine = matchstate_engine(match, err);
-    *seat = matches_seat_of(match, who->player_id);
+    *seat = request_seat_of(match, who->player_id);
     if (*engine != NULL && *seat < 0)
         apierr_set(err, 403, "not_seated", "you have no seat in this match");
     if (*engine == NULL || *seat < 0) {
@@ -584,169 +326,6 @@ static bool load_for_seat(PGconn *conn, long long match_id, const caller *who,
         return false;
     }
     return true;
-}
-
-/* The action a body asks for: {"action": {...}} or {"move": "text"}. */
-json_t *matches_requested_action(const json_t *body, const rules_engine *engine,
-                                const rules_state *state, int seat,
-                                apierr *err)
-{
-    const json_t *action = json_object_get(body, "action");
-    const json_t *text = json_object_get(body, "move");
-    if (json_is_object(action) && text == NULL)
-        return json_incref((json_t *)action);
-    if (json_is_string(text) && action == NULL) {
-        if (json_string_length(text) > 1000) {
-            apierr_set(err, 400, "bad_move", "a text move is at most 1000 characters");
-            return NULL;
-        }
-        rules_error rerr = {{0}};
-        json_t *parsed =
-            engine->parse_move(state, seat, json_string_value(text), &rerr);
-        if (parsed == NULL)
-            apierr_set(err, 422, "unreadable_move", "%s", rerr.message);
-        /* rerr only carries the message; parsed does not point into it. */
-        /* cppcheck-suppress returnDanglingLifetime */
-        return parsed;
-    }
-    apierr_set(err, 400, "bad_move",
-               "give either \"action\" (a JSON object) or \"move\" (text), "
-               "with \"seq\"");
-    return NULL;
-}
-
-/* The "finished" event with result (borrowed); it reveals the seed so
- * anyone can replay every shuffle. NULL with err filled when the seed
- * cannot be decrypted. */
-bool matches_reveal_seed(const store_match *match,
-                         char hex[2 * SEAL_SEED_BYTES + 1], apierr *err)
-{
-    uint8_t secret[SEAL_SEED_BYTES];
-    if (!seal_decrypt(match->match_id, match->sealed_seed,
-                      sizeof match->sealed_seed, secret))
-        return apierr_set(err, 500, "seed_sealed",
-                          "the match seed cannot be decrypted with this "
-                          "service's key file");
-    matches_hex(secret, sizeof secret, hex);
-    sodium_memzero(secret, sizeof secret);
-    return true;
-}
-
-static json_t *finished_event(const store_match *match, const json_t *result,
-                              apierr *err)
-{
-    char secret_hex[2 * SEAL_SEED_BYTES + 1];
-    if (!matches_reveal_seed(match, secret_hex, err))
-        return NULL;
-    return json_pack("{s:s,s:{s:O,s:s}}", "kind", "finished", "data",
-                     "result", result, "seed", secret_hex);
-}
-
-bool matches_append_forfeit(PGconn *conn, store_match *match,
-                            const rules_engine *engine,
-                            const rules_state *state, json_t *const *events,
-                            int count, uint32_t forfeited, apierr *err)
-{
-    json_t *all[STORE_MAX_SEATS * 2 + 2];
-    if (count > STORE_MAX_SEATS * 2 + 1)
-        return apierr_set(err, 500, "internal", "too many events at once");
-    for (int i = 0; i < count; i++)
-        all[i] = events[i];
-    json_t *engine_result = engine->result(state);
-    json_t *result = forfeit_result(engine_result, forfeited);
-    json_decref(engine_result);
-    all[count] = finished_event(match, result, err);
-    bool ok = all[count] != NULL &&
-              store_append(conn, match, all, count + 1, "finished", err) &&
-              notify_outbox_queue_over(conn, match, engine, state, result,
-                                       err) &&
-              deadlines_sync(conn, match, engine, state, err);
-    json_decref(all[count]);
-    json_decref(result);
-    if (ok)
-        metrics_events_appended(count + 1);
-    return ok;
-}
-
-bool matches_append_play(PGconn *conn, store_match *match,
-                         const rules_engine *engine, const rules_state *state,
-                         json_t *const *events, int count, bool notify,
-                         bool *over, apierr *err)
-{
-    rules_pending pending;
-    engine->pending(state, &pending);
-    *over = pending.wait == RULES_WAIT_NOBODY;
-    json_t *all[STORE_MAX_SEATS + 8];
-    if (count > STORE_MAX_SEATS + 7)
-        return apierr_set(err, 500, "internal", "too many events at once");
-    for (int i = 0; i < count; i++)
-        all[i] = events[i];
-    if (*over) {
-        json_t *result = engine->result(state);
-        all[count] = finished_event(match, result, err);
-        json_decref(result);
-        if (all[count] == NULL)
-            return false;
-        count++;
-    }
-    long long old_head = match->head_seq;
-    bool ok = store_append(conn, match, all, count, *over ? "finished" : NULL,
-                           err) &&
-              (!notify ||
-               ((!match->reachability_unknown ||
-                 store_load_reachability(conn, match, err)) &&
-                matches_notify_pending(conn, match, engine, state, err))) &&
-              deadlines_sync(conn, match, engine, state, err);
-    if (ok && old_head / MATCHES_SNAPSHOT_EVERY !=
-                  match->head_seq / MATCHES_SNAPSHOT_EVERY) {
-        json_t *snapshot = engine->save(state);
-        char *snapshot_text = rules_canonical_json(snapshot);
-        ok = store_save_snapshot(conn, match->match_id, match->head_seq,
-                                 engine->version, snapshot_text, err);
-        free(snapshot_text);
-        json_decref(snapshot);
-    }
-    if (*over)
-        json_decref(all[count - 1]);
-    if (ok)
-        metrics_events_appended(count);
-    return ok;
-}
-
-/* What GET /view answers: the match, the seat's view and the moves it may
- * make now. state is NULL while the match waits for players. */
-static json_t *seat_view_of(const store_match *match,
-                            const rules_engine *engine,
-                            const rules_state *state, int seat)
-{
-    json_t *answer = matches_describe(match, engine, NULL);
-    json_object_set_new(answer, "seat", json_integer(seat));
-    if (state == NULL)
-        return answer;
-    uint32_t committed;
-    json_object_set_new(answer, "pending",
-                        pending_of(match, engine, state, &committed));
-    json_object_set_new(answer, "view", engine->view(state, seat));
-    json_object_set_new(answer, "result", result_of(match, engine, state));
-    /* A seat that has sealed its choice, or whose match is over (by the
-     * rules, a forfeit or an admin's abort), has nothing more to do now. */
-    bool over = strcmp(match->status, "finished") == 0 ||
-                strcmp(match->status, "aborted") == 0;
-    json_t *legal = (committed & (1u << seat)) || over
-                        ? json_pack("{s:[],s:b,s:[]}", "moves", "complete", 1,
-                                    "forms")
-                        : engine->legal(state, seat);
-    json_t *texts = json_array();
-    size_t i;
-    json_t *move;
-    json_array_foreach(json_object_get(legal, "moves"), i, move) {
-        char *text = engine->format_move(state, seat, move);
-        json_array_append_new(texts, text ? json_string(text) : json_null());
-        free(text);
-    }
-    json_object_set_new(legal, "texts", texts);
-    json_object_set_new(answer, "legal", legal);
-    return answer;
 }
 
 /* What a move request does once its match and the state at the head the
@@ -776,7 +355,7 @@ static json_t *play(PGconn *conn, const caller *who, store_match *match,
         return decisions_commit(who, match->match_id, pending.decision, body,
                                 err);
     }
-    json_t *action = matches_requested_action(body, engine, state, seat, err);
+    json_t *action = request_action(body, engine, state, seat, err);
     if (action == NULL)
         return NULL;
     json_t *answer = NULL, *events[1] = {NULL};
@@ -804,18 +383,22 @@ static json_t *play(PGconn *conn, const caller *who, store_match *match,
                    (after.seats & ~pending.seats) != 0 ||
                    strcmp(after.decision, pending.decision) != 0;
     bool over = false;
-    if (!matches_append_play(conn, match, engine, state, events, 1, changed,
-                             &over, err)) {
+    append_change change = {
+        .events = events,
+        .count = 1,
+        .state = state,
+        .tell = changed ? APPEND_TELL_PENDING : APPEND_TELL_NOBODY};
+    if (!append_events(conn, match, engine, &change, &over, err)) {
         store_rollback(conn);
         goto done;
     }
     char head_hash[2 * STORE_HASH_BYTES + 1];
-    matches_hex(match->head_hash, STORE_HASH_BYTES, head_hash);
+    hex_encode(match->head_hash, STORE_HASH_BYTES, head_hash);
     answer = json_pack("{s:I,s:s,s:b,s:o,s:o}", "seq",
                        (json_int_t)match->head_seq, "hash", head_hash, "over",
-                       over, "pending", matches_pending_json(&after, 0),
+                       over, "pending", describe_pending_json(&after, 0),
                        "result", engine->result(state));
-    if (!retry_commit(conn, who, match, 200, answer, err)) {
+    if (!append_commit(conn, who, match, 200, answer, err)) {
         json_decref(answer);
         answer = NULL;
         goto done;
@@ -824,7 +407,7 @@ static json_t *play(PGconn *conn, const caller *who, store_match *match,
      * answer without it, as it was stored. */
     if (with_seat_view)
         json_object_set_new(answer, "seat_view",
-                            seat_view_of(match, engine, state, seat));
+                            describe_seat_view(match, engine, state, seat));
     matchstate_keep(engine, match, state);
     *owned = NULL;
 done:
@@ -851,7 +434,7 @@ static json_t *play_from_cache(PGconn *conn, const caller *who,
     json_t *answer = NULL;
     rules_pending pending;
     engine->pending(state, &pending);
-    int seat = matches_seat_of(&match, who->player_id);
+    int seat = request_seat_of(&match, who->player_id);
     apierr err = {.head = -1};
     if (seat >= 0 && strcmp(match.status, "active") == 0 &&
         pending.wait != RULES_WAIT_SIMULTANEOUS)
@@ -886,7 +469,7 @@ json_t *matches_move(const caller *who, long long match_id, const json_t *body,
     if (!load_for_seat(conn, match_id, who, &match, &engine, &seat, err))
         return NULL;
     rules_state *state = NULL;
-    if (!matches_in_play(&match, err))
+    if (!request_in_play(&match, err))
         goto done;
     if (json_integer_value(seq) != match.head_seq) {
         apierr_set(err, 409, "stale_seq",
@@ -924,7 +507,7 @@ json_t *matches_public(long long match_id, apierr *err)
         if (state == NULL)
             goto done;
     }
-    answer = matches_describe(&match, engine, state);
+    answer = describe_match(&match, engine, state);
 done:
     if (state != NULL)
         engine->destroy(state);
@@ -949,9 +532,9 @@ static json_t *seat_view_from_cache(PGconn *conn, const caller *who,
     rules_state *state;
     if (!matchstate_recall(match_id, head, &match, &engine, &state))
         return NULL;
-    int seat = matches_seat_of(&match, who->player_id);
+    int seat = request_seat_of(&match, who->player_id);
     json_t *answer = seat >= 0 && version == match.engine_version
-                         ? seat_view_of(&match, engine, state, seat)
+                         ? describe_seat_view(&match, engine, state, seat)
                          : NULL;
     engine->destroy(state);
     store_match_free(&match);
@@ -977,7 +560,7 @@ json_t *matches_seat_view(const caller *who, long long match_id, apierr *err)
         if (state == NULL)
             goto done;
     }
-    answer = seat_view_of(&match, engine, state, seat);
+    answer = describe_seat_view(&match, engine, state, seat);
 done:
     if (state != NULL)
         engine->destroy(state);

@@ -1,5 +1,6 @@
 /* nudge.c */
 #include "play/nudge.h"
+#include "store/sealed_choices.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +9,7 @@
 #include "store/db.h"
 #include "play/decisions.h"
 #include "core/log.h"
-#include "play/matches_internal.h"
+#include "play/request.h"
 #include "play/matchstate.h"
 #include "notify/notify_outbox.h"
 
@@ -82,7 +83,7 @@ json_t *nudge_send(const caller *who, long long match_id, apierr *err)
     json_t *answer = NULL;
     rules_state *state = NULL;
     const rules_engine *engine = matchstate_engine(&match, err);
-    int seat = matches_seat_of(&match, who->player_id);
+    int seat = request_seat_of(&match, who->player_id);
     if (engine == NULL)
         goto done;
     if (seat < 0) {
@@ -101,7 +102,7 @@ json_t *nudge_send(const caller *who, long long match_id, apierr *err)
     engine->pending(state, &pending);
     uint32_t waited = pending.seats & ~(1u << seat);
     if (pending.wait == RULES_WAIT_SIMULTANEOUS)
-        waited &= ~decisions_committed(conn, match_id, pending.decision);
+        waited &= ~sealed_choices_committed(conn, match_id, pending.decision);
     if (waited == 0) {
         apierr_set(err, 409, "nobody_to_nudge",
                    "the match is waiting for nobody but you: %s",

@@ -9,7 +9,6 @@
 #include "core/clock.h"
 #include "store/db.h"
 #include "deadlines/deadlines.h"
-#include "play/matches_internal.h"
 #include "rules.h"
 #include "store/store.h"
 

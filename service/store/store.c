@@ -271,16 +271,6 @@ bool store_insert_seat(PGconn *conn, long long match_id, int seat,
     return false;
 }
 
-void store_chain_hash(const uint8_t prev[STORE_HASH_BYTES], const char *body,
-                      uint8_t out[STORE_HASH_BYTES])
-{
-    crypto_generichash_state state;
-    crypto_generichash_init(&state, NULL, 0, STORE_HASH_BYTES);
-    crypto_generichash_update(&state, prev, STORE_HASH_BYTES);
-    crypto_generichash_update(&state, (const uint8_t *)body, strlen(body));
-    crypto_generichash_final(&state, out, STORE_HASH_BYTES);
-}
-
 /* An event's "at" is match time (clock.h), so deadlines and the log agree
  * even under a test clock. */
 static void utc_now(char out[32])
@@ -342,7 +332,7 @@ bool store_append(PGconn *conn, store_match *match, json_t *const *events,
             json_object_get(events[i], "data"));
         bodies[i] = rules_canonical_json(event);
         json_decref(event);
-        store_chain_hash(prev, bodies[i], hashes[i]);
+        chain_hash(prev, bodies[i], hashes[i]);
         memcpy(prev, hashes[i], sizeof prev);
     }
     memcpy(hash, prev, sizeof hash);
@@ -479,7 +469,7 @@ bool store_verify_chain(PGconn *conn, long long match_id, bool *ok,
         }
         bytea_value(PQgetvalue(result, row, 2), stored_prev, sizeof stored_prev);
         bytea_value(PQgetvalue(result, row, 3), stored, sizeof stored);
-        store_chain_hash(chain, PQgetvalue(result, row, 1), computed);
+        chain_hash(chain, PQgetvalue(result, row, 1), computed);
         if (sodium_memcmp(stored_prev, chain, sizeof chain) != 0) {
             snprintf(reason, reason_size,
                      "event %lld does not chain from event %lld", seq, seq - 1);

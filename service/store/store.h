@@ -20,10 +20,11 @@
 #include <stdint.h>
 
 #include "core/apierr.h"
+#include "ledger/chain.h"
 #include "ledger/seal.h"
 
-#define STORE_MAX_SEATS 16
-#define STORE_HASH_BYTES 32
+#define STORE_MAX_SEATS CHAIN_MAX_SEATS
+#define STORE_HASH_BYTES CHAIN_HASH_BYTES
 
 typedef struct store_match {
     long long match_id;
@@ -99,10 +100,6 @@ bool store_insert_seat(PGconn *conn, long long match_id, int seat,
  * err->head set to the current head. */
 bool store_append(PGconn *conn, store_match *match, json_t *const *events,
                   int count, const char *new_status, apierr *err);
-
-/* The hash chain step, for verifiers: BLAKE2b-256(prev || body). */
-void store_chain_hash(const uint8_t prev[STORE_HASH_BYTES], const char *body,
-                      uint8_t out[STORE_HASH_BYTES]);
 
 /* Events with seq > after, at most limit, oldest first, as a new JSON array
  * of the stored event objects plus "hash" and "prev_hash" in hex. */

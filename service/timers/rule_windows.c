@@ -8,7 +8,8 @@
 #include "core/clock.h"
 #include "deadlines/deadline_settings.h"
 #include "core/log.h"
-#include "play/matches_internal.h"
+#include "deadlines/deadlines.h"
+#include "play/append.h"
 #include "timers/absent_move.h"
 
 static json_t *time_json(long long seconds)
@@ -76,10 +77,9 @@ bool rule_windows_close(PGconn *conn, const deadline_row *row, long long now,
     free(text);
     /* A pass only takes a seat off those who must act: nobody new has to
      * be told anything. */
-    bool over = false;
+    append_change change = {.events = &event, .count = 1, .state = state};
     bool ok = deadlines_mark_fired(conn, row, "pass", false, now, err) &&
-              matches_append_play(conn, match, engine, state, &event, 1, false,
-                                  &over, err);
+              append_events(conn, match, engine, &change, NULL, err);
     json_decref(event);
     if (ok)
         log_info("match m_%lld: seat %d passed at the end of window %s",

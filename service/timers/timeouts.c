@@ -9,7 +9,7 @@
 #include "store/db.h"
 #include "play/decisions.h"
 #include "core/log.h"
-#include "play/matches_internal.h"
+#include "play/append.h"
 #include "play/matchstate.h"
 #include "notify/notify_outbox.h"
 #include "timers/absent_move.h"
@@ -189,7 +189,7 @@ static bool forfeit(PGconn *conn, const deadline_row *row, long long now,
                     const rules_state *state, const deadline_settings *settings,
                     json_t *timeout, apierr *err)
 {
-    json_t *events[2 * STORE_MAX_SEATS + 1] = {json_incref(timeout)};
+    json_t *events[APPEND_EVENTS_MAX] = {json_incref(timeout)};
     int count = 1;
     uint32_t seats = 1u << row->seat;
     bool ok =
@@ -201,9 +201,13 @@ static bool forfeit(PGconn *conn, const deadline_row *row, long long now,
                 "{s:s,s:i,s:{s:s}}", "kind", "forfeited", "seat", s, "data",
                 "reason", "its deadline passed under the forfeit action");
     }
-    if (ok)
-        ok = matches_append_forfeit(conn, match, engine, state, events, count,
-                                    seats, err);
+    if (ok) {
+        append_change change = {.events = events,
+                                .count = count,
+                                .state = state,
+                                .forfeited = seats};
+        ok = append_events(conn, match, engine, &change, NULL, err);
+    }
     for (int i = 0; i < count; i++)
         json_decref(events[i]);
     if (ok)
@@ -222,11 +226,13 @@ static bool act_for_seat(PGconn *conn, const deadline_row *row, long long now,
     if (!deadlines_mark_fired(conn, row, outcome, false, now, err))
         return false;
     if (strcmp(row->kind, "turn") == 0) {
-        bool over = false;
+        append_change change = {.events = &timeout,
+                                .count = 1,
+                                .state = state,
+                                .tell = APPEND_TELL_PENDING};
         return play_for_seat(engine, state, row->seat, settings->action,
                              timeout, err) &&
-               matches_append_play(conn, match, engine, state, &timeout, 1,
-                                   true, &over, err);
+               append_events(conn, match, engine, &change, NULL, err);
     }
     bool passed = false;
     json_t *choice =
@@ -256,12 +262,11 @@ static bool notify_admins(PGconn *conn, const deadline_row *row, long long now,
     json_object_set(
         deadline, "reason",
         json_object_get(json_object_get(timeout, "data"), "reason"));
-    bool over = false;
+    append_change change = {.events = &timeout, .count = 1, .state = state};
     /* The row stays current: it fires once, until the seat acts. */
     bool ok =
         deadlines_mark_fired(conn, row, "notify_admins", true, now, err) &&
-        matches_append_play(conn, match, engine, state, &timeout, 1, false,
-                            &over, err) &&
+        append_events(conn, match, engine, &change, NULL, err) &&
         notify_outbox_admins(conn, match, engine, state, deadline, err);
     json_decref(deadline);
     return ok;

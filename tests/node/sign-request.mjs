@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // sign-request.mjs: signs one HTTP request per RFC 9421 (alg="ed25519") with
 // the npm package http-message-signatures, an implementation independent of
-// service/auth/httpsig.c, so tests can check that the two agree.
+// service/ledger/httpsig.c, so tests can check that the two agree.
 //
 // Input: one JSON object, as the first argument or on stdin:
 //   seed_hex    64 hex digits, the Ed25519 seed (libsodium's seed, RFC 8032's

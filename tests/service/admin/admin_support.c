@@ -159,7 +159,7 @@ void rechain(char **lines, int count, int from)
         json_object_del(event, "prev_hash");
         char *bytes = rules_canonical_json(event);
         uint8_t hash[STORE_HASH_BYTES];
-        store_chain_hash(prev, bytes, hash);
+        chain_hash(prev, bytes, hash);
         free(bytes);
         json_object_set_new(event, "prev_hash", json_string(hash_hex));
         sodium_bin2hex(hash_hex, sizeof hash_hex, hash, sizeof hash);

@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 
 #include "admin_support.h"
-#include "auth/httpsig.h"
+#include "ledger/httpsig.h"
 #include "rules.h"
 #include "store/store.h"
 

@@ -213,7 +213,7 @@ static void rechain(json_t *events)
         json_object_del(body, "hash");
         json_object_del(body, "prev_hash");
         char *bytes = rules_canonical_json(body);
-        store_chain_hash(prev, bytes, prev);
+        chain_hash(prev, bytes, prev);
         free(bytes);
         json_decref(body);
         sodium_bin2hex(hex, sizeof hex, prev, 32);

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "../../support/e2e.h"
-#include "auth/httpsig.h"
+#include "ledger/httpsig.h"
 
 /* A connected loopback socket, or -1 with errno set. */
 static int connect_to(int port)

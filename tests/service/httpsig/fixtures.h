@@ -3,7 +3,7 @@
 #ifndef HTTPSIG_FIXTURES_H
 #define HTTPSIG_FIXTURES_H
 
-#include "auth/httpsig.h"
+#include "ledger/httpsig.h"
 
 #include <criterion/criterion.h>
 #include <sodium.h>

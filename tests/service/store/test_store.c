@@ -97,7 +97,7 @@ Test(store_events, appends_chain_their_hashes)
         char *bytes = json_dumps(body, JSON_COMPACT | JSON_SORT_KEYS);
         uint8_t hash[32];
         char hex[65];
-        store_chain_hash(prev, bytes, hash);
+        chain_hash(prev, bytes, hash);
         sodium_bin2hex(hex, sizeof hex, hash, sizeof hash);
         cr_expect_str_eq(hex, json_string_value(json_object_get(e, "hash")),
                          "event %zu's hash does not recompute", i + 1);

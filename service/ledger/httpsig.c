@@ -5,7 +5,7 @@
  * never copies more than it checked the size of. A dictionary is read twice:
  * once to validate it whole and find the member wanted, then that member's
  * span again to read its content. */
-#include "auth/httpsig.h"
+#include "ledger/httpsig.h"
 
 #include <inttypes.h>
 #include <sodium.h>

@@ -1,0 +1,197 @@
+/* describe.c: what the views show of a match (describe.h). */
+#include "play/describe.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/hex.h"
+#include "deadlines/deadline_settings.h"
+#include "deadlines/deadlines.h"
+#include "ledger/forfeit.h"
+#include "store/db.h"
+#include "store/sealed_choices.h"
+
+json_t *describe_pending_json(const rules_pending *pending, uint32_t committed)
+{
+    json_t *seats = json_array();
+    json_t *done = json_array();
+    for (int s = 0; s < 32; s++) {
+        if (!(pending->seats & (1u << s)))
+            continue;
+        json_array_append_new((committed & (1u << s)) ? done : seats,
+                              json_integer(s));
+    }
+    json_t *out = json_pack("{s:s,s:o,s:s}", "wait", rules_wait_name(pending->wait),
+                            "seats", seats, "prompt", pending->prompt);
+    if (pending->decision[0] != '\0') {
+        json_object_set_new(out, "decision", json_string(pending->decision));
+        json_object_set_new(out, "committed", done);
+    } else {
+        json_decref(done);
+    }
+    return out;
+}
+
+/* Seats of an open sealed decision that have committed already: they
+ * have acted, even though the rules still wait for the decision. */
+static uint32_t committed_seats(long long match_id, const rules_pending *pending)
+{
+    if (pending->wait != RULES_WAIT_SIMULTANEOUS)
+        return 0;
+    apierr err;
+    PGconn *conn = db_conn(&err);
+    return conn ? sealed_choices_committed(conn, match_id, pending->decision) : 0;
+}
+
+/* A match that ended by forfeit is over although its rules still wait
+ * for someone. */
+static bool ended_early(const store_match *match, const rules_engine *engine,
+                        const rules_state *state)
+{
+    rules_pending pending;
+    engine->pending(state, &pending);
+    return strcmp(match->status, "finished") == 0 &&
+           pending.wait != RULES_WAIT_NOBODY;
+}
+
+/* Who must act, as the views show it (describe_pending). */
+static json_t *pending_of(const store_match *match, const rules_engine *engine,
+                          const rules_state *state, uint32_t *committed)
+{
+    rules_pending pending;
+    describe_pending(match, engine, state, &pending);
+    *committed = committed_seats(match->match_id, &pending);
+    return describe_pending_json(&pending, *committed);
+}
+
+/* The result the views show: the engine's, or after a forfeit the one the
+ * finished event recorded (forfeit.h). */
+static json_t *result_of(const store_match *match, const rules_engine *engine,
+                         const rules_state *state)
+{
+    json_t *result = engine->result(state);
+    if (!ended_early(match, engine, state))
+        return result;
+    apierr err;
+    uint32_t forfeited = 0;
+    PGconn *conn = db_conn(&err);
+    if (conn != NULL)
+        deadlines_forfeited(conn, match->match_id, &forfeited, &err);
+    json_t *final = forfeit_result(result, forfeited);
+    json_decref(result);
+    return final;
+}
+
+/* Deadlines: the settings and every seat's clock; a match without
+ * deadlines shows clocks only when its rules time a window of their own
+ * (rules.h window), so a seat sees when it closes. */
+static void describe_deadlines(json_t *out, const store_match *match,
+                               const rules_engine *engine)
+{
+    apierr err;
+    PGconn *conn = db_conn(&err);
+    deadline_settings settings;
+    if (conn == NULL ||
+        !deadline_settings_load(conn, match->match_id, &settings, &err))
+        return;
+    if (settings.enabled)
+        json_object_set_new(out, "deadline",
+                            deadline_settings_json(&settings));
+    else if (engine == NULL || engine->window == NULL)
+        return;
+    json_t *clocks = deadlines_describe(conn, match, &err);
+    if (clocks != NULL)
+        json_object_set_new(out, "clocks", clocks);
+}
+
+void describe_pending(const store_match *match, const rules_engine *engine,
+                     const rules_state *state, rules_pending *pending)
+{
+    engine->pending(state, pending);
+    if (strcmp(match->status, "aborted") == 0) {
+        memset(pending, 0, sizeof *pending);
+        pending->wait = RULES_WAIT_NOBODY;
+        snprintf(pending->prompt, sizeof pending->prompt,
+                 "nothing: an admin aborted the match");
+    } else if (strcmp(match->status, "finished") == 0 &&
+               pending->wait != RULES_WAIT_NOBODY) {
+        memset(pending, 0, sizeof *pending);
+        pending->wait = RULES_WAIT_NOBODY;
+        snprintf(pending->prompt, sizeof pending->prompt,
+                 "the match ended by forfeit");
+    }
+}
+
+/* The public description of a match (no hidden information). */
+json_t *describe_match(const store_match *match, const rules_engine *engine,
+                          const rules_state *state)
+{
+    char ref[32], head_hash[2 * STORE_HASH_BYTES + 1];
+    store_match_ref(match->match_id, ref);
+    hex_encode(match->head_hash, STORE_HASH_BYTES, head_hash);
+    json_t *seats = json_array();
+    for (int s = 0; s < match->seat_count; s++) {
+        if (match->seat_player[s] == 0) {
+            json_array_append_new(seats, json_pack("{s:i,s:n}", "seat", s,
+                                                   "player"));
+            continue;
+        }
+        char player[32];
+        store_player_ref(match->seat_player[s], player);
+        json_array_append_new(seats,
+                              json_pack("{s:i,s:s,s:s}", "seat", s, "player",
+                                        player, "name", match->seat_name[s]));
+    }
+    json_t *out = json_pack(
+        "{s:s,s:s,s:s,s:i,s:s,s:i,s:O,s:o,s:{s:I,s:s}}", "id", ref, "game",
+        match->game, "title", engine ? engine->title : match->game,
+        "engine_version", match->engine_version, "status", match->status,
+        "seat_count", match->seat_count, "options", match->options, "seats",
+        seats, "head", "seq", (json_int_t)match->head_seq, "hash", head_hash);
+    describe_deadlines(out, match, engine);
+    if (state != NULL && engine != NULL) {
+        uint32_t committed;
+        json_object_set_new(out, "pending",
+                            pending_of(match, engine, state, &committed));
+        json_object_set_new(out, "view", engine->view(state, RULES_SPECTATOR));
+        json_object_set_new(out, "result", result_of(match, engine, state));
+    }
+    return out;
+}
+
+/* What GET /view answers: the match, the seat's view and the moves it may
+ * make now. state is NULL while the match waits for players. */
+json_t *describe_seat_view(const store_match *match,
+                           const rules_engine *engine,
+                           const rules_state *state, int seat)
+{
+    json_t *answer = describe_match(match, engine, NULL);
+    json_object_set_new(answer, "seat", json_integer(seat));
+    if (state == NULL)
+        return answer;
+    uint32_t committed;
+    json_object_set_new(answer, "pending",
+                        pending_of(match, engine, state, &committed));
+    json_object_set_new(answer, "view", engine->view(state, seat));
+    json_object_set_new(answer, "result", result_of(match, engine, state));
+    /* A seat that has sealed its choice, or whose match is over (by the
+     * rules, a forfeit or an admin's abort), has nothing more to do now. */
+    bool over = strcmp(match->status, "finished") == 0 ||
+                strcmp(match->status, "aborted") == 0;
+    json_t *legal = (committed & (1u << seat)) || over
+                        ? json_pack("{s:[],s:b,s:[]}", "moves", "complete", 1,
+                                    "forms")
+                        : engine->legal(state, seat);
+    json_t *texts = json_array();
+    size_t i;
+    json_t *move;
+    json_array_foreach(json_object_get(legal, "moves"), i, move) {
+        char *text = engine->format_move(state, seat, move);
+        json_array_append_new(texts, text ? json_string(text) : json_null());
+        free(text);
+    }
+    json_object_set_new(legal, "texts", texts);
+    json_object_set_new(answer, "legal", legal);
+    return answer;
+}

@@ -1,0 +1,38 @@
+/* describe.h: what the views show of a match: its public description, who
+ * must act, and a seat's own view with the moves it may make. Read-only:
+ * nothing here changes a match. */
+#ifndef SERVICE_PLAY_DESCRIBE_H
+#define SERVICE_PLAY_DESCRIBE_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "rules.h"
+#include "store/store.h"
+
+/* pending as {"wait", "seats", "prompt", "decision", "committed"} (new
+ * reference): seats of a sealed decision that have committed (a bit per
+ * seat in committed) are listed under "committed", not "seats". */
+json_t *describe_pending_json(const rules_pending *pending,
+                              uint32_t committed);
+
+/* Who must act in state: the engine's answer, or nobody once an admin has
+ * aborted the match or it ended by forfeit (finished while its rules still
+ * wait). */
+void describe_pending(const store_match *match, const rules_engine *engine,
+                      const rules_state *state, rules_pending *pending);
+
+/* The public description of a match (no hidden information): a new
+ * reference. engine may be NULL (this build lacks it), state NULL (not
+ * started). */
+json_t *describe_match(const store_match *match, const rules_engine *engine,
+                       const rules_state *state);
+
+/* What GET /view answers for seat: the match, the seat's view and the
+ * moves it may make now (new reference). state is NULL while the match
+ * waits for players. */
+json_t *describe_seat_view(const store_match *match,
+                           const rules_engine *engine,
+                           const rules_state *state, int seat);
+
+#endif

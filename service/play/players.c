@@ -1,0 +1,83 @@
+/* players.c: registration (players.h). */
+#include "play/players.h"
+
+#include <sodium.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "notify/mail.h"
+#include "play/retry.h"
+#include "store/db.h"
+#include "store/store.h"
+
+#define NAME_MAX_LEN 80
+#define EMAIL_MAX_LEN 254
+
+bool players_registration_key(const json_t *body, uint8_t public_key[32],
+                              apierr *err)
+{
+    const char *key_b64 = json_string_value(json_object_get(body, "public_key"));
+    size_t key_len = 0;
+    if (key_b64 == NULL ||
+        sodium_base642bin(public_key, crypto_sign_PUBLICKEYBYTES, key_b64,
+                          strlen(key_b64), NULL, &key_len, NULL,
+                          sodium_base64_VARIANT_ORIGINAL) != 0 ||
+        key_len != crypto_sign_PUBLICKEYBYTES)
+        return apierr_set(err, 400, "bad_public_key",
+                          "public_key must be a 32-byte Ed25519 public key in "
+                          "standard base64");
+    return true;
+}
+
+bool players_fields_ok(const json_t *name_json,
+                              const json_t *email_json, apierr *err)
+{
+    const char *name = json_string_value(name_json);
+    const char *email = json_string_value(email_json);
+    if (name == NULL || name[0] == '\0' || strlen(name) > NAME_MAX_LEN)
+        return apierr_set(err, 400, "bad_name",
+                          "name must be a string of 1 to %d characters",
+                          NAME_MAX_LEN);
+    if (email_json != NULL && !json_is_null(email_json) &&
+        (email == NULL || strlen(email) > EMAIL_MAX_LEN ||
+         !mail_address_ok(email)))
+        return apierr_set(err, 400, "bad_email",
+                          "email must look like name@example.org (at most %d "
+                          "characters)",
+                          EMAIL_MAX_LEN);
+    return true;
+}
+
+json_t *players_register(const caller *who, const json_t *body,
+                                const uint8_t public_key[32], apierr *err)
+{
+    const json_t *name_json = json_object_get(body, "name");
+    const json_t *email_json = json_object_get(body, "email");
+    if (!players_fields_ok(name_json, email_json, err))
+        return NULL;
+    const char *name = json_string_value(name_json);
+    const char *email = json_string_value(email_json);
+    PGconn *conn = db_conn(err);
+    if (conn == NULL)
+        return NULL;
+    long long player_id;
+    char key_id[40], ref[32];
+    if (!store_begin(conn, err))
+        return NULL;
+    if (!store_create_player(conn, name, email, public_key, &player_id, key_id,
+                             err)) {
+        store_rollback(conn);
+        return NULL;
+    }
+    store_player_ref(player_id, ref);
+    json_t *answer = json_pack("{s:s,s:s,s:s}", "id", ref, "name", name,
+                               "key_id", key_id);
+    /* The answer is kept with the nonce: a retry after a lost answer gets
+     * it again instead of "already registered". */
+    if (!retry_commit(conn, who, NULL, 201, answer, err)) {
+        json_decref(answer);
+        return NULL;
+    }
+    log_info("player %s registered with key %s", ref, key_id);
+    return answer;
+}

@@ -1,0 +1,30 @@
+/* players.h: registering a player: a name, an optional email address and
+ * the Ed25519 public key their requests will be signed with. */
+#ifndef SERVICE_PLAY_PLAYERS_H
+#define SERVICE_PLAY_PLAYERS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "auth/caller.h"
+#include "core/apierr.h"
+
+/* The public key a registration body names; 400 "bad_public_key" when it
+ * is not one. */
+bool players_registration_key(const json_t *body, uint8_t public_key[32],
+                              apierr *err);
+
+/* Whether a player's name (1 to 80 bytes) and email (absent, null, or an
+ * address of at most 254 bytes that cannot break a mail header) are
+ * acceptable; 400 "bad_name" / "bad_email" otherwise. Registration and
+ * import both check them. */
+bool players_fields_ok(const json_t *name, const json_t *email, apierr *err);
+
+/* Registers a player with public_key (players_registration_key of body);
+ * who is the registration's signature, by that key (auth_new_key). The
+ * answer is stored with the nonce. A new answer, or NULL with err. */
+json_t *players_register(const caller *who, const json_t *body,
+                         const uint8_t public_key[32], apierr *err);
+
+#endif
