@@ -3,7 +3,7 @@
 #   make test    the same set-up with a fresh test database, every suite
 #   make bench   benchmarks that print figures
 #   make soak    the engines' random play at ten times the volume
-#   make check   static analysis (cppcheck)
+#   make check   static analysis (cppcheck) and the layering check (no include loops)
 #   make SAN=1 … AddressSanitizer + UndefinedBehaviorSanitizer build
 #   V=1          show full command lines
 .DEFAULT_GOAL := all
@@ -135,7 +135,9 @@ $(BUILD)/bench/restore: $(call obj,bench/restore.c) $(BUILD)/libclient.a $(BUILD
 verify: $(BUILD)/pbem
 	$(Q)$(BUILD)/pbem verify $(if $(URL),--url $(URL)) $(MATCH)
 
+# Static analysis, and no include loop between service/ modules or folders.
 check:
+	scripts/cycles.sh
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
 	    --inline-suppr -Irules -Iservice rules service cli
 

@@ -8,6 +8,10 @@
 # which is what this project's layering forbids (docs/architecture.md).
 # The folder graph is the same graph with each module replaced by its
 # folder: subsystems form layers, so no folder may need one that needs it.
+# The folders' order is written down below (LAYERS, lowest first; folders
+# in one layer are separated by '|' and may not include each other): an
+# include from a folder to one in a higher layer, or to another in its own,
+# fails too, so the layering of docs/architecture.md cannot drift.
 # Prints every loop it finds (tsort names one per strongly connected
 # part) and exits 1; prints a one-line summary and exits 0 otherwise.
 set -euo pipefail
@@ -33,7 +37,19 @@ module_edges() {
 # tsort prints "tsort: -: input contains a loop:" followed by the loop's
 # members on stderr, once per loop it has to break.
 loops_of() {
-    tsort 2>&1 >/dev/null <<<"$1" | sed -n 's/^tsort: //p' || true
+    tsort 2>&1 >/dev/null <<<"$1" |
+        sed -e 's/^tsort: -: input contains a loop:$/loop:/' -e 's/^tsort: /  /' || true
+}
+
+LAYERS="core ledger store auth deadlines|notify play timers|admin http"
+
+# The layer number of a folder, or nothing for one not in LAYERS.
+layer_of() {
+    local i=0 layer
+    for layer in $LAYERS; do
+        case "|$layer|" in *"|$1|"*) echo "$i"; return ;; esac
+        i=$((i + 1))
+    done
 }
 
 edges=$(module_edges | sort -u)
@@ -50,6 +66,25 @@ fi
 if [ -n "$folder_loops" ]; then
     echo "cycles: folders of $dir/ need each other in a loop:"
     sed 's/^/  /' <<<"$folder_loops"
+    status=1
+fi
+upward=""
+while read -r from to; do
+    [ -n "$from" ] || continue
+    from_layer=$(layer_of "$from") to_layer=$(layer_of "$to")
+    if [ -z "$from_layer" ] || [ -z "$to_layer" ]; then
+        # main.c (the root) may include anything; a new folder must be
+        # given its place in LAYERS first.
+        [ "$from" = "${from%/*}" ] && [ -f "$dir/$from.c" ] && continue
+        upward="$upward  $from -> $to: add the folder to LAYERS in $0"$'\n'
+    elif [ "$to_layer" -ge "$from_layer" ]; then
+        upward="$upward  $from -> $to"$'\n'
+    fi
+done <<<"$folder_edges"
+if [ -n "$upward" ]; then
+    echo "cycles: folders of $dir/ include a folder of their own layer or above"
+    echo "  (layers, lowest first: $LAYERS):"
+    printf '%s' "$upward"
     status=1
 fi
 if [ "$status" -eq 0 ]; then
