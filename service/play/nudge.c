@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "store/db.h"
-#include "play/decisions.h"
 #include "core/log.h"
 #include "play/request.h"
 #include "play/matchstate.h"
