@@ -18,7 +18,7 @@ TestSuite(httpsig_interop, .init = fx_init, .timeout = 60);
 #define NODE_PACKAGE "tests/node/node_modules/http-message-signatures"
 
 /* The repository root: the working folder when the suite is run from there,
- * else five folders above the binary (build/tests/service/httpsig/suite). */
+ * else five folders above the binary (build/tests/service/ledger/suite). */
 static void repo_root(char root[PATH_MAX])
 {
     if (access(SIGNER, R_OK) == 0) {
