@@ -1,8 +1,24 @@
 /* arguments.c: a move's arguments (dice, cards, quests) read and checked,
- * with a sentence for the player when one is wrong. */
+ * with a sentence for the player when one is wrong; qq_refuse, the
+ * handlers' way of saying no. */
 #include "qq_turn.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
+
+/* The same sentence rules_fail would write; rules.h has no va_list form
+ * to hand the arguments on to. */
+qq_move_result qq_refuse(rules_error *err, const char *fmt, ...)
+{
+    if (err != NULL) {
+        va_list args;
+        va_start(args, fmt);
+        vsnprintf(err->message, sizeof err->message, fmt, args);
+        va_end(args);
+    }
+    return QQ_MOVE_REFUSED;
+}
 
 bool qq_die_arg(const qq_state *st, const json_t *action, const char *key,
                 int *out, rules_error *err)

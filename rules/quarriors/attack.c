@@ -188,28 +188,28 @@ void qq_attack_with_the_rest(qq_state *st)
 
 /* QQ_P_DEFEND: the defender names the creature that takes the damage
  * (when only one can, continue_defense chose it). */
-bool qq_defend_move(qq_state *st, int seat, const char *type,
-                    const json_t *action, rules_error *err)
+qq_move_result qq_defend_move(qq_state *st, int seat, const char *type,
+                              const json_t *action, rules_error *err)
 {
     if (strcmp(type, "defend") != 0)
-        return rules_fail(err, "choose which creature takes the damage: "
-                               "defend DIE");
+        return qq_refuse(err, "choose which creature takes the damage: "
+                              "defend DIE");
     int16_t list[QQ_MAX_BAND];
     int n = qq_dice_list(st, action, list, err);
     if (n < 0)
-        return false;
+        return QQ_MOVE_REFUSED;
     if (n != 1)
-        return rules_fail(err, "against an attack you choose one "
-                               "defender at a time");
+        return qq_refuse(err, "against an attack you choose one "
+                              "defender at a time");
     int d = list[0];
     if (st->dice[d].owner != seat || st->dice[d].zone != QQ_Z_READY ||
         !qq_shows(st, d, QQ_FACE_CREATURE))
-        return rules_fail(err, "die %d is not a creature in your Ready "
-                               "Area", d);
+        return qq_refuse(err, "die %d is not a creature in your Ready "
+                              "Area", d);
     if (st->dice[d].flags & QQ_F_SHIELDED)
-        return rules_fail(err, "die %d came back this turn and cannot "
-                               "be damaged again", d);
+        return qq_refuse(err, "die %d came back this turn and cannot "
+                              "be damaged again", d);
     apply_defend(st, d);
     continue_defense(st);
-    return true;
+    return QQ_MOVE_APPLIED;
 }

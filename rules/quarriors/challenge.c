@@ -142,46 +142,47 @@ void qq_challenge_after(qq_state *st)
     st->phase = QQ_P_TAKEOVER;
 }
 
-bool qq_challenge_move(qq_state *st, int seat, const char *type,
-                       const json_t *action, rules_error *err)
+qq_move_result qq_challenge_move(qq_state *st, int seat, const char *type,
+                                 const json_t *action, rules_error *err)
 {
     if (strcmp(type, "defend") != 0)
-        return rules_fail(err, "in a quest challenge each side orders its own "
-                               "defenders: defend DIE DIE ...");
+        return qq_refuse(err, "in a quest challenge each side orders its own "
+                              "defenders: defend DIE DIE ...");
     int16_t list[QQ_MAX_BAND], band[QQ_MAX_BAND];
     int n = qq_dice_list(st, action, list, err);
     if (n < 0)
-        return false;
+        return QQ_MOVE_REFUSED;
     int q = st->challenge_quest;
     int nb = fight_side(st, seat, q, seat == st->turn, band);
     if (n != nb)
-        return rules_fail(err, "order all %d of your creatures in the "
-                               "challenge", nb);
+        return qq_refuse(err, "order all %d of your creatures in the "
+                              "challenge", nb);
     for (int i = 0; i < n; i++) {
         bool found = false;
         for (int k = 0; k < nb; k++)
             found = found || band[k] == list[i];
         if (!found)
-            return rules_fail(err, "die %d is not one of your creatures in "
-                                   "the challenge", list[i]);
+            return qq_refuse(err, "die %d is not one of your creatures in "
+                                  "the challenge", list[i]);
     }
     memcpy(st->order[seat], list, sizeof list[0] * (size_t)n);
     st->order_len[seat] = n;
     st->chosen[seat] = 1;
     for (int s = 0; s < st->seats; s++) {
         if (st->chosen[s] == 0)
-            return true;
+            return QQ_MOVE_APPLIED;
     }
     resolve_challenge(st);
-    return true;
+    return QQ_MOVE_APPLIED;
 }
 
-bool qq_takeover_move(qq_state *st, const char *type, rules_error *err)
+qq_move_result qq_takeover_move(qq_state *st, const char *type,
+                                rules_error *err)
 {
     bool take = strcmp(type, "take") == 0;
     if (!take && strcmp(type, "leave") != 0)
-        return rules_fail(err, "you wiped out the questers: take over the "
-                               "quest or leave");
+        return qq_refuse(err, "you wiped out the questers: take over the "
+                              "quest or leave");
     for (int d = 0; d < st->dice_count; d++) {
         qq_die *die = &st->dice[d];
         if (die->zone != QQ_Z_QUEST || !(die->flags & QQ_F_CHALLENGER))
@@ -193,5 +194,5 @@ bool qq_takeover_move(qq_state *st, const char *type, rules_error *err)
     }
     st->challenge_quest = -1;
     qq_attack_with_the_rest(st);
-    return true;
+    return QQ_MOVE_APPLIED;
 }

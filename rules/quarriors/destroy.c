@@ -15,7 +15,7 @@ static void deathdealers_score(qq_state *st, int killer)
         if (killer == st->turn)
             st->kept_attack += qq_attack(st, e, -1);
         qq_add_glory(st, killer, &st->players[killer].glory_scoring,
-                  qq_score_glory(st, e, 1));
+                     qq_score_glory(st, e, 1));
         if (killer == st->turn)
             st->scored++;
         qq_leave_play(st, e);

@@ -64,18 +64,10 @@ void qq_pending(const qq_state *st, rules_pending *out)
                                                   : st->turn);
 }
 
-static bool apply_inner(qq_state *st, int seat, const json_t *action,
-                        rules_error *err)
+/* The handler of the phase the turn is in plays the move. */
+static qq_move_result play_in_phase(qq_state *st, int seat, const char *type,
+                                    const json_t *action, rules_error *err)
 {
-    rules_pending p;
-    qq_pending(st, &p);
-    if (seat < 0 || seat >= st->seats || !(p.seats & (1u << seat)))
-        return rules_fail(err, st->phase == QQ_P_OVER
-                          ? "the match is over"
-                          : "it is not your turn to act");
-    const char *type = json_string_value(json_object_get(action, "type"));
-    if (!json_is_object(action) || type == NULL)
-        return rules_fail(err, "a move needs a type");
     switch (st->phase) {
     case QQ_P_CULL:
         return qq_cull_move(st, type, action, err);
@@ -83,12 +75,14 @@ static bool apply_inner(qq_state *st, int seat, const json_t *action,
         return qq_seize_move(st, type, action, err);
     case QQ_P_SPECIAL:
         return qq_special_move(st, type, action, err);
-    case QQ_P_MAIN:
-        if (qq_main_move(st, type, action, err))
-            return true;
-        if (st->phase != QQ_P_CAPTURE)
-            return false;
+    case QQ_P_MAIN: {
+        qq_move_result result = qq_main_move(st, type, action, err);
+        if (result != QQ_MOVE_NOT_HANDLED)
+            return result;
+        /* capture or end with no creature to fight: phase 2 gave way to
+         * phase 4, which plays the move. */
         return qq_capture_move(st, type, action, err);
+    }
     case QQ_P_DEFEND:
         return qq_defend_move(st, seat, type, action, err);
     case QQ_P_CHALLENGE:
@@ -104,14 +98,23 @@ static bool apply_inner(qq_state *st, int seat, const json_t *action,
     case QQ_P_CAPTURE:
         return qq_capture_move(st, type, action, err);
     default:
-        return rules_fail(err, "the match is over");
+        return qq_refuse(err, "the match is over");
     }
 }
 
 bool qq_apply_move(qq_state *st, int seat, const json_t *action,
                    rules_error *err)
 {
-    if (!apply_inner(st, seat, action, err))
+    rules_pending p;
+    qq_pending(st, &p);
+    if (seat < 0 || seat >= st->seats || !(p.seats & (1u << seat)))
+        return rules_fail(err, st->phase == QQ_P_OVER
+                          ? "the match is over"
+                          : "it is not your turn to act");
+    const char *type = json_string_value(json_object_get(action, "type"));
+    if (!json_is_object(action) || type == NULL)
+        return rules_fail(err, "a move needs a type");
+    if (play_in_phase(st, seat, type, action, err) != QQ_MOVE_APPLIED)
         return false;
     ooze_check(st);
     return true;

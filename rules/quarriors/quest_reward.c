@@ -75,7 +75,7 @@ void qq_after_cull(qq_state *st)
      * culled. */
     if (!st->expert || st->quest_band_left == 0)
         qq_add_glory(st, st->turn, &st->players[st->turn].glory_quest,
-                  qq_quests[st->quest_slots[q].type].glory);
+                     qq_quests[st->quest_slots[q].type].glory);
     qq_check_end(st);
     if (st->phase == QQ_P_OVER)
         return;
@@ -100,40 +100,40 @@ void qq_after_cull(qq_state *st)
     roll_quest_die(st, quest_die_of(st, q, st->turn));
 }
 
-bool qq_seize_move(qq_state *st, const char *type, const json_t *action,
-                   rules_error *err)
+qq_move_result qq_seize_move(qq_state *st, const char *type,
+                             const json_t *action, rules_error *err)
 {
     if (strcmp(type, "seize") != 0)
-        return rules_fail(err, "both quest dice are held: seize one from a "
-                               "player");
+        return qq_refuse(err, "both quest dice are held: seize one from a "
+                              "player");
     const json_t *v = json_object_get(action, "seat");
     int q = st->quest_done;
     if (!json_is_integer(v) || json_integer_value(v) < 0 ||
         json_integer_value(v) >= st->seats ||
         !(quest_die_holders(st, q) & (1u << json_integer_value(v))))
-        return rules_fail(err, "you may only seize a quest die from a player "
-                               "who holds one of this quest");
+        return qq_refuse(err, "you may only seize a quest die from a player "
+                              "who holds one of this quest");
     roll_quest_die(st, quest_die_of(st, q, (int)json_integer_value(v)));
-    return true;
+    return QQ_MOVE_APPLIED;
 }
 
-bool qq_special_move(qq_state *st, const char *type, const json_t *action,
-                     rules_error *err)
+qq_move_result qq_special_move(qq_state *st, const char *type,
+                               const json_t *action, rules_error *err)
 {
     if (strcmp(type, "pass") != 0) {
         if (strcmp(type, "capture") != 0)
-            return rules_fail(err, "the quest reward is a free capture: "
-                                   "capture a card or pass");
+            return qq_refuse(err, "the quest reward is a free capture: "
+                                  "capture a card or pass");
         int slot = qq_slot_by_card(st, action);
         if (slot < 0)
-            return rules_fail(err, "that card is not in the Wilds");
+            return qq_refuse(err, "that card is not in the Wilds");
         if (qq_slot_dice(st, slot) == 0)
-            return rules_fail(err, "no dice are left on that card");
+            return qq_refuse(err, "no dice are left on that card");
         if (qq_cards[st->slots[slot].card].cost > st->special_cost)
-            return rules_fail(err, "the quest reward captures a die costing "
-                                   "at most %d", st->special_cost);
+            return qq_refuse(err, "the quest reward captures a die costing "
+                                  "at most %d", st->special_cost);
         qq_take_from_wilds(st, slot);
     }
     qq_begin_main(st);
-    return true;
+    return QQ_MOVE_APPLIED;
 }

@@ -159,44 +159,44 @@ void qq_come_back(qq_state *st, int d)
     die->flags = QQ_F_SHIELDED;
 }
 
-bool qq_react_move(qq_state *st, int seat, const char *type,
-                   const json_t *action, rules_error *err)
+qq_move_result qq_react_move(qq_state *st, int seat, const char *type,
+                             const json_t *action, rules_error *err)
 {
     int d, q;
     if (strcmp(type, "pass") == 0) {
         st->react_passed |= 1u << seat;
         qq_ask_from(st, (seat + 1) % st->seats);
-        return true;
+        return QQ_MOVE_APPLIED;
     }
     if (strcmp(type, "cast") == 0) {
         if (!qq_die_arg(st, action, "die", &d, err))
-            return false;
-        return qq_cast_spell(st, seat, d, action, err);
+            return QQ_MOVE_REFUSED;
+        return qq_applied_if(qq_cast_spell(st, seat, d, action, err));
     }
     if (strcmp(type, "revive") != 0)
-        return rules_fail(err, "you may react: cast a reaction spell, "
-                               "revive a Ghostly Spirit, or pass");
+        return qq_refuse(err, "you may react: cast a reaction spell, "
+                              "revive a Ghostly Spirit, or pass");
     if (!qq_die_arg(st, action, "die", &d, err) ||
         !qq_die_arg(st, action, "cull", &q, err))
-        return false;
+        return QQ_MOVE_REFUSED;
     if (!qq_post_window_kind(st->react_resume))
-        return rules_fail(err, "a Ghostly Spirit comes back after the "
-                               "combat");
+        return qq_refuse(err, "a Ghostly Spirit comes back after the "
+                              "combat");
     if (st->dice[d].owner != seat || !(st->dice[d].flags & QQ_F_FELL) ||
         st->dice[d].zone != QQ_Z_USED ||
         qq_cards[st->slots[st->dice[d].slot].card].power !=
             QQ_POW_GHOSTLY_SPIRIT)
-        return rules_fail(err, "die %d is not your Ghostly Spirit just "
-                               "destroyed", d);
+        return qq_refuse(err, "die %d is not your Ghostly Spirit just "
+                              "destroyed", d);
     if (st->dice[q].owner != seat || st->dice[q].zone != QQ_Z_USED ||
         !basic_quiddity_die(st, q))
-        return rules_fail(err, "cull a Basic Quiddity die from your Used "
-                               "Pile");
+        return qq_refuse(err, "cull a Basic Quiddity die from your Used "
+                              "Pile");
     st->dice[q].zone = QQ_Z_WILDS;
     st->dice[q].owner = -1;
     st->dice[q].flags = 0;
     qq_come_back(st, d);
     st->react_passed = 0;
     qq_ask_from(st, (seat + 1) % st->seats);
-    return true;
+    return QQ_MOVE_APPLIED;
 }

@@ -153,24 +153,24 @@ void qq_after_scoring(qq_state *st)
     qq_after_cull(st);
 }
 
-bool qq_cull_move(qq_state *st, const char *type, const json_t *action,
-                  rules_error *err)
+qq_move_result qq_cull_move(qq_state *st, const char *type,
+                            const json_t *action, rules_error *err)
 {
     if (strcmp(type, "done") == 0) {
         qq_after_cull(st);
-        return true;
+        return QQ_MOVE_APPLIED;
     }
     if (strcmp(type, "cull") != 0)
-        return rules_fail(err, "cull a die for each creature that scored "
-                               "or quested, or say done");
+        return qq_refuse(err, "cull a die for each creature that scored "
+                              "or quested, or say done");
     int d;
     if (!qq_die_arg(st, action, "die", &d, err))
-        return false;
+        return QQ_MOVE_REFUSED;
     if (!can_cull(st, d))
-        return rules_fail(err, st->expert
-                          ? "under the Expert Rules you may only cull the "
-                            "dice that scored"
-                          : "you may only cull a die from your Used Pile");
+        return qq_refuse(err, st->expert
+                         ? "under the Expert Rules you may only cull the "
+                           "dice that scored"
+                         : "you may only cull a die from your Used Pile");
     st->dice[d].zone = QQ_Z_WILDS;
     st->dice[d].owner = -1;
     if (st->expert) {
@@ -184,26 +184,26 @@ bool qq_cull_move(qq_state *st, const char *type, const json_t *action,
     st->culls_left--;
     qq_check_end(st);
     if (st->phase == QQ_P_OVER)
-        return true;
+        return QQ_MOVE_APPLIED;
     if (st->culls_left == 0 || !any_cullable(st))
         qq_after_cull(st);
-    return true;
+    return QQ_MOVE_APPLIED;
 }
 
 /* QQ_P_FIRST: the Ready Area scores first, or the quest is completed
  * first (its band then is in the Used Pile while the scoring powers
  * act). */
-bool qq_first_move(qq_state *st, const char *type, const json_t *action,
-                   rules_error *err)
+qq_move_result qq_first_move(qq_state *st, const char *type,
+                             const json_t *action, rules_error *err)
 {
     const char *what = json_string_value(json_object_get(action, "do"));
     if (strcmp(type, "first") != 0 || what == NULL ||
         (strcmp(what, "score") != 0 && strcmp(what, "quest") != 0))
-        return rules_fail(err, "creatures score and a quest is completed: "
-                               "say which comes first (first score or "
-                               "first quest)");
+        return qq_refuse(err, "creatures score and a quest is completed: "
+                              "say which comes first (first score or "
+                              "first quest)");
     if (strcmp(what, "quest") == 0)
         complete_quests(st);
     qq_score_ready(st);
-    return true;
+    return QQ_MOVE_APPLIED;
 }

@@ -144,7 +144,7 @@ bool qq_cast_spell(qq_state *st, int seat, int d, const json_t *action,
         break;
     case QQ_POW_VICTORY_SPELL:
         qq_add_glory(st, seat, &st->players[seat].glory_spell,
-                  rules_seat_count(st->victims));
+                     rules_seat_count(st->victims));
         break;
     case QQ_POW_SHAPING_CHARM:
         for (int e = 0; e < st->dice_count; e++) {

@@ -92,8 +92,8 @@ void qq_next_trigger(qq_state *st)
     qq_after_scoring(st);
 }
 
-bool qq_trigger_move(qq_state *st, const char *type, const json_t *action,
-                     rules_error *err)
+qq_move_result qq_trigger_move(qq_state *st, const char *type,
+                               const json_t *action, rules_error *err)
 {
     int d = st->trigger, e;
     int p = st->trigger_pow[d];
@@ -101,23 +101,23 @@ bool qq_trigger_move(qq_state *st, const char *type, const json_t *action,
     if (strcmp(type, "pass") == 0) {
         st->trigger_pow[d] = QQ_POW_NONE;
         qq_next_trigger(st);
-        return true;
+        return QQ_MOVE_APPLIED;
     }
     if (p == QQ_POW_DEATHDEALER && strcmp(type, "exchange") == 0) {
         if (!qq_die_arg(st, action, "die", &e, err))
-            return false;
+            return QQ_MOVE_REFUSED;
         qq_die *x = &st->dice[e];
         if (x->zone != QQ_Z_USED || x->owner < 0 || x->owner == seat)
-            return rules_fail(err, "Deathdealer is exchanged for a die of "
-                                   "another player's Used Pile");
+            return qq_refuse(err, "Deathdealer is exchanged for a die of "
+                                  "another player's Used Pile");
         st->dice[d].owner = x->owner;
         x->owner = (int8_t)seat;
         st->cull_mark[d] = 0;
     } else if (p == QQ_POW_STRONG_DEVOTEE && strcmp(type, "capture") == 0) {
         int slot = qq_slot_by_card(st, action);
         if (slot < 0 || !devotee_ok(st, slot))
-            return rules_fail(err, "Strong Devotee captures a spell die "
-                                   "costing 4 or less");
+            return qq_refuse(err, "Strong Devotee captures a spell die "
+                                  "costing 4 or less");
         qq_take_from_wilds(st, slot);
         for (e = st->dice_count - 1; e >= 0; e--) {
             if (st->dice[e].owner == seat && st->dice[e].zone == QQ_Z_USED &&
@@ -129,22 +129,22 @@ bool qq_trigger_move(qq_state *st, const char *type, const json_t *action,
     } else if (p == QQ_POW_STRONG_WITCHING_HAG &&
                strcmp(type, "recall") == 0) {
         if (!qq_die_arg(st, action, "die", &e, err))
-            return false;
+            return QQ_MOVE_REFUSED;
         if (e == d || st->dice[e].owner != seat ||
             st->dice[e].zone != QQ_Z_USED || !qq_is_creature_die(st, e))
-            return rules_fail(err, "Strong Witching Hag takes another "
-                                   "creature die from your Used Pile");
+            return qq_refuse(err, "Strong Witching Hag takes another "
+                                  "creature die from your Used Pile");
         st->dice[e].zone = QQ_Z_ACTIVE;
         st->dice[e].face = (int8_t)qq_roll(st);
         st->cull_mark[e] = 0;
     } else if (p == QQ_POW_STRONG_QUESTING_WIZARD &&
                strcmp(type, "cull") == 0) {
         if (!qq_die_arg(st, action, "die", &e, err))
-            return false;
+            return QQ_MOVE_REFUSED;
         if (!wizard_spell(st, e))
-            return rules_fail(err, "Strong Questing Wizard culls your spell "
-                                   "dice from the Active Pool or Ready "
-                                   "Area");
+            return qq_refuse(err, "Strong Questing Wizard culls your spell "
+                                  "dice from the Active Pool or Ready "
+                                  "Area");
         qq_die *x = &st->dice[e];
         x->zone = QQ_Z_WILDS;
         x->owner = -1;
@@ -154,25 +154,25 @@ bool qq_trigger_move(qq_state *st, const char *type, const json_t *action,
         st->cull_mark[e] = 0;
         qq_add_glory(st, seat, &st->players[seat].glory_scoring, 1);
         if (trigger_has_option(st, d))
-            return true;   /* cull more or pass */
+            return QQ_MOVE_APPLIED;   /* cull more or pass */
     } else if (p == QQ_POW_SHAPING_INCANTATION &&
                strcmp(type, "trade") == 0) {
         if (!qq_die_arg(st, action, "die", &e, err))
-            return false;
+            return QQ_MOVE_REFUSED;
         int slot = qq_slot_by_card(st, action);
         if (slot < 0 || !trade_ok(st, e, slot))
-            return rules_fail(err, "Shaping Incantation culls a die of your "
-                                   "Used Pile for a Quarry die costing at "
-                                   "most 3 more");
+            return qq_refuse(err, "Shaping Incantation culls a die of your "
+                                  "Used Pile for a Quarry die costing at "
+                                  "most 3 more");
         st->dice[e].zone = QQ_Z_WILDS;
         st->dice[e].owner = -1;
         st->dice[e].flags = 0;
         st->cull_mark[e] = 0;
         qq_take_from_wilds(st, slot);
     } else {
-        return rules_fail(err, "use the scoring power of die %d or pass", d);
+        return qq_refuse(err, "use the scoring power of die %d or pass", d);
     }
     st->trigger_pow[d] = QQ_POW_NONE;
     qq_next_trigger(st);
-    return true;
+    return QQ_MOVE_APPLIED;
 }
