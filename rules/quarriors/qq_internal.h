@@ -260,15 +260,17 @@ typedef struct qq_state {
 enum { QQ_R_DAMAGE, QQ_R_NEXT_ATTACK, QQ_R_CHALLENGE, QQ_R_AFTER_CHALLENGE,
        QQ_R_MAIN, QQ_R_COUNT };
 
-/* play.c: the turn. */
-void qq_start_turn(qq_state *st);
+/* stats.c: what a die shows and is worth right now. */
 bool qq_is_creature_die(const qq_state *st, int d);
 const qq_face *qq_face_of(const qq_state *st, int d);
 const qq_card_def *qq_card_of(const qq_state *st, int d);
+bool qq_shows(const qq_state *st, int d, uint8_t flag);
 int qq_attack(const qq_state *st, int d, int target);
 int qq_defense(const qq_state *st, int d);
 int qq_level(const qq_state *st, int d);
 int qq_power(const qq_state *st, int d);
+int qq_ready_power_count(const qq_state *st, int seat, int pow);
+bool qq_has_ready_power(const qq_state *st, int seat, int pow);
 bool qq_shielded(const qq_state *st, int target, int by_seat, int source);
 int qq_basic_quiddity_in_play(const qq_state *st, int seat);
 int qq_summon_cost(const qq_state *st, int d);
@@ -278,10 +280,13 @@ int qq_slot_dice(const qq_state *st, int slot);
 int qq_quest_owner(const qq_state *st, int q);
 int qq_held_quartifact(const qq_state *st, int seat);
 bool qq_must_fight(const qq_state *st);
+int qq_empty_creature_cards(const qq_state *st);
+
+/* The turn (play.c, turn.c; the phases share qq_turn.h). */
+void qq_start_turn(qq_state *st);
 bool qq_apply_move(qq_state *st, int seat, const json_t *action,
                    rules_error *err);
 void qq_check_end(qq_state *st);
-int qq_empty_creature_cards(const qq_state *st);
 void qq_pending(const qq_state *st, rules_pending *out);
 
 /* moves.c: legal moves. */

@@ -85,6 +85,7 @@ json_t *qq_save(const qq_state *st)
         size_t len = strlen(zone);
         memcpy(text, zone, len);
         char *p = text + len;
+        /* the order in which qq_load reads a die_entry */
         const int fields[10] = {x->slot, x->quest_die, x->owner, x->face,
                                 x->quest, x->host, x->flags, x->last_face,
                                 x->copy_card, x->copy_face};
@@ -157,6 +158,74 @@ static qq_state *fail(qq_state *st, rules_error *err, const char *what)
     return NULL;
 }
 
+/* A die entry of the snapshot as load reads it. qq_save writes the
+ * zone's name and then the ten numbers in the order of the members below
+ * ("ready 3 0 1 2 -1 -1 1 -1 -1 -1"). They are read into ints first so
+ * that a value out of range is refused instead of wrapping. */
+typedef struct die_entry {
+    int zone;        /* QQ_Z_, from the name; -1 for an unknown name */
+    int slot;
+    int quest_die;
+    int owner;
+    int face;
+    int quest;
+    int host;
+    int flags;
+    int last_face;
+    int copy_card;
+    int copy_face;
+} die_entry;
+
+/* False unless text is a zone name and exactly ten numbers. */
+static bool read_die_entry(const char *text, die_entry *e)
+{
+    char zone[16], tail;
+    if (sscanf(text, "%15s %d %d %d %d %d %d %d %d %d %d%c", zone, &e->slot,
+               &e->quest_die, &e->owner, &e->face, &e->quest, &e->host,
+               &e->flags, &e->last_face, &e->copy_card, &e->copy_face,
+               &tail) != 11)
+        return false;
+    e->zone = -1;
+    for (int z = 0; z < QQ_Z_COUNT; z++) {
+        if (strcmp(zone, qq_zone_name(z)) == 0)
+            e->zone = z;
+    }
+    return true;
+}
+
+/* Each number within what its field can hold; how the fields fit each
+ * other is qq_check's job. */
+static bool die_entry_fits(const qq_state *st, const die_entry *e)
+{
+    return e->slot >= 0 && e->slot < QQ_MAX_SLOTS &&
+           e->quest_die >= 0 && e->quest_die <= 1 &&
+           e->owner >= -1 && e->owner < st->seats &&
+           e->zone >= 0 &&
+           e->face >= -1 && e->face <= 5 &&
+           e->quest >= -1 && e->quest < QQ_MAX_QUESTS &&
+           e->host >= -1 && e->host < QQ_MAX_DICE &&
+           e->flags >= 0 && e->flags <= QQ_F_ALL &&
+           e->last_face >= -1 && e->last_face <= 5 &&
+           e->copy_card >= -1 && e->copy_card < qq_cards_count &&
+           e->copy_face >= -1 && e->copy_face <= 5 &&
+           (e->copy_card < 0) == (e->copy_face < 0);
+}
+
+static void die_from_entry(const die_entry *e, qq_die *x)
+{
+    x->slot = (int8_t)e->slot;
+    x->quest_die = (int8_t)e->quest_die;
+    x->owner = (int8_t)e->owner;
+    x->zone = (int8_t)e->zone;
+    x->face = (int8_t)e->face;
+    x->quest = (int8_t)e->quest;
+    x->host = (int16_t)e->host;
+    x->flags = (uint8_t)e->flags;
+    x->last_face = (int8_t)e->last_face;
+    x->copy_card = (int8_t)e->copy_card;
+    x->copy_face = (int8_t)e->copy_face;
+}
+
 qq_state *qq_load(const json_t *snap, rules_error *err)
 {
     qq_state *st = calloc(1, sizeof *st);
@@ -213,37 +282,12 @@ qq_state *qq_load(const json_t *snap, rules_error *err)
     st->dice_count = (int)json_array_size(dice);
     for (int d = 0; d < st->dice_count; d++) {
         const char *text = json_string_value(json_array_get(dice, (size_t)d));
-        char zone[16], tail;
-        int v[11];
-        if (text == NULL ||
-            sscanf(text, "%15s %d %d %d %d %d %d %d %d %d %d%c", zone, &v[0],
-                   &v[1], &v[2], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9],
-                   &v[10], &tail) != 11)
+        die_entry entry;
+        if (text == NULL || !read_die_entry(text, &entry))
             return fail(st, err, "die entry");
-        v[3] = -1;
-        for (int z = 0; z < QQ_Z_COUNT; z++) {
-            if (strcmp(zone, qq_zone_name(z)) == 0)
-                v[3] = z;
-        }
-        if (v[0] < 0 || v[0] >= QQ_MAX_SLOTS || v[1] < 0 || v[1] > 1 ||
-            v[2] < -1 || v[2] >= st->seats || v[3] < 0 || v[4] < -1 ||
-            v[4] > 5 || v[5] < -1 || v[5] >= QQ_MAX_QUESTS || v[6] < -1 ||
-            v[6] >= QQ_MAX_DICE || v[7] < 0 || v[7] > QQ_F_ALL ||
-            v[8] < -1 || v[8] > 5 || v[9] < -1 || v[9] >= qq_cards_count ||
-            v[10] < -1 || v[10] > 5 || (v[9] < 0) != (v[10] < 0))
+        if (!die_entry_fits(st, &entry))
             return fail(st, err, "die fields");
-        qq_die *x = &st->dice[d];
-        x->slot = (int8_t)v[0];
-        x->quest_die = (int8_t)v[1];
-        x->owner = (int8_t)v[2];
-        x->zone = (int8_t)v[3];
-        x->face = (int8_t)v[4];
-        x->quest = (int8_t)v[5];
-        x->host = (int16_t)v[6];
-        x->flags = (uint8_t)v[7];
-        x->last_face = (int8_t)v[8];
-        x->copy_card = (int8_t)v[9];
-        x->copy_face = (int8_t)v[10];
+        die_from_entry(&entry, &st->dice[d]);
     }
     json_t *players = json_object_get(snap, "players");
     json_t *chosen = json_object_get(snap, "chosen");

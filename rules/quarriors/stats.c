@@ -58,6 +58,30 @@ int qq_power(const qq_state *st, int d)
     return power(st, d);
 }
 
+/* Whether die d shows a face with flag (QQ_FACE_). */
+bool qq_shows(const qq_state *st, int d, uint8_t flag)
+{
+    const qq_face *face = qq_face_of(st, d);
+    return face != NULL && (face->flags & flag);
+}
+
+/* Creatures of seat in its Ready Area with power pow. */
+int qq_ready_power_count(const qq_state *st, int seat, int pow)
+{
+    int n = 0;
+    for (int d = 0; d < st->dice_count; d++) {
+        if (st->dice[d].owner == seat && st->dice[d].zone == QQ_Z_READY &&
+            qq_shows(st, d, QQ_FACE_CREATURE) && qq_power(st, d) == pow)
+            n++;
+    }
+    return n;
+}
+
+bool qq_has_ready_power(const qq_state *st, int seat, int pow)
+{
+    return qq_ready_power_count(st, seat, pow) > 0;
+}
+
 /* Immunity and the like: is creature target protected from an effect of
  * by_seat coming from source (QQ_SRC_)? A player's own effects always
  * reach his own creatures; damage is never an effect. */
