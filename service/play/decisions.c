@@ -2,7 +2,6 @@
 #include "play/decisions.h"
 
 #include <sodium.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

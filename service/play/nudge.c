@@ -2,7 +2,6 @@
 #include "play/nudge.h"
 #include "store/sealed_choices.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,7 +1,6 @@
 /* retry.c: stored answers of signed requests, and finding them again. */
 #include "play/retry.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
