@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "store/db.h"
+#include "store/db_params.h"
 #include "ledger/export_check.h"
 #include "core/log.h"
 #include "store/store.h"
@@ -59,10 +60,9 @@ static void put(export_stream *s, const char *text, size_t len)
 static bool players(PGconn *conn, long long match_id, long long head,
                     json_t *seats, json_t *replacements, apierr *err)
 {
-    char id[24], upto[24];
-    snprintf(id, sizeof id, "%lld", match_id);
-    snprintf(upto, sizeof upto, "%lld", head);
-    const char *params[] = {id, upto};
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_int(&p, head);
     PGresult *result = db_query(
         conn,
         "SELECT e.kind, e.seat, p.player_id, p.name, p.email,"
@@ -79,7 +79,7 @@ static bool players(PGconn *conn, long long match_id, long long head,
         " WHERE e.match_id = $1 AND e.seq <= $2"
         "   AND e.kind IN ('joined', 'seat_replaced')"
         " ORDER BY e.seq",
-        2, params, PGRES_TUPLES_OK, err);
+        p.count, p.values, PGRES_TUPLES_OK, err);
     if (result == NULL)
         return false;
     for (int row = 0; row < PQntuples(result); row++) {
@@ -123,15 +123,14 @@ static bool players(PGconn *conn, long long match_id, long long head,
  * with its commitments intact. */
 static json_t *sealed_choices(PGconn *conn, long long match_id, apierr *err)
 {
-    char id[24];
-    snprintf(id, sizeof id, "%lld", match_id);
-    const char *params[] = {id};
+    db_params p = {0};
+    db_params_int(&p, match_id);
     PGresult *result =
         db_query(conn,
                  "SELECT decision, seat, mode, encode(commitment, 'hex'),"
                  " encode(sealed, 'hex'), revealed FROM sealed_choices"
                  " WHERE match_id = $1 ORDER BY decision, seat",
-                 1, params, PGRES_TUPLES_OK, err);
+                 p.count, p.values, PGRES_TUPLES_OK, err);
     if (result == NULL)
         return NULL;
     json_t *choices = json_array();
@@ -229,17 +228,16 @@ static bool start_match(export_stream *s, PGconn *conn, long long match_id,
  * hashes added. */
 static bool event_page(export_stream *s, PGconn *conn, apierr *err)
 {
-    char id[24], after[24], upto[24];
-    snprintf(id, sizeof id, "%lld", s->match_id);
-    snprintf(after, sizeof after, "%lld", s->written_seq);
-    snprintf(upto, sizeof upto, "%lld", s->head);
-    const char *params[] = {id, after, upto};
+    db_params p = {0};
+    db_params_int(&p, s->match_id);
+    db_params_int(&p, s->written_seq);
+    db_params_int(&p, s->head);
     PGresult *result = db_query(
         conn,
         "SELECT seq, body, encode(hash, 'hex'), encode(prev_hash, 'hex')"
         " FROM events WHERE match_id = $1 AND seq > $2 AND seq <= $3"
         " ORDER BY seq LIMIT " EVENTS_PAGE_TEXT,
-        3, params, PGRES_TUPLES_OK, err);
+        p.count, p.values, PGRES_TUPLES_OK, err);
     if (result == NULL)
         return false;
     int rows = PQntuples(result);
@@ -268,11 +266,12 @@ static bool event_page(export_stream *s, PGconn *conn, apierr *err)
 
 static bool id_page(export_stream *s, PGconn *conn, apierr *err)
 {
-    char after_id[24];
-    snprintf(after_id, sizeof after_id, "%lld", s->after_id);
-    const char *params[] = {
-        s->status[0] ? s->status : NULL, s->has_since ? s->since : NULL,
-        s->has_until ? s->until : NULL, s->after_created, after_id};
+    db_params p = {0};
+    db_params_text(&p, s->status[0] ? s->status : NULL);
+    db_params_text(&p, s->has_since ? s->since : NULL);
+    db_params_text(&p, s->has_until ? s->until : NULL);
+    db_params_text(&p, s->after_created);
+    db_params_int(&p, s->after_id);
     PGresult *result = db_query(
         conn,
         "SELECT match_id, created_at::text FROM matches"
@@ -281,7 +280,7 @@ static bool id_page(export_stream *s, PGconn *conn, apierr *err)
         "   AND ($3::timestamptz IS NULL OR updated_at < $3::timestamptz)"
         "   AND (created_at, match_id) > ($4::timestamptz, $5::bigint)"
         " ORDER BY created_at, match_id LIMIT " MATCHES_PAGE_TEXT,
-        5, params, PGRES_TUPLES_OK, err);
+        p.count, p.values, PGRES_TUPLES_OK, err);
     if (result == NULL)
         return false;
     s->id_count = PQntuples(result);

@@ -8,6 +8,7 @@
 
 #include "auth/admin.h"
 #include "store/db.h"
+#include "store/db_params.h"
 #include "deadlines/deadline_settings.h"
 #include "admin/export.h"
 #include "ledger/export_check.h"
@@ -159,29 +160,27 @@ static bool import_player(PGconn *conn, const json_t *entry, apierr *err)
 static bool import_choices(PGconn *conn, long long match_id, const json_t *rows,
                            apierr *err)
 {
-    char id[24];
-    snprintf(id, sizeof id, "%lld", match_id);
     size_t i;
     const json_t *row;
     json_array_foreach(rows, i, row) {
-        char seat[16], commitment[80];
-        snprintf(seat, sizeof seat, "%lld",
-                 (long long)json_integer_value(json_object_get(row, "seat")));
+        char commitment[80];
         snprintf(commitment, sizeof commitment, "%s", str(row, "commitment"));
-        const char *sealed = str(row, "sealed");
-        const char *params[] = {
-            id,
-            str(row, "decision"),
-            seat,
-            str(row, "mode"),
-            commitment,
-            sealed,
-            json_is_true(json_object_get(row, "revealed")) ? "true" : "false"};
+        db_params p = {0};
+        db_params_int(&p, match_id);
+        db_params_text(&p, str(row, "decision"));
+        db_params_int(
+            &p, (long long)json_integer_value(json_object_get(row, "seat")));
+        db_params_text(&p, str(row, "mode"));
+        db_params_text(&p, commitment);
+        db_params_text(&p, str(row, "sealed"));
+        db_params_text(&p, json_is_true(json_object_get(row, "revealed"))
+                               ? "true"
+                               : "false");
         if (!db_command(conn,
                         "INSERT INTO sealed_choices (match_id, decision, seat,"
                         " mode, commitment, sealed, revealed) VALUES ($1, $2,"
                         " $3, $4, decode($5, 'hex'), decode($6, 'hex'), $7)",
-                        7, params, err))
+                        p.count, p.values, err))
             return false;
     }
     return true;

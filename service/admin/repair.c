@@ -7,6 +7,7 @@
 
 #include "auth/admin.h"
 #include "store/db.h"
+#include "store/db_params.h"
 #include "core/log.h"
 #include "core/hex.h"
 #include "play/append.h"
@@ -91,17 +92,16 @@ static bool load(PGconn *conn, long long match_id, store_match *match,
 static bool drop_choices_after(PGconn *conn, long long match_id,
                                long long to_seq, apierr *err)
 {
-    char id[24], seq[24];
-    snprintf(id, sizeof id, "%lld", match_id);
-    snprintf(seq, sizeof seq, "%lld", to_seq);
-    const char *params[] = {id, seq};
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_int(&p, to_seq);
     return db_command(
         conn,
         "DELETE FROM sealed_choices WHERE match_id = $1"
         " AND decision IN (SELECT body::json #>> '{data,decision}'"
         "   FROM events WHERE match_id = $1 AND seq > $2"
         "    AND kind = 'committed')",
-        2, params, err);
+        p.count, p.values, err);
 }
 
 json_t *repair_rewind(const caller *who, long long match_id, const json_t *body,
@@ -177,10 +177,10 @@ done:
 static bool player_key(PGconn *conn, long long player_id, char name[81],
                        char key_b64[64], char key_id[64], apierr *err)
 {
-    char id[24], ref[32];
-    snprintf(id, sizeof id, "%lld", player_id);
+    char ref[32];
     store_player_ref(player_id, ref);
-    const char *params[] = {id};
+    db_params p = {0};
+    db_params_int(&p, player_id);
     PGresult *result = db_query(
         conn,
         "SELECT p.name, translate(encode(k.public_key, 'base64'), E'\\n', ''),"
@@ -189,7 +189,7 @@ static bool player_key(PGconn *conn, long long player_id, char name[81],
         "   WHERE player_id = p.player_id AND revoked_at IS NULL"
         "   ORDER BY created_at, key_id LIMIT 1) k ON true"
         " WHERE p.player_id = $1",
-        1, params, PGRES_TUPLES_OK, err);
+        p.count, p.values, PGRES_TUPLES_OK, err);
     if (result == NULL)
         return false;
     bool found = PQntuples(result) == 1;

@@ -2,11 +2,11 @@
 #include "deadlines/deadline_settings.h"
 
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "store/db.h"
+#include "store/db_params.h"
 
 #define CACHE_SLOTS 1024
 #define HOURS_MAX 8760 /* a year */
@@ -129,20 +129,19 @@ bool deadline_settings_save(PGconn *conn, long long match_id,
 {
     if (!s->enabled)
         return true;
-    char id[24], turn[16], reminder[16], grace[16], bank[16], days[16];
-    snprintf(id, sizeof id, "%lld", match_id);
-    snprintf(turn, sizeof turn, "%d", s->turn_hours);
-    snprintf(reminder, sizeof reminder, "%d", s->reminder_hours);
-    snprintf(grace, sizeof grace, "%d", s->grace_hours);
-    snprintf(bank, sizeof bank, "%d", s->time_bank_hours);
-    snprintf(days, sizeof days, "%d", s->vacation_days_max);
-    const char *params[] = {
-        id, turn, reminder, deadline_action_name(s->action), grace, bank, days};
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_int(&p, s->turn_hours);
+    db_params_int(&p, s->reminder_hours);
+    db_params_text(&p, deadline_action_name(s->action));
+    db_params_int(&p, s->grace_hours);
+    db_params_int(&p, s->time_bank_hours);
+    db_params_int(&p, s->vacation_days_max);
     return db_command(conn,
                       "INSERT INTO match_deadlines (match_id, turn_hours,"
                       " reminder_hours, action, grace_hours, time_bank_hours,"
                       " vacation_days_max) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                      7, params, err);
+                      p.count, p.values, err);
 }
 
 /* Settings never change once a match exists, so a process keeps what it
@@ -166,14 +165,13 @@ bool deadline_settings_load(PGconn *conn, long long match_id,
     pthread_mutex_unlock(&cache_lock);
     if (hit)
         return true;
-    char id[24];
-    snprintf(id, sizeof id, "%lld", match_id);
-    const char *params[] = {id};
+    db_params p = {0};
+    db_params_int(&p, match_id);
     PGresult *r = db_query(conn,
                            "SELECT turn_hours, reminder_hours, action,"
                            " grace_hours, time_bank_hours, vacation_days_max"
                            " FROM match_deadlines WHERE match_id = $1",
-                           1, params, PGRES_TUPLES_OK, err);
+                           p.count, p.values, PGRES_TUPLES_OK, err);
     if (r == NULL)
         return false;
     memset(out, 0, sizeof *out);

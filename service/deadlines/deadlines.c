@@ -7,6 +7,7 @@
 
 #include "core/clock.h"
 #include "store/db.h"
+#include "store/db_params.h"
 #include "deadlines/deadline_settings.h"
 #include "deadlines/pauses.h"
 
@@ -16,11 +17,6 @@ typedef struct wanted {
     const char *kind;
     bool present; /* a current row already covers it */
 } wanted;
-
-static void num(char *out, size_t size, long long value)
-{
-    snprintf(out, size, "%lld", value);
-}
 
 /* The seats that must act now and for what: every seat in the rules'
  * window waits in it; with deadlines, every other pending seat of a turn,
@@ -46,14 +42,14 @@ static bool wanted_now(PGconn *conn, const store_match *match,
     }
     if (!timed)
         return true;
-    char id[24];
-    num(id, sizeof id, match->match_id);
-    const char *params[] = {id, pending->decision};
+    db_params p = {0};
+    db_params_int(&p, match->match_id);
+    db_params_text(&p, pending->decision);
     PGresult *r = db_query(conn,
                            "SELECT seat, mode = 'client', revealed"
                            " FROM sealed_choices"
                            " WHERE match_id = $1 AND decision = $2",
-                           2, params, PGRES_TUPLES_OK, err);
+                           p.count, p.values, PGRES_TUPLES_OK, err);
     if (r == NULL)
         return false;
     uint32_t committed = 0, unrevealed_client = 0;
@@ -84,16 +80,15 @@ static bool charge_bank(PGconn *conn, long long match_id, int seat,
 {
     if (used <= 0)
         return true;
-    char id[24], seat_text[16], used_text[24];
-    num(id, sizeof id, match_id);
-    snprintf(seat_text, sizeof seat_text, "%d", seat);
-    num(used_text, sizeof used_text, used);
-    const char *params[] = {id, seat_text, used_text};
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_int(&p, seat);
+    db_params_int(&p, used);
     return db_command(conn,
                       "UPDATE time_banks SET remaining_seconds ="
                       " greatest(remaining_seconds - $3::bigint, 0)"
                       " WHERE match_id = $1 AND seat = $2",
-                      3, params, err);
+                      p.count, p.values, err);
 }
 
 /* Closes a current row whose seat no longer must act (r: sync's query).
@@ -120,19 +115,19 @@ static bool close_row(PGconn *conn, const store_match *match, const PGresult *r,
         deadline_budget budget = {.bank = bank};
         used = deadline_math_bank_used(&times, &budget, now, pauses, n);
     }
-    char id[24], row[24], at[24], used_text[24];
-    num(id, sizeof id, match->match_id);
-    num(row, sizeof row, deadline_id);
-    num(at, sizeof at, now);
-    num(used_text, sizeof used_text, used);
-    const char *params[] = {id, row, at, over ? "ended" : "acted", used_text};
+    db_params p = {0};
+    db_params_int(&p, match->match_id);
+    db_params_int(&p, deadline_id);
+    db_params_int(&p, now);
+    db_params_text(&p, over ? "ended" : "acted");
+    db_params_int(&p, used);
     return db_command(
                conn,
                "UPDATE deadlines SET closed_at = to_timestamp($3::bigint),"
                " outcome = coalesce(outcome, $4),"
                " bank_used_seconds = bank_used_seconds + $5::bigint"
                " WHERE match_id = $1 AND deadline_id = $2",
-               5, params, err) &&
+               p.count, p.values, err) &&
            charge_bank(conn, match->match_id, seat, used, err);
 }
 
@@ -144,11 +139,10 @@ static bool bank_left(PGconn *conn, long long match_id, int seat,
     *left = 0;
     if (settings->time_bank_hours <= 0)
         return true;
-    char id[24], seat_text[16], full[24];
-    num(id, sizeof id, match_id);
-    snprintf(seat_text, sizeof seat_text, "%d", seat);
-    num(full, sizeof full, settings->time_bank_hours * 3600LL);
-    const char *params[] = {id, seat_text, full};
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_int(&p, seat);
+    db_params_int(&p, settings->time_bank_hours * 3600LL);
     /* The insert's row is not visible to the SELECT of the same statement:
      * the union yields the new bank or the existing one. */
     PGresult *r =
@@ -159,7 +153,7 @@ static bool bank_left(PGconn *conn, long long match_id, int seat,
                  " SELECT remaining_seconds FROM created UNION ALL"
                  " SELECT remaining_seconds FROM time_banks"
                  "  WHERE match_id = $1 AND seat = $2",
-                 3, params, PGRES_TUPLES_OK, err);
+                 p.count, p.values, PGRES_TUPLES_OK, err);
     if (r == NULL)
         return false;
     if (PQntuples(r) > 0)
@@ -175,34 +169,25 @@ static bool insert_row(PGconn *conn, const store_match *match, int seat,
                        const deadline_budget *budget, const deadline_times *t,
                        long long now, apierr *err)
 {
-    char id[24], seat_text[16], seq[24], turn[24], reminder[24], grace[24];
-    char bank[24], start[24], remind[24], due[24], grace_end[24], fire[24];
-    num(id, sizeof id, match->match_id);
-    snprintf(seat_text, sizeof seat_text, "%d", seat);
-    num(seq, sizeof seq, match->head_seq);
-    num(turn, sizeof turn, budget->turn);
-    num(reminder, sizeof reminder, budget->reminder);
-    num(grace, sizeof grace, budget->grace);
-    num(bank, sizeof bank, budget->bank);
-    num(start, sizeof start, now);
-    num(remind, sizeof remind, t->remind_at);
-    num(due, sizeof due, t->due_at);
-    num(grace_end, sizeof grace_end, t->grace_end_at);
-    num(fire, sizeof fire, t->fire_at);
-    const char *params[] = {id,
-                            seat_text,
-                            kind,
-                            awaited,
-                            seq,
-                            turn,
-                            reminder,
-                            grace,
-                            bank,
-                            start,
-                            t->remind_at ? remind : NULL,
-                            due,
-                            grace_end,
-                            fire};
+    db_params p = {0};
+    db_params_int(&p, match->match_id);
+    db_params_int(&p, seat);
+    db_params_text(&p, kind);
+    db_params_text(&p, awaited);
+    db_params_int(&p, match->head_seq);
+    db_params_int(&p, budget->turn);
+    db_params_int(&p, budget->reminder);
+    db_params_int(&p, budget->grace);
+    db_params_int(&p, budget->bank);
+    db_params_int(&p, now);
+    /* No reminder planned: remind_at stays NULL. */
+    if (t->remind_at)
+        db_params_int(&p, t->remind_at);
+    else
+        db_params_text(&p, NULL);
+    db_params_int(&p, t->due_at);
+    db_params_int(&p, t->grace_end_at);
+    db_params_int(&p, t->fire_at);
     return db_command(
         conn,
         "INSERT INTO deadlines (match_id, seat, kind, awaited, opened_seq,"
@@ -213,7 +198,7 @@ static bool insert_row(PGconn *conn, const store_match *match, int seat,
         " to_timestamp($12::bigint), to_timestamp($13::bigint),"
         " to_timestamp($14::bigint))"
         " ON CONFLICT (match_id, seat, awaited) DO NOTHING",
-        14, params, err);
+        p.count, p.values, err);
 }
 
 /* A turn, commit or reveal row: the match's deadline options, the seat's
@@ -337,16 +322,15 @@ bool deadlines_sync(PGconn *conn, const store_match *match,
         return false;
     bool over = count == 0 && (strcmp(match->status, "active") != 0 ||
                                pending.wait == RULES_WAIT_NOBODY);
-    char id[24];
-    num(id, sizeof id, match->match_id);
-    const char *params[] = {id};
+    db_params p = {0};
+    db_params_int(&p, match->match_id);
     PGresult *r =
         db_query(conn,
                  "SELECT deadline_id, seat, kind, awaited, bank_seconds,"
                  " extract(epoch FROM grace_end_at)::bigint, fired_at IS"
                  " NOT NULL FROM deadlines WHERE match_id = $1 AND"
                  " closed_at IS NULL ORDER BY deadline_id FOR UPDATE",
-                 1, params, PGRES_TUPLES_OK, err);
+                 p.count, p.values, PGRES_TUPLES_OK, err);
     if (r == NULL)
         return false;
     bool ok = true;
@@ -409,15 +393,15 @@ static void read_row(const PGresult *r, int i, deadline_row *row)
 bool deadlines_get(PGconn *conn, long long match_id, long long deadline_id,
                    deadline_row *row, apierr *err)
 {
-    char id[24], row_id[24], sql[1024];
-    num(id, sizeof id, match_id);
-    num(row_id, sizeof row_id, deadline_id);
-    const char *params[] = {id, row_id};
+    char sql[1024];
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_int(&p, deadline_id);
     snprintf(sql, sizeof sql,
              "SELECT %s FROM deadlines WHERE match_id = $1"
              " AND deadline_id = $2",
              row_columns);
-    PGresult *r = db_query(conn, sql, 2, params, PGRES_TUPLES_OK, err);
+    PGresult *r = db_query(conn, sql, p.count, p.values, PGRES_TUPLES_OK, err);
     if (r == NULL)
         return false;
     bool found = PQntuples(r) == 1;
@@ -435,13 +419,13 @@ bool deadlines_mark_fired(PGconn *conn, const deadline_row *row,
                           const char *outcome, bool keep_current, long long now,
                           apierr *err)
 {
-    char id[24], row_id[24], at[24], bank[24];
-    num(id, sizeof id, row->match_id);
-    num(row_id, sizeof row_id, row->deadline_id);
-    num(at, sizeof at, now);
-    num(bank, sizeof bank, row->budget.bank);
-    const char *params[] = {id,      row_id, at,
-                            outcome, bank,   keep_current ? "true" : "false"};
+    db_params p = {0};
+    db_params_int(&p, row->match_id);
+    db_params_int(&p, row->deadline_id);
+    db_params_int(&p, now);
+    db_params_text(&p, outcome);
+    db_params_int(&p, row->budget.bank);
+    db_params_text(&p, keep_current ? "true" : "false");
     return db_command(
                conn,
                "UPDATE deadlines SET fired_at = to_timestamp($3::bigint),"
@@ -449,23 +433,22 @@ bool deadlines_mark_fired(PGconn *conn, const deadline_row *row,
                " closed_at = CASE WHEN $6::boolean THEN NULL"
                "   ELSE to_timestamp($3::bigint) END"
                " WHERE match_id = $1 AND deadline_id = $2",
-               6, params, err) &&
+               p.count, p.values, err) &&
            charge_bank(conn, row->match_id, row->seat, row->budget.bank, err);
 }
 
 bool deadlines_mark_reminded(PGconn *conn, const deadline_row *row,
                              long long now, apierr *err)
 {
-    char id[24], row_id[24], at[24];
-    num(id, sizeof id, row->match_id);
-    num(row_id, sizeof row_id, row->deadline_id);
-    num(at, sizeof at, now);
-    const char *params[] = {id, row_id, at};
+    db_params p = {0};
+    db_params_int(&p, row->match_id);
+    db_params_int(&p, row->deadline_id);
+    db_params_int(&p, now);
     return db_command(
         conn,
         "UPDATE deadlines SET reminded_at = to_timestamp($3::bigint)"
         " WHERE match_id = $1 AND deadline_id = $2",
-        3, params, err);
+        p.count, p.values, err);
 }
 
 static json_t *time_json(long long seconds)
@@ -522,20 +505,21 @@ json_t *deadlines_describe(PGconn *conn, const store_match *match, apierr *err)
     deadline_settings settings;
     if (!deadline_settings_load(conn, match->match_id, &settings, err))
         return NULL;
-    char id[24], sql[1024];
-    num(id, sizeof id, match->match_id);
-    const char *params[] = {id};
+    char sql[1024];
+    db_params p = {0};
+    db_params_int(&p, match->match_id);
     snprintf(sql, sizeof sql,
              "SELECT %s FROM deadlines"
              " WHERE match_id = $1 AND closed_at IS NULL ORDER BY seat",
              row_columns);
-    PGresult *rows = db_query(conn, sql, 1, params, PGRES_TUPLES_OK, err);
+    PGresult *rows =
+        db_query(conn, sql, p.count, p.values, PGRES_TUPLES_OK, err);
     if (rows == NULL)
         return NULL;
     PGresult *banks = db_query(conn,
                                "SELECT seat, remaining_seconds FROM time_banks"
                                " WHERE match_id = $1",
-                               1, params, PGRES_TUPLES_OK, err);
+                               p.count, p.values, PGRES_TUPLES_OK, err);
     if (banks == NULL) {
         PQclear(rows);
         return NULL;
@@ -565,9 +549,8 @@ json_t *deadlines_describe(PGconn *conn, const store_match *match, apierr *err)
 
 bool deadlines_replan_player(PGconn *conn, long long player_id, apierr *err)
 {
-    char player[24];
-    num(player, sizeof player, player_id);
-    const char *params[] = {player};
+    db_params p = {0};
+    db_params_int(&p, player_id);
     PGresult *r = db_query(conn,
                            "SELECT d.match_id, d.deadline_id,"
                            " extract(epoch FROM d.started_at)::bigint,"
@@ -579,7 +562,7 @@ bool deadlines_replan_player(PGconn *conn, long long player_id, apierr *err)
                            " AND d.kind <> 'window'"
                            " ORDER BY d.match_id, d.deadline_id FOR UPDATE"
                            " OF d",
-                           1, params, PGRES_TUPLES_OK, err);
+                           p.count, p.values, PGRES_TUPLES_OK, err);
     if (r == NULL)
         return false;
     bool ok = true;
@@ -600,17 +583,17 @@ bool deadlines_replan_player(PGconn *conn, long long player_id, apierr *err)
         }
         deadline_times t;
         deadline_math_times(start, &budget, pauses, n, &t);
-        char remind[24], due[24], grace_end[24], fire[24];
-        num(remind, sizeof remind, t.remind_at);
-        num(due, sizeof due, t.due_at);
-        num(grace_end, sizeof grace_end, t.grace_end_at);
-        num(fire, sizeof fire, t.fire_at);
-        const char *update[] = {PQgetvalue(r, i, 0),
-                                PQgetvalue(r, i, 1),
-                                t.remind_at ? remind : NULL,
-                                due,
-                                grace_end,
-                                fire};
+        /* The ids travel as the query returned them. */
+        db_params update = {0};
+        db_params_text(&update, PQgetvalue(r, i, 0));
+        db_params_text(&update, PQgetvalue(r, i, 1));
+        if (t.remind_at)
+            db_params_int(&update, t.remind_at);
+        else
+            db_params_text(&update, NULL);
+        db_params_int(&update, t.due_at);
+        db_params_int(&update, t.grace_end_at);
+        db_params_int(&update, t.fire_at);
         ok = db_command(conn,
                         "UPDATE deadlines SET"
                         " remind_at = to_timestamp($3::bigint),"
@@ -618,7 +601,7 @@ bool deadlines_replan_player(PGconn *conn, long long player_id, apierr *err)
                         " grace_end_at = to_timestamp($5::bigint),"
                         " fire_at = to_timestamp($6::bigint)"
                         " WHERE match_id = $1 AND deadline_id = $2",
-                        6, update, err);
+                        update.count, update.values, err);
     }
     PQclear(r);
     return ok;
@@ -627,13 +610,12 @@ bool deadlines_replan_player(PGconn *conn, long long player_id, apierr *err)
 bool deadlines_forfeited(PGconn *conn, long long match_id, uint32_t *seats,
                          apierr *err)
 {
-    char id[24];
-    num(id, sizeof id, match_id);
-    const char *params[] = {id};
+    db_params p = {0};
+    db_params_int(&p, match_id);
     PGresult *r = db_query(conn,
                            "SELECT seat FROM events WHERE match_id = $1"
                            " AND kind = 'forfeited'",
-                           1, params, PGRES_TUPLES_OK, err);
+                           p.count, p.values, PGRES_TUPLES_OK, err);
     *seats = 0;
     if (r == NULL)
         return false;

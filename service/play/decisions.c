@@ -2,11 +2,11 @@
 #include "play/decisions.h"
 
 #include <sodium.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "store/db.h"
+#include "store/db_params.h"
 #include "core/log.h"
 #include "core/hex.h"
 #include "play/append.h"
@@ -59,14 +59,14 @@ static bool bytea_hex(const char *text, uint8_t **out, size_t *len)
 
 static bool load_choices(decision_ctx *ctx, apierr *err)
 {
-    char id[24];
-    snprintf(id, sizeof id, "%lld", ctx->match.match_id);
-    const char *params[] = {id, ctx->pending.decision};
+    db_params p = {0};
+    db_params_int(&p, ctx->match.match_id);
+    db_params_text(&p, ctx->pending.decision);
     PGresult *result = db_query(
         ctx->conn,
         "SELECT seat, mode, commitment, sealed, revealed FROM sealed_choices"
         " WHERE match_id = $1 AND decision = $2",
-        2, params, PGRES_TUPLES_OK, err);
+        p.count, p.values, PGRES_TUPLES_OK, err);
     if (result == NULL)
         return false;
     for (int row = 0; row < PQntuples(result); row++) {
@@ -158,14 +158,14 @@ static json_t *revealed_event(int seat, const char *decision,
 static bool mark_revealed(PGconn *conn, long long match_id,
                           const char *decision, int seat, apierr *err)
 {
-    char id[24], seat_text[16];
-    snprintf(id, sizeof id, "%lld", match_id);
-    snprintf(seat_text, sizeof seat_text, "%d", seat);
-    const char *params[] = {id, decision, seat_text};
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_text(&p, decision);
+    db_params_int(&p, seat);
     return db_command(conn,
                       "UPDATE sealed_choices SET revealed = true, sealed = NULL"
                       " WHERE match_id = $1 AND decision = $2 AND seat = $3",
-                      3, params, err);
+                      p.count, p.values, err);
 }
 
 /* Checks that action is a choice the rules accept for seat now. */
@@ -364,14 +364,13 @@ static void seal_for_seat(const decision_ctx *ctx, int seat,
  * deadlocking. 409 when the match moved on since ctx was loaded. */
 static bool lock_match(const decision_ctx *ctx, apierr *err)
 {
-    char id[24], head[24];
-    snprintf(id, sizeof id, "%lld", ctx->match.match_id);
-    snprintf(head, sizeof head, "%lld", ctx->match.head_seq);
-    const char *params[] = {id, head};
+    db_params p = {0};
+    db_params_int(&p, ctx->match.match_id);
+    db_params_int(&p, ctx->match.head_seq);
     PGresult *r = db_query(ctx->conn,
                            "SELECT head_seq = $2::bigint FROM matches"
                            " WHERE match_id = $1 FOR UPDATE",
-                           2, params, PGRES_TUPLES_OK, err);
+                           p.count, p.values, PGRES_TUPLES_OK, err);
     if (r == NULL)
         return false;
     bool same = PQntuples(r) == 1 && strcmp(PQgetvalue(r, 0, 0), "t") == 0;
@@ -390,11 +389,8 @@ static bool insert_choice(const decision_ctx *ctx, bool client_mode,
                           const uint8_t *sealed, size_t sealed_len,
                           apierr *err)
 {
-    char id[24], seat[16];
     char commitment_text[2 * SEAL_HASH_BYTES + 3];
     char *sealed_text = NULL;
-    snprintf(id, sizeof id, "%lld", ctx->match.match_id);
-    snprintf(seat, sizeof seat, "%d", ctx->seat);
     commitment_text[0] = '\\';
     commitment_text[1] = 'x';
     hex_encode(commitment, SEAL_HASH_BYTES, commitment_text + 2);
@@ -404,14 +400,18 @@ static bool insert_choice(const decision_ctx *ctx, bool client_mode,
         sealed_text[1] = 'x';
         hex_encode(sealed, sealed_len, sealed_text + 2);
     }
-    const char *params[] = {id, ctx->pending.decision, seat,
-                            client_mode ? "client" : "server",
-                            commitment_text, sealed_text};
+    db_params p = {0};
+    db_params_int(&p, ctx->match.match_id);
+    db_params_text(&p, ctx->pending.decision);
+    db_params_int(&p, ctx->seat);
+    db_params_text(&p, client_mode ? "client" : "server");
+    db_params_text(&p, commitment_text);
+    db_params_text(&p, sealed_text);
     bool ok = db_command(ctx->conn,
                          "INSERT INTO sealed_choices (match_id, decision, seat,"
                          " mode, commitment, sealed) VALUES ($1, $2, $3, $4,"
                          " $5, $6)",
-                         6, params, err);
+                         p.count, p.values, err);
     free(sealed_text);
     if (!ok && strcmp(err->code, "database:23505") == 0)
         apierr_set(err, 409, "already_committed",
@@ -715,16 +715,17 @@ json_t *decisions_show(const caller *who, long long match_id,
     if (conn == NULL || !store_load_match(conn, match_id, &match, err))
         return NULL;
     int my_seat = who ? request_seat_of(&match, who->player_id) : -1;
-    char ref[32], id[24];
+    char ref[32];
     store_match_ref(match_id, ref);
-    snprintf(id, sizeof id, "%lld", match_id);
-    const char *params[] = {id, decision};
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_text(&p, decision);
     PGresult *result = db_query(
         conn,
         "SELECT seat, mode, encode(commitment, 'hex'), revealed,"
         " sealed IS NOT NULL, sealed FROM sealed_choices"
         " WHERE match_id = $1 AND decision = $2 ORDER BY seat",
-        2, params, PGRES_TUPLES_OK, err);
+        p.count, p.values, PGRES_TUPLES_OK, err);
     if (result == NULL) {
         store_match_free(&match);
         return NULL;

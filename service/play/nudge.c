@@ -2,11 +2,11 @@
 #include "play/nudge.h"
 #include "store/sealed_choices.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "store/db.h"
+#include "store/db_params.h"
 #include "core/log.h"
 #include "play/request.h"
 #include "play/matchstate.h"
@@ -24,17 +24,16 @@ static long long window_seconds(void)
 static long long wait_for_seat(PGconn *conn, long long match_id, int seat,
                                long long window, apierr *err)
 {
-    char id[24], seat_text[16], secs[24];
-    snprintf(id, sizeof id, "%lld", match_id);
-    snprintf(seat_text, sizeof seat_text, "%d", seat);
-    snprintf(secs, sizeof secs, "%lld", window);
-    const char *params[] = {id, seat_text, secs};
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_int(&p, seat);
+    db_params_int(&p, window);
     PGresult *r = db_query(
         conn,
         "SELECT coalesce(ceil(extract(epoch FROM max(created_at)"
         "  + make_interval(secs => $3::int) - now()))::bigint, 0)"
         " FROM nudges WHERE match_id = $1 AND seat = $2::int",
-        3, params, PGRES_TUPLES_OK, err);
+        p.count, p.values, PGRES_TUPLES_OK, err);
     if (r == NULL)
         return -1;
     long long wait = atoll(PQgetvalue(r, 0, 0));
@@ -44,28 +43,26 @@ static long long wait_for_seat(PGconn *conn, long long match_id, int seat,
 
 static bool lock_match(PGconn *conn, long long match_id, apierr *err)
 {
-    char id[24];
-    snprintf(id, sizeof id, "%lld", match_id);
-    const char *params[] = {id};
+    db_params p = {0};
+    db_params_int(&p, match_id);
     return db_command(conn,
                       "SELECT 1 FROM matches WHERE match_id = $1 FOR UPDATE",
-                      1, params, err);
+                      p.count, p.values, err);
 }
 
 /* The nudge's id in *nudge_id. */
 static bool record_nudge(PGconn *conn, const store_match *match, int seat,
                          long long by_player, long long *nudge_id, apierr *err)
 {
-    char id[24], seq[24], seat_text[16], by[24];
-    snprintf(id, sizeof id, "%lld", match->match_id);
-    snprintf(seq, sizeof seq, "%lld", match->head_seq);
-    snprintf(seat_text, sizeof seat_text, "%d", seat);
-    snprintf(by, sizeof by, "%lld", by_player);
-    const char *params[] = {id, seq, seat_text, by};
+    db_params p = {0};
+    db_params_int(&p, match->match_id);
+    db_params_int(&p, match->head_seq);
+    db_params_int(&p, seat);
+    db_params_int(&p, by_player);
     PGresult *r = db_query(conn,
                            "INSERT INTO nudges (match_id, seq, seat, by_player)"
                            " VALUES ($1, $2, $3::int, $4) RETURNING nudge_id",
-                           4, params, PGRES_TUPLES_OK, err);
+                           p.count, p.values, PGRES_TUPLES_OK, err);
     if (r == NULL)
         return false;
     *nudge_id = atoll(PQgetvalue(r, 0, 0));

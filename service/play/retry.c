@@ -1,13 +1,13 @@
 /* retry.c: stored answers of signed requests, and finding them again. */
 #include "play/retry.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ledger/replay.h"
 #include "rules.h"
 #include "store/db.h"
+#include "store/db_params.h"
 
 /* Why a request whose answer is stored may no longer stand: the event it
  * left the match at was undone by an admin's rewind since. Fills err and
@@ -15,14 +15,13 @@
 static bool undone_by_rewind(PGconn *conn, long long match_id, long long seq,
                              apierr *err)
 {
-    char id[24], seq_text[24];
-    snprintf(id, sizeof id, "%lld", match_id);
-    snprintf(seq_text, sizeof seq_text, "%lld", seq);
-    const char *params[] = {id, seq_text};
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_int(&p, seq);
     PGresult *result = db_query(conn,
                                 "SELECT 1 FROM events WHERE match_id = $1"
                                 " AND seq > $2 AND kind = 'rewound' LIMIT 1",
-                                2, params, PGRES_TUPLES_OK, err);
+                                p.count, p.values, PGRES_TUPLES_OK, err);
     if (result == NULL)
         return false;
     bool rewound = PQntuples(result) > 0;

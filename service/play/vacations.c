@@ -8,6 +8,7 @@
 
 #include "core/clock.h"
 #include "store/db.h"
+#include "store/db_params.h"
 #include "deadlines/deadlines.h"
 #include "rules.h"
 #include "store/store.h"
@@ -16,11 +17,6 @@
  * skew of the client); further back it is refused. */
 #define SKEW_SECONDS 300
 #define FUTURE_MAX_SECONDS (2LL * 365 * 86400)
-
-static void num(char *out, size_t size, long long value)
-{
-    snprintf(out, size, "%lld", value);
-}
 
 static json_t *time_json(long long seconds)
 {
@@ -44,9 +40,8 @@ static json_t *vacation_json(long long id, long long from, long long until)
 static bool within_allowances(PGconn *conn, long long player_id, long long from,
                               long long until, json_t *allowances, apierr *err)
 {
-    char player[24];
-    num(player, sizeof player, player_id);
-    const char *params[] = {player};
+    db_params p = {0};
+    db_params_int(&p, player_id);
     PGresult *r =
         db_query(conn,
                  "SELECT m.match_id, d.vacation_days_max::bigint * 86400,"
@@ -59,7 +54,7 @@ static bool within_allowances(PGconn *conn, long long player_id, long long from,
                  " m USING (match_id) JOIN match_deadlines d USING"
                  " (match_id) WHERE s.player_id = $1 AND m.status IN"
                  " ('open', 'active') ORDER BY m.match_id",
-                 1, params, PGRES_TUPLES_OK, err);
+                 p.count, p.values, PGRES_TUPLES_OK, err);
     if (r == NULL)
         return false;
     long long length = until - from;
@@ -122,19 +117,18 @@ json_t *vacations_declare(const caller *who, const json_t *body, apierr *err)
     PGconn *conn = db_conn(err);
     if (conn == NULL || !store_begin(conn, err))
         return NULL;
-    char player[24], from_text[24], until_text[24];
-    num(player, sizeof player, who->player_id);
-    num(from_text, sizeof from_text, from);
-    num(until_text, sizeof until_text, until);
-    const char *params[] = {player, from_text, until_text};
+    db_params p = {0};
+    db_params_int(&p, who->player_id);
+    db_params_int(&p, from);
+    db_params_int(&p, until);
     json_t *allowances = json_array();
     json_t *answer = NULL;
     /* Serialises the same player's declarations, so two at once cannot
-     * both fit an allowance that holds only one. */
+     * both fit an allowance that holds only one. Only $1 of p here. */
     PGresult *lock = db_query(conn,
                               "SELECT 1 FROM players WHERE player_id = $1"
                               " FOR UPDATE",
-                              1, params, PGRES_TUPLES_OK, err);
+                              1, p.values, PGRES_TUPLES_OK, err);
     if (lock == NULL)
         goto fail;
     PQclear(lock);
@@ -144,7 +138,7 @@ json_t *vacations_declare(const caller *who, const json_t *body, apierr *err)
                            "INSERT INTO vacations (player_id, starts_at,"
                            " ends_at) VALUES ($1, to_timestamp($2::bigint),"
                            " to_timestamp($3::bigint)) RETURNING vacation_id",
-                           3, params, PGRES_TUPLES_OK, err);
+                           p.count, p.values, PGRES_TUPLES_OK, err);
     if (r == NULL)
         goto fail;
     long long id = atoll(PQgetvalue(r, 0, 0));
@@ -170,16 +164,15 @@ json_t *vacations_list(long long player_id, apierr *err)
     PGconn *conn = db_conn(err);
     if (conn == NULL)
         return NULL;
-    char player[24];
-    num(player, sizeof player, player_id);
-    const char *params[] = {player};
+    db_params p = {0};
+    db_params_int(&p, player_id);
     PGresult *r = db_query(conn,
                            "SELECT vacation_id, extract(epoch FROM"
                            " starts_at)::bigint, extract(epoch FROM"
                            " ends_at)::bigint FROM vacations WHERE"
                            " player_id = $1 AND cancelled_at IS NULL ORDER"
                            " BY starts_at DESC, vacation_id DESC LIMIT 100",
-                           1, params, PGRES_TUPLES_OK, err);
+                           p.count, p.values, PGRES_TUPLES_OK, err);
     if (r == NULL)
         return NULL;
     json_t *list = json_array();
@@ -203,11 +196,10 @@ json_t *vacations_cancel(long long player_id, const char *ref, apierr *err)
     if (conn == NULL || !store_begin(conn, err))
         return NULL;
     long long now = clock_now();
-    char player[24], vacation[24], at[24];
-    num(player, sizeof player, player_id);
-    num(vacation, sizeof vacation, id);
-    num(at, sizeof at, now);
-    const char *params[] = {player, vacation, at};
+    db_params p = {0};
+    db_params_int(&p, player_id);
+    db_params_int(&p, id);
+    db_params_int(&p, now);
     /* Not begun: cancelled. Under way: it ends now. */
     PGresult *r = db_query(
         conn,
@@ -219,18 +211,19 @@ json_t *vacations_cancel(long long player_id, const char *ref, apierr *err)
         " to_timestamp($3::bigint) RETURNING extract(epoch FROM"
         " starts_at)::bigint, extract(epoch FROM ends_at)::bigint,"
         " cancelled_at IS NOT NULL",
-        3, params, PGRES_TUPLES_OK, err);
+        p.count, p.values, PGRES_TUPLES_OK, err);
     if (r == NULL) {
         store_rollback(conn);
         return NULL;
     }
     if (PQntuples(r) == 0) {
         PQclear(r);
+        /* $1 and $2 of p: the player and the vacation. */
         PGresult *seen =
             db_query(conn,
                      "SELECT 1 FROM vacations WHERE player_id = $1"
                      " AND vacation_id = $2 AND cancelled_at IS NULL",
-                     2, params, PGRES_TUPLES_OK, err);
+                     2, p.values, PGRES_TUPLES_OK, err);
         bool over = seen != NULL && PQntuples(seen) == 1;
         PQclear(seen);
         store_rollback(conn);

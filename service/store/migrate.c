@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "store/db.h"
+#include "store/db_params.h"
 #include "core/log.h"
 
 #define MIGRATIONS_MAX 256
@@ -90,9 +91,9 @@ static bool apply_one(PGconn *conn, const char *dir, const migration_file *file,
     if (sql == NULL)
         return apierr_set(err, 500, "migrations_missing", "cannot read %s",
                           path);
-    char version[16];
-    snprintf(version, sizeof version, "%d", file->version);
-    const char *params[] = {version, file->name};
+    db_params params = {0};
+    db_params_int(&params, file->version);
+    db_params_text(&params, file->name);
     bool ok = db_command(conn, "BEGIN", 0, NULL, err);
     if (ok) {
         PGresult *result = PQexec(conn, sql);
@@ -111,7 +112,7 @@ static bool apply_one(PGconn *conn, const char *dir, const migration_file *file,
         ok = db_command(conn,
                         "INSERT INTO schema_migrations (version, name) "
                         "VALUES ($1, $2)",
-                        2, params, err);
+                        params.count, params.values, err);
     if (ok)
         ok = db_command(conn, "COMMIT", 0, NULL, err);
     else

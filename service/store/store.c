@@ -10,6 +10,7 @@
 
 #include "core/clock.h"
 #include "store/db.h"
+#include "store/db_params.h"
 #include "rules.h"
 
 /* bytea travels as text in the '\x<hex>' form. */
@@ -86,25 +87,27 @@ long long store_parse_player_ref(const char *text)
 
 bool store_insert_match(PGconn *conn, const store_match *match, apierr *err)
 {
-    char id[24], version[16], seats[16], creator[24];
     char zero_hash[2 * STORE_HASH_BYTES + 3];
     char sealed[2 * sizeof match->sealed_seed + 3];
     uint8_t zeros[STORE_HASH_BYTES] = {0};
-    snprintf(id, sizeof id, "%lld", match->match_id);
-    snprintf(version, sizeof version, "%d", match->engine_version);
-    snprintf(seats, sizeof seats, "%d", match->seat_count);
-    snprintf(creator, sizeof creator, "%lld", match->created_by);
     bytea_param(zeros, sizeof zeros, zero_hash);
     bytea_param(match->sealed_seed, sizeof match->sealed_seed, sealed);
     char *options = rules_canonical_json(match->options);
-    const char *params[] = {id,      match->game, version, options,
-                            seats,   zero_hash,   sealed,  creator};
+    db_params p = {0};
+    db_params_int(&p, match->match_id);
+    db_params_text(&p, match->game);
+    db_params_int(&p, match->engine_version);
+    db_params_text(&p, options);
+    db_params_int(&p, match->seat_count);
+    db_params_text(&p, zero_hash);
+    db_params_text(&p, sealed);
+    db_params_int(&p, match->created_by);
     bool ok = db_command(conn,
                          "INSERT INTO matches (match_id, game, engine_version,"
                          " options, seat_count, status, head_seq, head_hash,"
                          " sealed_seed, created_by) VALUES ($1, $2, $3, $4,"
                          " $5, 'open', 0, $6, $7, $8)",
-                         8, params, err);
+                         p.count, p.values, err);
     free(options);
     return ok;
 }
@@ -112,9 +115,8 @@ bool store_insert_match(PGconn *conn, const store_match *match, apierr *err)
 bool store_load_match(PGconn *conn, long long match_id, store_match *match,
                       apierr *err)
 {
-    char id[24];
-    snprintf(id, sizeof id, "%lld", match_id);
-    const char *params[] = {id};
+    db_params p = {0};
+    db_params_int(&p, match_id);
     memset(match, 0, sizeof *match);
     /* One round trip: the match row with its seats as a JSON array. */
     PGresult *result = db_query(
@@ -135,7 +137,7 @@ bool store_load_match(PGconn *conn, long long match_id, store_match *match,
         " EXISTS (SELECT 1 FROM webhooks w WHERE w.match_id = m.match_id"
         "                                    AND w.disabled_at IS NULL)"
         " FROM matches m WHERE m.match_id = $1",
-        1, params, PGRES_TUPLES_OK, err);
+        p.count, p.values, PGRES_TUPLES_OK, err);
     if (result == NULL)
         return false;
     if (PQntuples(result) == 0) {
@@ -190,9 +192,8 @@ bool store_load_match(PGconn *conn, long long match_id, store_match *match,
 
 bool store_load_reachability(PGconn *conn, store_match *match, apierr *err)
 {
-    char id[24];
-    snprintf(id, sizeof id, "%lld", match->match_id);
-    const char *params[] = {id};
+    db_params p = {0};
+    db_params_int(&p, match->match_id);
     PGresult *result = db_query(
         conn,
         "SELECT s.seat, p.email IS NOT NULL AND coalesce(ns.email, true),"
@@ -205,7 +206,7 @@ bool store_load_reachability(PGconn *conn, store_match *match, apierr *err)
         "  FROM seats s JOIN players p USING (player_id)"
         "  LEFT JOIN notification_settings ns USING (player_id)"
         " WHERE s.match_id = $1",
-        1, params, PGRES_TUPLES_OK, err);
+        p.count, p.values, PGRES_TUPLES_OK, err);
     if (result == NULL)
         return false;
     match->seat_has_email = match->seat_has_webhook = 0;
@@ -234,15 +235,14 @@ void store_match_free(store_match *match)
 bool store_move_seat(PGconn *conn, long long match_id, int seat,
                      long long player_id, apierr *err)
 {
-    char id[24], seat_text[16], player[24];
-    snprintf(id, sizeof id, "%lld", match_id);
-    snprintf(seat_text, sizeof seat_text, "%d", seat);
-    snprintf(player, sizeof player, "%lld", player_id);
-    const char *params[] = {id, seat_text, player};
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_int(&p, seat);
+    db_params_int(&p, player_id);
     if (db_command(conn,
                    "UPDATE seats SET player_id = $3, joined_at = now()"
                    " WHERE match_id = $1 AND seat = $2",
-                   3, params, err))
+                   p.count, p.values, err))
         return true;
     if (strcmp(err->code, "database:23505") == 0)
         return apierr_set(err, 409, "already_seated",
@@ -253,15 +253,14 @@ bool store_move_seat(PGconn *conn, long long match_id, int seat,
 bool store_insert_seat(PGconn *conn, long long match_id, int seat,
                        long long player_id, apierr *err)
 {
-    char id[24], seat_text[16], player[24];
-    snprintf(id, sizeof id, "%lld", match_id);
-    snprintf(seat_text, sizeof seat_text, "%d", seat);
-    snprintf(player, sizeof player, "%lld", player_id);
-    const char *params[] = {id, seat_text, player};
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_int(&p, seat);
+    db_params_int(&p, player_id);
     if (db_command(conn,
                    "INSERT INTO seats (match_id, seat, player_id)"
                    " VALUES ($1, $2, $3)",
-                   3, params, err))
+                   p.count, p.values, err))
         return true;
     if (strcmp(err->code, "database:23505") == 0)
         return apierr_set(err, 409, "seat_taken",
@@ -286,13 +285,12 @@ static void utc_now(char out[32])
 bool store_load_head(PGconn *conn, long long match_id, long long *head,
                      int *engine_version, apierr *err)
 {
-    char id[24];
-    snprintf(id, sizeof id, "%lld", match_id);
-    const char *params[] = {id};
+    db_params p = {0};
+    db_params_int(&p, match_id);
     PGresult *result = db_query(conn,
                                 "SELECT head_seq, engine_version FROM matches"
                                 " WHERE match_id = $1",
-                                1, params, PGRES_TUPLES_OK, err);
+                                p.count, p.values, PGRES_TUPLES_OK, err);
     if (result == NULL)
         return false;
     bool found = PQntuples(result) > 0;
@@ -312,8 +310,7 @@ bool store_load_head(PGconn *conn, long long match_id, long long *head,
 bool store_append(PGconn *conn, store_match *match, json_t *const *events,
                   int count, const char *new_status, apierr *err)
 {
-    char id[24], ref[32], at[32];
-    snprintf(id, sizeof id, "%lld", match->match_id);
+    char ref[32], at[32];
     store_match_ref(match->match_id, ref);
     utc_now(at);
 
@@ -339,17 +336,20 @@ bool store_append(PGconn *conn, store_match *match, json_t *const *events,
 
     /* The guard: moving the head from exactly what we read locks the match
      * row; a writer that lost the race finds head_seq changed and stops. */
-    char expected[24], new_head[24], hash_text[2 * STORE_HASH_BYTES + 3];
-    snprintf(expected, sizeof expected, "%lld", match->head_seq);
-    snprintf(new_head, sizeof new_head, "%lld", match->head_seq + count);
+    char hash_text[2 * STORE_HASH_BYTES + 3];
     bytea_param(hash, sizeof hash, hash_text);
-    const char *guard[] = {id, expected, new_head, hash_text, new_status};
+    db_params guard = {0};
+    db_params_int(&guard, match->match_id);
+    db_params_int(&guard, match->head_seq);
+    db_params_int(&guard, match->head_seq + count);
+    db_params_text(&guard, hash_text);
+    db_params_text(&guard, new_status);
     PGresult *result = db_query(
         conn,
         "UPDATE matches SET head_seq = $3, head_hash = $4,"
         " status = coalesce($5, status), updated_at = now()"
         " WHERE match_id = $1 AND head_seq = $2 RETURNING 1",
-        5, guard, PGRES_TUPLES_OK, err);
+        guard.count, guard.values, PGRES_TUPLES_OK, err);
     bool ok = result != NULL;
     if (ok && PQntuples(result) == 0) {
         long long head = match->head_seq;
@@ -367,27 +367,33 @@ bool store_append(PGconn *conn, store_match *match, json_t *const *events,
     uint8_t chain[STORE_HASH_BYTES];
     memcpy(chain, match->head_hash, sizeof chain);
     for (int i = 0; ok && i < count; i++) {
-        char seq[24], seat_text[16], prev_text[2 * STORE_HASH_BYTES + 3];
+        char prev_text[2 * STORE_HASH_BYTES + 3];
         char this_text[2 * STORE_HASH_BYTES + 3];
+        long long seq = match->head_seq + 1 + i;
         json_t *seat = json_object_get(events[i], "seat");
-        snprintf(seq, sizeof seq, "%lld", match->head_seq + 1 + i);
-        snprintf(seat_text, sizeof seat_text, "%lld",
-                 (long long)json_integer_value(seat));
         bytea_param(chain, sizeof chain, prev_text);
         bytea_param(hashes[i], STORE_HASH_BYTES, this_text);
-        const char *params[] = {
-            id, seq,
-            json_string_value(json_object_get(events[i], "kind")),
-            json_is_integer(seat) ? seat_text : NULL,
-            bodies[i], prev_text, this_text};
+        db_params p = {0};
+        db_params_int(&p, match->match_id);
+        db_params_int(&p, seq);
+        db_params_text(&p,
+                       json_string_value(json_object_get(events[i], "kind")));
+        /* A seatless event (or a non-integer seat) stores SQL NULL. */
+        if (json_is_integer(seat))
+            db_params_int(&p, (long long)json_integer_value(seat));
+        else
+            db_params_text(&p, NULL);
+        db_params_text(&p, bodies[i]);
+        db_params_text(&p, prev_text);
+        db_params_text(&p, this_text);
         ok = db_command(conn,
                         "INSERT INTO events (match_id, seq, kind, seat, body,"
                         " prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                        7, params, err);
+                        p.count, p.values, err);
         if (!ok && strcmp(err->code, "database:23505") == 0)
             apierr_set(err, 409, "stale_seq",
-                       "another request appended event %s first; reload the "
-                       "match and try again", seq);
+                       "another request appended event %lld first; reload "
+                       "the match and try again", seq);
         memcpy(chain, hashes[i], sizeof chain);
     }
     if (ok) {
@@ -406,16 +412,15 @@ bool store_append(PGconn *conn, store_match *match, json_t *const *events,
 json_t *store_events_after(PGconn *conn, long long match_id, long long after,
                            int limit, apierr *err)
 {
-    char id[24], after_text[24], limit_text[16];
-    snprintf(id, sizeof id, "%lld", match_id);
-    snprintf(after_text, sizeof after_text, "%lld", after);
-    snprintf(limit_text, sizeof limit_text, "%d", limit);
-    const char *params[] = {id, after_text, limit_text};
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_int(&p, after);
+    db_params_int(&p, limit);
     PGresult *result = db_query(
         conn,
         "SELECT body, encode(hash, 'hex'), encode(prev_hash, 'hex')"
         " FROM events WHERE match_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
-        3, params, PGRES_TUPLES_OK, err);
+        p.count, p.values, PGRES_TUPLES_OK, err);
     if (result == NULL)
         return NULL;
     json_t *list = json_array();
@@ -437,15 +442,14 @@ bool store_verify_chain(PGconn *conn, long long match_id, bool *ok,
                         long long *bad_seq, char *reason, size_t reason_size,
                         apierr *err)
 {
-    char id[24];
-    snprintf(id, sizeof id, "%lld", match_id);
-    const char *params[] = {id};
+    db_params p = {0};
+    db_params_int(&p, match_id);
     PGresult *result = db_query(
         conn,
         "SELECT e.seq, e.body, e.prev_hash, e.hash, m.head_seq, m.head_hash"
         " FROM matches m LEFT JOIN events e USING (match_id)"
         " WHERE m.match_id = $1 ORDER BY e.seq",
-        1, params, PGRES_TUPLES_OK, err);
+        p.count, p.values, PGRES_TUPLES_OK, err);
     if (result == NULL)
         return false;
     uint8_t chain[STORE_HASH_BYTES] = {0};
@@ -504,16 +508,15 @@ bool store_find_snapshot(PGconn *conn, long long match_id, long long max_seq,
                          int engine_version, long long *seq, char **state,
                          apierr *err)
 {
-    char id[24], max_text[24], version[16];
-    snprintf(id, sizeof id, "%lld", match_id);
-    snprintf(max_text, sizeof max_text, "%lld", max_seq);
-    snprintf(version, sizeof version, "%d", engine_version);
-    const char *params[] = {id, max_text, version};
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_int(&p, max_seq);
+    db_params_int(&p, engine_version);
     PGresult *result = db_query(
         conn,
         "SELECT seq, state FROM snapshots WHERE match_id = $1 AND seq <= $2"
         " AND engine_version = $3 ORDER BY seq DESC LIMIT 1",
-        3, params, PGRES_TUPLES_OK, err);
+        p.count, p.values, PGRES_TUPLES_OK, err);
     if (result == NULL)
         return false;
     *seq = 0;
@@ -529,16 +532,16 @@ bool store_find_snapshot(PGconn *conn, long long match_id, long long max_seq,
 bool store_save_snapshot(PGconn *conn, long long match_id, long long seq,
                          int engine_version, const char *state, apierr *err)
 {
-    char id[24], seq_text[24], version[16];
-    snprintf(id, sizeof id, "%lld", match_id);
-    snprintf(seq_text, sizeof seq_text, "%lld", seq);
-    snprintf(version, sizeof version, "%d", engine_version);
-    const char *params[] = {id, seq_text, version, state};
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_int(&p, seq);
+    db_params_int(&p, engine_version);
+    db_params_text(&p, state);
     return db_command(conn,
                       "INSERT INTO snapshots (match_id, seq, engine_version,"
                       " state) VALUES ($1, $2, $3, $4)"
                       " ON CONFLICT (match_id, seq) DO NOTHING",
-                      4, params, err);
+                      p.count, p.values, err);
 }
 
 int store_find_nonce(PGconn *conn, const char *key_id, const char *nonce,
@@ -575,23 +578,28 @@ bool store_save_nonce(PGconn *conn, const char *key_id, const char *nonce,
                       const uint8_t digest[32], const store_nonce *answer,
                       apierr *err)
 {
-    char digest_text[2 * 32 + 3], status_text[8], match[24], seq[24];
+    char digest_text[2 * 32 + 3];
     bytea_param(digest, 32, digest_text);
-    snprintf(status_text, sizeof status_text, "%d", answer->status);
-    snprintf(match, sizeof match, "%lld", answer->match_id);
-    snprintf(seq, sizeof seq, "%lld", answer->seq);
-    const char *params[] = {key_id,
-                            nonce,
-                            digest_text,
-                            status_text,
-                            answer->response,
-                            answer->match_id > 0 ? match : NULL,
-                            answer->seq > 0 ? seq : NULL};
+    db_params p = {0};
+    db_params_text(&p, key_id);
+    db_params_text(&p, nonce);
+    db_params_text(&p, digest_text);
+    db_params_int(&p, answer->status);
+    db_params_text(&p, answer->response);
+    /* No match or no event yet: SQL NULL, not 0. */
+    if (answer->match_id > 0)
+        db_params_int(&p, answer->match_id);
+    else
+        db_params_text(&p, NULL);
+    if (answer->seq > 0)
+        db_params_int(&p, answer->seq);
+    else
+        db_params_text(&p, NULL);
     if (db_command(conn,
                    "INSERT INTO request_nonces (key_id, nonce, request_digest,"
                    " status, response, match_id, seq)"
                    " VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                   7, params, err))
+                   p.count, p.values, err))
         return true;
     if (strcmp(err->code, "database:23505") == 0)
         return apierr_set(err, 409, "nonce_reused",
@@ -619,19 +627,24 @@ bool store_create_player(PGconn *conn, const char *name, const char *email,
     *player_id = (long long)(random_id >> 1);
     if (*player_id == 0)
         *player_id = 1;
-    char id[24], key_text[2 * 32 + 3];
-    snprintf(id, sizeof id, "%lld", *player_id);
+    char key_text[2 * 32 + 3];
     bytea_param(public_key, 32, key_text);
-    const char *player[] = {id, name, email};
-    const char *key[] = {key_id, id, key_text};
+    db_params player = {0};
+    db_params_int(&player, *player_id);
+    db_params_text(&player, name);
+    db_params_text(&player, email);
+    db_params key = {0};
+    db_params_text(&key, key_id);
+    db_params_int(&key, *player_id);
+    db_params_text(&key, key_text);
     bool ok = db_command(conn,
                          "INSERT INTO players (player_id, name, email)"
                          " VALUES ($1, $2, $3)",
-                         3, player, err) &&
+                         player.count, player.values, err) &&
               db_command(conn,
                          "INSERT INTO player_keys (key_id, player_id,"
                          " public_key) VALUES ($1, $2, $3)",
-                         3, key, err);
+                         key.count, key.values, err);
     if (!ok && strcmp(err->code, "database:23505") == 0)
         return apierr_set(err, 409, "key_registered",
                           "this public key is already registered");
@@ -685,16 +698,17 @@ bool store_import_player(PGconn *conn, long long player_id, const char *name,
                          const char *email, const uint8_t public_key[32],
                          const char *key_id, apierr *err)
 {
-    char id[24], key_text[2 * 32 + 3];
-    snprintf(id, sizeof id, "%lld", player_id);
+    char key_text[2 * 32 + 3];
     bytea_param(public_key, 32, key_text);
-    const char *find[] = {id, key_id};
+    db_params find = {0};
+    db_params_int(&find, player_id);
+    db_params_text(&find, key_id);
     PGresult *result = db_query(
         conn,
         "SELECT (SELECT count(*) FROM players WHERE player_id = $1),"
         " (SELECT public_key FROM player_keys WHERE key_id = $2"
         "   AND player_id = $1)",
-        2, find, PGRES_TUPLES_OK, err);
+        find.count, find.values, PGRES_TUPLES_OK, err);
     if (result == NULL)
         return false;
     bool present = atoi(PQgetvalue(result, 0, 0)) > 0;
@@ -712,16 +726,22 @@ bool store_import_player(PGconn *conn, long long player_id, const char *name,
     if (present)
         return apierr_set(err, 409, "player_conflict",
                           "player %s exists here with a different key", ref);
-    const char *player[] = {id, name, email};
-    const char *key[] = {key_id, id, key_text};
+    db_params player = {0};
+    db_params_int(&player, player_id);
+    db_params_text(&player, name);
+    db_params_text(&player, email);
+    db_params key = {0};
+    db_params_text(&key, key_id);
+    db_params_int(&key, player_id);
+    db_params_text(&key, key_text);
     if (db_command(conn,
                    "INSERT INTO players (player_id, name, email)"
                    " VALUES ($1, $2, $3)",
-                   3, player, err) &&
+                   player.count, player.values, err) &&
         db_command(conn,
                    "INSERT INTO player_keys (key_id, player_id, public_key)"
                    " VALUES ($1, $2, $3)",
-                   3, key, err))
+                   key.count, key.values, err))
         return true;
     if (strcmp(err->code, "database:23505") == 0)
         return apierr_set(err, 409, "player_conflict",
@@ -735,20 +755,16 @@ bool store_import_match(PGconn *conn, const store_match *match,
                         const char *created_at, const char *updated_at,
                         apierr *err)
 {
-    char id[24], version[16], seats[16], creator[24], head[24];
     char head_hash[2 * STORE_HASH_BYTES + 3];
     char sealed[2 * sizeof match->sealed_seed + 3];
-    snprintf(id, sizeof id, "%lld", match->match_id);
-    snprintf(version, sizeof version, "%d", match->engine_version);
-    snprintf(seats, sizeof seats, "%d", match->seat_count);
-    snprintf(creator, sizeof creator, "%lld", match->created_by);
-    snprintf(head, sizeof head, "%lld", match->head_seq);
     bytea_param(match->head_hash, STORE_HASH_BYTES, head_hash);
     bytea_param(match->sealed_seed, sizeof match->sealed_seed, sealed);
-    const char *exists[] = {id};
+    db_params exists = {0};
+    db_params_int(&exists, match->match_id);
     PGresult *found = db_query(conn,
-                               "SELECT 1 FROM matches WHERE match_id = $1", 1,
-                               exists, PGRES_TUPLES_OK, err);
+                               "SELECT 1 FROM matches WHERE match_id = $1",
+                               exists.count, exists.values, PGRES_TUPLES_OK,
+                               err);
     if (found == NULL)
         return false;
     bool present = PQntuples(found) > 0;
@@ -760,9 +776,19 @@ bool store_import_match(PGconn *conn, const store_match *match,
                           "match %s is already here (imported twice?)", ref);
     }
     char *options = rules_canonical_json(match->options);
-    const char *params[] = {id,     match->game,   version,    options,
-                            seats,  match->status, head,       head_hash,
-                            sealed, creator,       created_at, updated_at};
+    db_params p = {0};
+    db_params_int(&p, match->match_id);
+    db_params_text(&p, match->game);
+    db_params_int(&p, match->engine_version);
+    db_params_text(&p, options);
+    db_params_int(&p, match->seat_count);
+    db_params_text(&p, match->status);
+    db_params_int(&p, match->head_seq);
+    db_params_text(&p, head_hash);
+    db_params_text(&p, sealed);
+    db_params_int(&p, match->created_by);
+    db_params_text(&p, created_at);
+    db_params_text(&p, updated_at);
     bool ok = db_command(conn,
                          "INSERT INTO matches (match_id, game, engine_version,"
                          " options, seat_count, status, head_seq, head_hash,"
@@ -770,7 +796,7 @@ bool store_import_match(PGconn *conn, const store_match *match,
                          " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,"
                          " coalesce($11::timestamptz, now()),"
                          " coalesce($12::timestamptz, now()))",
-                         12, params, err);
+                         p.count, p.values, err);
     free(options);
     if (!ok && strcmp(err->code, "database:23505") == 0) {
         char ref[32];
@@ -803,13 +829,13 @@ bool store_import_events(PGconn *conn, long long match_id, const json_t *events,
                             json_object_get(event, "hash")));
         free(bytes);
     }
-    char id[24];
-    snprintf(id, sizeof id, "%lld", match_id);
     char *text = json_dumps(rows, JSON_COMPACT);
     json_decref(rows);
     if (text == NULL)
         abort();
-    const char *params[] = {id, text};
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_text(&p, text);
     bool ok = db_command(conn,
                          "INSERT INTO events (match_id, seq, kind, seat, body,"
                          " prev_hash, hash, created_at)"
@@ -818,7 +844,7 @@ bool store_import_events(PGconn *conn, long long match_id, const json_t *events,
                          " decode(r->>5, 'hex'),"
                          " ((r->>3)::json->>'at')::timestamptz"
                          " FROM json_array_elements($2::json) r",
-                         2, params, err);
+                         p.count, p.values, err);
     free(text);
     return ok;
 }

@@ -7,6 +7,7 @@
 
 #include "core/clock.h"
 #include "store/db.h"
+#include "store/db_params.h"
 #include "play/decisions.h"
 #include "core/log.h"
 #include "play/append.h"
@@ -154,11 +155,10 @@ static bool also_due(PGconn *conn, const deadline_row *row, long long now,
                      const deadline_settings *settings, json_t **events,
                      int *count, uint32_t *seats, apierr *err)
 {
-    char id[24], row_id[24], at[24];
-    snprintf(id, sizeof id, "%lld", row->match_id);
-    snprintf(row_id, sizeof row_id, "%lld", row->deadline_id);
-    snprintf(at, sizeof at, "%lld", now);
-    const char *params[] = {id, row_id, at};
+    db_params p = {0};
+    db_params_int(&p, row->match_id);
+    db_params_int(&p, row->deadline_id);
+    db_params_int(&p, now);
     PGresult *r = db_query(conn,
                            "SELECT deadline_id FROM deadlines"
                            " WHERE match_id = $1 AND deadline_id <> $2"
@@ -166,7 +166,7 @@ static bool also_due(PGconn *conn, const deadline_row *row, long long now,
                            " AND fire_at <= to_timestamp($3::bigint)"
                            " AND kind <> 'window'"
                            " ORDER BY seat FOR UPDATE",
-                           3, params, PGRES_TUPLES_OK, err);
+                           p.count, p.values, PGRES_TUPLES_OK, err);
     if (r == NULL)
         return false;
     bool ok = true;
