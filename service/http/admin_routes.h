@@ -1,18 +1,20 @@
 /* admin_routes.h: the routes under /v1/admin/, every one signed with the
- * admin key (admin.h): exports (streamed), imports, repairs of a match
- * (rewind, seat replacement, abort) and dead-letter notifications. */
-#ifndef SERVICE_ADMIN_ROUTES_H
-#define SERVICE_ADMIN_ROUTES_H
+ * admin key (auth/admin.h): exports (streamed), imports, repairs of a
+ * match (rewind, seat replacement, abort) and dead-letter notifications.
+ * A read spends its nonce here; a change's retry is answered by routes.c
+ * from the stored answer before its handler runs. */
+#ifndef SERVICE_HTTP_ADMIN_ROUTES_H
+#define SERVICE_HTTP_ADMIN_ROUTES_H
 
-#include <microhttpd.h>
-#include <stddef.h>
+#include "http/route.h"
 
-#include "http/routes.h"
-
-/* url is libmicrohttpd's decoded path (starting "/v1/admin/"), target the
- * raw request target. */
-void admin_routes_handle(struct MHD_Connection *conn, const char *method,
-                         const char *url, const char *target, const char *body,
-                         size_t len, route_answer *answer);
+route_handler admin_routes_export;             /* GET /v1/admin/export */
+route_handler admin_routes_export_match;       /* GET …/matches/{id}/export */
+route_handler admin_routes_import;             /* POST …/matches/import */
+route_handler admin_routes_notifications;      /* GET …/notifications */
+route_handler admin_routes_retry_notification; /* POST …/{id}/retry */
+route_handler admin_routes_rewind;       /* POST …/matches/{id}/rewind */
+route_handler admin_routes_abort;        /* POST …/matches/{id}/abort */
+route_handler admin_routes_replace_seat; /* POST …/seats/{seat}/replace */
 
 #endif

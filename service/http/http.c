@@ -13,6 +13,7 @@
 #include "store/db.h"
 #include "core/log.h"
 #include "core/metrics.h"
+#include "http/answer.h"
 #include "http/routes.h"
 
 struct http_server {
@@ -74,35 +75,35 @@ static void on_completed(void *cls, struct MHD_Connection *conn,
 #define STREAM_BLOCK (64 * 1024)
 
 static enum MHD_Result send_answer(struct MHD_Connection *conn,
-                                   route_answer *answer)
+                                   answer *out)
 {
     struct MHD_Response *response;
-    if (answer->stream_read != NULL) {
+    if (out->stream_read != NULL) {
         /* Chunked: the length is not known until the end. */
         response = MHD_create_response_from_callback(
-            MHD_SIZE_UNKNOWN, STREAM_BLOCK, answer->stream_read, answer->stream,
-            answer->stream_free);
+            MHD_SIZE_UNKNOWN, STREAM_BLOCK, out->stream_read, out->stream,
+            out->stream_free);
     } else {
-        size_t len = strlen(answer->body);
-        response = MHD_create_response_from_buffer(len, answer->body,
+        size_t len = strlen(out->body);
+        response = MHD_create_response_from_buffer(len, out->body,
                                                    MHD_RESPMEM_MUST_FREE);
-        answer->body = NULL;
+        out->body = NULL;
     }
     if (response == NULL)
         abort();
     MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE,
-                            answer->content_type);
+                            out->content_type);
     MHD_add_response_header(response, "Cache-Control", "no-store");
-    if (answer->retry_after > 0) {
+    if (out->retry_after > 0) {
         char seconds[24];
-        snprintf(seconds, sizeof seconds, "%lld", answer->retry_after);
+        snprintf(seconds, sizeof seconds, "%lld", out->retry_after);
         MHD_add_response_header(response, "Retry-After", seconds);
     }
-    if (answer->preference_applied != NULL)
+    if (out->preference_applied != NULL)
         MHD_add_response_header(response, "Preference-Applied",
-                                answer->preference_applied);
+                                out->preference_applied);
     enum MHD_Result result =
-        MHD_queue_response(conn, (unsigned)answer->status, response);
+        MHD_queue_response(conn, (unsigned)out->status, response);
     MHD_destroy_response(response);
     return result;
 }
@@ -146,27 +147,27 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
         *upload_size = 0;
         return MHD_YES;
     }
-    route_answer answer = {0};
+    answer out = {0};
     if (req->too_large) {
-        answer.route = "oversize";
+        out.route = "oversize";
         char message[96];
         snprintf(message, sizeof message,
                  "the request body is larger than the %zu-byte limit",
                  req->body_max);
-        routes_error(&answer, 413, "body_too_large", message);
+        answer_error(&out, 413, "body_too_large", message);
     } else {
         routes_handle(conn, method, url, req->target, req->body, req->body_len,
-                      &answer);
+                      &out);
     }
     double seconds = seconds_since(&req->began);
-    metrics_request(answer.route, answer.status, seconds);
-    if (answer.status >= 500)
-        log_warn("%s %s -> %d in %.1f ms", method, url, answer.status,
+    metrics_request(out.route, out.status, seconds);
+    if (out.status >= 500)
+        log_warn("%s %s -> %d in %.1f ms", method, url, out.status,
                  seconds * 1e3);
     else
-        log_info("%s %s -> %d in %.1f ms", method, url, answer.status,
+        log_info("%s %s -> %d in %.1f ms", method, url, out.status,
                  seconds * 1e3);
-    return send_answer(conn, &answer);
+    return send_answer(conn, &out);
 }
 
 static bool parse_listen(const char *listen, struct sockaddr_in *addr)

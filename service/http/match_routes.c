@@ -1,0 +1,124 @@
+/* match_routes.c */
+#include "http/match_routes.h"
+
+#include "ledger/verify.h"
+#include "notify/webhooks.h"
+#include "play/decisions.h"
+#include "play/matches.h"
+#include "play/nudge.h"
+
+#define EVENTS_PAGE_MAX 500
+
+void match_routes_create(const route_call *call, answer *out)
+{
+    apierr err;
+    answer_result(out, 201, matches_create(call->who, call->request, &err),
+                  &err);
+}
+
+void match_routes_show(const route_call *call, answer *out)
+{
+    apierr err;
+    answer_result(out, 200, matches_public(call->params->match_id, &err), &err);
+}
+
+void match_routes_events(const route_call *call, answer *out)
+{
+    apierr err;
+    bool bad = false;
+    long long after = route_query_number(call, "after", 0, &bad);
+    long long limit = route_query_number(call, "limit", EVENTS_PAGE_MAX, &bad);
+    if (bad || limit < 1 || limit > EVENTS_PAGE_MAX) {
+        answer_error(out, 400, "bad_query",
+                     "after must be a number >= 0 and limit 1 to 500");
+        return;
+    }
+    json_t *page =
+        matches_events(call->params->match_id, after, (int)limit, &err);
+    answer_result(out, 200, page, &err);
+}
+
+void match_routes_view(const route_call *call, answer *out)
+{
+    apierr err;
+    json_t *view = matches_seat_view(call->who, call->params->match_id, &err);
+    answer_result(out, 200, view, &err);
+}
+
+/* Anyone may check a match's whole chain of events. */
+void match_routes_verify(const route_call *call, answer *out)
+{
+    apierr err;
+    json_t *events = matches_events(call->params->match_id, 0, 1000000, &err);
+    if (events == NULL) {
+        answer_apierr(out, &err);
+        return;
+    }
+    verify_report report;
+    verify_events(json_object_get(events, "events"), &report);
+    json_decref(events);
+    answer_json(out, 200, verify_report_json(&report));
+}
+
+void match_routes_register_webhook(const route_call *call, answer *out)
+{
+    apierr err;
+    json_t *result = webhooks_register_once(call->who, call->params->match_id,
+                                            call->request, &err);
+    answer_result(out, 201, result, &err);
+}
+
+/* No body; a replayed nudge meets the rate limit. */
+void match_routes_nudge(const route_call *call, answer *out)
+{
+    apierr err;
+    json_t *result = nudge_send(call->who, call->params->match_id, &err);
+    answer_result(out, 202, result, &err);
+}
+
+/* Anyone may look; a signed request also shows the caller's own sealed
+ * choice. */
+void match_routes_decision(const route_call *call, answer *out)
+{
+    apierr err;
+    json_t *shown = decisions_show(call->who, call->params->match_id,
+                                   call->params->id, &err);
+    answer_result(out, 200, shown, &err);
+}
+
+void match_routes_commit(const route_call *call, answer *out)
+{
+    apierr err;
+    json_t *result = decisions_commit(call->who, call->params->match_id,
+                                      call->params->id, call->request, &err);
+    answer_result(out, 200, result, &err);
+}
+
+void match_routes_reveal(const route_call *call, answer *out)
+{
+    apierr err;
+    json_t *result = decisions_reveal(call->who, call->params->match_id,
+                                      call->params->id, call->request, &err);
+    answer_result(out, 200, result, &err);
+}
+
+void match_routes_join(const route_call *call, answer *out)
+{
+    apierr err;
+    json_t *result =
+        matches_join(call->who, call->params->match_id, call->request, &err);
+    answer_result(out, 200, result, &err);
+}
+
+/* With "Prefer: return=representation" the answer also holds the mover's
+ * new seat view, and says so. */
+void match_routes_move(const route_call *call, answer *out)
+{
+    apierr err;
+    json_t *result =
+        matches_move(call->who, call->params->match_id, call->request,
+                     route_prefers_representation(call), &err);
+    if (json_object_get(result, "seat_view") != NULL)
+        out->preference_applied = "return=representation";
+    answer_result(out, 200, result, &err);
+}

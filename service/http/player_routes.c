@@ -1,0 +1,103 @@
+/* player_routes.c */
+#include "http/player_routes.h"
+
+#include "notify/notify_outbox.h"
+#include "notify/notify_settings.h"
+#include "notify/webhooks.h"
+#include "play/players.h"
+#include "play/vacations.h"
+
+void player_routes_register(const route_call *call, answer *out)
+{
+    apierr err;
+    json_t *player =
+        players_register(call->who, call->request, call->new_key, &err);
+    answer_result(out, 201, player, &err);
+}
+
+/* The link in every mail: the player and a token, no signature. */
+void player_routes_unsubscribe_page(const route_call *call, answer *out)
+{
+    apierr err;
+    char *page = notify_settings_unsubscribe_page(
+        route_query(call, "player"), route_query(call, "token"), &err);
+    if (page == NULL) {
+        answer_apierr(out, &err);
+        return;
+    }
+    out->status = 200;
+    out->body = page;
+    out->content_type = "text/html; charset=utf-8";
+}
+
+void player_routes_unsubscribe(const route_call *call, answer *out)
+{
+    apierr err;
+    json_t *result = notify_settings_unsubscribe(
+        route_query(call, "player"), route_query(call, "token"), &err);
+    answer_result(out, 200, result, &err);
+}
+
+void player_routes_vacations(const route_call *call, answer *out)
+{
+    apierr err;
+    answer_result(out, 200, vacations_list(call->who->player_id, &err), &err);
+}
+
+void player_routes_declare_vacation(const route_call *call, answer *out)
+{
+    apierr err;
+    answer_result(out, 201, vacations_declare(call->who, call->request, &err),
+                  &err);
+}
+
+void player_routes_cancel_vacation(const route_call *call, answer *out)
+{
+    apierr err;
+    json_t *result =
+        vacations_cancel(call->who->player_id, call->params->id, &err);
+    answer_result(out, 200, result, &err);
+}
+
+void player_routes_notifications(const route_call *call, answer *out)
+{
+    apierr err;
+    answer_result(out, 200, notify_outbox_mine(call->who->player_id, &err),
+                  &err);
+}
+
+void player_routes_settings(const route_call *call, answer *out)
+{
+    apierr err;
+    answer_result(out, 200, notify_settings_get(call->who->player_id, &err),
+                  &err);
+}
+
+void player_routes_put_settings(const route_call *call, answer *out)
+{
+    apierr err;
+    json_t *result =
+        notify_settings_put(call->who->player_id, call->request, &err);
+    answer_result(out, 200, result, &err);
+}
+
+void player_routes_webhooks(const route_call *call, answer *out)
+{
+    apierr err;
+    answer_result(out, 200, webhooks_list(call->who->player_id, &err), &err);
+}
+
+void player_routes_register_webhook(const route_call *call, answer *out)
+{
+    apierr err;
+    json_t *result = webhooks_register_once(call->who, 0, call->request, &err);
+    answer_result(out, 201, result, &err);
+}
+
+void player_routes_disable_webhook(const route_call *call, answer *out)
+{
+    apierr err;
+    json_t *result =
+        webhooks_disable_mine(call->who->player_id, call->params->id, &err);
+    answer_result(out, 200, result, &err);
+}

@@ -1,0 +1,22 @@
+/* player_routes.h: a player's own resources: registering a key, and under
+ * /v1/players/me/ (signed by the player) vacations, notifications, their
+ * settings and webhooks; unsubscribing from mail by the link in it. */
+#ifndef SERVICE_HTTP_PLAYER_ROUTES_H
+#define SERVICE_HTTP_PLAYER_ROUTES_H
+
+#include "http/route.h"
+
+route_handler player_routes_register;          /* POST /v1/players */
+route_handler player_routes_unsubscribe_page;  /* GET /v1/unsubscribe */
+route_handler player_routes_unsubscribe;       /* POST /v1/unsubscribe */
+route_handler player_routes_vacations;         /* GET …/me/vacation */
+route_handler player_routes_declare_vacation;  /* POST …/me/vacation */
+route_handler player_routes_cancel_vacation;   /* DELETE …/vacation/{id} */
+route_handler player_routes_notifications;     /* GET …/me/notifications */
+route_handler player_routes_settings;          /* GET …/notification-… */
+route_handler player_routes_put_settings;      /* PUT …/notification-… */
+route_handler player_routes_webhooks;          /* GET …/me/webhooks */
+route_handler player_routes_register_webhook;  /* POST …/me/webhooks */
+route_handler player_routes_disable_webhook;   /* DELETE …/webhooks/{id} */
+
+#endif
