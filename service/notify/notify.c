@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "store/db.h"
+#include "store/db_params.h"
 #include "core/log.h"
 #include "notify/mail.h"
 #include "notify/notify_digest.h"
@@ -189,13 +190,12 @@ static bool prepare_mail(notify_worker *w, PGconn *conn, job *j,
         finish(j, "skipped", true, 0, "this service has no SMTP server (PBEM_SMTP_URL)");
         return true;
     }
-    char player[24];
-    snprintf(player, sizeof player, "%lld", j->player_id);
-    const char *params[] = {player};
+    db_params p = {0};
+    db_params_int(&p, j->player_id);
     apierr err;
     PGresult *r = db_query(conn,
                            "SELECT name, email FROM players WHERE player_id = $1",
-                           1, params, PGRES_TUPLES_OK, &err);
+                           p.count, p.values, PGRES_TUPLES_OK, &err);
     if (r == NULL)
         return false;
     if (PQntuples(r) != 1 || PQgetisnull(r, 0, 1)) {
@@ -270,10 +270,9 @@ static bool prepare_admin_mail(notify_worker *w, job *j,
 static int claim(notify_worker *w, PGconn *conn, job *jobs, char **payloads,
                  char (*created)[40])
 {
-    char lease[16], limit[16];
-    snprintf(lease, sizeof lease, "%d", w->config.lease_seconds);
-    snprintf(limit, sizeof limit, "%d", w->config.batch);
-    const char *params[] = {lease, limit};
+    db_params p = {0};
+    db_params_int(&p, w->config.lease_seconds);
+    db_params_int(&p, w->config.batch);
     apierr err;
     PGresult *r = db_query(
         conn,
@@ -291,7 +290,7 @@ static int claim(notify_worker *w, PGconn *conn, job *jobs, char **payloads,
         "   coalesce(o.webhook_id, 0), o.channel, o.reason, o.payload::text,"
         "   o.attempts, to_char(o.created_at AT TIME ZONE 'UTC',"
         "   'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')",
-        2, params, PGRES_TUPLES_OK, &err);
+        p.count, p.values, PGRES_TUPLES_OK, &err);
     if (r == NULL)
         return -1;
     int n = PQntuples(r);
@@ -346,15 +345,14 @@ static void record(notify_worker *w, PGconn *conn, job *j)
 
 static void release(PGconn *conn, const job *j)
 {
-    char match[24], outbox[24];
-    snprintf(match, sizeof match, "%lld", j->match_id);
-    snprintf(outbox, sizeof outbox, "%lld", j->outbox_id);
-    const char *params[] = {match, outbox};
+    db_params p = {0};
+    db_params_int(&p, j->match_id);
+    db_params_int(&p, j->outbox_id);
     apierr err;
     db_command(conn,
                "UPDATE outbox SET next_attempt_at = now()"
                " WHERE match_id = $1 AND outbox_id = $2 AND status = 'pending'",
-               2, params, &err);
+               p.count, p.values, &err);
 }
 
 static void judge(job *j, CURLcode result)

@@ -13,6 +13,7 @@
 
 #include "core/clock.h"
 #include "store/db.h"
+#include "store/db_params.h"
 #include "deadlines/deadlines.h"
 #include "core/log.h"
 #include "core/metrics.h"
@@ -35,10 +36,9 @@ static int remind_batch(deadline_worker *w, PGconn *conn)
 {
     apierr err;
     long long now = clock_now();
-    char at[24], limit[16];
-    snprintf(at, sizeof at, "%lld", now);
-    snprintf(limit, sizeof limit, "%d", w->batch);
-    const char *params[] = {at, limit};
+    db_params p = {0};
+    db_params_int(&p, now);
+    db_params_int(&p, w->batch);
     if (!store_begin(conn, &err))
         return -1;
     PGresult *r = db_query(conn,
@@ -48,7 +48,7 @@ static int remind_batch(deadline_worker *w, PGconn *conn)
                            "   AND remind_at <= to_timestamp($1::bigint)"
                            " ORDER BY remind_at LIMIT $2::int"
                            " FOR UPDATE SKIP LOCKED",
-                           2, params, PGRES_TUPLES_OK, &err);
+                           p.count, p.values, PGRES_TUPLES_OK, &err);
     if (r == NULL) {
         store_rollback(conn);
         return -1;
@@ -85,16 +85,15 @@ static int remind_batch(deadline_worker *w, PGconn *conn)
 static void mark_failed(PGconn *conn, long long match_id, long long deadline_id,
                         long long now)
 {
-    char id[24], row[24], at[24];
-    snprintf(id, sizeof id, "%lld", match_id);
-    snprintf(row, sizeof row, "%lld", deadline_id);
-    snprintf(at, sizeof at, "%lld", now);
-    const char *params[] = {id, row, at};
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_int(&p, deadline_id);
+    db_params_int(&p, now);
     apierr err;
     db_command(conn,
                "UPDATE deadlines SET fired_at = to_timestamp($3::bigint),"
                " outcome = 'failed' WHERE match_id = $1 AND deadline_id = $2",
-               3, params, &err);
+               p.count, p.values, &err);
 }
 
 /* Fires one due row of a match not in busy. Returns 1 when it fired, 0
@@ -104,14 +103,16 @@ static int fire_one(PGconn *conn, long long *busy, int *busy_count)
 {
     apierr err;
     long long now = clock_now();
-    char at[24], skip[BUSY_MAX * 24 + 4];
-    snprintf(at, sizeof at, "%lld", now);
+    /* The busy matches as a PostgreSQL array literal: "{12,34}". */
+    char skip[BUSY_MAX * 24 + 4];
     size_t used = (size_t)snprintf(skip, sizeof skip, "{");
     for (int i = 0; i < *busy_count; i++)
         used += (size_t)snprintf(skip + used, sizeof skip - used, "%s%lld",
                                  i ? "," : "", busy[i]);
     snprintf(skip + used, sizeof skip - used, "}");
-    const char *params[] = {at, skip};
+    db_params p = {0};
+    db_params_int(&p, now);
+    db_params_text(&p, skip);
     if (!store_begin(conn, &err))
         return -1;
     PGresult *r = db_query(conn,
@@ -120,7 +121,7 @@ static int fire_one(PGconn *conn, long long *busy, int *busy_count)
                            "   AND fire_at <= to_timestamp($1::bigint)"
                            "   AND match_id <> ALL ($2::bigint[])"
                            " ORDER BY fire_at LIMIT 1 FOR UPDATE SKIP LOCKED",
-                           2, params, PGRES_TUPLES_OK, &err);
+                           p.count, p.values, PGRES_TUPLES_OK, &err);
     if (r == NULL || PQntuples(r) == 0) {
         int status = r == NULL ? -1 : 0;
         PQclear(r);
@@ -132,13 +133,13 @@ static int fire_one(PGconn *conn, long long *busy, int *busy_count)
     PQclear(r);
     /* Never wait for the match while holding the deadline row: a move in
      * progress holds the match and will want this row. */
-    char id[24];
-    snprintf(id, sizeof id, "%lld", match_id);
-    const char *match_params[] = {id};
+    db_params match_params = {0};
+    db_params_int(&match_params, match_id);
     r = db_query(conn,
                  "SELECT 1 FROM matches WHERE match_id = $1"
                  " FOR UPDATE SKIP LOCKED",
-                 1, match_params, PGRES_TUPLES_OK, &err);
+                 match_params.count, match_params.values, PGRES_TUPLES_OK,
+                 &err);
     if (r == NULL || PQntuples(r) == 0) {
         int status = r == NULL ? -1 : 2;
         PQclear(r);
