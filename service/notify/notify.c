@@ -2,22 +2,17 @@
 #include "notify/notify.h"
 
 #include <curl/curl.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <pthread.h>
 #include <sodium.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "store/db.h"
 #include "store/db_params.h"
 #include "core/log.h"
+#include "core/worker.h"
 #include "notify/mail.h"
 #include "notify/notify_digest.h"
 #include "notify/notify_outbox.h"
@@ -28,9 +23,10 @@
 struct notify_worker {
     notify_config config;
     char *database_url;
-    pthread_t thread;
-    int wake[2];
-    atomic_bool stopping;
+    worker *thread;
+    /* The thread's own, from begin to end: */
+    CURLM *multi;
+    PGconn *listen; /* LISTEN pbem_outbox; NULL until (re)connected */
 };
 
 /* One claimed row on its way out. */
@@ -386,8 +382,9 @@ static void judge(job *j, CURLcode result)
 }
 
 /* Claims, sends and records one batch; the number claimed or -1. */
-static int work_batch(notify_worker *w, PGconn *conn, CURLM *multi)
+static int work_batch(notify_worker *w, worker *self, PGconn *conn)
 {
+    CURLM *multi = w->multi;
     job jobs[NOTIFY_BATCH_MAX];
     char *payloads[NOTIFY_BATCH_MAX] = {0};
     char created[NOTIFY_BATCH_MAX][40];
@@ -423,7 +420,7 @@ static int work_batch(notify_worker *w, PGconn *conn, CURLM *multi)
             j->in_flight = true;
     }
     int running = 1;
-    while (!atomic_load(&w->stopping)) {
+    while (!worker_stopping(self)) {
         if (curl_multi_perform(multi, &running) != CURLM_OK)
             break;
         CURLMsg *msg;
@@ -438,7 +435,8 @@ static int work_batch(notify_worker *w, PGconn *conn, CURLM *multi)
         }
         if (running == 0)
             break;
-        struct curl_waitfd extra = {.fd = w->wake[0], .events = CURL_WAIT_POLLIN};
+        struct curl_waitfd extra = {.fd = worker_wake_fd(self),
+                                    .events = CURL_WAIT_POLLIN};
         if (curl_multi_poll(multi, &extra, 1, 1000, NULL) != CURLM_OK)
             break;
     }
@@ -502,60 +500,66 @@ static long long next_due_ms(notify_worker *w, PGconn *conn)
     return wait < WAIT_MIN_MS ? WAIT_MIN_MS : wait;
 }
 
-static void *run(void *arg)
+static bool begin(void *context)
 {
-    notify_worker *w = arg;
-    PGconn *listen = NULL;
-    CURLM *multi = curl_multi_init();
-    if (multi == NULL) {
+    notify_worker *w = context;
+    w->multi = curl_multi_init();
+    if (w->multi == NULL) {
         log_error("notifications: libcurl cannot make a multi handle; no "
                   "notification will be sent");
-        return NULL;
+        return false;
     }
-    while (!atomic_load(&w->stopping)) {
-        if (listen != NULL && PQstatus(listen) != CONNECTION_OK) {
-            PQfinish(listen);
-            listen = NULL;
-        }
-        if (listen == NULL)
-            listen = listen_connect(w->database_url);
-        if (listen != NULL) {
-            PQconsumeInput(listen);
-            drain(listen);
-        }
-        apierr err;
-        PGconn *conn = db_conn(&err);
-        /* Pointless reminders go first, then digests, then single rows. */
-        int claimed = conn && notify_outbox_cancel_pointless(conn) >= 0
-                          ? notify_digest_send(conn, &w->config)
-                          : -1;
-        if (claimed >= 0) {
-            int batch = work_batch(w, conn, multi);
-            claimed = batch < 0 ? -1 : claimed + batch;
-        }
-        if (claimed > 0)
-            continue;
-        long long wait = claimed == 0 ? next_due_ms(w, conn) : w->config.poll_ms;
-        struct pollfd fds[2] = {{.fd = w->wake[0], .events = POLLIN},
-                                {.fd = listen ? PQsocket(listen) : -1,
-                                 .events = POLLIN}};
-        int ready = poll(fds, listen ? 2 : 1, (int)wait);
-        if (ready < 0 && errno != EINTR)
-            log_error("notifications: poll failed: %s", strerror(errno));
-        if (listen != NULL && ready > 0 && (fds[1].revents & POLLIN)) {
-            if (PQconsumeInput(listen) == 0) {
-                PQfinish(listen);
-                listen = NULL;
-            } else {
-                drain(listen);
-            }
+    return true;
+}
+
+/* Sleeps on the LISTEN socket too, so a new row is sent at once; reads
+ * what woke it at the start of the next round. */
+static void one_round(worker *self, void *context, worker_pause *pause)
+{
+    notify_worker *w = context;
+    if (w->listen != NULL && pause->fd_ready) {
+        if (PQconsumeInput(w->listen) == 0) {
+            PQfinish(w->listen);
+            w->listen = NULL;
+        } else {
+            drain(w->listen);
         }
     }
-    curl_multi_cleanup(multi);
-    if (listen != NULL)
-        PQfinish(listen);
+    if (w->listen != NULL && PQstatus(w->listen) != CONNECTION_OK) {
+        PQfinish(w->listen);
+        w->listen = NULL;
+    }
+    if (w->listen == NULL)
+        w->listen = listen_connect(w->database_url);
+    if (w->listen != NULL) {
+        PQconsumeInput(w->listen);
+        drain(w->listen);
+    }
+    apierr err;
+    PGconn *conn = db_conn(&err);
+    /* Pointless reminders go first, then digests, then single rows. */
+    int claimed = conn && notify_outbox_cancel_pointless(conn) >= 0
+                      ? notify_digest_send(conn, &w->config)
+                      : -1;
+    if (claimed >= 0) {
+        int batch = work_batch(w, self, conn);
+        claimed = batch < 0 ? -1 : claimed + batch;
+    }
+    if (claimed > 0) {
+        pause->ms = 0;
+        return;
+    }
+    pause->ms = claimed == 0 ? next_due_ms(w, conn) : w->config.poll_ms;
+    pause->fd = w->listen ? PQsocket(w->listen) : -1;
+}
+
+static void end(void *context)
+{
+    notify_worker *w = context;
+    curl_multi_cleanup(w->multi);
+    if (w->listen != NULL)
+        PQfinish(w->listen);
     db_close_thread();
-    return NULL;
 }
 
 notify_worker *notify_start(const notify_config *config, apierr *err)
@@ -568,22 +572,20 @@ notify_worker *notify_start(const notify_config *config, apierr *err)
     if (w->database_url == NULL)
         abort();
     w->config.database_url = w->database_url;
-    atomic_init(&w->stopping, false);
-    if (pipe2(w->wake, O_NONBLOCK | O_CLOEXEC) != 0) {
+    worker_spec spec = {
+        .name = "notifications",
+        .what = "outbox worker",
+        .error_code = "notify",
+        .poll_ms = w->config.poll_ms,
+        .context = w,
+        .begin = begin,
+        .round = one_round,
+        .end = end,
+    };
+    w->thread = worker_start(&spec, err);
+    if (w->thread == NULL) {
         free(w->database_url);
         free(w);
-        apierr_set(err, 500, "notify", "cannot create the worker's wake-up "
-                                       "pipe: %s", strerror(errno));
-        return NULL;
-    }
-    int rc = pthread_create(&w->thread, NULL, run, w);
-    if (rc != 0) {
-        close(w->wake[0]);
-        close(w->wake[1]);
-        free(w->database_url);
-        free(w);
-        apierr_set(err, 500, "notify", "cannot start the outbox worker: %s",
-                   strerror(rc));
         return NULL;
     }
     return w;
@@ -593,12 +595,7 @@ void notify_stop(notify_worker *w)
 {
     if (w == NULL)
         return;
-    atomic_store(&w->stopping, true);
-    ssize_t wrote = write(w->wake[1], "x", 1);
-    (void)wrote;
-    pthread_join(w->thread, NULL);
-    close(w->wake[0]);
-    close(w->wake[1]);
+    worker_stop(w->thread);
     free(w->database_url);
     free(w);
 }

@@ -1,15 +1,9 @@
 /* deadline_worker.c */
 #include "timers/deadline_worker.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/clock.h"
 #include "store/db.h"
@@ -17,6 +11,7 @@
 #include "deadlines/deadlines.h"
 #include "core/log.h"
 #include "core/metrics.h"
+#include "core/worker.h"
 #include "store/store.h"
 #include "timers/timeouts.h"
 
@@ -24,11 +19,8 @@
 #define BUSY_MAX 64
 
 struct deadline_worker {
-    pthread_t thread;
-    int wake[2];
-    int poll_ms;
+    worker *thread;
     int batch;
-    atomic_bool stopping;
 };
 
 /* Queues the reminders that are due; returns how many, or -1. */
@@ -170,33 +162,33 @@ static int fire_one(PGconn *conn, long long *busy, int *busy_count)
     return 1;
 }
 
-static void *run(void *arg)
+static void one_round(worker *self, void *context, worker_pause *pause)
 {
-    deadline_worker *w = arg;
-    while (!atomic_load(&w->stopping)) {
-        apierr err;
-        PGconn *conn = db_conn(&err);
-        int reminders = 0, actions = 0;
-        if (conn != NULL) {
-            reminders = remind_batch(w, conn);
-            long long busy[BUSY_MAX];
-            int busy_count = 0;
-            for (int i = 0; i < w->batch && !atomic_load(&w->stopping); i++) {
-                int fired = fire_one(conn, busy, &busy_count);
-                if (fired <= 0)
-                    break;
-                actions += fired == 1;
-            }
+    deadline_worker *w = context;
+    apierr err;
+    PGconn *conn = db_conn(&err);
+    int reminders = 0, actions = 0;
+    if (conn != NULL) {
+        reminders = remind_batch(w, conn);
+        long long busy[BUSY_MAX];
+        int busy_count = 0;
+        for (int i = 0; i < w->batch && !worker_stopping(self); i++) {
+            int fired = fire_one(conn, busy, &busy_count);
+            if (fired <= 0)
+                break;
+            actions += fired == 1;
         }
-        metrics_deadline_round(reminders > 0 ? reminders : 0, actions);
-        if (reminders > 0 || actions > 0)
-            continue;
-        struct pollfd fd = {.fd = w->wake[0], .events = POLLIN};
-        if (poll(&fd, 1, w->poll_ms) < 0 && errno != EINTR)
-            log_error("deadlines: poll failed: %s", strerror(errno));
     }
+    metrics_deadline_round(reminders > 0 ? reminders : 0, actions);
+    /* Work found: there may be more, so no sleep before the next round. */
+    if (reminders > 0 || actions > 0)
+        pause->ms = 0;
+}
+
+static void end(void *context)
+{
+    (void)context;
     db_close_thread();
-    return NULL;
 }
 
 deadline_worker *deadline_worker_start(int poll_ms, int batch, apierr *err)
@@ -204,23 +196,19 @@ deadline_worker *deadline_worker_start(int poll_ms, int batch, apierr *err)
     deadline_worker *w = calloc(1, sizeof *w);
     if (w == NULL)
         abort();
-    w->poll_ms = poll_ms > 0 ? poll_ms : 10000;
     w->batch = batch >= 1 && batch <= BATCH_MAX ? batch : 16;
-    atomic_init(&w->stopping, false);
-    if (pipe2(w->wake, O_NONBLOCK | O_CLOEXEC) != 0) {
+    worker_spec spec = {
+        .name = "deadlines",
+        .what = "deadline worker",
+        .error_code = "deadlines",
+        .poll_ms = poll_ms > 0 ? poll_ms : 10000,
+        .context = w,
+        .round = one_round,
+        .end = end,
+    };
+    w->thread = worker_start(&spec, err);
+    if (w->thread == NULL) {
         free(w);
-        apierr_set(err, 500, "deadlines",
-                   "cannot create the deadline worker's wake-up pipe: %s",
-                   strerror(errno));
-        return NULL;
-    }
-    int rc = pthread_create(&w->thread, NULL, run, w);
-    if (rc != 0) {
-        close(w->wake[0]);
-        close(w->wake[1]);
-        free(w);
-        apierr_set(err, 500, "deadlines",
-                   "cannot start the deadline worker: %s", strerror(rc));
         return NULL;
     }
     return w;
@@ -230,11 +218,6 @@ void deadline_worker_stop(deadline_worker *w)
 {
     if (w == NULL)
         return;
-    atomic_store(&w->stopping, true);
-    ssize_t wrote = write(w->wake[1], "x", 1);
-    (void)wrote;
-    pthread_join(w->thread, NULL);
-    close(w->wake[0]);
-    close(w->wake[1]);
+    worker_stop(w->thread);
     free(w);
 }
