@@ -1,4 +1,5 @@
-/* notify.c: the outbox worker thread. */
+/* notify.c: the outbox worker: its rounds (claim, send, record) on a
+ * core/worker thread. */
 #include "notify/notify.h"
 
 #include <curl/curl.h>
