@@ -1,85 +1,34 @@
-/* notify.c: the outbox worker thread. */
+/* notify.c: the outbox worker: its rounds (claim, send, record) on a
+ * core/worker thread. */
 #include "notify/notify.h"
 
 #include <curl/curl.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <pthread.h>
 #include <sodium.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "store/db.h"
+#include "store/db_params.h"
 #include "core/log.h"
+#include "core/worker.h"
 #include "notify/mail.h"
 #include "notify/notify_digest.h"
 #include "notify/notify_outbox.h"
 #include "notify/webhooks.h"
 
-#define BATCH_MAX 64
-#define RETRY_AFTER_MAX_MS (24LL * 3600 * 1000)
 #define WAIT_MIN_MS 20
 
 struct notify_worker {
     notify_config config;
     char *database_url;
-    pthread_t thread;
-    int wake[2];
-    atomic_bool stopping;
+    worker *thread;
+    /* The thread's own, from begin to end: */
+    CURLM *multi;
+    PGconn *listen; /* LISTEN pbem_outbox; NULL until (re)connected */
 };
-
-static long long env_number(const char *name, long long fallback)
-{
-    const char *text = getenv(name);
-    if (text == NULL || text[0] == '\0')
-        return fallback;
-    char *end = NULL;
-    long long value = strtoll(text, &end, 10);
-    return *end == '\0' && value >= 0 ? value : fallback;
-}
-
-void notify_config_from_env(notify_config *config, const char *database_url)
-{
-    config->database_url = database_url;
-    config->poll_ms = (int)env_number("PBEM_NOTIFY_POLL_MS", 5000);
-    config->batch = (int)env_number("PBEM_NOTIFY_BATCH", 16);
-    if (config->batch < 1 || config->batch > BATCH_MAX)
-        config->batch = 16;
-    config->max_attempts = (int)env_number("PBEM_NOTIFY_MAX_ATTEMPTS", 20);
-    if (config->max_attempts < 1)
-        config->max_attempts = 1;
-    config->backoff_ms = env_number("PBEM_NOTIFY_BACKOFF_MS", 30000);
-    config->backoff_max_ms = env_number("PBEM_NOTIFY_BACKOFF_MAX_MS", 21600000);
-    config->lease_seconds = (int)env_number("PBEM_NOTIFY_LEASE_SECONDS", 120);
-    if (config->lease_seconds < 1)
-        config->lease_seconds = 1;
-    long long timeout = env_number("PBEM_WEBHOOK_TIMEOUT", 20);
-    config->timeout_seconds = (int)(timeout < 15 ? 15 : timeout > 30 ? 30 : timeout);
-    const char *loopback = getenv("PBEM_WEBHOOK_ALLOW_LOOPBACK");
-    config->allow_loopback = loopback != NULL && strcmp(loopback, "1") == 0;
-}
-
-long long notify_backoff_ms(const notify_config *config, int attempt,
-                            long long retry_after_ms)
-{
-    long long delay = config->backoff_ms > 0 ? config->backoff_ms : 1;
-    for (int i = 1; i < attempt && delay < config->backoff_max_ms; i++)
-        delay *= 2;
-    if (delay > config->backoff_max_ms)
-        delay = config->backoff_max_ms;
-    uint64_t random;
-    randombytes_buf(&random, sizeof random);
-    long long jittered = delay / 2 + (long long)(random % (uint64_t)(delay / 2 + 1));
-    if (retry_after_ms > RETRY_AFTER_MAX_MS)
-        retry_after_ms = RETRY_AFTER_MAX_MS;
-    return jittered < retry_after_ms ? retry_after_ms : jittered;
-}
 
 /* One claimed row on its way out. */
 typedef struct job {
@@ -146,9 +95,9 @@ static size_t read_header(char *data, size_t size, size_t count, void *user)
         if (end != v && *end == '\0' && seconds >= 0) {
             /* Capped before it is counted in milliseconds: the endpoint
              * may send any number. */
-            j->retry_after_ms = seconds < RETRY_AFTER_MAX_MS / 1000
+            j->retry_after_ms = seconds < NOTIFY_RETRY_AFTER_MAX_MS / 1000
                                     ? seconds * 1000
-                                    : RETRY_AFTER_MAX_MS;
+                                    : NOTIFY_RETRY_AFTER_MAX_MS;
         } else {
             time_t when = curl_getdate(v, NULL);
             if (when > 0)
@@ -238,13 +187,12 @@ static bool prepare_mail(notify_worker *w, PGconn *conn, job *j,
         finish(j, "skipped", true, 0, "this service has no SMTP server (PBEM_SMTP_URL)");
         return true;
     }
-    char player[24];
-    snprintf(player, sizeof player, "%lld", j->player_id);
-    const char *params[] = {player};
+    db_params p = {0};
+    db_params_int(&p, j->player_id);
     apierr err;
     PGresult *r = db_query(conn,
                            "SELECT name, email FROM players WHERE player_id = $1",
-                           1, params, PGRES_TUPLES_OK, &err);
+                           p.count, p.values, PGRES_TUPLES_OK, &err);
     if (r == NULL)
         return false;
     if (PQntuples(r) != 1 || PQgetisnull(r, 0, 1)) {
@@ -319,10 +267,9 @@ static bool prepare_admin_mail(notify_worker *w, job *j,
 static int claim(notify_worker *w, PGconn *conn, job *jobs, char **payloads,
                  char (*created)[40])
 {
-    char lease[16], limit[16];
-    snprintf(lease, sizeof lease, "%d", w->config.lease_seconds);
-    snprintf(limit, sizeof limit, "%d", w->config.batch);
-    const char *params[] = {lease, limit};
+    db_params p = {0};
+    db_params_int(&p, w->config.lease_seconds);
+    db_params_int(&p, w->config.batch);
     apierr err;
     PGresult *r = db_query(
         conn,
@@ -340,7 +287,7 @@ static int claim(notify_worker *w, PGconn *conn, job *jobs, char **payloads,
         "   coalesce(o.webhook_id, 0), o.channel, o.reason, o.payload::text,"
         "   o.attempts, to_char(o.created_at AT TIME ZONE 'UTC',"
         "   'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')",
-        2, params, PGRES_TUPLES_OK, &err);
+        p.count, p.values, PGRES_TUPLES_OK, &err);
     if (r == NULL)
         return -1;
     int n = PQntuples(r);
@@ -395,15 +342,14 @@ static void record(notify_worker *w, PGconn *conn, job *j)
 
 static void release(PGconn *conn, const job *j)
 {
-    char match[24], outbox[24];
-    snprintf(match, sizeof match, "%lld", j->match_id);
-    snprintf(outbox, sizeof outbox, "%lld", j->outbox_id);
-    const char *params[] = {match, outbox};
+    db_params p = {0};
+    db_params_int(&p, j->match_id);
+    db_params_int(&p, j->outbox_id);
     apierr err;
     db_command(conn,
                "UPDATE outbox SET next_attempt_at = now()"
                " WHERE match_id = $1 AND outbox_id = $2 AND status = 'pending'",
-               2, params, &err);
+               p.count, p.values, &err);
 }
 
 static void judge(job *j, CURLcode result)
@@ -437,11 +383,12 @@ static void judge(job *j, CURLcode result)
 }
 
 /* Claims, sends and records one batch; the number claimed or -1. */
-static int work_batch(notify_worker *w, PGconn *conn, CURLM *multi)
+static int work_batch(notify_worker *w, worker *self, PGconn *conn)
 {
-    job jobs[BATCH_MAX];
-    char *payloads[BATCH_MAX] = {0};
-    char created[BATCH_MAX][40];
+    CURLM *multi = w->multi;
+    job jobs[NOTIFY_BATCH_MAX];
+    char *payloads[NOTIFY_BATCH_MAX] = {0};
+    char created[NOTIFY_BATCH_MAX][40];
     int n = claim(w, conn, jobs, payloads, created);
     if (n <= 0)
         return n;
@@ -474,7 +421,7 @@ static int work_batch(notify_worker *w, PGconn *conn, CURLM *multi)
             j->in_flight = true;
     }
     int running = 1;
-    while (!atomic_load(&w->stopping)) {
+    while (!worker_stopping(self)) {
         if (curl_multi_perform(multi, &running) != CURLM_OK)
             break;
         CURLMsg *msg;
@@ -489,7 +436,8 @@ static int work_batch(notify_worker *w, PGconn *conn, CURLM *multi)
         }
         if (running == 0)
             break;
-        struct curl_waitfd extra = {.fd = w->wake[0], .events = CURL_WAIT_POLLIN};
+        struct curl_waitfd extra = {.fd = worker_wake_fd(self),
+                                    .events = CURL_WAIT_POLLIN};
         if (curl_multi_poll(multi, &extra, 1, 1000, NULL) != CURLM_OK)
             break;
     }
@@ -553,60 +501,66 @@ static long long next_due_ms(notify_worker *w, PGconn *conn)
     return wait < WAIT_MIN_MS ? WAIT_MIN_MS : wait;
 }
 
-static void *run(void *arg)
+static bool begin(void *context)
 {
-    notify_worker *w = arg;
-    PGconn *listen = NULL;
-    CURLM *multi = curl_multi_init();
-    if (multi == NULL) {
+    notify_worker *w = context;
+    w->multi = curl_multi_init();
+    if (w->multi == NULL) {
         log_error("notifications: libcurl cannot make a multi handle; no "
                   "notification will be sent");
-        return NULL;
+        return false;
     }
-    while (!atomic_load(&w->stopping)) {
-        if (listen != NULL && PQstatus(listen) != CONNECTION_OK) {
-            PQfinish(listen);
-            listen = NULL;
-        }
-        if (listen == NULL)
-            listen = listen_connect(w->database_url);
-        if (listen != NULL) {
-            PQconsumeInput(listen);
-            drain(listen);
-        }
-        apierr err;
-        PGconn *conn = db_conn(&err);
-        /* Pointless reminders go first, then digests, then single rows. */
-        int claimed = conn && notify_outbox_cancel_pointless(conn) >= 0
-                          ? notify_digest_send(conn, &w->config)
-                          : -1;
-        if (claimed >= 0) {
-            int batch = work_batch(w, conn, multi);
-            claimed = batch < 0 ? -1 : claimed + batch;
-        }
-        if (claimed > 0)
-            continue;
-        long long wait = claimed == 0 ? next_due_ms(w, conn) : w->config.poll_ms;
-        struct pollfd fds[2] = {{.fd = w->wake[0], .events = POLLIN},
-                                {.fd = listen ? PQsocket(listen) : -1,
-                                 .events = POLLIN}};
-        int ready = poll(fds, listen ? 2 : 1, (int)wait);
-        if (ready < 0 && errno != EINTR)
-            log_error("notifications: poll failed: %s", strerror(errno));
-        if (listen != NULL && ready > 0 && (fds[1].revents & POLLIN)) {
-            if (PQconsumeInput(listen) == 0) {
-                PQfinish(listen);
-                listen = NULL;
-            } else {
-                drain(listen);
-            }
+    return true;
+}
+
+/* Sleeps on the LISTEN socket too, so a new row is sent at once; reads
+ * what woke it at the start of the next round. */
+static void one_round(worker *self, void *context, worker_pause *pause)
+{
+    notify_worker *w = context;
+    if (w->listen != NULL && pause->fd_ready) {
+        if (PQconsumeInput(w->listen) == 0) {
+            PQfinish(w->listen);
+            w->listen = NULL;
+        } else {
+            drain(w->listen);
         }
     }
-    curl_multi_cleanup(multi);
-    if (listen != NULL)
-        PQfinish(listen);
+    if (w->listen != NULL && PQstatus(w->listen) != CONNECTION_OK) {
+        PQfinish(w->listen);
+        w->listen = NULL;
+    }
+    if (w->listen == NULL)
+        w->listen = listen_connect(w->database_url);
+    if (w->listen != NULL) {
+        PQconsumeInput(w->listen);
+        drain(w->listen);
+    }
+    apierr err;
+    PGconn *conn = db_conn(&err);
+    /* Pointless reminders go first, then digests, then single rows. */
+    int claimed = conn && notify_outbox_cancel_pointless(conn) >= 0
+                      ? notify_digest_send(conn, &w->config)
+                      : -1;
+    if (claimed >= 0) {
+        int batch = work_batch(w, self, conn);
+        claimed = batch < 0 ? -1 : claimed + batch;
+    }
+    if (claimed > 0) {
+        pause->ms = 0;
+        return;
+    }
+    pause->ms = claimed == 0 ? next_due_ms(w, conn) : w->config.poll_ms;
+    pause->fd = w->listen ? PQsocket(w->listen) : -1;
+}
+
+static void end(void *context)
+{
+    notify_worker *w = context;
+    curl_multi_cleanup(w->multi);
+    if (w->listen != NULL)
+        PQfinish(w->listen);
     db_close_thread();
-    return NULL;
 }
 
 notify_worker *notify_start(const notify_config *config, apierr *err)
@@ -619,22 +573,20 @@ notify_worker *notify_start(const notify_config *config, apierr *err)
     if (w->database_url == NULL)
         abort();
     w->config.database_url = w->database_url;
-    atomic_init(&w->stopping, false);
-    if (pipe2(w->wake, O_NONBLOCK | O_CLOEXEC) != 0) {
+    worker_spec spec = {
+        .name = "notifications",
+        .what = "outbox worker",
+        .error_code = "notify",
+        .poll_ms = w->config.poll_ms,
+        .context = w,
+        .begin = begin,
+        .round = one_round,
+        .end = end,
+    };
+    w->thread = worker_start(&spec, err);
+    if (w->thread == NULL) {
         free(w->database_url);
         free(w);
-        apierr_set(err, 500, "notify", "cannot create the worker's wake-up "
-                                       "pipe: %s", strerror(errno));
-        return NULL;
-    }
-    int rc = pthread_create(&w->thread, NULL, run, w);
-    if (rc != 0) {
-        close(w->wake[0]);
-        close(w->wake[1]);
-        free(w->database_url);
-        free(w);
-        apierr_set(err, 500, "notify", "cannot start the outbox worker: %s",
-                   strerror(rc));
         return NULL;
     }
     return w;
@@ -644,12 +596,7 @@ void notify_stop(notify_worker *w)
 {
     if (w == NULL)
         return;
-    atomic_store(&w->stopping, true);
-    ssize_t wrote = write(w->wake[1], "x", 1);
-    (void)wrote;
-    pthread_join(w->thread, NULL);
-    close(w->wake[0]);
-    close(w->wake[1]);
+    worker_stop(w->thread);
     free(w->database_url);
     free(w);
 }

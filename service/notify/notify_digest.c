@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "store/db.h"
+#include "store/db_params.h"
 #include "core/log.h"
 #include "notify/mail.h"
 #include "notify/notify_outbox.h"
@@ -58,9 +59,9 @@ static json_t *latest_per_match(const PGresult *rows)
 static bool send_one(PGconn *conn, const notify_config *config,
                      const char *player)
 {
-    char lease[16];
-    snprintf(lease, sizeof lease, "%d", config->lease_seconds);
-    const char *params[] = {player, lease};
+    db_params p = {0};
+    db_params_text(&p, player);
+    db_params_int(&p, config->lease_seconds);
     apierr err;
     PGresult *rows = db_query(
         conn,
@@ -76,16 +77,19 @@ static bool send_one(PGconn *conn, const notify_config *config,
         "  RETURNING o.match_id, o.outbox_id, o.payload::text, o.attempts, o.seq)"
         " SELECT match_id, outbox_id, payload, attempts FROM claimed"
         "  ORDER BY match_id, seq",
-        2, params, PGRES_TUPLES_OK, &err);
+        p.count, p.values, PGRES_TUPLES_OK, &err);
     if (rows == NULL)
         return false;
     if (PQntuples(rows) == 0) {
         PQclear(rows);
         return true;
     }
+    db_params who_params = {0};
+    db_params_text(&who_params, player);
     PGresult *who = db_query(conn,
                              "SELECT name, email FROM players WHERE player_id = $1",
-                             1, params, PGRES_TUPLES_OK, &err);
+                             who_params.count, who_params.values,
+                             PGRES_TUPLES_OK, &err);
     if (who == NULL || PQntuples(who) != 1 || PQgetisnull(who, 0, 1)) {
         record_all(conn, config, rows, false, 0, 0,
                    "the player has no email address any more");

@@ -13,7 +13,7 @@
 
 #include <libpq-fe.h>
 
-#include "notify/notify.h"
+#include "notify/notify_policy.h"
 
 /* Sends the digests due now, for a few players at a time (blocking for at
  * most the SMTP timeout each). Returns how many players got one, or -1 on

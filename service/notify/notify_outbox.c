@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "store/db.h"
+#include "store/db_params.h"
 #include "notify/mail.h"
 
 #define MOVES_IN_PAYLOAD 50
@@ -90,11 +91,10 @@ static json_t *public_payload(const store_match *match,
 static json_t *changes_since_last_turn(PGconn *conn, const store_match *match,
                                        int seat, apierr *err)
 {
-    char id[24], seat_text[16], limit[16];
-    snprintf(id, sizeof id, "%lld", match->match_id);
-    snprintf(seat_text, sizeof seat_text, "%d", seat);
-    snprintf(limit, sizeof limit, "%d", CHANGES_MAX);
-    const char *params[] = {id, seat_text, limit};
+    db_params p = {0};
+    db_params_int(&p, match->match_id);
+    db_params_int(&p, seat);
+    db_params_int(&p, CHANGES_MAX);
     PGresult *r = db_query(
         conn,
         "SELECT seat, kind, body::jsonb #>> '{data,text}' FROM ("
@@ -104,7 +104,7 @@ static json_t *changes_since_last_turn(PGconn *conn, const store_match *match,
         "           AND kind IN ('move', 'committed', 'revealed'))"
         "     AND kind IN ('move', 'committed', 'decided')"
         "   ORDER BY seq DESC LIMIT $3::int) latest ORDER BY seq",
-        3, params, PGRES_TUPLES_OK, err);
+        p.count, p.values, PGRES_TUPLES_OK, err);
     if (r == NULL)
         return NULL;
     json_t *changes = json_array();
@@ -211,15 +211,18 @@ static const char queue_sql[] =
     " ON CONFLICT DO NOTHING";
 
 /* One seat's rows (queue_sql). */
-static bool queue_seat(PGconn *conn, const char *id, const char *seq,
+static bool queue_seat(PGconn *conn, long long match_id, long long seq,
                        long long player_id, const char *reason,
                        const char *payload, apierr *err)
 {
-    char player[24];
-    snprintf(player, sizeof player, "%lld", player_id);
-    const char *with_mail = mail_configured() ? "true" : "false";
-    const char *params[] = {id, seq, player, reason, payload, with_mail};
-    return db_command(conn, queue_sql, 6, params, err);
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_int(&p, seq);
+    db_params_int(&p, player_id);
+    db_params_text(&p, reason);
+    db_params_text(&p, payload);
+    db_params_text(&p, mail_configured() ? "true" : "false");
+    return db_command(conn, queue_sql, p.count, p.values, err);
 }
 
 /* The seats whose players can be told anything, read with the match
@@ -235,11 +238,15 @@ static uint32_t listening_seats(const store_match *match)
 }
 
 /* One row per enabled relay webhook of the match: public data only. */
-static bool queue_relays(PGconn *conn, const char *id, const char *seq,
+static bool queue_relays(PGconn *conn, long long match_id, long long seq,
                          const char *reason, const json_t *public, apierr *err)
 {
     char *text = json_dumps(public, JSON_COMPACT | JSON_SORT_KEYS);
-    const char *params[] = {id, seq, reason, text};
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_int(&p, seq);
+    db_params_text(&p, reason);
+    db_params_text(&p, text);
     bool ok = db_command(
         conn,
         "INSERT INTO outbox (match_id, seq, player_id, channel, reason,"
@@ -248,7 +255,7 @@ static bool queue_relays(PGconn *conn, const char *id, const char *seq,
         "        w.webhook_id"
         "   FROM webhooks w WHERE w.match_id = $1 AND w.disabled_at IS NULL"
         " ON CONFLICT DO NOTHING",
-        4, params, err);
+        p.count, p.values, err);
     free(text);
     return ok;
 }
@@ -271,9 +278,6 @@ static bool queue(PGconn *conn, const store_match *match,
     const char *reason = over ? "match_over" : "your_turn";
     json_t *public = public_payload(match, engine, state, &pending, reason,
                                     result);
-    char id[24], seq[24];
-    snprintf(id, sizeof id, "%lld", match->match_id);
-    snprintf(seq, sizeof seq, "%lld", match->head_seq);
     bool ok = true;
     for (int s = 0; ok && s < match->seat_count; s++) {
         if (!(recipients & (1u << s)))
@@ -290,12 +294,13 @@ static bool queue(PGconn *conn, const store_match *match,
             json_object_set_new(payload, "moves", json_array());
         char *text = json_dumps(payload, JSON_COMPACT | JSON_SORT_KEYS);
         json_decref(payload);
-        ok = queue_seat(conn, id, seq, match->seat_player[s], reason, text,
-                        err);
+        ok = queue_seat(conn, match->match_id, match->head_seq,
+                        match->seat_player[s], reason, text, err);
         free(text);
     }
     if (ok && relay)
-        ok = queue_relays(conn, id, seq, reason, public, err);
+        ok = queue_relays(conn, match->match_id, match->head_seq, reason,
+                          public, err);
     json_decref(public);
     return ok;
 }
@@ -353,9 +358,6 @@ bool notify_outbox_queue_aborted(PGconn *conn, const store_match *match,
                             engine->view(state, RULES_SPECTATOR));
         json_object_set_new(public, "result", engine->result(state));
     }
-    char id[24], seq[24];
-    snprintf(id, sizeof id, "%lld", match->match_id);
-    snprintf(seq, sizeof seq, "%lld", match->head_seq);
     bool ok = true;
     for (int s = 0; ok && s < match->seat_count; s++) {
         if (!(listening & (1u << s)))
@@ -366,12 +368,13 @@ bool notify_outbox_queue_aborted(PGconn *conn, const store_match *match,
             json_object_set_new(payload, "view", engine->view(state, s));
         char *text = json_dumps(payload, JSON_COMPACT | JSON_SORT_KEYS);
         json_decref(payload);
-        ok = queue_seat(conn, id, seq, match->seat_player[s], "match_aborted",
-                        text, err);
+        ok = queue_seat(conn, match->match_id, match->head_seq,
+                        match->seat_player[s], "match_aborted", text, err);
         free(text);
     }
     if (ok && relay)
-        ok = queue_relays(conn, id, seq, "match_aborted", public, err);
+        ok = queue_relays(conn, match->match_id, match->head_seq,
+                          "match_aborted", public, err);
     json_decref(public);
     return ok;
 }
@@ -398,14 +401,11 @@ bool notify_outbox_queue_nudge(PGconn *conn, const store_match *match,
     json_object_set_new(payload, "nudged_by", json_string(nudged_by));
     char *text = json_dumps(payload, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(payload);
-    char id[24], seq[24];
-    snprintf(id, sizeof id, "%lld", match->match_id);
-    snprintf(seq, sizeof seq, "%lld", match->head_seq);
     /* Unique per nudge: the same turn may be nudged again a window later. */
     char reason[48];
     snprintf(reason, sizeof reason, "nudge_%lld", nudge_id);
-    bool ok = queue_seat(conn, id, seq, match->seat_player[seat], reason, text,
-                         err);
+    bool ok = queue_seat(conn, match->match_id, match->head_seq,
+                         match->seat_player[seat], reason, text, err);
     free(text);
     return ok;
 }
@@ -426,10 +426,7 @@ bool notify_outbox_remind(PGconn *conn, const store_match *match,
     json_object_set(payload, "deadline", (json_t *)deadline);
     char *text = json_dumps(payload, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(payload);
-    char id[24], seq_text[24];
-    snprintf(id, sizeof id, "%lld", match->match_id);
-    snprintf(seq_text, sizeof seq_text, "%lld", seq);
-    bool ok = queue_seat(conn, id, seq_text, match->seat_player[seat],
+    bool ok = queue_seat(conn, match->match_id, seq, match->seat_player[seat],
                          "deadline_reminder", text, err);
     free(text);
     return ok;
@@ -442,17 +439,22 @@ bool notify_outbox_record_attempt(PGconn *conn, long long match_id,
                                   const char *status, long long delay_ms,
                                   apierr *err)
 {
-    char match[24], outbox[24], number[16], duration[24], code_text[24];
+    /* Seconds with milliseconds, for make_interval: not a whole number. */
     char secs[32];
-    snprintf(match, sizeof match, "%lld", match_id);
-    snprintf(outbox, sizeof outbox, "%lld", outbox_id);
-    snprintf(number, sizeof number, "%d", attempt);
-    snprintf(duration, sizeof duration, "%lld", duration_ms);
-    snprintf(code_text, sizeof code_text, "%ld", code);
     snprintf(secs, sizeof secs, "%.3f", (double)delay_ms / 1000.0);
-    const char *params[] = {match,  outbox, number, duration,
-                            outcome, code ? code_text : NULL,
-                            error,  status, secs};
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_int(&p, outbox_id);
+    db_params_int(&p, attempt);
+    db_params_int(&p, duration_ms);
+    db_params_text(&p, outcome);
+    if (code)
+        db_params_int(&p, code);
+    else
+        db_params_text(&p, NULL);
+    db_params_text(&p, error);
+    db_params_text(&p, status);
+    db_params_text(&p, secs);
     return db_command(
         conn,
         "WITH attempt AS (INSERT INTO outbox_attempts (match_id, outbox_id,"
@@ -462,7 +464,7 @@ bool notify_outbox_record_attempt(PGconn *conn, long long match_id,
         "   sent_at = CASE WHEN $8 = 'sent' THEN now() ELSE sent_at END,"
         "   next_attempt_at = now() + make_interval(secs => $9::float8)"
         " WHERE match_id = $1 AND outbox_id = $2 AND status = 'pending'",
-        9, params, err);
+        p.count, p.values, err);
 }
 
 int notify_outbox_cancel_pointless(PGconn *conn)
@@ -499,16 +501,16 @@ bool notify_outbox_admins(PGconn *conn, const store_match *match,
     json_object_set(payload, "deadline", (json_t *)deadline);
     char *text = json_dumps(payload, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(payload);
-    char id[24], seq[24];
-    snprintf(id, sizeof id, "%lld", match->match_id);
-    snprintf(seq, sizeof seq, "%lld", match->head_seq);
-    const char *params[] = {id, seq, text};
+    db_params p = {0};
+    db_params_int(&p, match->match_id);
+    db_params_int(&p, match->head_seq);
+    db_params_text(&p, text);
     bool ok = db_command(conn,
                          "INSERT INTO outbox (match_id, seq, player_id,"
                          " channel, reason, payload) VALUES ($1, $2, 0,"
                          " 'admins', 'deadline_admins', $3::jsonb)"
                          " ON CONFLICT DO NOTHING",
-                         3, params, err);
+                         p.count, p.values, err);
     free(text);
     return ok;
 }
@@ -557,10 +559,11 @@ static json_t *listing_row(const PGresult *r, int i, bool admin)
     return row;
 }
 
-static json_t *listing(PGconn *conn, const char *sql, int nparams,
-                       const char *const *params, bool admin, apierr *err)
+static json_t *listing(PGconn *conn, const char *sql, const db_params *params,
+                       bool admin, apierr *err)
 {
-    PGresult *r = db_query(conn, sql, nparams, params, PGRES_TUPLES_OK, err);
+    PGresult *r = db_query(conn, sql, params->count, params->values,
+                           PGRES_TUPLES_OK, err);
     if (r == NULL)
         return NULL;
     json_t *list = json_array();
@@ -575,9 +578,8 @@ json_t *notify_outbox_mine(long long player_id, apierr *err)
     PGconn *conn = db_conn(err);
     if (conn == NULL)
         return NULL;
-    char player[24];
-    snprintf(player, sizeof player, "%lld", player_id);
-    const char *params[] = {player};
+    db_params p = {0};
+    db_params_int(&p, player_id);
     char sql[2048];
     snprintf(sql, sizeof sql,
              "SELECT %s FROM outbox o WHERE o.player_id = $1"
@@ -585,7 +587,7 @@ json_t *notify_outbox_mine(long long player_id, apierr *err)
              "     FROM webhooks WHERE player_id = $1))"
              " ORDER BY o.created_at DESC, o.outbox_id DESC LIMIT " LIST_LIMIT,
              listing_columns);
-    return listing(conn, sql, 1, params, false, err);
+    return listing(conn, sql, &p, false, err);
 }
 
 json_t *notify_outbox_admin_list(const char *status, apierr *err)
@@ -600,13 +602,14 @@ json_t *notify_outbox_admin_list(const char *status, apierr *err)
     PGconn *conn = db_conn(err);
     if (conn == NULL)
         return NULL;
-    const char *params[] = {status};
+    db_params p = {0};
+    db_params_text(&p, status);
     char sql[2048];
     snprintf(sql, sizeof sql,
              "SELECT %s FROM outbox o WHERE o.status = $1"
              " ORDER BY o.created_at DESC, o.outbox_id DESC LIMIT " LIST_LIMIT,
              listing_columns);
-    return listing(conn, sql, 1, params, true, err);
+    return listing(conn, sql, &p, true, err);
 }
 
 json_t *notify_outbox_admin_retry(const char *ref, apierr *err)
@@ -619,14 +622,13 @@ json_t *notify_outbox_admin_retry(const char *ref, apierr *err)
     PGconn *conn = db_conn(err);
     if (conn == NULL)
         return NULL;
-    char match[24], outbox[24];
-    snprintf(match, sizeof match, "%lld", match_id);
-    snprintf(outbox, sizeof outbox, "%lld", outbox_id);
-    const char *params[] = {match, outbox};
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_int(&p, outbox_id);
     PGresult *r = db_query(conn,
                            "SELECT status FROM outbox"
                            " WHERE match_id = $1 AND outbox_id = $2",
-                           2, params, PGRES_TUPLES_OK, err);
+                           p.count, p.values, PGRES_TUPLES_OK, err);
     if (r == NULL)
         return NULL;
     bool found = PQntuples(r) == 1;
@@ -644,14 +646,14 @@ json_t *notify_outbox_admin_retry(const char *ref, apierr *err)
                     "UPDATE outbox SET status = 'pending', attempts = 0,"
                     " next_attempt_at = now(), last_error = NULL"
                     " WHERE match_id = $1 AND outbox_id = $2 AND status = 'dead'",
-                    2, params, err) ||
+                    p.count, p.values, err) ||
         !db_command(conn, "SELECT pg_notify('pbem_outbox', '')", 0, NULL, err))
         return NULL;
     char sql[2048];
     snprintf(sql, sizeof sql,
              "SELECT %s FROM outbox o WHERE o.match_id = $1 AND o.outbox_id = $2",
              listing_columns);
-    json_t *list = listing(conn, sql, 2, params, true, err);
+    json_t *list = listing(conn, sql, &p, true, err);
     if (list == NULL)
         return NULL;
     json_t *row = json_incref(json_array_get(json_object_get(list, "notifications"), 0));

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "store/db.h"
+#include "store/db_params.h"
 #include "ledger/seal.h"
 #include "store/store.h"
 #include "notify/templates.h"
@@ -52,9 +53,8 @@ json_t *notify_settings_get(long long player_id, apierr *err)
     PGconn *conn = db_conn(err);
     if (conn == NULL)
         return NULL;
-    char player[24];
-    snprintf(player, sizeof player, "%lld", player_id);
-    const char *params[] = {player};
+    db_params p = {0};
+    db_params_int(&p, player_id);
     PGresult *r = db_query(
         conn,
         "SELECT coalesce(ns.email, true), coalesce(ns.webhooks, true),"
@@ -63,7 +63,7 @@ json_t *notify_settings_get(long long player_id, apierr *err)
         " array_to_json(coalesce(ns.reminder_hours, '{}'))::text"
         " FROM (SELECT $1::bigint AS player_id) p"
         " LEFT JOIN notification_settings ns USING (player_id)",
-        1, params, PGRES_TUPLES_OK, err);
+        p.count, p.values, PGRES_TUPLES_OK, err);
     if (r == NULL)
         return NULL;
     json_t *settings = settings_json(r);
@@ -178,17 +178,13 @@ json_t *notify_settings_put(long long player_id, const json_t *body,
     PGconn *conn = db_conn(err);
     if (conn == NULL)
         return NULL;
-    char player[24], from_text[16], until_text[16], hour_text[24];
-    snprintf(player, sizeof player, "%lld", player_id);
-    snprintf(from_text, sizeof from_text, "%d", from);
-    snprintf(until_text, sizeof until_text, "%d", until);
-    snprintf(hour_text, sizeof hour_text, "%lld",
-             hour ? (long long)json_integer_value(hour) : 8LL);
     const char *tz = zone ? json_string_value(zone) : "UTC";
-    const char *zone_params[] = {tz};
+    db_params zone_params = {0};
+    db_params_text(&zone_params, tz);
     PGresult *known = db_query(conn,
                                "SELECT 1 FROM pg_timezone_names WHERE name = $1",
-                               1, zone_params, PGRES_TUPLES_OK, err);
+                               zone_params.count, zone_params.values,
+                               PGRES_TUPLES_OK, err);
     if (known == NULL)
         return NULL;
     bool zone_known = PQntuples(known) > 0;
@@ -199,15 +195,23 @@ json_t *notify_settings_put(long long player_id, const json_t *body,
                           "an IANA name like \"America/New_York\"",
                           tz),
                NULL;
-    const char *params[] = {player,
-                            email ? "true" : "false",
-                            webhooks ? "true" : "false",
-                            tz,
-                            from >= 0 ? from_text : NULL,
-                            until >= 0 ? until_text : NULL,
-                            digest ? "true" : "false",
-                            hour_text,
-                            reminders};
+    /* No quiet hours is NULL in both columns. */
+    db_params p = {0};
+    db_params_int(&p, player_id);
+    db_params_text(&p, email ? "true" : "false");
+    db_params_text(&p, webhooks ? "true" : "false");
+    db_params_text(&p, tz);
+    if (from >= 0)
+        db_params_int(&p, from);
+    else
+        db_params_text(&p, NULL);
+    if (until >= 0)
+        db_params_int(&p, until);
+    else
+        db_params_text(&p, NULL);
+    db_params_text(&p, digest ? "true" : "false");
+    db_params_int(&p, hour ? (long long)json_integer_value(hour) : 8LL);
+    db_params_text(&p, reminders);
     if (!db_command(conn,
                     "INSERT INTO notification_settings (player_id, email,"
                     " webhooks, time_zone, quiet_start, quiet_end, digest,"
@@ -217,7 +221,7 @@ json_t *notify_settings_put(long long player_id, const json_t *body,
                     " webhooks = $3, time_zone = $4, quiet_start = $5,"
                     " quiet_end = $6, digest = $7, digest_hour = $8,"
                     " reminder_hours = $9, updated_at = now()",
-                    9, params, err))
+                    p.count, p.values, err))
         return NULL;
     return notify_settings_get(player_id, err);
 }
@@ -244,15 +248,14 @@ json_t *notify_settings_unsubscribe(const char *player_ref, const char *token,
     PGconn *conn = db_conn(err);
     if (conn == NULL)
         return NULL;
-    char player[24];
-    snprintf(player, sizeof player, "%lld", player_id);
-    const char *params[] = {player};
+    db_params p = {0};
+    db_params_int(&p, player_id);
     if (!db_command(conn,
                     "INSERT INTO notification_settings (player_id, email)"
                     " SELECT player_id, false FROM players WHERE player_id = $1"
                     " ON CONFLICT (player_id) DO UPDATE SET email = false,"
                     " updated_at = now()",
-                    1, params, err))
+                    p.count, p.values, err))
         return NULL;
     return json_pack("{s:s,s:b}", "player", player_ref, "email", 0);
 }

@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 
 #include "store/db.h"
+#include "store/db_params.h"
 #include "core/log.h"
 #include "ledger/seal.h"
 #include "store/store.h"
@@ -149,17 +150,16 @@ json_t *webhooks_register(long long player_id, long long match_id,
     PGconn *conn = db_conn(err);
     if (conn == NULL)
         return NULL;
-    char player[24], match[24];
-    snprintf(player, sizeof player, "%lld", player_id);
-    snprintf(match, sizeof match, "%lld", match_id);
     if (match_id) {
-        const char *params[] = {match, player};
+        db_params p = {0};
+        db_params_int(&p, match_id);
+        db_params_int(&p, player_id);
         PGresult *r = db_query(
             conn,
             "SELECT m.created_by = $2 OR EXISTS (SELECT 1 FROM seats s"
             " WHERE s.match_id = $1 AND s.player_id = $2)"
             " FROM matches m WHERE m.match_id = $1",
-            2, params, PGRES_TUPLES_OK, err);
+            p.count, p.values, PGRES_TUPLES_OK, err);
         if (r == NULL)
             return NULL;
         bool found = PQntuples(r) == 1;
@@ -190,15 +190,21 @@ json_t *webhooks_register(long long player_id, long long match_id,
     sealed_hex[1] = 'x';
     sodium_bin2hex(sealed_hex + 2, sizeof sealed_hex - 2, sealed,
                    secret_len + SEAL_OVERHEAD);
-    char id[24];
-    snprintf(id, sizeof id, "%lld", webhook_id);
-    const char *params[] = {id, player, match_id ? match : NULL, url,
-                            sealed_hex};
+    /* A player's own webhook (no match) has a NULL match_id. */
+    db_params p = {0};
+    db_params_int(&p, webhook_id);
+    db_params_int(&p, player_id);
+    if (match_id)
+        db_params_int(&p, match_id);
+    else
+        db_params_text(&p, NULL);
+    db_params_text(&p, url);
+    db_params_text(&p, sealed_hex);
     PGresult *r = db_query(conn,
                            "INSERT INTO webhooks (webhook_id, player_id,"
                            " match_id, url, sealed_secret)"
                            " VALUES ($1, $2, $3, $4, $5) RETURNING " TIME_SQL("created_at"),
-                           5, params, PGRES_TUPLES_OK, err);
+                           p.count, p.values, PGRES_TUPLES_OK, err);
     if (r == NULL) {
         sodium_memzero(secret, sizeof secret);
         return NULL;
@@ -253,15 +259,14 @@ json_t *webhooks_list(long long player_id, apierr *err)
     PGconn *conn = db_conn(err);
     if (conn == NULL)
         return NULL;
-    char player[24];
-    snprintf(player, sizeof player, "%lld", player_id);
-    const char *params[] = {player};
+    db_params p = {0};
+    db_params_int(&p, player_id);
     PGresult *r = db_query(
         conn,
         "SELECT webhook_id, coalesce(match_id, 0), url, " TIME_SQL("created_at")
         ", " TIME_SQL("disabled_at") ", disabled_reason FROM webhooks"
         " WHERE player_id = $1 ORDER BY created_at, webhook_id",
-        1, params, PGRES_TUPLES_OK, err);
+        p.count, p.values, PGRES_TUPLES_OK, err);
     if (r == NULL)
         return NULL;
     json_t *list = json_array();
@@ -286,10 +291,9 @@ json_t *webhooks_disable_mine(long long player_id, const char *ref,
     PGconn *conn = db_conn(err);
     if (conn == NULL)
         return NULL;
-    char id[24], player[24];
-    snprintf(id, sizeof id, "%lld", webhook_id);
-    snprintf(player, sizeof player, "%lld", player_id);
-    const char *params[] = {id, player};
+    db_params p = {0};
+    db_params_int(&p, webhook_id);
+    db_params_int(&p, player_id);
     PGresult *r = db_query(
         conn,
         "UPDATE webhooks SET disabled_at = coalesce(disabled_at, now()),"
@@ -297,7 +301,7 @@ json_t *webhooks_disable_mine(long long player_id, const char *ref,
         " WHERE webhook_id = $1 AND player_id = $2"
         " RETURNING coalesce(match_id, 0), url, " TIME_SQL("created_at") ", "
         TIME_SQL("disabled_at") ", disabled_reason",
-        2, params, PGRES_TUPLES_OK, err);
+        p.count, p.values, PGRES_TUPLES_OK, err);
     if (r == NULL)
         return NULL;
     if (PQntuples(r) != 1) {
@@ -318,13 +322,12 @@ int webhooks_load(PGconn *conn, long long webhook_id,
                   char secret[WEBHOOKS_SECRET_MAX], bool *disabled,
                   apierr *err)
 {
-    char id[24];
-    snprintf(id, sizeof id, "%lld", webhook_id);
-    const char *params[] = {id};
+    db_params p = {0};
+    db_params_int(&p, webhook_id);
     PGresult *r = db_query(conn,
                            "SELECT url, sealed_secret, disabled_at IS NOT NULL"
                            " FROM webhooks WHERE webhook_id = $1",
-                           1, params, PGRES_TUPLES_OK, err);
+                           p.count, p.values, PGRES_TUPLES_OK, err);
     if (r == NULL)
         return -1;
     if (PQntuples(r) != 1) {
@@ -355,14 +358,14 @@ int webhooks_load(PGconn *conn, long long webhook_id,
 bool webhooks_disable(PGconn *conn, long long webhook_id, const char *reason,
                       apierr *err)
 {
-    char id[24];
-    snprintf(id, sizeof id, "%lld", webhook_id);
-    const char *params[] = {id, reason};
+    db_params p = {0};
+    db_params_int(&p, webhook_id);
+    db_params_text(&p, reason);
     return db_command(conn,
                       "UPDATE webhooks SET disabled_at = now(),"
                       " disabled_reason = $2"
                       " WHERE webhook_id = $1 AND disabled_at IS NULL",
-                      2, params, err);
+                      p.count, p.values, err);
 }
 
 /* Loopback, private, shared, link-local, multicast, reserved and

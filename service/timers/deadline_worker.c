@@ -1,21 +1,17 @@
 /* deadline_worker.c */
 #include "timers/deadline_worker.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/clock.h"
 #include "store/db.h"
+#include "store/db_params.h"
 #include "deadlines/deadlines.h"
 #include "core/log.h"
 #include "core/metrics.h"
+#include "core/worker.h"
 #include "store/store.h"
 #include "timers/timeouts.h"
 
@@ -23,11 +19,8 @@
 #define BUSY_MAX 64
 
 struct deadline_worker {
-    pthread_t thread;
-    int wake[2];
-    int poll_ms;
+    worker *thread;
     int batch;
-    atomic_bool stopping;
 };
 
 /* Queues the reminders that are due; returns how many, or -1. */
@@ -35,10 +28,9 @@ static int remind_batch(deadline_worker *w, PGconn *conn)
 {
     apierr err;
     long long now = clock_now();
-    char at[24], limit[16];
-    snprintf(at, sizeof at, "%lld", now);
-    snprintf(limit, sizeof limit, "%d", w->batch);
-    const char *params[] = {at, limit};
+    db_params p = {0};
+    db_params_int(&p, now);
+    db_params_int(&p, w->batch);
     if (!store_begin(conn, &err))
         return -1;
     PGresult *r = db_query(conn,
@@ -48,7 +40,7 @@ static int remind_batch(deadline_worker *w, PGconn *conn)
                            "   AND remind_at <= to_timestamp($1::bigint)"
                            " ORDER BY remind_at LIMIT $2::int"
                            " FOR UPDATE SKIP LOCKED",
-                           2, params, PGRES_TUPLES_OK, &err);
+                           p.count, p.values, PGRES_TUPLES_OK, &err);
     if (r == NULL) {
         store_rollback(conn);
         return -1;
@@ -85,16 +77,15 @@ static int remind_batch(deadline_worker *w, PGconn *conn)
 static void mark_failed(PGconn *conn, long long match_id, long long deadline_id,
                         long long now)
 {
-    char id[24], row[24], at[24];
-    snprintf(id, sizeof id, "%lld", match_id);
-    snprintf(row, sizeof row, "%lld", deadline_id);
-    snprintf(at, sizeof at, "%lld", now);
-    const char *params[] = {id, row, at};
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_int(&p, deadline_id);
+    db_params_int(&p, now);
     apierr err;
     db_command(conn,
                "UPDATE deadlines SET fired_at = to_timestamp($3::bigint),"
                " outcome = 'failed' WHERE match_id = $1 AND deadline_id = $2",
-               3, params, &err);
+               p.count, p.values, &err);
 }
 
 /* Fires one due row of a match not in busy. Returns 1 when it fired, 0
@@ -104,14 +95,16 @@ static int fire_one(PGconn *conn, long long *busy, int *busy_count)
 {
     apierr err;
     long long now = clock_now();
-    char at[24], skip[BUSY_MAX * 24 + 4];
-    snprintf(at, sizeof at, "%lld", now);
+    /* The busy matches as a PostgreSQL array literal: "{12,34}". */
+    char skip[BUSY_MAX * 24 + 4];
     size_t used = (size_t)snprintf(skip, sizeof skip, "{");
     for (int i = 0; i < *busy_count; i++)
         used += (size_t)snprintf(skip + used, sizeof skip - used, "%s%lld",
                                  i ? "," : "", busy[i]);
     snprintf(skip + used, sizeof skip - used, "}");
-    const char *params[] = {at, skip};
+    db_params p = {0};
+    db_params_int(&p, now);
+    db_params_text(&p, skip);
     if (!store_begin(conn, &err))
         return -1;
     PGresult *r = db_query(conn,
@@ -120,7 +113,7 @@ static int fire_one(PGconn *conn, long long *busy, int *busy_count)
                            "   AND fire_at <= to_timestamp($1::bigint)"
                            "   AND match_id <> ALL ($2::bigint[])"
                            " ORDER BY fire_at LIMIT 1 FOR UPDATE SKIP LOCKED",
-                           2, params, PGRES_TUPLES_OK, &err);
+                           p.count, p.values, PGRES_TUPLES_OK, &err);
     if (r == NULL || PQntuples(r) == 0) {
         int status = r == NULL ? -1 : 0;
         PQclear(r);
@@ -132,13 +125,13 @@ static int fire_one(PGconn *conn, long long *busy, int *busy_count)
     PQclear(r);
     /* Never wait for the match while holding the deadline row: a move in
      * progress holds the match and will want this row. */
-    char id[24];
-    snprintf(id, sizeof id, "%lld", match_id);
-    const char *match_params[] = {id};
+    db_params match_params = {0};
+    db_params_int(&match_params, match_id);
     r = db_query(conn,
                  "SELECT 1 FROM matches WHERE match_id = $1"
                  " FOR UPDATE SKIP LOCKED",
-                 1, match_params, PGRES_TUPLES_OK, &err);
+                 match_params.count, match_params.values, PGRES_TUPLES_OK,
+                 &err);
     if (r == NULL || PQntuples(r) == 0) {
         int status = r == NULL ? -1 : 2;
         PQclear(r);
@@ -169,33 +162,33 @@ static int fire_one(PGconn *conn, long long *busy, int *busy_count)
     return 1;
 }
 
-static void *run(void *arg)
+static void one_round(worker *self, void *context, worker_pause *pause)
 {
-    deadline_worker *w = arg;
-    while (!atomic_load(&w->stopping)) {
-        apierr err;
-        PGconn *conn = db_conn(&err);
-        int reminders = 0, actions = 0;
-        if (conn != NULL) {
-            reminders = remind_batch(w, conn);
-            long long busy[BUSY_MAX];
-            int busy_count = 0;
-            for (int i = 0; i < w->batch && !atomic_load(&w->stopping); i++) {
-                int fired = fire_one(conn, busy, &busy_count);
-                if (fired <= 0)
-                    break;
-                actions += fired == 1;
-            }
+    deadline_worker *w = context;
+    apierr err;
+    PGconn *conn = db_conn(&err);
+    int reminders = 0, actions = 0;
+    if (conn != NULL) {
+        reminders = remind_batch(w, conn);
+        long long busy[BUSY_MAX];
+        int busy_count = 0;
+        for (int i = 0; i < w->batch && !worker_stopping(self); i++) {
+            int fired = fire_one(conn, busy, &busy_count);
+            if (fired <= 0)
+                break;
+            actions += fired == 1;
         }
-        metrics_deadline_round(reminders > 0 ? reminders : 0, actions);
-        if (reminders > 0 || actions > 0)
-            continue;
-        struct pollfd fd = {.fd = w->wake[0], .events = POLLIN};
-        if (poll(&fd, 1, w->poll_ms) < 0 && errno != EINTR)
-            log_error("deadlines: poll failed: %s", strerror(errno));
     }
+    metrics_deadline_round(reminders > 0 ? reminders : 0, actions);
+    /* Work found: there may be more, so no sleep before the next round. */
+    if (reminders > 0 || actions > 0)
+        pause->ms = 0;
+}
+
+static void end(void *context)
+{
+    (void)context;
     db_close_thread();
-    return NULL;
 }
 
 deadline_worker *deadline_worker_start(int poll_ms, int batch, apierr *err)
@@ -203,23 +196,19 @@ deadline_worker *deadline_worker_start(int poll_ms, int batch, apierr *err)
     deadline_worker *w = calloc(1, sizeof *w);
     if (w == NULL)
         abort();
-    w->poll_ms = poll_ms > 0 ? poll_ms : 10000;
     w->batch = batch >= 1 && batch <= BATCH_MAX ? batch : 16;
-    atomic_init(&w->stopping, false);
-    if (pipe2(w->wake, O_NONBLOCK | O_CLOEXEC) != 0) {
+    worker_spec spec = {
+        .name = "deadlines",
+        .what = "deadline worker",
+        .error_code = "deadlines",
+        .poll_ms = poll_ms > 0 ? poll_ms : 10000,
+        .context = w,
+        .round = one_round,
+        .end = end,
+    };
+    w->thread = worker_start(&spec, err);
+    if (w->thread == NULL) {
         free(w);
-        apierr_set(err, 500, "deadlines",
-                   "cannot create the deadline worker's wake-up pipe: %s",
-                   strerror(errno));
-        return NULL;
-    }
-    int rc = pthread_create(&w->thread, NULL, run, w);
-    if (rc != 0) {
-        close(w->wake[0]);
-        close(w->wake[1]);
-        free(w);
-        apierr_set(err, 500, "deadlines",
-                   "cannot start the deadline worker: %s", strerror(rc));
         return NULL;
     }
     return w;
@@ -229,11 +218,6 @@ void deadline_worker_stop(deadline_worker *w)
 {
     if (w == NULL)
         return;
-    atomic_store(&w->stopping, true);
-    ssize_t wrote = write(w->wake[1], "x", 1);
-    (void)wrote;
-    pthread_join(w->thread, NULL);
-    close(w->wake[0]);
-    close(w->wake[1]);
+    worker_stop(w->thread);
     free(w);
 }

@@ -1,0 +1,194 @@
+/* mail_vars.c */
+#include "notify/mail_vars.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ledger/seal.h"
+#include "store/store.h"
+
+static const char *env_or(const char *name, const char *fallback)
+{
+    const char *value = getenv(name);
+    return value && value[0] ? value : fallback;
+}
+
+static char *joined(const json_t *array, const char *prefix, const char *sep)
+{
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    if (f == NULL)
+        abort();
+    size_t i;
+    const json_t *item;
+    json_array_foreach(array, i, item) {
+        const char *text = json_string_value(item);
+        fprintf(f, "%s%s%s", i ? sep : "", prefix, text ? text : "");
+    }
+    if (fclose(f) != 0)
+        abort();
+    return out;
+}
+
+/* A digest's list: per match waiting for the player, what is asked, a few
+ * of the moves and the link. */
+static char *digest_text(const json_t *matches, const char *base)
+{
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    if (f == NULL)
+        abort();
+    size_t i;
+    const json_t *p;
+    json_array_foreach(matches, i, p) {
+        const char *match = json_string_value(json_object_get(p, "match"));
+        const char *game = json_string_value(json_object_get(p, "game_title"));
+        const char *prompt = json_string_value(json_object_get(p, "prompt"));
+        fprintf(f, "%s- %s (%s), event %lld: %s\n", i ? "\n" : "",
+                match ? match : "?", game ? game : "?",
+                (long long)json_integer_value(json_object_get(p, "seq")),
+                prompt ? prompt : "your turn");
+        size_t k;
+        const json_t *move;
+        json_array_foreach(json_object_get(p, "moves"), k, move) {
+            if (k == 5) {
+                fprintf(f, "    …\n");
+                break;
+            }
+            fprintf(f, "    %s\n", json_string_value(move) ? json_string_value(move) : "");
+        }
+        fprintf(f, "  Play: %s/v1/matches/%s/view\n", base, match ? match : "");
+    }
+    if (fclose(f) != 0)
+        abort();
+    return out;
+}
+
+/* Whose turn: the names of the seats that must act. */
+static char *whose_turn(const json_t *p)
+{
+    json_t *names = json_array();
+    size_t i;
+    const json_t *seat;
+    json_array_foreach(json_object_get(p, "seats"), i, seat) {
+        json_t *name = json_array_get(json_object_get(p, "players"),
+                                      (size_t)json_integer_value(seat));
+        json_array_append_new(names, name ? json_incref(name) : json_string("?"));
+    }
+    char *whose = joined(names, "", ", ");
+    json_decref(names);
+    return whose;
+}
+
+/* A reminder or a nudge is a "your turn" mail that says why it came. */
+static void headline_and_opening(mail_vars *v, const char *reason,
+                                 const json_t *p, const char *match)
+{
+    const char *game_title = json_string_value(json_object_get(p, "game_title"));
+    const char *nudged_by = json_string_value(json_object_get(p, "nudged_by"));
+    if (strncmp(reason, "reminder", 8) == 0) {
+        snprintf(v->headline, sizeof v->headline, "Reminder: still your turn");
+        snprintf(v->opening, sizeof v->opening,
+                 "A reminder: it has been your turn in %s match %s for %lld "
+                 "hours (event %s).",
+                 game_title ? game_title : "", match ? match : "",
+                 (long long)json_integer_value(json_object_get(p, "reminder_hours")),
+                 v->seq);
+    } else if (strncmp(reason, "nudge", 5) == 0) {
+        snprintf(v->headline, sizeof v->headline, "%.80s is waiting for you",
+                 nudged_by ? nudged_by : "A player");
+        snprintf(v->opening, sizeof v->opening,
+                 "%.80s nudged you: it is your turn in %s match %s (event %s).",
+                 nudged_by ? nudged_by : "A player", game_title ? game_title : "",
+                 match ? match : "", v->seq);
+    } else {
+        snprintf(v->headline, sizeof v->headline, "Your turn");
+        snprintf(v->opening, sizeof v->opening,
+                 "It is your turn in %s match %s (event %s).",
+                 game_title ? game_title : "", match ? match : "", v->seq);
+    }
+}
+
+void mail_vars_fill(mail_vars *v, const char *notification_id,
+                    const char *reason, long long player_id,
+                    const char *player_name, const json_t *p)
+{
+    const char *match = json_string_value(json_object_get(p, "match"));
+    const char *base = env_or("PBEM_PUBLIC_URL", "http://127.0.0.1:8080");
+    snprintf(v->link, sizeof v->link, "%s/v1/matches/%s", base,
+             match ? match : "");
+    snprintf(v->settings, sizeof v->settings,
+             "%s/v1/players/me/notification-settings", base);
+    char token[SEAL_TOKEN_TEXT], player_ref[32];
+    seal_unsubscribe_token(player_id, token);
+    store_player_ref(player_id, player_ref);
+    snprintf(v->unsubscribe, sizeof v->unsubscribe,
+             "%s/v1/unsubscribe?player=%s&token=%s", base, player_ref, token);
+    snprintf(v->seq, sizeof v->seq, "%lld",
+             (long long)json_integer_value(json_object_get(p, "seq")));
+    v->whose = whose_turn(p);
+    v->moves = joined(json_object_get(p, "moves"), "  ", "\n");
+    v->changes = joined(json_object_get(p, "changes"), "  ", "\n");
+    v->digest = digest_text(json_object_get(p, "matches"), base);
+    snprintf(v->waiting, sizeof v->waiting, "%zu",
+             json_array_size(json_object_get(p, "matches")));
+    headline_and_opening(v, reason, p, match);
+    v->forms = joined(json_object_get(p, "forms"), "  ", "\n");
+    v->view = json_dumps(json_object_get(p, "view"),
+                         JSON_INDENT(2) | JSON_SORT_KEYS);
+    v->result = json_dumps(json_object_get(p, "result"),
+                           JSON_INDENT(2) | JSON_SORT_KEYS);
+    const char *game = json_string_value(json_object_get(p, "game_title"));
+    const char *prompt = json_string_value(json_object_get(p, "prompt"));
+    /* Deadline reminders and the admins' notice carry their deadline. */
+    const json_t *deadline = json_object_get(p, "deadline");
+    const char *due_at = json_string_value(json_object_get(deadline, "due_at"));
+    const char *fires_at =
+        json_string_value(json_object_get(deadline, "fires_at"));
+    const char *action = json_string_value(json_object_get(deadline, "action"));
+    const char *because =
+        json_string_value(json_object_get(deadline, "reason"));
+    const char *admin_reason = json_string_value(json_object_get(p, "reason"));
+    const templates_var list[] = {
+        {"player", player_name},
+        {"match", match},
+        {"game", game},
+        {"seq", v->seq},
+        {"whose_turn", v->whose},
+        {"prompt", prompt},
+        {"view", v->view ? v->view : "{}"},
+        {"moves", v->moves},
+        {"forms", v->forms},
+        {"result", v->result ? v->result : "{}"},
+        {"link", v->link},
+        {"settings_link", v->settings},
+        {"notification", notification_id},
+        {"changes", v->changes[0] ? v->changes : "  (nothing yet)"},
+        {"headline", v->headline},   {"opening", v->opening},
+        {"matches", v->digest},      {"waiting", v->waiting},
+        {"unsubscribe_link", v->unsubscribe},
+        {"due_at", due_at ? due_at : ""},
+        {"fires_at", fires_at ? fires_at : ""},
+        {"deadline_action", action ? action : ""},
+        {"deadline_reason", because ? because : ""},
+        {"reason", admin_reason ? admin_reason : ""},
+    };
+    _Static_assert(sizeof list / sizeof list[0] == MAIL_VARS_MAX,
+                   "MAIL_VARS_MAX is the number of template variables");
+    memcpy(v->list, list, sizeof list);
+    v->count = MAIL_VARS_MAX;
+}
+
+void mail_vars_free(mail_vars *v)
+{
+    free(v->whose);
+    free(v->moves);
+    free(v->changes);
+    free(v->digest);
+    free(v->forms);
+    free(v->view);
+    free(v->result);
+}

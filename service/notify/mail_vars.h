@@ -1,0 +1,40 @@
+/* mail_vars.h: the {{names}} a notification mail's templates see
+ * (templates/<reason>.txt and .html, templates.h), worked out from the
+ * outbox row's payload: whose turn it is, the moves, forms and changes as
+ * lines, a reminder's or a nudge's headline and opening, a digest's list
+ * of matches, a deadline's times, and the links (the match, the settings,
+ * the one-click unsubscribe). Links start with PBEM_PUBLIC_URL
+ * ("http://127.0.0.1:8080"). */
+#ifndef SERVICE_NOTIFY_MAIL_VARS_H
+#define SERVICE_NOTIFY_MAIL_VARS_H
+
+#include <jansson.h>
+
+#include "notify/templates.h"
+
+#define MAIL_VARS_MAX 24
+
+typedef struct mail_vars {
+    templates_var list[MAIL_VARS_MAX]; /* what templates_render_* take */
+    int count;
+    char unsubscribe[640]; /* also the List-Unsubscribe header */
+    /* The text list points into: */
+    char link[512], settings[512], seq[32], waiting[16];
+    char headline[160], opening[400];
+    char *whose, *moves, *changes, *digest, *forms, *view, *result;
+} mail_vars;
+
+/* Fills vars for the mail notification_id about payload (a digest's:
+ * {"matches": [row payloads]}) to player_name; player_id signs the
+ * unsubscribe link; reason ("your_turn", "reminder_24h", "nudge_7", …)
+ * picks the headline. The strings and payload are borrowed and must
+ * outlive vars; vars points into itself, so it is filled where it stays
+ * and released with mail_vars_free. */
+void mail_vars_fill(mail_vars *vars, const char *notification_id,
+                    const char *reason, long long player_id,
+                    const char *player_name, const json_t *payload);
+
+/* Frees what mail_vars_fill allocated (not vars itself). */
+void mail_vars_free(mail_vars *vars);
+
+#endif
