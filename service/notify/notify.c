@@ -316,11 +316,10 @@ static void record(notify_worker *w, PGconn *conn, job *j)
 {
     bool sent = strcmp(j->outcome, "sent") == 0;
     int attempt = j->attempts + 1;
-    bool dead = !sent && (j->permanent || attempt >= w->config.max_attempts);
-    const char *status = sent ? "sent" : dead ? "dead" : "pending";
-    long long delay = sent || dead ? 0
-                                   : notify_backoff_ms(&w->config, attempt,
-                                                       j->retry_after_ms);
+    long long delay;
+    const char *status = notify_after_attempt(
+        &w->config, attempt, sent, j->permanent, j->retry_after_ms, &delay);
+    bool dead = strcmp(status, "dead") == 0;
     apierr err;
     if (!notify_outbox_record_attempt(conn, j->match_id, j->outbox_id, attempt,
                                       j->duration_ms, j->outcome, j->code,

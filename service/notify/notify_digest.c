@@ -24,9 +24,9 @@ static void record_all(PGconn *conn, const notify_config *config,
 {
     for (int i = 0; i < PQntuples(rows); i++) {
         int attempt = atoi(PQgetvalue(rows, i, 3)) + 1;
-        bool dead = !sent && attempt >= config->max_attempts;
-        const char *status = sent ? "sent" : dead ? "dead" : "pending";
-        long long delay = sent || dead ? 0 : notify_backoff_ms(config, attempt, 0);
+        long long delay;
+        const char *status =
+            notify_after_attempt(config, attempt, sent, false, 0, &delay);
         apierr err;
         if (!notify_outbox_record_attempt(
                 conn, atoll(PQgetvalue(rows, i, 0)),

@@ -34,17 +34,6 @@ bool notify_outbox_parse_ref(const char *text, long long *match_id,
     return *end == '\0' && *match_id > 0 && *outbox_id > 0;
 }
 
-static const char *wait_name(rules_wait wait)
-{
-    switch (wait) {
-    case RULES_WAIT_NOBODY: return "nobody";
-    case RULES_WAIT_ONE: return "one";
-    case RULES_WAIT_ANY_ORDER: return "any_order";
-    case RULES_WAIT_SIMULTANEOUS: return "simultaneous";
-    }
-    return "unknown";
-}
-
 /* The webhook event type of each reason. */
 static const char *event_type(const char *reason)
 {
@@ -77,7 +66,7 @@ static json_t *public_payload(const store_match *match,
         "{s:s,s:s,s:I,s:s,s:s,s:o,s:o,s:s,s:s,s:o,s:o}", "type",
         event_type(reason), "match", ref, "seq", (json_int_t)match->head_seq,
         "game", engine->name, "game_title", engine->title, "players", players,
-        "seats", seats, "wait", wait_name(pending->wait), "prompt",
+        "seats", seats, "wait", rules_wait_name(pending->wait), "prompt",
         pending->prompt, "view", engine->view(state, RULES_SPECTATOR),
         "result",
         result ? json_deep_copy(result) : engine->result(state));

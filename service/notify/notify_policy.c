@@ -54,3 +54,17 @@ long long notify_backoff_ms(const notify_config *config, int attempt,
         retry_after_ms = NOTIFY_RETRY_AFTER_MAX_MS;
     return jittered < retry_after_ms ? retry_after_ms : jittered;
 }
+
+const char *notify_after_attempt(const notify_config *config, int attempt,
+                                 bool sent, bool permanent,
+                                 long long retry_after_ms,
+                                 long long *delay_ms)
+{
+    *delay_ms = 0;
+    if (sent)
+        return "sent";
+    if (permanent || attempt >= config->max_attempts)
+        return "dead";
+    *delay_ms = notify_backoff_ms(config, attempt, retry_after_ms);
+    return "pending";
+}

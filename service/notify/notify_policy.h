@@ -47,4 +47,13 @@ void notify_config_from_env(notify_config *config, const char *database_url);
 long long notify_backoff_ms(const notify_config *config, int attempt,
                             long long retry_after_ms);
 
+/* What becomes of a row after its attempt number attempt (>= 1): "sent";
+ * "dead" when it failed for good (permanent) or for the last time
+ * (max_attempts); else "pending", to be tried again after *delay_ms
+ * (notify_backoff_ms). *delay_ms is 0 for sent and dead rows. */
+const char *notify_after_attempt(const notify_config *config, int attempt,
+                                 bool sent, bool permanent,
+                                 long long retry_after_ms,
+                                 long long *delay_ms);
+
 #endif
