@@ -647,6 +647,57 @@ Test(admin_repair, abort_ends_the_match_and_tells_everyone, .timeout = 120)
     e2e_stop(&t.server);
 }
 
+/* The clocks of a seat in a public view that still wait for it. */
+static int seats_waiting(const json_t *match)
+{
+    int waiting = 0;
+    size_t i;
+    const json_t *clock;
+    json_array_foreach(json_object_get(match, "clocks"), i, clock) {
+        if (json_object_get(clock, "waiting") != NULL)
+            waiting++;
+    }
+    return waiting;
+}
+
+Test(admin_repair, abort_stops_the_matchs_clocks, .timeout = 120)
+{
+    e2e_player admin;
+    e2e_table t;
+    admin_scene(&admin, &t, "antiquity_quest", 2, NULL, 0);
+    e2e_response r = e2e_call(
+        &t.server, "POST", "/v1/matches",
+        "{\"game\":\"antiquity_quest\",\"seats\":2,\"deadline\":"
+        "{\"turn_hours\":24,\"reminder_hours\":12}}",
+        &t.players[0]);
+    cr_assert_eq(r.status, 201, "%s", r.body);
+    e2e_table timed = t;
+    snprintf(timed.match, sizeof timed.match, "%s",
+             json_string_value(
+                 json_object_get(json_object_get(r.json, "match"), "id")));
+    e2e_response_free(&r);
+    char path[128];
+    snprintf(path, sizeof path, "/v1/matches/%s/join", timed.match);
+    r = e2e_call(&t.server, "POST", path, "{}", &t.players[1]);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    e2e_response_free(&r);
+    json_t *match = e2e_get(&timed, "", NULL);
+    cr_assert_eq(seats_waiting(match), 1, "the first turn has a clock");
+    json_decref(match);
+
+    snprintf(path, sizeof path, "/v1/admin/matches/%s/abort", timed.match);
+    r = admin_post(&t.server, path, "{\"reason\":\"the club closed\"}",
+                   &admin);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    e2e_response_free(&r);
+    /* Nobody is waited for any more, so no reminder or deadline comes. */
+    match = e2e_get(&timed, "", NULL);
+    cr_expect_eq(seats_waiting(match), 0, "%s",
+                 json_dumps(json_object_get(match, "clocks"), 0));
+    json_decref(match);
+    e2e_stop(&t.server);
+}
+
 Test(admin_repair, admin_signatures_are_single_use, .timeout = 120)
 {
     cr_assert(sodium_init() >= 0);
