@@ -443,10 +443,12 @@ json_t *import_matches(const caller *who, const char *text, size_t len,
         }
     }
     json_t *answer = json_pack("{s:o}", "imported", imported);
-    if (ok)
-        ok = append_commit(conn, who, NULL, 201, answer, err);
-    else if (conn != NULL)
+    if (ok) {
+        answer = append_commit(conn, who, NULL, 201, answer, err);
+        ok = answer != NULL;
+    } else if (conn != NULL) {
         store_rollback(conn);
+    }
     if (ok) {
         for (int i = 0; i < count; i++) {
             if (in[i].state != NULL)

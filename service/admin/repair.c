@@ -154,12 +154,10 @@ json_t *repair_rewind(const caller *who, long long match_id, const json_t *body,
         store_rollback(conn);
         goto done;
     }
-    answer = answer_of(&match, engine, state);
-    if (!append_commit(conn, who, &match, 200, answer, err)) {
-        json_decref(answer);
-        answer = NULL;
+    answer = append_commit(conn, who, &match, 200,
+                           answer_of(&match, engine, state), err);
+    if (answer == NULL)
         goto done;
-    }
     matchstate_remember(engine, match_id, match.head_seq, state);
     log_info("match m_%lld rewound to event %lld by the admin (event %lld): %s",
              match_id, to_seq, match.head_seq, reason);
@@ -277,12 +275,10 @@ json_t *repair_replace_seat(const caller *who, long long match_id, int seat,
         store_rollback(conn);
         goto done;
     }
-    answer = answer_of(&match, engine, state);
-    if (!append_commit(conn, who, &match, 200, answer, err)) {
-        json_decref(answer);
-        answer = NULL;
+    answer = append_commit(conn, who, &match, 200,
+                           answer_of(&match, engine, state), err);
+    if (answer == NULL)
         goto done;
-    }
     if (state != NULL)
         matchstate_remember(engine, match_id, match.head_seq, state);
     log_info("match m_%lld: seat %d passed from %s to %s by the admin: %s",
@@ -332,12 +328,10 @@ json_t *repair_abort(const caller *who, long long match_id, const json_t *body,
         store_rollback(conn);
         goto done;
     }
-    answer = answer_of(&match, engine, state);
-    if (!append_commit(conn, who, &match, 200, answer, err)) {
-        json_decref(answer);
-        answer = NULL;
+    answer = append_commit(conn, who, &match, 200,
+                           answer_of(&match, engine, state), err);
+    if (answer == NULL)
         goto done;
-    }
     log_info("match m_%lld aborted by the admin (event %lld): %s", match_id,
              match.head_seq, reason);
 done:

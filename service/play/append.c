@@ -155,8 +155,12 @@ bool append_events(PGconn *conn, store_match *match,
     return ok;
 }
 
-bool append_commit(PGconn *conn, const caller *who, const store_match *match,
-                   int status, const json_t *answer, apierr *err)
+json_t *append_commit(PGconn *conn, const caller *who,
+                      const store_match *match, int status, json_t *answer,
+                      apierr *err)
 {
-    return retry_commit(conn, who, match, status, answer, err);
+    if (retry_commit(conn, who, match, status, answer, err))
+        return answer;
+    json_decref(answer);
+    return NULL;
 }

@@ -74,11 +74,13 @@ bool append_events(PGconn *conn, store_match *match,
                    const rules_engine *engine, const append_change *change,
                    bool *over, apierr *err);
 
-/* Keeps answer (borrowed) with the request's nonce, as its stored answer
- * for retries, and commits; rolls back on failure. match may be NULL for
- * a request that changed no match. */
-bool append_commit(PGconn *conn, const caller *who, const store_match *match,
-                   int status, const json_t *answer, apierr *err);
+/* Keeps answer (stolen) with the request's nonce, as its stored answer
+ * for retries, and commits: returns answer, now the caller's again. On
+ * failure rolls back, frees answer and returns NULL with err filled.
+ * match may be NULL for a request that changed no match (an import). */
+json_t *append_commit(PGconn *conn, const caller *who,
+                      const store_match *match, int status, json_t *answer,
+                      apierr *err);
 
 /* The match's secret seed, decrypted, in hex: what the event that ends a
  * match (finished, or an admin's abort) reveals so anyone can replay every

@@ -486,13 +486,10 @@ json_t *decisions_commit(const caller *who, long long match_id,
         store_rollback(ctx.conn);
         goto done;
     }
-    answer = decision_answer(&ctx, decided, over);
-    if (!append_commit(ctx.conn, who, &ctx.match, 200, answer,
-                                    err)) {
-        json_decref(answer);
-        answer = NULL;
+    answer = append_commit(ctx.conn, who, &ctx.match, 200,
+                           decision_answer(&ctx, decided, over), err);
+    if (answer == NULL)
         goto done;
-    }
     log_info("match %s: seat %d committed to %s (%s)", ctx.match_ref, ctx.seat,
              ctx.pending.decision, client_mode ? "client" : "server-sealed");
     /* Decided or not, ctx.state is the state at the new head. */
@@ -574,13 +571,10 @@ json_t *decisions_reveal(const caller *who, long long match_id,
         store_rollback(ctx.conn);
         goto done;
     }
-    answer = decision_answer(&ctx, decided, over);
-    if (!append_commit(ctx.conn, who, &ctx.match, 200, answer,
-                                    err)) {
-        json_decref(answer);
-        answer = NULL;
+    answer = append_commit(ctx.conn, who, &ctx.match, 200,
+                           decision_answer(&ctx, decided, over), err);
+    if (answer == NULL)
         goto done;
-    }
     /* Decided or not, ctx.state is the state at the new head. */
     matchstate_remember(ctx.engine, match_id, ctx.match.head_seq, ctx.state);
 done:

@@ -149,9 +149,12 @@ json_t *matches_create(const caller *who, const json_t *body, apierr *err)
              append_events(conn, &match, engine, &change, NULL, err);
         if (ok) {
             match.seat_player[0] = who->player_id;
-            answer = json_pack("{s:o,s:i}", "match",
-                               describe_match(&match, engine, NULL), "seat", 0);
-            ok = append_commit(conn, who, &match, 201, answer, err);
+            answer = append_commit(
+                conn, who, &match, 201,
+                json_pack("{s:o,s:i}", "match",
+                          describe_match(&match, engine, NULL), "seat", 0),
+                err);
+            ok = answer != NULL;
         } else {
             store_rollback(conn);
         }
@@ -287,13 +290,13 @@ json_t *matches_join(const caller *who, long long match_id, const json_t *body,
         store_rollback(conn);
         goto fail;
     }
-    answer = json_pack("{s:o,s:i}", "match", describe_match(&match, engine, state),
-                       "seat", seat);
-    if (!append_commit(conn, who, &match, 200, answer, err)) {
-        json_decref(answer);
-        answer = NULL;
+    answer = append_commit(
+        conn, who, &match, 200,
+        json_pack("{s:o,s:i}", "match", describe_match(&match, engine, state),
+                  "seat", seat),
+        err);
+    if (answer == NULL)
         goto fail;
-    }
     if (starts) {
         matchstate_remember(engine, match_id, match.head_seq, state);
         log_info("match m_%lld started with %d seats", match_id,
@@ -398,11 +401,9 @@ static json_t *play(PGconn *conn, const caller *who, store_match *match,
                        (json_int_t)match->head_seq, "hash", head_hash, "over",
                        over, "pending", describe_pending_json(&after, 0),
                        "result", engine->result(state));
-    if (!append_commit(conn, who, match, 200, answer, err)) {
-        json_decref(answer);
-        answer = NULL;
+    answer = append_commit(conn, who, match, 200, answer, err);
+    if (answer == NULL)
         goto done;
-    }
     /* After the commit and outside the stored answer: a retry gets the
      * answer without it, as it was stored. */
     if (with_seat_view)
