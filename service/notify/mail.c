@@ -187,7 +187,7 @@ char *mail_compose(const mail_notification *n, char *why)
                            "(a line break, space or angle bracket in it)");
         return NULL;
     }
-    mail_vars vars;
+    mail_vars vars = {0};
     mail_vars_fill(&vars, n->id, n->reason, n->player_id, n->to_name,
                    n->payload);
     rendered r = {0};
