@@ -63,9 +63,10 @@ static json_t *finished_event(const store_match *match, const json_t *result,
 }
 
 /* Step 3: the outbox rows. A match ended by forfeit tells everyone its
- * result whatever change->tell says; otherwise change->tell decides. */
+ * result (final, final_result's) whatever change->tell says; otherwise
+ * change->tell decides. */
 static bool tell(PGconn *conn, store_match *match, const rules_engine *engine,
-                 const append_change *change, const json_t *forfeit_end,
+                 const append_change *change, const json_t *final,
                  apierr *err)
 {
     const rules_state *state = change->state;
@@ -74,9 +75,9 @@ static bool tell(PGconn *conn, store_match *match, const rules_engine *engine,
                                            change->reason, err);
     if (state == NULL)
         return true;
-    if (forfeit_end != NULL)
-        return notify_outbox_queue_over(conn, match, engine, state,
-                                        forfeit_end, err);
+    if (change->forfeited != 0 && final != NULL)
+        return notify_outbox_queue_over(conn, match, engine, state, final,
+                                        err);
     switch (change->tell) {
     case APPEND_TELL_PENDING:
         /* A match copied from the cache does not know who can be reached
@@ -143,8 +144,7 @@ bool append_events(PGconn *conn, store_match *match,
     bool ok = (count == 0 && status == NULL) ||
               store_append(conn, match, all, count, status, err);
     ok = ok &&
-         tell(conn, match, engine, change,
-              change->forfeited != 0 ? result : NULL, err) &&
+         tell(conn, match, engine, change, result, err) &&
          (change->state == NULL || engine == NULL ||
           deadlines_sync(conn, match, engine, change->state, err)) &&
          snapshot(conn, match, engine, change, old_head, err);

@@ -1,12 +1,12 @@
 /* nudge.c */
 #include "play/nudge.h"
-#include "store/sealed_choices.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "store/db.h"
 #include "store/db_params.h"
+#include "store/sealed_choices.h"
 #include "core/log.h"
 #include "play/request.h"
 #include "play/matchstate.h"

@@ -1,6 +1,5 @@
 /* vacations.c */
 #include "play/vacations.h"
-#include "play/retry.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +9,7 @@
 #include "store/db.h"
 #include "store/db_params.h"
 #include "deadlines/deadlines.h"
+#include "play/retry.h"
 #include "rules.h"
 #include "store/store.h"
 

@@ -30,4 +30,8 @@ void db_params_int(db_params *params, long long value);
 /* Appends text (borrowed; NULL is SQL NULL). Aborts like db_params_int. */
 void db_params_text(db_params *params, const char *text);
 
+/* The text of a bigint[] parameter, "{1,2,3}" ("{}" for none), for
+ * db_params_text: malloc'd, the caller frees it after the statement. */
+char *db_params_int_array(const long long *values, int count);
+
 #endif

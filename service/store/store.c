@@ -675,21 +675,16 @@ bool store_find_key(PGconn *conn, const char *key_id, uint8_t public_key[32],
 bool store_lock_players(PGconn *conn, const long long *ids, int count,
                         apierr *err)
 {
-    char *list = malloc((size_t)count * 24 + 3);
-    if (list == NULL)
-        abort();
-    size_t used = (size_t)sprintf(list, "{");
-    for (int i = 0; i < count; i++)
-        used += (size_t)sprintf(list + used, "%s%lld", i ? "," : "", ids[i]);
-    sprintf(list + used, "}");
-    const char *params[] = {list};
+    char *list = db_params_int_array(ids, count);
+    db_params p = {0};
+    db_params_text(&p, list);
     /* In id order, so two imports never wait on each other in a circle. */
     bool ok = db_command(conn,
                          "SELECT count(pg_advisory_xact_lock(hashtextextended("
                          "'pbem-player:' || id, 0)))"
                          " FROM (SELECT DISTINCT id FROM unnest($1::bigint[])"
                          "       id ORDER BY id) ids",
-                         1, params, err);
+                         p.count, p.values, err);
     free(list);
     return ok;
 }

@@ -95,18 +95,14 @@ static int fire_one(PGconn *conn, long long *busy, int *busy_count)
 {
     apierr err;
     long long now = clock_now();
-    /* The busy matches as a PostgreSQL array literal: "{12,34}". */
-    char skip[BUSY_MAX * 24 + 4];
-    size_t used = (size_t)snprintf(skip, sizeof skip, "{");
-    for (int i = 0; i < *busy_count; i++)
-        used += (size_t)snprintf(skip + used, sizeof skip - used, "%s%lld",
-                                 i ? "," : "", busy[i]);
-    snprintf(skip + used, sizeof skip - used, "}");
+    char *skip = db_params_int_array(busy, *busy_count);
     db_params p = {0};
     db_params_int(&p, now);
     db_params_text(&p, skip);
-    if (!store_begin(conn, &err))
+    if (!store_begin(conn, &err)) {
+        free(skip);
         return -1;
+    }
     PGresult *r = db_query(conn,
                            "SELECT match_id, deadline_id FROM deadlines"
                            " WHERE closed_at IS NULL AND fired_at IS NULL"
@@ -114,6 +110,7 @@ static int fire_one(PGconn *conn, long long *busy, int *busy_count)
                            "   AND match_id <> ALL ($2::bigint[])"
                            " ORDER BY fire_at LIMIT 1 FOR UPDATE SKIP LOCKED",
                            p.count, p.values, PGRES_TUPLES_OK, &err);
+    free(skip);
     if (r == NULL || PQntuples(r) == 0) {
         int status = r == NULL ? -1 : 0;
         PQclear(r);
