@@ -143,6 +143,17 @@ typedef struct rules_engine {
     json_t *(*parse_move)(const rules_state *state, int seat,
                           const char *text, rules_error *err);
 
+    /* What seat may see, as plain text for people: the mails, the answers
+     * to mailed commands and the workbench's view --text. About 10 to 30
+     * lines of at most 72 characters, reading well in a fixed-width and a
+     * proportional font (no alignment by spaces that matters), naming
+     * cards, dice, places and moves exactly as the notation does: the
+     * seat's hand, the table, the scores and whose turn it is.
+     * RULES_SPECTATOR gives the public view. Shows nothing view() would
+     * not show that seat. A malloc'd string ending in a newline; the
+     * caller frees it. */
+    char *(*view_text)(const rules_state *state, int seat);
+
     /* Scores so far and, once the match is over, the final ranking with
      * the rulebook's tie-breaks:
      * {"over": bool, "scores": [int per seat], "ranking": [[seat, …], …]
@@ -154,7 +165,15 @@ typedef struct rules_engine {
      * its inverse. load(save(s)) behaves exactly like s and
      * save(load(save(s))) is equal to save(s). load validates its input
      * (it may have been edited by hand) and returns NULL with err filled
-     * when the snapshot is malformed or breaks an invariant. */
+     * when the snapshot is malformed or breaks an invariant.
+     *
+     * A snapshot is also the position form a referee edits by hand to
+     * settle a dispute, so it is written for people: cards, dice, faces,
+     * phases and places by the names the notation uses; load accepts
+     * lists in any order, fills in every field that can be derived from
+     * the others, and names the field and the value in each error
+     * ("draw_pile[3]: there is no card \"B11\""). Stored snapshots are
+     * only caches: the service replays the log when one no longer loads. */
     json_t *(*save)(const rules_state *state);
     rules_state *(*load)(const json_t *snapshot, rules_error *err);
 

@@ -135,6 +135,43 @@ static void check_text_round_trip(const rules_engine *engine,
     }
 }
 
+/* A seat's text view (view_text) is for people reading a mail: a few
+ * dozen short lines ending in a newline, no control characters, and, like
+ * view(), never the seed. */
+static void check_view_text(const rules_engine *engine, const rules_state *state,
+                            int seat, const char *seed_hex, const char *where)
+{
+    char *text = engine->view_text(state, seat);
+    cr_assert_not_null(text, "%s: %s: view_text(%d) is NULL", engine->name,
+                       where, seat);
+    size_t length = strlen(text);
+    cr_assert(length > 0 && text[length - 1] == '\n',
+              "%s: %s: view_text(%d) does not end in a newline", engine->name,
+              where, seat);
+    int lines = 0;
+    int columns = 0;
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+        if (*c == '\n') {
+            lines++;
+            columns = 0;
+            continue;
+        }
+        cr_assert(*c >= 0x20 && *c != 0x7f, "%s: %s: view_text(%d) holds "
+                  "control character 0x%02x:\n%s", engine->name, where, seat,
+                  *c, text);
+        if ((*c & 0xc0) != 0x80) /* count characters, not UTF-8 bytes */
+            columns++;
+        cr_assert(columns <= 72, "%s: %s: view_text(%d) has a line longer "
+                  "than 72 characters:\n%s", engine->name, where, seat, text);
+    }
+    cr_assert(lines >= 3 && lines <= 40, "%s: %s: view_text(%d) has %d "
+              "lines (3 to 40):\n%s", engine->name, where, seat, lines, text);
+    if (seed_hex != NULL)
+        cr_assert_null(strstr(text, seed_hex), "%s: %s: view_text(%d) shows "
+                       "the seed", engine->name, where, seat);
+    free(text);
+}
+
 static void check_snapshots(const rules_engine *engine, const rules_state *state,
                             int seats, const char *where)
 {
@@ -155,9 +192,14 @@ static void check_snapshots(const rules_engine *engine, const rules_state *state
 
     /* The seed lets anyone predict every later shuffle: no view shows it. */
     const char *seed = strstr(bytes, "\"seed\":\"");
-    if (seed != NULL) {
-        char seed_hex[2 * RULES_SEED_BYTES + 1] = {0};
+    char seed_hex[2 * RULES_SEED_BYTES + 1] = {0};
+    if (seed != NULL)
         memcpy(seed_hex, seed + 8, 2 * RULES_SEED_BYTES);
+    if (engine->view_text != NULL) {
+        for (int s = RULES_SPECTATOR; s < seats; s++)
+            check_view_text(engine, state, s, seed ? seed_hex : NULL, where);
+    }
+    if (seed != NULL) {
         for (int s = RULES_SPECTATOR; s < seats; s++) {
             json_t *view = engine->view(state, s);
             cr_assert_not_null(view, "%s: %s: view(%d) is NULL", engine->name,

@@ -136,6 +136,25 @@ static json_t *toy_view(const rules_state *state, int seat)
     return view;
 }
 
+static char *toy_view_text(const rules_state *state, int seat)
+{
+    const toy_state *s = (const toy_state *)state;
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    fprintf(out, "Counter: %d\n", s->counter);
+    if (s->guessing)
+        fprintf(out, "Everyone guesses whether it is even or odd.\n");
+    else
+        fprintf(out, "Seat %d adds 1 or 2.\n", s->turn + 1);
+    if (seat >= 0 && s->guess[seat] >= 0)
+        fprintf(out, "Your guess: %s\n", s->guess[seat] ? "odd" : "even");
+    for (int i = 0; i < s->seats; i++)
+        fprintf(out, "Seat %d: %d points\n", i + 1, s->score[i]);
+    fclose(out);
+    return text;
+}
+
 static json_t *toy_legal(const rules_state *state, int seat)
 {
     const toy_state *s = (const toy_state *)state;
@@ -259,7 +278,8 @@ const rules_engine toy_engine = {
     .name = "toy", .title = "Toy", .version = 1, .min_seats = 2,
     .max_seats = 4, .describe_options = toy_options, .setup = toy_setup,
     .clone = toy_clone, .destroy = toy_destroy, .pending = toy_pending,
-    .apply = toy_apply, .view = toy_view, .legal = toy_legal,
+    .apply = toy_apply, .view = toy_view, .view_text = toy_view_text,
+    .legal = toy_legal,
     .format_move = toy_format, .parse_move = toy_parse,
     .result = toy_result, .save = toy_save, .load = toy_load,
     .check = toy_check,
