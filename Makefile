@@ -16,11 +16,15 @@ ifdef SAN
 BUILD := build-san
 OPT := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 endif
-CPPFLAGS := -D_GNU_SOURCE -Irules -Iservice -Iclient -I$(shell pg_config --includedir 2>/dev/null || echo /usr/include/postgresql) -MMD -MP
+# GMime (mail parsing) and the GLib under it, as system headers: their
+# warnings are not ours to fix.
+GMIME_CFLAGS := $(patsubst -I%,-isystem %,$(shell pkg-config --cflags gmime-3.0 2>/dev/null))
+GMIME_LIBS := $(shell pkg-config --libs gmime-3.0 2>/dev/null)
+CPPFLAGS := -D_GNU_SOURCE -Irules -Iservice -Iclient -I$(shell pg_config --includedir 2>/dev/null || echo /usr/include/postgresql) $(GMIME_CFLAGS) -MMD -MP
 CFLAGS := -std=c11 $(OPT) -g -Wall -Wextra -Werror -pthread
 comma := ,
 LDFLAGS := $(if $(SAN),-fsanitize=address$(comma)undefined) -pthread
-LIBS := -lmicrohttpd -lpq -lsodium -ljansson -lcurl -lm
+LIBS := -lmicrohttpd -lpq -lsodium -ljansson -lcurl $(GMIME_LIBS) -lm
 TEST_LIBS := -lcriterion $(LIBS)
 
 ifeq ($(V),1)

@@ -3,7 +3,7 @@
 set -euo pipefail
 packages=(build-essential pkg-config libmicrohttpd-dev libpq-dev libsodium-dev
           libjansson-dev libcriterion-dev libcurl4-openssl-dev postgresql
-          postgresql-contrib nodejs npm)
+          postgresql-contrib nodejs npm libgmime-3.0-dev dovecot-imapd)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
