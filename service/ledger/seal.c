@@ -173,3 +173,10 @@ bool seal_unsubscribe_check(long long player_id, const char *token)
     unsubscribe_mac(player_id, mac);
     return sodium_memcmp(mac, given, sizeof mac) == 0;
 }
+
+void seal_derive_key(const char context[8], uint8_t *key, size_t len)
+{
+    _Static_assert(sizeof service_key == crypto_kdf_KEYBYTES,
+                   "the service key is a kdf master key");
+    crypto_kdf_derive_from_key(key, len, 1, context, service_key);
+}

@@ -48,6 +48,12 @@ void seal_choice_commitment(const char *match_ref, const char *decision,
                             const uint8_t nonce[SEAL_NONCE_BYTES],
                             uint8_t commitment[SEAL_HASH_BYTES]);
 
+/* A key of len bytes (16 to 64) for one purpose, derived from the service
+ * key with crypto_kdf: context names the purpose in exactly 8 characters
+ * ("replytok"), so keys for different purposes never coincide and the
+ * service key itself is never used twice. */
+void seal_derive_key(const char context[8], uint8_t *key, size_t len);
+
 /* Encrypts plain (len bytes) for match_id with XChaCha20-Poly1305, the match
  * id as associated data. out must hold len + SEAL_OVERHEAD bytes. */
 void seal_encrypt(long long match_id, const uint8_t *plain, size_t len,
