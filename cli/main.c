@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "admin_cmd.h"
+#include "mail_in_cmd.h"
 #include "repair_cmd.h"
 #include "rules_cmd.h"
 #include "verify_cmd.h"
@@ -24,6 +25,7 @@ static const pbem_command commands[] = {
     {"export", export_cmd_main, "admin: export matches as JSON Lines"},
     {"import", import_cmd_main, "admin: check and restore an export"},
     {"admin", repair_cmd_main, "admin: rewind, replace a seat, abort a match"},
+    {"mail-in", mail_in_cmd_main, "hand one mail from a mail server to pbemd"},
 };
 
 static void usage(FILE *out)

@@ -131,7 +131,11 @@ bool client_send(client *c, const char *method, const char *path,
     curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(curl, CURLOPT_TIMEOUT, 30L);
     struct curl_slist *headers = NULL;
-    headers = curl_slist_append(headers, "Content-Type: application/json");
+    char content_type[128];
+    snprintf(content_type, sizeof content_type, "Content-Type: %s",
+             options && options->content_type ? options->content_type
+                                              : "application/json");
+    headers = curl_slist_append(headers, content_type);
     headers = curl_slist_append(headers, "Expect:");
     char *sent_body = body ? strdup(body) : NULL;
     if (signer != NULL &&

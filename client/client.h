@@ -31,6 +31,7 @@ typedef struct client_send_options {
     const char *nonce;                /* NULL: 16 random bytes in hex */
     const char *const *extra_headers; /* NULL-terminated "Name: value" */
     bool tamper_body_after_signing;   /* flips a bit of the sent body */
+    const char *content_type;         /* NULL: application/json */
     FILE *body_to;                    /* not NULL: a 2xx answer's body is
                                          written there as it arrives (not
                                          kept), with no time limit while

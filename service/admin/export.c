@@ -86,13 +86,22 @@ static bool players(PGconn *conn, long long match_id, long long head,
         bool joined = strcmp(PQgetvalue(result, row, 0), "joined") == 0;
         char player[32];
         store_player_ref(atoll(PQgetvalue(result, row, 2)), player);
-        json_t *entry = json_pack("{s:s,s:s,s:o,s:s,s:s}", "player", player,
-                                  "name", PQgetvalue(result, row, 3), "email",
-                                  PQgetisnull(result, row, 4)
-                                      ? json_null()
-                                      : json_string(PQgetvalue(result, row, 4)),
-                                  "public_key", PQgetvalue(result, row, 5),
-                                  "key_id", PQgetvalue(result, row, 6));
+        /* An email-only player has no key: null, and their moves carry
+         * the mail's record instead of a signature. */
+        json_t *entry = json_pack(
+            "{s:s,s:s,s:o,s:o,s:o}", "player", player, "name",
+            PQgetvalue(result, row, 3), "email",
+            PQgetisnull(result, row, 4)
+                ? json_null()
+                : json_string(PQgetvalue(result, row, 4)),
+            "public_key",
+            PQgetisnull(result, row, 5)
+                ? json_null()
+                : json_string(PQgetvalue(result, row, 5)),
+            "key_id",
+            PQgetisnull(result, row, 6)
+                ? json_null()
+                : json_string(PQgetvalue(result, row, 6)));
         if (entry == NULL)
             abort();
         if (joined) {

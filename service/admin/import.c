@@ -139,11 +139,16 @@ static bool import_player(PGconn *conn, const json_t *entry, apierr *err)
     const char *key_b64 = str(entry, "public_key");
     uint8_t key[32];
     size_t key_len = 0;
-    if (player <= 0 || name == NULL || key_id == NULL || key_b64 == NULL ||
-        sodium_base642bin(key, sizeof key, key_b64, strlen(key_b64), "\n",
-                          &key_len, NULL,
-                          sodium_base64_VARIANT_ORIGINAL) != 0 ||
-        key_len != sizeof key)
+    /* An email-only player has neither key nor key id. */
+    bool email_only = json_is_null(json_object_get(entry, "public_key")) &&
+                      json_is_null(json_object_get(entry, "key_id"));
+    if (player <= 0 || name == NULL ||
+        (!email_only &&
+         (key_id == NULL || key_b64 == NULL ||
+          sodium_base642bin(key, sizeof key, key_b64, strlen(key_b64), "\n",
+                            &key_len, NULL,
+                            sodium_base64_VARIANT_ORIGINAL) != 0 ||
+          key_len != sizeof key)))
         return apierr_set(err, 422, "bad_export",
                           "a player entry of the header is malformed");
     /* An edited export is checked like a registration: its email ends up
@@ -153,8 +158,8 @@ static bool import_player(PGconn *conn, const json_t *entry, apierr *err)
                                   json_object_get(entry, "email"), &field_err))
         return apierr_set(err, 422, "bad_export", "player %s: %s",
                           str(entry, "player"), field_err.message);
-    return store_import_player(conn, player, name, str(entry, "email"), key,
-                               key_id, err);
+    return store_import_player(conn, player, name, str(entry, "email"),
+                               email_only ? NULL : key, key_id, err);
 }
 
 static bool import_choices(PGconn *conn, long long match_id, const json_t *rows,

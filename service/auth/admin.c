@@ -15,40 +15,60 @@ const char *admin_public_key(void)
     return configured && configured[0] ? configured : NULL;
 }
 
-bool admin_check(const httpsig_request *req, int64_t now, caller *who,
-                 apierr *err)
+/* A request signed with keyid by the Ed25519 key whose public half is
+ * configured (base64) in the environment variable named by variable. */
+static bool signed_by_configured(const httpsig_request *req, int64_t now,
+                                 const char *keyid, const char *variable,
+                                 caller *who, apierr *err)
 {
     memset(who, 0, sizeof *who);
-    const char *configured = admin_public_key();
+    const char *configured = getenv(variable);
     uint8_t key[HTTPSIG_PUBLIC_KEY_BYTES];
     size_t key_len = 0;
-    if (configured == NULL)
+    if (configured == NULL || configured[0] == '\0')
         return apierr_set(err, 403, "admin_disabled",
-                          "this service has no admin key (PBEM_ADMIN_KEY)");
+                          "this service has no key for these requests (%s)",
+                          variable);
     if (sodium_base642bin(key, sizeof key, configured, strlen(configured), NULL,
                           &key_len, NULL,
                           sodium_base64_VARIANT_ORIGINAL) != 0 ||
         key_len != sizeof key)
         return apierr_set(err, 403, "admin_disabled",
-                          "PBEM_ADMIN_KEY is not a base64 Ed25519 public key");
+                          "%s is not a base64 Ed25519 public key", variable);
     const char *input = req->header(req->header_ctx, "signature-input");
     const char *signature = req->header(req->header_ctx, "signature");
     if (input == NULL || signature == NULL)
         return apierr_set(err, 401, "unsigned",
-                          "admin requests must be signed (RFC 9421, ed25519, "
-                          "keyid \"admin\")");
+                          "these requests must be signed (RFC 9421, ed25519, "
+                          "keyid \"%s\")",
+                          keyid);
     httpsig_signature sig;
     httpsig_error herr = {{0}};
     if (!httpsig_parse(input, signature, NULL, &sig, &herr) ||
         !httpsig_check_policy(&sig, req, now, AUTH_WINDOW_SECONDS, &herr))
         return apierr_set(err, 401, "bad_signature", "%s", herr.message);
-    if (!sig.has_keyid || strcmp(sig.keyid, "admin") != 0)
+    if (!sig.has_keyid || strcmp(sig.keyid, keyid) != 0)
         return apierr_set(err, 401, "not_admin",
-                          "admin requests are signed with keyid \"admin\"");
+                          "these requests are signed with keyid \"%s\"",
+                          keyid);
     if (!httpsig_verify(&sig, req, key, &herr))
         return apierr_set(err, 401, "bad_signature", "%s", herr.message);
     auth_fill_caller(req, &sig, who);
     return true;
+}
+
+bool admin_check(const httpsig_request *req, int64_t now, caller *who,
+                 apierr *err)
+{
+    return signed_by_configured(req, now, "admin", "PBEM_ADMIN_KEY", who,
+                                err);
+}
+
+bool admin_check_mail(const httpsig_request *req, int64_t now, caller *who,
+                      apierr *err)
+{
+    return signed_by_configured(req, now, "mail", "PBEM_MAIL_INBOUND_KEY",
+                                who, err);
 }
 
 bool admin_spend_nonce(const caller *who, apierr *err)

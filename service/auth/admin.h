@@ -24,6 +24,12 @@
 bool admin_check(const httpsig_request *req, int64_t now, caller *who,
                  apierr *err);
 
+/* The same for the mail server's pipe (`pbem mail-in`, POST
+ * /v1/mail/inbound): keyid "mail", the key PBEM_MAIL_INBOUND_KEY names
+ * (403 without one). It may hand in mail and nothing else. */
+bool admin_check_mail(const httpsig_request *req, int64_t now, caller *who,
+                      apierr *err);
+
 /* The configured admin public key in base64 (PBEM_ADMIN_KEY), recorded in
  * the events admins make so anyone can check who signed them. */
 const char *admin_public_key(void);

@@ -26,6 +26,9 @@ typedef struct route_counters {
 static route_counters routes[ROUTES_MAX];
 static unsigned long events_appended;
 static unsigned long deadline_rounds, deadline_reminders, deadline_actions;
+static unsigned long mail_received[METRICS_MAIL_OUTCOMES];
+static const char *const mail_outcome_names[METRICS_MAIL_OUTCOMES] = {
+    "answered", "ignored", "limited", "bounce", "unreadable"};
 
 static route_counters *counters_for(const char *route)
 {
@@ -79,6 +82,12 @@ void metrics_deadline_round(int reminders, int actions)
                        __ATOMIC_RELAXED);
     /* Last, so a reader that sees the round sees what it did. */
     __atomic_add_fetch(&deadline_rounds, 1, __ATOMIC_RELEASE);
+}
+
+void metrics_mail_received(metrics_mail outcome)
+{
+    if (outcome >= 0 && outcome < METRICS_MAIL_OUTCOMES)
+        __atomic_add_fetch(&mail_received[outcome], 1, __ATOMIC_RELAXED);
 }
 
 char *metrics_render(void)
@@ -140,6 +149,14 @@ char *metrics_render(void)
             "pbem_deadline_actions_total %lu\n",
             rounds, __atomic_load_n(&deadline_reminders, __ATOMIC_RELAXED),
             __atomic_load_n(&deadline_actions, __ATOMIC_RELAXED));
+    fprintf(out, "# HELP pbem_mail_received_total Mail this process took in, "
+                 "by what became of it (limited: dropped over the sender's "
+                 "hourly answers).\n"
+                 "# TYPE pbem_mail_received_total counter\n");
+    for (int i = 0; i < METRICS_MAIL_OUTCOMES; i++)
+        fprintf(out, "pbem_mail_received_total{outcome=\"%s\"} %lu\n",
+                mail_outcome_names[i],
+                __atomic_load_n(&mail_received[i], __ATOMIC_RELAXED));
     fclose(out);
     return page;
 }

@@ -14,6 +14,19 @@ void metrics_events_appended(int count);
  * the clock). */
 void metrics_deadline_round(int reminders, int actions);
 
+/* A mail that came in, by what became of it: MAIL_ANSWERED,
+ * MAIL_IGNORED (automatic mail, duplicates), MAIL_LIMITED (over the
+ * sender's hourly answers: dropped), MAIL_BOUNCE, MAIL_UNREADABLE. */
+typedef enum metrics_mail {
+    METRICS_MAIL_ANSWERED,
+    METRICS_MAIL_IGNORED,
+    METRICS_MAIL_LIMITED,
+    METRICS_MAIL_BOUNCE,
+    METRICS_MAIL_UNREADABLE,
+    METRICS_MAIL_OUTCOMES
+} metrics_mail;
+void metrics_mail_received(metrics_mail outcome);
+
 /* The metrics page; caller frees. */
 char *metrics_render(void);
 

@@ -28,7 +28,7 @@ typedef struct http_request {
     char *target;
     char *body;
     size_t body_len;
-    size_t body_max; /* HTTP_BODY_MAX, or more for the import route */
+    size_t body_max; /* HTTP_BODY_MAX, or more for import and mail */
     bool too_large;
     bool started;    /* the access handler has seen this request */
     struct timespec began;
@@ -122,9 +122,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
         /* First call: headers only. Refuse an announced oversized body at
          * once rather than reading it. */
         req->started = true;
-        req->body_max = strcmp(method, "POST") == 0 &&
-                                strcmp(url, HTTP_IMPORT_PATH) == 0
+        bool post = strcmp(method, "POST") == 0;
+        req->body_max = post && strcmp(url, HTTP_IMPORT_PATH) == 0
                             ? HTTP_IMPORT_BODY_MAX
+                        : post && strcmp(url, HTTP_MAIL_PATH) == 0
+                            ? HTTP_MAIL_BODY_MAX
                             : HTTP_BODY_MAX;
         const char *length = MHD_lookup_connection_value(
             conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);

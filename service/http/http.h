@@ -17,6 +17,9 @@
  * of a whole match). */
 #define HTTP_IMPORT_BODY_MAX (8 * 1024 * 1024)
 #define HTTP_IMPORT_PATH "/v1/admin/matches/import"
+/* POST /v1/mail/inbound takes a whole mail, up to 1 MiB. */
+#define HTTP_MAIL_BODY_MAX (1024 * 1024)
+#define HTTP_MAIL_PATH "/v1/mail/inbound"
 
 typedef struct http_server http_server;
 

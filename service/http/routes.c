@@ -12,6 +12,8 @@
 #include "auth/auth.h"
 #include "ledger/httpsig.h"
 #include "http/admin_routes.h"
+#include "http/http.h"
+#include "http/mail_routes.h"
 #include "http/match_routes.h"
 #include "http/path.h"
 #include "http/player_routes.h"
@@ -27,6 +29,7 @@ typedef enum route_access {
     PLAYER_IF_SIGNED, /* anyone; a signature, when given, must hold */
     NEW_KEY,          /* signed by the key the JSON body registers */
     ADMIN,            /* signed with the admin key (admin.h) */
+    MAIL_SERVER,      /* signed with the mail inbound key (admin.h) */
 } route_access;
 
 /* How a signed request meets the nonces of earlier requests (a retry
@@ -125,6 +128,10 @@ static const route table[] = {
           BODY_JSON, "use POST", match_routes_join),
     ROUTE("POST", "/v1/matches/{id}/moves", PLAYER, RETRY_ON_FAILURE,
           BODY_JSON, "use POST", match_routes_move),
+
+    /* Mail is handled once by its Message-ID, however often it is sent. */
+    ROUTE("POST", HTTP_MAIL_PATH, MAIL_SERVER, RETRY_NONE, BODY_ANY,
+          "use POST", mail_routes_inbound),
 
     /* Admin reads spend their nonce in the handler. */
     ROUTE("GET", "/v1/admin/export", ADMIN, RETRY_NONE, BODY_ANY, "use GET",
@@ -277,6 +284,9 @@ static bool authenticate(const route *row, journey *j, answer *out)
         break;
     case ADMIN:
         ok = admin_check(&j->signed_as, now, &j->who, &err);
+        break;
+    case MAIL_SERVER:
+        ok = admin_check_mail(&j->signed_as, now, &j->who, &err);
         break;
     }
     if (!ok) {

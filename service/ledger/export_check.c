@@ -370,6 +370,28 @@ static bool replacement_known(const json_t *header, const json_t *event,
                        str(data, "player") ? str(data, "player") : "nobody");
 }
 
+/* A move made by mail records the mail instead of a signature: which
+ * message (its Message-ID and the SHA-256 of its bytes, so whoever holds
+ * the mail can check it), which single-use reply address, the sender and
+ * the command line. Without the mail nobody outside the service can check
+ * more than that the record is whole. */
+static bool check_email_request(const json_t *event, const json_t *request,
+                                long long seq, verify_report *report)
+{
+    const char *sha = str(request, "message_sha256");
+    const char *token = str(request, "token");
+    bool hex_sha = sha != NULL && strlen(sha) == 64 &&
+                   strspn(sha, "0123456789abcdef") == 64;
+    if (!is_kind(event, "move") || !hex_sha || token == NULL ||
+        str(request, "from") == NULL || str(request, "command") == NULL)
+        return verify_fail(report, seq,
+                           "event %lld was made by mail but does not record "
+                           "the message's hash, reply address, sender and "
+                           "command",
+                           seq);
+    return true;
+}
+
 /* Every signed request, against the key of whoever sat in the seat then. */
 static bool check_requests(const export_match *match, verify_report *report)
 {
@@ -403,6 +425,10 @@ static bool check_requests(const export_match *match, verify_report *report)
                                    "signed request",
                                    seq);
             if (!check_admin_request(event, request, ref, seq, report))
+                return false;
+        } else if (request != NULL && str(request, "via") != NULL &&
+                   strcmp(str(request, "via"), "email") == 0) {
+            if (!check_email_request(event, request, seq, report))
                 return false;
         } else if (request != NULL) {
             char whose[64];

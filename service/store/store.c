@@ -621,14 +621,18 @@ bool store_create_player(PGconn *conn, const char *name, const char *email,
                          const uint8_t public_key[32], long long *player_id,
                          char key_id[40], apierr *err)
 {
-    store_key_id(public_key, key_id);
+    if (public_key != NULL)
+        store_key_id(public_key, key_id);
+    else
+        key_id[0] = '\0';
     uint64_t random_id;
     randombytes_buf(&random_id, sizeof random_id);
     *player_id = (long long)(random_id >> 1);
     if (*player_id == 0)
         *player_id = 1;
-    char key_text[2 * 32 + 3];
-    bytea_param(public_key, 32, key_text);
+    char key_text[2 * 32 + 3] = "";
+    if (public_key != NULL)
+        bytea_param(public_key, 32, key_text);
     db_params player = {0};
     db_params_int(&player, *player_id);
     db_params_text(&player, name);
@@ -641,10 +645,11 @@ bool store_create_player(PGconn *conn, const char *name, const char *email,
                          "INSERT INTO players (player_id, name, email)"
                          " VALUES ($1, $2, $3)",
                          player.count, player.values, err) &&
-              db_command(conn,
-                         "INSERT INTO player_keys (key_id, player_id,"
-                         " public_key) VALUES ($1, $2, $3)",
-                         key.count, key.values, err);
+              (public_key == NULL ||
+               db_command(conn,
+                          "INSERT INTO player_keys (key_id, player_id,"
+                          " public_key) VALUES ($1, $2, $3)",
+                          key.count, key.values, err));
     if (!ok && strcmp(err->code, "database:23505") == 0)
         return apierr_set(err, 409, "key_registered",
                           "this public key is already registered");
@@ -693,11 +698,12 @@ bool store_import_player(PGconn *conn, long long player_id, const char *name,
                          const char *email, const uint8_t public_key[32],
                          const char *key_id, apierr *err)
 {
-    char key_text[2 * 32 + 3];
-    bytea_param(public_key, 32, key_text);
+    char key_text[2 * 32 + 3] = "";
+    if (public_key != NULL)
+        bytea_param(public_key, 32, key_text);
     db_params find = {0};
     db_params_int(&find, player_id);
-    db_params_text(&find, key_id);
+    db_params_text(&find, public_key ? key_id : "");
     PGresult *result = db_query(
         conn,
         "SELECT (SELECT count(*) FROM players WHERE player_id = $1),"
@@ -707,8 +713,9 @@ bool store_import_player(PGconn *conn, long long player_id, const char *name,
     if (result == NULL)
         return false;
     bool present = atoi(PQgetvalue(result, 0, 0)) > 0;
-    bool same = false;
-    if (!PQgetisnull(result, 0, 1)) {
+    /* An email-only player is the same player when the id is. */
+    bool same = public_key == NULL;
+    if (public_key != NULL && !PQgetisnull(result, 0, 1)) {
         uint8_t stored[32];
         same = bytea_value(PQgetvalue(result, 0, 1), stored, sizeof stored) &&
                sodium_memcmp(stored, public_key, sizeof stored) == 0;
@@ -733,10 +740,11 @@ bool store_import_player(PGconn *conn, long long player_id, const char *name,
                    "INSERT INTO players (player_id, name, email)"
                    " VALUES ($1, $2, $3)",
                    player.count, player.values, err) &&
-        db_command(conn,
-                   "INSERT INTO player_keys (key_id, player_id, public_key)"
-                   " VALUES ($1, $2, $3)",
-                   key.count, key.values, err))
+        (public_key == NULL ||
+         db_command(conn,
+                    "INSERT INTO player_keys (key_id, player_id, public_key)"
+                    " VALUES ($1, $2, $3)",
+                    key.count, key.values, err)))
         return true;
     if (strcmp(err->code, "database:23505") == 0)
         return apierr_set(err, 409, "player_conflict",

@@ -149,7 +149,8 @@ bool store_save_nonce(PGconn *conn, const char *key_id, const char *nonce,
 void store_key_id(const uint8_t public_key[32], char key_id[40]);
 /* Inserts the player and its key inside the caller's transaction; 409
  * "key_registered" when the key is taken (the transaction is then
- * aborted). */
+ * aborted). public_key NULL makes an email-only player (the email door:
+ * mailbox possession is their authentication), key_id then "". */
 bool store_create_player(PGconn *conn, const char *name, const char *email,
                          const uint8_t public_key[32], long long *player_id,
                          char key_id[40], apierr *err);
@@ -166,7 +167,8 @@ bool store_lock_players(PGconn *conn, const long long *ids, int count,
 
 /* Recreates a player with this id and key: reuses a player already present
  * with the same key id and key; 409 "player_conflict" when the id or the
- * key is present with something else. */
+ * key is present with something else. public_key NULL: an email-only
+ * player, reused when the id is present. */
 bool store_import_player(PGconn *conn, long long player_id, const char *name,
                          const char *email, const uint8_t public_key[32],
                          const char *key_id, apierr *err);

@@ -1,0 +1,64 @@
+/* mail_commands.h: the commands a person writes in a mail, one per line,
+ * applied in order through the same use cases as the HTTP routes, and
+ * the answer they read back.
+ *
+ *   a move in the game's text notation   (a sealed choice the same way:
+ *                                         the service seals it)
+ *   view             your view and the moves you may make
+ *   log [N]          what happened since your last turn, or the last N
+ *   matches          your matches, with whose turn it is
+ *   games            the games and their options
+ *   help             this list
+ *   vacation FROM UNTIL | vacation off
+ *   nudge            remind the seats the match waits for
+ *   settings digest on|off, settings email on|off,
+ *   settings quiet HH:MM-HH:MM|off, settings zone Area/City,
+ *   settings reminders H,H…|off
+ *   join             (answering an invitation) take a seat
+ *   new GAME seats=N [option=value …]
+ *   invite ADDRESS NAME   (about a match) invite someone by mail
+ *
+ * Case does not matter. The first refusal stops the mail: the lines after
+ * it are not applied, and the answer says so.
+ *
+ * Applying a line twice (the same message fetched again after a crash)
+ * changes nothing: each line that changes something is a request whose
+ * nonce is derived from the message and the line's number, so the second
+ * time gets the first answer back (retry.h). */
+#ifndef SERVICE_MAILIN_MAIL_COMMANDS_H
+#define SERVICE_MAILIN_MAIL_COMMANDS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+/* Who is writing and about what, as mail_sender established it. */
+typedef struct mail_context {
+    long long player_id;    /* 0: not a player yet (help and games only) */
+    long long match_id;     /* the match the answered mail was about, or 0 */
+    long long invitation_id; /* answering an invitation, or 0 */
+    const char *message_key; /* the message's idempotency key */
+    json_t *via;            /* what events record of the mail (borrowed) */
+} mail_context;
+
+/* What running the commands came to. */
+typedef struct mail_run {
+    int applied;          /* lines that did what they asked */
+    bool refused;         /* a line was refused (the rest were skipped) */
+    bool changed;         /* something was changed (a move, a join, …) */
+    long long match_id;   /* the match to show at the end, or 0 */
+    long long player_id;  /* who wrote it, once known ("join" makes one) */
+} mail_run;
+
+/* Runs every command of text for ctx, writing the answer's lines to out
+ * (what each line did, then the view and moves of the match concerned, or
+ * the refusal with the rule's sentence and what is legal instead). False
+ * only when the database failed, so the whole message must be tried again
+ * later (it is idempotent). */
+bool mail_commands_run(const mail_context *ctx, const char *text, FILE *out,
+                       mail_run *run);
+
+/* The help text (also the answer to an empty mail). */
+void mail_commands_help(FILE *out);
+
+#endif

@@ -1,0 +1,271 @@
+/* mail_show.c: see mail_show.h. */
+#include "mailin/mail_show.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "play/matches.h"
+#include "store/db.h"
+#include "store/db_params.h"
+#include "store/store.h"
+
+/* At most this many moves are listed one by one; more are shown as their
+ * forms with a few examples each. */
+#define MOVES_LISTED 12
+#define EXAMPLES_PER_FORM 3
+
+static const char *str(const json_t *object, const char *key)
+{
+    return json_string_value(json_object_get(object, key));
+}
+
+static const char *seat_name(const json_t *match, json_int_t seat)
+{
+    size_t i;
+    const json_t *entry;
+    json_array_foreach(json_object_get(match, "seats"), i, entry) {
+        if (json_integer_value(json_object_get(entry, "seat")) == seat)
+            return str(entry, "name") ? str(entry, "name") : "(free)";
+    }
+    return "?";
+}
+
+/* Who the match waits for, in words. */
+static void show_waiting(FILE *out, const json_t *view, json_int_t mine)
+{
+    const json_t *pending = json_object_get(view, "pending");
+    const json_t *seats = json_object_get(pending, "seats");
+    if (pending == NULL || json_array_size(seats) == 0) {
+        if (json_array_size(json_object_get(pending, "committed")) > 0)
+            fprintf(out, "Waiting for the sealed choices to be revealed.\n");
+        return;
+    }
+    bool me = false;
+    fprintf(out, "Waiting for:");
+    size_t i;
+    const json_t *seat;
+    json_array_foreach(seats, i, seat) {
+        json_int_t s = json_integer_value(seat);
+        me = me || s == mine;
+        fprintf(out, "%s seat %lld %s%s", i ? "," : "", (long long)s,
+                seat_name(view, s), s == mine ? " (you)" : "");
+    }
+    fprintf(out, ": %s\n", str(pending, "prompt") ? str(pending, "prompt")
+                                                  : "");
+}
+
+/* The word a move or a form starts with ("play"). */
+static size_t first_word(const char *text)
+{
+    size_t n = 0;
+    while (text[n] && text[n] != ' ')
+        n++;
+    return n;
+}
+
+/* The moves: every one when few, else each form with a few examples. */
+static void show_moves(FILE *out, const json_t *legal)
+{
+    const json_t *texts = json_object_get(legal, "texts");
+    const json_t *forms = json_object_get(legal, "forms");
+    size_t count = json_array_size(texts);
+    if (count == 0)
+        return;
+    bool complete = json_is_true(json_object_get(legal, "complete"));
+    size_t i;
+    const json_t *text;
+    if (count <= MOVES_LISTED && complete) {
+        fprintf(out, "Your moves (write one on a line of its own):\n");
+        json_array_foreach(texts, i, text)
+            fprintf(out, "  %s\n", json_string_value(text) ?: "");
+        return;
+    }
+    fprintf(out, "Your moves, by form (write one on a line of its own):\n");
+    size_t f;
+    const json_t *form;
+    json_array_foreach(forms, f, form) {
+        const char *pattern = json_string_value(form);
+        if (pattern == NULL)
+            continue;
+        fprintf(out, "  %s\n", pattern);
+        size_t word = first_word(pattern);
+        int shown = 0;
+        json_array_foreach(texts, i, text) {
+            const char *move = json_string_value(text);
+            if (move == NULL || shown == EXAMPLES_PER_FORM ||
+                first_word(move) != word || strncmp(move, pattern, word) != 0)
+                continue;
+            fprintf(out, "%s%s", shown ? ", " : "    for example: ", move);
+            shown++;
+        }
+        if (shown)
+            fputc('\n', out);
+    }
+}
+
+bool mail_show_match(FILE *out, const caller *who, long long match_id,
+                     apierr *err)
+{
+    json_t *view = matches_seat_view(who, match_id, err);
+    if (view == NULL)
+        return false;
+    json_int_t mine = json_integer_value(json_object_get(view, "seat"));
+    fprintf(out, "Match %s, %s (%s), event %lld\n", str(view, "id") ?: "?",
+            str(view, "title") ?: "?", str(view, "status") ?: "?",
+            (long long)json_integer_value(
+                json_object_get(json_object_get(view, "head"), "seq")));
+    const char *text = str(view, "text");
+    if (text != NULL) {
+        fputs(text, out);
+    } else if (json_object_get(view, "view") != NULL) {
+        char *dump = json_dumps(json_object_get(view, "view"),
+                                JSON_INDENT(1) | JSON_SORT_KEYS);
+        fprintf(out, "%s\n", dump ? dump : "");
+        free(dump);
+    } else {
+        fprintf(out, "The match waits for players to join.\n");
+    }
+    show_waiting(out, view, mine);
+    const json_t *result = json_object_get(view, "result");
+    if (json_is_true(json_object_get(result, "over")))
+        fprintf(out, "The match is over.\n");
+    show_moves(out, json_object_get(view, "legal"));
+    json_decref(view);
+    return true;
+}
+
+/* One event as a line: "12. seat 1 Bob: play B5". */
+static void show_event(FILE *out, const json_t *event, const json_t *match)
+{
+    const char *kind = str(event, "kind") ?: "?";
+    const json_t *seat = json_object_get(event, "seat");
+    const json_t *data = json_object_get(event, "data");
+    fprintf(out, "%lld. ", (long long)json_integer_value(
+                               json_object_get(event, "seq")));
+    if (json_is_integer(seat))
+        fprintf(out, "seat %lld %s: ", (long long)json_integer_value(seat),
+                seat_name(match, json_integer_value(seat)));
+    if (strcmp(kind, "move") == 0 && str(data, "text") != NULL)
+        fprintf(out, "%s\n", str(data, "text"));
+    else if (strcmp(kind, "committed") == 0)
+        fprintf(out, "sealed a choice\n");
+    else if (strcmp(kind, "joined") == 0)
+        fprintf(out, "joined\n");
+    else
+        fprintf(out, "%s\n", kind);
+}
+
+bool mail_show_log(FILE *out, long long player_id, long long match_id,
+                   int count, apierr *err)
+{
+    caller who = {.player_id = player_id};
+    json_t *match = matches_seat_view(&who, match_id, err);
+    if (match == NULL)
+        return false;
+    json_int_t mine = json_integer_value(json_object_get(match, "seat"));
+    long long head = (long long)json_integer_value(
+        json_object_get(json_object_get(match, "head"), "seq"));
+    long long window = count > 0 ? count : 200;
+    long long after = head > window ? head - window : 0;
+    json_t *page = matches_events(match_id, after, (int)window, err);
+    if (page == NULL) {
+        json_decref(match);
+        return false;
+    }
+    const json_t *events = json_object_get(page, "events");
+    size_t first = 0;
+    if (count == 0) {
+        /* Since the seat's last move: after the last event of its own. */
+        size_t i;
+        const json_t *event;
+        json_array_foreach(events, i, event) {
+            const json_t *seat = json_object_get(event, "seat");
+            if (json_is_integer(seat) && json_integer_value(seat) == mine &&
+                strcmp(str(event, "kind") ?: "", "move") == 0)
+                first = i + 1;
+        }
+    }
+    if (first >= json_array_size(events))
+        fprintf(out, "Nothing has happened since your last move.\n");
+    for (size_t i = first; i < json_array_size(events); i++)
+        show_event(out, json_array_get(events, i), match);
+    json_decref(page);
+    json_decref(match);
+    return true;
+}
+
+bool mail_show_matches(FILE *out, long long player_id, apierr *err)
+{
+    PGconn *conn = db_conn(err);
+    if (conn == NULL)
+        return false;
+    db_params p = {0};
+    db_params_int(&p, player_id);
+    PGresult *r = db_query(conn,
+                           "SELECT m.match_id FROM seats s"
+                           " JOIN matches m USING (match_id)"
+                           " WHERE s.player_id = $1"
+                           " ORDER BY m.status = 'finished', m.updated_at DESC"
+                           " LIMIT 20",
+                           p.count, p.values, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return false;
+    if (PQntuples(r) == 0)
+        fprintf(out, "You have no matches yet.\n");
+    caller who = {.player_id = player_id};
+    for (int i = 0; i < PQntuples(r); i++) {
+        long long match_id = atoll(PQgetvalue(r, i, 0));
+        apierr one;
+        json_t *view = matches_seat_view(&who, match_id, &one);
+        if (view == NULL)
+            continue;
+        json_int_t mine = json_integer_value(json_object_get(view, "seat"));
+        fprintf(out, "%s %s, seat %lld, %s. ", str(view, "id") ?: "?",
+                str(view, "title") ?: "?", (long long)mine,
+                str(view, "status") ?: "?");
+        bool waits_for_me = false;
+        size_t k;
+        const json_t *seat;
+        json_array_foreach(json_object_get(json_object_get(view, "pending"),
+                                           "seats"),
+                           k, seat)
+            waits_for_me = waits_for_me || json_integer_value(seat) == mine;
+        if (waits_for_me)
+            fprintf(out, "Your turn.\n");
+        else
+            show_waiting(out, view, mine);
+        if (!waits_for_me &&
+            json_array_size(json_object_get(
+                json_object_get(view, "pending"), "seats")) == 0)
+            fputc('\n', out);
+        json_decref(view);
+    }
+    PQclear(r);
+    return true;
+}
+
+void mail_show_games(FILE *out)
+{
+    json_t *games = matches_games();
+    size_t i;
+    const json_t *game;
+    json_array_foreach(json_object_get(games, "games"), i, game) {
+        fprintf(out, "%s (%s), %lld to %lld players", str(game, "name"),
+                str(game, "title"),
+                (long long)json_integer_value(json_object_get(game, "min_seats")),
+                (long long)json_integer_value(json_object_get(game, "max_seats")));
+        const char *key;
+        const json_t *option;
+        int shown = 0;
+        json_object_foreach(json_object_get(game, "options"), key, option) {
+            char *value = json_dumps(json_object_get(option, "default"),
+                                     JSON_ENCODE_ANY);
+            fprintf(out, "%s %s=%s", shown++ ? "," : "; options:", key,
+                    value ? value : "?");
+            free(value);
+        }
+        fputc('\n', out);
+    }
+    fprintf(out, "Start one with: new GAME seats=N option=value ...\n");
+    json_decref(games);
+}

@@ -1,0 +1,29 @@
+/* mail_show.h: what the answers to mailed commands show, as plain text
+ * for people: a match as the seat sees it with the moves it may make,
+ * the log, a player's matches and the games. */
+#ifndef SERVICE_MAILIN_MAIL_SHOW_H
+#define SERVICE_MAILIN_MAIL_SHOW_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "auth/caller.h"
+#include "core/apierr.h"
+
+/* The match as who's seat sees it: the view for people, whose turn it is
+ * and the moves who may make, short and grouped by form. */
+bool mail_show_match(FILE *out, const caller *who, long long match_id,
+                     apierr *err);
+
+/* The events since player's last move in match, or the last count (> 0),
+ * one line each. */
+bool mail_show_log(FILE *out, long long player_id, long long match_id,
+                   int count, apierr *err);
+
+/* The player's matches (the 20 latest), with whose turn it is. */
+bool mail_show_matches(FILE *out, long long player_id, apierr *err);
+
+/* The games, their seats and options. */
+void mail_show_games(FILE *out);
+
+#endif

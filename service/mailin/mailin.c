@@ -1,0 +1,528 @@
+/* mailin.c: see mailin.h. The steps, in order: read the message; take its
+ * key's lock; skip it when already handled; ignore automatic mail and
+ * record bounces; keep to the sender's hourly answers; find who wrote it
+ * (mail_sender.h); run its commands (mail_commands.h); queue the answer and
+ * record the message in one transaction. */
+#include "mailin/mailin.h"
+
+#include <ctype.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/clock.h"
+#include "core/hex.h"
+#include "core/log.h"
+#include "core/metrics.h"
+#include "mailin/mail_commands.h"
+#include "mailin/mail_join.h"
+#include "mailin/mail_message.h"
+#include "mailin/mail_sender.h"
+#include "mailin/mail_show.h"
+#include "notify/mail_answers.h"
+#include "notify/mail_failures.h"
+#include "store/db.h"
+#include "store/db_params.h"
+#include "store/store.h"
+
+static int answers_per_hour(void)
+{
+    const char *text = getenv("PBEM_MAIL_ANSWERS_PER_HOUR");
+    int n = text && text[0] ? atoi(text) : 10;
+    return n > 0 ? n : 10;
+}
+
+static mailin_outcome finish(mailin_result *result, mailin_outcome outcome,
+                             const char *what)
+{
+    result->outcome = outcome;
+    snprintf(result->what, sizeof result->what, "%s", what);
+    return outcome;
+}
+
+/* The message's idempotency key. */
+static void key_of(const mail_message *message, char *key, size_t size)
+{
+    if (message->message_id != NULL && message->message_id[0] != '\0' &&
+        strlen(message->message_id) < 200) {
+        snprintf(key, size, "id:%s", message->message_id);
+        return;
+    }
+    char hex[65];
+    hex_encode(message->sha256, 32, hex);
+    snprintf(key, size, "sha256:%s", hex);
+}
+
+/* Session advisory lock on the key: one process at a time handles it. */
+static int lock_key(PGconn *conn, const char *key, bool take, apierr *err)
+{
+    const char *params[] = {key};
+    PGresult *r = db_query(conn,
+                           take ? "SELECT pg_try_advisory_lock("
+                                  "hashtextextended($1, 9))"
+                                : "SELECT pg_advisory_unlock("
+                                  "hashtextextended($1, 9))",
+                           1, params, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return -1;
+    int got = strcmp(PQgetvalue(r, 0, 0), "t") == 0;
+    PQclear(r);
+    return got;
+}
+
+/* 1 when the message was handled before, 0 when not, -1 on failure. */
+static int seen_before(PGconn *conn, const char *key, apierr *err)
+{
+    const char *params[] = {key};
+    PGresult *r = db_query(conn,
+                           "SELECT 1 FROM mail_messages WHERE message_key = $1",
+                           1, params, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return -1;
+    int seen = PQntuples(r) > 0;
+    PQclear(r);
+    return seen;
+}
+
+/* How many answers went to sender in the last hour, or -1. */
+static int answers_last_hour(PGconn *conn, const char *sender, apierr *err)
+{
+    const char *params[] = {sender};
+    PGresult *r = db_query(conn,
+                           "SELECT count(*) FROM mail_messages"
+                           " WHERE lower(sender) = lower($1)"
+                           "   AND outcome IN ('answered', 'refused')"
+                           "   AND received_at > now() - interval '1 hour'",
+                           1, params, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return -1;
+    int n = atoi(PQgetvalue(r, 0, 0));
+    PQclear(r);
+    return n;
+}
+
+/* Records the message as handled, inside the caller's transaction or
+ * alone. */
+static bool record(PGconn *conn, const mail_message *message, const char *key,
+                   const char *via, const char *outcome, long long player_id,
+                   apierr *err)
+{
+    char sha[2 * 32 + 3] = "\\x";
+    hex_encode(message->sha256, 32, sha + 2);
+    db_params p = {0};
+    db_params_text(&p, key);
+    db_params_text(&p, sha);
+    db_params_text(&p, message->from);
+    db_params_text(&p, via);
+    db_params_text(&p, outcome);
+    if (player_id > 0)
+        db_params_int(&p, player_id);
+    else
+        db_params_text(&p, NULL);
+    return db_command(conn,
+                      "INSERT INTO mail_messages (message_key, sha256, sender,"
+                      " via, outcome, player_id)"
+                      " VALUES ($1, $2::bytea, $3, $4, $5, $6)"
+                      " ON CONFLICT (message_key) DO NOTHING",
+                      p.count, p.values, err);
+}
+
+/* The seat player holds in match, or -1. */
+static int seat_in(PGconn *conn, long long match_id, long long player_id)
+{
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_int(&p, player_id);
+    apierr err;
+    PGresult *r = db_query(conn,
+                           "SELECT seat FROM seats WHERE match_id = $1"
+                           " AND player_id = $2",
+                           p.count, p.values, PGRES_TUPLES_OK, &err);
+    int seat = r && PQntuples(r) ? atoi(PQgetvalue(r, 0, 0)) : -1;
+    PQclear(r);
+    return seat;
+}
+
+/* The answer's reply address: about the match the answer shows (the
+ * player's seat in it), or the player's account, or none for someone who
+ * is not a player. */
+static void answer_reply_to(PGconn *conn, long long player_id,
+                            long long match_id, char *out, size_t size)
+{
+    out[0] = '\0';
+    if (player_id <= 0)
+        return;
+    char token[REPLY_TOKEN_CHARS + 1];
+    int seat = match_id > 0 ? seat_in(conn, match_id, player_id) : -1;
+    if (seat >= 0)
+        reply_token_make(REPLY_TOKEN_SEAT, player_id, match_id, seat,
+                         clock_now(), token);
+    else
+        reply_token_make(REPLY_TOKEN_ACCOUNT, player_id, 0, -1, clock_now(),
+                         token);
+    if (!reply_token_address(token, out, size))
+        out[0] = '\0';
+}
+
+/* "Re: " and the subject, unless it already says so. */
+static char *re_subject(const char *subject)
+{
+    char *out = NULL;
+    if (subject == NULL || subject[0] == '\0')
+        subject = "your mail";
+    if (strncasecmp(subject, "re:", 3) == 0)
+        return strdup(subject);
+    if (asprintf(&out, "Re: %s", subject) < 0)
+        abort();
+    return out;
+}
+
+/* Queues the answer to message and records it, in one transaction. */
+static bool answer(PGconn *conn, const mail_message *message, const char *key,
+                   const char *via, const char *outcome, long long player_id,
+                   const char *body, const char *reply_to, const char *kind,
+                   apierr *err)
+{
+    char *subject = re_subject(message->subject);
+    mail_answer a = {.to = message->from,
+                     .subject = subject,
+                     .body = body,
+                     .reply_to = reply_to && reply_to[0] ? reply_to : NULL,
+                     .in_reply_to = message->message_id,
+                     .references = message->references,
+                     .kind = kind};
+    bool ok = store_begin(conn, err) &&
+              record(conn, message, key, via, outcome, player_id, err) &&
+              mail_answers_queue(conn, &a, err) && store_commit(conn, err);
+    if (!ok)
+        store_rollback(conn);
+    free(subject);
+    return ok;
+}
+
+/* What events made by this mail record of it. */
+static json_t *via_of(const mail_message *message, const mail_sender *sender)
+{
+    char sha[65];
+    hex_encode(message->sha256, 32, sha);
+    return json_pack("{s:s,s:s?,s:s,s:s,s:s,s:s}", "via", "email",
+                     "message_id", message->message_id, "message_sha256", sha,
+                     "token", sender->token_id, "from", message->from,
+                     "authentication", sender->authentication);
+}
+
+/* Only commands that need no account: answered to anyone. */
+static bool harmless(const char *text)
+{
+    char *copy = strdup(text ? text : "");
+    char *save = NULL;
+    bool all = true;
+    for (char *line = strtok_r(copy, "\n", &save); line != NULL && all;
+         line = strtok_r(NULL, "\n", &save)) {
+        while (isspace((unsigned char)*line))
+            line++;
+        if (*line == '\0')
+            continue;
+        all = strncasecmp(line, "help", 4) == 0 ||
+              strncasecmp(line, "games", 5) == 0;
+    }
+    free(copy);
+    return all;
+}
+
+/* A name for a new email-only player: the address's local part. */
+static void name_from_address(const char *address, char *name, size_t size)
+{
+    const char *at = strchr(address, '@');
+    size_t n = at ? (size_t)(at - address) : strlen(address);
+    if (n == 0 || n >= size)
+        n = n == 0 ? 0 : size - 1;
+    snprintf(name, size, "%.*s", (int)n, address);
+    if (name[0] == '\0')
+        snprintf(name, size, "player");
+}
+
+/* Mail to the bare address that asks for more than help: a confirmation
+ * round trip first, so a forged From cannot act for anyone. */
+static bool ask_confirmation(PGconn *conn, const mail_message *message,
+                             const char *key, const char *via,
+                             long long player_id, apierr *err)
+{
+    uint64_t random_id;
+    randombytes_buf(&random_id, sizeof random_id);
+    long long id = (long long)(random_id >> 1) + 1;
+    char name[81];
+    name_from_address(message->from, name, sizeof name);
+    char token[REPLY_TOKEN_CHARS + 1], reply_to[256];
+    reply_token_make(REPLY_TOKEN_CONFIRMATION, id, 0, -1, clock_now(), token);
+    if (!reply_token_address(token, reply_to, sizeof reply_to))
+        reply_to[0] = '\0';
+    char *body = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&body, &size);
+    fprintf(out,
+            "Someone, we hope you, wrote to the turn service from %s with:\n\n",
+            message->from);
+    const char *text = message->text ? message->text : "";
+    for (const char *line = text; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t n = end ? (size_t)(end - line) : strlen(line);
+        fprintf(out, "  %.*s\n", (int)n, line);
+        line += n + (end != NULL);
+    }
+    fprintf(out, "\nTo go ahead, answer this mail; what you write in the "
+                 "answer does not matter.\n");
+    if (player_id <= 0)
+        fprintf(out, "Answering also makes this address a player, named "
+                     "\"%s\" (other players see this name).\n",
+                name);
+    fprintf(out, "If it was not you, ignore this mail: nothing happens.\n");
+    fclose(out);
+    db_params p = {0};
+    db_params_int(&p, id);
+    db_params_text(&p, message->from);
+    db_params_text(&p, name);
+    db_params_text(&p, text);
+    char *subject = re_subject(message->subject);
+    mail_answer a = {.to = message->from,
+                     .subject = subject,
+                     .body = body,
+                     .reply_to = reply_to[0] ? reply_to : NULL,
+                     .in_reply_to = message->message_id,
+                     .references = message->references,
+                     .kind = "confirmation"};
+    bool ok = store_begin(conn, err) &&
+              db_command(conn,
+                         "INSERT INTO mail_confirmations (confirmation_id,"
+                         " email, name, commands) VALUES ($1, $2, $3,"
+                         " left($4, 65536))",
+                         p.count, p.values, err) &&
+              record(conn, message, key, via, "answered", player_id, err) &&
+              mail_answers_queue(conn, &a, err) && store_commit(conn, err);
+    if (!ok)
+        store_rollback(conn);
+    free(subject);
+    free(body);
+    return ok;
+}
+
+/* The answer to a confirmation: the address becomes a player if it is
+ * not one, and the commands of the first mail are what runs. *commands is
+ * malloc'd. */
+static bool confirm(PGconn *conn, mail_sender *sender, char **commands,
+                    apierr *err)
+{
+    db_params p = {0};
+    db_params_int(&p, sender->confirmation_id);
+    if (!store_begin(conn, err))
+        return false;
+    PGresult *r = db_query(conn,
+                           "SELECT email, name, commands, player_id"
+                           " FROM mail_confirmations"
+                           " WHERE confirmation_id = $1 FOR UPDATE",
+                           p.count, p.values, PGRES_TUPLES_OK, err);
+    if (r == NULL || PQntuples(r) == 0) {
+        PQclear(r);
+        store_rollback(conn);
+        return r != NULL ? (*commands = strdup(""), true) : false;
+    }
+    *commands = strdup(PQgetvalue(r, 0, 2));
+    long long player_id = PQgetisnull(r, 0, 3) ? 0 : atoll(PQgetvalue(r, 0, 3));
+    char *email = strdup(PQgetvalue(r, 0, 0));
+    char *name = strdup(PQgetvalue(r, 0, 1));
+    PQclear(r);
+    if (player_id == 0)
+        player_id = mail_join_player_of(email, err);
+    char key_id[40];
+    bool ok = player_id >= 0 &&
+              (player_id > 0 ||
+               store_create_player(conn, name, email, NULL, &player_id, key_id,
+                                   err));
+    free(email);
+    free(name);
+    db_params u = {0};
+    db_params_int(&u, sender->confirmation_id);
+    db_params_int(&u, player_id);
+    ok = ok &&
+         db_command(conn,
+                    "UPDATE mail_confirmations SET player_id = $2,"
+                    " confirmed_at = coalesce(confirmed_at, now())"
+                    " WHERE confirmation_id = $1",
+                    u.count, u.values, err) &&
+         store_commit(conn, err);
+    if (!ok) {
+        store_rollback(conn);
+        free(*commands);
+        *commands = NULL;
+        return false;
+    }
+    sender->player_id = player_id;
+    return true;
+}
+
+/* Runs the commands and answers: false when the database failed. */
+static bool run_and_answer(PGconn *conn, const mail_message *message,
+                           const char *key, const char *via,
+                           mail_sender *sender, const char *text,
+                           mailin_result *result, apierr *err)
+{
+    json_t *via_json = via_of(message, sender);
+    mail_context ctx = {.player_id = sender->player_id,
+                        .match_id = sender->match_id,
+                        .invitation_id = sender->invitation_id,
+                        .message_key = key,
+                        .via = via_json};
+    char *body = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&body, &size);
+    mail_run run;
+    bool ok = mail_commands_run(&ctx, text, out, &run);
+    long long player_id = run.player_id ? run.player_id : sender->player_id;
+    if (ok && run.match_id != 0 && player_id > 0) {
+        caller who = {.player_id = player_id};
+        fputs("--\n", out);
+        apierr show_err;
+        if (!mail_show_match(out, &who, run.match_id, &show_err) &&
+            show_err.status >= 500) {
+            *err = show_err;
+            ok = false;
+        }
+    }
+    fclose(out);
+    json_decref(via_json);
+    if (ok) {
+        char reply_to[256];
+        answer_reply_to(conn, player_id, run.match_id, reply_to,
+                        sizeof reply_to);
+        ok = answer(conn, message, key, via, "answered", player_id, body,
+                    reply_to, "answer", err);
+        result->player_id = player_id;
+        result->commands = run.applied;
+        snprintf(result->what, sizeof result->what, "%s",
+                 run.refused ? "answered (a command was refused)"
+                             : "answered");
+    }
+    free(body);
+    return ok;
+}
+
+/* Everything after the lock. */
+static mailin_outcome handle(PGconn *conn, const mail_message *message,
+                             const char *key, const char *via,
+                             mailin_result *result)
+{
+    apierr err;
+    int seen = seen_before(conn, key, &err);
+    if (seen != 0)
+        return seen < 0 ? finish(result, MAILIN_TRY_LATER, err.message)
+                        : finish(result, MAILIN_HANDLED, "duplicate");
+    if (message->bounce) {
+        metrics_mail_received(METRICS_MAIL_BOUNCE);
+        const char *failed = message->bounced_recipient;
+        bool ok = (failed == NULL ||
+                   mail_failures_record(conn, failed, "the mail bounced",
+                                        &err)) &&
+                  record(conn, message, key, via, "bounce", 0, &err);
+        if (ok)
+            log_info("mail %s: a bounce for %s", key,
+                     failed ? failed : "an unknown address");
+        return ok ? finish(result, MAILIN_HANDLED, "bounce")
+                  : finish(result, MAILIN_TRY_LATER, err.message);
+    }
+    if (message->automatic) {
+        metrics_mail_received(METRICS_MAIL_IGNORED);
+        char what[300];
+        snprintf(what, sizeof what, "ignored: %s",
+                 message->automatic_why ? message->automatic_why
+                                        : "automatic mail");
+        return record(conn, message, key, via, what, 0, &err)
+                   ? finish(result, MAILIN_HANDLED, what)
+                   : finish(result, MAILIN_TRY_LATER, err.message);
+    }
+    int answered = answers_last_hour(conn, message->from, &err);
+    if (answered < 0)
+        return finish(result, MAILIN_TRY_LATER, err.message);
+    if (answered >= answers_per_hour()) {
+        metrics_mail_received(METRICS_MAIL_LIMITED);
+        log_warn("mail %s from %s dropped: %d answers in the last hour",
+                 key, message->from, answered);
+        return record(conn, message, key, via, "limited", 0, &err)
+                   ? finish(result, MAILIN_HANDLED, "limited")
+                   : finish(result, MAILIN_TRY_LATER, err.message);
+    }
+    mail_sender sender;
+    if (!mail_sender_identify(message, key, &sender, &err) ||
+        !mail_sender_spend(&sender, key, &err))
+        return finish(result, MAILIN_TRY_LATER, err.message);
+    result->player_id = sender.player_id;
+    metrics_mail_received(METRICS_MAIL_ANSWERED);
+    if (sender.door == MAIL_DOOR_REFUSED) {
+        log_info("mail %s from %s refused: %s", key, message->from,
+                 sender.why);
+        char *body = NULL;
+        if (asprintf(&body, "The turn service did not act on your mail:\n%s.\n"
+                            "\nNothing in it was applied.\n",
+                     sender.why) < 0)
+            abort();
+        bool ok = answer(conn, message, key, via, "refused", 0, body, NULL,
+                         "answer", &err);
+        free(body);
+        snprintf(result->what, sizeof result->what, "refused: %s",
+                 sender.why);
+        return ok ? finish(result, MAILIN_HANDLED, result->what)
+                  : finish(result, MAILIN_TRY_LATER, err.message);
+    }
+    if (sender.door == MAIL_DOOR_BARE && !harmless(message->text)) {
+        if (!ask_confirmation(conn, message, key, via, sender.player_id, &err))
+            return finish(result, MAILIN_TRY_LATER, err.message);
+        return finish(result, MAILIN_HANDLED,
+                      "answered (confirmation asked)");
+    }
+    char *text = NULL;
+    if (sender.door == MAIL_DOOR_CONFIRMATION) {
+        if (!confirm(conn, &sender, &text, &err))
+            return finish(result, MAILIN_TRY_LATER, err.message);
+    }
+    bool ok = run_and_answer(conn, message, key, via, &sender,
+                             text ? text : message->text, result, &err);
+    free(text);
+    if (!ok)
+        return finish(result, MAILIN_TRY_LATER, err.message);
+    log_info("mail %s from %s: %s, %d command%s applied", key, message->from,
+             result->what, result->commands, result->commands == 1 ? "" : "s");
+    result->outcome = MAILIN_HANDLED;
+    return MAILIN_HANDLED;
+}
+
+mailin_outcome mailin_receive(const char *raw, size_t length, const char *via,
+                              mailin_result *result)
+{
+    memset(result, 0, sizeof *result);
+    char why[256];
+    mail_message *message = mail_message_parse(raw, length, why, sizeof why);
+    if (message == NULL) {
+        metrics_mail_received(METRICS_MAIL_UNREADABLE);
+        char what[300];
+        snprintf(what, sizeof what, "unreadable: %s", why);
+        log_warn("mail from %s: %s", via, what);
+        return finish(result, MAILIN_UNREADABLE, what);
+    }
+    key_of(message, result->message_key, sizeof result->message_key);
+    apierr err;
+    PGconn *conn = db_conn(&err);
+    mailin_outcome outcome;
+    int locked = conn ? lock_key(conn, result->message_key, true, &err) : -1;
+    if (locked < 0)
+        outcome = finish(result, MAILIN_TRY_LATER, err.message);
+    else if (locked == 0)
+        outcome = finish(result, MAILIN_TRY_LATER,
+                         "another process is handling this message now");
+    else {
+        outcome = handle(conn, message, result->message_key, via, result);
+        lock_key(conn, result->message_key, false, &err);
+    }
+    mail_message_free(message);
+    return outcome;
+}
