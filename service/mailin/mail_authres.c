@@ -143,7 +143,7 @@ static void set_why(char *why, size_t why_size, const char *fmt, ...)
 typedef struct finding {
     char method[16];
     char result[16];
-    char domain[256]; /* header.from for dmarc, header.d for dkim */
+    char domain[256];     /* header.from for dmarc, header.d for dkim */
     const char *identity; /* dkim's header.i, inside the copy */
 } finding;
 

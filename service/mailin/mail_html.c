@@ -117,23 +117,40 @@ static const struct {
     const char *name;
     const char *text;
 } entities[] = {
-    {"amp", "&"},           {"lt", "<"},
-    {"gt", ">"},            {"quot", "\""},
-    {"nbsp", "\xC2\xA0"},   {"apos", "'"},
-    {"copy", "\xC2\xA9"},   {"reg", "\xC2\xAE"},
-    {"trade", "\xE2\x84\xA2"}, {"hellip", "\xE2\x80\xA6"},
-    {"ndash", "\xE2\x80\x93"}, {"mdash", "\xE2\x80\x94"},
-    {"lsquo", "\xE2\x80\x98"}, {"rsquo", "\xE2\x80\x99"},
-    {"ldquo", "\xE2\x80\x9C"}, {"rdquo", "\xE2\x80\x9D"},
-    {"laquo", "\xC2\xAB"},  {"raquo", "\xC2\xBB"},
-    {"euro", "\xE2\x82\xAC"}, {"middot", "\xC2\xB7"},
-    {"bull", "\xE2\x80\xA2"}, {"deg", "\xC2\xB0"},
-    {"times", "\xC3\x97"},  {"eacute", "\xC3\xA9"},
-    {"egrave", "\xC3\xA8"}, {"agrave", "\xC3\xA0"},
-    {"ccedil", "\xC3\xA7"}, {"auml", "\xC3\xA4"},
-    {"ouml", "\xC3\xB6"},   {"uuml", "\xC3\xBC"},
-    {"szlig", "\xC3\x9F"},  {"shy", ""},
-    {"zwnj", ""},           {"zwj", ""},
+    {"amp", "&"},
+    {"lt", "<"},
+    {"gt", ">"},
+    {"quot", "\""},
+    {"nbsp", "\xC2\xA0"},
+    {"apos", "'"},
+    {"copy", "\xC2\xA9"},
+    {"reg", "\xC2\xAE"},
+    {"trade", "\xE2\x84\xA2"},
+    {"hellip", "\xE2\x80\xA6"},
+    {"ndash", "\xE2\x80\x93"},
+    {"mdash", "\xE2\x80\x94"},
+    {"lsquo", "\xE2\x80\x98"},
+    {"rsquo", "\xE2\x80\x99"},
+    {"ldquo", "\xE2\x80\x9C"},
+    {"rdquo", "\xE2\x80\x9D"},
+    {"laquo", "\xC2\xAB"},
+    {"raquo", "\xC2\xBB"},
+    {"euro", "\xE2\x82\xAC"},
+    {"middot", "\xC2\xB7"},
+    {"bull", "\xE2\x80\xA2"},
+    {"deg", "\xC2\xB0"},
+    {"times", "\xC3\x97"},
+    {"eacute", "\xC3\xA9"},
+    {"egrave", "\xC3\xA8"},
+    {"agrave", "\xC3\xA0"},
+    {"ccedil", "\xC3\xA7"},
+    {"auml", "\xC3\xA4"},
+    {"ouml", "\xC3\xB6"},
+    {"uuml", "\xC3\xBC"},
+    {"szlig", "\xC3\x9F"},
+    {"shy", ""},
+    {"zwnj", ""},
+    {"zwj", ""},
 };
 
 /* p is at '&'. Returns where the text continues. */
@@ -230,20 +247,19 @@ static bool one_of(const char *name, const char *const *names)
 }
 
 static const char *const blocks[] = {
-    "p",       "div",     "li",     "tr",         "table",  "ul",
-    "ol",      "dl",      "dt",     "dd",         "h1",     "h2",
-    "h3",      "h4",      "h5",     "h6",         "hr",     "pre",
-    "address", "center",  "section", "article",   "header", "footer",
-    "nav",     "aside",   "form",   "fieldset",   "figure", "main",
-    "body",    "html",    "caption", "blockquote", NULL};
+    "p",       "div",    "li",     "tr",   "table",   "ul",         "ol",
+    "dl",      "dt",     "dd",     "h1",   "h2",      "h3",         "h4",
+    "h5",      "h6",     "hr",     "pre",  "address", "center",     "section",
+    "article", "header", "footer", "nav",  "aside",   "form",       "fieldset",
+    "figure",  "main",   "body",   "html", "caption", "blockquote", NULL};
 
 /* Elements whose content is not text to show. */
-static const char *const raw_text[] = {"style", "script", "title",
-                                       "template", NULL};
+static const char *const raw_text[] = {"style", "script", "title", "template",
+                                       NULL};
 
 /* What may stand in <head>; any other tag means the body began. */
-static const char *const head_content[] = {
-    "title", "style", "script", "meta", "link", "base", "noscript", NULL};
+static const char *const head_content[] = {"title", "style", "script",   "meta",
+                                           "link",  "base",  "noscript", NULL};
 
 static void start_tag(reader *r, const char *name)
 {

@@ -132,8 +132,7 @@ static bool labelled(line l, const char *label)
  * fields under From: tell it from a person writing "From: ...". */
 static bool outlook_header_block(const line *lines, size_t i, size_t count)
 {
-    static const char *const fields[] = {"Sent", "Date", "To", "Cc",
-                                         "Subject"};
+    static const char *const fields[] = {"Sent", "Date", "To", "Cc", "Subject"};
     if (!labelled(lines[i], "From"))
         return false;
     int found = 0;
@@ -181,8 +180,7 @@ static size_t attribution(const line *lines, size_t i, size_t count)
     if (starts_with(t, "On ") && ends_with(t, "wrote:"))
         return 1;
     if (starts_with(t, "On ") && i + 1 < count &&
-        ends_with(trimmed(lines[i + 1]), "wrote:") &&
-        !quoted(lines[i + 1]))
+        ends_with(trimmed(lines[i + 1]), "wrote:") && !quoted(lines[i + 1]))
         return 2;
     if (t.len > 0 && t.at[t.len - 1] == ':') {
         size_t j = i + 1;

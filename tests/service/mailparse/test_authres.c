@@ -62,8 +62,9 @@ Test(mail_authres, white_space_around_equals_and_comments_anywhere)
 
 Test(mail_authres, dkim_fail_is_said)
 {
-    char *headers[] = {"mx.example.org; dkim=fail (bad signature) "
-                       "header.d=alice.test; dmarc=none header.from=other.test"};
+    char *headers[] = {
+        "mx.example.org; dkim=fail (bad signature) "
+        "header.d=alice.test; dmarc=none header.from=other.test"};
     char why[200] = "";
     cr_assert_not(pass(headers, 1, "alice.test", why));
     cr_assert_str_eq(why, "mx.example.org found dkim=fail for alice.test");
@@ -116,17 +117,15 @@ Test(mail_authres, no_result_at_all)
     char *headers[] = {"mx.example.org; none"};
     char why[200] = "";
     cr_assert_not(pass(headers, 1, "alice.test", why));
-    cr_assert_str_eq(why,
-                     "mx.example.org found no dkim or dmarc result for "
-                     "alice.test");
+    cr_assert_str_eq(why, "mx.example.org found no dkim or dmarc result for "
+                          "alice.test");
 }
 
 Test(mail_authres, a_forged_pass_from_another_server_above_is_ignored)
 {
-    char *headers[] = {
-        "evil.test; dkim=pass header.d=alice.test; dmarc=pass "
-        "header.from=alice.test",
-        "mx.example.org; dkim=fail header.d=alice.test"};
+    char *headers[] = {"evil.test; dkim=pass header.d=alice.test; dmarc=pass "
+                       "header.from=alice.test",
+                       "mx.example.org; dkim=fail header.d=alice.test"};
     char why[200] = "";
     cr_assert_not(pass(headers, 2, "alice.test", why));
     cr_assert_str_eq(why, "mx.example.org found dkim=fail for alice.test");
@@ -144,10 +143,9 @@ Test(mail_authres, a_forged_pass_from_another_server_below_is_ignored)
 
 Test(mail_authres, other_servers_around_a_trusted_pass_change_nothing)
 {
-    char *headers[] = {
-        "evil.test; dkim=fail header.d=alice.test",
-        "mx.example.org; dmarc=pass header.from=alice.test",
-        "relay.test; dmarc=fail header.from=alice.test"};
+    char *headers[] = {"evil.test; dkim=fail header.d=alice.test",
+                       "mx.example.org; dmarc=pass header.from=alice.test",
+                       "relay.test; dmarc=fail header.from=alice.test"};
     char why[200] = "";
     cr_assert(pass(headers, 3, "alice.test", why), "%s", why);
 }

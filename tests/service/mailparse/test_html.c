@@ -62,8 +62,10 @@ Test(mail_html, entities_are_decoded)
 
 Test(mail_html, invalid_character_references_become_replacement_characters)
 {
-    expect("a&#0;b&#xD800;c&#99999999999;d",
-           "a\xEF\xBF\xBD" "b\xEF\xBF\xBD" "c\xEF\xBF\xBD" "d");
+    expect("a&#0;b&#xD800;c&#99999999999;d", "a\xEF\xBF\xBD"
+                                             "b\xEF\xBF\xBD"
+                                             "c\xEF\xBF\xBD"
+                                             "d");
 }
 
 Test(mail_html, head_style_script_and_comments_are_not_text)

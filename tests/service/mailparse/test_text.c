@@ -25,12 +25,17 @@ Test(mail_text, line_ends_and_trailing_spaces_are_normalised)
 
 Test(mail_text, a_non_breaking_space_is_a_space)
 {
-    expect("play\xC2\xA0" "3 5\xC2\xA0\nview", "play 3 5\nview");
+    expect("play\xC2\xA0"
+           "3 5\xC2\xA0\nview",
+           "play 3 5\nview");
 }
 
 Test(mail_text, invisible_marks_are_dropped)
 {
-    expect("\xEF\xBB\xBF" "play 3 5\nvi\xE2\x80\x8B" "ew", "play 3 5\nview");
+    expect("\xEF\xBB\xBF"
+           "play 3 5\nvi\xE2\x80\x8B"
+           "ew",
+           "play 3 5\nview");
 }
 
 Test(mail_text, blank_lines_between_commands_stay)
@@ -57,8 +62,7 @@ Test(mail_text, gmail_attribution_split_over_two_lines)
 Test(mail_text, an_attribution_without_a_quote_below_is_dropped_too)
 {
     /* Gmail's HTML, once its blockquote is gone */
-    expect("play 3 5\nOn Tue, 24 Nov 2026 at 10:02, pbem wrote:",
-           "play 3 5");
+    expect("play 3 5\nOn Tue, 24 Nov 2026 at 10:02, pbem wrote:", "play 3 5");
 }
 
 Test(mail_text, bottom_posted_mutt_reply)
@@ -133,8 +137,7 @@ Test(mail_text, end_ends_the_commands_in_any_case)
 
 Test(mail_text, forwarded_message_markers_end_the_text)
 {
-    expect("view\n\n---------- Forwarded message ---------\nFrom: x\n",
-           "view");
+    expect("view\n\n---------- Forwarded message ---------\nFrom: x\n", "view");
     expect("view\n\nBegin forwarded message:\n\nFrom: x\n", "view");
 }
 
