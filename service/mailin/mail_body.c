@@ -92,6 +92,14 @@ static bool is_utf8_name(const char *charset)
     return false;
 }
 
+static char *checked_copy(const char *text)
+{
+    char *copy = strdup(text);
+    if (copy == NULL)
+        abort();
+    return copy;
+}
+
 /* A C string (malloc'd) of valid UTF-8 from bytes: NULs dropped, invalid
  * sequences U+FFFD. */
 static char *valid_string(const GByteArray *bytes)
@@ -102,10 +110,8 @@ static char *valid_string(const GByteArray *bytes)
             g_string_append_c(clean, (char)bytes->data[i]);
     gchar *valid = g_utf8_make_valid(clean->str, (gssize)clean->len);
     g_string_free(clean, TRUE);
-    char *out = strdup(valid);
+    char *out = checked_copy(valid);
     g_free(valid);
-    if (out == NULL)
-        abort();
     return out;
 }
 
@@ -115,6 +121,10 @@ static char *valid_string(const GByteArray *bytes)
 static char *text_of_part(GMimePart *part)
 {
     GByteArray *bytes = decoded(part);
+    if (bytes->len == 0) { /* and bytes->data may be NULL */
+        g_byte_array_unref(bytes);
+        return checked_copy("");
+    }
     GMimeContentType *ct = g_mime_object_get_content_type(GMIME_OBJECT(part));
     const char *charset =
         ct ? g_mime_content_type_get_parameter(ct, "charset") : NULL;
@@ -238,11 +248,7 @@ static char *text_of(GMimeObject *object)
 char *mail_body_text(GMimeObject *top)
 {
     char *text = top ? text_of(top) : NULL;
-    if (text == NULL)
-        text = strdup("");
-    if (text == NULL)
-        abort();
-    return text;
+    return text ? text : checked_copy("");
 }
 
 bool mail_body_is_delivery_report(GMimeObject *top)

@@ -15,6 +15,16 @@
 
 static char why[200];
 
+/* GLib and GMime report a misuse (a NULL where a buffer belongs) as a
+ * critical warning and go on; here it fails the test. */
+static void criticals_are_fatal(void)
+{
+    g_log_set_always_fatal(G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL |
+                           G_LOG_LEVEL_WARNING);
+}
+
+TestSuite(mail_hostile, .init = criticals_are_fatal);
+
 static mail_message *parse(const char *raw, size_t length)
 {
     why[0] = '\0';
@@ -295,6 +305,20 @@ Test(mail_hostile, invalid_utf8_becomes_replacement_characters)
     cr_assert_not_null(m, "%s", why);
     cr_assert(g_utf8_validate(m->text, -1, NULL));
     cr_assert_str_eq(m->text, "say \xEF\xBF\xBD( ok");
+    mail_message_free(m);
+}
+
+Test(mail_hostile, an_empty_part_in_any_charset_is_no_text)
+{
+    mail_message *m = parse_text(HEAD "Content-Type: text/plain; "
+                                      "charset=iso-8859-1\n\n");
+    cr_assert_not_null(m, "%s", why);
+    cr_assert_str_eq(m->text, "");
+    mail_message_free(m);
+    m = parse_text(HEAD "Content-Type: text/plain; charset=iso-8859-1\n"
+                        "Content-Transfer-Encoding: base64\n\n====\n");
+    cr_assert_not_null(m, "%s", why);
+    cr_assert_str_eq(m->text, "");
     mail_message_free(m);
 }
 
