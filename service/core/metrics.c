@@ -26,6 +26,7 @@ typedef struct route_counters {
 static route_counters routes[ROUTES_MAX];
 static unsigned long events_appended;
 static unsigned long deadline_rounds, deadline_reminders, deadline_actions;
+static unsigned long mail_answers_sent, mail_answers_failed, mail_answers_dead;
 
 static route_counters *counters_for(const char *route)
 {
@@ -79,6 +80,16 @@ void metrics_deadline_round(int reminders, int actions)
                        __ATOMIC_RELAXED);
     /* Last, so a reader that sees the round sees what it did. */
     __atomic_add_fetch(&deadline_rounds, 1, __ATOMIC_RELEASE);
+}
+
+void metrics_mail_answers(int sent, int failed, int dead)
+{
+    __atomic_add_fetch(&mail_answers_sent, (unsigned long)sent,
+                       __ATOMIC_RELAXED);
+    __atomic_add_fetch(&mail_answers_failed, (unsigned long)failed,
+                       __ATOMIC_RELAXED);
+    __atomic_add_fetch(&mail_answers_dead, (unsigned long)dead,
+                       __ATOMIC_RELAXED);
 }
 
 char *metrics_render(void)
@@ -140,6 +151,16 @@ char *metrics_render(void)
             "pbem_deadline_actions_total %lu\n",
             rounds, __atomic_load_n(&deadline_reminders, __ATOMIC_RELAXED),
             __atomic_load_n(&deadline_actions, __ATOMIC_RELAXED));
+    fprintf(out,
+            "# HELP pbem_mail_answers_total Attempts of this process at mail "
+            "that answers mail, confirmations and invitations, by outcome.\n"
+            "# TYPE pbem_mail_answers_total counter\n"
+            "pbem_mail_answers_total{outcome=\"sent\"} %lu\n"
+            "pbem_mail_answers_total{outcome=\"failed\"} %lu\n"
+            "pbem_mail_answers_total{outcome=\"dead\"} %lu\n",
+            __atomic_load_n(&mail_answers_sent, __ATOMIC_RELAXED),
+            __atomic_load_n(&mail_answers_failed, __ATOMIC_RELAXED),
+            __atomic_load_n(&mail_answers_dead, __ATOMIC_RELAXED));
     fclose(out);
     return page;
 }

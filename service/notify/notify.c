@@ -15,6 +15,7 @@
 #include "core/log.h"
 #include "core/worker.h"
 #include "notify/mail.h"
+#include "notify/mail_answers.h"
 #include "notify/notify_digest.h"
 #include "notify/notify_outbox.h"
 #include "notify/webhooks.h"
@@ -497,6 +498,7 @@ static long long next_due_ms(notify_worker *w, PGconn *conn)
             wait = due;
     }
     PQclear(r);
+    wait = mail_answers_next_due_ms(conn, wait);
     return wait < WAIT_MIN_MS ? WAIT_MIN_MS : wait;
 }
 
@@ -537,13 +539,18 @@ static void one_round(worker *self, void *context, worker_pause *pause)
     }
     apierr err;
     PGconn *conn = db_conn(&err);
-    /* Pointless reminders go first, then digests, then single rows. */
+    /* Pointless reminders go first, then digests, then single rows, then
+     * the answers to mail (mail_answers.h). */
     int claimed = conn && notify_outbox_cancel_pointless(conn) >= 0
                       ? notify_digest_send(conn, &w->config)
                       : -1;
     if (claimed >= 0) {
         int batch = work_batch(w, self, conn);
         claimed = batch < 0 ? -1 : claimed + batch;
+    }
+    if (claimed >= 0) {
+        int answers = mail_answers_send(conn, &w->config, w->multi, self);
+        claimed = answers < 0 ? -1 : claimed + answers;
     }
     if (claimed > 0) {
         pause->ms = 0;
