@@ -224,7 +224,7 @@ char *mail_compose(const mail_notification *n, char *why)
     }
     mail_vars vars = {0};
     mail_vars_fill(&vars, n->id, n->reason, n->player_id, n->to_name,
-                   n->payload);
+                   n->payload, mail_address_ok(n->reply_to));
     rendered r = {0};
     char *out = NULL;
     if (render(n->reason, &vars, &r, why))

@@ -205,6 +205,15 @@ static bool prepare_mail(notify_worker *w, PGconn *conn, job *j,
     char why[256] = "";
     char address[256];
     snprintf(address, sizeof address, "%s", PQgetvalue(r, 0, 1));
+    /* Made at each attempt: an answer names the seat it plays for. */
+    char reply_to[MAIL_ADDRESS_MAX];
+    const json_t *seat = json_object_get(payload, "seat");
+    if (json_is_integer(seat))
+        mail_reply_address(REPLY_TOKEN_SEAT, j->player_id, j->match_id,
+                           (int)json_integer_value(seat), reply_to);
+    else
+        mail_reply_address(REPLY_TOKEN_ACCOUNT, j->player_id, 0, -1,
+                           reply_to);
     mail_notification n = {
         .id = j->ref,
         .reason = j->reason,
@@ -213,6 +222,7 @@ static bool prepare_mail(notify_worker *w, PGconn *conn, job *j,
         .to_address = address,
         .payload = payload,
         .date = (long long)time(NULL),
+        .reply_to = reply_to[0] ? reply_to : NULL,
     };
     j->body = mail_compose(&n, why);
     PQclear(r);
