@@ -86,6 +86,10 @@ Test(reply_to, a_your_turn_mail_answers_to_the_seat_it_is_about,
         strstr(text, ". Other commands: view, log, matches, help.\n"), "%s",
         text);
     cr_expect_not_null(strstr(member(m, "html"), "Answer this mail"));
+    /* What the seat sees opens with who sits where. */
+    const char *legend = seat == 0 ? "seat 0 Robert (you), seat 1 Eliza\n"
+                                   : "seat 0 Robert, seat 1 Eliza (you)\n";
+    cr_expect_not_null(strstr(text, legend), "%s", text);
     json_decref(mails);
     stop_server(&s);
     receiver_stop(&smtp);
