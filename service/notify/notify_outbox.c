@@ -8,6 +8,7 @@
 #include "store/db.h"
 #include "store/db_params.h"
 #include "notify/mail.h"
+#include "notify/mail_failures.h"
 #include "notify/seat_text.h"
 
 #define MOVES_IN_PAYLOAD 50
@@ -593,7 +594,17 @@ json_t *notify_outbox_mine(long long player_id, apierr *err)
              "     FROM webhooks WHERE player_id = $1))"
              " ORDER BY o.created_at DESC, o.outbox_id DESC LIMIT " LIST_LIMIT,
              listing_columns);
-    return listing(conn, sql, &p, false, err);
+    json_t *list = listing(conn, sql, &p, false, err);
+    json_t *email = list ? mail_failures_status(conn, player_id, err) : NULL;
+    if (email == NULL) {
+        json_decref(list);
+        return NULL;
+    }
+    /* Whether the player's mail bounces (mail_failures.h). */
+    if (json_is_object(email))
+        json_object_set(list, "email", email);
+    json_decref(email);
+    return list;
 }
 
 json_t *notify_outbox_admin_list(const char *status, apierr *err)
