@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "admin_cmd.h"
+#include "invite_cmd.h"
 #include "repair_cmd.h"
 #include "rules_cmd.h"
 #include "verify_cmd.h"
@@ -24,6 +25,7 @@ static const pbem_command commands[] = {
     {"export", export_cmd_main, "admin: export matches as JSON Lines"},
     {"import", import_cmd_main, "admin: check and restore an export"},
     {"admin", repair_cmd_main, "admin: rewind, replace a seat, abort a match"},
+    {"invite", invite_cmd_main, "invite someone by mail to a match"},
 };
 
 static void usage(FILE *out)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "notify/seat_text.h"
+#include "receivers.h"
 
 /* The stand-in engine: its legal() answers whatever the test sets, its
  * moves are {"type": "x", "text": "…"} and read as their text. */
@@ -260,4 +261,19 @@ Test(seat_text, a_real_engine_never_lists_hundreds_of_lines)
         }
         engine->destroy(state);
     }
+}
+
+/* The API's seat view carries the same text (GET .../view "text"). */
+Test(seat_text, the_seat_view_answers_it_too, .timeout = 60)
+{
+    notify_server_env();
+    e2e_table t;
+    e2e_sit_down(&t, "artifact_stack", 2, NULL);
+    json_t *view = e2e_get(&t, "/view", &t.players[1]);
+    const char *text = json_string_value(json_object_get(view, "text"));
+    cr_assert_not_null(text);
+    static const char legend[] = "seat 0 Robert, seat 1 Eliza (you)\n\n";
+    cr_expect_eq(strncmp(text, legend, sizeof legend - 1), 0, "%s", text);
+    json_decref(view);
+    stop_server(&t.server);
 }
