@@ -9,6 +9,7 @@
 
 #include "admin_cmd.h"
 #include "mail_in_cmd.h"
+#include "invite_cmd.h"
 #include "repair_cmd.h"
 #include "rules_cmd.h"
 #include "verify_cmd.h"
@@ -26,6 +27,7 @@ static const pbem_command commands[] = {
     {"import", import_cmd_main, "admin: check and restore an export"},
     {"admin", repair_cmd_main, "admin: rewind, replace a seat, abort a match"},
     {"mail-in", mail_in_cmd_main, "hand one mail from a mail server to pbemd"},
+    {"invite", invite_cmd_main, "invite someone by mail to a match"},
 };
 
 static void usage(FILE *out)

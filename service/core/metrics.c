@@ -29,6 +29,7 @@ static unsigned long deadline_rounds, deadline_reminders, deadline_actions;
 static unsigned long mail_received[METRICS_MAIL_OUTCOMES];
 static const char *const mail_outcome_names[METRICS_MAIL_OUTCOMES] = {
     "answered", "ignored", "limited", "bounce", "unreadable"};
+static unsigned long mail_answers_sent, mail_answers_failed, mail_answers_dead;
 
 static route_counters *counters_for(const char *route)
 {
@@ -88,6 +89,16 @@ void metrics_mail_received(metrics_mail outcome)
 {
     if (outcome >= 0 && outcome < METRICS_MAIL_OUTCOMES)
         __atomic_add_fetch(&mail_received[outcome], 1, __ATOMIC_RELAXED);
+}
+
+void metrics_mail_answers(int sent, int failed, int dead)
+{
+    __atomic_add_fetch(&mail_answers_sent, (unsigned long)sent,
+                       __ATOMIC_RELAXED);
+    __atomic_add_fetch(&mail_answers_failed, (unsigned long)failed,
+                       __ATOMIC_RELAXED);
+    __atomic_add_fetch(&mail_answers_dead, (unsigned long)dead,
+                       __ATOMIC_RELAXED);
 }
 
 char *metrics_render(void)
@@ -157,6 +168,16 @@ char *metrics_render(void)
         fprintf(out, "pbem_mail_received_total{outcome=\"%s\"} %lu\n",
                 mail_outcome_names[i],
                 __atomic_load_n(&mail_received[i], __ATOMIC_RELAXED));
+    fprintf(out,
+            "# HELP pbem_mail_answers_total Attempts of this process at mail "
+            "that answers mail, confirmations and invitations, by outcome.\n"
+            "# TYPE pbem_mail_answers_total counter\n"
+            "pbem_mail_answers_total{outcome=\"sent\"} %lu\n"
+            "pbem_mail_answers_total{outcome=\"failed\"} %lu\n"
+            "pbem_mail_answers_total{outcome=\"dead\"} %lu\n",
+            __atomic_load_n(&mail_answers_sent, __ATOMIC_RELAXED),
+            __atomic_load_n(&mail_answers_failed, __ATOMIC_RELAXED),
+            __atomic_load_n(&mail_answers_dead, __ATOMIC_RELAXED));
     fclose(out);
     return page;
 }

@@ -1,6 +1,6 @@
 /* metrics.h: counters for GET /metrics, in Prometheus text format:
  * requests by route and status, a request latency histogram, events
- * appended, deadline worker passes. Safe to call from any thread. */
+ * appended, deadline worker passes, mail answers sent. Safe to call from any thread. */
 #ifndef SERVICE_METRICS_H
 #define SERVICE_METRICS_H
 
@@ -26,6 +26,10 @@ typedef enum metrics_mail {
     METRICS_MAIL_OUTCOMES
 } metrics_mail;
 void metrics_mail_received(metrics_mail outcome);
+/* Attempts of the outbox worker at mail that answers mail
+ * (notify/mail_answers.h): sent, failed (to be retried) and failed for the
+ * last time (dead). */
+void metrics_mail_answers(int sent, int failed, int dead);
 
 /* The metrics page; caller frees. */
 char *metrics_render(void);

@@ -4,6 +4,7 @@
 #include "ledger/verify.h"
 #include "notify/webhooks.h"
 #include "play/decisions.h"
+#include "play/invitations.h"
 #include "play/matches.h"
 #include "play/nudge.h"
 
@@ -108,6 +109,14 @@ void match_routes_join(const route_call *call, answer *out)
     json_t *result =
         matches_join(call->who, call->params->match_id, call->request, &err);
     answer_result(out, 200, result, &err);
+}
+
+void match_routes_invite(const route_call *call, answer *out)
+{
+    apierr err;
+    json_t *result = invitations_create(call->who, call->params->match_id,
+                                        call->request, &err);
+    answer_result(out, 201, result, &err);
 }
 
 /* With "Prefer: return=representation" the answer also holds the mover's

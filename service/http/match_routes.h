@@ -1,6 +1,7 @@
 /* match_routes.h: matches and what happens in them: creating and reading
  * a match, its events and their verification, a seat's view, joining,
- * moves, sealed decisions, nudges and a match's webhooks. */
+ * moves, sealed decisions, nudges, invitations by mail and a match's
+ * webhooks. */
 #ifndef SERVICE_HTTP_MATCH_ROUTES_H
 #define SERVICE_HTTP_MATCH_ROUTES_H
 
@@ -17,6 +18,7 @@ route_handler match_routes_decision;         /* GET …/decisions/{decision} */
 route_handler match_routes_commit;           /* POST …/{decision}/commit */
 route_handler match_routes_reveal;           /* POST …/{decision}/reveal */
 route_handler match_routes_join;             /* POST …/{id}/join */
+route_handler match_routes_invite;           /* POST …/{id}/invitations */
 route_handler match_routes_move;             /* POST …/{id}/moves */
 
 #endif

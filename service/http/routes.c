@@ -126,6 +126,8 @@ static const route table[] = {
           RETRY_ON_FAILURE, BODY_JSON, "use POST", match_routes_reveal),
     ROUTE("POST", "/v1/matches/{id}/join", PLAYER, RETRY_ON_FAILURE,
           BODY_JSON, "use POST", match_routes_join),
+    ROUTE("POST", "/v1/matches/{id}/invitations", PLAYER, RETRY_ON_FAILURE,
+          BODY_JSON, "use POST", match_routes_invite),
     ROUTE("POST", "/v1/matches/{id}/moves", PLAYER, RETRY_ON_FAILURE,
           BODY_JSON, "use POST", match_routes_move),
 

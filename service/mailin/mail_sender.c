@@ -94,7 +94,7 @@ static bool authenticated(const mail_message *message, mail_sender *out)
                  "reply address");
         return true;
     }
-    char why[256];
+    char why[160];
     if (!mail_authres_pass(message->authentication_results,
                            message->authentication_result_count, trusted,
                            message->from_domain, why, sizeof why)) {

@@ -36,8 +36,8 @@ typedef struct mail_sender {
     long long invitation_id;   /* INVITATION */
     long long confirmation_id; /* CONFIRMATION */
     char token_id[REPLY_TOKEN_ID_CHARS + 1]; /* "" at the bare address */
-    char authentication[160];  /* how it was believed, for the log */
-    char why[320];             /* REFUSED: the sentence */
+    char authentication[200];  /* how it was believed, for the log */
+    char why[512];             /* REFUSED: the sentence */
 } mail_sender;
 
 /* Establishes who wrote message (key: its idempotency key, for the spent

@@ -469,9 +469,9 @@ static mailin_outcome handle(PGconn *conn, const mail_message *message,
         bool ok = answer(conn, message, key, via, "refused", 0, body, NULL,
                          "answer", &err);
         free(body);
-        snprintf(result->what, sizeof result->what, "refused: %s",
-                 sender.why);
-        return ok ? finish(result, MAILIN_HANDLED, result->what)
+        char what[sizeof result->what];
+        snprintf(what, sizeof what, "refused: %.300s", sender.why);
+        return ok ? finish(result, MAILIN_HANDLED, what)
                   : finish(result, MAILIN_TRY_LATER, err.message);
     }
     if (sender.door == MAIL_DOOR_BARE && !harmless(message->text)) {

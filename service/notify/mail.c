@@ -131,24 +131,25 @@ static bool render(const char *reason, const mail_vars *vars, rendered *out,
     return true;
 }
 
-/* The header values for n's mail, encoded where a name or the subject may
- * not be plain ASCII, and the message those and r make (mail_mime.h). */
-static char *assemble(const mail_notification *n, const rendered *r,
-                      const char *unsubscribe)
+/* What every mail's headers share: From (its display name encoded the
+ * way a name must be), the domain of Message-IDs and the Date. */
+typedef struct sender {
+    char *from_phrase; /* malloc'd */
+    char from_address[MAIL_ADDRESS_MAX];
+    char domain[MAIL_ADDRESS_MAX];
+    char date[64];
+} sender;
+
+static void sender_fill(sender *s, long long date)
 {
     const char *from = env_or("PBEM_MAIL_FROM", "pbem <pbem@localhost>");
-    char from_address[256], domain[256];
-    mail_bare_address(from, from_address, sizeof from_address);
-    const char *at = strrchr(from_address, '@');
-    snprintf(domain, sizeof domain, "%s", at ? at + 1 : "localhost");
-    char date[64];
-    time_t when = (time_t)n->date;
+    mail_bare_address(from, s->from_address, sizeof s->from_address);
+    const char *at = strrchr(s->from_address, '@');
+    snprintf(s->domain, sizeof s->domain, "%s", at ? at + 1 : "localhost");
+    time_t when = (time_t)date;
     struct tm tm;
     gmtime_r(&when, &tm);
-    strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S +0000", &tm);
-    char *to_name = mail_encode_phrase(n->to_name, true);
-    char *encoded_subject = mail_encode_phrase(r->subject, false);
-    /* From's display name, when it has one, is encoded the same way. */
+    strftime(s->date, sizeof s->date, "%a, %d %b %Y %H:%M:%S +0000", &tm);
     const char *open = strrchr(from, '<');
     char from_name[256] = "";
     if (open != NULL) {
@@ -157,25 +158,59 @@ static char *assemble(const mail_notification *n, const rendered *r,
         while (len > 0 && from_name[len - 1] == ' ')
             from_name[--len] = '\0';
     }
-    char *from_phrase = mail_encode_phrase(from_name, true);
+    s->from_phrase = mail_encode_phrase(from_name, true);
+}
+
+/* The header values for n's mail, encoded where a name or the subject may
+ * not be plain ASCII, and the message those and r make (mail_mime.h). */
+static char *assemble(const mail_notification *n, const rendered *r,
+                      const char *unsubscribe)
+{
+    sender s;
+    sender_fill(&s, n->date);
+    char *to_name = mail_encode_phrase(n->to_name, true);
+    char *encoded_subject = mail_encode_phrase(r->subject, false);
+    char tag[96];
+    snprintf(tag, sizeof tag, "X-PBEM-Notification: %s", n->id);
     mail_mime_message message = {
-        .from_phrase = from_phrase,
-        .from_address = from_address,
+        .from_phrase = s.from_phrase,
+        .from_address = s.from_address,
         .to_phrase = to_name,
         .to_address = n->to_address,
         .subject = encoded_subject,
-        .date = date,
+        .date = s.date,
         .id = n->id,
-        .domain = domain,
+        .domain = s.domain,
+        .tag = tag,
         .unsubscribe = unsubscribe,
+        .reply_to = mail_address_ok(n->reply_to) ? n->reply_to : NULL,
         .text = r->text_body,
         .html = r->html,
     };
     char *out = mail_mime_write(&message);
     free(to_name);
     free(encoded_subject);
-    free(from_phrase);
+    free(s.from_phrase);
     return out;
+}
+
+bool mail_reply_address(reply_token_kind kind, long long subject,
+                        long long match_id, int seat,
+                        char out[MAIL_ADDRESS_MAX])
+{
+    out[0] = '\0';
+    if (reply_token_bare_address() == NULL)
+        return false;
+    char token[REPLY_TOKEN_CHARS + 1];
+    /* Transport time: the token's lifetime is the mail's, not a match
+     * clock's. */
+    reply_token_make(kind, subject, match_id, seat, (long long)time(NULL),
+                     token);
+    if (!reply_token_address(token, out, MAIL_ADDRESS_MAX)) {
+        out[0] = '\0';
+        return false;
+    }
+    return true;
 }
 
 char *mail_compose(const mail_notification *n, char *why)
@@ -189,7 +224,7 @@ char *mail_compose(const mail_notification *n, char *why)
     }
     mail_vars vars = {0};
     mail_vars_fill(&vars, n->id, n->reason, n->player_id, n->to_name,
-                   n->payload);
+                   n->payload, mail_address_ok(n->reply_to));
     rendered r = {0};
     char *out = NULL;
     if (render(n->reason, &vars, &r, why))
@@ -197,6 +232,125 @@ char *mail_compose(const mail_notification *n, char *why)
     free(r.text);
     free(r.html);
     mail_vars_free(&vars);
+    return out;
+}
+
+/* A message id as it may stand between angle brackets: printable ASCII,
+ * no space or bracket, of a sane length. */
+static bool message_id_ok(const char *id, size_t len)
+{
+    if (len == 0 || len > 250)
+        return false;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)id[i];
+        if (c <= 0x20 || c >= 0x7f || c == '<' || c == '>')
+            return false;
+    }
+    return true;
+}
+
+/* Appends the ids in text (white-space separated, with or without <>) to
+ * ids (count so far in *n, room for max), dropping those that are not
+ * message_id_ok. The ids point into copies the caller frees. */
+static void collect_ids(const char *text, char **ids, int *n, int max)
+{
+    const char *p = text;
+    while (p != NULL && *p) {
+        while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n' ||
+               *p == ',')
+            p++;
+        if (*p == '\0')
+            break;
+        size_t len = strcspn(p, " \t\r\n,");
+        const char *id = p;
+        size_t id_len = len;
+        if (id_len >= 2 && id[0] == '<' && id[id_len - 1] == '>') {
+            id++;
+            id_len -= 2;
+        }
+        if (message_id_ok(id, id_len) && *n < max) {
+            ids[*n] = strndup(id, id_len);
+            if (ids[*n] == NULL)
+                abort();
+            (*n)++;
+        }
+        p += len;
+    }
+}
+
+/* References: the thread so far and the answered message, folded one id
+ * per line; the first (the thread's root) and the latest when there are
+ * too many. NULL when there is none. */
+static char *references_header(const char *references, const char *answered)
+{
+    enum { ROOM = 256 };
+    char *ids[ROOM + 1];
+    int n = 0;
+    collect_ids(references, ids, &n, ROOM);
+    int before = n;
+    collect_ids(answered, ids, &n, ROOM + 1);
+    /* In-Reply-To is one id: a second one is not ours to thread under. */
+    for (int i = before + 1; i < n; i++)
+        free(ids[i]);
+    if (n > before + 1)
+        n = before + 1;
+    if (n == 0)
+        return NULL;
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    if (f == NULL)
+        abort();
+    int written = 0;
+    for (int i = 0; i < n; i++) {
+        bool kept = i == 0 || i >= n - (MAIL_REFERENCES_MAX - 1);
+        if (kept)
+            fprintf(f, "%s<%s>", written++ ? "\r\n " : "", ids[i]);
+        free(ids[i]);
+    }
+    if (fclose(f) != 0)
+        abort();
+    return out;
+}
+
+char *mail_compose_plain(const mail_plain *m, char *why)
+{
+    if (!mail_address_ok(m->to_address)) {
+        snprintf(why, 256, "the email address cannot go into a mail header "
+                           "(a line break, space or angle bracket in it)");
+        return NULL;
+    }
+    sender s;
+    sender_fill(&s, m->date);
+    char *subject = mail_encode_phrase(m->subject, false);
+    char in_reply_to[260] = "";
+    char *answered[1];
+    int answered_count = 0;
+    collect_ids(m->in_reply_to, answered, &answered_count, 1);
+    if (answered_count == 1) {
+        snprintf(in_reply_to, sizeof in_reply_to, "<%s>", answered[0]);
+        free(answered[0]);
+    }
+    char *references = references_header(m->references, m->in_reply_to);
+    mail_mime_message message = {
+        .from_phrase = s.from_phrase,
+        .from_address = s.from_address,
+        .to_phrase = "",
+        .to_address = m->to_address,
+        .subject = subject,
+        .date = s.date,
+        .id = m->id,
+        .domain = s.domain,
+        .reply_to = mail_address_ok(m->reply_to) ? m->reply_to : NULL,
+        .in_reply_to = in_reply_to[0] ? in_reply_to : NULL,
+        .references = references,
+        .auto_submitted = m->auto_submitted,
+        .text = m->body,
+    };
+    char *out = mail_mime_write(&message);
+    free(subject);
+    free(references);
+    free(s.from_phrase);
     return out;
 }
 

@@ -11,7 +11,8 @@
  * no email is queued), PBEM_SMTP_STARTTLS ("required" → CURLUSESSL_ALL,
  * "try" → CURLUSESSL_TRY, unset/"no" → plain), PBEM_SMTP_USER and
  * PBEM_SMTP_PASSWORD, PBEM_MAIL_FROM ("pbem <turns@example.org>"),
- * PBEM_PUBLIC_URL (links in the mail, "http://127.0.0.1:8080"). */
+ * PBEM_PUBLIC_URL (links in the mail, "http://127.0.0.1:8080"),
+ * PBEM_MAIL_REPLY_TO (the address people answer; reply_token.h). */
 #ifndef SERVICE_MAIL_H
 #define SERVICE_MAIL_H
 
@@ -19,6 +20,11 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "auth/reply_token.h"
+
+/* Room for any address these functions write. */
+#define MAIL_ADDRESS_MAX 256
 
 /* True when PBEM_SMTP_URL is set. */
 bool mail_configured(void);
@@ -34,7 +40,18 @@ typedef struct mail_notification {
     const char *to_address;
     const json_t *payload;   /* a digest's: {"matches": [row payloads]} */
     long long date;          /* unix seconds for the Date header */
+    const char *reply_to;    /* Reply-To (mail_reply_address), or NULL:
+                                none, and the mail does not say how to
+                                answer it */
 } mail_notification;
+
+/* A fresh single-use reply address (reply_token.h) for a mail to a person
+ * about subject (a player, an invitation…), match (0: none) and seat (-1:
+ * none), valid from now: each call makes another. False, with out "",
+ * when PBEM_MAIL_REPLY_TO is not set. */
+bool mail_reply_address(reply_token_kind kind, long long subject,
+                        long long match_id, int seat,
+                        char out[MAIL_ADDRESS_MAX]);
 
 /* Whether address can go into To: and the SMTP envelope as it is: it has
  * an "@" and no line break, space or angle bracket. */
@@ -44,6 +61,31 @@ bool mail_address_ok(const char *address);
  * (256 bytes) filled when a template is missing or the address is not
  * mail_address_ok. */
 char *mail_compose(const mail_notification *n, char *why);
+
+/* A plain-text mail that is no notification: an answer to a mail, a
+ * confirmation, an invitation (mail_answers.h). */
+typedef struct mail_plain {
+    const char *id;          /* Message-ID's left-hand side, stable across
+                                retries: "answer-12" */
+    const char *to_address;
+    const char *subject;     /* UTF-8 */
+    const char *body;        /* UTF-8 plain text */
+    const char *reply_to;    /* an address, or NULL */
+    const char *in_reply_to; /* the Message-ID answered, with or without
+                                <>, or NULL */
+    const char *references;  /* Message-IDs with or without <>, separated
+                                by white space, or NULL */
+    const char *auto_submitted; /* "auto-replied", "auto-generated" */
+    long long date;          /* unix seconds for the Date header */
+} mail_plain;
+
+/* The full message (malloc'd), or NULL with why (256 bytes) filled when
+ * the address is not mail_address_ok. A reply_to that is not is left out,
+ * and so is any message id that could break its header. References is the
+ * plain's references followed by in_reply_to (RFC 5322 3.6.4), at most
+ * MAIL_REFERENCES_MAX of them: the first and the latest. */
+#define MAIL_REFERENCES_MAX 20
+char *mail_compose_plain(const mail_plain *m, char *why);
 
 /* An upload in progress (the read callback's cursor). */
 typedef struct mail_upload {

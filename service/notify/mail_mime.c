@@ -48,7 +48,8 @@ char *mail_mime_write(const mail_mime_message *m)
     randombytes_buf(random, sizeof random);
     memcpy(boundary, "=_pbem_", 7);
     sodium_bin2hex(boundary + 7, sizeof boundary - 7, random, sizeof random);
-    char *text_crlf = crlf(m->text), *html_crlf = crlf(m->html);
+    char *text_crlf = crlf(m->text);
+    char *html_crlf = m->html ? crlf(m->html) : NULL;
     char *out = NULL;
     size_t out_len = 0;
     FILE *f = open_memstream(&out, &out_len);
@@ -58,26 +59,46 @@ char *mail_mime_write(const mail_mime_message *m)
         fprintf(f, "From: %s <%s>\r\n", m->from_phrase, m->from_address);
     else
         fprintf(f, "From: <%s>\r\n", m->from_address);
-    fprintf(f, "To: %s <%s>\r\n", m->to_phrase, m->to_address);
+    if (m->to_phrase != NULL && m->to_phrase[0])
+        fprintf(f, "To: %s <%s>\r\n", m->to_phrase, m->to_address);
+    else
+        fprintf(f, "To: <%s>\r\n", m->to_address);
+    if (m->reply_to != NULL)
+        fprintf(f, "Reply-To: <%s>\r\n", m->reply_to);
     fprintf(f, "Subject: %s\r\n", m->subject);
     fprintf(f, "Date: %s\r\n", m->date);
     fprintf(f, "Message-ID: <%s@%s>\r\n", m->id, m->domain);
-    fprintf(f, "X-PBEM-Notification: %s\r\n", m->id);
-    fprintf(f, "List-Unsubscribe: <%s>\r\n", m->unsubscribe);
-    fprintf(f, "List-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n");
+    if (m->in_reply_to != NULL)
+        fprintf(f, "In-Reply-To: %s\r\n", m->in_reply_to);
+    if (m->references != NULL)
+        fprintf(f, "References: %s\r\n", m->references);
+    if (m->auto_submitted != NULL)
+        fprintf(f, "Auto-Submitted: %s\r\n", m->auto_submitted);
+    if (m->tag != NULL)
+        fprintf(f, "%s\r\n", m->tag);
+    if (m->unsubscribe != NULL) {
+        fprintf(f, "List-Unsubscribe: <%s>\r\n", m->unsubscribe);
+        fprintf(f, "List-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n");
+    }
     fprintf(f, "MIME-Version: 1.0\r\n");
-    fprintf(f, "Content-Type: multipart/alternative; boundary=\"%s\"\r\n",
-            boundary);
-    fprintf(f, "\r\n");
-    fprintf(f, "--%s\r\nContent-Type: text/plain; charset=utf-8\r\n"
-               "Content-Transfer-Encoding: base64\r\n\r\n",
-            boundary);
-    put_base64(f, text_crlf);
-    fprintf(f, "--%s\r\nContent-Type: text/html; charset=utf-8\r\n"
-               "Content-Transfer-Encoding: base64\r\n\r\n",
-            boundary);
-    put_base64(f, html_crlf);
-    fprintf(f, "--%s--\r\n", boundary);
+    if (html_crlf == NULL) {
+        fprintf(f, "Content-Type: text/plain; charset=utf-8\r\n"
+                   "Content-Transfer-Encoding: base64\r\n\r\n");
+        put_base64(f, text_crlf);
+    } else {
+        fprintf(f, "Content-Type: multipart/alternative; boundary=\"%s\"\r\n",
+                boundary);
+        fprintf(f, "\r\n");
+        fprintf(f, "--%s\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                   "Content-Transfer-Encoding: base64\r\n\r\n",
+                boundary);
+        put_base64(f, text_crlf);
+        fprintf(f, "--%s\r\nContent-Type: text/html; charset=utf-8\r\n"
+                   "Content-Transfer-Encoding: base64\r\n\r\n",
+                boundary);
+        put_base64(f, html_crlf);
+        fprintf(f, "--%s--\r\n", boundary);
+    }
     if (fclose(f) != 0)
         abort();
     free(text_crlf);

@@ -1,9 +1,10 @@
-/* mail_mime.h: the bytes of a notification mail: RFC 5322 headers and a
- * MIME multipart/alternative body with a text and an HTML part, UTF-8 in
- * base64, CRLF line ends throughout, between a random boundary. It writes
- * header values as it gets them: phrases arrive already RFC 2047 encoded
- * and addresses already checked (mail.h), so nothing here can be steered
- * by a player's name or address. */
+/* mail_mime.h: the bytes of a mail: RFC 5322 headers and a MIME body, a
+ * multipart/alternative with a text and an HTML part (notifications) or a
+ * single text part (answers to mail, mail_answers.h), UTF-8 in base64,
+ * CRLF line ends throughout. It writes header values as it gets them:
+ * phrases arrive already RFC 2047 encoded and addresses and message ids
+ * already checked (mail.h), so nothing here can be steered by a player's
+ * name or address. */
 #ifndef SERVICE_NOTIFY_MAIL_MIME_H
 #define SERVICE_NOTIFY_MAIL_MIME_H
 
@@ -14,11 +15,19 @@ typedef struct mail_mime_message {
     const char *to_address;
     const char *subject;      /* encoded */
     const char *date;         /* "Tue, 01 Jan 2030 00:00:00 +0000" */
-    const char *id;           /* the notification's: Message-ID, X-PBEM- */
+    const char *id;           /* Message-ID's left-hand side */
     const char *domain;       /* Message-ID's right-hand side */
-    const char *unsubscribe;  /* the one-click List-Unsubscribe URL */
+    const char *tag;          /* an "X-PBEM-Notification: <id>"-like
+                                 header naming what the mail is; NULL:
+                                 none */
+    const char *unsubscribe;  /* the one-click List-Unsubscribe URL, or
+                                 NULL: none */
+    const char *reply_to;     /* a bare address, or NULL: none */
+    const char *in_reply_to;  /* "<id>", or NULL */
+    const char *references;   /* "<id> <id>…" (folded), or NULL */
+    const char *auto_submitted; /* RFC 3834 value, or NULL: none */
     const char *text;         /* part bodies; LF line ends become CRLF */
-    const char *html;
+    const char *html;         /* NULL: a single text/plain part */
 } mail_mime_message;
 
 /* The whole message (malloc'd). Out of memory aborts. */

@@ -112,9 +112,45 @@ static void headline_and_opening(mail_vars *v, const char *reason,
     }
 }
 
+/* The one line that tells a person how to answer a mail (its Reply-To
+ * reaches the mailin/ handler): with a move when the seat has one to make,
+ * else with a command. */
+static void answer_hint(mail_vars *v, const char *reason, const json_t *p)
+{
+    const char *example =
+        json_string_value(json_array_get(json_object_get(p, "moves"), 0));
+    if (strcmp(reason, "digest") == 0)
+        snprintf(v->answer_hint, sizeof v->answer_hint,
+                 "Answer this mail with a command on a line of its own: "
+                 "matches, help.");
+    else if (example != NULL && example[0] != '\0')
+        snprintf(v->answer_hint, sizeof v->answer_hint,
+                 "Answer this mail with your move on a line of its own, for "
+                 "example: %.200s. Other commands: view, log, matches, help.",
+                 example);
+    else
+        snprintf(v->answer_hint, sizeof v->answer_hint,
+                 "Answer this mail with a command on a line of its own: "
+                 "view, log, matches, help.");
+}
+
+/* The payload's text when it has one (seat_text.h), else a copy of
+ * fallback (malloc'd, or NULL when fallback is). */
+static char *text_or(const json_t *p, const char *key, char *fallback)
+{
+    const char *text = json_string_value(json_object_get(p, key));
+    if (text == NULL)
+        return fallback;
+    free(fallback);
+    char *copy = strdup(text);
+    if (copy == NULL)
+        abort();
+    return copy;
+}
+
 void mail_vars_fill(mail_vars *v, const char *notification_id,
                     const char *reason, long long player_id,
-                    const char *player_name, const json_t *p)
+                    const char *player_name, const json_t *p, bool answerable)
 {
     const char *match = json_string_value(json_object_get(p, "match"));
     const char *base = env_or("PBEM_PUBLIC_URL", "http://127.0.0.1:8080");
@@ -130,15 +166,20 @@ void mail_vars_fill(mail_vars *v, const char *notification_id,
     snprintf(v->seq, sizeof v->seq, "%lld",
              (long long)json_integer_value(json_object_get(p, "seq")));
     v->whose = whose_turn(p);
-    v->moves = joined(json_object_get(p, "moves"), "  ", "\n");
+    v->moves = text_or(p, "moves_text",
+                       joined(json_object_get(p, "moves"), "  ", "\n"));
     v->changes = joined(json_object_get(p, "changes"), "  ", "\n");
     v->digest = digest_text(json_object_get(p, "matches"), base);
     snprintf(v->waiting, sizeof v->waiting, "%zu",
              json_array_size(json_object_get(p, "matches")));
     headline_and_opening(v, reason, p, match);
     v->forms = joined(json_object_get(p, "forms"), "  ", "\n");
-    v->view = json_dumps(json_object_get(p, "view"),
-                         JSON_INDENT(2) | JSON_SORT_KEYS);
+    v->view = text_or(p, "text",
+                      json_dumps(json_object_get(p, "view"),
+                                 JSON_INDENT(2) | JSON_SORT_KEYS));
+    v->answer_hint[0] = '\0';
+    if (answerable)
+        answer_hint(v, reason, p);
     v->result = json_dumps(json_object_get(p, "result"),
                            JSON_INDENT(2) | JSON_SORT_KEYS);
     const char *game = json_string_value(json_object_get(p, "game_title"));
@@ -175,6 +216,7 @@ void mail_vars_fill(mail_vars *v, const char *notification_id,
         {"deadline_action", action ? action : ""},
         {"deadline_reason", because ? because : ""},
         {"reason", admin_reason ? admin_reason : ""},
+        {"answer_hint", v->answer_hint},
     };
     _Static_assert(sizeof list / sizeof list[0] == MAIL_VARS_MAX,
                    "MAIL_VARS_MAX is the number of template variables");

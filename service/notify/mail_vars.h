@@ -9,10 +9,11 @@
 #define SERVICE_NOTIFY_MAIL_VARS_H
 
 #include <jansson.h>
+#include <stdbool.h>
 
 #include "notify/templates.h"
 
-#define MAIL_VARS_MAX 24
+#define MAIL_VARS_MAX 25
 
 typedef struct mail_vars {
     templates_var list[MAIL_VARS_MAX]; /* what templates_render_* take */
@@ -20,19 +21,23 @@ typedef struct mail_vars {
     char unsubscribe[640]; /* also the List-Unsubscribe header */
     /* The text list points into: */
     char link[512], settings[512], seq[32], waiting[16];
-    char headline[160], opening[400];
+    char headline[160], opening[400], answer_hint[400];
     char *whose, *moves, *changes, *digest, *forms, *view, *result;
 } mail_vars;
 
 /* Fills vars for the mail notification_id about payload (a digest's:
  * {"matches": [row payloads]}) to player_name; player_id signs the
  * unsubscribe link; reason ("your_turn", "reminder_24h", "nudge_7", …)
- * picks the headline. The strings and payload are borrowed and must
- * outlive vars; vars points into itself, so it is filled where it stays
- * and released with mail_vars_free. */
+ * picks the headline; answerable (the mail has a Reply-To) adds the line
+ * that says how to answer it ({{answer_hint}}, else empty). What the seat
+ * sees and may do is the payload's text (seat_text.h: "text",
+ * "moves_text"), or for rows queued without it, its JSON. The strings and
+ * payload are borrowed and must outlive vars; vars points into itself, so
+ * it is filled where it stays and released with mail_vars_free. */
 void mail_vars_fill(mail_vars *vars, const char *notification_id,
                     const char *reason, long long player_id,
-                    const char *player_name, const json_t *payload);
+                    const char *player_name, const json_t *payload,
+                    bool answerable);
 
 /* Frees what mail_vars_fill allocated (not vars itself). */
 void mail_vars_free(mail_vars *vars);

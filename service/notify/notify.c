@@ -15,6 +15,7 @@
 #include "core/log.h"
 #include "core/worker.h"
 #include "notify/mail.h"
+#include "notify/mail_answers.h"
 #include "notify/notify_digest.h"
 #include "notify/notify_outbox.h"
 #include "notify/webhooks.h"
@@ -204,6 +205,15 @@ static bool prepare_mail(notify_worker *w, PGconn *conn, job *j,
     char why[256] = "";
     char address[256];
     snprintf(address, sizeof address, "%s", PQgetvalue(r, 0, 1));
+    /* Made at each attempt: an answer names the seat it plays for. */
+    char reply_to[MAIL_ADDRESS_MAX];
+    const json_t *seat = json_object_get(payload, "seat");
+    if (json_is_integer(seat))
+        mail_reply_address(REPLY_TOKEN_SEAT, j->player_id, j->match_id,
+                           (int)json_integer_value(seat), reply_to);
+    else
+        mail_reply_address(REPLY_TOKEN_ACCOUNT, j->player_id, 0, -1,
+                           reply_to);
     mail_notification n = {
         .id = j->ref,
         .reason = j->reason,
@@ -212,6 +222,7 @@ static bool prepare_mail(notify_worker *w, PGconn *conn, job *j,
         .to_address = address,
         .payload = payload,
         .date = (long long)time(NULL),
+        .reply_to = reply_to[0] ? reply_to : NULL,
     };
     j->body = mail_compose(&n, why);
     PQclear(r);
@@ -497,6 +508,7 @@ static long long next_due_ms(notify_worker *w, PGconn *conn)
             wait = due;
     }
     PQclear(r);
+    wait = mail_answers_next_due_ms(conn, wait);
     return wait < WAIT_MIN_MS ? WAIT_MIN_MS : wait;
 }
 
@@ -537,13 +549,18 @@ static void one_round(worker *self, void *context, worker_pause *pause)
     }
     apierr err;
     PGconn *conn = db_conn(&err);
-    /* Pointless reminders go first, then digests, then single rows. */
+    /* Pointless reminders go first, then digests, then single rows, then
+     * the answers to mail (mail_answers.h). */
     int claimed = conn && notify_outbox_cancel_pointless(conn) >= 0
                       ? notify_digest_send(conn, &w->config)
                       : -1;
     if (claimed >= 0) {
         int batch = work_batch(w, self, conn);
         claimed = batch < 0 ? -1 : claimed + batch;
+    }
+    if (claimed >= 0) {
+        int answers = mail_answers_send(conn, &w->config, w->multi, self);
+        claimed = answers < 0 ? -1 : claimed + answers;
     }
     if (claimed > 0) {
         pause->ms = 0;

@@ -9,7 +9,9 @@
  * successes sent, retries failures with exponential backoff and jitter
  * (never sooner than a Retry-After asks) and moves a row that failed its
  * last attempt, or can never be delivered, to 'dead'. Delivery is at least
- * once; the notification id lets receivers drop duplicates.
+ * once; the notification id lets receivers drop duplicates. Each round
+ * also sends the mail that answers mail (mail_answers.h), with the same
+ * claims, leases and retries.
  *
  * Environment: PBEM_NOTIFY (0 disables the worker), PBEM_ADMIN_EMAIL
  * (where rows of the "admins" channel, deadline notices, are mailed;

@@ -105,6 +105,9 @@ static bool send_one(PGconn *conn, const notify_config *config,
     json_t *payload = json_pack("{s:o}", "matches", latest_per_match(rows));
     char address[256], why[256] = "";
     snprintf(address, sizeof address, "%s", PQgetvalue(who, 0, 1));
+    /* About several matches: an answer speaks for the player's account. */
+    char reply_to[MAIL_ADDRESS_MAX];
+    mail_reply_address(REPLY_TOKEN_ACCOUNT, atoll(player), 0, -1, reply_to);
     mail_notification n = {
         .id = id,
         .reason = "digest",
@@ -113,6 +116,7 @@ static bool send_one(PGconn *conn, const notify_config *config,
         .to_address = address,
         .payload = payload,
         .date = (long long)time(NULL),
+        .reply_to = reply_to[0] ? reply_to : NULL,
     };
     char *message = mail_compose(&n, why);
     json_decref(payload);

@@ -8,6 +8,8 @@
 #include "store/db.h"
 #include "store/db_params.h"
 #include "notify/mail.h"
+#include "notify/mail_failures.h"
+#include "notify/seat_text.h"
 
 #define MOVES_IN_PAYLOAD 50
 #define CHANGES_MAX 30
@@ -117,14 +119,26 @@ static json_t *changes_since_last_turn(PGconn *conn, const store_match *match,
     return changes;
 }
 
-/* The public payload plus seat's own view and moves in text notation. */
-static json_t *seat_payload(const json_t *public, const rules_engine *engine,
+/* A string member made from a malloc'd text (freed). */
+static void set_text(json_t *object, const char *key, char *text)
+{
+    json_object_set_new(object, key, json_string(text ? text : ""));
+    free(text);
+}
+
+/* The public payload plus seat's own view and moves in text notation, and
+ * both as a person reads them (seat_text.h: "text", "moves_text"). */
+static json_t *seat_payload(const json_t *public, const store_match *match,
+                            const rules_engine *engine,
                             const rules_state *state, int seat)
 {
     json_t *payload = json_deep_copy(public);
     json_object_set_new(payload, "seat", json_integer(seat));
     json_object_set_new(payload, "view", engine->view(state, seat));
+    set_text(payload, "text", seat_text_view(match, engine, state, seat));
     json_t *legal = engine->legal(state, seat);
+    set_text(payload, "moves_text",
+             seat_text_moves(engine, state, seat, legal));
     json_t *moves = json_array();
     size_t i;
     json_t *action;
@@ -271,7 +285,7 @@ static bool queue(PGconn *conn, const store_match *match,
     for (int s = 0; ok && s < match->seat_count; s++) {
         if (!(recipients & (1u << s)))
             continue;
-        json_t *payload = seat_payload(public, engine, state, s);
+        json_t *payload = seat_payload(public, match, engine, state, s);
         json_t *changes = changes_since_last_turn(conn, match, s, err);
         if (changes == NULL) {
             json_decref(payload);
@@ -279,8 +293,10 @@ static bool queue(PGconn *conn, const store_match *match,
             break;
         }
         json_object_set_new(payload, "changes", changes);
-        if (over)
+        if (over) {
             json_object_set_new(payload, "moves", json_array());
+            json_object_set_new(payload, "moves_text", json_string(""));
+        }
         char *text = json_dumps(payload, JSON_COMPACT | JSON_SORT_KEYS);
         json_decref(payload);
         ok = queue_seat(conn, match->match_id, match->head_seq,
@@ -353,8 +369,10 @@ bool notify_outbox_queue_aborted(PGconn *conn, const store_match *match,
             continue;
         json_t *payload = json_deep_copy(public);
         json_object_set_new(payload, "seat", json_integer(s));
-        if (state != NULL)
+        if (state != NULL) {
             json_object_set_new(payload, "view", engine->view(state, s));
+            set_text(payload, "text", seat_text_view(match, engine, state, s));
+        }
         char *text = json_dumps(payload, JSON_COMPACT | JSON_SORT_KEYS);
         json_decref(payload);
         ok = queue_seat(conn, match->match_id, match->head_seq,
@@ -378,7 +396,7 @@ bool notify_outbox_queue_nudge(PGconn *conn, const store_match *match,
     engine->pending(state, &pending);
     json_t *public = public_payload(match, engine, state, &pending, "nudge",
                                     NULL);
-    json_t *payload = seat_payload(public, engine, state, seat);
+    json_t *payload = seat_payload(public, match, engine, state, seat);
     json_decref(public);
     json_t *changes = changes_since_last_turn(conn, match, seat, err);
     if (changes == NULL) {
@@ -410,7 +428,7 @@ bool notify_outbox_remind(PGconn *conn, const store_match *match,
     engine->pending(state, &pending);
     json_t *public = public_payload(match, engine, state, &pending,
                                     "deadline_reminder", NULL);
-    json_t *payload = seat_payload(public, engine, state, seat);
+    json_t *payload = seat_payload(public, match, engine, state, seat);
     json_decref(public);
     json_object_set(payload, "deadline", (json_t *)deadline);
     char *text = json_dumps(payload, JSON_COMPACT | JSON_SORT_KEYS);
@@ -576,7 +594,17 @@ json_t *notify_outbox_mine(long long player_id, apierr *err)
              "     FROM webhooks WHERE player_id = $1))"
              " ORDER BY o.created_at DESC, o.outbox_id DESC LIMIT " LIST_LIMIT,
              listing_columns);
-    return listing(conn, sql, &p, false, err);
+    json_t *list = listing(conn, sql, &p, false, err);
+    json_t *email = list ? mail_failures_status(conn, player_id, err) : NULL;
+    if (email == NULL) {
+        json_decref(list);
+        return NULL;
+    }
+    /* Whether the player's mail bounces (mail_failures.h). */
+    if (json_is_object(email))
+        json_object_set(list, "email", email);
+    json_decref(email);
+    return list;
 }
 
 json_t *notify_outbox_admin_list(const char *status, apierr *err)

@@ -117,7 +117,9 @@ bool notify_outbox_parse_ref(const char *text, long long *match_id,
                              long long *outbox_id);
 
 /* GET /v1/players/me/notifications: the latest 100 notifications for
- * player_id (and for match webhooks they registered), with every attempt. */
+ * player_id (and for match webhooks they registered), with every attempt,
+ * and when the player has an address, whether mail to it bounces
+ * ("email", mail_failures.h). */
 json_t *notify_outbox_mine(long long player_id, apierr *err);
 
 /* GET /v1/admin/notifications?status=…: the latest 100 rows in status

@@ -9,6 +9,7 @@
 #include "deadlines/deadline_settings.h"
 #include "deadlines/deadlines.h"
 #include "ledger/forfeit.h"
+#include "notify/seat_text.h"
 #include "store/db.h"
 #include "store/sealed_choices.h"
 
@@ -174,6 +175,9 @@ json_t *describe_seat_view(const store_match *match,
     json_object_set_new(answer, "pending",
                         pending_of(match, engine, state, &committed));
     json_object_set_new(answer, "view", engine->view(state, seat));
+    char *text = seat_text_view(match, engine, state, seat);
+    json_object_set_new(answer, "text", json_string(text));
+    free(text);
     json_object_set_new(answer, "result", result_of(match, engine, state));
     /* A seat that has sealed its choice, or whose match is over (by the
      * rules, a forfeit or an admin's abort), has nothing more to do now. */

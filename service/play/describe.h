@@ -28,9 +28,10 @@ void describe_pending(const store_match *match, const rules_engine *engine,
 json_t *describe_match(const store_match *match, const rules_engine *engine,
                        const rules_state *state);
 
-/* What GET /view answers for seat: the match, the seat's view and the
- * moves it may make now (new reference). state is NULL while the match
- * waits for players. */
+/* What GET /view answers for seat: the match, the seat's view (also as a
+ * person reads it, "text": notify/seat_text.h) and the moves it may make
+ * now (new reference). state is NULL while the match waits for
+ * players. */
 json_t *describe_seat_view(const store_match *match,
                            const rules_engine *engine,
                            const rules_state *state, int seat);

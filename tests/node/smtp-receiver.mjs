@@ -1,13 +1,17 @@
 // smtp-receiver.mjs: a real SMTP server on loopback for the notification
 // tests (npm smtp-server), parsing each message with mailparser and
 // appending one JSON line per message to --out FILE. Prints
-// "listening PORT" once it accepts connections.
+// "listening PORT" once it accepts connections. With --refuse N it
+// refuses the first N messages (451, a temporary failure), writing a
+// line {"refused": n} for each.
 import { appendFileSync } from 'node:fs';
 import { SMTPServer } from 'smtp-server';
 import { simpleParser } from 'mailparser';
 
 const args = process.argv.slice(2);
 const out = args[args.indexOf('--out') + 1];
+let refuse = args.includes('--refuse') ? Number(args[args.indexOf('--refuse') + 1]) : 0;
+let refused = 0;
 
 const server = new SMTPServer({
   authOptional: true,
@@ -18,6 +22,14 @@ const server = new SMTPServer({
     stream.on('data', (c) => chunks.push(c));
     stream.on('end', async () => {
       const raw = Buffer.concat(chunks);
+      if (refused < refuse) {
+        refused += 1;
+        appendFileSync(out, JSON.stringify({ refused }) + '\n');
+        const err = new Error('try again later');
+        err.responseCode = 451;
+        callback(err);
+        return;
+      }
       try {
         const mail = await simpleParser(raw);
         appendFileSync(out, JSON.stringify({
@@ -29,6 +41,10 @@ const server = new SMTPServer({
           date: mail.date ? mail.date.toISOString() : null,
           message_id: mail.messageId,
           notification: mail.headers.get('x-pbem-notification'),
+          reply_to: mail.replyTo ? mail.replyTo.value.map((a) => a.address) : null,
+          in_reply_to: mail.inReplyTo || null,
+          references: mail.references ? [].concat(mail.references) : null,
+          auto_submitted: mail.headers.get('auto-submitted') || null,
           content_type: mail.headers.get('content-type') && mail.headers.get('content-type').value,
           text: mail.text,
           html: mail.html,

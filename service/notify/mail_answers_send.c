@@ -1,0 +1,290 @@
+/* mail_answers_send.c: the outbox worker's round over mail_answers
+ * (mail_answers.h): claim, send in parallel, record. */
+#include "notify/mail_answers.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/log.h"
+#include "core/metrics.h"
+#include "notify/mail.h"
+#include "store/db.h"
+#include "store/db_params.h"
+
+/* One claimed row on its way out. */
+typedef struct answer_job {
+    long long answer_id;
+    int attempts; /* before this one */
+    char *message;
+    mail_upload upload;
+    struct curl_slist *recipients;
+    CURL *easy;
+    char errbuf[CURL_ERROR_SIZE];
+    bool in_flight, done, sent, permanent;
+    char error[320];
+} answer_job;
+
+/* The columns claim reads, in this order. */
+enum { COL_ID, COL_TO, COL_SUBJECT, COL_BODY, COL_REPLY_TO, COL_IN_REPLY_TO,
+       COL_REFERENCES, COL_KIND, COL_ATTEMPTS };
+
+static const char *text_or_null(const PGresult *r, int row, int col)
+{
+    return PQgetisnull(r, row, col) ? NULL : PQgetvalue(r, row, col);
+}
+
+/* Without an SMTP server nothing can go: says so once per process, when
+ * something waits. */
+static void warn_without_smtp(PGconn *conn)
+{
+    static int warned;
+    if (__atomic_load_n(&warned, __ATOMIC_ACQUIRE))
+        return;
+    apierr err;
+    PGresult *r = db_query(conn,
+                           "SELECT count(*) FROM mail_answers"
+                           " WHERE status = 'pending'",
+                           0, NULL, PGRES_TUPLES_OK, &err);
+    long long waiting = r != NULL ? atoll(PQgetvalue(r, 0, 0)) : 0;
+    PQclear(r);
+    if (waiting > 0 && !__atomic_exchange_n(&warned, 1, __ATOMIC_ACQ_REL))
+        log_warn("mail answers: %lld waiting, but this service has no SMTP "
+                 "server (PBEM_SMTP_URL): they stay pending until it has one",
+                 waiting);
+}
+
+/* Claims due rows under a lease; the result (caller clears) or NULL. */
+static PGresult *claim(PGconn *conn, const notify_config *config)
+{
+    db_params p = {0};
+    db_params_int(&p, config->lease_seconds);
+    db_params_int(&p, config->batch);
+    apierr err;
+    return db_query(
+        conn,
+        "UPDATE mail_answers a"
+        "   SET next_attempt_at = now() + make_interval(secs => $1::int)"
+        "  FROM (SELECT answer_id FROM mail_answers"
+        "         WHERE status = 'pending' AND next_attempt_at <= now()"
+        "         ORDER BY next_attempt_at LIMIT $2::int"
+        "         FOR UPDATE SKIP LOCKED) due"
+        " WHERE a.answer_id = due.answer_id"
+        " RETURNING a.answer_id, a.to_address, a.subject, a.body, a.reply_to,"
+        "   a.in_reply_to, a.\"references\", a.kind, a.attempts",
+        p.count, p.values, PGRES_TUPLES_OK, &err);
+}
+
+static void finish(answer_job *j, bool sent, bool permanent, const char *error)
+{
+    j->done = true;
+    j->sent = sent;
+    j->permanent = permanent;
+    snprintf(j->error, sizeof j->error, "%s", error ? error : "");
+}
+
+/* The Message-ID's left-hand side: the kind and the row, stable across
+ * retries, so a resent answer is recognisably the same message. */
+static void message_id(const char *kind, long long answer_id, char out[64])
+{
+    bool plain = kind[0] != '\0' && strlen(kind) < 24;
+    for (const char *c = kind; plain && *c; c++)
+        plain = (*c >= 'a' && *c <= 'z') || *c == '_';
+    snprintf(out, 64, "%s-%lld", plain ? kind : "mail", answer_id);
+}
+
+/* Writes row i's message and sets up its transfer; a row that cannot be
+ * written is finished (dead) instead. False when libcurl refused. */
+static bool prepare(const PGresult *r, int i, const notify_config *config,
+                    answer_job *j)
+{
+    const char *kind = PQgetvalue(r, i, COL_KIND);
+    char id[64], why[256] = "";
+    message_id(kind, j->answer_id, id);
+    mail_plain plain = {
+        .id = id,
+        .to_address = PQgetvalue(r, i, COL_TO),
+        .subject = PQgetvalue(r, i, COL_SUBJECT),
+        .body = PQgetvalue(r, i, COL_BODY),
+        .reply_to = text_or_null(r, i, COL_REPLY_TO),
+        .in_reply_to = text_or_null(r, i, COL_IN_REPLY_TO),
+        .references = text_or_null(r, i, COL_REFERENCES),
+        /* RFC 3834: an answer to a mail is auto-replied; the rest were
+         * made by the service on its own. */
+        .auto_submitted = strcmp(kind, "answer") == 0 ? "auto-replied"
+                                                       : "auto-generated",
+        .date = (long long)time(NULL),
+    };
+    j->message = mail_compose_plain(&plain, why);
+    if (j->message == NULL) {
+        finish(j, false, true, why);
+        return true;
+    }
+    j->upload = (mail_upload){.data = j->message, .len = strlen(j->message)};
+    j->easy = curl_easy_init();
+    return j->easy != NULL &&
+           mail_prepare(j->easy, plain.to_address, &j->upload,
+                        &j->recipients, config->timeout_seconds) &&
+           curl_easy_setopt(j->easy, CURLOPT_ERRORBUFFER, j->errbuf) ==
+               CURLE_OK &&
+           curl_easy_setopt(j->easy, CURLOPT_PRIVATE, j) == CURLE_OK;
+}
+
+static void judge(answer_job *j, CURLcode result)
+{
+    if (result == CURLE_OK) {
+        finish(j, true, false, NULL);
+        return;
+    }
+    long code = 0;
+    curl_easy_getinfo(j->easy, CURLINFO_RESPONSE_CODE, &code);
+    char error[320], answered[48] = "";
+    if (code)
+        snprintf(answered, sizeof answered, " (SMTP %ld)", code);
+    snprintf(error, sizeof error, "%s%s%.200s%s", curl_easy_strerror(result),
+             j->errbuf[0] ? ": " : "", j->errbuf, answered);
+    finish(j, false, false, error);
+}
+
+/* Runs the transfers until all are done or the worker is asked to stop. */
+static void perform(CURLM *multi, worker *self)
+{
+    while (!worker_stopping(self)) {
+        int running = 0;
+        if (curl_multi_perform(multi, &running) != CURLM_OK)
+            return;
+        CURLMsg *msg;
+        int left;
+        while ((msg = curl_multi_info_read(multi, &left)) != NULL) {
+            if (msg->msg != CURLMSG_DONE)
+                continue;
+            answer_job *j = NULL;
+            curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&j);
+            if (j != NULL)
+                judge(j, msg->data.result);
+        }
+        if (running == 0)
+            return;
+        struct curl_waitfd extra = {.fd = worker_wake_fd(self),
+                                    .events = CURL_WAIT_POLLIN};
+        if (curl_multi_poll(multi, &extra, 1, 1000, NULL) != CURLM_OK)
+            return;
+    }
+}
+
+/* Writes the attempt's outcome into the row: sent, pending again after
+ * the backoff, or dead. */
+static void record(PGconn *conn, const notify_config *config, answer_job *j)
+{
+    int attempt = j->attempts + 1;
+    long long delay;
+    const char *status = notify_after_attempt(config, attempt, j->sent,
+                                              j->permanent, 0, &delay);
+    char secs[32];
+    snprintf(secs, sizeof secs, "%.3f", (double)delay / 1000.0);
+    db_params p = {0};
+    db_params_int(&p, j->answer_id);
+    db_params_int(&p, attempt);
+    db_params_text(&p, status);
+    db_params_text(&p, j->sent ? NULL : j->error);
+    db_params_text(&p, secs);
+    apierr err;
+    if (!db_command(conn,
+                    "UPDATE mail_answers SET attempts = $2::int, status = $3,"
+                    "   last_error = $4,"
+                    "   sent_at = CASE WHEN $3 = 'sent' THEN now() END,"
+                    "   next_attempt_at = now()"
+                    "     + make_interval(secs => $5::float8)"
+                    " WHERE answer_id = $1 AND status = 'pending'",
+                    p.count, p.values, &err))
+        log_error("mail answer %lld: its attempt could not be recorded; it "
+                  "will be retried when its lease runs out",
+                  j->answer_id);
+    bool dead = strcmp(status, "dead") == 0;
+    metrics_mail_answers(j->sent, !j->sent && !dead, dead);
+    if (j->sent)
+        log_info("mail answer %lld sent (attempt %d)", j->answer_id, attempt);
+    else
+        log_warn("mail answer %lld: attempt %d failed (%s)%s", j->answer_id,
+                 attempt, j->error, dead ? "; it is dead" : "");
+}
+
+/* A row whose transfer was cut short by a stop: due again now, and the
+ * attempt not counted. */
+static void release(PGconn *conn, const answer_job *j)
+{
+    db_params p = {0};
+    db_params_int(&p, j->answer_id);
+    apierr err;
+    db_command(conn,
+               "UPDATE mail_answers SET next_attempt_at = now()"
+               " WHERE answer_id = $1 AND status = 'pending'",
+               p.count, p.values, &err);
+}
+
+int mail_answers_send(PGconn *conn, const notify_config *config, CURLM *multi,
+                      worker *self)
+{
+    if (!mail_configured()) {
+        warn_without_smtp(conn);
+        return 0;
+    }
+    PGresult *r = claim(conn, config);
+    if (r == NULL)
+        return -1;
+    int n = PQntuples(r);
+    answer_job *jobs = calloc((size_t)(n > 0 ? n : 1), sizeof *jobs);
+    if (jobs == NULL)
+        abort();
+    for (int i = 0; i < n; i++) {
+        answer_job *j = &jobs[i];
+        j->answer_id = atoll(PQgetvalue(r, i, COL_ID));
+        j->attempts = atoi(PQgetvalue(r, i, COL_ATTEMPTS));
+        if (!prepare(r, i, config, j) && !j->done)
+            finish(j, false, false, "the delivery could not be prepared");
+        if (j->done)
+            continue;
+        if (curl_multi_add_handle(multi, j->easy) != CURLM_OK)
+            finish(j, false, false, "libcurl refused the transfer");
+        else
+            j->in_flight = true;
+    }
+    PQclear(r);
+    perform(multi, self);
+    for (int i = 0; i < n; i++) {
+        answer_job *j = &jobs[i];
+        if (j->in_flight)
+            curl_multi_remove_handle(multi, j->easy);
+        if (j->done)
+            record(conn, config, j);
+        else
+            release(conn, j);
+        if (j->easy != NULL)
+            curl_easy_cleanup(j->easy);
+        curl_slist_free_all(j->recipients);
+        free(j->message);
+    }
+    free(jobs);
+    return n;
+}
+
+long long mail_answers_next_due_ms(PGconn *conn, long long ceiling_ms)
+{
+    if (!mail_configured())
+        return ceiling_ms;
+    apierr err;
+    PGresult *r = db_query(conn,
+                           "SELECT ceil(extract(epoch FROM min(next_attempt_at)"
+                           " - clock_timestamp()) * 1000)::bigint"
+                           " FROM mail_answers WHERE status = 'pending'",
+                           0, NULL, PGRES_TUPLES_OK, &err);
+    long long wait = ceiling_ms;
+    if (r != NULL && PQntuples(r) == 1 && !PQgetisnull(r, 0, 0)) {
+        long long due = atoll(PQgetvalue(r, 0, 0));
+        if (due < wait)
+            wait = due < 0 ? 0 : due;
+    }
+    PQclear(r);
+    return wait;
+}

@@ -1,0 +1,271 @@
+/* seat_text.c: see seat_text.h. */
+#include "notify/seat_text.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LEGEND_COLUMNS 72
+#define WORDS_MAX 32
+
+static FILE *open_text(char **out, size_t *len)
+{
+    FILE *f = open_memstream(out, len);
+    if (f == NULL)
+        abort();
+    return f;
+}
+
+/* The text written to f, once f is closed (open_memstream sets it
+ * then). */
+static char *close_text(FILE *f, char **out)
+{
+    if (fclose(f) != 0)
+        abort();
+    return *out;
+}
+
+/* "seat 0 Alice (you), seat 1 Bob": wrapped between seats. */
+static void put_legend(FILE *f, const store_match *match, int seat)
+{
+    size_t column = 0;
+    for (int s = 0; s < match->seat_count; s++) {
+        char item[128];
+        if (match->seat_player[s] == 0)
+            snprintf(item, sizeof item, "seat %d (free)", s);
+        else
+            snprintf(item, sizeof item, "seat %d %s%s", s,
+                     match->seat_name[s], s == seat ? " (you)" : "");
+        bool last = s + 1 == match->seat_count;
+        size_t width = strlen(item) + (last ? 0 : 1);
+        if (column > 0 && column + 1 + width > LEGEND_COLUMNS) {
+            fputc('\n', f);
+            column = 0;
+        } else if (column > 0) {
+            fputc(' ', f);
+            column++;
+        }
+        fprintf(f, "%s%s", item, last ? "" : ",");
+        column += width;
+    }
+    fputc('\n', f);
+}
+
+char *seat_text_view(const store_match *match, const rules_engine *engine,
+                     const rules_state *state, int seat)
+{
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_text(&out, &len);
+    put_legend(f, match, seat);
+    fputc('\n', f);
+    char *view = NULL;
+    if (engine->view_text != NULL) {
+        view = engine->view_text(state, seat);
+    } else {
+        /* Until every engine has view_text: its view as it is. */
+        json_t *json = engine->view(state, seat);
+        view = json_dumps(json, JSON_INDENT(2) | JSON_SORT_KEYS);
+        json_decref(json);
+    }
+    if (view != NULL) {
+        size_t view_len = strlen(view);
+        fputs(view, f);
+        if (view_len == 0 || view[view_len - 1] != '\n')
+            fputc('\n', f);
+    }
+    free(view);
+    return close_text(f, &out);
+}
+
+/* Splits text at spaces into words (at most WORDS_MAX; copied into buf,
+ * which it must fit). The count. */
+static int split_words(const char *text, char *buf, size_t size,
+                       char **words)
+{
+    snprintf(buf, size, "%s", text);
+    int n = 0;
+    char *save = NULL;
+    for (char *w = strtok_r(buf, " ", &save); w != NULL && n < WORDS_MAX;
+         w = strtok_r(NULL, " ", &save))
+        words[n++] = w;
+    return n;
+}
+
+/* A word of the notation itself ("play", "with"), as opposed to a
+ * placeholder ("CARD", "L.C.R", "Pn.m"). */
+static bool literal(const char *word)
+{
+    bool letter = false;
+    for (const char *c = word; *c; c++) {
+        if (*c >= 'a' && *c <= 'z')
+            letter = true;
+        else if (!(*c >= '0' && *c <= '9') && *c != '-' && *c != '_')
+            return false;
+    }
+    return letter;
+}
+
+static bool ends_with(const char *word, const char *suffix)
+{
+    size_t a = strlen(word), b = strlen(suffix);
+    return a >= b && strcmp(word + a - b, suffix) == 0;
+}
+
+/* Whether move fits one alternative of a form: its literal words equal,
+ * a placeholder takes one word, a repeated one ("CARD…", "DIE...") takes
+ * the rest, and an optional part ("[CARD CARD]", "(at the round's end)")
+ * ends the comparison. */
+static bool fits_alternative(const char *alternative, const char *move)
+{
+    char form_buf[512], move_buf[512];
+    char *form[WORDS_MAX], *words[WORDS_MAX];
+    int nf = split_words(alternative, form_buf, sizeof form_buf, form);
+    int nm = split_words(move, move_buf, sizeof move_buf, words);
+    int j = 0;
+    for (int i = 0; i < nf; i++) {
+        const char *t = form[i];
+        if (t[0] == '[' || t[0] == '(')
+            return true;
+        if (ends_with(t, "\xe2\x80\xa6") || ends_with(t, "..."))
+            return j < nm;
+        if (j >= nm)
+            return false;
+        if (literal(t) && strcmp(t, words[j]) != 0)
+            return false;
+        j++;
+    }
+    return j == nm;
+}
+
+/* Whether move fits any alternative of form ("cull DIE | done"). */
+static bool fits(const char *form, const char *move)
+{
+    const char *p = form;
+    for (;;) {
+        const char *bar = strstr(p, " | ");
+        char alternative[512];
+        size_t len = bar ? (size_t)(bar - p) : strlen(p);
+        snprintf(alternative, sizeof alternative, "%.*s", (int)len, p);
+        if (fits_alternative(alternative, move))
+            return true;
+        if (bar == NULL)
+            return false;
+        p = bar + 3;
+    }
+}
+
+/* The form a move is of: the first that fits it, else the first whose
+ * first word is the move's, else -1. */
+static int form_of(const json_t *forms, const char *move)
+{
+    size_t i;
+    const json_t *form;
+    json_array_foreach(forms, i, form) {
+        const char *text = json_string_value(form);
+        if (text != NULL && fits(text, move))
+            return (int)i;
+    }
+    size_t first = strcspn(move, " ");
+    json_array_foreach(forms, i, form) {
+        const char *text = json_string_value(form);
+        if (text != NULL && strncmp(text, move, first) == 0 &&
+            (text[first] == ' ' || text[first] == '\0'))
+            return (int)i;
+    }
+    return -1;
+}
+
+/* The moves of legal as text, in their order (new reference). */
+static json_t *move_texts(const rules_engine *engine, const rules_state *state,
+                          int seat, const json_t *legal)
+{
+    json_t *texts = json_array();
+    size_t i;
+    const json_t *action;
+    json_array_foreach(json_object_get(legal, "moves"), i, action) {
+        char *text = engine->format_move(state, seat, action);
+        if (text != NULL)
+            json_array_append_new(texts, json_string(text));
+        free(text);
+    }
+    return texts;
+}
+
+/* One group: its heading, then its first examples. */
+static void put_group(FILE *f, const char *form, const json_t *moves,
+                      bool complete)
+{
+    size_t count = json_array_size(moves);
+    const char *only = json_string_value(json_array_get(moves, 0));
+    if (count == 1 && strcmp(only, form) == 0) {
+        /* A form without placeholders ("remington") is its own move. */
+        fprintf(f, "  %s\n", only);
+        return;
+    }
+    if (complete && count <= SEAT_TEXT_EXAMPLES)
+        fprintf(f, "  %s:\n", form);
+    else if (complete)
+        fprintf(f, "  %s (%zu moves), for example:\n", form, count);
+    else
+        fprintf(f, "  %s, for example:\n", form);
+    size_t i;
+    const json_t *move;
+    json_array_foreach(moves, i, move) {
+        if (i == SEAT_TEXT_EXAMPLES)
+            break;
+        fprintf(f, "    %s\n", json_string_value(move));
+    }
+}
+
+char *seat_text_moves(const rules_engine *engine, const rules_state *state,
+                      int seat, const json_t *legal)
+{
+    json_t *texts = move_texts(engine, state, seat, legal);
+    const json_t *forms = json_object_get(legal, "forms");
+    bool complete = json_is_true(json_object_get(legal, "complete"));
+    size_t count = json_array_size(texts);
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_text(&out, &len);
+    size_t i;
+    json_t *move;
+    if ((complete && count <= SEAT_TEXT_ALL_MOVES) ||
+        json_array_size(forms) == 0) {
+        /* Short enough to show whole, or nothing to group by. */
+        json_array_foreach(texts, i, move) {
+            if (i == SEAT_TEXT_ALL_MOVES) {
+                if (complete)
+                    fprintf(f, "  … and %zu more\n", count - i);
+                else
+                    fprintf(f, "  … and others\n");
+                break;
+            }
+            fprintf(f, "  %s\n", json_string_value(move));
+        }
+    } else {
+        /* One more group than forms: moves of no known form. */
+        size_t groups = json_array_size(forms) + 1;
+        json_t *grouped = json_array();
+        for (size_t g = 0; g < groups; g++)
+            json_array_append_new(grouped, json_array());
+        json_array_foreach(texts, i, move) {
+            int g = form_of(forms, json_string_value(move));
+            json_array_append(
+                json_array_get(grouped, g < 0 ? groups - 1 : (size_t)g), move);
+        }
+        for (size_t g = 0; g < groups; g++) {
+            const json_t *moves = json_array_get(grouped, g);
+            if (json_array_size(moves) == 0)
+                continue;
+            const char *form = g + 1 == groups
+                                   ? "other moves"
+                                   : json_string_value(json_array_get(forms, g));
+            put_group(f, form, moves, complete);
+        }
+        json_decref(grouped);
+    }
+    json_decref(texts);
+    return close_text(f, &out);
+}
