@@ -9,11 +9,6 @@
 #include "store/db_params.h"
 #include "store/store.h"
 
-/* At most this many moves are listed one by one; more are shown as their
- * forms with a few examples each. */
-#define MOVES_LISTED 12
-#define EXAMPLES_PER_FORM 3
-
 static const char *str(const json_t *object, const char *key)
 {
     return json_string_value(json_object_get(object, key));
@@ -54,55 +49,6 @@ static void show_waiting(FILE *out, const json_t *view, json_int_t mine)
                                                   : "");
 }
 
-/* The word a move or a form starts with ("play"). */
-static size_t first_word(const char *text)
-{
-    size_t n = 0;
-    while (text[n] && text[n] != ' ')
-        n++;
-    return n;
-}
-
-/* The moves: every one when few, else each form with a few examples. */
-static void show_moves(FILE *out, const json_t *legal)
-{
-    const json_t *texts = json_object_get(legal, "texts");
-    const json_t *forms = json_object_get(legal, "forms");
-    size_t count = json_array_size(texts);
-    if (count == 0)
-        return;
-    bool complete = json_is_true(json_object_get(legal, "complete"));
-    size_t i;
-    const json_t *text;
-    if (count <= MOVES_LISTED && complete) {
-        fprintf(out, "Your moves (write one on a line of its own):\n");
-        json_array_foreach(texts, i, text)
-            fprintf(out, "  %s\n", json_string_value(text) ?: "");
-        return;
-    }
-    fprintf(out, "Your moves, by form (write one on a line of its own):\n");
-    size_t f;
-    const json_t *form;
-    json_array_foreach(forms, f, form) {
-        const char *pattern = json_string_value(form);
-        if (pattern == NULL)
-            continue;
-        fprintf(out, "  %s\n", pattern);
-        size_t word = first_word(pattern);
-        int shown = 0;
-        json_array_foreach(texts, i, text) {
-            const char *move = json_string_value(text);
-            if (move == NULL || shown == EXAMPLES_PER_FORM ||
-                first_word(move) != word || strncmp(move, pattern, word) != 0)
-                continue;
-            fprintf(out, "%s%s", shown ? ", " : "    for example: ", move);
-            shown++;
-        }
-        if (shown)
-            fputc('\n', out);
-    }
-}
-
 bool mail_show_match(FILE *out, const caller *who, long long match_id,
                      apierr *err)
 {
@@ -114,22 +60,21 @@ bool mail_show_match(FILE *out, const caller *who, long long match_id,
             str(view, "title") ?: "?", str(view, "status") ?: "?",
             (long long)json_integer_value(
                 json_object_get(json_object_get(view, "head"), "seq")));
+    /* The text the mails show (notify/seat_text.h): the seats, then what
+     * this seat sees. */
     const char *text = str(view, "text");
-    if (text != NULL) {
+    if (text != NULL)
         fputs(text, out);
-    } else if (json_object_get(view, "view") != NULL) {
-        char *dump = json_dumps(json_object_get(view, "view"),
-                                JSON_INDENT(1) | JSON_SORT_KEYS);
-        fprintf(out, "%s\n", dump ? dump : "");
-        free(dump);
-    } else {
+    else
         fprintf(out, "The match waits for players to join.\n");
-    }
     show_waiting(out, view, mine);
     const json_t *result = json_object_get(view, "result");
     if (json_is_true(json_object_get(result, "over")))
         fprintf(out, "The match is over.\n");
-    show_moves(out, json_object_get(view, "legal"));
+    const char *moves = str(view, "moves_text");
+    if (moves != NULL && moves[0] != '\0')
+        fprintf(out, "Your moves (write one on a line of its own):\n%s",
+                moves);
     json_decref(view);
     return true;
 }

@@ -196,6 +196,9 @@ json_t *describe_seat_view(const store_match *match,
         free(text);
     }
     json_object_set_new(legal, "texts", texts);
+    char *moves = seat_text_moves(engine, state, seat, legal);
+    json_object_set_new(answer, "moves_text", json_string(moves));
+    free(moves);
     json_object_set_new(answer, "legal", legal);
     return answer;
 }

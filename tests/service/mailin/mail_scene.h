@@ -10,7 +10,7 @@
 #include <stdbool.h>
 
 #include "../../support/e2e.h"
-#include "../../support/receivers.h"
+#include "../../support/receiver.h"
 
 typedef struct mail_scene {
     e2e_server server;

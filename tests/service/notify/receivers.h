@@ -8,24 +8,7 @@
 #include <sys/types.h>
 
 #include "../../support/e2e.h"
-
-typedef struct receiver {
-    pid_t pid;
-    int port;
-    char out[64];      /* JSON lines it writes */
-    char secrets[64];  /* whsec_ secrets it verifies with */
-} receiver;
-
-/* Starts tests/node/<script> with extra arguments (NULL-terminated). */
-void receiver_start(receiver *r, const char *script, const char *const *args);
-void receiver_stop(receiver *r);
-void receiver_add_secret(receiver *r, const char *secret);
-
-/* Every line so far (caller decrefs). */
-json_t *receiver_lines(const receiver *r);
-
-/* Waits up to seconds for at least count lines; returns them. */
-json_t *receiver_wait(const receiver *r, size_t count, int seconds);
+#include "../../support/receiver.h"
 
 /* A pbemd for notification tests: a private database, loopback webhooks
  * allowed unless told otherwise, fast retries. */
@@ -52,7 +35,6 @@ json_t *wait_notification(const e2e_server *s, const e2e_player *p,
 void two_player_match(const e2e_server *s, const e2e_player *a,
                       const e2e_player *b, char match[32]);
 
-void pause_ms(int ms);
 
 /* SIGTERM; pbemd must exit 0 by itself (graceful stop of the HTTP server
  * and the outbox worker), leak-free under LeakSanitizer. */

@@ -1,0 +1,249 @@
+/* mail_people.c: see mail_people.h. */
+#include "mail_people.h"
+
+#include <criterion/criterion.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static int person_of(const mail_table *t, const json_t *mail)
+{
+    const json_t *to = json_array_get(json_object_get(mail, "envelope_to"), 0);
+    for (int p = 0; p < MAIL_PEOPLE_MAX && t->people[p].address[0]; p++) {
+        if (strcasecmp(json_string_value(to), t->people[p].address) == 0)
+            return p;
+    }
+    return -1;
+}
+
+void mail_table_read(mail_table *t)
+{
+    json_t *lines = receiver_lines(&t->scene->smtp);
+    for (; t->cursor < json_array_size(lines); t->cursor++) {
+        json_t *mail = json_array_get(lines, t->cursor);
+        int p = person_of(t, mail);
+        if (p < 0 || mail_reply_to(mail) == NULL)
+            continue;
+        json_decref(t->people[p].latest);
+        t->people[p].latest = json_incref(mail);
+        t->people[p].answered = false;
+    }
+    json_decref(lines);
+}
+
+/* Waits until person p has a mail not answered yet. */
+static void wait_for_mail(mail_table *t, int p)
+{
+    for (int i = 0; i < 400; i++) {
+        mail_table_read(t);
+        if (t->people[p].latest != NULL && !t->people[p].answered)
+            return;
+        pause_ms(50);
+    }
+    cr_assert_fail("%s got no mail to answer within 20 s",
+                   t->people[p].address);
+}
+
+/* The id inside <…>. */
+static void bare_id(const char *id, char *out, size_t size)
+{
+    if (id == NULL) {
+        out[0] = '\0';
+        return;
+    }
+    if (id[0] == '<')
+        id++;
+    snprintf(out, size, "%s", id);
+    char *end = strchr(out, '>');
+    if (end != NULL)
+        *end = '\0';
+}
+
+/* The body of an answer: the command, then the mail answered quoted the
+ * way mail programs do, for the service to leave out. */
+static char *reply_body(const char *text, const json_t *original)
+{
+    char *body = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&body, &size);
+    fprintf(out, "%s\n\nOn Wed, 25 Nov 2026 at 10:00, pbem <pbem@example.org> "
+                 "wrote:\n",
+            text);
+    const char *quoted = mail_text(original);
+    for (const char *line = quoted; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t n = end ? (size_t)(end - line) : strlen(line);
+        fprintf(out, "> %.*s\n", (int)n, line);
+        line += n + (end != NULL);
+    }
+    fclose(out);
+    return body;
+}
+
+json_t *mail_table_answer(mail_table *t, int p, const char *text)
+{
+    wait_for_mail(t, p);
+    mail_person *person = &t->people[p];
+    const json_t *latest = person->latest;
+    char in_reply_to[256], id[128] = "";
+    bare_id(json_string_value(json_object_get(latest, "message_id")),
+            in_reply_to, sizeof in_reply_to);
+    char subject[300];
+    const char *was = json_string_value(json_object_get(latest, "subject"));
+    snprintf(subject, sizeof subject, "Re: %s", was ? was : "");
+    char *body = reply_body(text, latest);
+    char *raw = mail_compose(person->address, mail_reply_to(latest), subject,
+                             in_reply_to, NULL, body, id);
+    free(body);
+    person->answered = true;
+    cr_assert_eq(mail_hand_in(t->scene, raw), 0,
+                 "pbem mail-in refused %s's mail", person->address);
+    free(raw);
+    /* The service's answer is threaded under the mail sent. */
+    for (int i = 0; i < 400; i++) {
+        json_t *lines = receiver_lines(&t->scene->smtp);
+        size_t k;
+        json_t *mail;
+        json_array_foreach(lines, k, mail) {
+            char answered[256];
+            bare_id(json_string_value(json_object_get(mail, "in_reply_to")),
+                    answered, sizeof answered);
+            if (strcmp(answered, id) == 0) {
+                json_incref(mail);
+                json_decref(lines);
+                mail_table_read(t);
+                return mail;
+            }
+        }
+        json_decref(lines);
+        pause_ms(50);
+    }
+    cr_assert_fail("no answer to %s's mail \"%s\" within 20 s",
+                   person->address, text);
+    return NULL;
+}
+
+/* The first match id an answer names. */
+static void match_named(const char *text, char out[32])
+{
+    regex_t re;
+    regmatch_t m[2];
+    cr_assert_eq(regcomp(&re, "Match (m_[0-9]+)", REG_EXTENDED), 0);
+    cr_assert_eq(regexec(&re, text, 2, m, 0), 0, "no match id in:\n%s", text);
+    snprintf(out, 32, "%.*s", (int)(m[1].rm_eo - m[1].rm_so),
+             text + m[1].rm_so);
+    regfree(&re);
+}
+
+static const char *const names[] = {"Alice", "Bob", "Carol", "Dave", "Erin"};
+
+void mail_table_sit_down(mail_table *t, mail_scene *scene, const char *game,
+                         int seats, const char *options)
+{
+    memset(t, 0, sizeof *t);
+    t->scene = scene;
+    t->seats = seats;
+    t->cursor = mail_count(scene);
+    for (int p = 0; p < seats; p++) {
+        snprintf(t->people[p].name, sizeof t->people[p].name, "%s", names[p]);
+        snprintf(t->people[p].address, sizeof t->people[p].address,
+                 "%s@example.org", names[p]);
+        for (char *c = t->people[p].address; *c != '@'; c++)
+            *c = (char)(*c | 0x20);
+    }
+    /* Alice writes to the bare address; she confirms her address first. */
+    char command[256], id[128] = "";
+    snprintf(command, sizeof command, "new %s seats=%d %s", game, seats,
+             options ? options : "");
+    char *raw = mail_compose("Alice <alice@example.org>", "pbem@example.org",
+                             "a new match", NULL, NULL, command, id);
+    cr_assert_eq(mail_hand_in(scene, raw), 0);
+    free(raw);
+    wait_for_mail(t, 0);
+    cr_assert(strstr(mail_text(t->people[0].latest), "To go ahead, answer "
+                                                      "this mail") != NULL,
+              "not a confirmation request:\n%s",
+              mail_text(t->people[0].latest));
+    json_t *answer = mail_table_answer(t, 0, "yes");
+    const char *text = mail_text(answer);
+    cr_assert(strstr(text, "is open and you have seat 0") != NULL, "%s", text);
+    match_named(text, t->match);
+    json_decref(answer);
+    for (int p = 1; p < seats; p++) {
+        snprintf(command, sizeof command, "invite %s %s",
+                 t->people[p].address, t->people[p].name);
+        answer = mail_table_answer(t, 0, command);
+        cr_assert(strstr(mail_text(answer), "Invited") != NULL, "%s",
+                  mail_text(answer));
+        json_decref(answer);
+        wait_for_mail(t, p);
+        cr_assert(strstr(mail_text(t->people[p].latest), "join") != NULL,
+                  "the invitation does not say how to join:\n%s",
+                  mail_text(t->people[p].latest));
+        answer = mail_table_answer(t, p, "join");
+        cr_assert(strstr(mail_text(answer), "You have seat") != NULL, "%s",
+                  mail_text(answer));
+        json_decref(answer);
+    }
+}
+
+/* The seats the match waits for, from its public description; false once
+ * it is over. */
+static bool waiting(mail_table *t, int *seat)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/v1/matches/%s", t->match);
+    e2e_response r = e2e_call(&t->scene->server, "GET", path, NULL, NULL);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    const char *status = json_string_value(json_object_get(r.json, "status"));
+    bool going = strcmp(status, "active") == 0;
+    const json_t *seats =
+        json_object_get(json_object_get(r.json, "pending"), "seats");
+    *seat = -1;
+    if (going && json_array_size(seats) > 0) {
+        size_t pick = (size_t)rand() % json_array_size(seats);
+        *seat = (int)json_integer_value(json_array_get(seats, pick));
+    }
+    e2e_response_free(&r);
+    return going;
+}
+
+void mail_table_play_to_the_end(mail_table *t, int max_moves)
+{
+    int seat;
+    int sent = 0;
+    while (waiting(t, &seat)) {
+        cr_assert_lt(sent++, max_moves, "no end after %d mails", max_moves);
+        if (seat < 0) {
+            /* Sealed choices being revealed: the service does it. */
+            pause_ms(50);
+            continue;
+        }
+        /* Seat s is person s: they joined in that order. */
+        wait_for_mail(t, seat);
+        json_t *moves = mail_offered_moves(t->people[seat].latest);
+        json_t *answer;
+        if (json_array_size(moves) == 0) {
+            answer = mail_table_answer(t, seat, "view");
+        } else {
+            const char *move = json_string_value(
+                json_array_get(moves, (size_t)rand() % json_array_size(moves)));
+            answer = mail_table_answer(t, seat, move);
+            const char *text = mail_text(answer);
+            if (strstr(text, "Refused:") != NULL)
+                t->refused++;
+            else
+                t->moves++;
+        }
+        json_decref(moves);
+        json_decref(answer);
+    }
+}
+
+void mail_table_free(mail_table *t)
+{
+    for (int p = 0; p < MAIL_PEOPLE_MAX; p++)
+        json_decref(t->people[p].latest);
+}

@@ -1,0 +1,52 @@
+/* mail_people.h: people who play a whole match by answering mail, and
+ * nothing else: one starts it by writing to the service's address, invites
+ * the others by mail, they answer "join", and each plays by answering the
+ * latest mail the service sent them with one of the moves it lists. */
+#ifndef TESTS_MAILIN_MAIL_PEOPLE_H
+#define TESTS_MAILIN_MAIL_PEOPLE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "mail_scene.h"
+
+#define MAIL_PEOPLE_MAX 5
+
+typedef struct mail_person {
+    char address[64];
+    char name[32];
+    json_t *latest;      /* the latest mail to them with a reply address */
+    bool answered;       /* their latest mail has been answered */
+} mail_person;
+
+typedef struct mail_table {
+    mail_scene *scene;
+    mail_person people[MAIL_PEOPLE_MAX];
+    int seats;
+    char match[32];
+    size_t cursor;       /* receiver lines read so far */
+    int moves;           /* moves mailed and applied */
+    int refused;         /* mailed moves the service refused */
+} mail_table;
+
+/* Person 0 starts a match of game (new GAME seats=N plus options, e.g.
+ * "variant=advanced" or ""), confirms the address, invites the others,
+ * who join: afterwards the match is active. */
+void mail_table_sit_down(mail_table *t, mail_scene *scene, const char *game,
+                         int seats, const char *options);
+
+/* Plays by mail until the match is over (at most max_moves mails). */
+void mail_table_play_to_the_end(mail_table *t, int max_moves);
+
+/* Sends text from person p as an answer to their latest mail and waits for
+ * the service's answer, which becomes their latest mail (new reference
+ * returned too). */
+json_t *mail_table_answer(mail_table *t, int p, const char *text);
+
+/* Reads every mail that came since the last call into the people's
+ * latest mails. */
+void mail_table_read(mail_table *t);
+
+void mail_table_free(mail_table *t);
+
+#endif

@@ -1,0 +1,226 @@
+/* mail_scene.c: see mail_scene.h. */
+#include "mail_scene.h"
+
+#include <criterion/criterion.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../support/dovecot.h"
+
+static void make_mail_key(mail_scene *scene)
+{
+    unsigned char seed[crypto_sign_SEEDBYTES], pk[32], sk[64];
+    randombytes_buf(seed, sizeof seed);
+    crypto_sign_seed_keypair(pk, sk, seed);
+    char seed_b64[64], pk_b64[64];
+    sodium_bin2base64(seed_b64, sizeof seed_b64, seed, sizeof seed,
+                      sodium_base64_VARIANT_ORIGINAL);
+    sodium_bin2base64(pk_b64, sizeof pk_b64, pk, sizeof pk,
+                      sodium_base64_VARIANT_ORIGINAL);
+    snprintf(scene->key_file, sizeof scene->key_file, "%s/mail-key-XXXXXX",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    int fd = mkstemp(scene->key_file);
+    cr_assert_geq(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    fprintf(f, "%s\n", seed_b64);
+    fclose(f);
+    setenv("PBEM_MAIL_INBOUND_KEY", pk_b64, 1);
+}
+
+void mail_scene_start(mail_scene *scene, bool through_imap,
+                      const char *const *extra_env)
+{
+    memset(scene, 0, sizeof *scene);
+    cr_assert(sodium_init() >= 0);
+    char name[64];
+    e2e_private_database(name, sizeof name);
+    setenv("PBEM_NOTIFY_BACKOFF_MS", "200", 1);
+    setenv("PBEM_NOTIFY_POLL_MS", "1000", 1);
+    setenv("PBEM_NOTIFY_LEASE_SECONDS", "3", 1);
+    setenv("PBEM_MAIL_REPLY_TO", "pbem@example.org", 1);
+    unsetenv("PBEM_MAIL_TRUST_AUTHSERV_ID");
+    unsetenv("PBEM_IMAP_URL");
+    receiver_start(&scene->smtp, "smtp-receiver.mjs", NULL);
+    char url[64];
+    snprintf(url, sizeof url, "smtp://127.0.0.1:%d", scene->smtp.port);
+    setenv("PBEM_SMTP_URL", url, 1);
+    make_mail_key(scene);
+    scene->through_imap = through_imap;
+    if (through_imap) {
+        dovecot *server = calloc(1, sizeof *server);
+        static const char *const users[] = {"pbem", NULL};
+        dovecot_start(server, users);
+        char imap[512];
+        dovecot_url(server, "pbem", "INBOX", imap, sizeof imap);
+        setenv("PBEM_IMAP_URL", imap, 1);
+        setenv("PBEM_IMAP_POLL_MS", "200", 1);
+        scene->imap = server;
+    }
+    for (int i = 0; extra_env && extra_env[i]; i++) {
+        char *pair = strdup(extra_env[i]);
+        char *eq = strchr(pair, '=');
+        cr_assert_not_null(eq, "%s", pair);
+        *eq = '\0';
+        setenv(pair, eq + 1, 1);
+        free(pair);
+    }
+    e2e_start(&scene->server);
+}
+
+void mail_scene_stop(mail_scene *scene)
+{
+    cr_expect_eq(e2e_stop(&scene->server), 0, "pbemd did not stop cleanly");
+    receiver_stop(&scene->smtp);
+    if (scene->imap != NULL) {
+        dovecot_remove(scene->imap);
+        free(scene->imap);
+    }
+    unlink(scene->key_file);
+    unsetenv("PBEM_IMAP_URL");
+}
+
+char *mail_compose(const char *from, const char *to, const char *subject,
+                   const char *in_reply_to, const char *extra_headers,
+                   const char *body, char *id)
+{
+    static int counter;
+    char fresh[128];
+    if (id == NULL)
+        id = fresh;
+    if (id == fresh || id[0] == '\0')
+        snprintf(id, 128, "t%d.%d.%ld@client.example", getpid(), ++counter,
+                 (long)time(NULL));
+    char *raw = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&raw, &size);
+    fprintf(out, "From: %s\r\nTo: %s\r\nSubject: %s\r\nMessage-ID: <%s>\r\n"
+                 "Date: Wed, 25 Nov 2026 10:00:00 +0000\r\nMIME-Version: 1.0\r\n"
+                 "Content-Type: text/plain; charset=utf-8\r\n",
+            from, to, subject, id);
+    if (in_reply_to != NULL)
+        fprintf(out, "In-Reply-To: <%s>\r\nReferences: <%s>\r\n", in_reply_to,
+                in_reply_to);
+    if (extra_headers != NULL)
+        fputs(extra_headers, out);
+    fputs("\r\n", out);
+    for (const char *c = body; *c; c++) {
+        if (*c == '\n')
+            fputc('\r', out);
+        fputc(*c, out);
+    }
+    fputs("\r\n", out);
+    fclose(out);
+    return raw;
+}
+
+int mail_hand_in(mail_scene *scene, const char *raw)
+{
+    scene->sent++;
+    if (scene->through_imap) {
+        dovecot_append(scene->imap, "pbem", "INBOX", raw, strlen(raw));
+        return 0;
+    }
+    char path[256];
+    snprintf(path, sizeof path, "%s/mail-in-XXXXXX",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(write(fd, raw, strlen(raw)), (ssize_t)strlen(raw));
+    close(fd);
+    char command[1024];
+    snprintf(command, sizeof command,
+             "\"%s\" mail-in --url http://127.0.0.1:%d --key \"%s\" < \"%s\" "
+             "2>>\"%s.log\"",
+             getenv("PBEM_CLI"), scene->server.port, scene->key_file, path,
+             path);
+    int status = system(command);
+    unlink(path);
+    cr_assert(WIFEXITED(status), "pbem mail-in did not exit");
+    return WEXITSTATUS(status);
+}
+
+size_t mail_count(const mail_scene *scene)
+{
+    json_t *lines = receiver_lines(&scene->smtp);
+    size_t n = json_array_size(lines);
+    json_decref(lines);
+    return n;
+}
+
+static bool sent_to(const json_t *mail, const char *address)
+{
+    size_t i;
+    const json_t *to;
+    json_array_foreach(json_object_get(mail, "envelope_to"), i, to) {
+        if (strcasecmp(json_string_value(to), address) == 0)
+            return true;
+    }
+    return false;
+}
+
+json_t *mail_next_to(mail_scene *scene, const char *address, size_t *from,
+                     int seconds)
+{
+    for (int waited = 0; waited <= seconds * 20; waited++) {
+        json_t *lines = receiver_lines(&scene->smtp);
+        for (size_t i = *from; i < json_array_size(lines); i++) {
+            json_t *mail = json_array_get(lines, i);
+            if (sent_to(mail, address)) {
+                *from = i + 1;
+                json_incref(mail);
+                json_decref(lines);
+                return mail;
+            }
+        }
+        json_decref(lines);
+        pause_ms(50);
+    }
+    return NULL;
+}
+
+const char *mail_reply_to(const json_t *mail)
+{
+    return json_string_value(
+        json_array_get(json_object_get(mail, "reply_to"), 0));
+}
+
+const char *mail_text(const json_t *mail)
+{
+    const char *text = json_string_value(json_object_get(mail, "text"));
+    return text ? text : "";
+}
+
+/* The moves a mail lists (notify/seat_text.h): after the line that
+ * announces them, "  move" lines when the list is whole, else group
+ * headings "  form:" with "    move" examples under them; the list ends at
+ * the first line that is not indented. */
+json_t *mail_offered_moves(const json_t *mail)
+{
+    json_t *moves = json_array();
+    const char *text = mail_text(mail);
+    const char *heading = strstr(text, "oves you can make now");
+    if (heading == NULL)
+        heading = strstr(text, "Your moves");
+    const char *at = heading ? strchr(heading, '\n') : NULL;
+    while (at != NULL && at[1] == ' ') {
+        const char *line = at + 1;
+        const char *end = strchr(line, '\n');
+        size_t n = end ? (size_t)(end - line) : strlen(line);
+        while (n > 0 && (line[n - 1] == '\r' || line[n - 1] == ' '))
+            n--;
+        bool example = n > 4 && strncmp(line, "    ", 4) == 0;
+        bool whole = !example && n > 2 && line[2] != ' ' && line[n - 1] != ':' &&
+                     strncmp(line + 2, "\xe2\x80\xa6", 3) != 0;
+        if (example)
+            json_array_append_new(moves, json_stringn(line + 4, n - 4));
+        else if (whole)
+            json_array_append_new(moves, json_stringn(line + 2, n - 2));
+        at = end;
+    }
+    return moves;
+}
