@@ -196,7 +196,7 @@ imap_client_result imap_client_unseen(imap_client *c, uint32_t *uids,
               imap_wire_command(c->wire, on_search, &s,
                                 "UID SEARCH UNSEEN UNDELETED"),
               "search for unseen messages");
-    if (r == IMAP_CLIENT_OK) {
+    if (r == IMAP_CLIENT_OK && s.count > 0) {
         /* Oldest first: servers list in order, but need not. */
         qsort(s.all, s.count, sizeof *s.all, by_uid);
         *total = s.count;

@@ -50,7 +50,7 @@ void deliver(const dovecot *d, const char *user, const char *id);
 
 /* The worker's configuration for user's INBOX on d: PBEM_IMAP_URL set to
  * dovecot_url, PBEM_IMAP_DONE to done (NULL: the default), polling every
- * 50 ms, a 5 s timeout. */
+ * 50 ms, a 5 s timeout; and the log quiet (warnings and errors only). */
 void test_config(const dovecot *d, const char *user, const char *done,
                  imap_config *config);
 

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/log.h"
 #include "mailbox_test.h"
 
 static const char *const users[] = {"alice", NULL};
@@ -217,14 +218,23 @@ Test(imap_worker, a_crash_between_commit_and_marking_rereads_the_message)
     cr_expect_eq(recorder_times(&r, "c1@example.org"), 1, "read again");
 }
 
-/* Points stderr at a file for the rest of the test; returns its path. */
-static void capture_stderr(char *path, size_t size)
+/* Points stderr at a file (its path into path); returns the old stderr
+ * for release_stderr. */
+static int capture_stderr(char *path, size_t size)
 {
     snprintf(path, size, "%s/worker.log", server.dir);
+    int saved = dup(STDERR_FILENO);
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    cr_assert_geq(fd, 0);
+    cr_assert(saved >= 0 && fd >= 0);
     cr_assert_geq(dup2(fd, STDERR_FILENO), 0);
     close(fd);
+    return saved;
+}
+
+static void release_stderr(int saved)
+{
+    cr_assert_geq(dup2(saved, STDERR_FILENO), 0);
+    close(saved);
 }
 
 /* How many lines of the file hold needle. */
@@ -243,10 +253,11 @@ static int lines_with(const char *path, const char *needle)
 Test(imap_worker, a_server_outage_is_logged_once_and_survived)
 {
     char log[600];
-    capture_stderr(log, sizeof log);
+    int saved = capture_stderr(log, sizeof log);
     deliver(&server, "alice", "o1@example.org");
     imap_config config;
     test_config(&server, "alice", NULL, &config);
+    log_set_quiet(0); /* the server's return is logged at INFO */
     recorder r;
     recorder_init(&r, IMAP_HANDLED);
     imap_worker *w = start_worker(&config, &r);
@@ -261,6 +272,7 @@ Test(imap_worker, a_server_outage_is_logged_once_and_survived)
     cr_assert(dovecot_wait_count(&server, "alice", "Processed", "SEEN", 2, 20),
               "mail is read again once the server is back");
     imap_worker_stop(w);
+    release_stderr(saved);
     cr_expect_eq(recorder_times(&r, "o2@example.org"), 1);
     cr_expect_eq(lines_with(log, "trying again"), 1,
                  "one WARN for the whole outage");
