@@ -41,8 +41,9 @@ typedef enum imap_client_result {
 
 /* Connects, logs in, learns the server's capabilities and selects
  * config->mailbox (config borrowed: it must outlive the client). stop_fd
- * (-1: none) readable cuts any wait short. NULL with error (size bytes,
- * never the password) filled on failure. */
+ * (-1: none) readable abandons the connect and login at once (commands
+ * later run to their answer, within the timeout). NULL with error (size
+ * bytes, never the password) filled on failure. */
 imap_client *imap_client_open(const imap_config *config, int stop_fd,
                               char *error, size_t size);
 

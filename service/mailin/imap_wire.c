@@ -83,22 +83,21 @@ static bool fail(imap_wire *w, const char *fmt, ...)
 }
 
 /* Waits until the socket is ready for events; false (the session broken)
- * on timeout, on a stop request or when poll fails. */
+ * on timeout or when poll fails. A stop request does not cut this short:
+ * the command in progress (marking a handled message, say) gets its
+ * answer, within the timeout. */
 static bool wait_socket(imap_wire *w, short events)
 {
-    struct pollfd fds[2] = {{.fd = (int)w->socket, .events = events},
-                            {.fd = w->stop_fd, .events = POLLIN}};
+    struct pollfd fd = {.fd = (int)w->socket, .events = events};
     int ready;
     do
-        ready = poll(fds, w->stop_fd >= 0 ? 2 : 1, w->timeout_ms);
+        ready = poll(&fd, 1, w->timeout_ms);
     while (ready < 0 && errno == EINTR);
     if (ready < 0)
         return fail(w, "poll failed: %s", strerror(errno));
     if (ready == 0)
         return fail(w, "the server sent nothing for %d s",
                     w->timeout_ms / 1000);
-    if (w->stop_fd >= 0 && (fds[1].revents & POLLIN) != 0)
-        return fail(w, "pbemd is stopping");
     return true;
 }
 
@@ -364,7 +363,8 @@ int imap_wire_socket(const imap_wire *w)
 }
 
 /* libcurl's connect and login call this while they wait: a stop request
- * aborts them rather than waiting out the timeout. */
+ * abandons them rather than waiting out the timeout (a server that drops
+ * packets takes that long). */
 static int on_progress(void *data, curl_off_t dltotal, curl_off_t dlnow,
                        curl_off_t ultotal, curl_off_t ulnow)
 {

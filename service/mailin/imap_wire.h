@@ -12,9 +12,9 @@
  * here, on libcurl's connection, and IDLE comes with it.
  *
  * Every wait is bounded by the configured timeout (no progress for that
- * long fails the session) and ends early when the stop descriptor
- * becomes readable. A session that failed (IMAP_WIRE_BROKEN) is not used
- * again: close it and open another. */
+ * long fails the session); the connect and login also end early when the
+ * stop descriptor becomes readable. A session that failed
+ * (IMAP_WIRE_BROKEN) is not used again: close it and open another. */
 #ifndef SERVICE_MAILIN_IMAP_WIRE_H
 #define SERVICE_MAILIN_IMAP_WIRE_H
 
@@ -42,8 +42,9 @@ typedef void (*imap_wire_untagged)(void *context, const char *text,
 
 /* Connects and logs in as config says (borrowed; must outlive the
  * session). A literal longer than literal_max fails the session. stop_fd
- * (-1: none) readable ends any wait at once. NULL with error (size bytes;
- * the URL shown without the password) filled on failure. */
+ * (-1: none) readable abandons the connect and login at once. NULL with
+ * error (size bytes; the URL shown without the password) filled on
+ * failure. */
 imap_wire *imap_wire_open(const imap_config *config, size_t literal_max,
                           int stop_fd, char *error, size_t size);
 

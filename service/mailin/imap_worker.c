@@ -106,8 +106,8 @@ static imap_client_result handle_one(imap_worker *w, uint32_t uid, bool *gone)
         return r;
     }
     if (r == IMAP_CLIENT_TOO_BIG) {
-        log_warn("imap: message UID %u is %zu bytes, over the %zu pbemd "
-                 "reads: put away unread",
+        log_warn("imap: message UID %u is %zu bytes, more than the %zu "
+                 "pbemd reads: put away unread",
                  uid, length, IMAP_CLIENT_MESSAGE_MAX);
         count(&w->stats.oversized);
         r = put_away(w, uid, version);

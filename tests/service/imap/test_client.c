@@ -244,3 +244,17 @@ Test(imap_client, a_wrong_password_is_an_error_that_does_not_show_it)
                        "%s", error);
     cr_expect_null(strstr(error, "Pa55"), "%s", error);
 }
+
+/* PBEM_IMAP_STARTTLS=required: a server that cannot start TLS (this one
+ * has ssl = no) gets no password in the clear. */
+Test(imap_client, required_starttls_refuses_a_server_without_tls)
+{
+    config.starttls = IMAP_CONFIG_STARTTLS_REQUIRED;
+    char error[512] = "";
+    cr_assert_null(imap_client_open(&config, -1, error, sizeof error));
+    cr_expect_not_null(strstr(error, "SSL"), "%s", error);
+    config.starttls = IMAP_CONFIG_STARTTLS_TRY;
+    imap_client *c = imap_client_open(&config, -1, error, sizeof error);
+    cr_expect_not_null(c, "try: plain is good enough: %s", error);
+    imap_client_close(c);
+}
