@@ -1,0 +1,81 @@
+/* imap_worker.h: the IMAP worker, a thread of pbemd that reads the
+ * players' mail (play by email, issue #18) from the mailbox of
+ * PBEM_IMAP_URL (imap_config.h).
+ *
+ * Each round lists the unseen messages (up to PBEM_IMAP_BATCH, oldest
+ * first), reads each without marking it (BODY.PEEK[]), hands its bytes to
+ * the handler and then, only once the handler answers HANDLED (its result
+ * is committed) or UNREADABLE, marks it \Seen and moves it to the done
+ * folder or deletes it (PBEM_IMAP_DONE). TRY_LATER leaves it unseen for
+ * the next round. So a crash (or a failed IMAP command) between the
+ * commit and the marking leaves the message unseen: it is read and handed
+ * over again, and the handler, idempotent by Message-ID in the database,
+ * changes nothing the second time and answers HANDLED, after which it is
+ * put away. A message over IMAP_CLIENT_MESSAGE_MAX (4 MiB) never reaches
+ * the handler: it is logged (WARN) and put away unread.
+ *
+ * Rounds come every PBEM_IMAP_POLL_MS, at once while a full batch was put
+ * away, and as soon as the server reports news on servers that offer IMAP
+ * IDLE (the worker idles between rounds). Any number of processes may
+ * read one mailbox: two may read the same message, and the second's
+ * handler call is the harmless repeat described above; marking or moving
+ * a message another process already moved is not an error.
+ *
+ * A server that cannot be reached, refuses the login or breaks off is
+ * logged once per outage (WARN, with the URL's password shown as ***),
+ * retried every round, and its return logged (INFO). */
+#ifndef SERVICE_MAILIN_IMAP_WORKER_H
+#define SERVICE_MAILIN_IMAP_WORKER_H
+
+#include <stddef.h>
+
+#include "core/apierr.h"
+#include "mailin/imap_config.h"
+
+typedef enum imap_outcome {
+    IMAP_HANDLED,    /* committed (refusals included): mark \Seen, then
+                        move/delete */
+    IMAP_UNREADABLE, /* not a mail at all: also mark \Seen and move/delete
+                        (logged at WARN) */
+    IMAP_TRY_LATER,  /* database down, or another process holds it: leave
+                        it unseen, try next round */
+} imap_outcome;
+
+/* Handles one message: raw is its bytes as the server keeps them (CRLF
+ * line ends), length of them, raw[length] == '\0'; borrowed for the call.
+ * Runs on the worker's thread (whose database connection, store/db.h's
+ * db_conn, is closed when the worker ends). */
+typedef imap_outcome (*imap_handler)(void *context, const char *raw,
+                                     size_t length);
+
+typedef struct imap_worker imap_worker;
+
+/* What a worker has done since it started (for tests and metrics). */
+typedef struct imap_worker_stats {
+    unsigned long rounds;     /* rounds ended, whatever they found */
+    unsigned long fetched;    /* messages read and handed to the handler */
+    unsigned long handled;    /* ... answered IMAP_HANDLED */
+    unsigned long unreadable; /* ... answered IMAP_UNREADABLE */
+    unsigned long try_later;  /* ... answered IMAP_TRY_LATER */
+    unsigned long oversized;  /* put away unread: over 4 MiB */
+    unsigned long put_away;   /* marked \Seen and moved or deleted */
+    unsigned long failures;   /* rounds cut short by the server */
+} imap_worker_stats;
+
+/* Starts the thread. config is copied; handler and context are borrowed
+ * and must outlive the worker. NULL with err filled (500, "imap") when
+ * the thread cannot start; an unreachable server is not an error here,
+ * it is retried every round. */
+imap_worker *imap_worker_start(const imap_config *config, imap_handler handler,
+                               void *context, apierr *err);
+
+/* A consistent enough snapshot of the counters (each read atomically). */
+void imap_worker_stats_get(const imap_worker *w, imap_worker_stats *out);
+
+/* Stops the worker after the message in hand, put away too unless the
+ * server fails to answer within PBEM_IMAP_TIMEOUT (a connection attempt
+ * is abandoned at once, idling ends at once), and returns once its thread
+ * has ended. NULL does nothing. */
+void imap_worker_stop(imap_worker *w);
+
+#endif

@@ -1,0 +1,260 @@
+/* The IMAP client's verbs against a real Dovecot. The client's .c is
+ * included to reach its statics: a server without MOVE or UIDPLUS is
+ * played by forgetting what Dovecot announced. */
+#include <criterion/criterion.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../../service/mailin/imap_client.c"
+#include "mailbox_test.h"
+
+static const char *const users[] = {"alice", NULL};
+static dovecot server;
+static imap_config config;
+
+static void up(void)
+{
+    dovecot_start(&server, users);
+    test_config(&server, "alice", NULL, &config);
+}
+
+static void down(void)
+{
+    dovecot_remove(&server);
+}
+
+static imap_client *open_client(void)
+{
+    char error[512];
+    imap_client *c = imap_client_open(&config, -1, error, sizeof error);
+    cr_assert_not_null(c, "%s", error);
+    return c;
+}
+
+/* The UIDs of the unseen messages, oldest first; how many. */
+static size_t unseen(imap_client *c, uint32_t *uids, size_t max)
+{
+    size_t count, total;
+    cr_assert_eq(imap_client_unseen(c, uids, max, &count, &total),
+                 IMAP_CLIENT_OK, "%s", imap_client_error(c));
+    return count;
+}
+
+/* The one unseen message's UID. */
+static uint32_t only_unseen(imap_client *c)
+{
+    uint32_t uids[4];
+    cr_assert_eq(unseen(c, uids, 4), 1);
+    return uids[0];
+}
+
+TestSuite(imap_client, .init = up, .fini = down, .timeout = 60);
+
+Test(imap_client, reading_a_message_leaves_it_unseen)
+{
+    deliver(&server, "alice", "a1@example.org");
+    imap_client *c = open_client();
+    cr_expect(c->has_move && c->has_uidplus && c->has_idle && c->has_condstore,
+              "Dovecot announces MOVE, UIDPLUS, IDLE and CONDSTORE");
+    char *raw = NULL;
+    size_t length = 0;
+    uint64_t version = 0;
+    cr_assert_eq(imap_client_fetch(c, only_unseen(c), &raw, &length, &version),
+                 IMAP_CLIENT_OK, "%s", imap_client_error(c));
+    cr_expect_gt(version, 0, "Dovecot has CONDSTORE: a MODSEQ");
+    cr_expect_not_null(strstr(raw, "Message-ID: <a1@example.org>\r\n"));
+    cr_expect_eq(strlen(raw), length);
+    free(raw);
+    cr_expect_eq(dovecot_count(&server, "alice", "INBOX", "UNSEEN"), 1,
+                 "BODY.PEEK[] must not set \\Seen");
+    imap_client_close(c);
+}
+
+Test(imap_client, the_unseen_are_listed_oldest_first_a_batch_at_a_time)
+{
+    for (int i = 0; i < 5; i++) {
+        char id[32];
+        snprintf(id, sizeof id, "b%d@example.org", i);
+        deliver(&server, "alice", id);
+    }
+    imap_client *c = open_client();
+    uint32_t uids[3];
+    size_t count, total;
+    cr_assert_eq(imap_client_unseen(c, uids, 3, &count, &total),
+                 IMAP_CLIENT_OK);
+    cr_expect_eq(count, 3);
+    cr_expect_eq(total, 5);
+    cr_expect(uids[0] < uids[1] && uids[1] < uids[2]);
+    /* Seen mail, or mail someone marked \Deleted, is not new mail. */
+    cr_assert_eq(imap_client_mark_seen(c, uids[0], 0), IMAP_CLIENT_OK);
+    cr_assert_eq(
+        uid_command(c, "flag", "STORE", uids[1], "+FLAGS.SILENT (\\Deleted)"),
+        IMAP_CLIENT_OK);
+    cr_assert_eq(imap_client_unseen(c, uids, 3, &count, &total),
+                 IMAP_CLIENT_OK);
+    cr_expect_eq(total, 3);
+    imap_client_close(c);
+}
+
+Test(imap_client, a_message_over_4_mib_is_not_read)
+{
+    size_t length;
+    char *mail = test_mail("big@example.org", (size_t)5 << 20, &length);
+    dovecot_append(&server, "alice", "INBOX", mail, length);
+    free(mail);
+    imap_client *c = open_client();
+    char *raw = NULL;
+    size_t size = 0;
+    uint64_t version;
+    cr_assert_eq(imap_client_fetch(c, only_unseen(c), &raw, &size, &version),
+                 IMAP_CLIENT_TOO_BIG);
+    cr_expect_null(raw);
+    cr_expect_eq(size, length, "the size is told: %zu", size);
+    imap_client_close(c);
+}
+
+Test(imap_client, moving_creates_the_folder_the_first_time)
+{
+    deliver(&server, "alice", "c1@example.org");
+    deliver(&server, "alice", "c2@example.org");
+    cr_assert_eq(dovecot_count(&server, "alice", "Processed", "ALL"), -1);
+    imap_client *c = open_client();
+    uint32_t uids[2];
+    cr_assert_eq(unseen(c, uids, 2), 2);
+    for (int i = 0; i < 2; i++) {
+        cr_assert_eq(imap_client_mark_seen(c, uids[i], 0), IMAP_CLIENT_OK);
+        cr_assert_eq(imap_client_move(c, uids[i], "Processed"), IMAP_CLIENT_OK,
+                     "%s", imap_client_error(c));
+    }
+    cr_expect_eq(dovecot_count(&server, "alice", "INBOX", "ALL"), 0);
+    cr_expect_eq(dovecot_count(&server, "alice", "Processed", "SEEN"), 2);
+    imap_client_close(c);
+}
+
+Test(imap_client, without_move_a_copy_is_made_and_the_original_expunged)
+{
+    deliver(&server, "alice", "d1@example.org");
+    deliver(&server, "alice", "d2@example.org");
+    imap_client *c = open_client();
+    c->has_move = false;
+    uint32_t uids[2];
+    cr_assert_eq(unseen(c, uids, 2), 2);
+    cr_assert_eq(imap_client_move(c, uids[0], "Done"), IMAP_CLIENT_OK, "%s",
+                 imap_client_error(c));
+    /* Without UIDPLUS there is only EXPUNGE, of all \Deleted mail. */
+    c->has_uidplus = false;
+    cr_assert_eq(imap_client_move(c, uids[1], "Done"), IMAP_CLIENT_OK, "%s",
+                 imap_client_error(c));
+    cr_expect_eq(dovecot_count(&server, "alice", "INBOX", "ALL"), 0);
+    cr_expect_eq(dovecot_count(&server, "alice", "Done", "ALL"), 2);
+    imap_client_close(c);
+}
+
+Test(imap_client, deleting_expunges)
+{
+    deliver(&server, "alice", "e1@example.org");
+    imap_client *c = open_client();
+    cr_assert_eq(imap_client_delete(c, only_unseen(c)), IMAP_CLIENT_OK);
+    cr_expect_eq(dovecot_count(&server, "alice", "INBOX", "ALL"), 0);
+    imap_client_close(c);
+}
+
+/* Two processes on one mailbox: the one that comes second finds the
+ * message gone, and putting it away again is no error. */
+Test(imap_client, a_message_another_session_put_away_is_gone_not_an_error)
+{
+    deliver(&server, "alice", "f1@example.org");
+    imap_client *first = open_client(), *second = open_client();
+    uint32_t uid = only_unseen(first);
+    cr_assert_eq(only_unseen(second), uid);
+    cr_assert_eq(imap_client_mark_seen(first, uid, 0), IMAP_CLIENT_OK);
+    cr_assert_eq(imap_client_move(first, uid, "Processed"), IMAP_CLIENT_OK);
+    char *raw = NULL;
+    size_t length = 0;
+    uint64_t version;
+    cr_expect_eq(imap_client_fetch(second, uid, &raw, &length, &version),
+                 IMAP_CLIENT_GONE);
+    cr_expect_null(raw);
+    cr_expect_eq(imap_client_mark_seen(second, uid, 0), IMAP_CLIENT_OK, "%s",
+                 imap_client_error(second));
+    cr_expect_eq(imap_client_move(second, uid, "Processed"), IMAP_CLIENT_OK,
+                 "%s", imap_client_error(second));
+    cr_expect_eq(imap_client_delete(second, uid), IMAP_CLIENT_OK, "%s",
+                 imap_client_error(second));
+    cr_expect_eq(imap_client_fetch(second, 9999, &raw, &length, &version),
+                 IMAP_CLIENT_GONE);
+    cr_expect_eq(dovecot_count(&server, "alice", "Processed", "ALL"), 1);
+    imap_client_close(first);
+    imap_client_close(second);
+}
+
+/* Two processes handled one message: the first to mark it \Seen puts it
+ * away, the second learns it is taken (and a third, reading it after the
+ * mark, finds it gone). */
+Test(imap_client, only_one_of_two_readers_may_mark_a_message)
+{
+    deliver(&server, "alice", "h1@example.org");
+    imap_client *first = open_client(), *second = open_client();
+    uint32_t uid = only_unseen(first);
+    char *raw1 = NULL, *raw2 = NULL;
+    size_t length;
+    uint64_t v1 = 0, v2 = 0;
+    cr_assert_eq(imap_client_fetch(first, uid, &raw1, &length, &v1),
+                 IMAP_CLIENT_OK);
+    cr_assert_eq(imap_client_fetch(second, uid, &raw2, &length, &v2),
+                 IMAP_CLIENT_OK);
+    free(raw1);
+    free(raw2);
+    cr_assert_eq(v1, v2);
+    cr_expect_eq(imap_client_mark_seen(first, uid, v1), IMAP_CLIENT_OK, "%s",
+                 imap_client_error(first));
+    cr_expect_eq(imap_client_mark_seen(second, uid, v2), IMAP_CLIENT_GONE, "%s",
+                 imap_client_error(second));
+    cr_expect_eq(imap_client_fetch(second, uid, &raw2, &length, &v2),
+                 IMAP_CLIENT_GONE, "seen: taken by another");
+    cr_expect_eq(dovecot_count(&server, "alice", "INBOX", "SEEN"), 1);
+    imap_client_close(first);
+    imap_client_close(second);
+}
+
+Test(imap_client, idle_wakes_when_mail_arrives)
+{
+    imap_client *c = open_client();
+    int fd = -1;
+    bool pending = true;
+    cr_assert_eq(imap_client_idle_begin(c, &fd, &pending), IMAP_CLIENT_OK);
+    cr_assert_geq(fd, 0);
+    cr_expect_not(pending);
+    deliver(&server, "alice", "g1@example.org");
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    cr_expect_eq(poll(&p, 1, 10000), 1, "no news within 10 s");
+    cr_assert_eq(imap_client_idle_end(c), IMAP_CLIENT_OK, "%s",
+                 imap_client_error(c));
+    only_unseen(c);
+    imap_client_close(c);
+}
+
+Test(imap_client, a_wrong_password_is_an_error_that_does_not_show_it)
+{
+    snprintf(config.password, sizeof config.password, "wrong-Pa55word");
+    char error[512] = "";
+    cr_assert_null(imap_client_open(&config, -1, error, sizeof error));
+    cr_expect_not_null(strstr(error, "cannot log in to imap://alice:***@"),
+                       "%s", error);
+    cr_expect_null(strstr(error, "Pa55"), "%s", error);
+}
+
+/* PBEM_IMAP_STARTTLS=required: a server that cannot start TLS (this one
+ * has ssl = no) gets no password in the clear. */
+Test(imap_client, required_starttls_refuses_a_server_without_tls)
+{
+    config.starttls = IMAP_CONFIG_STARTTLS_REQUIRED;
+    char error[512] = "";
+    cr_assert_null(imap_client_open(&config, -1, error, sizeof error));
+    cr_expect_not_null(strstr(error, "SSL"), "%s", error);
+    config.starttls = IMAP_CONFIG_STARTTLS_TRY;
+    imap_client *c = imap_client_open(&config, -1, error, sizeof error);
+    cr_expect_not_null(c, "try: plain is good enough: %s", error);
+    imap_client_close(c);
+}

@@ -1,0 +1,322 @@
+/* The IMAP worker against a real Dovecot: every message handed over,
+ * put away only after the handler's answer, and nothing lost or broken
+ * when the server, the handler or the process fails. */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/log.h"
+#include "mailbox_test.h"
+
+static const char *const users[] = {"alice", NULL};
+static dovecot server;
+
+static void up(void)
+{
+    dovecot_start(&server, users);
+}
+
+static void down(void)
+{
+    dovecot_remove(&server);
+}
+
+TestSuite(imap_worker, .init = up, .fini = down, .timeout = 120);
+
+Test(imap_worker, each_message_is_handed_over_once_and_ends_seen_in_processed)
+{
+    deliver(&server, "alice", "m1@example.org");
+    deliver(&server, "alice", "m2@example.org");
+    deliver(&server, "alice", "m3@example.org");
+    imap_config config;
+    test_config(&server, "alice", NULL, &config);
+    recorder r;
+    recorder_init(&r, IMAP_HANDLED);
+    imap_worker *w = start_worker(&config, &r);
+    cr_assert(dovecot_wait_count(&server, "alice", "Processed", "SEEN", 3, 20),
+              "three seen messages in Processed");
+    /* Mail that comes while the worker waits (IDLE) is read too. */
+    deliver(&server, "alice", "m4@example.org");
+    cr_assert(dovecot_wait_count(&server, "alice", "Processed", "SEEN", 4, 20));
+    cr_expect_eq(dovecot_count(&server, "alice", "INBOX", "ALL"), 0);
+    cr_expect_eq(dovecot_count(&server, "alice", "Processed", "UNSEEN"), 0);
+    imap_worker_stats s;
+    imap_worker_stats_get(w, &s);
+    imap_worker_stop(w);
+    static const char *const ids[] = {"m1@example.org", "m2@example.org",
+                                      "m3@example.org", "m4@example.org"};
+    for (int i = 0; i < 4; i++)
+        cr_expect_eq(recorder_times(&r, ids[i]), 1, "%s handed %d times",
+                     ids[i], recorder_times(&r, ids[i]));
+    cr_expect_eq(recorder_calls(&r), 4);
+    cr_expect_eq(s.fetched, 4);
+    cr_expect_eq(s.handled, 4);
+    cr_expect_eq(s.put_away, 4);
+    cr_expect_eq(s.failures, 0);
+}
+
+Test(imap_worker, a_full_batch_is_followed_at_once_by_the_next)
+{
+    for (int i = 0; i < 7; i++) {
+        char id[32];
+        snprintf(id, sizeof id, "n%d@example.org", i);
+        deliver(&server, "alice", id);
+    }
+    setenv("PBEM_IMAP_BATCH", "2", 1);
+    imap_config config;
+    test_config(&server, "alice", NULL, &config);
+    unsetenv("PBEM_IMAP_BATCH");
+    cr_assert_eq(config.batch, 2);
+    /* A long poll: only going on at once gets through 7 in time. */
+    config.poll_ms = 600000;
+    recorder r;
+    recorder_init(&r, IMAP_HANDLED);
+    imap_worker *w = start_worker(&config, &r);
+    cr_expect(dovecot_wait_count(&server, "alice", "Processed", "ALL", 7, 20));
+    imap_worker_stop(w);
+    cr_expect_eq(recorder_calls(&r), 7);
+}
+
+Test(imap_worker, delete_mode_expunges_handled_mail)
+{
+    deliver(&server, "alice", "d1@example.org");
+    deliver(&server, "alice", "d2@example.org");
+    imap_config config;
+    test_config(&server, "alice", "delete", &config);
+    recorder r;
+    recorder_init(&r, IMAP_HANDLED);
+    imap_worker *w = start_worker(&config, &r);
+    cr_assert(dovecot_wait_count(&server, "alice", "INBOX", "ALL", 0, 20));
+    imap_worker_stop(w);
+    cr_expect_eq(recorder_calls(&r), 2);
+    cr_expect_eq(dovecot_count(&server, "alice", "Processed", "ALL"), -1,
+                 "nothing moved, no folder made");
+}
+
+Test(imap_worker, try_later_leaves_the_message_unseen_for_the_next_round)
+{
+    deliver(&server, "alice", "t1@example.org");
+    imap_config config;
+    test_config(&server, "alice", NULL, &config);
+    recorder r;
+    recorder_init(&r, IMAP_TRY_LATER);
+    imap_worker *w = start_worker(&config, &r);
+    cr_assert(recorder_wait_calls(&r, 3, 20),
+              "handed over again round after round");
+    cr_expect_eq(dovecot_count(&server, "alice", "INBOX", "UNSEEN"), 1);
+    cr_expect_eq(dovecot_count(&server, "alice", "Processed", "ALL"), -1);
+    recorder_answer(&r, IMAP_HANDLED);
+    cr_assert(dovecot_wait_count(&server, "alice", "Processed", "SEEN", 1, 20));
+    imap_worker_stats s;
+    imap_worker_stats_get(w, &s);
+    imap_worker_stop(w);
+    cr_expect_geq(s.try_later, 3);
+    cr_expect_eq(s.handled, 1);
+    cr_expect_eq(dovecot_count(&server, "alice", "INBOX", "ALL"), 0);
+}
+
+Test(imap_worker, an_unreadable_message_is_put_away_too)
+{
+    deliver(&server, "alice", "u1@example.org");
+    imap_config config;
+    test_config(&server, "alice", NULL, &config);
+    recorder r;
+    recorder_init(&r, IMAP_UNREADABLE);
+    imap_worker *w = start_worker(&config, &r);
+    cr_assert(dovecot_wait_count(&server, "alice", "Processed", "SEEN", 1, 20));
+    imap_worker_stats s;
+    imap_worker_stats_get(w, &s);
+    imap_worker_stop(w);
+    cr_expect_eq(s.unreadable, 1);
+    cr_expect_eq(recorder_calls(&r), 1);
+}
+
+Test(imap_worker, a_message_over_4_mib_is_put_away_without_the_handler)
+{
+    size_t length;
+    char *mail = test_mail("huge@example.org", (size_t)5 << 20, &length);
+    dovecot_append(&server, "alice", "INBOX", mail, length);
+    free(mail);
+    deliver(&server, "alice", "small@example.org");
+    imap_config config;
+    test_config(&server, "alice", NULL, &config);
+    recorder r;
+    recorder_init(&r, IMAP_HANDLED);
+    imap_worker *w = start_worker(&config, &r);
+    cr_assert(dovecot_wait_count(&server, "alice", "Processed", "SEEN", 2, 20));
+    imap_worker_stats s;
+    imap_worker_stats_get(w, &s);
+    imap_worker_stop(w);
+    cr_expect_eq(recorder_times(&r, "huge@example.org"), 0);
+    cr_expect_eq(recorder_times(&r, "small@example.org"), 1);
+    cr_expect_eq(s.oversized, 1);
+    cr_expect_eq(s.fetched, 1);
+}
+
+/* The child's handler: tells the parent which message it got, then the
+ * process dies as if killed right after its commit. */
+static int crash_pipe = -1;
+
+static imap_outcome commit_then_crash(void *context, const char *raw,
+                                      size_t length)
+{
+    (void)context;
+    const char *id = strstr(raw, "Message-ID: <");
+    if (id != NULL) {
+        ssize_t wrote = write(crash_pipe, id, strcspn(id, "\r\n"));
+        (void)wrote;
+    }
+    (void)length;
+    _exit(0);
+}
+
+Test(imap_worker, a_crash_between_commit_and_marking_rereads_the_message)
+{
+    deliver(&server, "alice", "c1@example.org");
+    imap_config config;
+    test_config(&server, "alice", NULL, &config);
+    int fds[2];
+    cr_assert_eq(pipe(fds), 0);
+    pid_t child = fork();
+    cr_assert_geq(child, 0);
+    if (child == 0) {
+        close(fds[0]);
+        crash_pipe = fds[1];
+        apierr err;
+        imap_worker *w =
+            imap_worker_start(&config, commit_then_crash, NULL, &err);
+        if (w == NULL)
+            _exit(2);
+        /* The handler ends the process; this only bounds a hang. */
+        alarm(30);
+        pause();
+        _exit(3);
+    }
+    close(fds[1]);
+    char got[128] = "";
+    ssize_t n = read(fds[0], got, sizeof got - 1);
+    close(fds[0]);
+    int status = 0;
+    waitpid(child, &status, 0);
+    cr_assert(n > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+              "the child's handler never ran (status %d)", status);
+    cr_expect_str_eq(got, "Message-ID: <c1@example.org>");
+    cr_assert_eq(dovecot_count(&server, "alice", "INBOX", "UNSEEN"), 1,
+                 "the crash left it unseen");
+    /* The next process reads it again; the handler's idempotency (the
+     * database's) makes that harmless, and this time it is put away. */
+    recorder r;
+    recorder_init(&r, IMAP_HANDLED);
+    imap_worker *w = start_worker(&config, &r);
+    cr_assert(dovecot_wait_count(&server, "alice", "Processed", "SEEN", 1, 20));
+    imap_worker_stop(w);
+    cr_expect_eq(recorder_times(&r, "c1@example.org"), 1, "read again");
+}
+
+/* Points stderr at a file (its path into path); returns the old stderr
+ * for release_stderr. */
+static int capture_stderr(char *path, size_t size)
+{
+    snprintf(path, size, "%s/worker.log", server.dir);
+    int saved = dup(STDERR_FILENO);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    cr_assert(saved >= 0 && fd >= 0);
+    cr_assert_geq(dup2(fd, STDERR_FILENO), 0);
+    close(fd);
+    return saved;
+}
+
+static void release_stderr(int saved)
+{
+    cr_assert_geq(dup2(saved, STDERR_FILENO), 0);
+    close(saved);
+}
+
+/* How many lines of the file hold needle. */
+static int lines_with(const char *path, const char *needle)
+{
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f);
+    char line[2048];
+    int n = 0;
+    while (fgets(line, sizeof line, f) != NULL)
+        n += strstr(line, needle) != NULL;
+    fclose(f);
+    return n;
+}
+
+Test(imap_worker, a_server_outage_is_logged_once_and_survived)
+{
+    char log[600];
+    int saved = capture_stderr(log, sizeof log);
+    deliver(&server, "alice", "o1@example.org");
+    imap_config config;
+    test_config(&server, "alice", NULL, &config);
+    log_set_quiet(0); /* the server's return is logged at INFO */
+    recorder r;
+    recorder_init(&r, IMAP_HANDLED);
+    imap_worker *w = start_worker(&config, &r);
+    cr_assert(dovecot_wait_count(&server, "alice", "Processed", "SEEN", 1, 20));
+    imap_worker_stats before;
+    imap_worker_stats_get(w, &before);
+    dovecot_stop(&server);
+    cr_assert(wait_stat(w, stat_failures, before.failures + 5, 20),
+              "the worker keeps trying");
+    dovecot_restart(&server);
+    deliver(&server, "alice", "o2@example.org");
+    cr_assert(dovecot_wait_count(&server, "alice", "Processed", "SEEN", 2, 20),
+              "mail is read again once the server is back");
+    imap_worker_stop(w);
+    release_stderr(saved);
+    cr_expect_eq(recorder_times(&r, "o2@example.org"), 1);
+    cr_expect_eq(lines_with(log, "trying again"), 1,
+                 "one WARN for the whole outage");
+    cr_expect_eq(lines_with(log, "works again"), 1);
+    cr_expect_eq(lines_with(log, dovecot_password(&server, "alice")), 0);
+    cr_expect_eq(lines_with(log, "s3cr"), 0, "no password in the log");
+}
+
+Test(imap_worker, two_workers_share_a_mailbox_without_errors)
+{
+    enum { MESSAGES = 40 };
+    for (int i = 0; i < MESSAGES; i++) {
+        char id[32];
+        snprintf(id, sizeof id, "s%d@example.org", i);
+        deliver(&server, "alice", id);
+    }
+    imap_config config;
+    test_config(&server, "alice", NULL, &config);
+    config.batch = 4;
+    recorder r;
+    recorder_init(&r, IMAP_HANDLED);
+    imap_worker *one = start_worker(&config, &r);
+    imap_worker *two = start_worker(&config, &r);
+    cr_assert(dovecot_wait_count(&server, "alice", "Processed", "SEEN",
+                                 MESSAGES, 30));
+    cr_expect_eq(dovecot_count(&server, "alice", "INBOX", "ALL"), 0);
+    imap_worker_stats s1, s2;
+    imap_worker_stats_get(one, &s1);
+    imap_worker_stats_get(two, &s2);
+    imap_worker_stop(one);
+    imap_worker_stop(two);
+    for (int i = 0; i < MESSAGES; i++) {
+        char id[32];
+        snprintf(id, sizeof id, "s%d@example.org", i);
+        cr_expect_geq(recorder_times(&r, id), 1, "%s never handed over", id);
+    }
+    cr_expect_eq(s1.failures + s2.failures, 0);
+    cr_expect_geq(s1.put_away + s2.put_away, MESSAGES);
+    /* Each exactly once, now that both have stopped: of two workers that
+     * handled one message, one claims its putting away (\Seen with
+     * UNCHANGEDSINCE), so no MOVE races another into a second copy. */
+    cr_expect_eq(dovecot_count(&server, "alice", "Processed", "ALL"), MESSAGES);
+    cr_log_info("two workers: %lu and %lu handled, %lu and %lu put away, "
+                "%d calls for %d messages",
+                s1.handled, s2.handled, s1.put_away, s2.put_away,
+                recorder_calls(&r), MESSAGES);
+}

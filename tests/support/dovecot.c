@@ -1,0 +1,517 @@
+/* dovecot.c */
+#include "dovecot.h"
+
+#include <arpa/inet.h>
+#include <criterion/criterion.h>
+#include <curl/curl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <grp.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pwd.h>
+#include <signal.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define STARTS_MAX 5
+
+/* Who Dovecot runs as: the test's user, or 'dovecot' for root. */
+typedef struct runner {
+    uid_t uid;
+    gid_t gid;
+    char user[64], group[64];
+} runner;
+
+static void who_runs(runner *r)
+{
+    const struct passwd *pw =
+        geteuid() == 0 ? getpwnam("dovecot") : getpwuid(geteuid());
+    cr_assert_not_null(pw, "no user to run Dovecot as (as root, the "
+                           "'dovecot' user of the dovecot-core package)");
+    r->uid = pw->pw_uid;
+    r->gid = geteuid() == 0 ? pw->pw_gid : getegid();
+    snprintf(r->user, sizeof r->user, "%s", pw->pw_name);
+    const struct group *gr = getgrgid(r->gid);
+    cr_assert_not_null(gr, "group %u has no name", (unsigned)r->gid);
+    snprintf(r->group, sizeof r->group, "%s", gr->gr_name);
+}
+
+static void pause_ms(int ms)
+{
+    struct timespec t = {.tv_sec = ms / 1000,
+                         .tv_nsec = (ms % 1000) * 1000000L};
+    nanosleep(&t, NULL);
+}
+
+/* A port nothing listens on now. Another process may take it before
+ * Dovecot binds it: dovecot_start then tries another. */
+static int free_port(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    cr_assert_geq(fd, 0);
+    struct sockaddr_in addr = {.sin_family = AF_INET,
+                               .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t len = sizeof addr;
+    cr_assert_eq(bind(fd, (struct sockaddr *)&addr, sizeof addr), 0);
+    cr_assert_eq(getsockname(fd, (struct sockaddr *)&addr, &len), 0);
+    close(fd);
+    return ntohs(addr.sin_port);
+}
+
+static void write_file(const char *path, const char *text, const runner *r)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "cannot write %s: %s", path, strerror(errno));
+    fputs(text, f);
+    cr_assert_eq(fclose(f), 0);
+    if (geteuid() == 0)
+        cr_assert_eq(chown(path, r->uid, r->gid), 0);
+}
+
+static void make_dir(const char *path, const runner *r)
+{
+    cr_assert(mkdir(path, 0700) == 0 || errno == EEXIST, "mkdir %s: %s", path,
+              strerror(errno));
+    if (geteuid() == 0)
+        cr_assert_eq(chown(path, r->uid, r->gid), 0);
+}
+
+static void write_config(const dovecot *d, const runner *r)
+{
+    char path[600], *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    cr_assert_not_null(f);
+    /* Everything under d->dir, every process as r: no root, no syslog,
+     * no chroot (which needs root), nothing but IMAP on loopback. */
+    fprintf(f,
+            "base_dir = %s/run\n"
+            "state_dir = %s/state\n"
+            "log_path = %s/dovecot.log\n"
+            "protocols = imap\n"
+            "listen = 127.0.0.1\n"
+            "ssl = no\n"
+            "disable_plaintext_auth = no\n"
+            "auth_mechanisms = plain login\n"
+            "default_internal_user = %s\n"
+            "default_internal_group = %s\n"
+            "default_login_user = %s\n"
+            "first_valid_uid = %u\n"
+            "last_valid_uid = %u\n"
+            "first_valid_gid = %u\n"
+            "mail_location = maildir:%s/mail/%%u\n"
+            "passdb {\n"
+            "  driver = passwd-file\n"
+            "  args = scheme=PLAIN username_format=%%u %s/passwd\n"
+            "}\n"
+            "userdb {\n"
+            "  driver = static\n"
+            "  args = uid=%u gid=%u home=%s/mail/%%u\n"
+            "}\n"
+            "namespace inbox {\n"
+            "  inbox = yes\n"
+            "  separator = /\n"
+            "}\n"
+            "service imap-login {\n"
+            "  chroot =\n"
+            "  inet_listener imap {\n"
+            "    address = 127.0.0.1\n"
+            "    port = %d\n"
+            "  }\n"
+            "  inet_listener imaps {\n"
+            "    port = 0\n"
+            "  }\n"
+            "}\n"
+            "service anvil {\n"
+            "  chroot =\n"
+            "}\n",
+            d->dir, d->dir, d->dir, r->user, r->group, r->user,
+            (unsigned)r->uid, (unsigned)r->uid, (unsigned)r->gid, d->dir,
+            d->dir, (unsigned)r->uid, (unsigned)r->gid, d->dir, d->port);
+    cr_assert_eq(fclose(f), 0);
+    snprintf(path, sizeof path, "%s/dovecot.conf", d->dir);
+    write_file(path, text, r);
+    free(text);
+}
+
+/* The passwd-file, passwords base64-encoded: they hold a colon, which
+ * would end the field. */
+static void write_passwd(const dovecot *d, const runner *r)
+{
+    char path[600], *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    cr_assert_not_null(f);
+    for (int i = 0; i < d->users; i++) {
+        char b64[128];
+        sodium_bin2base64(
+            b64, sizeof b64, (const unsigned char *)d->password[i],
+            strlen(d->password[i]), sodium_base64_VARIANT_ORIGINAL);
+        fprintf(f, "%s:{PLAIN.b64}%s::::::\n", d->user[i], b64);
+    }
+    cr_assert_eq(fclose(f), 0);
+    snprintf(path, sizeof path, "%s/passwd", d->dir);
+    write_file(path, text, r);
+    free(text);
+}
+
+static pid_t spawn(const dovecot *d, const runner *r)
+{
+    char conf[600], out[600];
+    snprintf(conf, sizeof conf, "%s/dovecot.conf", d->dir);
+    snprintf(out, sizeof out, "%s/stderr.log", d->dir);
+    const char *bin = access("/usr/sbin/dovecot", X_OK) == 0
+                          ? "/usr/sbin/dovecot"
+                          : "dovecot";
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        int fd = open(out, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+        if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0 ||
+            dup2(fd, STDERR_FILENO) < 0)
+            _exit(126);
+        if (geteuid() == 0 && (setgroups(0, NULL) != 0 || setgid(r->gid) != 0 ||
+                               setuid(r->uid) != 0))
+            _exit(126);
+        /* A process group of its own: Dovecot's master leaves the
+         * processes serving open connections running when it stops, and
+         * dovecot_stop must end them all, and only them. */
+        if (setsid() < 0)
+            _exit(126);
+        /* After setuid, which clears it: Dovecot dies with the test, even
+         * one that failed before dovecot_remove. */
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (getppid() != parent)
+            _exit(0);
+        execlp(bin, bin, "-F", "-c", conf, (char *)NULL);
+        _exit(127);
+    }
+    return pid;
+}
+
+/* Whether file's text holds needle. */
+static bool file_says(const char *file, const char *needle)
+{
+    FILE *f = fopen(file, "r");
+    if (f == NULL)
+        return false;
+    char line[1024];
+    bool found = false;
+    while (!found && fgets(line, sizeof line, f) != NULL)
+        found = strstr(line, needle) != NULL;
+    fclose(f);
+    return found;
+}
+
+/* Whether a client connecting now gets Dovecot's "* OK" greeting. */
+static bool greets(int port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    cr_assert_geq(fd, 0);
+    struct sockaddr_in addr = {.sin_family = AF_INET,
+                               .sin_port = htons((uint16_t)port),
+                               .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    bool ok = false;
+    if (connect(fd, (struct sockaddr *)&addr, sizeof addr) == 0) {
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        char greeting[8] = "";
+        ok = poll(&p, 1, 2000) == 1 && recv(fd, greeting, 4, 0) == 4 &&
+             strncmp(greeting, "* OK", 4) == 0;
+    }
+    close(fd);
+    return ok;
+}
+
+/* Starts Dovecot on d->port and waits (10 s at most) for its greeting.
+ * False when it exited because the port was taken. */
+static bool launch(dovecot *d, const runner *r)
+{
+    char log[600], out[600];
+    snprintf(log, sizeof log, "%s/dovecot.log", d->dir);
+    snprintf(out, sizeof out, "%s/stderr.log", d->dir);
+    d->pid = spawn(d, r);
+    for (int i = 0; i < 500; i++) {
+        int status;
+        if (waitpid(d->pid, &status, WNOHANG) == d->pid) {
+            d->pid = 0;
+            if (file_says(log, "Address already in use") ||
+                file_says(out, "Address already in use"))
+                return false;
+            cr_assert_fail("Dovecot exited (status %d) before it served; "
+                           "see %s and %s",
+                           status, log, out);
+        }
+        if (greets(d->port))
+            return true;
+        pause_ms(20);
+    }
+    cr_assert_fail("Dovecot did not greet on port %d within 10 s; see %s",
+                   d->port, log);
+    return false;
+}
+
+void dovecot_start(dovecot *d, const char *const *users)
+{
+    static int started;
+    cr_assert(sodium_init() >= 0);
+    cr_assert_eq(curl_global_init(CURL_GLOBAL_DEFAULT), CURLE_OK);
+    memset(d, 0, sizeof *d);
+    for (; users[d->users] != NULL; d->users++) {
+        cr_assert_lt(d->users, DOVECOT_USERS_MAX);
+        snprintf(d->user[d->users], sizeof d->user[0], "%s", users[d->users]);
+        snprintf(d->password[d->users], sizeof d->password[0],
+                 "s3cr:t@%s 100%%", users[d->users]);
+    }
+    runner r;
+    who_runs(&r);
+    char cwd[256];
+    cr_assert_not_null(getcwd(cwd, sizeof cwd));
+    cr_assert(mkdir("var", 0755) == 0 || errno == EEXIST);
+    snprintf(d->dir, sizeof d->dir, "%s/var/dovecot-%d-%d", cwd, (int)getpid(),
+             ++started);
+    make_dir(d->dir, &r);
+    char path[600];
+    static const char *const subdirs[] = {"run", "state", "mail"};
+    for (size_t i = 0; i < sizeof subdirs / sizeof subdirs[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", d->dir, subdirs[i]);
+        make_dir(path, &r);
+    }
+    /* Dovecot wants its base_dir readable by all (and says so). */
+    snprintf(path, sizeof path, "%s/run", d->dir);
+    cr_assert_eq(chmod(path, 0755), 0);
+    write_passwd(d, &r);
+    for (int attempt = 0; attempt < STARTS_MAX; attempt++) {
+        d->port = free_port();
+        write_config(d, &r);
+        if (launch(d, &r))
+            return;
+    }
+    cr_assert_fail("Dovecot found no free port in %d tries", STARTS_MAX);
+}
+
+void dovecot_stop(dovecot *d)
+{
+    if (d->pid <= 0)
+        return;
+    /* The whole group (see spawn): the master and every process it
+     * started, the ones holding clients' connections included, so that
+     * clients see the server go as they would a real one stopping. */
+    kill(-d->pid, SIGTERM);
+    int status;
+    waitpid(d->pid, &status, 0);
+    for (int i = 0; kill(-d->pid, 0) == 0; i++) {
+        if (i == 250)
+            kill(-d->pid, SIGKILL); /* 5 s is long enough to go */
+        cr_assert_lt(i, 500, "Dovecot's processes outlived SIGKILL");
+        pause_ms(20);
+    }
+    d->pid = 0;
+}
+
+void dovecot_restart(dovecot *d)
+{
+    cr_assert_eq(d->pid, 0, "dovecot_restart: it is running");
+    runner r;
+    who_runs(&r);
+    /* The processes of the last run may hold the port a moment longer. */
+    for (int attempt = 0; attempt < 100; attempt++) {
+        if (launch(d, &r))
+            return;
+        pause_ms(50);
+    }
+    cr_assert_fail("Dovecot could not listen on port %d again", d->port);
+}
+
+static int remove_entry(const char *path, const struct stat *st, int type,
+                        struct FTW *ftw)
+{
+    (void)st;
+    (void)type;
+    (void)ftw;
+    remove(path);
+    return 0;
+}
+
+void dovecot_remove(dovecot *d)
+{
+    dovecot_stop(d);
+    if (d->dir[0] != '\0')
+        nftw(d->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    d->dir[0] = '\0';
+}
+
+const char *dovecot_password(const dovecot *d, const char *user)
+{
+    for (int i = 0; i < d->users; i++) {
+        if (strcmp(d->user[i], user) == 0)
+            return d->password[i];
+    }
+    cr_assert_fail("no Dovecot user %s", user);
+    return NULL;
+}
+
+void dovecot_url(const dovecot *d, const char *user, const char *mailbox,
+                 char *out, size_t size)
+{
+    CURL *easy = curl_easy_init();
+    cr_assert_not_null(easy);
+    char *name = curl_easy_escape(easy, user, 0);
+    char *password = curl_easy_escape(easy, dovecot_password(d, user), 0);
+    char *box = curl_easy_escape(easy, mailbox, 0);
+    snprintf(out, size, "imap://%s:%s@127.0.0.1:%d/%s", name, password, d->port,
+             box);
+    curl_free(name);
+    curl_free(password);
+    curl_free(box);
+    curl_easy_cleanup(easy);
+}
+
+typedef struct upload {
+    const char *data;
+    size_t length, at;
+} upload;
+
+static size_t read_upload(char *buffer, size_t size, size_t count, void *data)
+{
+    upload *u = data;
+    size_t take =
+        u->length - u->at < size * count ? u->length - u->at : size * count;
+    memcpy(buffer, u->data + u->at, take);
+    u->at += take;
+    return take;
+}
+
+static size_t collect(char *data, size_t size, size_t count, void *out)
+{
+    fwrite(data, size, count, out);
+    return size * count;
+}
+
+/* Runs one IMAP command on user's mailbox (libcurl selects it first) and
+ * returns the untagged lines; NULL when the mailbox does not exist. */
+static char *command(const dovecot *d, const char *user, const char *mailbox,
+                     const char *request)
+{
+    char url[512], error[CURL_ERROR_SIZE] = "";
+    dovecot_url(d, user, mailbox, url, sizeof url);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    cr_assert_not_null(out);
+    CURL *easy = curl_easy_init();
+    cr_assert_not_null(easy);
+    curl_easy_setopt(easy, CURLOPT_URL, url);
+    curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, request);
+    curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, collect);
+    curl_easy_setopt(easy, CURLOPT_WRITEDATA, out);
+    curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, error);
+    curl_easy_setopt(easy, CURLOPT_TIMEOUT, 20L);
+    CURLcode rc = curl_easy_perform(easy);
+    curl_easy_cleanup(easy);
+    cr_assert_eq(fclose(out), 0);
+    /* libcurl 7.88 reports a refused SELECT as a denied login. */
+    if (rc == CURLE_LOGIN_DENIED && strstr(error, "Select") != NULL) {
+        free(text);
+        return NULL;
+    }
+    cr_assert_eq(rc, CURLE_OK, "IMAP %s on %s: %s %s", request, mailbox,
+                 curl_easy_strerror(rc), error);
+    return text;
+}
+
+/* The UIDs of a "* SEARCH …" line among lines, into uids; how many. */
+static int search_result(const char *lines, unsigned *uids, int max)
+{
+    const char *at = strstr(lines, "* SEARCH");
+    cr_assert_not_null(at, "no SEARCH answer in %s", lines);
+    int n = 0;
+    for (const char *p = at + 8; *p == ' ';) {
+        char *end = NULL;
+        unsigned long uid = strtoul(p + 1, &end, 10);
+        if (end == p + 1)
+            break;
+        if (n < max && uids != NULL)
+            uids[n] = (unsigned)uid;
+        n++;
+        p = end;
+    }
+    return n;
+}
+
+void dovecot_append(const dovecot *d, const char *user, const char *mailbox,
+                    const char *raw, size_t length)
+{
+    char url[512], error[CURL_ERROR_SIZE] = "";
+    dovecot_url(d, user, mailbox, url, sizeof url);
+    upload u = {.data = raw, .length = length};
+    CURL *easy = curl_easy_init();
+    cr_assert_not_null(easy);
+    curl_easy_setopt(easy, CURLOPT_URL, url);
+    curl_easy_setopt(easy, CURLOPT_UPLOAD, 1L);
+    curl_easy_setopt(easy, CURLOPT_READFUNCTION, read_upload);
+    curl_easy_setopt(easy, CURLOPT_READDATA, &u);
+    curl_easy_setopt(easy, CURLOPT_INFILESIZE_LARGE, (curl_off_t)length);
+    curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, error);
+    curl_easy_setopt(easy, CURLOPT_TIMEOUT, 60L);
+    CURLcode rc = curl_easy_perform(easy);
+    curl_easy_cleanup(easy);
+    cr_assert_eq(rc, CURLE_OK, "APPEND to %s: %s %s", mailbox,
+                 curl_easy_strerror(rc), error);
+    /* libcurl 7.88 appends with \Seen set: new mail is unseen, so the flag
+     * is taken off again, found by the message's Message-ID. */
+    const char *header = strcasestr(raw, "\nMessage-ID:");
+    cr_assert_not_null(header, "dovecot_append needs a Message-ID header");
+    header += strlen("\nMessage-ID:");
+    while (*header == ' ')
+        header++;
+    char id[256], request[400];
+    snprintf(id, sizeof id, "%.*s", (int)strcspn(header, "\r\n"), header);
+    snprintf(request, sizeof request, "UID SEARCH HEADER Message-ID \"%s\"",
+             id);
+    char *lines = command(d, user, mailbox, request);
+    cr_assert_not_null(lines);
+    unsigned uids[8];
+    int n = search_result(lines, uids, 8);
+    free(lines);
+    cr_assert(n >= 1 && n <= 8, "%d messages with Message-ID %s", n, id);
+    for (int i = 0; i < n; i++) {
+        snprintf(request, sizeof request, "UID STORE %u -FLAGS.SILENT (\\Seen)",
+                 uids[i]);
+        free(command(d, user, mailbox, request));
+    }
+}
+
+int dovecot_count(const dovecot *d, const char *user, const char *mailbox,
+                  const char *criteria)
+{
+    char request[400];
+    snprintf(request, sizeof request, "UID SEARCH %s", criteria);
+    char *lines = command(d, user, mailbox, request);
+    if (lines == NULL)
+        return -1;
+    int n = search_result(lines, NULL, 0);
+    free(lines);
+    return n;
+}
+
+bool dovecot_wait_count(const dovecot *d, const char *user, const char *mailbox,
+                        const char *criteria, int expected, int seconds)
+{
+    for (int i = 0; i < seconds * 50; i++) {
+        if (dovecot_count(d, user, mailbox, criteria) == expected)
+            return true;
+        pause_ms(20);
+    }
+    return dovecot_count(d, user, mailbox, criteria) == expected;
+}
