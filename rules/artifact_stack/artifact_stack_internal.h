@@ -217,6 +217,9 @@ int as_monster_vp(int vampires, int mummies, int vampire_mummies, int crosses,
 json_t *as_view(const rules_state *state, int seat);
 json_t *as_card_json(const as_state *s, int card);
 
+/* view_text.c: the view as plain text for people (a malloc'd string). */
+char *as_view_text(const rules_state *state, int seat);
+
 /* snapshot.c */
 json_t *as_save(const rules_state *state);
 rules_state *as_load(const json_t *snapshot, rules_error *err);
