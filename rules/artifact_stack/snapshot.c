@@ -452,7 +452,7 @@ static bool read_set(loader *ld, const json_t *set, const char *path, int p)
         return false;
     int stack = n > 0 ? as_card_stack(cards[0]) : -1;
     int leader = n > 0 ? cards[0] : AS_NO_CARD;
-    char letters[4] = "";
+    char letters[4] = "", shown_letters[8] = "";
     for (int i = 0; i < n; i++) {
         if (as_card_stack(cards[i]) != stack)
             return fail_at(ld, path, "%s and %s are of different stacks",
@@ -472,9 +472,16 @@ static bool read_set(loader *ld, const json_t *set, const char *path, int p)
                       (n == 2 || letters[1] == letters[2]);
     bool abc = n == 3 && letters[0] != letters[1] &&
                letters[1] != letters[2] && letters[0] != letters[2];
+    if (n == 3)
+        snprintf(shown_letters, sizeof shown_letters, "%c+%c+%c", letters[0],
+                 letters[1], letters[2]);
+    else
+        snprintf(shown_letters, sizeof shown_letters, "%c+%c", letters[0],
+                 letters[1]);
     if (stack == AS_CHINA && !one_letter && !abc)
-        return fail_at(ld, path, "letters %s: a China set is 2 or 3 of one "
-                                 "letter or one each of A, B and C", letters);
+        return fail_at(ld, path, "a China set is 2 or 3 of one letter or "
+                                 "one each of A, B and C, not %s",
+                       shown_letters);
     for (int i = 0; i < n; i++) {
         ld->s->flipped[cards[i]] = true;
         ld->s->set[cards[i]] = (int8_t)leader;
@@ -695,7 +702,8 @@ static bool read_bank(loader *ld, const json_t *bank)
     int given;
     if (bank == NULL)
         return true;
-    if (!read_int(ld, bank, "bank", 0, as_data.silver_total, &given))
+    /* any count is read, so the sentence can say what the bank must be */
+    if (!read_int(ld, bank, "bank", 0, 1000000, &given))
         return false;
     if (given != s->bank)
         return fail_at(ld, "bank", "%d silver, but the %d silver less the "

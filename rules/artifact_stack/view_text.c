@@ -71,6 +71,18 @@ static void para_add(para *p, const char *fmt, ...)
     va_end(args);
 }
 
+/* Appends words that stay on one line. */
+static void para_keep(para *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void para_keep(para *p, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    para_vadd(p, true, fmt, args);
+    va_end(args);
+}
+
 /* Appends one item of a list: after the label the first, then ", ". */
 static void para_item(para *p, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -85,10 +97,13 @@ static void para_item(para *p, const char *fmt, ...)
     p->items++;
 }
 
-/* Appends a label for the list that follows ("; face down:"). */
+/* Appends a label for the list that follows ("; face down:"), kept on
+ * one line after its leading spaces. */
 static void para_label(para *p, const char *label)
 {
-    para_add(p, "%s", label);
+    size_t lead = strspn(label, " ");
+    para_add(p, "%.*s", (int)lead, label);
+    para_keep(p, "%s", label + lead);
     p->items = 0;
 }
 
@@ -282,7 +297,7 @@ static void write_supply(FILE *out, para *p, const as_state *s)
         if (s->assistant_owner[a] != AS_POOL)
             continue;
         if (p->items == 0)
-            para_add(p, " For hire at 1 silver:");
+            para_label(p, " For hire at 1 silver:");
         para_item(p, "%s (%s)", as_data.assistants[a].name,
                   ability_words[as_data.assistants[a].ability]);
     }
