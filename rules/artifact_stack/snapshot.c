@@ -206,7 +206,7 @@ static const char *shown(const json_t *value, char out[40])
                                : NULL;
     snprintf(out, 40, "%s", text != NULL ? text : "nothing");
     if (text != NULL && strlen(text) >= 40)
-        memcpy(out + 33, "\xe2\x80\xa6", 4); /* an ellipsis, after a cut */
+        memcpy(out + 35, "...", 4); /* it was cut */
     free(text);
     return out;
 }
@@ -269,10 +269,8 @@ static bool read_list(loader *ld, const json_t *object, const char *key,
 {
     char text[40];
     *out = json_object_get(object, key);
-    if (*out == NULL) {
-        *out = NULL;
-        return true;        /* a list left out is empty */
-    }
+    if (*out == NULL)
+        return true; /* a list left out is empty */
     if (!json_is_array(*out))
         return fail_at(ld, path, "%s is not a list", shown(*out, text));
     return true;
@@ -870,6 +868,12 @@ static bool read_cards(loader *ld, const json_t *snap)
         if (!read_peeks(ld, json_array_get(players, (size_t)p), p))
             return false;
     }
+    bool temple_empty = true;
+    for (int slot = 0; slot < AS_TEMPLE; slot++)
+        temple_empty = temple_empty && s->temple[slot] == AS_NO_CARD;
+    if (s->over && (s->round != 2 || !temple_empty))
+        return fail_at(ld, "over", "true, but the match ends only when the "
+                                   "second temple is empty");
     return true;
 }
 
