@@ -217,11 +217,18 @@ int as_monster_vp(int vampires, int mummies, int vampire_mummies, int crosses,
 json_t *as_view(const rules_state *state, int seat);
 json_t *as_card_json(const as_state *s, int card);
 
-/* snapshot.c */
+/* view_text.c: the view as plain text for people (a malloc'd string). */
+char *as_view_text(const rules_state *state, int seat);
+
+/* snapshot.c: the position form a referee edits (README.md, "Position").
+ * save returns a new reference; load returns a new state, or NULL with err
+ * naming the field and value of the first thing wrong. */
 json_t *as_save(const rules_state *state);
 rules_state *as_load(const json_t *snapshot, rules_error *err);
-bool as_check(const rules_state *state, rules_error *err);
 rules_state *as_clone(const rules_state *state);
 void as_destroy(rules_state *state);
+
+/* check.c: every invariant; false with the first broken one in err. */
+bool as_check(const rules_state *state, rules_error *err);
 
 #endif

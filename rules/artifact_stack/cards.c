@@ -103,11 +103,19 @@ const char *as_card_name(int card)
     return card_names[card];
 }
 
+/* A name is a stack's name and one digit, so the digit is read and only
+ * the ten stack names are compared: load looks up every card of a position
+ * this way, and a scan of all 90 names per card would be quadratic. */
 int as_card_by_name(const char *name)
 {
-    for (int c = 0; c < AS_CARDS; c++) {
-        if (strcmp(card_names[c], name) == 0)
-            return c;
+    size_t len = strlen(name);
+    if (len < 2 || name[len - 1] < '1' || name[len - 1] > '9')
+        return AS_NO_CARD;
+    for (int stack = 0; stack < AS_STACKS; stack++) {
+        const char *stack_name = as_data.stack_names[stack];
+        if (strlen(stack_name) == len - 1 &&
+            memcmp(stack_name, name, len - 1) == 0)
+            return stack * AS_PER_STACK + (name[len - 1] - '1');
     }
     return AS_NO_CARD;
 }

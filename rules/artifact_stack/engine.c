@@ -18,6 +18,7 @@ const rules_engine as_engine = {
     .legal = as_legal,
     .format_move = as_format_move,
     .parse_move = as_parse_move,
+    .view_text = as_view_text,
     .result = as_result,
     .save = as_save,
     .load = as_load,

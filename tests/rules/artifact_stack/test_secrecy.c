@@ -1,7 +1,8 @@
 /* Secrecy: walks random matches and searches every view for the names of
  * cards the viewer may not know: face-down temple cards it has not peeked
  * at, the stock for round 2 and the 2 cards left over. A peeked card must
- * show in its peeker's view. Also counts which kinds of moves random play
+ * show in its peeker's view. The text view names exactly the cards the
+ * JSON view names. Also counts which kinds of moves random play
  * reached, so the suite proves every rule was exercised. */
 #include <criterion/criterion.h>
 #include <string.h>
@@ -16,6 +17,7 @@ static const char *const kinds[] = {"take", "dig", "peek", "hire", "flip",
 #define KINDS (sizeof kinds / sizeof kinds[0])
 static long seen_kind[KINDS];
 static long seen_round2, seen_peeked_view, seen_assisted;
+static int most_text_lines;
 
 static bool hidden_from(const as_state *s, int card, int viewer)
 {
@@ -45,10 +47,22 @@ static void search_views(const rules_engine *engine, const rules_state *state,
     for (int viewer = RULES_SPECTATOR; viewer < s->seats; viewer++) {
         json_t *view = engine->view(state, viewer);
         char *text = rules_canonical_json(view);
+        char *words = engine->view_text(state, viewer);
+        int lines = 0;
+        for (const char *c = words; *c != '\0'; c++)
+            lines += *c == '\n';
+        if (lines > most_text_lines)
+            most_text_lines = lines;
         for (int c = 0; c < AS_CARDS; c++) {
             char quoted[32];
             snprintf(quoted, sizeof quoted, "\"%s\"", as_card_name(c));
             bool shown = strstr(text, quoted) != NULL;
+            /* no card name is the start of another ("coins1" of "coins10"
+             * would be, but numbers stop at 9), so a plain search will do */
+            bool written = strstr(words, as_card_name(c)) != NULL;
+            cr_assert(written == shown, "seat %d: the text %s %s, the view "
+                      "does not:\n%s", viewer, written ? "shows" : "hides",
+                      as_card_name(c), words);
             if (hidden_from(s, c, viewer))
                 cr_assert(!shown, "view of seat %d shows hidden %s: %s",
                           viewer, as_card_name(c), text);
@@ -60,6 +74,7 @@ static void search_views(const rules_engine *engine, const rules_state *state,
             }
         }
         free(text);
+        free(words);
         json_decref(view);
     }
 }
@@ -73,6 +88,7 @@ Test(as_secrecy, peeked_and_face_down_cards_stay_secret)
                               .after_move = search_views};
         harness_random_play(&cfg, NULL);
     }
+    cr_log_info("the longest view_text had %d lines", most_text_lines);
     cr_expect_gt(seen_peeked_view, 0, "no peek was ever seen");
     cr_expect_gt(seen_round2, 0, "random play never reached round 2");
     cr_expect_gt(seen_assisted, 0, "no assistant ever dug or peeked");
