@@ -152,7 +152,7 @@ Test(seat_text, a_short_complete_list_is_shown_whole)
 Test(seat_text, many_moves_are_grouped_by_form_with_three_examples)
 {
     const char *moves[64];
-    char buf[64][32];
+    char buf[64][48];
     int n = 0;
     for (int l = 0; l < 2; l++)
         for (int c = 0; c < 5; c++)
