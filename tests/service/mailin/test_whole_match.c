@@ -32,7 +32,10 @@ Test(whole_match, antiquity_quest_by_pbem_mail_in, .timeout = 600)
 {
     srand(18);
     mail_scene scene;
-    mail_scene_start(&scene, false, NULL);
+    /* A whole match is hundreds of answers to each player within minutes. */
+    static const char *const env[] = {"PBEM_MAIL_ANSWERS_PER_HOUR=100000",
+                                      NULL};
+    mail_scene_start(&scene, false, env);
     mail_table t;
     mail_table_sit_down(&t, &scene, "antiquity_quest", 2, "");
     mail_table_play_to_the_end(&t, 3000);
