@@ -184,6 +184,9 @@ static char *assemble(const mail_notification *n, const rendered *r,
         .tag = tag,
         .unsubscribe = unsubscribe,
         .reply_to = mail_address_ok(n->reply_to) ? n->reply_to : NULL,
+        /* RFC 3834: a program's mail, so holiday auto-responders leave it
+         * alone (mail answering it comes back to the Reply-To). */
+        .auto_submitted = "auto-generated",
         .text = r->text_body,
         .html = r->html,
     };

@@ -69,6 +69,9 @@ Test(mail, your_turn_mail_is_valid_multipart_with_escaped_data, .timeout = 60)
     const char *subject = json_string_value(json_object_get(m, "subject"));
     cr_assert_not_null(strstr(subject, match), "subject: %s", subject);
     cr_assert_not_null(json_string_value(json_object_get(m, "date")), "no Date");
+    cr_expect_str_eq(json_string_value(json_object_get(m, "auto_submitted")),
+                     "auto-generated",
+                     "a program's mail says so, for auto-responders (RFC 3834)");
     const char *id = json_string_value(json_object_get(m, "notification"));
     cr_assert_not_null(id);
     char message_id[128];
