@@ -416,6 +416,8 @@ imap_wire *imap_wire_open(const imap_config *config, size_t literal_max,
         curl_easy_setopt(e, CURLOPT_XFERINFOFUNCTION, on_progress) ==
             CURLE_OK &&
         curl_easy_setopt(e, CURLOPT_XFERINFODATA, w) == CURLE_OK;
+    if (set && config->ca_file[0] != '\0')
+        set = curl_easy_setopt(e, CURLOPT_CAINFO, config->ca_file) == CURLE_OK;
     if (!set) {
         snprintf(error, size, "libcurl lacks IMAP or TLS support");
         w->broken = true;
