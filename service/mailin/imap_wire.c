@@ -336,8 +336,18 @@ imap_wire_status imap_wire_idle_begin(imap_wire *w, bool *pending)
         return starts_with_word(text + tag_len + 1, "NO") ? IMAP_WIRE_NO
                                                           : IMAP_WIRE_BAD;
     }
-    /* Bytes the server sent after its go-ahead already sit in our buffer,
-     * where poll(2) on the socket cannot see them. */
+    /* Bytes the server sent after its go-ahead may sit in our buffer, or
+     * decrypted in TLS's, where poll(2) on the socket cannot see them. */
+    if (w->in.len == w->start) {
+        reserve(&w->in, READ_CHUNK);
+        size_t got = 0;
+        CURLcode rc = curl_easy_recv(w->easy, w->in.data + w->in.len,
+                                     w->in.cap - w->in.len - 1, &got);
+        if (rc == CURLE_OK)
+            w->in.len += got; /* got 0: closed; the next read says so */
+        if (rc != CURLE_AGAIN)
+            *pending = true;
+    }
     if (w->in.len > w->start)
         *pending = true;
     return IMAP_WIRE_OK;
