@@ -204,6 +204,16 @@ static pid_t spawn(const dovecot *d, const runner *r)
         prctl(PR_SET_PDEATHSIG, SIGTERM);
         if (getppid() != parent)
             _exit(0);
+        /* As root, the folder is the 'dovecot' user's, but every folder
+         * above it must let that user through (a checkout in root's 0700
+         * home does not). */
+        if (access(conf, R_OK) != 0) {
+            dprintf(STDERR_FILENO,
+                    "user %s cannot read %s: %s (every folder above it "
+                    "must be searchable by that user)\n",
+                    r->user, conf, strerror(errno));
+            _exit(125);
+        }
         execlp(bin, bin, "-F", "-c", conf, (char *)NULL);
         _exit(127);
     }
@@ -258,9 +268,19 @@ static bool launch(dovecot *d, const runner *r)
             if (file_says(log, "Address already in use") ||
                 file_says(out, "Address already in use"))
                 return false;
-            cr_assert_fail("Dovecot exited (status %d) before it served; "
-                           "see %s and %s",
-                           status, log, out);
+            char first[300] = "";
+            FILE *f = fopen(out, "r");
+            if (f != NULL) {
+                if (fgets(first, sizeof first, f) == NULL)
+                    first[0] = '\0';
+                fclose(f);
+            }
+            cr_assert_fail("Dovecot ended (%s %d) before it served: "
+                           "%s(see %s and %s)",
+                           WIFEXITED(status) ? "exit" : "signal",
+                           WIFEXITED(status) ? WEXITSTATUS(status)
+                                             : WTERMSIG(status),
+                           first, log, out);
         }
         if (greets(d->port))
             return true;
