@@ -110,6 +110,18 @@ static void on_capability(void *context, const char *text, const char *literal,
     }
 }
 
+/* A mailbox without persistent versions (RFC 7162's NOMODSEQ) has no
+ * MODSEQ to fetch, however CONDSTORE the server is. */
+static void on_select(void *context, const char *text, const char *literal,
+                      size_t literal_len)
+{
+    (void)literal;
+    (void)literal_len;
+    imap_client *c = context;
+    if (strncasecmp(text, "OK [NOMODSEQ]", 13) == 0)
+        c->has_condstore = false;
+}
+
 imap_client *imap_client_open(const imap_config *config, int stop_fd,
                               char *error, size_t size)
 {
@@ -129,7 +141,8 @@ imap_client *imap_client_open(const imap_config *config, int stop_fd,
               "list its capabilities");
     if (r == IMAP_CLIENT_OK)
         r = judge(
-            c, imap_wire_command(c->wire, NULL, NULL, "SELECT %s", c->mailbox),
+            c,
+            imap_wire_command(c->wire, on_select, c, "SELECT %s", c->mailbox),
             "open the mailbox");
     if (r != IMAP_CLIENT_OK) {
         snprintf(error, size, "%s", c->error);
@@ -336,11 +349,15 @@ imap_client_result imap_client_mark_seen(imap_client *c, uint32_t uid,
     snprintf(condition, sizeof condition,
              "(UNCHANGEDSINCE %llu) +FLAGS.SILENT (\\Seen)",
              (unsigned long long)version);
-    imap_client_result r =
-        judge_gone(c,
-                   imap_wire_command(c->wire, NULL, NULL, "UID STORE %u %s",
-                                     uid, condition),
-                   what);
+    imap_wire_status status = imap_wire_command(
+        c->wire, NULL, NULL, "UID STORE %u %s", uid, condition);
+    if (status == IMAP_WIRE_BAD) {
+        /* A server that announces CONDSTORE but does not understand it:
+         * the plain STORE, and no more versions this session. */
+        c->has_condstore = false;
+        return uid_command(c, what, "STORE", uid, "+FLAGS.SILENT (\\Seen)");
+    }
+    imap_client_result r = judge_gone(c, status, what);
     if (r == IMAP_CLIENT_OK && said_code(c, "MODIFIED"))
         return IMAP_CLIENT_GONE;
     return r;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #define CODE "imap_config"
 
@@ -207,6 +208,20 @@ static bool parse_starttls(imap_config *config, apierr *err)
     return true;
 }
 
+static bool parse_ca_file(imap_config *config, apierr *err)
+{
+    const char *path = getenv("PBEM_IMAP_CA_FILE");
+    if (path == NULL || path[0] == '\0')
+        return true;
+    if (strlen(path) >= sizeof config->ca_file || access(path, R_OK) != 0)
+        return apierr_set(err, 500, CODE,
+                          "PBEM_IMAP_CA_FILE names %.200s, which pbemd cannot "
+                          "read (a PEM file of certificates to trust)",
+                          path);
+    snprintf(config->ca_file, sizeof config->ca_file, "%s", path);
+    return true;
+}
+
 bool imap_config_from_env(imap_config *config, apierr *err)
 {
     memset(config, 0, sizeof *config);
@@ -216,7 +231,7 @@ bool imap_config_from_env(imap_config *config, apierr *err)
                           "imaps://user:password@host/INBOX");
     long poll_ms, batch, timeout;
     if (!parse_url(config, url, err) || !parse_done(config, err) ||
-        !parse_starttls(config, err) ||
+        !parse_starttls(config, err) || !parse_ca_file(config, err) ||
         !env_number("PBEM_IMAP_POLL_MS", 30000, 10, 86400000, "milliseconds",
                     &poll_ms, err) ||
         !env_number("PBEM_IMAP_BATCH", 16, 1, IMAP_CONFIG_BATCH_MAX, "messages",

@@ -14,9 +14,11 @@
  *   PBEM_IMAP_BATCH     16 (1 to 64): messages read per round
  *   PBEM_IMAP_TIMEOUT   60 (1 to 600): seconds a connection, a login or
  *                       a silent server may take before the round gives up
+ *   PBEM_IMAP_CA_FILE   unset: the system's CA store; else a PEM file of
+ *                       the certificates to trust instead (a private CA)
  *
- * Certificates are verified as for SMTP (libcurl's defaults: the system's
- * CA store, host name checked); there is no switch to turn that off.
+ * Certificates are always verified, host name included, as for SMTP
+ * (libcurl's defaults); there is no switch to turn that off.
  * A malformed value is an error, never a silent default: a typo in where
  * the players' mail is read must stop pbemd at start, not lose mail. */
 #ifndef SERVICE_MAILIN_IMAP_CONFIG_H
@@ -54,6 +56,7 @@ typedef struct imap_config {
     int poll_ms;
     int batch;
     int timeout_seconds;
+    char ca_file[IMAP_CONFIG_TEXT_MAX]; /* "": the system's CA store */
     /* The URL for log lines: "imaps://user:***@host:993/INBOX". */
     char shown[IMAP_CONFIG_SHOWN_MAX];
 } imap_config;

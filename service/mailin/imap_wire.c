@@ -336,8 +336,18 @@ imap_wire_status imap_wire_idle_begin(imap_wire *w, bool *pending)
         return starts_with_word(text + tag_len + 1, "NO") ? IMAP_WIRE_NO
                                                           : IMAP_WIRE_BAD;
     }
-    /* Bytes the server sent after its go-ahead already sit in our buffer,
-     * where poll(2) on the socket cannot see them. */
+    /* Bytes the server sent after its go-ahead may sit in our buffer, or
+     * decrypted in TLS's, where poll(2) on the socket cannot see them. */
+    if (w->in.len == w->start) {
+        reserve(&w->in, READ_CHUNK);
+        size_t got = 0;
+        CURLcode rc = curl_easy_recv(w->easy, w->in.data + w->in.len,
+                                     w->in.cap - w->in.len - 1, &got);
+        if (rc == CURLE_OK)
+            w->in.len += got; /* got 0: closed; the next read says so */
+        if (rc != CURLE_AGAIN)
+            *pending = true;
+    }
     if (w->in.len > w->start)
         *pending = true;
     return IMAP_WIRE_OK;
@@ -416,6 +426,8 @@ imap_wire *imap_wire_open(const imap_config *config, size_t literal_max,
         curl_easy_setopt(e, CURLOPT_XFERINFOFUNCTION, on_progress) ==
             CURLE_OK &&
         curl_easy_setopt(e, CURLOPT_XFERINFODATA, w) == CURLE_OK;
+    if (set && config->ca_file[0] != '\0')
+        set = curl_easy_setopt(e, CURLOPT_CAINFO, config->ca_file) == CURLE_OK;
     if (!set) {
         snprintf(error, size, "libcurl lacks IMAP or TLS support");
         w->broken = true;

@@ -59,9 +59,6 @@ static bool connect_client(imap_worker *w, worker *self)
         outage(w, self, error);
         return false;
     }
-    if (w->down)
-        log_info("imap: %s works again", w->config.shown);
-    w->down = false;
     return true;
 }
 
@@ -174,6 +171,12 @@ static void one_round(worker *self, void *context, worker_pause *pause)
     size_t listed = 0, total = 0, done = 0;
     imap_client_result r = imap_client_unseen(
         w->client, uids, (size_t)w->config.batch, &listed, &total);
+    /* Back only once it answers a search, not merely a login, so a server
+     * that logs in and then fails is not logged back and down each round. */
+    if (r == IMAP_CLIENT_OK && w->down) {
+        log_info("imap: %s works again", w->config.shown);
+        w->down = false;
+    }
     for (size_t i = 0;
          r == IMAP_CLIENT_OK && i < listed && !worker_stopping(self); i++) {
         bool gone = false;

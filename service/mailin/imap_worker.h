@@ -18,8 +18,12 @@
  * away, and as soon as the server reports news on servers that offer IMAP
  * IDLE (the worker idles between rounds). Any number of processes may
  * read one mailbox: two may read the same message, and the second's
- * handler call is the harmless repeat described above; marking or moving
- * a message another process already moved is not an error.
+ * handler call is the harmless repeat described above. Marking \Seen is
+ * the claim to put it away: on servers with CONDSTORE only the first to
+ * mark it moves it (without, both do, and some servers then keep two
+ * copies in the done folder); a message another process already moved
+ * is no error. A crash between marking and moving leaves the message
+ * seen where it was: handled, only not put away.
  *
  * A server that cannot be reached, refuses the login or breaks off is
  * logged once per outage (WARN, with the URL's password shown as ***),

@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <criterion/criterion.h>
 #include <curl/curl.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -100,7 +101,6 @@ static void write_config(const dovecot *d, const runner *r)
             "log_path = %s/dovecot.log\n"
             "protocols = imap\n"
             "listen = 127.0.0.1\n"
-            "ssl = no\n"
             "disable_plaintext_auth = no\n"
             "auth_mechanisms = plain login\n"
             "default_internal_user = %s\n"
@@ -129,7 +129,8 @@ static void write_config(const dovecot *d, const runner *r)
             "    port = %d\n"
             "  }\n"
             "  inet_listener imaps {\n"
-            "    port = 0\n"
+            "    address = 127.0.0.1\n"
+            "    port = %d\n"
             "  }\n"
             "}\n"
             "service anvil {\n"
@@ -137,7 +138,16 @@ static void write_config(const dovecot *d, const runner *r)
             "}\n",
             d->dir, d->dir, d->dir, r->user, r->group, r->user,
             (unsigned)r->uid, (unsigned)r->uid, (unsigned)r->gid, d->dir,
-            d->dir, (unsigned)r->uid, (unsigned)r->gid, d->dir, d->port);
+            d->dir, (unsigned)r->uid, (unsigned)r->gid, d->dir, d->port,
+            d->tls_port);
+    if (d->tls_port > 0)
+        fprintf(f,
+                "ssl = yes\n"
+                "ssl_cert = <%s/cert.pem\n"
+                "ssl_key = <%s/key.pem\n",
+                d->dir, d->dir);
+    else
+        fprintf(f, "ssl = no\n");
     cr_assert_eq(fclose(f), 0);
     snprintf(path, sizeof path, "%s/dovecot.conf", d->dir);
     write_file(path, text, r);
@@ -194,6 +204,16 @@ static pid_t spawn(const dovecot *d, const runner *r)
         prctl(PR_SET_PDEATHSIG, SIGTERM);
         if (getppid() != parent)
             _exit(0);
+        /* As root, the folder is the 'dovecot' user's, but every folder
+         * above it must let that user through (a checkout in root's 0700
+         * home does not). */
+        if (access(conf, R_OK) != 0) {
+            dprintf(STDERR_FILENO,
+                    "user %s cannot read %s: %s (every folder above it "
+                    "must be searchable by that user)\n",
+                    r->user, conf, strerror(errno));
+            _exit(125);
+        }
         execlp(bin, bin, "-F", "-c", conf, (char *)NULL);
         _exit(127);
     }
@@ -248,9 +268,19 @@ static bool launch(dovecot *d, const runner *r)
             if (file_says(log, "Address already in use") ||
                 file_says(out, "Address already in use"))
                 return false;
-            cr_assert_fail("Dovecot exited (status %d) before it served; "
-                           "see %s and %s",
-                           status, log, out);
+            char first[300] = "";
+            FILE *f = fopen(out, "r");
+            if (f != NULL) {
+                if (fgets(first, sizeof first, f) == NULL)
+                    first[0] = '\0';
+                fclose(f);
+            }
+            cr_assert_fail("Dovecot ended (%s %d) before it served: "
+                           "%s(see %s and %s)",
+                           WIFEXITED(status) ? "exit" : "signal",
+                           WIFEXITED(status) ? WEXITSTATUS(status)
+                                             : WTERMSIG(status),
+                           first, log, out);
         }
         if (greets(d->port))
             return true;
@@ -261,7 +291,71 @@ static bool launch(dovecot *d, const runner *r)
     return false;
 }
 
-void dovecot_start(dovecot *d, const char *const *users)
+/* A self-signed certificate for 127.0.0.1 (key.pem, cert.pem in d->dir),
+ * made by the openssl command; an EC key, as it is quick to make. */
+static void make_certificate(dovecot *d, const runner *r)
+{
+    char key[600], cert[600], out[600];
+    snprintf(key, sizeof key, "%s/key.pem", d->dir);
+    snprintf(cert, sizeof cert, "%s/cert.pem", d->dir);
+    snprintf(out, sizeof out, "%s/openssl.log", d->dir);
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0 ||
+            dup2(fd, STDERR_FILENO) < 0)
+            _exit(126);
+        execlp("openssl", "openssl", "req", "-x509", "-newkey", "ec",
+               "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout",
+               key, "-out", cert, "-days", "2", "-subj", "/CN=127.0.0.1",
+               "-addext", "subjectAltName=IP:127.0.0.1", (char *)NULL);
+        _exit(127);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+              "openssl could not make a certificate (status %d); see %s",
+              status, out);
+    if (geteuid() == 0) {
+        cr_assert_eq(chown(key, r->uid, r->gid), 0);
+        cr_assert_eq(chown(cert, r->uid, r->gid), 0);
+    }
+    snprintf(d->ca_file, sizeof d->ca_file, "%s", cert);
+}
+
+static int remove_entry(const char *path, const struct stat *st, int type,
+                        struct FTW *ftw)
+{
+    (void)st;
+    (void)type;
+    (void)ftw;
+    remove(path);
+    return 0;
+}
+
+/* Removes the folders of tests that died before dovecot_remove (a crash
+ * skips the test's clean-up): var/dovecot-<pid>-<n> whose pid is gone. */
+static void sweep_dead(void)
+{
+    DIR *var = opendir("var");
+    if (var == NULL)
+        return;
+    const struct dirent *entry;
+    while ((entry = readdir(var)) != NULL) {
+        int pid = 0, n = 0;
+        /* Only when no process has that pid any more (ESRCH). */
+        if (sscanf(entry->d_name, "dovecot-%d-%d", &pid, &n) != 2 || pid <= 0 ||
+            kill(pid, 0) == 0 || errno != ESRCH)
+            continue;
+        char path[300];
+        snprintf(path, sizeof path, "var/%s", entry->d_name);
+        nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    }
+    closedir(var);
+}
+
+static void start(dovecot *d, const char *const *users, bool tls)
 {
     static int started;
     cr_assert(sodium_init() >= 0);
@@ -278,6 +372,7 @@ void dovecot_start(dovecot *d, const char *const *users)
     char cwd[256];
     cr_assert_not_null(getcwd(cwd, sizeof cwd));
     cr_assert(mkdir("var", 0755) == 0 || errno == EEXIST);
+    sweep_dead();
     snprintf(d->dir, sizeof d->dir, "%s/var/dovecot-%d-%d", cwd, (int)getpid(),
              ++started);
     make_dir(d->dir, &r);
@@ -291,13 +386,28 @@ void dovecot_start(dovecot *d, const char *const *users)
     snprintf(path, sizeof path, "%s/run", d->dir);
     cr_assert_eq(chmod(path, 0755), 0);
     write_passwd(d, &r);
+    if (tls)
+        make_certificate(d, &r);
     for (int attempt = 0; attempt < STARTS_MAX; attempt++) {
         d->port = free_port();
+        d->tls_port = 0;
+        while (tls && (d->tls_port == 0 || d->tls_port == d->port))
+            d->tls_port = free_port();
         write_config(d, &r);
         if (launch(d, &r))
             return;
     }
     cr_assert_fail("Dovecot found no free port in %d tries", STARTS_MAX);
+}
+
+void dovecot_start(dovecot *d, const char *const *users)
+{
+    start(d, users, false);
+}
+
+void dovecot_start_tls(dovecot *d, const char *const *users)
+{
+    start(d, users, true);
 }
 
 void dovecot_stop(dovecot *d)
@@ -333,16 +443,6 @@ void dovecot_restart(dovecot *d)
     cr_assert_fail("Dovecot could not listen on port %d again", d->port);
 }
 
-static int remove_entry(const char *path, const struct stat *st, int type,
-                        struct FTW *ftw)
-{
-    (void)st;
-    (void)type;
-    (void)ftw;
-    remove(path);
-    return 0;
-}
-
 void dovecot_remove(dovecot *d)
 {
     dovecot_stop(d);
@@ -361,20 +461,34 @@ const char *dovecot_password(const dovecot *d, const char *user)
     return NULL;
 }
 
-void dovecot_url(const dovecot *d, const char *user, const char *mailbox,
-                 char *out, size_t size)
+static void url_of(const dovecot *d, const char *scheme, int port,
+                   const char *user, const char *mailbox, char *out,
+                   size_t size)
 {
     CURL *easy = curl_easy_init();
     cr_assert_not_null(easy);
     char *name = curl_easy_escape(easy, user, 0);
     char *password = curl_easy_escape(easy, dovecot_password(d, user), 0);
     char *box = curl_easy_escape(easy, mailbox, 0);
-    snprintf(out, size, "imap://%s:%s@127.0.0.1:%d/%s", name, password, d->port,
-             box);
+    snprintf(out, size, "%s://%s:%s@127.0.0.1:%d/%s", scheme, name, password,
+             port, box);
     curl_free(name);
     curl_free(password);
     curl_free(box);
     curl_easy_cleanup(easy);
+}
+
+void dovecot_url(const dovecot *d, const char *user, const char *mailbox,
+                 char *out, size_t size)
+{
+    url_of(d, "imap", d->port, user, mailbox, out, size);
+}
+
+void dovecot_imaps_url(const dovecot *d, const char *user, const char *mailbox,
+                       char *out, size_t size)
+{
+    cr_assert_gt(d->tls_port, 0, "started without TLS");
+    url_of(d, "imaps", d->tls_port, user, mailbox, out, size);
 }
 
 typedef struct upload {

@@ -2,8 +2,10 @@
  * foreground (dovecot -F) as a child of the test, in a folder of its own
  * (var/dovecot-<pid>-<n> under the current directory: scripts/test.sh
  * runs the suites from the checkout), listening on a free port on
- * 127.0.0.1 only, plain IMAP without TLS, logging to dovecot.log in its
- * folder, users from a passwd-file, mail in maildirs in its folder.
+ * 127.0.0.1 only, plain IMAP (and with dovecot_start_tls, IMAPS and
+ * STARTTLS with a self-signed certificate for 127.0.0.1 too), logging to
+ * dovecot.log in its folder, users from a passwd-file, mail in maildirs
+ * in its folder.
  *
  * It runs as the current user, or as root as the unprivileged 'dovecot'
  * user (Dovecot never lets root read mail), which then owns the folder;
@@ -26,6 +28,8 @@
 typedef struct dovecot {
     pid_t pid; /* 0 while stopped */
     int port;
+    int tls_port;      /* IMAPS; 0 without TLS */
+    char ca_file[600]; /* the certificate, to trust; "" without TLS */
     char dir[512];
     int users;
     char user[DOVECOT_USERS_MAX][64];
@@ -33,8 +37,13 @@ typedef struct dovecot {
 } dovecot;
 
 /* Starts a fresh Dovecot with the users named (NULL-terminated; each
- * user's password is dovecot_password's) and waits until it greets. */
+ * user's password is dovecot_password's) and waits until it greets. The
+ * folders of earlier tests that crashed (their pid gone) are removed. */
 void dovecot_start(dovecot *d, const char *const *users);
+
+/* dovecot_start with TLS: a certificate made with the openssl command
+ * (in d->ca_file), an IMAPS listener on d->tls_port, STARTTLS on d->port. */
+void dovecot_start_tls(dovecot *d, const char *const *users);
 
 /* Stops it (SIGTERM, then waits), keeping its folder, mail and port. */
 void dovecot_stop(dovecot *d);
@@ -52,6 +61,10 @@ const char *dovecot_password(const dovecot *d, const char *user);
 /* "imap://user:password@127.0.0.1:port/mailbox", percent-encoded. */
 void dovecot_url(const dovecot *d, const char *user, const char *mailbox,
                  char *out, size_t size);
+
+/* "imaps://user:password@127.0.0.1:tls_port/mailbox" (dovecot_start_tls). */
+void dovecot_imaps_url(const dovecot *d, const char *user, const char *mailbox,
+                       char *out, size_t size);
 
 /* Appends raw (a whole message with CRLF line ends and a Message-ID
  * header) to user's mailbox, unseen. */

@@ -132,6 +132,11 @@ void test_config(const dovecot *d, const char *user, const char *done,
 {
     char url[512];
     dovecot_url(d, user, "INBOX", url, sizeof url);
+    test_config_url(url, done, config);
+}
+
+void test_config_url(const char *url, const char *done, imap_config *config)
+{
     setenv("PBEM_IMAP_URL", url, 1);
     if (done != NULL)
         setenv("PBEM_IMAP_DONE", done, 1);

@@ -54,6 +54,9 @@ void deliver(const dovecot *d, const char *user, const char *id);
 void test_config(const dovecot *d, const char *user, const char *done,
                  imap_config *config);
 
+/* The same for any PBEM_IMAP_URL. */
+void test_config_url(const char *url, const char *done, imap_config *config);
+
 /* Starts a worker; fails the test when it cannot. */
 imap_worker *start_worker(const imap_config *config, recorder *r);
 

@@ -10,7 +10,8 @@ static void clear(void)
 {
     static const char *const names[] = {
         "PBEM_IMAP_URL",     "PBEM_IMAP_DONE",  "PBEM_IMAP_STARTTLS",
-        "PBEM_IMAP_POLL_MS", "PBEM_IMAP_BATCH", "PBEM_IMAP_TIMEOUT"};
+        "PBEM_IMAP_POLL_MS", "PBEM_IMAP_BATCH", "PBEM_IMAP_TIMEOUT",
+        "PBEM_IMAP_CA_FILE"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         unsetenv(names[i]);
 }
@@ -134,6 +135,7 @@ Test(imap_config, malformed_settings_are_refused_with_a_reason)
         {"PBEM_IMAP_BATCH", "65", "from 1 to 64"},
         {"PBEM_IMAP_BATCH", "99999999999999999999", "from 1 to 64"},
         {"PBEM_IMAP_TIMEOUT", "601", "from 1 to 600"},
+        {"PBEM_IMAP_CA_FILE", "/nonexistent/ca.pem", "cannot read"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         clear();
