@@ -2,24 +2,9 @@
  * shows only how many dice it holds (its owner also sees how many of each
  * card), never which die numbers are inside; a sealed challenge order is
  * shown only to the seat that chose it. */
-#include "qq_internal.h"
+#include "qq_names.h"
 
 #include <string.h>
-
-static const char *const zone_names[QQ_Z_COUNT] = {
-    "wilds", "bag", "active", "ready", "quest", "used", "spent", "attached",
-    "quest_card", "held", "aside",
-};
-
-static const char *const phase_names[] = {
-    "cull", "seize", "special", "main", "defend", "challenge", "takeover",
-    "capture", "react", "trigger", "over", "first",
-};
-
-const char *qq_zone_name(int zone)
-{
-    return zone >= 0 && zone < QQ_Z_COUNT ? zone_names[zone] : "?";
-}
 
 static json_t *face_json(const qq_state *st, int d)
 {
@@ -85,6 +70,22 @@ static json_t *die_json(const qq_state *st, int d)
     return j;
 }
 
+/* The last quest die rolled: a roll is public at the table (who rolled
+ * which die, what it showed and what it gave), kept until the next. */
+static json_t *last_roll_json(const qq_state *st)
+{
+    const qq_quest_roll *r = &st->last_roll;
+    int type = st->quest_slots[st->dice[r->die].slot].type;
+    char face[QQ_NAME_SIZE], reward[128];
+    json_t *roll = json_pack(
+        "{s:i,s:s,s:i,s:s,s:s}", "seat", r->seat, "quest", qq_quests[type].id,
+        "die", r->die, "face", qq_quest_face_name(type, r->face, face),
+        "reward", qq_quest_reward_text(type, r->face, reward, sizeof reward));
+    if (r->seized_from >= 0)
+        json_object_set_new(roll, "seized_from", json_integer(r->seized_from));
+    return roll;
+}
+
 json_t *qq_view(const qq_state *st, int seat)
 {
     json_t *wilds = json_array();
@@ -139,7 +140,7 @@ json_t *qq_view(const qq_state *st, int seat)
     json_t *view = json_pack(
         "{s:i,s:i,s:i,s:s,s:i,s:{s:b,s:b,s:b},s:o,s:o,s:o}", "seat", seat,
         "turn", st->turn, "turn_number", st->turn_number, "phase",
-        phase_names[st->phase], "goal", st->goal, "options", "quests",
+        qq_phase_name(st->phase), "goal", st->goal, "options", "quests",
         st->quests, "expert", st->expert, "quarmageddon", st->quarmageddon,
         "wilds", wilds, "quest_area", quests, "players", players);
     if (st->phase != QQ_P_OVER) {
@@ -155,7 +156,9 @@ json_t *qq_view(const qq_state *st, int seat)
             "{s:i,s:i}", "defender", st->defender, "damage", st->damage));
     if (st->phase == QQ_P_SPECIAL)
         json_object_set_new(view, "free_capture_up_to",
-                            json_integer(st->special_cost));
+                            json_integer(qq_free_capture_limit(st)));
+    if (st->last_roll.die >= 0)
+        json_object_set_new(view, "last_quest_roll", last_roll_json(st));
     if (st->phase == QQ_P_CHALLENGE) {
         json_t *chosen = json_array();
         for (int s = 0; s < st->seats; s++)
