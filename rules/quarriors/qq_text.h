@@ -9,6 +9,9 @@
 #include <stddef.h>
 
 #define QQ_TEXT_WIDTH 72
+/* A space the wrapper keeps on one line, inside a string literal
+ * ("seat" QQ_TEXT_JOIN "1"); qq_buf_add_joined makes every space so. */
+#define QQ_TEXT_JOIN "\x01"
 
 /* A growing string; zero-initialise it ({0}) before use. */
 typedef struct qq_buf {

@@ -8,7 +8,7 @@
 #include <string.h>
 
 /* Stands for a space the wrapper keeps on one line if it can. */
-#define JOIN '\x01'
+#define JOIN QQ_TEXT_JOIN[0]
 
 static void reserve(qq_buf *b, size_t more)
 {

@@ -110,8 +110,6 @@ static void add_die(qq_buf *b, const table *t, int d)
             qq_buf_add_joined(b, "now %d/%d", attack, defense);
         }
     }
-    if (x->flags & QQ_F_CHALLENGER)
-        qq_buf_add(b, ", challenging");
     if (x->flags & QQ_F_SHIELDED)
         qq_buf_add_joined(b, ", came back");
     for (int e = t->attached_first[d]; e >= 0; e = t->attached_next[e]) {
@@ -135,8 +133,9 @@ static void add_dice(qq_buf *b, const table *t, int owner, int zone)
 }
 
 /* The dice of a place by card, in the order of the Wilds, with their
- * numbers ("basic-quiddity 1 3 5, deathdealer 28"), or only how many of
- * each card (numbers false: a bag, whose dice are never named). */
+ * numbers ("basic-quiddity 1 3 5, deathdealer 28"), or how many of each
+ * card ("3 basic-quiddity, 1 deathdealer"; always for a bag, whose dice
+ * are never named). */
 static void add_by_card(qq_buf *b, const table *t, int owner, int zone,
                         bool numbers)
 {
@@ -152,14 +151,14 @@ static void add_by_card(qq_buf *b, const table *t, int owner, int zone,
         if (count[s] == 0)
             continue;
         qq_buf_add(b, "%s", first ? "" : ", ");
-        qq_buf_add_joined(b, "%s",
-                          qq_notation_id(qq_cards[st->slots[s].card].id,
-                                         name));
         first = false;
         if (!numbers) {
-            qq_buf_add_joined(b, " %d", count[s]);
+            qq_buf_add_joined(b, "%d %s", count[s], qq_notation_id(
+                qq_cards[st->slots[s].card].id, name));
             continue;
         }
+        qq_buf_add_joined(b, "%s", qq_notation_id(
+            qq_cards[st->slots[s].card].id, name));
         for (int d = t->place_first[owner][zone]; d >= 0;
              d = t->place_next[d]) {
             if (!st->dice[d].quest_die && st->dice[d].slot == s)
@@ -170,12 +169,14 @@ static void add_by_card(qq_buf *b, const table *t, int owner, int zone,
 
 static const char *who(const table *t, int seat, bool capital)
 {
+#define J QQ_TEXT_JOIN
     static const char *const seats[RULES_MAX_SEATS] = {
-        "seat 0", "seat 1", "seat 2", "seat 3",
-        "seat 4", "seat 5", "seat 6", "seat 7"};
+        "seat" J "0", "seat" J "1", "seat" J "2", "seat" J "3",
+        "seat" J "4", "seat" J "5", "seat" J "6", "seat" J "7"};
     static const char *const capital_seats[RULES_MAX_SEATS] = {
-        "Seat 0", "Seat 1", "Seat 2", "Seat 3",
-        "Seat 4", "Seat 5", "Seat 6", "Seat 7"};
+        "Seat" J "0", "Seat" J "1", "Seat" J "2", "Seat" J "3",
+        "Seat" J "4", "Seat" J "5", "Seat" J "6", "Seat" J "7"};
+#undef J
     if (seat == t->seat)
         return capital ? "You" : "you";
     return capital ? capital_seats[seat] : seats[seat];
@@ -300,10 +301,12 @@ static void write_glory(qq_text *out, qq_buf *p, const table *t)
         if (st->players[s].glory > best)
             best = st->players[s].glory;
     }
-    qq_buf_add(p, "Glory (%d wins): ", st->goal);
-    for (int s = 0; s < st->seats; s++)
-        qq_buf_add(p, "%sseat %d %d%s", s == 0 ? "" : ", ", s,
-                   st->players[s].glory, s == t->seat ? " (you)" : "");
+    qq_buf_add(p, "Glory (%d wins):", st->goal);
+    for (int s = 0; s < st->seats; s++) {
+        qq_buf_add(p, "%s", s == 0 ? " " : ", ");
+        qq_buf_add_joined(p, "seat %d %d%s", s, st->players[s].glory,
+                          s == t->seat ? " (you)" : "");
+    }
     qq_buf_add(p, ".");
     if (st->phase == QQ_P_OVER) {
         int n = 0, i = 0;
@@ -335,7 +338,7 @@ static void write_pool(qq_text *out, qq_buf *p, const table *t)
                st->captures_left == 1 ? "" : "s");
     if (st->capture_discount > 0)
         qq_buf_add(p, " (%d off each)", st->capture_discount);
-    if (st->culls_left > 0)
+    if (st->phase == QQ_P_CULL)
         qq_buf_add(p, "; %d cull%s", st->culls_left,
                    st->culls_left == 1 ? "" : "s");
     qq_buf_add(p, ".");
@@ -403,6 +406,31 @@ static void write_seat(qq_text *out, qq_buf *p, const table *t, int seat)
     write_place(out, p, t, seat, QQ_Z_HELD);
 }
 
+/* Seat's creatures at quest q, questing or challenging: ", seat 1
+ * quests with 27 deathdealer (level 1 3/2)". */
+static void add_band(qq_buf *p, const table *t, int seat, int q,
+                     bool challengers)
+{
+    const qq_state *st = t->st;
+    bool any = false;
+    for (int d = t->place_first[seat][QQ_Z_QUEST]; d >= 0;
+         d = t->place_next[d]) {
+        if (st->dice[d].quest != q ||
+            ((st->dice[d].flags & QQ_F_CHALLENGER) != 0) != challengers)
+            continue;
+        if (any)
+            qq_buf_add(p, " and ");
+        else if (challengers)
+            qq_buf_add(p, ", %s %s with ", who(t, seat, false),
+                       seat == t->seat ? "challenge" : "challenges");
+        else
+            qq_buf_add(p, ", %s %s with ", who(t, seat, false),
+                       seat == t->seat ? "quest" : "quests");
+        any = true;
+        add_die(p, t, d);
+    }
+}
+
 /* The quest cards: level, glory, dice left on the card, who quests on
  * each. */
 static void write_quests(qq_text *out, qq_buf *p, const table *t)
@@ -422,18 +450,10 @@ static void write_quests(qq_text *out, qq_buf *p, const table *t)
                    q == 0 ? "" : ";", qq_notation_id(def->id, name),
                    def->level, def->glory, on_card,
                    on_card == 1 ? "die" : "dice");
-        for (int s = 0; s < st->seats; s++) {
-            bool any = false;
-            for (int d = t->place_first[s][QQ_Z_QUEST]; d >= 0;
-                 d = t->place_next[d]) {
-                if (st->dice[d].quest != q)
-                    continue;
-                qq_buf_add(p, any ? " and " : ", %s %s with ",
-                           who(t, s, false),
-                           s == t->seat ? "quest" : "quests");
-                any = true;
-                add_die(p, t, d);
-            }
+        /* the band on the quest, then a band challenging it */
+        for (int challengers = 0; challengers < 2; challengers++) {
+            for (int s = 0; s < st->seats; s++)
+                add_band(p, t, s, q, challengers);
         }
     }
     qq_buf_add(p, ".");
