@@ -62,17 +62,19 @@ static bool check_cards(const qq_state *st, rules_error *err)
     for (int s = 0; s < st->slot_count; s++) {
         int want = qq_card_dice_total(st, st->slots[s].card);
         if (dice_of_slot[s] != want)
-            return rules_fail(err, "%s has %d dice in the match, not %d",
+            return rules_fail(err, "%s has %d %s in the match, not %d",
                               qq_notation_id(qq_cards[st->slots[s].card].id,
                                              name),
-                              dice_of_slot[s], want);
+                              dice_of_slot[s],
+                              dice_of_slot[s] == 1 ? "die" : "dice", want);
     }
     for (int q = 0; q < st->quest_count; q++) {
         if (dice_of_quest[q] != 2)
-            return rules_fail(err, "%s has %d quest dice, not 2",
+            return rules_fail(err, "%s has %d quest %s, not 2",
                               qq_notation_id(
                                   qq_quests[st->quest_slots[q].type].id, name),
-                              dice_of_quest[q]);
+                              dice_of_quest[q],
+                              dice_of_quest[q] == 1 ? "die" : "dice");
     }
     return true;
 }
@@ -104,31 +106,32 @@ static bool check_quest_die(const qq_state *st, int d, int *held,
 static bool check_die(const qq_state *st, int d, int *held, rules_error *err)
 {
     const qq_die *x = &st->dice[d];
-    char label[80];
-    die_label(st, d, label, sizeof label);
+    char buf[80];
+    /* the die's name, written only for the sentence of a failure */
+#define DIE_NAME die_label(st, d, buf, sizeof buf)
     if (x->zone < 0 || x->zone >= QQ_Z_COUNT)
-        return rules_fail(err, "%s is in no place", label);
+        return rules_fail(err, "%s is in no place", DIE_NAME);
     if (x->quest_die) {
         if (!check_quest_die(st, d, held, err))
             return false;
     } else if (x->zone == QQ_Z_QCARD || x->zone == QQ_Z_HELD) {
         return rules_fail(err, "%s is in the %s, where only quest dice go",
-                          label, qq_zone_title(x->zone));
+                          DIE_NAME, qq_zone_title(x->zone));
     }
     bool owned = x->zone != QQ_Z_WILDS && x->zone != QQ_Z_QCARD;
     if (owned != (x->owner >= 0 && x->owner < st->seats))
-        return rules_fail(err, "%s: owner %d does not fit the %s", label,
+        return rules_fail(err, "%s: owner %d does not fit the %s", DIE_NAME,
                           x->owner, qq_zone_title(x->zone));
     bool rolled = x->zone == QQ_Z_ACTIVE || x->zone == QQ_Z_READY ||
                   x->zone == QQ_Z_QUEST || x->zone == QQ_Z_ATTACHED ||
                   x->zone == QQ_Z_HELD || x->zone == QQ_Z_SPENT;
     if (rolled != (x->face >= 0) || x->face > 5)
-        return rules_fail(err, "%s in the %s %s a face", label,
+        return rules_fail(err, "%s in the %s %s a face", DIE_NAME,
                           qq_zone_title(x->zone), rolled ? "lacks" : "keeps");
     if ((x->zone == QQ_Z_QUEST) != (x->quest >= 0) ||
         x->quest >= st->quest_count)
         return rules_fail(err, "%s: only a die in the Quest Area is at a "
-                          "quest, and it is at one", label);
+                          "quest, and it is at one", DIE_NAME);
     if (x->copy_card >= 0 &&
         ((x->zone != QQ_Z_READY && x->zone != QQ_Z_QUEST) ||
          qq_cards[st->slots[x->slot].card].power != QQ_POW_STRONG_OOZE ||
@@ -136,21 +139,23 @@ static bool check_die(const qq_state *st, int d, int *held, rules_error *err)
          !(qq_dice[qq_cards[x->copy_card].die].faces[x->copy_face].flags &
            QQ_FACE_CREATURE)))
         return rules_fail(err, "%s copies a creature, but only a Strong "
-                          "Primordial Ooze in play copies one", label);
+                          "Primordial Ooze in play copies one", DIE_NAME);
     if ((x->zone == QQ_Z_ATTACHED) != (x->host >= 0) ||
         x->host >= st->dice_count)
         return rules_fail(err, "%s: only an attached die is on a creature, "
-                          "and it is on one", label);
+                          "and it is on one", DIE_NAME);
     if (x->zone == QQ_Z_ATTACHED) {
         const qq_die *h = &st->dice[x->host];
         if ((h->zone != QQ_Z_READY && h->zone != QQ_Z_QUEST) ||
             h->owner != x->owner)
             return rules_fail(err, "%s is attached to die %d, which is not "
-                              "its owner's creature in play", label, x->host);
+                              "its owner's creature in play", DIE_NAME,
+                              x->host);
     }
     if (x->zone == QQ_Z_QUEST && !(qq_face_of(st, d)->flags &
                                    QQ_FACE_CREATURE))
-        return rules_fail(err, "%s quests without a creature face", label);
+        return rules_fail(err, "%s quests without a creature face", DIE_NAME);
+#undef DIE_NAME
     return true;
 }
 

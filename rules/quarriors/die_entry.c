@@ -126,19 +126,35 @@ static void index_add(qq_name_index *ix, const char *id, int slot,
 
 void qq_name_index_build(qq_name_index *ix, const qq_state *st)
 {
+    ix->st = st;
     memset(ix->bucket, 0, sizeof ix->bucket);
-    for (int s = 0; s < st->slot_count; s++) {
-        int card = st->slots[s].card;
-        index_add(ix, qq_cards[card].id, s, false);
-        for (int f = 0; f < 6; f++)
-            card_face(card, f, ix->card_faces[s][f]);
+    memset(ix->card_faces_named, 0, sizeof ix->card_faces_named);
+    memset(ix->quest_faces_named, 0, sizeof ix->quest_faces_named);
+    for (int s = 0; s < st->slot_count; s++)
+        index_add(ix, qq_cards[st->slots[s].card].id, s, false);
+    for (int q = 0; q < st->quest_count; q++)
+        index_add(ix, qq_quests[st->quest_slots[q].type].id, q, true);
+}
+
+const char (*qq_name_index_faces(qq_name_index *ix, bool quest,
+                                 int slot))[QQ_NAME_SIZE]
+{
+    if (quest) {
+        if (!ix->quest_faces_named[slot]) {
+            int type = ix->st->quest_slots[slot].type;
+            for (int f = 0; f < 6; f++)
+                qq_quest_face_name(type, f, ix->quest_faces[slot][f]);
+            ix->quest_faces_named[slot] = true;
+        }
+        return ix->quest_faces[slot];
     }
-    for (int q = 0; q < st->quest_count; q++) {
-        int type = st->quest_slots[q].type;
-        index_add(ix, qq_quests[type].id, q, true);
+    if (!ix->card_faces_named[slot]) {
+        int card = ix->st->slots[slot].card;
         for (int f = 0; f < 6; f++)
-            qq_quest_face_name(type, f, ix->quest_faces[q][f]);
+            card_face(card, f, ix->card_faces[slot][f]);
+        ix->card_faces_named[slot] = true;
     }
+    return ix->card_faces[slot];
 }
 
 int qq_name_index_find(const qq_name_index *ix, const char *name, size_t len,
@@ -213,7 +229,7 @@ static int find_face(const char names[6][QQ_NAME_SIZE], span s)
 }
 
 typedef struct reader {
-    const qq_name_index *ix;
+    qq_name_index *ix;
     const qq_state *st;
     int zone;
     qq_die_entry *e;
@@ -236,8 +252,7 @@ static bool refuse(reader *r, const char *fmt, ...)
 /* The names of the faces of the entry's die. */
 static const char (*faces_of(const reader *r))[QQ_NAME_SIZE]
 {
-    return r->e->quest_die ? r->ix->quest_faces[r->e->slot]
-                           : r->ix->card_faces[r->e->slot];
+    return qq_name_index_faces(r->ix, r->e->quest_die, r->e->slot);
 }
 
 /* "NUMBER NAME": the die and the card (or quest) it belongs to. */
@@ -275,7 +290,7 @@ static bool read_copy(reader *r, span rest)
         return refuse(r, "\"copying %.*s\": name a card of the Wilds and its "
                          "face", (int)rest.len, rest.p);
     span face = trim(rest.p + n, rest.len - n);
-    int f = find_face(r->ix->card_faces[slot], face);
+    int f = find_face(qq_name_index_faces(r->ix, false, slot), face);
     if (f < 0)
         return refuse(r, "%s has no face \"%.*s\"",
                       qq_cards[r->st->slots[slot].card].id, (int)face.len,
@@ -356,7 +371,7 @@ static bool read_mark(reader *r, span m)
                      "\"Snapshot\", lists them)", (int)m.len, m.p);
 }
 
-bool qq_die_entry_read(const qq_name_index *ix, const qq_state *st,
+bool qq_die_entry_read(qq_name_index *ix, const qq_state *st,
                        const char *text, int zone, qq_die_entry *out,
                        char *why, size_t why_size)
 {

@@ -22,15 +22,19 @@ const char *qq_die_entry_write(const qq_state *st, int d,
                                char buf[QQ_ENTRY_SIZE]);
 
 /* The cards of a position's Wilds and its quest cards by name, and
- * their faces' names, for reading entries in constant time each. Built
- * once per load from the slots and quest slots already read. */
+ * their faces' names (written when first asked for), for reading entries
+ * in constant time each. Built once per load from the slots and quest
+ * slots already read; it refers to that state. */
 #define QQ_INDEX_BUCKETS 64
 typedef struct qq_name_index {
+    const qq_state *st;
     struct {
         const char *id;  /* qq_cards[].id or qq_quests[].id; NULL: empty */
         int slot;        /* Wilds slot or quest slot */
         bool quest;
     } bucket[QQ_INDEX_BUCKETS];
+    bool card_faces_named[QQ_MAX_SLOTS];
+    bool quest_faces_named[QQ_MAX_QUESTS];
     char card_faces[QQ_MAX_SLOTS][6][QQ_NAME_SIZE];
     char quest_faces[QQ_MAX_QUESTS][6][QQ_NAME_SIZE];
 } qq_name_index;
@@ -41,6 +45,11 @@ void qq_name_index_build(qq_name_index *ix, const qq_state *st);
  * name (len bytes), or -1. */
 int qq_name_index_find(const qq_name_index *ix, const char *name, size_t len,
                        bool *quest);
+
+/* The names of the six faces of the dice of a Wilds slot (quest false)
+ * or of a quest slot's quest dice (quest true). */
+const char (*qq_name_index_faces(qq_name_index *ix, bool quest,
+                                 int slot))[QQ_NAME_SIZE];
 
 /* A die entry as read, before it joins the state. */
 typedef struct qq_die_entry {
@@ -63,7 +72,7 @@ typedef struct qq_die_entry {
  * a face where dice show one, "at QUEST" in a Quest Area, "on DIE" when
  * attached). False with why filled (a sentence without the place, which
  * the caller names) when the text is not a die entry. */
-bool qq_die_entry_read(const qq_name_index *ix, const qq_state *st,
+bool qq_die_entry_read(qq_name_index *ix, const qq_state *st,
                        const char *text, int zone, qq_die_entry *out,
                        char *why, size_t why_size);
 

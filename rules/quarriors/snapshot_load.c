@@ -72,7 +72,7 @@ static bool read_seat_list(loader *l, const json_t *v, const char *path,
     size_t i;
     const json_t *seat;
     json_array_foreach(v, i, seat) {
-        char at[48];
+        char at[96];
         int s;
         snprintf(at, sizeof at, "%s[%zu]", path, i);
         if (!read_int(l, seat, at, 0, l->st->seats - 1, &s))
@@ -320,7 +320,7 @@ static bool read_glory(loader *l, const json_t *glory, int s)
     p->glory = 0;
     for (int i = 0; keys[i] != NULL; i++) {
         const json_t *v = json_object_get(glory, keys[i]);
-        char at[64];
+        char at[96];
         snprintf(at, sizeof at, "%s.%s", path, keys[i]);
         if (v != NULL && !read_int(l, v, at, 0, 100000, parts[i]))
             return false;
@@ -344,7 +344,7 @@ static bool read_player_dice(loader *l, const json_t *players)
             !read_glory(l, json_object_get(player, "glory"), s))
             return false;
         for (int i = 0; i < PLAYER_ZONES; i++) {
-            char at[48];
+            char at[96];
             const char *zone = qq_zone_name(player_zones[i]);
             snprintf(at, sizeof at, "%s.%s", path, zone);
             if (!read_dice_list(l, json_object_get(player, zone), at,
@@ -374,7 +374,7 @@ static bool read_orders(loader *l, const json_t *players)
                               "while the seat has still to choose", path);
         st->order_len[s] = (int)json_array_size(order);
         for (int i = 0; i < st->order_len[s]; i++) {
-            char at[48];
+            char at[96];
             int d;
             snprintf(at, sizeof at, "%s[%d]", path, i);
             if (!read_int(l, json_array_get(order, (size_t)i), at, 0,
@@ -567,8 +567,9 @@ static bool read_last_roll(loader *l, const json_t *roll)
                           "quest die", r->die);
     const char *face = json_string_value(json_object_get(roll, "face"));
     int q = st->dice[r->die].slot;
+    const char (*names)[QQ_NAME_SIZE] = qq_name_index_faces(&l->ix, true, q);
     for (int f = 0; face != NULL && f < 6 && r->face < 0; f++) {
-        if (qq_same_name(face, strlen(face), l->ix.quest_faces[q][f]))
+        if (qq_same_name(face, strlen(face), names[f]))
             r->face = f;
     }
     if (r->face < 0)
