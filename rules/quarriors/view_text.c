@@ -234,7 +234,11 @@ static void write_turn(qq_text *out, qq_buf *p, const table *t)
                    who(t, s, false));
         i++;
     }
-    qq_buf_add(p, ": %s.", pending.prompt);
+    /* the prompt speaks to the seats that act ("end your turn") */
+    if (t->seat >= 0 && (pending.seats & (1u << t->seat)))
+        qq_buf_add(p, ": %s.", pending.prompt);
+    else
+        qq_buf_add(p, ".");
     qq_text_para(out, p);
 }
 
