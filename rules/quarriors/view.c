@@ -1,7 +1,8 @@
-/* view.c: what a seat sees. Everything on the table is public; a bag
- * shows only how many dice it holds (its owner also sees how many of each
- * card), never which die numbers are inside; a sealed challenge order is
- * shown only to the seat that chose it. */
+/* view.c: what a seat sees. Everything on the table is public, and so
+ * is the last quest die rolled; a bag shows only how many dice it holds
+ * (its owner also sees how many of each card), never which die numbers
+ * are inside; a sealed challenge order is shown only to the seat that
+ * chose it. */
 #include "qq_names.h"
 
 #include <string.h>
@@ -12,8 +13,11 @@ static json_t *face_json(const qq_state *st, int d)
     if (die->face < 0)
         return json_null();
     json_t *face = json_object();
+    char name[QQ_NAME_SIZE];
     if (die->quest_die) {
         const qq_quest_face *r = &qq_quest_die_faces[die->face];
+        json_object_set_new(face, "name", json_string(qq_quest_face_name(
+            st->quest_slots[die->slot].type, die->face, name)));
         if (r->kind == QQ_QR_QUARTIFACT) {
             char buf[64];
             json_object_set_new(face, "quartifact", json_string(
@@ -23,6 +27,7 @@ static json_t *face_json(const qq_state *st, int d)
         return face;
     }
     const qq_face *f = qq_face_of(st, d);
+    json_object_set_new(face, "name", json_string(qq_face_name(f, name)));
     if (f->q)
         json_object_set_new(face, "q", json_integer(f->q));
     if (f->draw)
