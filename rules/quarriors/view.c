@@ -159,6 +159,21 @@ json_t *qq_view(const qq_state *st, int seat)
     if (st->phase == QQ_P_DEFEND)
         json_object_set_new(view, "attack", json_pack(
             "{s:i,s:i}", "defender", st->defender, "damage", st->damage));
+    /* what view_text tells of a scoring power and a reaction window */
+    if (st->phase == QQ_P_TRIGGER && st->trigger >= 0)
+        json_object_set_new(view, "scoring_power", json_pack(
+            "{s:i,s:s}", "die", st->trigger, "may",
+            qq_trigger_verb(st->trigger_pow[st->trigger])));
+    if (st->phase == QQ_P_REACT) {
+        json_t *seats = json_array();
+        for (int s = 0; s < st->seats; s++) {
+            if (st->react_mask & (1u << s))
+                json_array_append_new(seats, json_integer(s));
+        }
+        json_object_set_new(view, "reaction", json_pack(
+            "{s:o,s:i,s:b}", "seats", seats, "asked", st->react_seat,
+            "after_the_fight", qq_post_window_kind(st->react_resume)));
+    }
     if (st->phase == QQ_P_SPECIAL)
         json_object_set_new(view, "free_capture_up_to",
                             json_integer(qq_free_capture_limit(st)));
