@@ -159,6 +159,55 @@ static bool check_die(const qq_state *st, int d, int *held, rules_error *err)
     return true;
 }
 
+/* A quest challenge's orders of defenders: a seat is asked for one only
+ * with two or more creatures in the challenge; a sealed order lists them
+ * all, each once; while the phase lasts someone has still to choose. */
+static bool check_orders(const qq_state *st, rules_error *err)
+{
+    int waiting = 0;
+    for (int s = 0; s < st->seats; s++) {
+        if (st->chosen[s] < 0)
+            continue;
+        if (st->phase != QQ_P_CHALLENGE)
+            return rules_fail(err, "seat %d has a defense order outside a "
+                              "quest challenge", s);
+        int band = 0;
+        for (int d = 0; d < st->dice_count; d++) {
+            const qq_die *x = &st->dice[d];
+            band += x->owner == s && x->zone == QQ_Z_QUEST &&
+                    x->quest == st->challenge_quest &&
+                    ((x->flags & QQ_F_CHALLENGER) != 0) == (s == st->turn);
+        }
+        if (band < 2)
+            return rules_fail(err, "seat %d is asked to order its defenders "
+                              "but has %d creature%s in the challenge", s,
+                              band, band == 1 ? "" : "s");
+        if (st->chosen[s] == 0) {
+            waiting++;
+            continue;
+        }
+        bool listed[QQ_MAX_DICE] = {false};
+        for (int i = 0; i < st->order_len[s]; i++) {
+            int d = st->order[s][i];
+            const qq_die *x = &st->dice[d];
+            if (listed[d] || x->owner != s || x->zone != QQ_Z_QUEST ||
+                x->quest != st->challenge_quest)
+                return rules_fail(err, "seat %d's defense order names die "
+                                  "%d, not one of its creatures in the "
+                                  "challenge", s, d);
+            listed[d] = true;
+        }
+        if (st->order_len[s] != band)
+            return rules_fail(err, "seat %d's defense order lists %d of its "
+                              "%d creatures in the challenge", s,
+                              st->order_len[s], band);
+    }
+    if (st->phase == QQ_P_CHALLENGE && waiting == 0)
+        return rules_fail(err, "a quest challenge with no seat still to "
+                          "order its defenders (defense_order null)");
+    return true;
+}
+
 /* The turn's phase has what it needs. */
 static bool check_phase(const qq_state *st, rules_error *err)
 {
@@ -178,37 +227,7 @@ static bool check_phase(const qq_state *st, rules_error *err)
     if (st->phase == QQ_P_TRIGGER &&
         (st->trigger < 0 || st->trigger_pow[st->trigger] == QQ_POW_NONE))
         return rules_fail(err, "a scoring power without its die");
-    for (int s = 0; s < st->seats; s++) {
-        if (st->chosen[s] >= 0 && st->phase != QQ_P_CHALLENGE)
-            return rules_fail(err, "seat %d has a defense order outside a "
-                              "quest challenge", s);
-        if (st->chosen[s] != 1)
-            continue;
-        /* a sealed order lists the seat's whole band, each die once */
-        int band = 0;
-        for (int d = 0; d < st->dice_count; d++) {
-            const qq_die *x = &st->dice[d];
-            band += x->owner == s && x->zone == QQ_Z_QUEST &&
-                    x->quest == st->challenge_quest &&
-                    ((x->flags & QQ_F_CHALLENGER) != 0) == (s == st->turn);
-        }
-        bool listed[QQ_MAX_DICE] = {false};
-        for (int i = 0; i < st->order_len[s]; i++) {
-            int d = st->order[s][i];
-            const qq_die *x = &st->dice[d];
-            if (listed[d] || x->owner != s || x->zone != QQ_Z_QUEST ||
-                x->quest != st->challenge_quest)
-                return rules_fail(err, "seat %d's defense order names die "
-                                  "%d, not one of its creatures in the "
-                                  "challenge", s, d);
-            listed[d] = true;
-        }
-        if (st->order_len[s] != band)
-            return rules_fail(err, "seat %d's defense order lists %d of its "
-                              "%d creatures in the challenge", s,
-                              st->order_len[s], band);
-    }
-    return true;
+    return check_orders(st, err);
 }
 
 bool qq_check(const qq_state *st, rules_error *err)

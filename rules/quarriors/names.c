@@ -159,10 +159,18 @@ int qq_phase_find(const char *name)
     return -1;
 }
 
-const char *qq_phase_list(void)
+const char *qq_phase_list(char *buf, size_t size)
 {
-    return "cull, seize, special, main, defend, challenge, takeover, "
-           "capture, react, trigger, over, first";
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int p = 0; p < PHASE_COUNT; p++) {
+        int n = snprintf(buf + len, size - len, "%s%s", p == 0 ? "" : ", ",
+                         phase_names[p]);
+        if (n < 0 || (size_t)n >= size - len)
+            break;
+        len += (size_t)n;
+    }
+    return buf;
 }
 
 static const char *const zone_names[QQ_Z_COUNT] = {

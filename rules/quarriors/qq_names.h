@@ -48,8 +48,9 @@ const char *qq_quest_reward_text(int quest_type, int face, char *buf,
  * "first". qq_phase_find returns -1 for an unknown name. */
 const char *qq_phase_name(int phase);
 int qq_phase_find(const char *name);
-/* Every phase name, comma-separated, for an error sentence. */
-const char *qq_phase_list(void);
+/* Every phase name, comma-separated, for an error sentence. Returns
+ * buf. */
+const char *qq_phase_list(char *buf, size_t size);
 
 /* Places (QQ_Z_) as the snapshot and the JSON view name them ("ready")
  * and as people read them ("Ready Area"). */

@@ -460,11 +460,12 @@ static bool read_turn_field(loader *l, const char *key, const json_t *v,
         return read_int(l, v, path, 0, 1 << 30, &st->turn_number);
     if (strcmp(key, "phase") == 0) {
         const char *name = json_string_value(v);
+        char phases[128];
         st->phase = name == NULL ? -1 : qq_phase_find(name);
         if (st->phase < 0)
             return rules_fail(l->err, "turn.phase: there is no phase \"%s\" "
                               "(%s)", name != NULL ? name : "",
-                              qq_phase_list());
+                              qq_phase_list(phases, sizeof phases));
         return true;
     }
     if (strcmp(key, "defender") == 0)
