@@ -87,6 +87,11 @@ static json_t *engine_parse(const rules_state *state, int seat,
     return qq_parse(text, err);
 }
 
+static char *engine_view_text(const rules_state *state, int seat)
+{
+    return qq_view_text((const qq_state *)state, seat);
+}
+
 static json_t *engine_result(const rules_state *state)
 {
     return qq_result((const qq_state *)state);
@@ -123,6 +128,7 @@ const rules_engine qq_engine = {
     .legal = engine_legal,
     .format_move = engine_format,
     .parse_move = engine_parse,
+    .view_text = engine_view_text,
     .result = engine_result,
     .save = engine_save,
     .load = engine_load,

@@ -194,6 +194,14 @@ enum {
 
 #define QQ_MAX_BAND 24
 
+/* A quest die roll, as the table saw it. */
+typedef struct qq_quest_roll {
+    int die;          /* the quest die rolled; -1: none rolled yet */
+    int seat;         /* who rolled it (completed the quest) */
+    int face;         /* index in qq_quest_die_faces */
+    int seized_from;  /* seat it was seized from; -1: taken from its card */
+} qq_quest_roll;
+
 typedef struct qq_player {
     int glory;
     int glory_scoring, glory_quest, glory_challenge, glory_spell;
@@ -226,9 +234,8 @@ typedef struct qq_state {
     int8_t cull_mark[QQ_MAX_DICE];
     int8_t cull_glory[QQ_MAX_DICE];
     int quest_done;     /* quest slot completed this turn, or -1 */
-    int quest_band;     /* creatures that completed it */
-    int quest_band_left;/* of those, not yet culled (Expert) */
-    int special_cost;   /* QQ_P_SPECIAL: most a free capture may cost */
+    int quest_band_left;/* creatures that completed it, not yet culled
+                           (Expert) */
     /* attack in progress */
     int defender;       /* seat defending now */
     int damage;         /* damage left against that seat */
@@ -253,12 +260,17 @@ typedef struct qq_state {
     int trigger;
     int8_t trigger_pow[QQ_MAX_DICE];
     int16_t order[RULES_MAX_SEATS][QQ_MAX_BAND];
+    /* The last quest die rolled, public until the next roll. */
+    qq_quest_roll last_roll;
     rules_rng rng;
 } qq_state;
 
 /* What follows a reaction window. */
 enum { QQ_R_DAMAGE, QQ_R_NEXT_ATTACK, QQ_R_CHALLENGE, QQ_R_AFTER_CHALLENGE,
        QQ_R_MAIN, QQ_R_COUNT };
+/* Whether a window that resumes so comes after a fight (Shaping Cantrip,
+ * Ghostly Spirit), not before the damage (Life spells); reactions.c. */
+bool qq_post_window_kind(int resume);
 
 /* stats.c: what a die shows and is worth right now. */
 bool qq_is_creature_die(const qq_state *st, int d);
@@ -276,6 +288,7 @@ int qq_basic_quiddity_in_play(const qq_state *st, int seat);
 int qq_summon_cost(const qq_state *st, int d);
 int qq_quiddity_available(const qq_state *st);
 int qq_capture_cost(const qq_state *st, int slot);
+int qq_free_capture_limit(const qq_state *st);
 int qq_slot_dice(const qq_state *st, int slot);
 int qq_quest_owner(const qq_state *st, int q);
 int qq_held_quartifact(const qq_state *st, int seat);
@@ -284,6 +297,9 @@ int qq_empty_creature_cards(const qq_state *st);
 
 /* The turn (play.c, turn.c; the phases share qq_turn.h). */
 void qq_start_turn(qq_state *st);
+/* The counters and marks of a turn as it begins, before anything scores
+ * (what a snapshot leaves out has these values). */
+void qq_clear_turn(qq_state *st);
 bool qq_apply_move(qq_state *st, int seat, const json_t *action,
                    rules_error *err);
 void qq_check_end(qq_state *st);
@@ -298,15 +314,22 @@ json_t *qq_default_move(const rules_state *state, int seat);
 char *qq_format(const json_t *action);
 json_t *qq_parse(const char *text, rules_error *err);
 
-/* view.c, snapshot.c, score.c */
+/* view.c, view_text.c, score.c: what a seat sees, the result. */
 json_t *qq_view(const qq_state *st, int seat);
+char *qq_view_text(const qq_state *st, int seat);
+json_t *qq_result(const qq_state *st);
+
+/* snapshot_save.c, snapshot_load.c: the position form (README,
+ * "Snapshot"); check.c: the invariants. */
 json_t *qq_save(const qq_state *st);
 qq_state *qq_load(const json_t *snapshot, rules_error *err);
 bool qq_check(const qq_state *st, rules_error *err);
-json_t *qq_result(const qq_state *st);
+
+/* setup.c */
 json_t *qq_options(void);
 qq_state *qq_setup(const json_t *options, int seats,
                    const uint8_t seed[RULES_SEED_BYTES], rules_error *err);
-const char *qq_zone_name(int zone);
+/* How many dice card has in a match of st's seat count (bags included). */
+int qq_card_dice_total(const qq_state *st, int card);
 
 #endif

@@ -99,7 +99,6 @@ qq_move_result qq_takeover_move(qq_state *st, const char *type,
                                 rules_error *err);
 
 /* reactions.c: reaction windows. */
-bool qq_post_window_kind(int resume);
 void qq_ask_from(qq_state *st, int from);
 bool qq_open_window(qq_state *st, uint32_t mask, int first, int resume);
 void qq_post_window(qq_state *st, int first, int resume);

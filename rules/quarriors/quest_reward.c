@@ -10,11 +10,17 @@
 static void roll_quest_die(qq_state *st, int e)
 {
     int seat = st->turn;
-    int q = st->dice[e].slot;
     int face = qq_roll(st);
     const qq_quest_face *r = &qq_quest_die_faces[face];
-    if (st->dice[e].zone == QQ_Z_ATTACHED || st->dice[e].zone == QQ_Z_HELD)
+    /* The roll is public: every view shows it until the next one. */
+    st->last_roll.die = e;
+    st->last_roll.seat = seat;
+    st->last_roll.face = face;
+    st->last_roll.seized_from = -1;
+    if (st->dice[e].zone == QQ_Z_ATTACHED || st->dice[e].zone == QQ_Z_HELD) {
+        st->last_roll.seized_from = st->dice[e].owner;
         qq_return_quest_die(st, e);   /* seized from its holder */
+    }
     switch (r->kind) {
     case QQ_QR_QUIDDITY:
         st->quiddity += r->amount;
@@ -23,7 +29,8 @@ static void roll_quest_die(qq_state *st, int e)
         qq_draw(st, seat, r->amount);
         break;
     case QQ_QR_SPECIAL:
-        st->special_cost = qq_quest_special_cost(st->quest_slots[q].type);
+        /* the free capture's limit follows from quest_done
+         * (qq_free_capture_limit) */
         st->phase = QQ_P_SPECIAL;
         return;
     default: {
@@ -129,9 +136,10 @@ qq_move_result qq_special_move(qq_state *st, const char *type,
             return qq_refuse(err, "that card is not in the Wilds");
         if (qq_slot_dice(st, slot) == 0)
             return qq_refuse(err, "no dice are left on that card");
-        if (qq_cards[st->slots[slot].card].cost > st->special_cost)
+        int limit = qq_free_capture_limit(st);
+        if (qq_cards[st->slots[slot].card].cost > limit)
             return qq_refuse(err, "the quest reward captures a die costing "
-                                  "at most %d", st->special_cost);
+                                  "at most %d", limit);
         qq_take_from_wilds(st, slot);
     }
     qq_begin_main(st);

@@ -131,7 +131,6 @@ static void complete_quests(qq_state *st)
         }
         if (success) {
             st->quest_done = q;
-            st->quest_band = band;
             st->quest_band_left = band;
             st->culls_left += band;
         }

@@ -20,6 +20,23 @@ json_t *qq_options(void)
         "(their powers are unknown: faces only)");
 }
 
+/* The dice of each card, as qq_setup deals them: the starting bags'
+ * Basic Quiddity and Assistants, the rest on the cards. Play moves dice
+ * but never makes or loses one (qq_check counts them). */
+int qq_card_dice_total(const qq_state *st, int card)
+{
+    const char *id = qq_cards[card].id;
+    if (strcmp(id, "basic_quiddity") == 0)
+        return st->seats * qq_counts.bag_quiddity;  /* none on the card */
+    if (strcmp(id, "assistant") == 0)
+        return qq_counts.card_assistant + st->seats * qq_counts.bag_assistant;
+    if (strcmp(id, "portal") == 0)
+        return qq_counts.card_portal;
+    if (strcmp(id, "squire") == 0)
+        return qq_counts.card_squire;
+    return qq_counts.card_other;
+}
+
 static int add_die(qq_state *st, int slot, int owner, int zone)
 {
     qq_die *die = &st->dice[st->dice_count];
@@ -145,6 +162,8 @@ qq_state *qq_setup(const json_t *options, int seats,
     st->defender = -1;
     st->react_seat = -1;
     st->trigger = -1;
+    st->last_roll = (qq_quest_roll){.die = -1, .seat = -1, .face = -1,
+                                    .seized_from = -1};
     st->turn = 0;   /* seat 0 starts (CLARIFICATIONS: general rulings) */
     qq_start_turn(st);
     return st;

@@ -336,6 +336,15 @@ int qq_capture_cost(const qq_state *st, int slot)
     return cost < 0 ? 0 : cost;
 }
 
+/* The most a quest's "?" free capture may cost: it is the reward of the
+ * quest completed this turn (QQ_P_SPECIAL follows from it). */
+int qq_free_capture_limit(const qq_state *st)
+{
+    if (st->quest_done < 0)
+        return 0;
+    return qq_quest_special_cost(st->quest_slots[st->quest_done].type);
+}
+
 /* The seat whose creatures pursue quest q (not challengers), or -1. */
 int qq_quest_owner(const qq_state *st, int q)
 {

@@ -28,19 +28,15 @@ void qq_check_end(qq_state *st)
         st->phase = QQ_P_OVER;
 }
 
-void qq_start_turn(qq_state *st)
+void qq_clear_turn(qq_state *st)
 {
-    int seat = st->turn;
-    st->turn_number++;
     st->quiddity = 0;
     st->captures_left = 1;
     st->capture_discount = 0;
     st->attack_bonus = 0;
     st->culls_left = 0;
     st->quest_done = -1;
-    st->quest_band = 0;
     st->quest_band_left = 0;
-    st->special_cost = 0;
     st->defender = -1;
     st->damage = 0;
     st->attack_todo = 0;
@@ -62,6 +58,15 @@ void qq_start_turn(qq_state *st)
     memset(st->trigger_pow, 0, sizeof st->trigger_pow);
     for (int d = 0; d < st->dice_count; d++)
         st->dice[d].flags = 0;
+    for (int s = 0; s < RULES_MAX_SEATS; s++)
+        st->chosen[s] = -1;
+}
+
+void qq_start_turn(qq_state *st)
+{
+    int seat = st->turn;
+    st->turn_number++;
+    qq_clear_turn(st);
 
     /* COMPLETING A QUEST: with creatures scoring in the Ready Area and a
      * band on a quest, the player decides which comes first. */

@@ -1,25 +1,11 @@
-/* view.c: what a seat sees. Everything on the table is public; a bag
- * shows only how many dice it holds (its owner also sees how many of each
- * card), never which die numbers are inside; a sealed challenge order is
- * shown only to the seat that chose it. */
-#include "qq_internal.h"
+/* view.c: what a seat sees. Everything on the table is public, and so
+ * is the last quest die rolled; a bag shows only how many dice it holds
+ * (its owner also sees how many of each card), never which die numbers
+ * are inside; a sealed challenge order is shown only to the seat that
+ * chose it. */
+#include "qq_names.h"
 
 #include <string.h>
-
-static const char *const zone_names[QQ_Z_COUNT] = {
-    "wilds", "bag", "active", "ready", "quest", "used", "spent", "attached",
-    "quest_card", "held", "aside",
-};
-
-static const char *const phase_names[] = {
-    "cull", "seize", "special", "main", "defend", "challenge", "takeover",
-    "capture", "react", "trigger", "over", "first",
-};
-
-const char *qq_zone_name(int zone)
-{
-    return zone >= 0 && zone < QQ_Z_COUNT ? zone_names[zone] : "?";
-}
 
 static json_t *face_json(const qq_state *st, int d)
 {
@@ -27,8 +13,11 @@ static json_t *face_json(const qq_state *st, int d)
     if (die->face < 0)
         return json_null();
     json_t *face = json_object();
+    char name[QQ_NAME_SIZE];
     if (die->quest_die) {
         const qq_quest_face *r = &qq_quest_die_faces[die->face];
+        json_object_set_new(face, "name", json_string(qq_quest_face_name(
+            st->quest_slots[die->slot].type, die->face, name)));
         if (r->kind == QQ_QR_QUARTIFACT) {
             char buf[64];
             json_object_set_new(face, "quartifact", json_string(
@@ -38,6 +27,7 @@ static json_t *face_json(const qq_state *st, int d)
         return face;
     }
     const qq_face *f = qq_face_of(st, d);
+    json_object_set_new(face, "name", json_string(qq_face_name(f, name)));
     if (f->q)
         json_object_set_new(face, "q", json_integer(f->q));
     if (f->draw)
@@ -83,6 +73,22 @@ static json_t *die_json(const qq_state *st, int d)
     if (die->flags & QQ_F_SUMMONED)
         json_object_set_new(j, "this_turn", json_true());
     return j;
+}
+
+/* The last quest die rolled: a roll is public at the table (who rolled
+ * which die, what it showed and what it gave), kept until the next. */
+static json_t *last_roll_json(const qq_state *st)
+{
+    const qq_quest_roll *r = &st->last_roll;
+    int type = st->quest_slots[st->dice[r->die].slot].type;
+    char face[QQ_NAME_SIZE], reward[128];
+    json_t *roll = json_pack(
+        "{s:i,s:s,s:i,s:s,s:s}", "seat", r->seat, "quest", qq_quests[type].id,
+        "die", r->die, "face", qq_quest_face_name(type, r->face, face),
+        "reward", qq_quest_reward_text(type, r->face, reward, sizeof reward));
+    if (r->seized_from >= 0)
+        json_object_set_new(roll, "seized_from", json_integer(r->seized_from));
+    return roll;
 }
 
 json_t *qq_view(const qq_state *st, int seat)
@@ -139,7 +145,7 @@ json_t *qq_view(const qq_state *st, int seat)
     json_t *view = json_pack(
         "{s:i,s:i,s:i,s:s,s:i,s:{s:b,s:b,s:b},s:o,s:o,s:o}", "seat", seat,
         "turn", st->turn, "turn_number", st->turn_number, "phase",
-        phase_names[st->phase], "goal", st->goal, "options", "quests",
+        qq_phase_name(st->phase), "goal", st->goal, "options", "quests",
         st->quests, "expert", st->expert, "quarmageddon", st->quarmageddon,
         "wilds", wilds, "quest_area", quests, "players", players);
     if (st->phase != QQ_P_OVER) {
@@ -153,9 +159,26 @@ json_t *qq_view(const qq_state *st, int seat)
     if (st->phase == QQ_P_DEFEND)
         json_object_set_new(view, "attack", json_pack(
             "{s:i,s:i}", "defender", st->defender, "damage", st->damage));
+    /* what view_text tells of a scoring power and a reaction window */
+    if (st->phase == QQ_P_TRIGGER && st->trigger >= 0)
+        json_object_set_new(view, "scoring_power", json_pack(
+            "{s:i,s:s}", "die", st->trigger, "may",
+            qq_trigger_verb(st->trigger_pow[st->trigger])));
+    if (st->phase == QQ_P_REACT) {
+        json_t *seats = json_array();
+        for (int s = 0; s < st->seats; s++) {
+            if (st->react_mask & (1u << s))
+                json_array_append_new(seats, json_integer(s));
+        }
+        json_object_set_new(view, "reaction", json_pack(
+            "{s:o,s:i,s:b}", "seats", seats, "asked", st->react_seat,
+            "after_the_fight", qq_post_window_kind(st->react_resume)));
+    }
     if (st->phase == QQ_P_SPECIAL)
         json_object_set_new(view, "free_capture_up_to",
-                            json_integer(st->special_cost));
+                            json_integer(qq_free_capture_limit(st)));
+    if (st->last_roll.die >= 0)
+        json_object_set_new(view, "last_quest_roll", last_roll_json(st));
     if (st->phase == QQ_P_CHALLENGE) {
         json_t *chosen = json_array();
         for (int s = 0; s < st->seats; s++)

@@ -1,7 +1,9 @@
 /* Quarriors! with Quartifacts: the rulebook's quest cases, loaded from
- * rules/quarriors/examples/ and played through `pbem rules`. Die numbers
- * are the indices of the snapshot's "dice" list (README "Snapshot"). */
+ * rules/quarriors/examples/ and played through `pbem rules`. A die is
+ * found by its number in the lists of the snapshot's places (README
+ * "Snapshot"). */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,16 +11,49 @@
 
 #define G "quarriors"
 
-/* The first word (zone) and fourth (owner) of die d in a position. */
+/* The entry of die d in list (an array of "NUMBER CARD, ..." texts), or
+ * NULL. */
+static const char *entry_of(const json_t *list, int d)
+{
+    size_t i;
+    const json_t *v;
+    json_array_foreach(list, i, v) {
+        const char *text = json_string_value(v);
+        char *end;
+        if (text != NULL && strtol(text, &end, 10) == d && end != text &&
+            *end == ' ')
+            return text;
+    }
+    return NULL;
+}
+
+/* The place (zone) and owner of die d in a position: its dice are listed
+ * under the Wilds, the Quest Area or a player's places (README
+ * "Snapshot"). */
 static void die_of(const char *position, int d, char *zone, int *owner)
 {
     json_t *p = json_loads(position, 0, NULL);
-    const char *text = json_string_value(
-        json_array_get(json_object_get(p, "dice"), (size_t)d));
-    cr_assert_not_null(text, "no die %d", d);
-    int slot, quest_die;
-    cr_assert_eq(sscanf(text, "%15s %d %d %d", zone, &slot, &quest_die, owner),
-                 4);
+    cr_assert_not_null(p);
+    *owner = -1;
+    zone[0] = '\0';
+    if (entry_of(json_object_get(json_object_get(p, "wilds"), "dice"), d))
+        strcpy(zone, "wilds");
+    if (entry_of(json_object_get(json_object_get(p, "quest_area"), "dice"),
+                 d))
+        strcpy(zone, "quest_card");
+    size_t s;
+    const json_t *player;
+    json_array_foreach(json_object_get(p, "players"), s, player) {
+        const char *key;
+        const json_t *list;
+        json_object_foreach((json_t *)player, key, list) {
+            if (json_is_array(list) && entry_of(list, d) != NULL) {
+                snprintf(zone, 16, "%s", key);
+                *owner = (int)s;
+            }
+        }
+    }
+    cr_assert_neq(zone[0], '\0', "no die %d", d);
     json_decref(p);
 }
 

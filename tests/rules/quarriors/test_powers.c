@@ -10,6 +10,7 @@
 #include "../harness.h"
 #include "quarriors/qq_internal.h"
 #include "quarriors/quarriors.h"
+#include "wilds.h"
 
 /* A match with quests, seat 0 in phase 2 with an empty Active Pool. */
 static qq_state *fresh(int seats)
@@ -34,8 +35,7 @@ static int card(qq_state *st, int k, const char *id)
 {
     int slot = 4 + k;
     cr_assert_lt(slot, st->slot_count);
-    st->slots[slot].card = qq_card_find(id);
-    cr_assert_geq(st->slots[slot].card, 0, "%s", id);
+    qq_test_put_card(st, slot, id);
     return slot;
 }
 

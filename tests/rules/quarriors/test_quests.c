@@ -10,6 +10,7 @@
 #include "../harness.h"
 #include "quarriors/qq_internal.h"
 #include "quarriors/quarriors.h"
+#include "wilds.h"
 
 /* A 2..4-seat match with quests whose first creature slot holds card. */
 static qq_state *position(int seats, const char *card, int *slot)
@@ -21,7 +22,7 @@ static qq_state *position(int seats, const char *card, int *slot)
     cr_assert_not_null(st, "%s", err.message);
     for (int s = 0; s < st->slot_count; s++) {
         if (qq_cards[st->slots[s].card].kind == QQ_KIND_CREATURE) {
-            st->slots[s].card = qq_card_find(card);
+            qq_test_put_card(st, s, card);
             *slot = s;
             break;
         }
@@ -99,7 +100,7 @@ Test(qq_challenge, survivors_go_home_when_a_quester_survives)
     /* A second creature card: Defender of the Pale (face 3 = L1 1/5). */
     for (int s = slot + 1; s < st->slot_count; s++) {
         if (qq_cards[st->slots[s].card].kind == QQ_KIND_CREATURE) {
-            st->slots[s].card = qq_card_find("defender_of_the_pale");
+            qq_test_put_card(st, s, "defender_of_the_pale");
             slot2 = s;
             break;
         }
@@ -209,7 +210,7 @@ Test(qq_quest, the_player_decides_whether_the_quest_or_scoring_comes_first)
     qq_state *st = position(2, "strong_witching_hag", &slot);
     for (int s = slot + 1; s < st->slot_count; s++) {
         if (qq_cards[st->slots[s].card].kind == QQ_KIND_CREATURE) {
-            st->slots[s].card = qq_card_find("deathdealer");
+            qq_test_put_card(st, s, "deathdealer");
             slot2 = s;
             break;
         }
@@ -336,7 +337,7 @@ Test(qq_challenge, a_questing_strong_scavenging_goblin_counts_the_ready_area)
     qq_state *st = position(2, "deathdealer", &slot);
     for (int s = slot + 1; s < st->slot_count; s++) {
         if (qq_cards[st->slots[s].card].kind == QQ_KIND_CREATURE) {
-            st->slots[s].card = qq_card_find("strong_scavenging_goblin");
+            qq_test_put_card(st, s, "strong_scavenging_goblin");
             slot2 = s;
             break;
         }
