@@ -5,8 +5,8 @@
  * PBEM_KEY_FILE (var/service.key), PBEM_MIGRATIONS (migrations),
  * PBEM_THREADS (8), PBEM_QUIET (1: warnings and errors only); the outbox
  * worker's and mail's variables are in notify.h and mail.h, the deadline
- * worker's in deadline_worker.h, the test clock (PBEM_CLOCK_FILE) in
- * clock.h. */
+ * worker's in deadline_worker.h, the IMAP worker's (PBEM_IMAP_URL…) in
+ * imap_config.h, the test clock (PBEM_CLOCK_FILE) in clock.h. */
 #include <curl/curl.h>
 #include <signal.h>
 #include <sodium.h>
@@ -21,6 +21,8 @@
 #include "core/log.h"
 #include "store/migrate.h"
 #include "notify/notify.h"
+#include "mailin/imap_config.h"
+#include "mailin/mailin.h"
 #include "ledger/seal.h"
 
 static const char *env_or(const char *name, const char *fallback)
@@ -80,6 +82,12 @@ int main(int argc, char **argv)
     pthread_sigmask(SIG_BLOCK, &stop, NULL);
     signal(SIGPIPE, SIG_IGN);
 
+    /* A bad IMAP setting stops the start, before anything is served. */
+    imap_config imap;
+    bool reads_mail = imap_configured();
+    if (reads_mail && !imap_config_from_env(&imap, &err))
+        return fail(&err);
+
     const char *listen = env_or("PBEM_LISTEN", "127.0.0.1:8080");
     int threads = atoi(env_or("PBEM_THREADS", "8"));
     http_server *server = http_start(listen, threads > 0 ? threads : 8, &err);
@@ -106,6 +114,17 @@ int main(int argc, char **argv)
             return fail(&err);
         }
     }
+    imap_worker *mail_reader = NULL;
+    if (reads_mail) {
+        mail_reader = imap_worker_start(&imap, mailin_from_imap, NULL, &err);
+        explicit_bzero(&imap, sizeof imap); /* the password */
+        if (mail_reader == NULL) {
+            deadline_worker_stop(deadlines);
+            notify_stop(notifier);
+            http_stop(server, 0);
+            return fail(&err);
+        }
+    }
     char host[64];
     snprintf(host, sizeof host, "%.*s", (int)(strrchr(listen, ':') - listen),
              listen);
@@ -118,6 +137,7 @@ int main(int argc, char **argv)
     log_info("received %s: finishing in-flight requests",
              signal_number == SIGTERM ? "SIGTERM" : "SIGINT");
     http_stop(server, 30);
+    imap_worker_stop(mail_reader);
     deadline_worker_stop(deadlines);
     notify_stop(notifier);
     db_shutdown();

@@ -526,3 +526,18 @@ mailin_outcome mailin_receive(const char *raw, size_t length, const char *via,
     mail_message_free(message);
     return outcome;
 }
+
+imap_outcome mailin_from_imap(void *context, const char *raw, size_t length)
+{
+    (void)context;
+    mailin_result result;
+    switch (mailin_receive(raw, length, "imap", &result)) {
+    case MAILIN_HANDLED:
+        return IMAP_HANDLED;
+    case MAILIN_UNREADABLE:
+        return IMAP_UNREADABLE;
+    case MAILIN_TRY_LATER:
+        break;
+    }
+    return IMAP_TRY_LATER;
+}

@@ -22,6 +22,7 @@
 #include <stddef.h>
 
 #include "core/apierr.h"
+#include "mailin/imap_worker.h"
 
 typedef enum mailin_outcome {
     MAILIN_HANDLED,    /* done (answered, refused, ignored or a duplicate) */
@@ -45,5 +46,9 @@ typedef struct mailin_result {
  * connection. */
 mailin_outcome mailin_receive(const char *raw, size_t length, const char *via,
                               mailin_result *result);
+
+/* mailin_receive for the IMAP worker (imap_worker.h's handler; context
+ * unused): handled and unreadable mail is put away, the rest waits. */
+imap_outcome mailin_from_imap(void *context, const char *raw, size_t length);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "mail_people.h"
+#include "../../support/dovecot.h"
 
 /* Every player is told the match is over, with the scores. */
 static void expect_over_mails(mail_table *t)
@@ -43,6 +44,29 @@ Test(whole_match, antiquity_quest_by_pbem_mail_in, .timeout = 600)
                 t.refused);
     cr_expect_gt(t.moves, 10);
     expect_over_mails(&t);
+    mail_table_free(&t);
+    mail_scene_stop(&scene);
+}
+
+Test(whole_match, adel_verplichtet_through_imap, .timeout = 900)
+{
+    srand(22);
+    static const char *const env[] = {"PBEM_MAIL_ANSWERS_PER_HOUR=100000",
+                                      NULL};
+    mail_scene scene;
+    mail_scene_start(&scene, true, env);
+    mail_table t;
+    mail_table_sit_down(&t, &scene, "adel_verplichtet", 3, "");
+    mail_table_play_to_the_end(&t, 5000);
+    cr_log_info("adel_verplichtet by mail through IMAP: %d moves, %d refused",
+                t.moves, t.refused);
+    cr_expect_gt(t.moves, 10);
+    expect_over_mails(&t);
+    /* Every message was put away once handled: none is left unseen. */
+    cr_expect(dovecot_wait_count(scene.imap, "pbem", "INBOX", "UNSEEN", 0, 20),
+              "mail was left unseen in INBOX");
+    cr_expect_eq(dovecot_count(scene.imap, "pbem", "Processed", "ALL"),
+                 scene.sent, "every message handed in ends in Processed");
     mail_table_free(&t);
     mail_scene_stop(&scene);
 }
