@@ -113,6 +113,12 @@ bool av_play_allowed(const av_state *s, int seat, av_location location,
                               play.value);
         return true;
     case AV_CARD_THIEF:
+        /* "play thief" names the lowest free thief; with none free it names
+         * nobody, and the reason is the prison, not the missing number. */
+        if (play.value == 0 && !has_free_thief(s, seat))
+            return rules_fail(err, "both your thieves (%d and %d) are in "
+                                   "prison",
+                              av_thief_sack(seat, 0), av_thief_sack(seat, 1));
         if (play.value < 1 || play.value > AV_MAX_SACK ||
             av_thief_owner(play.value) != seat)
             return rules_fail(err, "name one of your own thieves by his "
