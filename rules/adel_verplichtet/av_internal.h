@@ -200,6 +200,14 @@ rules_state *av_clone(const rules_state *state);
 void av_destroy(rules_state *state);
 
 /* ---- notation.c ---- */
+#define AV_MOVE_TEXT 256  /* room for any move's text, NUL included */
+/* The move as a person types it ("play thief 6", "exhibit A1 A2 B3"). */
+void av_move_text(const av_move *move, char text[AV_MOVE_TEXT]);
+/* Reads a typed move into *out (the form only, not its legality); s may
+ * be NULL, and then "play thief" names no thief (sack 0). False with err
+ * filled when the words are not a move. */
+bool av_move_read(const av_state *s, int seat, const char *text,
+                  av_move *out, rules_error *err);
 char *av_format_move(const rules_state *state, int seat, const json_t *action);
 json_t *av_parse_move(const rules_state *state, int seat, const char *text,
                       rules_error *err);
