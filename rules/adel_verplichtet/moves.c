@@ -177,6 +177,29 @@ static bool allowed(const av_state *s, int seat, const av_move *m,
     }
 }
 
+av_move av_sealed_move(const av_state *s, int seat)
+{
+    const av_lord *l = &s->lord[seat];
+    av_move m = {0};
+    switch (s->phase) {
+    case AV_PHASE_LOCATION:
+        m.type = AV_MOVE_GO;
+        m.location = l->sealed_location;
+        break;
+    case AV_PHASE_ACTION:
+    case AV_PHASE_PLAN:
+        m.type = AV_MOVE_PLAY;
+        m.location = l->sealed_location;
+        m.play = l->sealed_play;
+        break;
+    default:
+        m.type = AV_MOVE_EXHIBIT;
+        m.set = l->sealed_set;
+        break;
+    }
+    return m;
+}
+
 bool av_apply(rules_state *state, int seat, const json_t *action,
               rules_error *err)
 {

@@ -162,6 +162,16 @@ void av_reveal_locations(av_state *s)
     open_decision(s, AV_PHASE_ACTION);
 }
 
+int av_log_reveal_lines(const av_state *s)
+{
+    int lines = s->seats; /* alternate: the plays alone */
+    if (s->variant == AV_VARIANT_COMBINED)
+        lines = 2 * s->seats; /* one "goes to" and one play each */
+    if (s->variant == AV_VARIANT_NONE)
+        lines = s->phase == AV_PHASE_ACTION ? s->seats : 2 * s->seats;
+    return lines < s->log_count ? lines : s->log_count;
+}
+
 static void log_play(av_state *s, int seat)
 {
     const av_play *p = &s->lord[seat].play;
@@ -341,7 +351,7 @@ static int rank_sets(const av_cards *sets, int seats, int order[])
     return n;
 }
 
-static int leading_pawn(const av_state *s)
+int av_leading_pawn(const av_state *s)
 {
     int lead = 0;
     for (int i = 0; i < s->seats; i++) {
@@ -379,7 +389,8 @@ void av_reveal_exhibits(av_state *s)
     }
     int order[AV_MAX_PLAYERS];
     int n = rank_sets(sets, s->seats, order);
-    const av_castle *octagon = &av_castles[av_octagon_castle(leading_pawn(s))];
+    const av_castle *octagon =
+        &av_castles[av_octagon_castle(av_leading_pawn(s))];
     s->lord[order[0]].pawn += octagon->first;
     av_log(s, "Lord %d shows the best exhibit and advances %d (octagon of %s)",
            order[0], octagon->first, octagon->name);
@@ -430,7 +441,7 @@ static void imprison(av_state *s, int sack)
 static int standing(const av_state *s, int seat)
 {
     int rank = 1;
-    for (int p = s->lord[seat].pawn + 1; p <= leading_pawn(s); p++) {
+    for (int p = s->lord[seat].pawn + 1; p <= av_leading_pawn(s); p++) {
         for (int i = 0; i < s->seats; i++) {
             if (s->lord[i].pawn == p) {
                 rank++;
