@@ -20,6 +20,7 @@
 #define AV_CASTLES 16
 #define AV_TRACK_SPACES 36
 #define AV_DINNER_TABLE 37   /* first pink space */
+#define AV_PAWN_MAX 200      /* no pawn gets this far: a sanity bound */
 #define AV_LOG_LINES 64
 #define AV_LOG_WIDTH 112
 #define AV_CHECK_GONE (-1)   /* check holder: removed from play */
@@ -171,6 +172,12 @@ bool av_apply(rules_state *state, int seat, const json_t *action,
 json_t *av_legal(const rules_state *state, int seat);
 /* The move made for this seat when its deadline passes (defaults.c). */
 json_t *av_default_move(const rules_state *state, int seat);
+/* Whether seat has a part in the open sealed decision. */
+bool av_takes_part(const av_state *s, int seat);
+/* Whether the rules allow move m of seat in this phase (not whether seat
+ * is pending); false with the rule's sentence in err. */
+bool av_move_allowed(const av_state *s, int seat, const av_move *m,
+                     rules_error *err);
 /* The move seat sealed in the open decision (only meaningful while his
  * "chosen" is set): what apply() kept of it. */
 av_move av_sealed_move(const av_state *s, int seat);
@@ -243,7 +250,7 @@ int av_page_lines(const char *paragraph);
  * is empty again afterwards. */
 char *av_page_text(av_page *page);
 
-/* ---- view.c, view_text.c, score.c, snapshot.c ---- */
+/* ---- view.c, view_text.c, score.c, save.c, load.c, check.c ---- */
 json_t *av_view(const rules_state *state, int seat);
 /* The view for people (rules_engine.view_text); malloc'd. */
 char *av_view_text(const rules_state *state, int seat);

@@ -162,14 +162,25 @@ void av_reveal_locations(av_state *s)
     open_decision(s, AV_PHASE_ACTION);
 }
 
+/* Whether line is one that av_reveal_locations or log_play wrote. */
+static bool reveal_line(const char *line)
+{
+    int end = 0;
+    sscanf(line, "turn %*d: Lord %*d goes to the %n", &end);
+    if (end == 0)
+        sscanf(line, "Lord %*d plays %n", &end);
+    if (end == 0)
+        sscanf(line, "Lord %*d has nothing to play %n", &end);
+    return end > 0;
+}
+
 int av_log_reveal_lines(const av_state *s)
 {
-    int lines = s->seats; /* alternate: the plays alone */
-    if (s->variant == AV_VARIANT_COMBINED)
-        lines = 2 * s->seats; /* one "goes to" and one play each */
-    if (s->variant == AV_VARIANT_NONE)
-        lines = s->phase == AV_PHASE_ACTION ? s->seats : 2 * s->seats;
-    return lines < s->log_count ? lines : s->log_count;
+    int lines = 0;
+    while (lines < s->log_count && lines < 2 * s->seats &&
+           reveal_line(s->log[lines]))
+        lines++;
+    return lines;
 }
 
 static void log_play(av_state *s, int seat)
@@ -494,9 +505,12 @@ static void finish_castle(av_state *s)
             }
         }
     }
+    /* The exhibits go home; who robbed whom is told by the log now, so
+     * the snapshot carries "robbed" only while thieves steal. */
     for (int i = 0; i < s->seats; i++) {
         s->lord[i].hand |= s->lord[i].display;
         s->lord[i].display = 0;
+        s->lord[i].robbed = 0;
     }
     end_turn(s);
 }

@@ -366,7 +366,8 @@ static av_location location_in(const av_state *s, int seat, int turn)
 
 /* "At the castle: seat 0 (play thief 6), seat 2 (play exhibit)." for
  * the turn the log tells; without the cards while they are still sealed. */
-static void say_places(av_page *page, const av_state *s, int turn)
+static void say_places(av_page *page, const av_state *s, int turn,
+                       const char *heading)
 {
     bool cards_shown = !(s->variant == AV_VARIANT_NONE &&
                          s->phase == AV_PHASE_ACTION);
@@ -395,6 +396,11 @@ static void say_places(av_page *page, const av_state *s, int turn)
             }
             listed++;
         }
+        if (listed > 0 && heading != NULL) {
+            av_page_blank(page);
+            av_page_say(page, "%s", heading);
+            heading = NULL;
+        }
         if (listed > 0)
             av_page_say(page, "%s.", line);
     }
@@ -404,17 +410,23 @@ static void say_places(av_page *page, const av_state *s, int turn)
  * what came of it, the newest events first to stay when room runs out. */
 static void say_turn(av_page *page, const av_state *s)
 {
-    if (s->log_count == 0)
-        return;
     int turn = log_turn(s);
-    av_page_blank(page);
+    if (turn < 1)
+        return;
+    char heading[64];
     if (s->phase == AV_PHASE_OVER || s->phase == AV_PHASE_FINAL)
-        av_page_say(page, "Turn %d and the final exhibition:", turn);
+        snprintf(heading, sizeof heading, "Turn %d and the final exhibition:",
+                 turn);
     else if (turn == s->turn)
-        av_page_say(page, "Turn %d so far:", turn);
+        snprintf(heading, sizeof heading, "Turn %d so far:", turn);
     else
-        av_page_say(page, "Turn %d:", turn);
-    say_places(page, s, turn);
+        snprintf(heading, sizeof heading, "Turn %d:", turn);
+    int lines = page->lines;
+    say_places(page, s, turn, heading);
+    if (page->lines == lines && s->log_count > av_log_reveal_lines(s)) {
+        av_page_blank(page);
+        av_page_say(page, "%s", heading);
+    }
 
     int from = av_log_reveal_lines(s);
     char events[AV_LOG_LINES][AV_LOG_WIDTH + 16];
