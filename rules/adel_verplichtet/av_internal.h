@@ -197,8 +197,9 @@ void av_reveal_exhibits(av_state *s);
 void av_finish_steal(av_state *s, int thief_seat, int card);
 void av_reveal_final(av_state *s);
 /* How many lines at the head of the turn's log tell where each Lord went
- * and which card he played (av_reveal_locations, av_reveal_actions): the
- * text view tells those from the Lords' fields instead. */
+ * and which card he played (av_reveal_locations, av_reveal_actions), known
+ * by their words, so a hand-edited log is read right too: the text view
+ * tells those from the Lords' fields instead. */
 int av_log_reveal_lines(const av_state *s);
 /* The space of the pawn furthest on (its castle's octagon applies). */
 int av_leading_pawn(const av_state *s);

@@ -438,10 +438,11 @@ static void say_turn(av_page *page, const av_state *s)
         room -= av_page_lines(events[first - 1]);
         first--;
     }
-    /* Left-out events are counted on a line of their own. */
+    /* Left-out events are counted on a line of their own, if one is
+     * left for it. */
     while (first > from && room < 1 && first < s->log_count)
         room += av_page_lines(events[first++]);
-    if (first > from)
+    if (first > from && room >= 1)
         av_page_say(page, "(%d earlier event%s left out)", first - from,
                     first - from == 1 ? "" : "s");
     for (int i = first; i < s->log_count; i++)
