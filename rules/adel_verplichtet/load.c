@@ -658,7 +658,7 @@ rules_state *av_load(const json_t *snapshot, rules_error *err)
     av_state *s = calloc(1, sizeof *s);
     if (s == NULL)
         abort();
-    rules_error scratch;
+    rules_error scratch = {{0}};
     reader r = {.s = s, .err = err ? err : &scratch, .lord = -1};
     bool ok = read_position(&r, snapshot) && av_check((rules_state *)s, err);
     if (!ok) {
