@@ -20,6 +20,7 @@
 #define AV_CASTLES 16
 #define AV_TRACK_SPACES 36
 #define AV_DINNER_TABLE 37   /* first pink space */
+#define AV_PAWN_MAX 200      /* no pawn gets this far: a sanity bound */
 #define AV_LOG_LINES 64
 #define AV_LOG_WIDTH 112
 #define AV_CHECK_GONE (-1)   /* check holder: removed from play */
@@ -171,6 +172,15 @@ bool av_apply(rules_state *state, int seat, const json_t *action,
 json_t *av_legal(const rules_state *state, int seat);
 /* The move made for this seat when its deadline passes (defaults.c). */
 json_t *av_default_move(const rules_state *state, int seat);
+/* Whether seat has a part in the open sealed decision. */
+bool av_takes_part(const av_state *s, int seat);
+/* Whether the rules allow move m of seat in this phase (not whether seat
+ * is pending); false with the rule's sentence in err. */
+bool av_move_allowed(const av_state *s, int seat, const av_move *m,
+                     rules_error *err);
+/* The move seat sealed in the open decision (only meaningful while his
+ * "chosen" is set): what apply() kept of it. */
+av_move av_sealed_move(const av_state *s, int seat);
 /* The first phase of a turn (after setup and after each turn). */
 void av_begin_turn(av_state *s);
 bool av_thief_free(const av_state *s, int sack);
@@ -186,6 +196,13 @@ void av_finish_take(av_state *s, int card);
 void av_reveal_exhibits(av_state *s);
 void av_finish_steal(av_state *s, int thief_seat, int card);
 void av_reveal_final(av_state *s);
+/* How many lines at the head of the turn's log tell where each Lord went
+ * and which card he played (av_reveal_locations, av_reveal_actions), known
+ * by their words, so a hand-edited log is read right too: the text view
+ * tells those from the Lords' fields instead. */
+int av_log_reveal_lines(const av_state *s);
+/* The space of the pawn furthest on (its castle's octagon applies). */
+int av_leading_pawn(const av_state *s);
 /* May seat play this card at this location now? */
 bool av_play_allowed(const av_state *s, int seat, av_location location,
                      av_play play, rules_error *err);
@@ -200,12 +217,44 @@ rules_state *av_clone(const rules_state *state);
 void av_destroy(rules_state *state);
 
 /* ---- notation.c ---- */
+#define AV_MOVE_TEXT 256  /* room for any move's text, NUL included */
+/* The move as a person types it ("play thief 6", "exhibit A1 A2 B3"). */
+void av_move_text(const av_move *move, char text[AV_MOVE_TEXT]);
+/* Reads a typed move into *out (the form only, not its legality); s may
+ * be NULL, and then "play thief" names no thief (sack 0). False with err
+ * filled when the words are not a move. */
+bool av_move_read(const av_state *s, int seat, const char *text,
+                  av_move *out, rules_error *err);
 char *av_format_move(const rules_state *state, int seat, const json_t *action);
 json_t *av_parse_move(const rules_state *state, int seat, const char *text,
                       rules_error *err);
 
-/* ---- view.c, score.c, snapshot.c ---- */
+/* ---- page.c: plain text for people ---- */
+#define AV_PAGE_WIDTH 72
+
+/* Text built paragraph by paragraph; start from (av_page){0}. */
+typedef struct av_page {
+    char *text;
+    size_t length, size;
+    int lines;
+} av_page;
+
+/* Adds one paragraph (no newline in it), wrapped between words at
+ * AV_PAGE_WIDTH characters, later lines indented by two spaces. */
+void av_page_say(av_page *page, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* An empty line, unless the page is empty or already ends in one. */
+void av_page_blank(av_page *page);
+/* The lines paragraph takes once wrapped. */
+int av_page_lines(const char *paragraph);
+/* The text (malloc'd, the caller frees; "" for an empty page); the page
+ * is empty again afterwards. */
+char *av_page_text(av_page *page);
+
+/* ---- view.c, view_text.c, score.c, save.c, load.c, check.c ---- */
 json_t *av_view(const rules_state *state, int seat);
+/* The view for people (rules_engine.view_text); malloc'd. */
+char *av_view_text(const rules_state *state, int seat);
 json_t *av_result(const rules_state *state);
 json_t *av_save(const rules_state *state);
 rules_state *av_load(const json_t *snapshot, rules_error *err);

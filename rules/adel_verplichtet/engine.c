@@ -18,6 +18,7 @@ const rules_engine av_engine = {
     .legal = av_legal,
     .format_move = av_format_move,
     .parse_move = av_parse_move,
+    .view_text = av_view_text,
     .result = av_result,
     .save = av_save,
     .load = av_load,

@@ -8,7 +8,7 @@
 
 #define AV_SET_CAP 64
 
-static bool takes_part(const av_state *s, int seat)
+bool av_takes_part(const av_state *s, int seat)
 {
     switch (s->phase) {
     case AV_PHASE_LOCATION:
@@ -48,7 +48,7 @@ void av_pending(const rules_state *state, rules_pending *out)
     }
     out->wait = RULES_WAIT_SIMULTANEOUS;
     for (int i = 0; i < s->seats; i++) {
-        if (takes_part(s, i) && !s->lord[i].chosen)
+        if (av_takes_part(s, i) && !s->lord[i].chosen)
             out->seats |= 1u << i;
     }
     const char *prompt = "";
@@ -80,7 +80,7 @@ void av_pending(const rules_state *state, rules_pending *out)
 static bool all_chosen(const av_state *s)
 {
     for (int i = 0; i < s->seats; i++) {
-        if (takes_part(s, i) && !s->lord[i].chosen)
+        if (av_takes_part(s, i) && !s->lord[i].chosen)
             return false;
     }
     return true;
@@ -112,9 +112,8 @@ static bool face_up(const av_state *s, int card)
     return false;
 }
 
-/* Checks the move against the rules without changing anything. */
-static bool allowed(const av_state *s, int seat, const av_move *m,
-                    rules_error *err)
+bool av_move_allowed(const av_state *s, int seat, const av_move *m,
+                     rules_error *err)
 {
     const av_lord *l = &s->lord[seat];
     switch (s->phase) {
@@ -177,6 +176,29 @@ static bool allowed(const av_state *s, int seat, const av_move *m,
     }
 }
 
+av_move av_sealed_move(const av_state *s, int seat)
+{
+    const av_lord *l = &s->lord[seat];
+    av_move m = {0};
+    switch (s->phase) {
+    case AV_PHASE_LOCATION:
+        m.type = AV_MOVE_GO;
+        m.location = l->sealed_location;
+        break;
+    case AV_PHASE_ACTION:
+    case AV_PHASE_PLAN:
+        m.type = AV_MOVE_PLAY;
+        m.location = l->sealed_location;
+        m.play = l->sealed_play;
+        break;
+    default:
+        m.type = AV_MOVE_EXHIBIT;
+        m.set = l->sealed_set;
+        break;
+    }
+    return m;
+}
+
 bool av_apply(rules_state *state, int seat, const json_t *action,
               rules_error *err)
 {
@@ -188,7 +210,8 @@ bool av_apply(rules_state *state, int seat, const json_t *action,
                                    ? "the game is over"
                                    : "it is not your turn to act");
     av_move m;
-    if (!av_move_decode(action, &m, err) || !allowed(s, seat, &m, err))
+    if (!av_move_decode(action, &m, err) ||
+        !av_move_allowed(s, seat, &m, err))
         return false;
     av_lord *l = &s->lord[seat];
     switch (s->phase) {

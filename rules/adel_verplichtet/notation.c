@@ -21,6 +21,46 @@ static const char *card_word(av_card card)
     return words[card];
 }
 
+void av_move_text(const av_move *m, char text[AV_MOVE_TEXT])
+{
+    size_t len = 0;
+    char name[4];
+    text[0] = '\0';
+    switch (m->type) {
+    case AV_MOVE_GO:
+        snprintf(text, AV_MOVE_TEXT, "go %s", av_location_name(m->location));
+        break;
+    case AV_MOVE_PLAY:
+        if (m->location != AV_LOC_NONE)
+            len = (size_t)snprintf(text, AV_MOVE_TEXT, "go %s ",
+                                   av_location_name(m->location));
+        len += (size_t)snprintf(text + len, AV_MOVE_TEXT - len, "play %s",
+                                card_word(m->play.card));
+        if (m->play.card == AV_CARD_CHECK ||
+            (m->play.card == AV_CARD_THIEF && m->play.value > 0))
+            snprintf(text + len, AV_MOVE_TEXT - len, " %d", m->play.value);
+        break;
+    case AV_MOVE_TAKE:
+    case AV_MOVE_STEAL:
+        av_card_name(m->card, name);
+        snprintf(text, AV_MOVE_TEXT, "%s %s",
+                 m->type == AV_MOVE_TAKE ? "take" : "steal", name);
+        break;
+    case AV_MOVE_EXHIBIT:
+        len = (size_t)snprintf(text, AV_MOVE_TEXT, "exhibit");
+        if (m->set == 0)
+            snprintf(text + len, AV_MOVE_TEXT - len, " nothing");
+        for (int i = 0; i < AV_CARDS; i++) {
+            if (m->set >> i & 1) {
+                av_card_name(i, name);
+                len += (size_t)snprintf(text + len, AV_MOVE_TEXT - len, " %s",
+                                        name);
+            }
+        }
+        break;
+    }
+}
+
 char *av_format_move(const rules_state *state, int seat, const json_t *action)
 {
     (void)state;
@@ -28,42 +68,8 @@ char *av_format_move(const rules_state *state, int seat, const json_t *action)
     av_move m;
     if (!av_move_decode(action, &m, NULL))
         return NULL;
-    char text[256] = "";
-    size_t len = 0;
-    char name[4];
-    switch (m.type) {
-    case AV_MOVE_GO:
-        snprintf(text, sizeof text, "go %s", av_location_name(m.location));
-        break;
-    case AV_MOVE_PLAY:
-        if (m.location != AV_LOC_NONE)
-            len = (size_t)snprintf(text, sizeof text, "go %s ",
-                                   av_location_name(m.location));
-        len += (size_t)snprintf(text + len, sizeof text - len, "play %s",
-                                card_word(m.play.card));
-        if (m.play.card == AV_CARD_CHECK ||
-            (m.play.card == AV_CARD_THIEF && m.play.value > 0))
-            snprintf(text + len, sizeof text - len, " %d", m.play.value);
-        break;
-    case AV_MOVE_TAKE:
-    case AV_MOVE_STEAL:
-        av_card_name(m.card, name);
-        snprintf(text, sizeof text, "%s %s",
-                 m.type == AV_MOVE_TAKE ? "take" : "steal", name);
-        break;
-    case AV_MOVE_EXHIBIT:
-        len = (size_t)snprintf(text, sizeof text, "exhibit");
-        if (m.set == 0)
-            snprintf(text + len, sizeof text - len, " nothing");
-        for (int i = 0; i < AV_CARDS; i++) {
-            if (m.set >> i & 1) {
-                av_card_name(i, name);
-                len += (size_t)snprintf(text + len, sizeof text - len, " %s",
-                                        name);
-            }
-        }
-        break;
-    }
+    char text[AV_MOVE_TEXT];
+    av_move_text(&m, text);
     return strdup(text);
 }
 
@@ -177,65 +183,66 @@ static bool read_play(const av_state *s, int seat, char words[][16], int n,
                            "thief, detective or exhibit", card);
 }
 
-json_t *av_parse_move(const rules_state *state, int seat, const char *text,
-                      rules_error *err)
+bool av_move_read(const av_state *s, int seat, const char *text,
+                  av_move *out, rules_error *err)
 {
-    const av_state *s = (const av_state *)state;
     char words[MAX_WORDS][16];
     int n = text ? split(text, words) : 0;
-    if (n <= 0) {
-        rules_fail(err, "write a move such as \"go castle\", \"play thief\" or "
-                        "\"exhibit A1 A2 B3\"");
-        return NULL;
-    }
+    memset(out, 0, sizeof *out);
+    if (n <= 0)
+        return rules_fail(err, "write a move such as \"go castle\", \"play "
+                               "thief\" or \"exhibit A1 A2 B3\"");
     av_move m = {0};
     const char *verb = words[0];
     if (strcmp(verb, "go") == 0) {
         int i = 1;
         m.type = AV_MOVE_GO;
         m.location = read_location(words, n, &i);
-        if (m.location == AV_LOC_NONE) {
-            rules_fail(err, "write \"go castle\" or \"go auction\"");
-            return NULL;
-        }
+        if (m.location == AV_LOC_NONE)
+            return rules_fail(err, "write \"go castle\" or \"go auction\"");
         if (i < n) {
             av_location where = m.location;
             if (!read_play(s, seat, words, n, i, &m, err))
-                return NULL;
+                return false;
             m.location = where;
         }
     } else if (strcmp(verb, "play") == 0) {
         if (!read_play(s, seat, words, n, 0, &m, err))
-            return NULL;
+            return false;
     } else if (strcmp(verb, "take") == 0 || strcmp(verb, "steal") == 0) {
         m.type = verb[0] == 't' ? AV_MOVE_TAKE : AV_MOVE_STEAL;
         m.card = n == 2 ? av_card_parse(words[1]) : -1;
-        if (m.card < 0) {
-            rules_fail(err, "write \"%s CARD\" with one card, A1 to F7", verb);
-            return NULL;
-        }
+        if (m.card < 0)
+            return rules_fail(err, "write \"%s CARD\" with one card, A1 to "
+                                   "F7", verb);
     } else if (strcmp(verb, "exhibit") == 0) {
         m.type = AV_MOVE_EXHIBIT;
         if (!(n == 2 && strcmp(words[1], "nothing") == 0)) {
             for (int i = 1; i < n; i++) {
                 int card = av_card_parse(words[i]);
-                if (card < 0 || (m.set >> card & 1)) {
-                    rules_fail(err, "\"%s\" is not a collection card (A1 to "
-                                    "F7) or is named twice", words[i]);
-                    return NULL;
-                }
+                if (card < 0 || (m.set >> card & 1))
+                    return rules_fail(err, "\"%s\" is not a collection card "
+                                           "(A1 to F7) or is named twice",
+                                      words[i]);
                 m.set |= (av_cards)1 << card;
             }
-            if (m.set == 0) {
-                rules_fail(err, "write \"exhibit CARD CARD CARD…\" or "
-                                "\"exhibit nothing\"");
-                return NULL;
-            }
+            if (m.set == 0)
+                return rules_fail(err, "write \"exhibit CARD CARD CARD…\" or "
+                                       "\"exhibit nothing\"");
         }
     } else {
-        rules_fail(err, "unknown move \"%s\": use go, play, take, exhibit or "
-                        "steal", verb);
-        return NULL;
+        return rules_fail(err, "unknown move \"%s\": use go, play, take, "
+                               "exhibit or steal", verb);
     }
+    *out = m;
+    return true;
+}
+
+json_t *av_parse_move(const rules_state *state, int seat, const char *text,
+                      rules_error *err)
+{
+    av_move m;
+    if (!av_move_read((const av_state *)state, seat, text, &m, err))
+        return NULL;
     return av_move_encode(&m);
 }

@@ -113,6 +113,12 @@ bool av_play_allowed(const av_state *s, int seat, av_location location,
                               play.value);
         return true;
     case AV_CARD_THIEF:
+        /* "play thief" names the lowest free thief; with none free it names
+         * nobody, and the reason is the prison, not the missing number. */
+        if (play.value == 0 && !has_free_thief(s, seat))
+            return rules_fail(err, "both your thieves (%d and %d) are in "
+                                   "prison",
+                              av_thief_sack(seat, 0), av_thief_sack(seat, 1));
         if (play.value < 1 || play.value > AV_MAX_SACK ||
             av_thief_owner(play.value) != seat)
             return rules_fail(err, "name one of your own thieves by his "
@@ -154,6 +160,27 @@ void av_reveal_locations(av_state *s)
                                                      : "auction house");
     }
     open_decision(s, AV_PHASE_ACTION);
+}
+
+/* Whether line is one that av_reveal_locations or log_play wrote. */
+static bool reveal_line(const char *line)
+{
+    int end = 0;
+    sscanf(line, "turn %*d: Lord %*d goes to the %n", &end);
+    if (end == 0)
+        sscanf(line, "Lord %*d plays %n", &end);
+    if (end == 0)
+        sscanf(line, "Lord %*d has nothing to play %n", &end);
+    return end > 0;
+}
+
+int av_log_reveal_lines(const av_state *s)
+{
+    int lines = 0;
+    while (lines < s->log_count && lines < 2 * s->seats &&
+           reveal_line(s->log[lines]))
+        lines++;
+    return lines;
 }
 
 static void log_play(av_state *s, int seat)
@@ -335,7 +362,7 @@ static int rank_sets(const av_cards *sets, int seats, int order[])
     return n;
 }
 
-static int leading_pawn(const av_state *s)
+int av_leading_pawn(const av_state *s)
 {
     int lead = 0;
     for (int i = 0; i < s->seats; i++) {
@@ -373,7 +400,8 @@ void av_reveal_exhibits(av_state *s)
     }
     int order[AV_MAX_PLAYERS];
     int n = rank_sets(sets, s->seats, order);
-    const av_castle *octagon = &av_castles[av_octagon_castle(leading_pawn(s))];
+    const av_castle *octagon =
+        &av_castles[av_octagon_castle(av_leading_pawn(s))];
     s->lord[order[0]].pawn += octagon->first;
     av_log(s, "Lord %d shows the best exhibit and advances %d (octagon of %s)",
            order[0], octagon->first, octagon->name);
@@ -424,7 +452,7 @@ static void imprison(av_state *s, int sack)
 static int standing(const av_state *s, int seat)
 {
     int rank = 1;
-    for (int p = s->lord[seat].pawn + 1; p <= leading_pawn(s); p++) {
+    for (int p = s->lord[seat].pawn + 1; p <= av_leading_pawn(s); p++) {
         for (int i = 0; i < s->seats; i++) {
             if (s->lord[i].pawn == p) {
                 rank++;
@@ -477,9 +505,12 @@ static void finish_castle(av_state *s)
             }
         }
     }
+    /* The exhibits go home; who robbed whom is told by the log now, so
+     * the snapshot carries "robbed" only while thieves steal. */
     for (int i = 0; i < s->seats; i++) {
         s->lord[i].hand |= s->lord[i].display;
         s->lord[i].display = 0;
+        s->lord[i].robbed = 0;
     }
     end_turn(s);
 }

@@ -88,23 +88,7 @@ json_t *av_view(const rules_state *state, int seat)
         const av_lord *l = &s->lord[seat];
         json_t *you = json_pack("{s:o}", "hand", av_cards_json(l->hand));
         if (sealed_open && l->chosen) {
-            av_move m = {0};
-            switch (s->phase) {
-            case AV_PHASE_LOCATION:
-                m.type = AV_MOVE_GO;
-                m.location = l->sealed_location;
-                break;
-            case AV_PHASE_ACTION:
-            case AV_PHASE_PLAN:
-                m.type = AV_MOVE_PLAY;
-                m.location = l->sealed_location;
-                m.play = l->sealed_play;
-                break;
-            default:
-                m.type = AV_MOVE_EXHIBIT;
-                m.set = l->sealed_set;
-                break;
-            }
+            av_move m = av_sealed_move(s, seat);
             json_object_set_new(you, "sealed_choice", av_move_encode(&m));
         }
         json_object_set_new(view, "you", you);

@@ -178,3 +178,26 @@ Test(av_castle, exhibitors_choose_after_seeing_the_thieves)
                         "own hand");
     av_engine.destroy((rules_state *)s);
 }
+
+/* Issue #22: "play thief" with both thieves in prison names the prison,
+ * as "play thief 1" does, not a missing sack number. */
+Test(av_castle, play_thief_with_both_thieves_in_prison_says_so)
+{
+    av_state *s = fixture_new(3, NULL);
+    s->prison[0] = 6;
+    s->prison[1] = 1;
+    all_go(s, "castle");
+    harness_reject_text(&av_engine, (rules_state *)s, 0, "play thief",
+                        "both your thieves (1 and 6) are in prison");
+    harness_reject_text(&av_engine, (rules_state *)s, 0, "play thief 1",
+                        "your thief 1 is in prison");
+    /* a free thief still has to be named in JSON, as before */
+    json_t *unnamed = json_pack("{s:s,s:s}", "type", "play", "card", "thief");
+    rules_error err = {{0}};
+    cr_expect_not(av_engine.apply((rules_state *)s, 1, unnamed, &err));
+    cr_expect(strstr(err.message, "sack number (2 or 7)") != NULL, "%s",
+              err.message);
+    json_decref(unnamed);
+    harness_apply_text(&av_engine, (rules_state *)s, 1, "play thief");
+    av_engine.destroy((rules_state *)s);
+}
