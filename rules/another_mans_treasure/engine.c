@@ -21,7 +21,7 @@ static void amt_destroy(rules_state *state)
 const rules_engine amt_engine = {
     .name = "another_mans_treasure",
     .title = "Another Man's Treasure",
-    .version = 1,
+    .version = 2,
     .min_seats = AMT_MIN_SEATS,
     .max_seats = AMT_MAX_SEATS,
     .describe_options = amt_describe_options,

@@ -261,24 +261,37 @@ static void close_window(amt_state *s)
         s->players[p].claim = AMT_CLAIM_NONE;
 }
 
+/* "Can I have it?" is settled before the next player's turn begins (the
+ * claim comes "before the next player draws a card"): the first claimer
+ * clockwise from the next player (the discarder last) takes the discard
+ * and, as a player taking it out of turn, the top card of the draw pile
+ * as its penalty card. */
+static void settle_claim(amt_state *s, int next)
+{
+    for (int k = 1; k < s->seats; k++) {
+        int p = (next + k) % s->seats;
+        if (s->players[p].claim != AMT_CLAIM_CLAIMED)
+            continue;
+        hand_add(&s->players[p], s->discard[--s->discard_count]);
+        /* The window only opens on a draw pile holding a card. */
+        hand_add(&s->players[p], draw_top(s));
+        return;
+    }
+}
+
 static bool act_draw(amt_state *s, int seat)
 {
-    amt_player *me = &s->players[seat];
-    hand_add(me, draw_top(s));
-    if (s->window) {
-        /* The next player declined; the first claimer clockwise from them
-         * takes the card and a penalty card (if the pile has one). */
-        for (int k = 1; k < s->seats; k++) {
-            int p = (seat + k) % s->seats;
-            if (s->players[p].claim != AMT_CLAIM_CLAIMED)
-                continue;
-            hand_add(&s->players[p], s->discard[--s->discard_count]);
-            if (s->draw_count > 0)
-                hand_add(&s->players[p], draw_top(s));
-            break;
-        }
-    }
+    if (s->window)
+        settle_claim(s, seat);
     close_window(s);
+    /* RULING: when the penalty card was the draw pile's last, the next
+     * player finds the pile empty and the round ends at once, as it does
+     * when a discard empties the pile (README, Rulings). */
+    if (s->draw_count == 0) {
+        end_round(s);
+        return true;
+    }
+    hand_add(&s->players[seat], draw_top(s));
     s->phase = AMT_PHASE_PLAY;
     return true;
 }
