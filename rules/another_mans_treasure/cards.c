@@ -21,6 +21,7 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* RULING: copies of each number per colour (index = number). */
@@ -169,6 +170,48 @@ bool amt_name_canonical(const char *text, char out[AMT_NAME_LEN])
         return false;
     snprintf(out, AMT_NAME_LEN, "%c%d%s", colour_letters[colour], number,
              smiley ? "s" : "");
+    return true;
+}
+
+/* Id of the first copy of number in colour: cards are colour-major and,
+ * inside a colour, in number order. */
+static int first_id(int colour, int number)
+{
+    int id = colour * CARDS_PER_COLOUR;
+    for (int n = 1; n < number; n++)
+        id += copies_per_colour[n];
+    return id;
+}
+
+bool amt_card_named(const char *text, int *first, int *copies)
+{
+    char name[AMT_NAME_LEN];
+    if (strlen(text) >= AMT_NAME_LEN || !amt_name_canonical(text, name))
+        return false;
+    if (name[0] == 'W') {
+        for (int t = 0; t < AMT_WILD_TYPES; t++) {
+            if (strcmp(name, wild_types[t].name) == 0) {
+                *first = AMT_NUMBERED + 3 * t;
+                *copies = 3;
+                return true;
+            }
+        }
+        return false;
+    }
+    int colour = amt_colour_from_letter(name[0]);
+    int number = (int)strtol(name + 1, NULL, 10);
+    bool smiley = name[strlen(name) - 1] == 's';
+    *first = first_id(colour, number);
+    *copies = copies_per_colour[number];
+    if (number >= 5 && number <= 7) {
+        /* FACT: the first copy of a 5, 6 and 7 is the smiley card. */
+        if (smiley) {
+            *copies = 1;
+        } else {
+            *first += 1;
+            *copies -= 1;
+        }
+    }
     return true;
 }
 

@@ -66,7 +66,6 @@ void amt_deal_round(amt_state *s)
     for (int i = 0; i < s->draw_count; i++)
         s->draw[i] = deck[AMT_CARDS - 1 - i];
     s->meld_count = 0;
-    s->went_out = -1;
     s->window = false;
     /* RULING: the deal passes clockwise each round, so the player to the
      * left of the new dealer (seat round mod seats) starts. */

@@ -76,7 +76,6 @@ void amt_test_deal(amt_state *s, const char *const *hands,
     s->turn = turn;
     s->phase = AMT_PHASE_DRAW;
     s->window = false;
-    s->went_out = -1;
     rules_error err = {{0}};
     cr_assert(amt_engine.check((rules_state *)s, &err), "dealt position: %s",
               err.message);
@@ -145,7 +144,7 @@ bool amt_test_holds(const amt_state *s, int seat, const char *name)
     return false;
 }
 
-char *amt_test_view_text(const amt_state *s, int seat)
+char *amt_test_view_json(const amt_state *s, int seat)
 {
     json_t *view = amt_engine.view((const rules_state *)s, seat);
     char *text = rules_canonical_json(view);

@@ -40,7 +40,7 @@ void amt_test_reject(amt_state *s, int seat, const char *text,
 /* Whether seat holds a card called name. */
 bool amt_test_holds(const amt_state *s, int seat, const char *name);
 
-/* A view's canonical text (caller frees). */
-char *amt_test_view_text(const amt_state *s, int seat);
+/* A view as canonical JSON text (caller frees). */
+char *amt_test_view_json(const amt_state *s, int seat);
 
 #endif

@@ -86,7 +86,7 @@ Test(amt_examples, player_2_swaps_yellow_8_for_player_1s_wild)
     amt_test_do(s, 0, "take");
     amt_test_do(s, 0, "pattern 2runs4 run:Y1,Y2,Y3,Y4 run:Y5,Y6,Y7,W1-11");
     amt_test_do(s, 0, "discard R2");
-    char *view = amt_test_view_text(s, 1);
+    char *view = amt_test_view_json(s, 1);
     cr_assert_not_null(strstr(view, "\"as\":\"Y8\""),
                        "the wild stands in for a yellow 8");
     free(view);
