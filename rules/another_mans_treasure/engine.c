@@ -34,6 +34,7 @@ const rules_engine amt_engine = {
     .legal = amt_legal,
     .format_move = amt_format_move,
     .parse_move = amt_parse_move,
+    .view_text = amt_view_text,
     .result = amt_result,
     .save = amt_save,
     .load = amt_load,

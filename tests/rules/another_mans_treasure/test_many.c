@@ -1,7 +1,7 @@
 /* Many fast random matches through the engine (check() after every move,
  * text and snapshot round trips at every round's start), and the secrecy
- * walk: no view shows a card held in another seat's hand or the draw
- * pile. The harness
+ * walk: no view or view_text shows a card held in another seat's hand or
+ * the draw pile. The harness
  * suite (test_random.c) runs its full checks on fewer matches, since a
  * random Another Man's Treasure match is thousands of moves long. */
 #include <criterion/criterion.h>
@@ -169,6 +169,28 @@ static void visible(const amt_state *s, int v, int counts[AMT_CARDS])
     }
 }
 
+/* The text names only cards the seat may see (each at least once more
+ * there: the text may name the discard's top card twice). */
+static void text_names_only(const char *text, const int allowed[AMT_CARDS],
+                            int v)
+{
+    char buf[8192];
+    snprintf(buf, sizeof buf, "%s", text);
+    bool after_as = false;
+    char *save = NULL;
+    for (char *w = strtok_r(buf, " \n,.;:()\"", &save); w != NULL;
+         w = strtok_r(NULL, " \n,.;:()\"", &save)) {
+        int counts[AMT_CARDS] = {0};
+        if (!after_as)
+            count_card(w, counts);
+        for (int c = 0; c < AMT_CARDS; c++)
+            cr_assert(counts[c] == 0 || allowed[c] > 0,
+                      "view_text %d names %s, which it may not see:\n%s", v,
+                      w, text);
+        after_as = strcmp(w, "as") == 0;
+    }
+}
+
 static void no_leaks(const amt_state *s)
 {
     for (int v = -1; v < s->seats; v++) {
@@ -188,6 +210,9 @@ static void no_leaks(const amt_state *s)
         cr_assert_eq(json_object_get(view, "my_end_play") != NULL, sealed,
                      "view %d", v);
         json_decref(view);
+        char *text = amt_engine.view_text((const rules_state *)s, v);
+        text_names_only(text, allowed, v);
+        free(text);
     }
 }
 
