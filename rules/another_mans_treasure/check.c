@@ -123,7 +123,7 @@ bool amt_check(const rules_state *state, rules_error *err)
         s->round >= amt_rounds(s->progressive))
         return rules_fail(err, "seats, turn or round out of range");
     if (s->classic_end && !s->progressive)
-        return rules_fail(err, "options.classic_end_of_round: an option of "
+        return rules_fail(err, "classic_end_of_round: an option of "
                                "the progressive game only");
     if (!check_cards(s, err) || !check_melds(s, err))
         return false;

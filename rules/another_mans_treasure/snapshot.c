@@ -112,11 +112,10 @@ json_t *amt_save(const rules_state *state)
         json_array_append_new(players, player_json(s, p));
     /* in the order a person reads it (jansson keeps insertion order) */
     json_t *position = json_pack(
-        "{s:i,s:{s:s,s:b,s:i},s:i,s:s,s:i}", "format", POSITION_FORMAT,
-        "options", "game", s->progressive ? "progressive" : "classic",
-        "classic_end_of_round", s->classic_end, "claim_window_hours",
-        s->window_hours, "round", s->round + 1, "phase",
-        phase_names[s->phase], "turn", s->turn);
+        "{s:i,s:s,s:b,s:i,s:i,s:s,s:i}", "format", POSITION_FORMAT, "game",
+        s->progressive ? "progressive" : "classic", "classic_end_of_round",
+        s->classic_end, "claim_window_hours", s->window_hours, "round",
+        s->round + 1, "phase", phase_names[s->phase], "turn", s->turn);
     if (s->window)
         json_object_set_new(position, "claim_window", claim_window_json(s));
     json_object_set_new(position, "draw_pile",
@@ -205,15 +204,27 @@ static int compare_ids(const void *a, const void *b)
     return *(const int16_t *)a - *(const int16_t *)b;
 }
 
-static bool read_options(amt_state *s, const json_t *options,
-                         rules_error *err)
+/* The match options stand at the top of the position, as setup() takes
+ * them; any left out take their defaults. */
+static const char *const option_fields[] = {
+    "game", "classic_end_of_round", "claim_window_hours"};
+
+static bool read_options(amt_state *s, const json_t *snap, rules_error *err)
 {
+    json_t *options = json_object();
+    for (size_t i = 0; i < sizeof option_fields / sizeof option_fields[0];
+         i++) {
+        json_t *value = json_object_get(snap, option_fields[i]);
+        if (value != NULL)
+            json_object_set(options, option_fields[i], value);
+    }
     json_t *declared = amt_describe_options();
     rules_error why = {{0}};
     json_t *resolved = rules_resolve_options(declared, options, &why);
     json_decref(declared);
+    json_decref(options);
     if (resolved == NULL)
-        return fail_at(err, "options", "%s", why.message);
+        return rules_fail(err, "%s", why.message);
     s->progressive = strcmp(json_string_value(json_object_get(resolved,
                                                                "game")),
                             "progressive") == 0;
@@ -223,9 +234,8 @@ static bool read_options(amt_state *s, const json_t *options,
         json_object_get(resolved, "claim_window_hours"));
     json_decref(resolved);
     if (s->classic_end && !s->progressive)
-        return fail_at(err, "options.classic_end_of_round", "an option of "
-                                                            "the progressive "
-                                                            "game only");
+        return fail_at(err, "classic_end_of_round", "an option of the "
+                                                    "progressive game only");
     return true;
 }
 
@@ -525,7 +535,8 @@ static bool read_rng(amt_state *s, const json_t *rng, rules_error *err)
 static bool read_position(amt_state *s, const json_t *snap, rules_error *err)
 {
     static const char *const fields[] = {
-        "format",    "options",      "round",   "phase", "turn",
+        "format",    "game", "classic_end_of_round", "claim_window_hours",
+        "round",     "phase",        "turn",
         "claim_window", "draw_pile", "discard_pile", "players", "rng",
         NULL};
     if (!json_is_object(snap))
@@ -541,7 +552,7 @@ static bool read_position(amt_state *s, const json_t *snap, rules_error *err)
                                       "format %d",
                        POSITION_FORMAT);
     }
-    if (!read_options(s, json_object_get(snap, "options"), err))
+    if (!read_options(s, snap, err))
         return false;
     const json_t *players = json_object_get(snap, "players");
     if (!json_is_array(players) || json_array_size(players) < AMT_MIN_SEATS ||

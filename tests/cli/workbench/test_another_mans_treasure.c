@@ -34,7 +34,7 @@ Test(workbench_amt, lizzy_goes_out_sheila_lays_one_set_of_4)
     cr_expect_eq(wb_int_at(score, "scores", 1), 20, "R5 B2 Y8 G10 = 20");
     json_decref(score);
     json_t *position = json_loads(end, 0, NULL);
-    cr_expect_eq(json_integer_value(json_object_get(position, "round")), 1,
+    cr_expect_eq(json_integer_value(json_object_get(position, "round")), 2,
                  "the next round is dealt");
     json_t *sheila = player(position, 1);
     cr_expect_str_eq(json_string_value(json_array_get(

@@ -125,7 +125,9 @@ Test(amt_position, derived_fields_are_filled_in)
     json_t *snap = saved_deal();
     json_t *bare = json_deep_copy(snap);
     json_object_del(bare, "format");
-    json_object_del(bare, "options"); /* the defaults: classic */
+    json_object_del(bare, "game"); /* the defaults: classic, 12 hours */
+    json_object_del(bare, "claim_window_hours");
+    json_object_del(bare, "classic_end_of_round");
     for (int p = 0; p < 3; p++) {
         json_object_del(player(bare, p), "melds");
         json_object_del(player(bare, p), "marked");
