@@ -225,9 +225,9 @@ static bool read_options(amt_state *s, const json_t *snap, rules_error *err)
     json_decref(options);
     if (resolved == NULL)
         return rules_fail(err, "%s", why.message);
-    s->progressive = strcmp(json_string_value(json_object_get(resolved,
-                                                               "game")),
-                            "progressive") == 0;
+    s->progressive =
+        strcmp(json_string_value(json_object_get(resolved, "game")),
+               "progressive") == 0;
     s->classic_end =
         json_is_true(json_object_get(resolved, "classic_end_of_round"));
     s->window_hours = (int)json_integer_value(

@@ -3,7 +3,6 @@
  * the field and the value; and the README's worked example, run from
  * rules/another_mans_treasure/examples/. */
 #include <criterion/criterion.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "support.h"
@@ -41,6 +40,20 @@ static void remove_card(json_t *list, const char *name)
         }
     }
     cr_assert_fail("no %s in the list", name);
+}
+
+/* Moves four cards of seat 0's hand into one meld of kind, in the
+ * order given, as a referee would edit the position. */
+static void lay_by_hand(json_t *snap, const char *kind,
+                        const char *const cards[4])
+{
+    json_t *hand = json_object_get(player(snap, 0), "hand");
+    for (int i = 0; i < 4; i++)
+        remove_card(hand, cards[i]);
+    json_object_set_new(player(snap, 0), "melds",
+                        json_pack("[{s:s,s:[s,s,s,s]}]", "kind", kind,
+                                  "cards", cards[0], cards[1], cards[2],
+                                  cards[3]));
 }
 
 static char *canonical(const json_t *v)
@@ -163,18 +176,7 @@ Test(amt_position, derived_fields_are_filled_in)
 Test(amt_position, a_seat_with_melds_has_laid_its_pattern)
 {
     json_t *snap = saved_deal();
-    json_t *hand0 = json_object_get(player(snap, 0), "hand");
-    for (int n = 1; n <= 4; n++) {
-        char name[4];
-        snprintf(name, sizeof name, "B%d", n);
-        remove_card(hand0, name);
-    }
-    remove_card(json_object_get(player(snap, 2), "hand"), "G11");
-    json_array_append_new(json_object_get(snap, "discard_pile"),
-                          json_string("G11"));
-    json_object_set_new(player(snap, 0), "melds",
-                        json_pack("[{s:s,s:[s,s,s,s]}]", "kind", "run",
-                                  "cards", "B1", "B2", "B3", "B4"));
+    lay_by_hand(snap, "run", (const char *const[]){"B1", "B2", "B3", "B4"});
     json_object_set_new(player(snap, 0), "marked", json_pack("[s]", "2runs4"));
     json_object_set_new(snap, "phase", json_string("play"));
     rules_error err = {{0}};
@@ -294,15 +296,7 @@ Test(amt_position, bad_names_and_fields_are_named)
 Test(amt_position, a_meld_of_the_wrong_shape_is_named)
 {
     json_t *snap = saved_deal();
-    json_t *hand0 = json_object_get(player(snap, 0), "hand");
-    for (int n = 1; n <= 4; n++) {
-        char name[4];
-        snprintf(name, sizeof name, "B%d", n);
-        remove_card(hand0, name);
-    }
-    json_object_set_new(player(snap, 0), "melds",
-                        json_pack("[{s:s,s:[s,s,s,s]}]", "kind", "run",
-                                  "cards", "B1", "B3", "B2", "B4"));
+    lay_by_hand(snap, "run", (const char *const[]){"B1", "B3", "B2", "B4"});
     json_object_set_new(snap, "phase", json_string("play"));
     expect_refused(snap, "players[0].melds[0].cards: a suited run needs "
                          "consecutive numbers in order");
