@@ -147,6 +147,9 @@ typedef struct amt_state {
 } amt_state;
 
 /* ---- setup.c ---- */
+/* The claim_window_hours option: its default and its largest value. */
+#define AMT_WINDOW_HOURS_DEFAULT 12
+#define AMT_WINDOW_HOURS_MAX 168
 json_t *amt_describe_options(void);
 rules_state *amt_setup(const json_t *options, int seats,
                        const uint8_t seed[RULES_SEED_BYTES], rules_error *err);

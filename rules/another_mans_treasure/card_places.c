@@ -52,8 +52,9 @@ static void list_places(const amt_card_places *places, int first, int count,
     }
 }
 
-bool amt_places_take(amt_card_places *places, const json_t *value,
-                     amt_place where, int16_t *id, rules_error *err)
+/* Why the card named by value may not be placed at where. */
+static bool refuse(const amt_card_places *places, const json_t *value,
+                   amt_place where, rules_error *err)
 {
     char path[48];
     amt_place_path(where, path, sizeof path);
@@ -70,18 +71,25 @@ bool amt_places_take(amt_card_places *places, const json_t *value,
                           smiley ? " (only a 5, 6 or 7 has a smiley copy)"
                                  : "");
     }
-    if (places->placed[first] >= copies) {
-        char canonical[AMT_NAME_LEN];
-        amt_card_name(first, canonical);
-        char others[160];
-        list_places(places, first, copies, others, sizeof others);
-        if (copies == 1)
-            return rules_fail(err, "%s: there is only one \"%s\", already "
-                                   "in %s",
-                              path, canonical, others);
-        return rules_fail(err, "%s: there are only %d \"%s\", already in %s",
-                          path, copies, canonical, others);
-    }
+    char canonical[AMT_NAME_LEN];
+    amt_card_name(first, canonical);
+    char others[160];
+    list_places(places, first, copies, others, sizeof others);
+    if (copies == 1)
+        return rules_fail(err, "%s: there is only one \"%s\", already in %s",
+                          path, canonical, others);
+    return rules_fail(err, "%s: there are only %d \"%s\", already in %s",
+                      path, copies, canonical, others);
+}
+
+bool amt_places_take(amt_card_places *places, const json_t *value,
+                     amt_place where, int16_t *id, rules_error *err)
+{
+    const char *name = json_string_value(value);
+    int first, copies;
+    if (name == NULL || !amt_card_named(name, &first, &copies) ||
+        places->placed[first] >= copies)
+        return refuse(places, value, where, err);
     *id = (int16_t)(first + places->placed[first]++);
     places->at[*id] = where;
     places->total++;

@@ -5,7 +5,6 @@
 #include <string.h>
 
 /* DEFAULT: 2-6 players (six reference cards). */
-#define DEFAULT_WINDOW_HOURS 12
 
 json_t *amt_describe_options(void)
 {
@@ -20,7 +19,8 @@ json_t *amt_describe_options(void)
         "progressive only: players who did not go out may lay partial "
         "patterns at the round's end, as in the Classic game",
         "claim_window_hours", "type", "integer", "default",
-        DEFAULT_WINDOW_HOURS, "minimum", 0, "maximum", 168, "description",
+        AMT_WINDOW_HOURS_DEFAULT, "minimum", 0, "maximum",
+        AMT_WINDOW_HOURS_MAX, "description",
         "how long the \"Can I have it?\" window after a discard waits for "
         "claims; at the deadline the service passes for every seat other "
         "than the next player that has not answered");

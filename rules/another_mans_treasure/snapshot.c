@@ -26,7 +26,8 @@ static json_t *names_json(const int16_t *ids, int count, bool reversed)
     for (int i = 0; i < count; i++) {
         char name[AMT_NAME_LEN];
         amt_card_name(ids[reversed ? count - 1 - i : i], name);
-        json_array_append_new(a, json_string(name));
+        /* names are ASCII: no UTF-8 check for each card of each save */
+        json_array_append_new(a, json_string_nocheck(name));
     }
     return a;
 }
@@ -205,38 +206,29 @@ static int compare_ids(const void *a, const void *b)
 }
 
 /* The match options stand at the top of the position, as setup() takes
- * them; any left out take their defaults. */
-static const char *const option_fields[] = {
-    "game", "classic_end_of_round", "claim_window_hours"};
-
+ * them; any left out take their defaults (amt_describe_options). Read
+ * here without building the options' description: load runs for every
+ * snapshot. */
 static bool read_options(amt_state *s, const json_t *snap, rules_error *err)
 {
-    json_t *options = json_object();
-    for (size_t i = 0; i < sizeof option_fields / sizeof option_fields[0];
-         i++) {
-        json_t *value = json_object_get(snap, option_fields[i]);
-        if (value != NULL)
-            json_object_set(options, option_fields[i], value);
-    }
-    json_t *declared = amt_describe_options();
-    rules_error why = {{0}};
-    json_t *resolved = rules_resolve_options(declared, options, &why);
-    json_decref(declared);
-    json_decref(options);
-    if (resolved == NULL)
-        return rules_fail(err, "%s", why.message);
-    s->progressive =
-        strcmp(json_string_value(json_object_get(resolved, "game")),
-               "progressive") == 0;
-    s->classic_end =
-        json_is_true(json_object_get(resolved, "classic_end_of_round"));
-    s->window_hours = (int)json_integer_value(
-        json_object_get(resolved, "claim_window_hours"));
-    json_decref(resolved);
+    const json_t *game = json_object_get(snap, "game");
+    const char *name = json_string_value(game);
+    if (game != NULL && (name == NULL || (strcmp(name, "classic") != 0 &&
+                                          strcmp(name, "progressive") != 0)))
+        return fail_at(err, "game", "\"classic\" or \"progressive\"");
+    s->progressive = name != NULL && strcmp(name, "progressive") == 0;
+    const json_t *classic_end = json_object_get(snap, "classic_end_of_round");
+    if (classic_end != NULL && !json_is_boolean(classic_end))
+        return fail_at(err, "classic_end_of_round", "true or false");
+    s->classic_end = json_is_true(classic_end);
     if (s->classic_end && !s->progressive)
         return fail_at(err, "classic_end_of_round", "an option of the "
                                                     "progressive game only");
-    return true;
+    const json_t *hours = json_object_get(snap, "claim_window_hours");
+    s->window_hours = AMT_WINDOW_HOURS_DEFAULT;
+    return hours == NULL ||
+           read_integer(hours, "claim_window_hours", 0, AMT_WINDOW_HOURS_MAX,
+                        "a number of hours", &s->window_hours, err);
 }
 
 static bool read_meld(amt_state *s, amt_card_places *places, int p, int n,
