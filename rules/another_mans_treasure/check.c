@@ -67,6 +67,22 @@ static bool check_player(const amt_state *s, int p, rules_error *err)
         return rules_fail(err, "players[%d].melds: %s", p,
                           has ? "melds without a pattern laid"
                               : "a pattern laid without melds");
+    int ids[AMT_PATTERNS];
+    int n = amt_round_patterns(s->progressive, s->round, ids);
+    uint32_t this_round = 0;
+    for (int i = 0; i < n; i++)
+        this_round |= 1u << ids[i];
+    if (pl->laid && !(pl->used & this_round))
+        return rules_fail(err, "players[%d].marked: melds on the table, but "
+                               "no pattern of this round marked",
+                          p);
+    /* a seat that plays its last card ends the round at once */
+    if (pl->hand_count == 0 &&
+        (s->phase == AMT_PHASE_DRAW || s->phase == AMT_PHASE_PLAY))
+        return rules_fail(err, "players[%d].hand: empty during a turn (a "
+                               "seat that plays its last card ends the "
+                               "round)",
+                          p);
     return true;
 }
 
