@@ -41,6 +41,9 @@ char amt_colour_letter(int colour);
 int amt_colour_from_letter(char letter);
 /* Checks a card name's form ("b5", "W6-11", "y7s"); canonical name into out. */
 bool amt_name_canonical(const char *text, char out[AMT_NAME_LEN]);
+/* The cards called text (any case): ids first .. first+copies-1, all
+ * alike. False when no card has that name. Constant time. */
+bool amt_card_named(const char *text, int *first, int *copies);
 
 /* ---- collection patterns (cards.c) ---- */
 enum { AMT_SET = 0, AMT_RUN = 1, AMT_PAIR = 2 };
@@ -113,7 +116,7 @@ typedef struct amt_player {
     int16_t hand[AMT_CARDS];     /* kept sorted by id */
     uint32_t used;               /* bit p: pattern p marked off */
     int completed;               /* complete patterns laid (tie-break) */
-    bool laid;                   /* laid a pattern this round */
+    bool laid;                   /* has melds on the table this round */
     int claim;                   /* AMT_CLAIM_* in the open window */
     int end;                     /* AMT_END_* during the end-of-round plays */
     amt_play end_play;           /* sealed choice when end == PLAYED */
@@ -137,13 +140,16 @@ typedef struct amt_state {
     int discard_count;
     int16_t discard[AMT_CARDS];  /* top = last */
     int meld_count;
-    amt_meld melds[AMT_MAX_MELDS];
+    amt_meld melds[AMT_MAX_MELDS];  /* grouped by owner, each owner's in
+                                       the order laid (Pn.m) */
     amt_player players[AMT_MAX_SEATS];
-    int went_out;                /* seat that went out this round, or -1 */
     rules_rng rng;
 } amt_state;
 
 /* ---- setup.c ---- */
+/* The claim_window_hours option: its default and its largest value. */
+#define AMT_WINDOW_HOURS_DEFAULT 12
+#define AMT_WINDOW_HOURS_MAX 168
 json_t *amt_describe_options(void);
 rules_state *amt_setup(const json_t *options, int seats,
                        const uint8_t seed[RULES_SEED_BYTES], rules_error *err);
@@ -184,6 +190,10 @@ bool amt_window(const rules_state *state, rules_window *out);
 int amt_meld_index(const amt_state *s, int owner, int n);
 /* Whether the end-of-round plays may be partial patterns. */
 bool amt_partial_end(const amt_state *s);
+/* Reads seat's sealed end-of-round pattern action into play, checked
+ * against s (cards held, shapes, open pattern) without changing s. */
+bool amt_read_end_play(const amt_state *s, int seat, const json_t *action,
+                       amt_play *play, rules_error *err);
 
 /* ---- notation.c ---- */
 char *amt_format_move(const rules_state *state, int seat, const json_t *action);
@@ -197,11 +207,71 @@ json_t *amt_play_action(const amt_play *play, const json_t *swaps);
 int amt_round_points(const amt_state *s, int seat);
 json_t *amt_result(const rules_state *state);
 
-/* ---- view.c ---- */
+/* ---- view.c, view_text.c ---- */
 json_t *amt_view(const rules_state *state, int seat);
 json_t *amt_card_json(int id);
+char *amt_view_text(const rules_state *state, int seat);
 
-/* ---- snapshot.c ---- */
+/* ---- text.c: text for people, in lines of at most AMT_TEXT_WIDTH ---- */
+#define AMT_TEXT_WIDTH 72
+#define AMT_TEXT_MAX_LINES 40
+
+/* A text being written: zero it to start. Words flow onto the next line
+ * (indented by two spaces) at the width; a '~' in a text is a space that
+ * never breaks ("seat~2", "W1-11~(as~Y8)"). */
+typedef struct amt_text {
+    char *buf;
+    size_t len, cap;
+    int column;   /* characters on the current line */
+} amt_text;
+
+/* Starts a new line with the words of fmt. */
+void amt_text_line(amt_text *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Goes on with the words of fmt after a space. */
+void amt_text_say(amt_text *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Adds an empty line, between parts of the text. */
+void amt_text_blank(amt_text *t);
+/* Ends the text with a newline and hands it over (the caller frees). A
+ * text of more than AMT_TEXT_MAX_LINES lines loses its empty lines, then
+ * its tail. */
+char *amt_text_finish(amt_text *t);
+
+/* ---- card_places.c: the cards of a hand-edited position, by name ---- */
+/* Where a card stands in a position: its field path for error messages. */
+typedef enum amt_pile {
+    AMT_AT_DRAW_PILE, AMT_AT_DISCARD_PILE, AMT_AT_HAND, AMT_AT_MELD
+} amt_pile;
+
+typedef struct amt_place {
+    uint8_t pile;    /* amt_pile */
+    int8_t seat;     /* hands and melds */
+    int8_t meld;     /* melds: the seat's n-th */
+    uint8_t index;   /* the card's position in its list */
+} amt_place;
+
+/* Hands out card ids to card names: copies of a card are alike, so the
+ * n-th copy of a name placed gets its n-th id. */
+typedef struct amt_card_places {
+    uint8_t placed[AMT_CARDS];  /* copies placed, by the name's first id */
+    amt_place at[AMT_CARDS];    /* where each id was placed */
+    int total;
+} amt_card_places;
+
+void amt_places_init(amt_card_places *places);
+/* Writes the field path of where ("players[1].hand[4]") into out. */
+void amt_place_path(amt_place where, char *out, size_t size);
+/* The id for the card named by value (a JSON string) at where: the next
+ * free copy of that name. False with err naming the place and the value
+ * when value is no card's name or every copy is already placed. */
+bool amt_places_take(amt_card_places *places, const json_t *value,
+                     amt_place where, int16_t *id, rules_error *err);
+/* Whether every card of the game has its place; false naming a missing
+ * one. */
+bool amt_places_complete(const amt_card_places *places, rules_error *err);
+
+/* ---- snapshot.c, check.c ---- */
 json_t *amt_save(const rules_state *state);
 rules_state *amt_load(const json_t *snapshot, rules_error *err);
 bool amt_check(const rules_state *state, rules_error *err);

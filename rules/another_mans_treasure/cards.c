@@ -106,15 +106,28 @@ amt_card amt_card_get(int id)
     return c;
 }
 
+/* Writes a numbered card's name ("B10", "Y5s") without printf: names
+ * are written for every card of every snapshot. */
+static void numbered_name(int colour, int number, bool smiley,
+                          char out[AMT_NAME_LEN])
+{
+    int n = 0;
+    out[n++] = colour_letters[colour];
+    if (number >= 10)
+        out[n++] = (char)('0' + number / 10);
+    out[n++] = (char)('0' + number % 10);
+    if (smiley)
+        out[n++] = 's';
+    out[n] = '\0';
+}
+
 void amt_card_name(int id, char out[AMT_NAME_LEN])
 {
     amt_card c = amt_card_get(id);
-    if (c.wild) {
+    if (c.wild)
         snprintf(out, AMT_NAME_LEN, "%s", wild_types[c.wild_type].name);
-        return;
-    }
-    snprintf(out, AMT_NAME_LEN, "%c%d%s", colour_letters[c.colour],
-             c.number, c.smiley ? "s" : "");
+    else
+        numbered_name(c.colour, c.number, c.smiley, out);
 }
 
 bool amt_wild_covers(int wild_type, int number)
@@ -143,32 +156,82 @@ int amt_colour_from_letter(char letter)
     return -1;
 }
 
+/* A card name's parts ("y5S": colour 2, number 5, smiley), any case;
+ * a wild has *wild_type >= 0. False when text names no card. */
+static bool parse_name(const char *text, int *colour, int *number,
+                       bool *smiley, int *wild_type)
+{
+    *wild_type = -1;
+    if (text[0] == 'W' || text[0] == 'w') {
+        for (int t = 0; t < AMT_WILD_TYPES; t++) {
+            if (strcasecmp(text, wild_types[t].name) == 0) {
+                *wild_type = t;
+                return true;
+            }
+        }
+        return false;
+    }
+    *colour = amt_colour_from_letter(text[0]);
+    if (*colour < 0 || !isdigit((unsigned char)text[1]))
+        return false;
+    *number = 0;
+    const char *p = text + 1;
+    while (isdigit((unsigned char)*p) && *number < 100)
+        *number = *number * 10 + (*p++ - '0');
+    *smiley = *p == 's' || *p == 'S';
+    if (*smiley)
+        p++;
+    if (*p != '\0' || *number < 1 || *number > AMT_MAX_NUMBER)
+        return false;
+    /* FACT: only a 5, 6 or 7 has a smiley copy */
+    return !*smiley || (*number >= 5 && *number <= 7);
+}
+
 bool amt_name_canonical(const char *text, char out[AMT_NAME_LEN])
 {
-    for (int t = 0; t < AMT_WILD_TYPES; t++) {
-        if (strcasecmp(text, wild_types[t].name) == 0) {
-            snprintf(out, AMT_NAME_LEN, "%s", wild_types[t].name);
-            return true;
+    int colour, number, wild_type;
+    bool smiley;
+    if (!parse_name(text, &colour, &number, &smiley, &wild_type))
+        return false;
+    if (wild_type >= 0)
+        snprintf(out, AMT_NAME_LEN, "%s", wild_types[wild_type].name);
+    else
+        numbered_name(colour, number, smiley, out);
+    return true;
+}
+
+/* Id of the first copy of number in colour: cards are colour-major and,
+ * inside a colour, in number order. */
+static int first_id(int colour, int number)
+{
+    int id = colour * CARDS_PER_COLOUR;
+    for (int n = 1; n < number; n++)
+        id += copies_per_colour[n];
+    return id;
+}
+
+bool amt_card_named(const char *text, int *first, int *copies)
+{
+    int colour, number, wild_type;
+    bool smiley;
+    if (!parse_name(text, &colour, &number, &smiley, &wild_type))
+        return false;
+    if (wild_type >= 0) {
+        *first = AMT_NUMBERED + 3 * wild_type;
+        *copies = 3;
+        return true;
+    }
+    *first = first_id(colour, number);
+    *copies = copies_per_colour[number];
+    if (number >= 5 && number <= 7) {
+        /* FACT: the first copy of a 5, 6 and 7 is the smiley card. */
+        if (smiley) {
+            *copies = 1;
+        } else {
+            *first += 1;
+            *copies -= 1;
         }
     }
-    int colour = amt_colour_from_letter(text[0]);
-    if (colour < 0 || !isdigit((unsigned char)text[1]))
-        return false;
-    int number = 0;
-    const char *p = text + 1;
-    while (isdigit((unsigned char)*p) && number < 100)
-        number = number * 10 + (*p++ - '0');
-    bool smiley = false;
-    if (*p == 's' || *p == 'S') {
-        smiley = true;
-        p++;
-    }
-    if (*p != '\0' || number < 1 || number > AMT_MAX_NUMBER)
-        return false;
-    if (smiley && (number < 5 || number > 7))
-        return false;
-    snprintf(out, AMT_NAME_LEN, "%c%d%s", colour_letters[colour], number,
-             smiley ? "s" : "");
     return true;
 }
 

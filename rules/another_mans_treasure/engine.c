@@ -21,7 +21,7 @@ static void amt_destroy(rules_state *state)
 const rules_engine amt_engine = {
     .name = "another_mans_treasure",
     .title = "Another Man's Treasure",
-    .version = 1,
+    .version = 2,
     .min_seats = AMT_MIN_SEATS,
     .max_seats = AMT_MAX_SEATS,
     .describe_options = amt_describe_options,
@@ -34,6 +34,7 @@ const rules_engine amt_engine = {
     .legal = amt_legal,
     .format_move = amt_format_move,
     .parse_move = amt_parse_move,
+    .view_text = amt_view_text,
     .result = amt_result,
     .save = amt_save,
     .load = amt_load,

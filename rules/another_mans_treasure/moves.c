@@ -164,10 +164,18 @@ void amt_pending(const rules_state *state, rules_pending *out)
 
 /* ---- the round's end ---- */
 
+/* Puts a new meld after owner's last one: melds stay grouped by owner,
+ * so the table reads (and saves) player by player. */
 static void place_meld(amt_state *s, int seat, int kind, const int16_t *cards,
                        int count)
 {
-    amt_meld *m = &s->melds[s->meld_count++];
+    int at = s->meld_count;
+    while (at > 0 && s->melds[at - 1].owner > seat)
+        at--;
+    memmove(s->melds + at + 1, s->melds + at,
+            (size_t)(s->meld_count - at) * sizeof s->melds[0]);
+    s->meld_count++;
+    amt_meld *m = &s->melds[at];
     memset(m, 0, sizeof *m);
     m->owner = seat;
     m->kind = kind;
@@ -186,6 +194,7 @@ static void lay_play(amt_state *s, int seat, const amt_play *play)
     for (int i = 0; i < play->melds; i++)
         place_meld(s, seat, play->kind[i], play->cards[i], play->count[i]);
     amt_player *p = &s->players[seat];
+    p->laid = true;
     p->used |= 1u << play->mark;
     if (play->melds == amt_pattern_get(play->mark)->melds)
         p->completed++;
@@ -261,24 +270,37 @@ static void close_window(amt_state *s)
         s->players[p].claim = AMT_CLAIM_NONE;
 }
 
+/* "Can I have it?" is settled before the next player's turn begins (the
+ * claim comes "before the next player draws a card"): the first claimer
+ * clockwise from the next player (the discarder last) takes the discard
+ * and, as a player taking it out of turn, the top card of the draw pile
+ * as its penalty card. */
+static void settle_claim(amt_state *s, int next)
+{
+    for (int k = 1; k < s->seats; k++) {
+        int p = (next + k) % s->seats;
+        if (s->players[p].claim != AMT_CLAIM_CLAIMED)
+            continue;
+        hand_add(&s->players[p], s->discard[--s->discard_count]);
+        /* The window only opens on a draw pile holding a card. */
+        hand_add(&s->players[p], draw_top(s));
+        return;
+    }
+}
+
 static bool act_draw(amt_state *s, int seat)
 {
-    amt_player *me = &s->players[seat];
-    hand_add(me, draw_top(s));
-    if (s->window) {
-        /* The next player declined; the first claimer clockwise from them
-         * takes the card and a penalty card (if the pile has one). */
-        for (int k = 1; k < s->seats; k++) {
-            int p = (seat + k) % s->seats;
-            if (s->players[p].claim != AMT_CLAIM_CLAIMED)
-                continue;
-            hand_add(&s->players[p], s->discard[--s->discard_count]);
-            if (s->draw_count > 0)
-                hand_add(&s->players[p], draw_top(s));
-            break;
-        }
-    }
+    if (s->window)
+        settle_claim(s, seat);
     close_window(s);
+    /* RULING: when the penalty card was the draw pile's last, the next
+     * player finds the pile empty and the round ends at once, as it does
+     * when a discard empties the pile (README, Rulings). */
+    if (s->draw_count == 0) {
+        end_round(s);
+        return true;
+    }
+    hand_add(&s->players[seat], draw_top(s));
     s->phase = AMT_PHASE_PLAY;
     return true;
 }
@@ -488,7 +510,6 @@ static bool read_pattern(amt_state *s, int seat, const json_t *action,
 static void after_hand_change(amt_state *s, int seat)
 {
     if (s->players[seat].hand_count == 0) {
-        s->went_out = seat;
         end_round(s);
     }
 }
@@ -503,7 +524,6 @@ static bool act_pattern(amt_state *s, int seat, const json_t *action,
     if (!read_pattern(s, seat, action, false, &play, err))
         return false;
     lay_play(s, seat, &play);
-    s->players[seat].laid = true;
     after_hand_change(s, seat);
     return true;
 }
@@ -588,7 +608,6 @@ static bool act_discard(amt_state *s, int seat, const json_t *action,
     hand_remove(me, card);
     s->discard[s->discard_count++] = (int16_t)card;
     if (me->hand_count == 0) {
-        s->went_out = seat;
         end_round(s);
         return true;
     }
@@ -605,6 +624,18 @@ static bool act_discard(amt_state *s, int seat, const json_t *action,
     return true;
 }
 
+bool amt_read_end_play(const amt_state *s, int seat, const json_t *action,
+                       amt_play *play, rules_error *err)
+{
+    amt_state *scratch = malloc(sizeof *scratch);
+    if (scratch == NULL)
+        abort();
+    memcpy(scratch, s, sizeof *scratch);
+    bool ok = read_pattern(scratch, seat, action, true, play, err);
+    free(scratch);
+    return ok;
+}
+
 static bool apply_end_phase(amt_state *s, int seat, const char *type,
                             const json_t *action, rules_error *err)
 {
@@ -612,14 +643,8 @@ static bool apply_end_phase(amt_state *s, int seat, const char *type,
     if (strcmp(type, "pass") == 0) {
         me->end = AMT_END_PASSED;
     } else if (strcmp(type, "pattern") == 0) {
-        amt_state *scratch = malloc(sizeof *scratch);
-        if (scratch == NULL)
-            abort();
-        memcpy(scratch, s, sizeof *scratch);
         amt_play play;
-        bool ok = read_pattern(scratch, seat, action, true, &play, err);
-        free(scratch);
-        if (!ok)
+        if (!amt_read_end_play(s, seat, action, &play, err))
             return false;
         me->end_play = play;
         me->end = AMT_END_PLAYED;

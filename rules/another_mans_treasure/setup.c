@@ -5,7 +5,6 @@
 #include <string.h>
 
 /* DEFAULT: 2-6 players (six reference cards). */
-#define DEFAULT_WINDOW_HOURS 12
 
 json_t *amt_describe_options(void)
 {
@@ -20,7 +19,8 @@ json_t *amt_describe_options(void)
         "progressive only: players who did not go out may lay partial "
         "patterns at the round's end, as in the Classic game",
         "claim_window_hours", "type", "integer", "default",
-        DEFAULT_WINDOW_HOURS, "minimum", 0, "maximum", 168, "description",
+        AMT_WINDOW_HOURS_DEFAULT, "minimum", 0, "maximum",
+        AMT_WINDOW_HOURS_MAX, "description",
         "how long the \"Can I have it?\" window after a discard waits for "
         "claims; at the deadline the service passes for every seat other "
         "than the next player that has not answered");
@@ -66,7 +66,6 @@ void amt_deal_round(amt_state *s)
     for (int i = 0; i < s->draw_count; i++)
         s->draw[i] = deck[AMT_CARDS - 1 - i];
     s->meld_count = 0;
-    s->went_out = -1;
     s->window = false;
     /* RULING: the deal passes clockwise each round, so the player to the
      * left of the new dealer (seat round mod seats) starts. */

@@ -1,7 +1,8 @@
 /* view.c: what each seat may see. Hands are shown only to their owner,
  * sealed end-of-round choices only to the seat that made them; the draw
- * pile is a count and the discard pile shows its top card. Cards carry
- * their id so tests can prove no hidden card leaks. */
+ * pile is a count and the discard pile shows its top card. Cards are
+ * named as the notation names them and carry no id: copies of a card are
+ * alike, and a position loaded from its snapshot shows the same view. */
 #include "amt_internal.h"
 
 #include <stdio.h>
@@ -13,7 +14,7 @@ json_t *amt_card_json(int id)
 {
     char name[AMT_NAME_LEN];
     amt_card_name(id, name);
-    return json_pack("{s:i,s:s}", "id", id, "card", name);
+    return json_pack("{s:s}", "card", name);
 }
 
 static json_t *meld_json(const amt_state *s, int mi)

@@ -34,7 +34,7 @@ Test(workbench_amt, lizzy_goes_out_sheila_lays_one_set_of_4)
     cr_expect_eq(wb_int_at(score, "scores", 1), 20, "R5 B2 Y8 G10 = 20");
     json_decref(score);
     json_t *position = json_loads(end, 0, NULL);
-    cr_expect_eq(json_integer_value(json_object_get(position, "round")), 1,
+    cr_expect_eq(json_integer_value(json_object_get(position, "round")), 2,
                  "the next round is dealt");
     json_t *sheila = player(position, 1);
     cr_expect_str_eq(json_string_value(json_array_get(
@@ -97,14 +97,16 @@ Test(workbench_amt, player_2_swaps_yellow_8_for_player_1s_wild)
         "swap:P1.2:Y8",
         NULL});
     json_t *position = json_loads(end, 0, NULL);
-    /* Ids (README "Cards"): Y5s 79, Y5 80, Y6 84, Y7 88, Y8 91; B11 31. */
-    json_t *run = json_array_get(json_object_get(position, "table"), 1);
-    cr_expect_eq(wb_int_at(run, "cards", 3), 91,
-                 "player 1's run now ends in the yellow 8");
+    /* Player 1's second meld, P1.2 (README "Position"). */
+    json_t *run = json_array_get(json_object_get(player(position, 0),
+                                                 "melds"), 1);
+    cr_expect_str_eq(json_string_value(json_array_get(
+                         json_object_get(run, "cards"), 3)), "Y8",
+                     "player 1's run now ends in the yellow 8");
     cr_expect_eq(wb_int_at(run, "by", 3), 1, "played there by player 2");
     json_t *hand = json_object_get(player(position, 1), "hand");
     cr_expect_eq(json_array_size(hand), 2, "Y3 and the drawn B11 remain");
-    cr_expect_eq(wb_int_at(player(position, 1), "hand", 0), 31, "B11");
+    cr_expect_str_eq(json_string_value(json_array_get(hand, 0)), "B11");
     json_decref(position);
     free(start);
     free(laid);

@@ -2,6 +2,7 @@
 #include "support.h"
 
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,10 +76,50 @@ void amt_test_deal(amt_state *s, const char *const *hands,
     s->turn = turn;
     s->phase = AMT_PHASE_DRAW;
     s->window = false;
-    s->went_out = -1;
     rules_error err = {{0}};
     cr_assert(amt_engine.check((rules_state *)s, &err), "dealt position: %s",
               err.message);
+}
+
+void amt_test_stack_draw(amt_state *s, const char *names)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", names);
+    char *words[16];
+    int n = 0;
+    char *save = NULL;
+    for (char *w = strtok_r(buf, " ", &save); w != NULL && n < 16;
+         w = strtok_r(NULL, " ", &save))
+        words[n++] = w;
+    for (int k = n - 1; k >= 0; k--) {
+        int at = -1;
+        for (int i = 0; i < s->draw_count && at < 0; i++) {
+            char have[AMT_NAME_LEN];
+            amt_card_name(s->draw[i], have);
+            if (strcmp(have, words[k]) == 0)
+                at = i;
+        }
+        cr_assert_geq(at, 0, "%s is not in the draw pile", words[k]);
+        int16_t id = s->draw[at];
+        memmove(s->draw + at, s->draw + at + 1,
+                (size_t)(s->draw_count - at - 1) * sizeof s->draw[0]);
+        s->draw[s->draw_count - 1] = id;
+    }
+}
+
+void amt_test_trim_draw(amt_state *s, int keep)
+{
+    int moved = s->draw_count - keep;
+    cr_assert_geq(moved, 0);
+    /* the discard pile's cards move up; the draw pile's bottom goes under */
+    memmove(s->discard + moved, s->discard,
+            (size_t)s->discard_count * sizeof s->discard[0]);
+    memcpy(s->discard, s->draw, (size_t)moved * sizeof s->draw[0]);
+    s->discard_count += moved;
+    memmove(s->draw, s->draw + moved, (size_t)keep * sizeof s->draw[0]);
+    s->draw_count = keep;
+    rules_error err = {{0}};
+    cr_assert(amt_engine.check((rules_state *)s, &err), "%s", err.message);
 }
 
 void amt_test_do(amt_state *s, int seat, const char *text)
@@ -103,7 +144,7 @@ bool amt_test_holds(const amt_state *s, int seat, const char *name)
     return false;
 }
 
-char *amt_test_view_text(const amt_state *s, int seat)
+char *amt_test_view_json(const amt_state *s, int seat)
 {
     json_t *view = amt_engine.view((const rules_state *)s, seat);
     char *text = rules_canonical_json(view);

@@ -24,6 +24,14 @@ amt_state *amt_test_new(int seats, const char *options);
 void amt_test_deal(amt_state *s, const char *const *hands,
                    const char *discard_top, const char *draw_top, int turn);
 
+/* Puts the named cards (space-separated) on top of the draw pile, the
+ * first named to be drawn first. */
+void amt_test_stack_draw(amt_state *s, const char *names);
+
+/* Leaves only the top keep cards in the draw pile, moving the others
+ * under the discard pile (so every card stays in one place). */
+void amt_test_trim_draw(amt_state *s, int keep);
+
 /* Applies a text move / asserts its rejection (harness helpers). */
 void amt_test_do(amt_state *s, int seat, const char *text);
 void amt_test_reject(amt_state *s, int seat, const char *text,
@@ -32,7 +40,7 @@ void amt_test_reject(amt_state *s, int seat, const char *text,
 /* Whether seat holds a card called name. */
 bool amt_test_holds(const amt_state *s, int seat, const char *name);
 
-/* A view's canonical text (caller frees). */
-char *amt_test_view_text(const amt_state *s, int seat);
+/* A view as canonical JSON text (caller frees). */
+char *amt_test_view_json(const amt_state *s, int seat);
 
 #endif

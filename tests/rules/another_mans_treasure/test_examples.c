@@ -86,7 +86,7 @@ Test(amt_examples, player_2_swaps_yellow_8_for_player_1s_wild)
     amt_test_do(s, 0, "take");
     amt_test_do(s, 0, "pattern 2runs4 run:Y1,Y2,Y3,Y4 run:Y5,Y6,Y7,W1-11");
     amt_test_do(s, 0, "discard R2");
-    char *view = amt_test_view_text(s, 1);
+    char *view = amt_test_view_json(s, 1);
     cr_assert_not_null(strstr(view, "\"as\":\"Y8\""),
                        "the wild stands in for a yellow 8");
     free(view);
@@ -145,34 +145,6 @@ Test(amt_examples, player_2_chooses_which_wild_of_a_set_his_4_replaces)
     amt_engine.destroy((rules_state *)s);
 }
 
-/* Puts the named cards (space-separated) on top of the draw pile, the
- * first named to be drawn first. */
-static void stack_draw(amt_state *s, const char *names)
-{
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", names);
-    char *words[16];
-    int n = 0;
-    char *save = NULL;
-    for (char *w = strtok_r(buf, " ", &save); w != NULL && n < 16;
-         w = strtok_r(NULL, " ", &save))
-        words[n++] = w;
-    for (int k = n - 1; k >= 0; k--) {
-        int at = -1;
-        for (int i = 0; i < s->draw_count && at < 0; i++) {
-            char have[AMT_NAME_LEN];
-            amt_card_name(s->draw[i], have);
-            if (strcmp(have, words[k]) == 0)
-                at = i;
-        }
-        cr_assert_geq(at, 0, "%s is not in the draw pile", words[k]);
-        int16_t id = s->draw[at];
-        memmove(s->draw + at, s->draw + at + 1,
-                (size_t)(s->draw_count - at - 1) * sizeof s->draw[0]);
-        s->draw[s->draw_count - 1] = id;
-    }
-}
-
 /* The Classic score sheet's Game 1 column: round scores 0, +40, 0, +5 and
  * +65 add up to a game score of 110. Seat 0 keeps that sheet over five
  * rounds (the deal passes clockwise, so seat 1 starts rounds 2 and 4). */
@@ -206,13 +178,13 @@ Test(amt_examples, score_sheet_rounds_0_40_0_5_65_make_110)
     amt_test_do(s, 0, "discard G2");
     amt_test_do(s, 1, "pass");
 
-    /* Round 4: seat 0 claims its own discard (and a penalty card), lays a
-     * set of 4 and a run of 4, adds a 5 and keeps one card when seat 1
-     * goes out: +5. */
+    /* Round 4: seat 0 claims its own discard (and R11, the penalty card
+     * on top of the pile, before seat 1 draws Y5), lays a set of 4 and a
+     * run of 4, adds a 5 and keeps one card when seat 1 goes out: +5. */
     cr_assert_eq(s->round, 3);
     const char *r4[] = {"B5 R5 Y5 G5 G1 G2 G3 R9", "Y1 Y2 Y3 Y4 Y6 Y7 Y8 B11"};
     amt_test_deal(s, r4, "B3", NULL, 1);
-    stack_draw(s, "R10 G4 Y5 R11 B5 B2");
+    amt_test_stack_draw(s, "R10 G4 R11 Y5 B5 B2");
     amt_test_do(s, 1, "draw");
     amt_test_do(s, 1, "discard R10");
     amt_test_do(s, 0, "draw");

@@ -1,5 +1,5 @@
 /* Rules beyond the worked examples: the claim window, patterns, adding to
- * melds, the Progressive game, scoring, options and snapshots. */
+ * melds, the Progressive game, scoring and options. */
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -279,12 +279,12 @@ Test(amt_secrecy, sealed_end_plays_are_hidden_until_resolved)
     amt_test_do(s, 0, "discard G2");
     amt_test_do(s, 2, "pattern run8 run:Y1,Y2,Y3,Y4,Y5,Y6,Y7,Y8");
     for (int seat = -1; seat < 2; seat++) {
-        char *view = amt_test_view_text(s, seat);
+        char *view = amt_test_view_json(s, seat);
         cr_assert_null(strstr(view, "my_end_play"), "seat %d sees it", seat);
         cr_assert_null(strstr(view, "run8"), "seat %d sees the mark", seat);
         free(view);
     }
-    char *mine = amt_test_view_text(s, 2);
+    char *mine = amt_test_view_json(s, 2);
     cr_assert_not_null(strstr(mine, "my_end_play"));
     free(mine);
     amt_engine.destroy((rules_state *)s);
@@ -310,17 +310,4 @@ Test(amt_setup, options_and_seat_counts_are_checked)
     cr_assert_not_null(s);
     cr_assert_eq(((amt_state *)s)->players[5].hand_count, 8);
     amt_engine.destroy(s);
-}
-
-Test(amt_snapshot, load_rejects_a_card_in_two_places)
-{
-    amt_state *s = amt_test_new(3, NULL);
-    json_t *snap = amt_engine.save((rules_state *)s);
-    json_t *draw = json_object_get(snap, "draw");
-    json_array_set(draw, 0, json_array_get(draw, 1));
-    rules_error err = {{0}};
-    cr_assert_null(amt_engine.load(snap, &err));
-    cr_assert_not_null(strstr(err.message, "places"), "%s", err.message);
-    json_decref(snap);
-    amt_engine.destroy((rules_state *)s);
 }
