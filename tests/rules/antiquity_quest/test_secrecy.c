@@ -13,10 +13,8 @@
 
 static bool shows(const char *view, int card)
 {
-    char token[16];
     char quoted[20];
-    aq_card_token(card, token);
-    snprintf(quoted, sizeof quoted, "\"%s\"", token);
+    snprintf(quoted, sizeof quoted, "\"%s\"", aq_card_token(card));
     return strstr(view, quoted) != NULL;
 }
 
@@ -29,7 +27,7 @@ static void check_views(const rules_engine *engine, const rules_state *state,
     const aq_state *s = (const aq_state *)state;
     char *views[RULES_MAX_SEATS + 1];
     for (int v = -1; v < s->seats; v++)
-        views[v + 1] = fx_view_text(s, v);
+        views[v + 1] = fx_view_json(s, v);
     for (int v = -1; v < s->seats; v++) {
         const char *text = views[v + 1];
         for (int holder = 0; holder < s->seats; holder++) {
@@ -110,9 +108,9 @@ Test(aq_secrecy, sealed_final_plays)
     harness_apply_text(&aq_engine, (rules_state *)s, 1,
                        "final play yellow1 yellow2 yellow3");
     cr_assert_eq(s->collections, 5, "sealed: nothing is played yet");
-    char *mine = fx_view_text(s, 1);
-    char *theirs = fx_view_text(s, 2);
-    char *public = fx_view_text(s, -1);
+    char *mine = fx_view_json(s, 1);
+    char *theirs = fx_view_json(s, 2);
+    char *public = fx_view_json(s, -1);
     cr_expect_not_null(strstr(mine, "final_plays"));
     cr_expect_null(strstr(theirs, "final_plays"));
     cr_expect_null(strstr(public, "final_plays"));
@@ -137,9 +135,9 @@ Test(aq_secrecy, discard_pile_is_reviewed_on_your_turn_only)
     aq_state *s = fx_new(3, NULL, AQ_PHASE_DRAW);
     fx_discard(s, "red1 crown green4");
     fx_hand(s, 0, "blue1");
-    char *mine = fx_view_text(s, 0);
-    char *other = fx_view_text(s, 1);
-    char *public = fx_view_text(s, -1);
+    char *mine = fx_view_json(s, 0);
+    char *other = fx_view_json(s, 1);
+    char *public = fx_view_json(s, -1);
     int below = s->discard.card[1];
     cr_expect(shows(mine, below));
     cr_expect(!shows(other, below));
@@ -177,8 +175,8 @@ Test(aq_secrecy, discard_pile_is_reviewed_on_a_final_turn_in_pairs)
     cr_assert_eq(s->phase, AQ_PHASE_FINAL);
     cr_assert_eq(s->turn, 1, "seat 1 takes the first final turn");
     int below = s->discard.card[1];
-    char *mine = fx_view_text(s, 1);
-    char *other = fx_view_text(s, 2);
+    char *mine = fx_view_json(s, 1);
+    char *other = fx_view_json(s, 2);
     cr_expect(shows(mine, below), "the seat on its final turn reviews the "
                                   "discard pile");
     cr_expect(!shows(other, below));
