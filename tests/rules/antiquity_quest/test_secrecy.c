@@ -18,6 +18,69 @@ static bool shows(const char *view, int card)
     return strstr(view, quoted) != NULL;
 }
 
+/* Counts the card names among the words of a text view (exactly as the
+ * notation writes them: "Remington" in a sentence is no card). */
+static void count_text_names(const char *text, int counts[AQ_NAMES])
+{
+    memset(counts, 0, sizeof(int) * AQ_NAMES);
+    char word[32];
+    size_t n = 0;
+    for (const char *c = text;; c++) {
+        bool letter = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+                      (*c >= '0' && *c <= '9');
+        if (letter && n < sizeof word - 1) {
+            word[n++] = *c;
+            continue;
+        }
+        word[n] = '\0';
+        int name = n > 0 ? aq_name_parse(word) : AQ_NONE;
+        if (name != AQ_NONE && strcmp(aq_name_text(name), word) == 0)
+            counts[name]++;
+        n = 0;
+        if (*c == '\0')
+            return;
+    }
+}
+
+/* Counts the card names behind every token in a JSON view. */
+static void count_view_names(const json_t *v, int counts[AQ_NAMES])
+{
+    if (json_is_string(v)) {
+        int id = aq_token_parse(json_string_value(v));
+        if (id != AQ_NONE)
+            counts[aq_card_info(id).name]++;
+    } else if (json_is_array(v)) {
+        size_t i;
+        const json_t *item;
+        json_array_foreach(v, i, item)
+            count_view_names(item, counts);
+    } else if (json_is_object(v)) {
+        const char *key;
+        const json_t *item;
+        json_object_foreach((json_t *)v, key, item)
+            count_view_names(item, counts);
+    }
+}
+
+/* The text view names no card more often than the JSON view of the same
+ * seat holds it: it shows nothing view() hides. */
+static void check_text_within_view(const aq_state *s, int viewer)
+{
+    char *text = aq_engine.view_text((const rules_state *)s, viewer);
+    json_t *view = aq_engine.view((const rules_state *)s, viewer);
+    int in_text[AQ_NAMES];
+    int in_view[AQ_NAMES] = {0};
+    count_text_names(text, in_text);
+    count_view_names(view, in_view);
+    for (int name = 0; name < AQ_NAMES; name++)
+        cr_assert(in_text[name] <= in_view[name],
+                  "view_text(%d) names %s %d times, its view %d times:\n%s",
+                  viewer, aq_name_text(name), in_text[name], in_view[name],
+                  text);
+    json_decref(view);
+    free(text);
+}
+
 static void check_views(const rules_engine *engine, const rules_state *state,
                         int seat, const json_t *action)
 {
@@ -60,8 +123,10 @@ static void check_views(const rules_engine *engine, const rules_state *state,
         }
         json_decref(view);
     }
-    for (int v = -1; v < s->seats; v++)
+    for (int v = -1; v < s->seats; v++) {
         free(views[v + 1]);
+        check_text_within_view(s, v);
+    }
 }
 
 static void walk(const char *options, int seats, int matches, uint64_t seed)
