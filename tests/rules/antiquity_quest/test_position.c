@@ -1,7 +1,7 @@
 /* The position (README "Position") as a referee edits it: lists in any
  * order, bare card names, bookkeeping worked out by load, refusals that
- * name the field and the value. The examples are read from
- * rules/antiquity_quest/examples/: run the suite from the repository root
+ * name the field and the value, and the README's worked example run from
+ * rules/antiquity_quest/examples/. Run the suite from the repository root
  * (as make does) so those files are found. */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -422,4 +422,56 @@ Test(aq_position, more_bad_edits_each_named)
 
     json_decref(good);
     E->destroy(RS(s));
+}
+
+/* ---- the README's worked example -------------------------------------------
+ */
+
+/* README "Position", "Worked example": Eliza (seat 1) asks whether seat 0
+ * could have made her collection 2 Perfect by adding an orange3 instead of
+ * the orange1. The referee edits two fields of the example position. */
+Test(aq_position, worked_example_what_if_orange3)
+{
+    json_t *base = example("eliza_perfect_sabotaged_to_standard");
+    json_t *edited = example("what_if_orange3");
+
+    /* The edits, exactly as the README gives them. */
+    json_t *by_hand = json_deep_copy(base);
+    json_array_set_new(json_object_get(by_hand, "hands"), 0,
+                       json_string("orange3 yellow2 yellow4"));
+    /* Forgetting the draw pile: every orange3 is still placed there. */
+    refused(by_hand, "hands[0][0]: \"orange3\": all 5 orange3 cards are "
+                     "already placed (one is in draw_pile)");
+    const char *draw = str_at(by_hand, "draw_pile");
+    int at = 0;
+    for (const char *w = draw; strncmp(w, "orange3.1 ", 10) != 0; at++)
+        w = strchr(w, ' ') + 1;
+    json_object_set_new(by_hand, "draw_pile",
+                        replace_word(draw, at, "orange1.3"));
+    cr_expect(same_bytes(by_hand, edited), "examples/what_if_orange3.json is "
+                                           "the README's two edits");
+
+    aq_state *s = load_ok(edited);
+    harness_apply_text(E, RS(s), 0, "add 2 orange3");
+    char *text = E->view_text(RS(s), 1);
+    const char *outcome =
+        "You (seat 1): empty cache; 1 collection, 1 complete.\n"
+        "  2: orange1 orange2 orange5 orangeW orange3 (perfect orange, "
+        "complete,\n"
+        "    1000 points)\n";
+    cr_expect_not_null(strstr(text, outcome), "%s", text);
+    FILE *readme = fopen("rules/antiquity_quest/README.md", "r");
+    cr_assert_not_null(readme);
+    char doc[65536];
+    size_t n = fread(doc, 1, sizeof doc - 1, readme);
+    doc[n] = '\0';
+    fclose(readme);
+    cr_expect_not_null(strstr(doc, outcome), "the README shows the outcome "
+                                             "as view_text writes it");
+    cr_expect_not_null(strstr(doc, "\"orange3 yellow2 yellow4\""));
+    free(text);
+    E->destroy(RS(s));
+    json_decref(by_hand);
+    json_decref(edited);
+    json_decref(base);
 }
