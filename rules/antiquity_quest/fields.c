@@ -47,6 +47,18 @@ void aq_read_value_text(const json_t *v, char out[AQ_READ_VALUE])
     free(text);
 }
 
+void aq_read_not(aq_reader *r, const char *path, const json_t *v,
+                 const char *what)
+{
+    if (v == NULL) {
+        aq_read_fail(r, "%s: missing; it is %s", path, what);
+        return;
+    }
+    char text[AQ_READ_VALUE];
+    aq_read_value_text(v, text);
+    aq_read_fail(r, "%s: %s is not %s", path, text, what);
+}
+
 /* A field's path ("sides[1].cache"), cut at AQ_READ_PATH characters. */
 void aq_read_path(char out[AQ_READ_PATH], const char *fmt, ...)
 {
@@ -175,24 +187,19 @@ const json_t *aq_read_object(aq_reader *r, const json_t *obj,
     const json_t *v = json_object_get(obj, key);
     if (!json_is_object(v)) {
         char path[AQ_READ_PATH];
-        char text[AQ_READ_VALUE];
         aq_read_path_join(path, parent, key);
-        aq_read_value_text(v, text);
-        aq_read_fail(r, "%s: %s is not an object", path, text);
+        aq_read_not(r, path, v, "an object");
         return NULL;
     }
     return v;
 }
 
-/* An array of exactly want entries (any length when want < 0). */
 const json_t *aq_read_array(aq_reader *r, const json_t *obj, const char *key,
                             int want, const char *entries)
 {
     const json_t *v = json_object_get(obj, key);
     if (!json_is_array(v)) {
-        char text[AQ_READ_VALUE];
-        aq_read_value_text(v, text);
-        aq_read_fail(r, "%s: %s is not a list", key, text);
+        aq_read_not(r, key, v, "a list");
         return NULL;
     }
     if (want >= 0 && (int)json_array_size(v) != want) {
@@ -221,11 +228,7 @@ bool aq_read_words(aq_reader *r, const json_t *v, const char *path,
             }
         }
     } else if (!json_is_string(v)) {
-        char text[AQ_READ_VALUE];
-        aq_read_value_text(v, text);
-        aq_read_fail(r,
-                     "%s: %s is not a list of cards such as \"red2.4 crown.1\"",
-                     path, text);
+        aq_read_not(r, path, v, "a list of cards such as \"red2.4 crown.1\"");
         return false;
     }
     int index = 0;

@@ -41,6 +41,10 @@ void aq_read_fail(aq_reader *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* A JSON value as written, cut to fit a sentence; "nothing" for NULL. */
 void aq_read_value_text(const json_t *v, char out[AQ_READ_VALUE]);
+/* Fails with "path: missing; it is what" when v is NULL, else "path: V
+ * is not what" quoting v. */
+void aq_read_not(aq_reader *r, const char *path, const json_t *v,
+                 const char *what);
 /* A field's path, printf-style, cut at AQ_READ_PATH characters. */
 void aq_read_path(char out[AQ_READ_PATH], const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -53,66 +53,48 @@ static void read_top_first(loader *l, const json_t *j, const char *key,
 static void read_header(loader *l, const json_t *j)
 {
     aq_state *s = l->s;
-    static const char *const keys[] = {"note",
-                                       "game",
-                                       "version",
-                                       "options",
-                                       "seats",
-                                       "rng",
-                                       "round",
-                                       "first",
-                                       "turn",
-                                       "turn_no",
-                                       "phase",
-                                       "going_out",
-                                       "draw_pile",
-                                       "discard_pile",
-                                       "character_pile",
-                                       "hands",
-                                       "sides",
-                                       "collections",
-                                       "next_collection",
-                                       "final_choices",
-                                       "rounds_scored",
-                                       NULL};
+    /* clang-format off */
+    static const char *const keys[] = {
+        "note", "game", "version", "options", "seats", "rng", "round",
+        "first", "turn", "turn_no", "phase", "going_out", "draw_pile",
+        "discard_pile", "character_pile", "hands", "sides", "collections",
+        "next_collection", "final_choices", "rounds_scored", NULL};
+    /* clang-format on */
     const json_t *game = json_object_get(j, "game");
     if (!json_is_string(game) ||
         strcmp(json_string_value(game), "antiquity_quest") != 0) {
-        char text[AQ_READ_VALUE];
-        aq_read_value_text(game, text);
-        {
-            aq_read_fail(&l->r, "game: %s is not \"antiquity_quest\"", text);
-            return;
-        }
+        aq_read_not(&l->r, "game", game, "\"antiquity_quest\"");
+        return;
     }
+    /* Format 1 wrote piles bottom first: refusing it makes the service
+     * replay the log rather than read the piles upside down. */
     const json_t *version = json_object_get(j, "version");
     if (!json_is_integer(version) ||
         json_integer_value(version) != AQ_SNAPSHOT_VERSION) {
         char text[AQ_READ_VALUE];
         aq_read_value_text(version, text);
-        {
-            aq_read_fail(&l->r,
-                         "version: %s is not %d, the position format this "
-                         "engine reads",
-                         text, AQ_SNAPSHOT_VERSION);
-            return;
-        }
+        aq_read_fail(&l->r,
+                     "version: %s is not %d, the position format this engine "
+                     "reads",
+                     text, AQ_SNAPSHOT_VERSION);
+        return;
     }
     aq_read_only_keys(&l->r, j, "", keys);
     s->seats =
         aq_read_int(&l->r, j, "", "seats", 2, RULES_MAX_SEATS, "a seat count");
     if (!l->r.ok)
         return;
+    const json_t *options = json_object_get(j, "options");
+    if (!json_is_object(options)) {
+        aq_read_not(&l->r, "options", options, "an object of match options");
+        return;
+    }
     json_t *declared = aq_describe_options();
     rules_error why = {{0}};
-    json_t *resolved =
-        rules_resolve_options(declared, json_object_get(j, "options"), &why);
+    json_t *resolved = rules_resolve_options(declared, options, &why);
     json_decref(declared);
-    if (resolved == NULL || !json_is_object(json_object_get(j, "options")) ||
-        !aq_options_read(resolved, s->seats, &s->opt, &why))
-        aq_read_fail(&l->r, "options: %s",
-                     why.message[0] ? why.message
-                                    : "an object of match options");
+    if (resolved == NULL || !aq_options_read(resolved, s->seats, &s->opt, &why))
+        aq_read_fail(&l->r, "options: %s", why.message);
     json_decref(resolved);
     s->sides = s->opt.pairs ? s->seats / 2 : s->seats;
 
@@ -127,11 +109,8 @@ static void read_header(loader *l, const json_t *j)
                      2 * RULES_SEED_BYTES);
     const json_t *counter = json_object_get(rng, "counter");
     if (!json_is_integer(counter) || json_integer_value(counter) < 0) {
-        char text[AQ_READ_VALUE];
-        aq_read_value_text(counter, text);
-        aq_read_fail(&l->r,
-                     "rng.counter: %s is not a count of random numbers drawn",
-                     text);
+        aq_read_not(&l->r, "rng.counter", counter,
+                    "a count of random numbers drawn");
     } else {
         s->rng.counter = (uint64_t)json_integer_value(counter);
     }
@@ -148,7 +127,9 @@ static void read_turn(loader *l, const json_t *j)
     const json_t *phase = json_object_get(j, "phase");
     int p = json_is_string(phase) ? aq_phase_parse(json_string_value(phase))
                                   : AQ_NONE;
-    if (p == AQ_NONE) {
+    if (p == AQ_NONE && phase == NULL) {
+        aq_read_not(&l->r, "phase", phase, "draw, play, final or over");
+    } else if (p == AQ_NONE) {
         char text[AQ_READ_VALUE];
         aq_read_value_text(phase, text);
         aq_read_fail(&l->r,
@@ -182,10 +163,8 @@ static void read_sides(loader *l, const json_t *j)
                           s->cache[side].card, AQ_CARDS);
         const json_t *taken = json_object_get(one, "cache_taken");
         if (taken != NULL && !json_is_boolean(taken)) {
-            char text[AQ_READ_VALUE];
-            aq_read_value_text(taken, text);
-            aq_read_fail(&l->r, "%s.cache_taken: %s is not true or false", at,
-                         text);
+            aq_read_path_join(path, at, "cache_taken");
+            aq_read_not(&l->r, path, taken, "true or false");
         }
         /* Caches are dealt full and only ever taken whole. */
         s->cache_taken[side] =

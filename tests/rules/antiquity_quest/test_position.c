@@ -287,6 +287,47 @@ Test(aq_position, the_seats_owed_a_final_turn_follow_from_who_went_out)
     E->destroy(RS(s));
 }
 
+/* Sealed final plays are written in the notation's words and read back;
+ * a bare name is a card of the seat's own hand. */
+Test(aq_position, sealed_final_plays_round_trip_by_name)
+{
+    aq_state *s = fx_new(3, "{\"revoked_visas\": true}", AQ_PHASE_PLAY);
+    for (int i = 0; i < 4; i++)
+        fx_collection(s, 0, "red1 red2 red3 red4 red5");
+    int last = fx_collection(s, 0, "green1 green2 green3 green4");
+    fx_cache_taken(s, 0);
+    fx_hand(s, 0, "green5");
+    fx_hand(s, 1, "yellow1 yellow2 yellow3 crown");
+    fx_hand(s, 2, "orange1 orange2");
+    char add[32];
+    snprintf(add, sizeof add, "add %d green5", last);
+    harness_apply_text(E, RS(s), 0, add);
+    harness_apply_text(E, RS(s), 1, "final play yellow1 yellow2 yellow3");
+    json_t *p = E->save(RS(s));
+    json_t *choices = json_object_get(p, "final_choices");
+    cr_assert(json_is_null(json_array_get(choices, 2)));
+    const char *cards =
+        str_at(json_array_get(json_array_get(choices, 1), 0), "play");
+    cr_assert_not_null(cards);
+    cr_expect(strncmp(cards, "yellow1.", 8) == 0, "%s", cards);
+    json_t *edited = json_deep_copy(p);
+    json_array_set_new(json_object_get(edited, "final_choices"), 1,
+                       json_pack("[{s:s}]", "play", "yellow1 yellow2 yellow3"));
+    aq_state *loaded = load_ok(edited);
+    json_t *again = E->save(RS(loaded));
+    cr_expect(same_bytes(again, p));
+    cr_expect_eq(loaded->final_left, 1u << 2, "seat 2 still chooses");
+    json_array_set_new(json_object_get(edited, "final_choices"), 1,
+                       json_pack("[{s:s}]", "play", "yellow1 orange1"));
+    refused(edited, "final_choices[1][0].play[1]: hands[1] holds no other "
+                    "orange1");
+    json_decref(again);
+    json_decref(edited);
+    json_decref(p);
+    E->destroy(RS(loaded));
+    E->destroy(RS(s));
+}
+
 /* ---- refusals name the field and the value ------------------------------ */
 
 Test(aq_position, an_unknown_card_is_named_with_its_place)
@@ -391,6 +432,12 @@ Test(aq_position, more_bad_edits_each_named)
                         "civilization", json_string("pink"));
     refused(p, "sides[1].civilization: \"pink\" is not a civilization "
                "(yellow, green, red, orange, blue, purple) or null");
+    json_decref(p);
+
+    p = json_deep_copy(good);
+    json_object_del(p, "draw_pile");
+    refused(p, "draw_pile: missing; it is a list of cards such as \"red2.4 "
+               "crown.1\"");
     json_decref(p);
 
     p = json_deep_copy(good);
