@@ -261,7 +261,8 @@ static void order_collections(loader *l, const json_t *j)
         }
         sorted[k] = s->coll[order[k].index];
     }
-    memcpy(s->coll, sorted, sizeof sorted[0] * (size_t)s->collections);
+    for (int k = 0; k < s->collections; k++)
+        s->coll[k] = sorted[k];
     int next = aq_next_collection_derived(s);
     s->next_id = next;
     if (json_object_get(j, "next_collection") != NULL)

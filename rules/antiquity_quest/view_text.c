@@ -510,7 +510,9 @@ static void write_view(writer *w)
     size_t i;
     const json_t *side;
     json_array_foreach(json_object_get(w->view, "sides"), i, side)
+    {
         say_side(w, side);
+    }
     say_scores(w);
 }
 
