@@ -54,11 +54,23 @@ int aq_name_parse(const char *text);
 /* Lowest card id with the given name; the copies follow consecutively. */
 int aq_name_first_id(int name);
 int aq_name_copies(int name);
-/* The snapshot/view token of a card: "red2.4" (name, dot, 1-based copy).
- * out must hold 16 bytes. */
-void aq_card_token(int id, char out[16]);
+/* The snapshot/view token of a card: "red2.4" (name, dot, 1-based copy),
+ * from a static table. */
+const char *aq_card_token(int id);
+/* Reads a card word of a snapshot: a token ("red2.4") gives its card id; a
+ * bare name ("red2", case-insensitive) gives AQ_CARD_ANY_COPY; anything
+ * else AQ_CARD_UNKNOWN. *name receives the name index when there is one. */
+#define AQ_CARD_ANY_COPY (-2)
+#define AQ_CARD_UNKNOWN (-3)
+int aq_card_parse(const char *word, int *name);
 /* The card id of a token, or AQ_NONE. */
 int aq_token_parse(const char *token);
+/* Writes count cards, given in id order, into out in the order the
+ * notation lists cards: suit by suit, 1 to 5 then W, then the treasures,
+ * Remington and Tess; copies in copy order. Returns count. Hands and
+ * caches are written in this order. */
+int aq_cards_in_notation_order(const uint8_t *sorted, int count,
+                               uint8_t *out);
 const char *aq_suit_text(int suit);
 int aq_suit_parse(const char *text);
 /* Points a card scores when played (25/50), or costs when left (25/50/100). */
@@ -308,6 +320,14 @@ void aq_resolve_final(aq_state *s);
 
 /* Who acts now. */
 void aq_pending(const aq_state *s, rules_pending *out);
+/* "draw", "play", "final", "over"; and back (case-insensitive), or
+ * AQ_NONE. */
+const char *aq_phase_text(aq_phase phase);
+int aq_phase_parse(const char *text);
+/* The seats still owed a final turn or final plays, as they follow from
+ * who went out, the seat on turn and the sealed choices: what final_left
+ * must be (snapshots leave it out; check compares). */
+uint32_t aq_final_left_derived(const aq_state *s);
 /* Ends the turn of the seat on turn; went_out when it just went out. */
 void aq_end_turn(aq_state *s, bool went_out);
 /* Scores the round as it stands and deals the next one or ends the match. */
@@ -333,10 +353,22 @@ json_t *aq_default_move(const rules_state *state, int seat);
 char *aq_format(const json_t *action);
 json_t *aq_parse(const char *text, rules_error *err);
 json_t *aq_view(const aq_state *s, int seat);
+/* view() as plain text for people (view_text.c); malloc'd, caller frees. */
+char *aq_view_text(const aq_state *s, int seat);
 /* One collection as views show it (new reference). */
 json_t *aq_collection_json(const aq_collection *c);
+/* The position (README "Position"): save writes it in one canonical
+ * order (save.c); load reads what a referee may write and refuses, naming
+ * the field and the value, what is malformed or breaks an invariant
+ * (load.c). */
+#define AQ_SNAPSHOT_VERSION 2
 json_t *aq_save(const aq_state *s);
 aq_state *aq_load(const json_t *snapshot, rules_error *err);
+/* The next collection number when no lost shipment took the highest:
+ * one above the last collection's (collections are kept in number
+ * order), or 1. */
+int aq_next_collection_derived(const aq_state *s);
+/* Every invariant (check.c); false with the first broken one in err. */
 bool aq_check(const aq_state *s, rules_error *err);
 
 #endif

@@ -14,7 +14,7 @@
  * copy), 203..210 Remington, 211..216 Tess. */
 #include "aq_internal.h"
 
-#include <stdio.h>
+#include <ctype.h>
 #include <string.h>
 #include <strings.h>
 
@@ -125,9 +125,34 @@ const char *aq_name_text(int name)
     return name >= 0 && name < AQ_NAMES ? card_names[name] : "?";
 }
 
+/* The suit whose name is the first len characters of text
+ * (case-insensitive), or AQ_NONE. */
+static int suit_prefix(const char *text, size_t len)
+{
+    for (int s = 0; s < AQ_SUITS; s++) {
+        if (strlen(suit_names[s]) == len &&
+            strncasecmp(text, suit_names[s], len) == 0)
+            return s;
+    }
+    return AQ_NONE;
+}
+
+/* Read by the card's shape rather than by scanning all 43 names: an
+ * antiquity is a suit name and one of 1-5 or W, anything else is one of
+ * the seven treasure and character names. Loading a snapshot parses 217
+ * of these. */
 int aq_name_parse(const char *text)
 {
-    for (int n = 0; n < AQ_NAMES; n++) {
+    size_t len = strlen(text);
+    if (len < 2 || len > 9)
+        return AQ_NONE;
+    char last = (char)tolower((unsigned char)text[len - 1]);
+    if ((last >= '1' && last <= '5') || last == 'w') {
+        int suit = suit_prefix(text, len - 1);
+        if (suit != AQ_NONE)
+            return suit * 6 + (last == 'w' ? 5 : last - '1');
+    }
+    for (int n = AQ_NAME_TREASURE; n < AQ_NAMES; n++) {
         if (strcasecmp(text, card_names[n]) == 0)
             return n;
     }
@@ -155,26 +180,60 @@ int aq_name_copies(int name)
     return name == AQ_NAME_REMINGTON ? 8 : 6;
 }
 
-void aq_card_token(int id, char out[16])
+const char *aq_card_token(int id)
 {
-    strcpy(out, card_tokens[id]);
+    return id >= 0 && id < AQ_CARDS ? card_tokens[id] : "?";
+}
+
+int aq_card_parse(const char *word, int *name)
+{
+    const char *dot = strchr(word, '.');
+    size_t len = dot != NULL ? (size_t)(dot - word) : strlen(word);
+    char text[16];
+    if (len == 0 || len >= sizeof text)
+        return AQ_CARD_UNKNOWN;
+    memcpy(text, word, len);
+    text[len] = '\0';
+    *name = aq_name_parse(text);
+    if (*name == AQ_NONE)
+        return AQ_CARD_UNKNOWN;
+    if (dot == NULL)
+        return AQ_CARD_ANY_COPY;
+    if (dot[1] < '1' || dot[1] > '9' || dot[2] != '\0' ||
+        dot[1] - '1' >= aq_name_copies(*name))
+        return AQ_CARD_UNKNOWN;
+    return aq_name_first_id(*name) + (dot[1] - '1');
 }
 
 int aq_token_parse(const char *token)
 {
-    const char *dot = strrchr(token, '.');
-    if (dot == NULL || dot == token || (size_t)(dot - token) >= 16)
-        return AQ_NONE;
-    char name[16];
-    memcpy(name, token, (size_t)(dot - token));
-    name[dot - token] = '\0';
-    int n = aq_name_parse(name);
-    if (n == AQ_NONE || dot[1] < '1' || dot[1] > '9' || dot[2] != '\0')
-        return AQ_NONE;
-    int copy = dot[1] - '1';
-    if (copy >= aq_name_copies(n))
-        return AQ_NONE;
-    return aq_name_first_id(n) + copy;
+    int name;
+    int id = aq_card_parse(token, &name);
+    return id >= 0 ? id : AQ_NONE;
+}
+
+int aq_cards_in_notation_order(const uint8_t *sorted, int count,
+                                uint8_t *out)
+{
+    /* In id order the wilds of every suit follow all numbered cards; in
+     * the notation's they follow their own suit's 1-5. */
+    int numbered = 0;
+    int wild = 0;
+    while (wild < count && sorted[wild] < AQ_WILD_BASE)
+        wild++;
+    int rest = wild;
+    while (rest < count && sorted[rest] < AQ_TREASURE_BASE)
+        rest++;
+    int n = 0;
+    for (int suit = 0; suit < AQ_SUITS; suit++) {
+        while (numbered < wild && sorted[numbered] < (suit + 1) * 25)
+            out[n++] = sorted[numbered++];
+        while (wild < rest && sorted[wild] < AQ_WILD_BASE + (suit + 1) * 3)
+            out[n++] = sorted[wild++];
+    }
+    while (rest < count)
+        out[n++] = sorted[rest++];
+    return n;
 }
 
 const char *aq_suit_text(int suit)
@@ -185,7 +244,7 @@ const char *aq_suit_text(int suit)
 int aq_suit_parse(const char *text)
 {
     for (int s = 0; s < AQ_SUITS; s++) {
-        if (strcmp(text, suit_names[s]) == 0)
+        if (strcasecmp(text, suit_names[s]) == 0)
             return s;
     }
     return AQ_NONE;

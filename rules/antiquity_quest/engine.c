@@ -79,6 +79,11 @@ static json_t *view_entry(const rules_state *state, int seat)
     return aq_view(aq_const_of(state), seat);
 }
 
+static char *view_text_entry(const rules_state *state, int seat)
+{
+    return aq_view_text(aq_const_of(state), seat);
+}
+
 static json_t *legal_entry(const rules_state *state, int seat)
 {
     return aq_legal(aq_const_of(state), seat);
@@ -167,6 +172,7 @@ const rules_engine aq_engine = {
     .legal = legal_entry,
     .format_move = format_entry,
     .parse_move = parse_entry,
+    .view_text = view_text_entry,
     .result = aq_result,
     .save = save_entry,
     .load = load_entry,

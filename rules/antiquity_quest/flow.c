@@ -4,6 +4,48 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
+
+static const char *const phase_names[] = {"draw", "play", "final", "over"};
+
+const char *aq_phase_text(aq_phase phase)
+{
+    return phase >= AQ_PHASE_DRAW && phase <= AQ_PHASE_OVER
+               ? phase_names[phase]
+               : "?";
+}
+
+int aq_phase_parse(const char *text)
+{
+    for (int p = AQ_PHASE_DRAW; p <= AQ_PHASE_OVER; p++) {
+        if (strcasecmp(text, phase_names[p]) == 0)
+            return p;
+    }
+    return AQ_NONE;
+}
+
+/* Final turns go clockwise from the seat after the one that went out, so
+ * the seats still owed one are those from the seat on turn up to it; the
+ * sealed final plays are owed by every other seat that has not chosen. */
+uint32_t aq_final_left_derived(const aq_state *s)
+{
+    if (s->going_out == AQ_NONE || s->phase == AQ_PHASE_OVER)
+        return 0;
+    uint32_t left = 0;
+    if (s->phase == AQ_PHASE_FINAL && !s->opt.pairs) {
+        for (int seat = 0; seat < s->seats; seat++) {
+            if (seat != s->going_out && !s->choice[seat].made)
+                left |= 1u << seat;
+        }
+        return left;
+    }
+    int seat = s->turn;
+    for (int n = 0; n < s->seats && seat != s->going_out; n++) {
+        left |= 1u << seat;
+        seat = (seat + 1) % s->seats;
+    }
+    return left;
+}
 
 void aq_pending(const aq_state *s, rules_pending *out)
 {

@@ -9,9 +9,7 @@
 
 static json_t *token_json(int id)
 {
-    char token[16];
-    aq_card_token(id, token);
-    return json_string(token);
+    return json_string(aq_card_token(id));
 }
 
 static json_t *cards_json(const uint8_t *cards, int count)
@@ -26,12 +24,6 @@ static json_t *top_json(const aq_pile *pile)
 {
     return pile->count > 0 ? token_json(pile->card[pile->count - 1])
                            : json_null();
-}
-
-static const char *phase_text(aq_phase phase)
-{
-    static const char *const names[] = {"draw", "play", "final", "over"};
-    return names[phase];
 }
 
 json_t *aq_collection_json(const aq_collection *c)
@@ -150,7 +142,7 @@ json_t *aq_view(const aq_state *s, int seat)
     json_t *view = json_pack(
         "{s:i,s:i,s:s,s:i,s:i,s:o,s:i,s:o,s:{s:i,s:o},s:o,s:o,s:o,s:o,s:o}",
         "round", s->round, "rounds", s->opt.rounds, "phase",
-        phase_text(s->phase), "turn", s->turn, "first", s->first, "going_out",
+        aq_phase_text(s->phase), "turn", s->turn, "first", s->first, "going_out",
         s->going_out == AQ_NONE ? json_null() : json_integer(s->going_out),
         "draw_pile", s->draw.count, "discard_pile", discard, "character_pile",
         "count", s->character.count, "top", top_json(&s->character), "seats",

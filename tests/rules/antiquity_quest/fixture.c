@@ -111,7 +111,7 @@ void fx_cache_taken(aq_state *s, int side)
     s->cache_taken[side] = true;
 }
 
-char *fx_view_text(const aq_state *s, int seat)
+char *fx_view_json(const aq_state *s, int seat)
 {
     json_t *view = aq_engine.view((const rules_state *)s, seat);
     char *text = rules_canonical_json(view);

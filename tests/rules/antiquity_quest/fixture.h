@@ -20,7 +20,7 @@ int fx_collection(aq_state *s, int side, const char *names);
 /* The side's cache goes into seat's hand as if picked up. */
 void fx_cache_taken(aq_state *s, int side);
 /* The view of seat as canonical JSON text (caller frees). */
-char *fx_view_text(const aq_state *s, int seat);
+char *fx_view_json(const aq_state *s, int seat);
 /* Collection id as the view shows it: a new reference to its object. */
 json_t *fx_collection_view(const aq_state *s, int id);
 

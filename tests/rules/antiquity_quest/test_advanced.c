@@ -274,17 +274,3 @@ Test(aq_options, setup_rejects_what_the_rulebook_does_not_offer)
     json_decref(pairs);
     json_decref(bogus);
 }
-
-Test(aq_snapshot, load_refuses_a_broken_snapshot)
-{
-    aq_state *s = fx_new(2, NULL, AQ_PHASE_DRAW);
-    json_t *snap = E->save(RS(s));
-    rules_error err = {{0}};
-    json_object_set_new(snap, "discard_pile", json_string("red1.1"));
-    cr_expect_null(E->load(snap, &err), "a card in two places");
-    cr_expect_not_null(strstr(err.message, "two places"), "%s", err.message);
-    json_object_set_new(snap, "discard_pile", json_string("red9.1"));
-    cr_expect_null(E->load(snap, &err));
-    json_decref(snap);
-    E->destroy(RS(s));
-}

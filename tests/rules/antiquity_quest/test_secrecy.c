@@ -13,11 +13,72 @@
 
 static bool shows(const char *view, int card)
 {
-    char token[16];
     char quoted[20];
-    aq_card_token(card, token);
-    snprintf(quoted, sizeof quoted, "\"%s\"", token);
+    snprintf(quoted, sizeof quoted, "\"%s\"", aq_card_token(card));
     return strstr(view, quoted) != NULL;
+}
+
+/* Counts the card names among the words of a text view (exactly as the
+ * notation writes them: "Remington" in a sentence is no card). */
+static void count_text_names(const char *text, int counts[AQ_NAMES])
+{
+    memset(counts, 0, sizeof(int) * AQ_NAMES);
+    char word[32];
+    size_t n = 0;
+    for (const char *c = text;; c++) {
+        bool letter = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+                      (*c >= '0' && *c <= '9');
+        if (letter && n < sizeof word - 1) {
+            word[n++] = *c;
+            continue;
+        }
+        word[n] = '\0';
+        int name = n > 0 ? aq_name_parse(word) : AQ_NONE;
+        if (name != AQ_NONE && strcmp(aq_name_text(name), word) == 0)
+            counts[name]++;
+        n = 0;
+        if (*c == '\0')
+            return;
+    }
+}
+
+/* Counts the card names behind every token in a JSON view. */
+static void count_view_names(const json_t *v, int counts[AQ_NAMES])
+{
+    if (json_is_string(v)) {
+        int id = aq_token_parse(json_string_value(v));
+        if (id != AQ_NONE)
+            counts[aq_card_info(id).name]++;
+    } else if (json_is_array(v)) {
+        size_t i;
+        const json_t *item;
+        json_array_foreach(v, i, item)
+            count_view_names(item, counts);
+    } else if (json_is_object(v)) {
+        const char *key;
+        const json_t *item;
+        json_object_foreach((json_t *)v, key, item)
+            count_view_names(item, counts);
+    }
+}
+
+/* The text view names no card more often than the JSON view of the same
+ * seat holds it: it shows nothing view() hides. */
+static void check_text_within_view(const aq_state *s, int viewer)
+{
+    char *text = aq_engine.view_text((const rules_state *)s, viewer);
+    json_t *view = aq_engine.view((const rules_state *)s, viewer);
+    int in_text[AQ_NAMES];
+    int in_view[AQ_NAMES] = {0};
+    count_text_names(text, in_text);
+    count_view_names(view, in_view);
+    for (int name = 0; name < AQ_NAMES; name++)
+        cr_assert(in_text[name] <= in_view[name],
+                  "view_text(%d) names %s %d times, its view %d times:\n%s",
+                  viewer, aq_name_text(name), in_text[name], in_view[name],
+                  text);
+    json_decref(view);
+    free(text);
 }
 
 static void check_views(const rules_engine *engine, const rules_state *state,
@@ -29,7 +90,7 @@ static void check_views(const rules_engine *engine, const rules_state *state,
     const aq_state *s = (const aq_state *)state;
     char *views[RULES_MAX_SEATS + 1];
     for (int v = -1; v < s->seats; v++)
-        views[v + 1] = fx_view_text(s, v);
+        views[v + 1] = fx_view_json(s, v);
     for (int v = -1; v < s->seats; v++) {
         const char *text = views[v + 1];
         for (int holder = 0; holder < s->seats; holder++) {
@@ -62,8 +123,10 @@ static void check_views(const rules_engine *engine, const rules_state *state,
         }
         json_decref(view);
     }
-    for (int v = -1; v < s->seats; v++)
+    for (int v = -1; v < s->seats; v++) {
         free(views[v + 1]);
+        check_text_within_view(s, v);
+    }
 }
 
 static void walk(const char *options, int seats, int matches, uint64_t seed)
@@ -110,9 +173,9 @@ Test(aq_secrecy, sealed_final_plays)
     harness_apply_text(&aq_engine, (rules_state *)s, 1,
                        "final play yellow1 yellow2 yellow3");
     cr_assert_eq(s->collections, 5, "sealed: nothing is played yet");
-    char *mine = fx_view_text(s, 1);
-    char *theirs = fx_view_text(s, 2);
-    char *public = fx_view_text(s, -1);
+    char *mine = fx_view_json(s, 1);
+    char *theirs = fx_view_json(s, 2);
+    char *public = fx_view_json(s, -1);
     cr_expect_not_null(strstr(mine, "final_plays"));
     cr_expect_null(strstr(theirs, "final_plays"));
     cr_expect_null(strstr(public, "final_plays"));
@@ -137,9 +200,9 @@ Test(aq_secrecy, discard_pile_is_reviewed_on_your_turn_only)
     aq_state *s = fx_new(3, NULL, AQ_PHASE_DRAW);
     fx_discard(s, "red1 crown green4");
     fx_hand(s, 0, "blue1");
-    char *mine = fx_view_text(s, 0);
-    char *other = fx_view_text(s, 1);
-    char *public = fx_view_text(s, -1);
+    char *mine = fx_view_json(s, 0);
+    char *other = fx_view_json(s, 1);
+    char *public = fx_view_json(s, -1);
     int below = s->discard.card[1];
     cr_expect(shows(mine, below));
     cr_expect(!shows(other, below));
@@ -177,8 +240,8 @@ Test(aq_secrecy, discard_pile_is_reviewed_on_a_final_turn_in_pairs)
     cr_assert_eq(s->phase, AQ_PHASE_FINAL);
     cr_assert_eq(s->turn, 1, "seat 1 takes the first final turn");
     int below = s->discard.card[1];
-    char *mine = fx_view_text(s, 1);
-    char *other = fx_view_text(s, 2);
+    char *mine = fx_view_json(s, 1);
+    char *other = fx_view_json(s, 2);
     cr_expect(shows(mine, below), "the seat on its final turn reviews the "
                                   "discard pile");
     cr_expect(!shows(other, below));
