@@ -28,7 +28,7 @@ static const char usage_text[] =
     "       pbem rules GAME apply (--seat S (--move TEXT | --json ACTION)...)... "
     "< position.json\n"
     "       pbem rules GAME legal --seat S < position.json\n"
-    "       pbem rules GAME view --seat S|spectator < position.json\n"
+    "       pbem rules GAME view --seat S|spectator [--text] < position.json\n"
     "       pbem rules GAME pending < position.json\n"
     "       pbem rules GAME score < position.json\n"
     "       pbem rules GAME check < position.json\n"
@@ -463,11 +463,13 @@ done:
 
 /* ---- legal, view ---------------------------------------------------- */
 
-/* Parses the one "--seat S" these verbs take. */
+/* Parses the one "--seat S" these verbs take (view also --text). */
 static int seat_argument(int argc, char **argv, bool spectator_ok, int *seat)
 {
     if (argc != 2 || strcmp(argv[0], "--seat") != 0)
-        return usage_error("this verb takes exactly --seat S");
+        return usage_error(spectator_ok
+                               ? "this verb takes --seat S and maybe --text"
+                               : "this verb takes exactly --seat S");
     if (!parse_seat(argv[1], spectator_ok, seat))
         return usage_error("--seat takes a seat number%s, not \"%s\"",
                            spectator_ok ? " or spectator" : "", argv[1]);
@@ -495,6 +497,10 @@ static int cmd_seat_verb(const rules_engine *engine, const char *verb,
                          int argc, char **argv)
 {
     bool is_view = strcmp(verb, "view") == 0;
+    /* view --text: what the seat sees as the mails show it to people. */
+    bool as_text = is_view && argc > 0 && strcmp(argv[argc - 1], "--text") == 0;
+    if (as_text)
+        argc--;
     int seat = 0;
     int rc = seat_argument(argc, argv, is_view, &seat);
     if (rc != EXIT_OK)
@@ -504,7 +510,11 @@ static int cmd_seat_verb(const rules_engine *engine, const char *verb,
         return EXIT_REFUSED;
     if (!seat_in_position(engine, state, seat))
         rc = EXIT_USAGE;
-    else if (is_view)
+    else if (as_text) {
+        char *text = engine->view_text(state, seat);
+        fputs(text, stdout);
+        free(text);
+    } else if (is_view)
         rc = print_owned(engine->view(state, seat));
     else
         rc = print_owned(legal_with_notation(engine, state, seat));

@@ -60,15 +60,7 @@ char *seat_text_view(const store_match *match, const rules_engine *engine,
     FILE *f = open_text(&out, &len);
     put_legend(f, match, seat);
     fputc('\n', f);
-    char *view = NULL;
-    if (engine->view_text != NULL) {
-        view = engine->view_text(state, seat);
-    } else {
-        /* Until every engine has view_text: its view as it is. */
-        json_t *json = engine->view(state, seat);
-        view = json_dumps(json, JSON_INDENT(2) | JSON_SORT_KEYS);
-        json_decref(json);
-    }
+    char *view = engine->view_text(state, seat);
     if (view != NULL) {
         size_t view_len = strlen(view);
         fputs(view, f);

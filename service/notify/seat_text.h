@@ -2,8 +2,7 @@
  * where, what their seat sees (the engine's view_text) and the moves it
  * may make, short and grouped by form. The mails carry it (notify_outbox.h
  * puts it in each seat's payload as "text" and "moves_text") and so does
- * the API's seat view ("text", play/describe.h), so both read the same.
- * An engine without view_text yet shows its view as indented JSON. */
+ * the API's seat view ("text", play/describe.h), so both read the same. */
 #ifndef SERVICE_NOTIFY_SEAT_TEXT_H
 #define SERVICE_NOTIFY_SEAT_TEXT_H
 

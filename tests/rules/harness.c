@@ -195,10 +195,9 @@ static void check_snapshots(const rules_engine *engine, const rules_state *state
     char seed_hex[2 * RULES_SEED_BYTES + 1] = {0};
     if (seed != NULL)
         memcpy(seed_hex, seed + 8, 2 * RULES_SEED_BYTES);
-    if (engine->view_text != NULL) {
-        for (int s = RULES_SPECTATOR; s < seats; s++)
-            check_view_text(engine, state, s, seed ? seed_hex : NULL, where);
-    }
+    cr_assert_not_null(engine->view_text, "%s has no view_text", engine->name);
+    for (int s = RULES_SPECTATOR; s < seats; s++)
+        check_view_text(engine, state, s, seed ? seed_hex : NULL, where);
     if (seed != NULL) {
         for (int s = RULES_SPECTATOR; s < seats; s++) {
             json_t *view = engine->view(state, s);

@@ -14,7 +14,7 @@
  *   - every listed move prints to text and parses back to the same action;
  *   - save/load round-trips to identical canonical bytes, and clone() too;
  *   - no view leaks the snapshot's seed;
- *   - view_text (when the engine has it) gives every seat and the spectator
+ *   - view_text gives every seat and the spectator
  *     3 to 40 lines of at most 72 characters, ending in a newline, without
  *     control characters or the seed;
  *   - the match ends within max_moves, result() then says "over" and ranks

@@ -178,6 +178,30 @@ Test(workbench_commands, views_hide_the_seed_and_other_hands)
     }
 }
 
+/* view --text prints what the mails show people: plain lines, naming
+ * "seat 0"'s own things with "Your", never the seed. */
+Test(workbench_commands, view_text_is_for_people)
+{
+    for (const char *const *g = engines; *g != NULL; g++) {
+        char *start = new_position(*g, "2");
+        const char *args[] = {"rules", *g, "view", "--seat", "0", "--text",
+                              NULL};
+        wb_result r = wb_run(start, args);
+        cr_expect_eq(r.status, 0, "%s view --text: %s", *g, r.err);
+        cr_expect_neq(r.out[0], '{', "%s: JSON instead of text:\n%s", *g,
+                      r.out);
+        cr_expect(strstr(r.out, "Your") != NULL || strstr(r.out, "You ") != NULL,
+                  "%s: the seat's own part is not introduced:\n%s", *g, r.out);
+        cr_expect_null(strstr(r.out, "c0ffee"), "%s: the seed shows", *g);
+        wb_free(&r);
+        const char *bad[] = {"rules", *g, "view", "--text", NULL};
+        r = wb_run(start, bad);
+        cr_expect_eq(r.status, 2, "%s: view --text without --seat", *g);
+        wb_free(&r);
+        free(start);
+    }
+}
+
 Test(workbench_commands, pending_names_who_acts)
 {
     char *start = wb_example("artifact_stack", "china_abc_set_is_10");
@@ -204,14 +228,16 @@ Test(workbench_commands, a_hand_edited_position_breaking_an_invariant_is_refused
     const char *amt = "another_mans_treasure";
     char *deal = wb_example(amt, "conlon_lays_run_of_4_scores_25");
     json_t *d = json_loads(deal, 0, NULL);
-    json_t *discard = json_object_get(d, "discard");
-    json_array_append_new(discard, json_integer(0)); /* a second B1 copy 0 */
+    json_t *discard = json_object_get(d, "discard_pile");
+    cr_assert_not_null(discard, "the position form has a discard_pile");
+    json_array_append_new(discard, json_string("B1")); /* a fourth B1 */
     char *twice = json_dumps(d, 0);
     json_decref(d);
     r = wb_run(twice, (const char *const[]){"rules", amt, "check", NULL});
     cr_expect_eq(r.status, 1, "a card in two places");
     cr_expect_str_empty(r.out);
     cr_expect_not_null(strstr(r.err, "refused"), "%s", r.err);
+    cr_expect_not_null(strstr(r.err, "\"B1\""), "the card named: %s", r.err);
     wb_free(&r);
     free(twice);
     free(deal);
