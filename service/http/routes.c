@@ -12,7 +12,6 @@
 #include "auth/auth.h"
 #include "ledger/httpsig.h"
 #include "http/admin_routes.h"
-#include "http/http.h"
 #include "http/mail_routes.h"
 #include "http/match_routes.h"
 #include "http/path.h"
@@ -132,7 +131,7 @@ static const route table[] = {
           BODY_JSON, "use POST", match_routes_move),
 
     /* Mail is handled once by its Message-ID, however often it is sent. */
-    ROUTE("POST", HTTP_MAIL_PATH, MAIL_SERVER, RETRY_NONE, BODY_ANY,
+    ROUTE("POST", "/v1/mail/inbound", MAIL_SERVER, RETRY_NONE, BODY_ANY,
           "use POST", mail_routes_inbound),
 
     /* Admin reads spend their nonce in the handler. */

@@ -124,17 +124,6 @@ Test(seat_text, a_long_legend_wraps_between_seats)
     free(text);
 }
 
-Test(seat_text, an_engine_without_view_text_shows_its_json_view)
-{
-    rules_engine older = fake;
-    older.view_text = NULL;
-    store_match m = three_seats();
-    char *text = seat_text_view(&m, &older, NULL, 2);
-    cr_expect_not_null(strstr(text, "seat 2 Bob (you)\n\n{\n  \"seat\": 2\n}\n"),
-                       "%s", text);
-    free(text);
-}
-
 Test(seat_text, a_short_complete_list_is_shown_whole)
 {
     static const char *const moves[] = {"draw", "pickup B5 B6", "play B5 B6 B7",
