@@ -321,9 +321,9 @@ static bool run_vacation(runner *r, command *c)
         int ended = end_vacations(r->player_id, &err);
         if (ended < 0)
             return refuse(r, &err);
-        fprintf(r->out, "%s\n", ended ? "Your vacation is over: your clocks "
-                                        "run again."
-                                      : "You had no vacation to end.");
+        fprintf(r->out, "%s\n", ended ? "Vacation cancelled: your clocks run "
+                                        "as usual."
+                                      : "You had no vacation to cancel.");
         r->run->changed = ended > 0;
         return true;
     }
@@ -334,10 +334,11 @@ static bool run_vacation(runner *r, command *c)
     json_t *answer = once(r, c, call_vacation, &err);
     if (answer == NULL)
         return refuse(r, &err);
+    const json_t *vacation = json_object_get(answer, "vacation");
     fprintf(r->out, "Vacation from %s until %s: your clocks stand still "
                     "then.\n",
-            json_string_value(json_object_get(answer, "from")) ?: "?",
-            json_string_value(json_object_get(answer, "until")) ?: "?");
+            json_string_value(json_object_get(vacation, "from")) ?: "?",
+            json_string_value(json_object_get(vacation, "until")) ?: "?");
     json_decref(answer);
     r->run->changed = true;
     return true;
@@ -684,9 +685,10 @@ bool mail_commands_run(const mail_context *ctx, const char *text, FILE *out,
         mail_commands_help(out);
     }
     if (skipped > 0)
-        fprintf(out, "%d more line%s after %s not applied.\n\n", skipped,
+        fprintf(out, "%d more line%s after %s %s not applied.\n\n", skipped,
                 skipped == 1 ? "" : "s",
-                run->refused ? "the refusal were" : "the first 50 were");
+                run->refused ? "the refusal" : "the first 50",
+                skipped == 1 ? "was" : "were");
     if (run->match_id == 0 && ctx->match_id != 0)
         run->match_id = ctx->match_id;
     return true;

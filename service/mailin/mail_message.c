@@ -180,6 +180,19 @@ static const char *first_mailbox(InternetAddressList *list)
     return NULL;
 }
 
+/* The display name of the first mailbox of list ("Alice Example"), or
+ * NULL. */
+static const char *first_mailbox_name(InternetAddressList *list)
+{
+    int count = list ? internet_address_list_length(list) : 0;
+    for (int i = 0; i < count; i++) {
+        InternetAddress *a = internet_address_list_get_address(list, i);
+        if (INTERNET_ADDRESS_IS_MAILBOX(a))
+            return internet_address_get_name(a);
+    }
+    return NULL;
+}
+
 typedef struct list {
     char **items;
     size_t count, size;
@@ -327,6 +340,8 @@ static bool read_message(GMimeMessage *message, GMimeParserOptions *options,
         return false;
     }
     m->from_domain = copy(strrchr(m->from, '@') + 1);
+    const char *name = first_mailbox_name(g_mime_message_get_from(message));
+    m->from_name = copy(name ? name : "");
     const char *id = g_mime_message_get_message_id(message);
     m->message_id = id && id[0] ? copy(id) : NULL;
     m->in_reply_to = raw_header(message, "In-Reply-To");
@@ -408,6 +423,7 @@ void mail_message_free(mail_message *m)
         return;
     free(m->from);
     free(m->from_domain);
+    free(m->from_name);
     free(m->message_id);
     free(m->in_reply_to);
     free(m->references);

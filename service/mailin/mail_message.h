@@ -24,6 +24,8 @@ typedef struct mail_message {
      * "Alice@example.org"; never NULL. */
     char *from;
     char *from_domain; /* after the '@', lower case: "example.org" */
+    char *from_name;   /* its display name, decoded, UTF-8: "Alice
+                          Example"; "" when none */
     char *message_id;  /* without <>, NULL when absent */
     char *in_reply_to; /* unfolded header value, NULL when absent */
     char *references;  /* unfolded header value, NULL when absent */

@@ -232,14 +232,42 @@ static bool harmless(const char *text)
     return all;
 }
 
-/* A name for a new email-only player: the address's local part. */
-static void name_from_address(const char *address, char *name, size_t size)
+/* A name for a new email-only player: the From's display name, without
+ * control or bidirectional-override characters (others read it in their
+ * mails), at most 80 bytes; else the address's local part. */
+static void name_for(const mail_message *message, char *name, size_t size)
 {
+    size_t n = 0;
+    const unsigned char *c = (const unsigned char *)message->from_name;
+    for (; c && *c && n + 1 < size && n < 80; c++) {
+        /* U+202A..U+202E and U+2066..U+2069: E2 80 AA..AE, E2 81 A6..A9. */
+        if (c[0] == 0xE2 && ((c[1] == 0x80 && c[2] >= 0xAA && c[2] <= 0xAE) ||
+                             (c[1] == 0x81 && c[2] >= 0xA6 && c[2] <= 0xA9))) {
+            c += 2;
+            continue;
+        }
+        if (*c < 0x20 || *c == 0x7f)
+            continue;
+        name[n++] = (char)*c;
+    }
+    /* Cut short inside a character: drop the partial character. */
+    if (*c != '\0') {
+        while (n > 0 && ((unsigned char)name[n - 1] & 0xC0) == 0x80)
+            n--;
+        if (n > 0 && ((unsigned char)name[n - 1] & 0x80))
+            n--;
+    }
+    name[n] = '\0';
+    while (n > 0 && name[n - 1] == ' ')
+        name[--n] = '\0';
+    if (name[0] != '\0')
+        return;
+    const char *address = message->from;
     const char *at = strchr(address, '@');
-    size_t n = at ? (size_t)(at - address) : strlen(address);
-    if (n == 0 || n >= size)
-        n = n == 0 ? 0 : size - 1;
-    snprintf(name, size, "%.*s", (int)n, address);
+    size_t local = at ? (size_t)(at - address) : strlen(address);
+    if (local >= size)
+        local = size - 1;
+    snprintf(name, size, "%.*s", (int)local, address);
     if (name[0] == '\0')
         snprintf(name, size, "player");
 }
@@ -254,7 +282,7 @@ static bool ask_confirmation(PGconn *conn, const mail_message *message,
     randombytes_buf(&random_id, sizeof random_id);
     long long id = (long long)(random_id >> 1) + 1;
     char name[81];
-    name_from_address(message->from, name, sizeof name);
+    name_for(message, name, sizeof name);
     char token[REPLY_TOKEN_CHARS + 1], reply_to[256];
     reply_token_make(REPLY_TOKEN_CONFIRMATION, id, 0, -1, clock_now(), token);
     if (!reply_token_address(token, reply_to, sizeof reply_to))

@@ -12,7 +12,9 @@
 
 #include "../../support/dovecot.h"
 
-static void make_mail_key(mail_scene *scene)
+/* A fresh Ed25519 key: its seed in a new file (path: 256 bytes), its
+ * public half in the environment variable named. */
+static void make_key(char *path, const char *prefix, const char *variable)
 {
     unsigned char seed[crypto_sign_SEEDBYTES], pk[32], sk[64];
     randombytes_buf(seed, sizeof seed);
@@ -22,14 +24,14 @@ static void make_mail_key(mail_scene *scene)
                       sodium_base64_VARIANT_ORIGINAL);
     sodium_bin2base64(pk_b64, sizeof pk_b64, pk, sizeof pk,
                       sodium_base64_VARIANT_ORIGINAL);
-    snprintf(scene->key_file, sizeof scene->key_file, "%s/mail-key-XXXXXX",
-             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    int fd = mkstemp(scene->key_file);
+    snprintf(path, 256, "%s/%s-XXXXXX",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", prefix);
+    int fd = mkstemp(path);
     cr_assert_geq(fd, 0);
     FILE *f = fdopen(fd, "w");
     fprintf(f, "%s\n", seed_b64);
     fclose(f);
-    setenv("PBEM_MAIL_INBOUND_KEY", pk_b64, 1);
+    setenv(variable, pk_b64, 1);
 }
 
 void mail_scene_start(mail_scene *scene, bool through_imap,
@@ -49,7 +51,8 @@ void mail_scene_start(mail_scene *scene, bool through_imap,
     char url[64];
     snprintf(url, sizeof url, "smtp://127.0.0.1:%d", scene->smtp.port);
     setenv("PBEM_SMTP_URL", url, 1);
-    make_mail_key(scene);
+    make_key(scene->key_file, "mail-key", "PBEM_MAIL_INBOUND_KEY");
+    make_key(scene->admin_key_file, "admin-key", "PBEM_ADMIN_KEY");
     scene->through_imap = through_imap;
     if (through_imap) {
         dovecot *server = calloc(1, sizeof *server);
@@ -81,6 +84,7 @@ void mail_scene_stop(mail_scene *scene)
         free(scene->imap);
     }
     unlink(scene->key_file);
+    unlink(scene->admin_key_file);
     unsetenv("PBEM_IMAP_URL");
 }
 
@@ -141,6 +145,25 @@ int mail_hand_in(mail_scene *scene, const char *raw)
     int status = system(command);
     unlink(path);
     cr_assert(WIFEXITED(status), "pbem mail-in did not exit");
+    return WEXITSTATUS(status);
+}
+
+int mail_scene_pbem(const mail_scene *scene, const char *args,
+                    const char *out_file)
+{
+    char command[2048];
+    bool admin = strncmp(args, "export", 6) == 0 ||
+                 strncmp(args, "import", 6) == 0;
+    char service[400] = "";
+    if (admin)
+        snprintf(service, sizeof service,
+                 " --url http://127.0.0.1:%d --key \"%s\"",
+                 scene->server.port, scene->admin_key_file);
+    snprintf(command, sizeof command, "\"%s\" %s%s > \"%s\"",
+             getenv("PBEM_CLI"), args, service,
+             out_file ? out_file : "/dev/null");
+    int status = system(command);
+    cr_assert(WIFEXITED(status), "pbem %s did not exit", args);
     return WEXITSTATUS(status);
 }
 

@@ -16,6 +16,7 @@ typedef struct mail_scene {
     e2e_server server;
     receiver smtp;
     char key_file[256];   /* the mail key's seed, for pbem mail-in */
+    char admin_key_file[256]; /* the admin's seed, for pbem export/import */
     int sent;             /* messages handed in so far */
     bool through_imap;    /* hand mail in by IMAP instead of mail-in */
     void *imap;           /* the private Dovecot, when through_imap */
@@ -47,6 +48,12 @@ json_t *mail_next_to(mail_scene *scene, const char *address, size_t *from,
 
 /* How many mails the receiver has seen so far. */
 size_t mail_count(const mail_scene *scene);
+
+/* Runs `pbem ARGS` (export and import against the scene's pbemd, with
+ * the admin's key), standard output to out_file (NULL: discarded);
+ * returns the exit status. */
+int mail_scene_pbem(const mail_scene *scene, const char *args,
+                    const char *out_file);
 
 /* The Reply-To address of a mail the service sent, or NULL. */
 const char *mail_reply_to(const json_t *mail);

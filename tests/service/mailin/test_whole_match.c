@@ -4,9 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "mail_people.h"
 #include "../../support/dovecot.h"
+#include "mail_people.h"
 
 /* Every player is told the match is over, with the scores. */
 static void expect_over_mails(mail_table *t)
@@ -15,18 +16,71 @@ static void expect_over_mails(mail_table *t)
         size_t from = 0;
         json_t *mail;
         bool told = false;
-        while (!told &&
-               (mail = mail_next_to(t->scene, t->people[p].address, &from,
-                                    20)) != NULL) {
+        while (!told && (mail = mail_next_to(t->scene, t->people[p].address,
+                                             &from, 20)) != NULL) {
             const char *subject =
                 json_string_value(json_object_get(mail, "subject"));
             told = subject && strstr(subject, t->match) &&
                    strstr(subject, "is over");
             json_decref(mail);
         }
-        cr_expect(told, "%s was not told that %s is over",
-                  t->people[p].address, t->match);
+        cr_expect(told, "%s was not told that %s is over", t->people[p].address,
+                  t->match);
     }
+}
+
+/* Each move made by mail is an event that says so: the message's hash,
+ * its reply address and sender, the line; an export of the match verifies
+ * and restores like any other. */
+static void expect_moves_recorded_as_mail(mail_table *t)
+{
+    char path[128];
+    int by_mail = 0;
+    long long after = 0;
+    for (bool more = true; more;) {
+        snprintf(path, sizeof path,
+                 "/v1/matches/%s/events?after=%lld&limit=500", t->match, after);
+        e2e_response r = e2e_call(&t->scene->server, "GET", path, NULL, NULL);
+        cr_assert_eq(r.status, 200, "%s", r.body);
+        more = json_array_size(json_object_get(r.json, "events")) == 500;
+        after += 500;
+        size_t i;
+        json_t *event;
+        json_array_foreach(json_object_get(r.json, "events"), i, event)
+        {
+            const json_t *request =
+                json_object_get(json_object_get(event, "data"), "request");
+            if (strcmp(json_string_value(json_object_get(event, "kind")),
+                       "move") ||
+                request == NULL)
+                continue;
+            cr_expect_str_eq(json_string_value(json_object_get(request, "via")),
+                             "email");
+            const char *sha =
+                json_string_value(json_object_get(request, "message_sha256"));
+            cr_expect(sha && strlen(sha) == 64, "no message hash");
+            cr_expect_eq(
+                strlen(json_string_value(json_object_get(request, "token"))
+                           ?: ""),
+                16, "no reply address id");
+            cr_expect_not_null(json_object_get(request, "command"));
+            by_mail++;
+        }
+        e2e_response_free(&r);
+    }
+    cr_expect_gt(by_mail, 10, "moves recorded as made by mail: %d", by_mail);
+    char file[256], args[400];
+    snprintf(file, sizeof file, "%s/export-%s.jsonl",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", t->match);
+    snprintf(args, sizeof args, "export %s", t->match);
+    cr_assert_eq(mail_scene_pbem(t->scene, args, file), 0, "pbem export");
+    snprintf(args, sizeof args, "verify --export \"%s\"", file);
+    cr_expect_eq(mail_scene_pbem(t->scene, args, NULL), 0,
+                 "pbem verify --export refuses a match played by mail");
+    snprintf(args, sizeof args, "import --new-id \"%s\"", file);
+    cr_expect_eq(mail_scene_pbem(t->scene, args, NULL), 0,
+                 "pbem import refuses a match of email-only players");
+    unlink(file);
 }
 
 Test(whole_match, antiquity_quest_by_pbem_mail_in, .timeout = 600)
@@ -44,6 +98,7 @@ Test(whole_match, antiquity_quest_by_pbem_mail_in, .timeout = 600)
                 t.refused);
     cr_expect_gt(t.moves, 10);
     expect_over_mails(&t);
+    expect_moves_recorded_as_mail(&t);
     mail_table_free(&t);
     mail_scene_stop(&scene);
 }

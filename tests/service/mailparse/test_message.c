@@ -129,6 +129,7 @@ Test(mail_message, gmail_top_posted_reply)
 {
     mail_message *m = fixture_message("gmail_reply.eml");
     expect_reply(m, "alice.example@gmail.com", "play 3 5\nview");
+    cr_expect_str_eq(m->from_name, "Alice Example");
     cr_assert_str_eq(m->message_id,
                      "CAJx8kR3=q1p0sKk2m+FvQ7u1yWq3nN5pUo_Hd4@mail.gmail.com");
     cr_assert_null(m->return_path);
