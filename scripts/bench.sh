@@ -135,6 +135,39 @@ echo "  webhook deliveries verified by standardwebhooks: $verified of $(wc -l <"
 rm -rf "$work"
 
 echo
+mail_matches=${PBEM_BENCH_MAIL_MATCHES:-16}
+mail_rounds=${PBEM_BENCH_MAIL_ROUNDS:-10}
+echo "== mail: messages handled per second ($mail_matches matches, $mail_rounds rounds of one mailed move each)"
+echo "   (the move's mail parsed by GMime, its reply address and sender checked, the move applied, the answer queued)"
+mail_db="pbem_bench_mail_$$"
+mail_dir=var/bench-mail-$$
+mkdir -p "$mail_dir"
+mail_public=$("$build/bench/mail" keygen "$mail_dir/mail.key")
+imap_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+scripts/dovecot.sh start "$mail_dir/dovecot" "$imap_port" pbem bench-secret
+for mode in mailin imap; do
+    scripts/pg.sh createdb "${mail_db}_$mode" >/dev/null
+    murl=$(scripts/pg.sh url "${mail_db}_$mode")
+    imap_env=()
+    [ "$mode" = imap ] && imap_env=(PBEM_IMAP_URL="imap://pbem:bench-secret@127.0.0.1:$imap_port/INBOX" PBEM_IMAP_POLL_MS=1000)
+    env DATABASE_URL="$murl" PBEM_LISTEN=127.0.0.1:0 PBEM_QUIET=1 PBEM_KEY_FILE=var/bench.key \
+        PBEM_MAIL_REPLY_TO=pbem@bench.example PBEM_MAIL_INBOUND_KEY="$mail_public" \
+        PBEM_MAIL_ANSWERS_PER_HOUR=1000000 PBEM_NOTIFY=0 "${imap_env[@]}" \
+        "$build/pbemd" >"$mail_dir/pbemd-$mode.out" 2>&1 &
+    mail_server=$!
+    for _ in $(seq 100); do grep -q serving "$mail_dir/pbemd-$mode.out" && break; sleep 0.1; done
+    mport=$(sed -nE 's/.*127\.0\.0\.1:([0-9]+).*/\1/p' "$mail_dir/pbemd-$mode.out")
+    [ -n "$mport" ] || { echo "pbemd (mail) did not start" >&2; cat "$mail_dir/pbemd-$mode.out" >&2; exit 1; }
+    DATABASE_URL="$murl" PBEM_MAIL_REPLY_TO=pbem@bench.example "$build/bench/mail" \
+        "http://127.0.0.1:$mport" "$mode" "$mail_matches" "$mail_rounds" var/bench.key \
+        "$mail_dir/mail.key" "$build/pbem" "imap://pbem:bench-secret@127.0.0.1:$imap_port/INBOX" | sed 's/^/  /'
+    kill "$mail_server"; wait "$mail_server" 2>/dev/null || true
+    scripts/pg.sh dropdb "${mail_db}_$mode" >/dev/null 2>&1 || true
+done
+scripts/dovecot.sh stop "$mail_dir/dovecot"
+rm -rf "$mail_dir"
+
+echo
 restore_count=${PBEM_BENCH_RESTORE:-1000}
 echo "== restore: $restore_count exported matches verified (chain, signatures, requests, replay) and restored"
 scripts/pg.sh createdb "${db}_restore_a" >/dev/null
