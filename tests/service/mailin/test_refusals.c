@@ -394,3 +394,68 @@ Test(mail_refusals, two_mails_racing_for_one_turn, .timeout = 120)
     mail_table_free(&t);
     mail_scene_stop(&scene);
 }
+
+Test(mail_refusals, answers_stop_at_the_hourly_limit, .timeout = 120)
+{
+    const char *const env[] = {"PBEM_MAIL_ANSWERS_PER_HOUR=3", NULL};
+    mail_scene scene;
+    mail_scene_start(&scene, false, env);
+    char ids[5][128];
+    for (int i = 0; i < 5; i++) {
+        ids[i][0] = '\0';
+        char *raw = mail_compose("carol@example.org", "pbem@example.org",
+                                 "help", NULL, NULL, "help", ids[i]);
+        if (i < 3) {
+            json_t *a = answer_to(&scene, raw, ids[i], "carol@example.org");
+            json_decref(a);
+        } else {
+            answer_to(&scene, raw, ids[i], NULL);
+        }
+        free(raw);
+    }
+    /* Another sender is still answered; by then Carol's would be too. */
+    char id[128] = "";
+    char *raw = mail_compose("dave@example.org", "pbem@example.org", "help",
+                             NULL, NULL, "help", id);
+    json_decref(answer_to(&scene, raw, id, "dave@example.org"));
+    free(raw);
+    cr_expect_eq(answers_to(&scene, ids[3]) + answers_to(&scene, ids[4]), 0,
+                 "mail over the hourly limit was answered");
+    e2e_response r = e2e_call(&scene.server, "GET", "/metrics", NULL, NULL);
+    cr_expect(strstr(r.body, "pbem_mail_received_total{outcome=\"limited\"} 2")
+                  != NULL,
+              "the dropped mail is not counted:\n%s", r.body);
+    e2e_response_free(&r);
+    mail_scene_stop(&scene);
+}
+
+Test(mail_refusals, the_mail_server_is_told_to_retry_or_bounce, .timeout = 120)
+{
+    mail_scene scene;
+    mail_scene_start(&scene, false, generous);
+    /* pbemd not there: the mail server keeps the message (EX_TEMPFAIL). */
+    char command[1024];
+    snprintf(command, sizeof command,
+             "printf 'From: a@example.org\\r\\nTo: pbem@example.org\\r\\n"
+             "\\r\\nhelp\\r\\n' | \"%s\" mail-in --url http://127.0.0.1:1 "
+             "--key \"%s\" 2>/dev/null",
+             getenv("PBEM_CLI"), scene.key_file);
+    int status = system(command);
+    cr_expect_eq(WEXITSTATUS(status), 75, "no pbemd: try again later");
+    /* Over 1 MiB on the wire: 413 before anything else is read. */
+    size_t size = 1024 * 1024 + 10;
+    char *body = malloc(size + 1);
+    memset(body, 'x', size);
+    body[size] = '\0';
+    e2e_response r = e2e_call(&scene.server, "POST", "/v1/mail/inbound", body,
+                              NULL);
+    cr_expect_eq(r.status, 413, "%ld %s", r.status, r.body);
+    e2e_response_free(&r);
+    free(body);
+    /* Unsigned: nobody but the mail server hands mail in. */
+    r = e2e_call(&scene.server, "POST", "/v1/mail/inbound", "From: x\r\n\r\n",
+                 NULL);
+    cr_expect_eq(r.status, 401, "%ld %s", r.status, r.body);
+    e2e_response_free(&r);
+    mail_scene_stop(&scene);
+}

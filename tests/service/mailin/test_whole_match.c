@@ -103,6 +103,26 @@ Test(whole_match, antiquity_quest_by_pbem_mail_in, .timeout = 600)
     mail_scene_stop(&scene);
 }
 
+Test(whole_match, antiquity_quest_through_imap, .timeout = 600)
+{
+    srand(19);
+    static const char *const env[] = {"PBEM_MAIL_ANSWERS_PER_HOUR=100000",
+                                      NULL};
+    mail_scene scene;
+    mail_scene_start(&scene, true, env);
+    mail_table t;
+    mail_table_sit_down(&t, &scene, "antiquity_quest", 2, "");
+    mail_table_play_to_the_end(&t, 3000);
+    cr_log_info("antiquity_quest by mail through IMAP: %d moves, %d refused",
+                t.moves, t.refused);
+    cr_expect_gt(t.moves, 10);
+    expect_over_mails(&t);
+    cr_expect(dovecot_wait_count(scene.imap, "pbem", "INBOX", "UNSEEN", 0, 20),
+              "mail was left unseen in INBOX");
+    mail_table_free(&t);
+    mail_scene_stop(&scene);
+}
+
 Test(whole_match, adel_verplichtet_through_imap, .timeout = 900)
 {
     srand(22);
