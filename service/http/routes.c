@@ -323,6 +323,16 @@ void routes_handle(struct MHD_Connection *conn, const char *method,
                    size_t body_len, answer *out)
 {
     journey j = {0};
+    /* Before any route: a signed request is recorded with its raw target,
+     * which must read as the path served. Like m_042 for m_42, another
+     * spelling of a path names no resource. */
+    if (!path_is_canonical(url, target)) {
+        out->route = "unknown";
+        answer_error(out, 404, "non_canonical_path",
+                     "the path must be spelled plainly: no percent-escapes "
+                     "and no . or .. segments");
+        return;
+    }
     const route *row = find(method, url, &j.params, out);
     if (row == NULL)
         return;

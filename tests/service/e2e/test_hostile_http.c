@@ -175,3 +175,72 @@ Test(hostile_http, an_unknown_transfer_coding_is_refused_at_once,
     double seconds = seconds_to_stop(&server);
     cr_expect_lt(seconds, 10.0, "SIGTERM took %.1f s", seconds);
 }
+
+static json_int_t head_of(const e2e_table *t)
+{
+    json_t *match = e2e_get(t, "", NULL);
+    json_int_t seq = json_integer_value(
+        json_object_get(json_object_get(match, "head"), "seq"));
+    json_decref(match);
+    return seq;
+}
+
+/* A player who signs a move over another spelling of its path would have
+ * it recorded with that spelling, which no export check can rebuild: one
+ * player could make every backup of the match fail to import. The server
+ * reads the path as the export check does, and refuses every other
+ * spelling before anything is applied. */
+Test(hostile_http, a_signed_path_has_one_spelling, .timeout = 120)
+{
+    e2e_table t;
+    e2e_sit_down(&t, "antiquity_quest", 2, NULL);
+    json_t *match = e2e_get(&t, "", NULL);
+    int seat = e2e_first_pending_seat(match);
+    json_int_t seq = json_integer_value(
+        json_object_get(json_object_get(match, "head"), "seq"));
+    json_decref(match);
+    json_t *view = e2e_get(&t, "/view", &t.players[seat]);
+    json_t *action = json_incref(json_array_get(
+        json_object_get(json_object_get(view, "legal"), "moves"), 0));
+    json_decref(view);
+    json_t *body = json_pack("{s:I,s:O}", "seq", seq, "action", action);
+    char *text = json_dumps(body, JSON_COMPACT);
+    const char *number = t.match + 2;
+
+    /* Dot segments are path_match's own tests: libcurl resolves them
+     * before sending. */
+    char spelled[4][160];
+    /* Every digit of the id escaped. */
+    int len = snprintf(spelled[0], sizeof spelled[0], "/v1/matches/m_");
+    for (const char *d = number; *d != '\0'; d++)
+        len += snprintf(spelled[0] + len, sizeof spelled[0] - (size_t)len,
+                        "%%%02X", (unsigned char)*d);
+    snprintf(spelled[0] + len, sizeof spelled[0] - (size_t)len, "/moves");
+    snprintf(spelled[1], sizeof spelled[1], "/v1/matches/%s/moves%%00x",
+             t.match);
+    snprintf(spelled[2], sizeof spelled[2], "/v1/matches/%s/mov%%65s",
+             t.match);
+    snprintf(spelled[3], sizeof spelled[3], "/v1/%%6datches/%s/moves",
+             t.match);
+    for (size_t i = 0; i < sizeof spelled / sizeof *spelled; i++) {
+        e2e_response r =
+            e2e_call_signed(&t.server, "POST", spelled[i], text,
+                            &t.players[seat], (int64_t)time(NULL), NULL,
+                            NULL, false);
+        cr_expect(r.status == 404 &&
+                      strcmp(e2e_error_code(&r), "non_canonical_path") == 0,
+                  "POST %s: %ld %s", spelled[i], r.status, r.body);
+        e2e_response_free(&r);
+        cr_expect_eq(head_of(&t), seq, "POST %s moved the match",
+                     spelled[i]);
+    }
+    /* The plain spelling still plays. */
+    e2e_response r = e2e_post_move(&t, seat, seq, action);
+    cr_expect_eq(r.status, 200, "%s", r.body);
+    e2e_response_free(&r);
+    cr_expect_eq(head_of(&t), seq + 1);
+    free(text);
+    json_decref(body);
+    json_decref(action);
+    e2e_stop(&t.server);
+}
