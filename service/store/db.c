@@ -157,10 +157,33 @@ bool db_init(const char *url, apierr *err)
     return true;
 }
 
+/* A connection PostgreSQL closed while it sat idle (a restart, a
+ * failover, an administrator's pg_terminate_backend) still reads
+ * CONNECTION_OK until something is sent on it, and the statement sent then
+ * fails. Reading what waits on its socket (libpq's sockets never block)
+ * finds the close, or the FATAL message before it, at no cost when nothing
+ * waits. Only between transactions: a caller inside one owns it. */
+static bool still_open(PGconn *conn)
+{
+    if (PQstatus(conn) != CONNECTION_OK)
+        return false;
+    if (PQtransactionStatus(conn) != PQTRANS_IDLE)
+        return true;
+    /* Twice: a read that finds the server's parting message returns it
+     * without looking for the close that follows it. */
+    for (int i = 0; i < 2; i++)
+        if (PQconsumeInput(conn) == 0 || PQstatus(conn) != CONNECTION_OK)
+            return false;
+    return true;
+}
+
 PGconn *db_conn(apierr *err)
 {
-    if (thread_slot != NULL && PQstatus(thread_slot->conn) == CONNECTION_OK)
+    if (thread_slot != NULL && still_open(thread_slot->conn))
         return thread_slot->conn;
+    if (thread_slot != NULL)
+        log_warn("database: this thread's connection was closed; "
+                 "reconnecting");
     if (thread_slot != NULL) {
         /* A reset connection is a new session: nothing is prepared. */
         forget_prepared(thread_slot);
@@ -173,6 +196,12 @@ PGconn *db_conn(apierr *err)
     PGconn *conn = connect_now(err);
     if (conn == NULL) {
         log_error("%s", err->message);
+        /* The sentence for the operator is logged; clients learn only
+         * that a retry may work. */
+        apierr_set(err, 503, "database_unavailable",
+                   "the database cannot be reached just now; try again "
+                   "shortly");
+        err->retry_after = DB_RETRY_AFTER_SECONDS;
         return NULL;
     }
     thread_slot = new_slot(conn);
@@ -242,10 +271,22 @@ static PGresult *run(PGconn *conn, const char *sql, int nparams,
  * violation is how two racing requests meet (a seat taken, a head moved, a
  * nonce reused) and its caller answers 409, so it is logged as information;
  * one nobody handles still ends as a 500, which the request log warns of. */
-static void report_failure(PGresult *result, const char *sql, apierr *err)
+static void report_failure(PGconn *conn, PGresult *result, const char *sql,
+                           apierr *err)
 {
     char detail[240];
     first_line(PQresultErrorMessage(result), detail, sizeof detail);
+    /* The connection itself failed (PostgreSQL restarted or went away
+     * mid-statement): not the operation's fault, and worth a retry. */
+    if (PQstatus(conn) != CONNECTION_OK) {
+        log_warn("database connection lost: %s in: %.80s", detail, sql);
+        apierr_set(err, 503, "database_unavailable",
+                   "the connection to the database was lost; try again "
+                   "shortly");
+        err->retry_after = DB_RETRY_AFTER_SECONDS;
+        PQclear(result);
+        return;
+    }
     if (strcmp(db_sqlstate(result), "23505") == 0)
         log_info("database conflict: %s in: %.80s", detail, sql);
     else
@@ -264,7 +305,7 @@ PGresult *db_query(PGconn *conn, const char *sql, int nparams,
     PGresult *result = run(conn, sql, nparams, params);
     if (PQresultStatus(result) == expected)
         return result;
-    report_failure(result, sql, err);
+    report_failure(conn, result, sql, err);
     return NULL;
 }
 
@@ -277,7 +318,7 @@ bool db_command(PGconn *conn, const char *sql, int nparams,
         PQclear(result);
         return true;
     }
-    report_failure(result, sql, err);
+    report_failure(conn, result, sql, err);
     return false;
 }
 
@@ -286,3 +327,4 @@ const char *db_sqlstate(const PGresult *result)
     const char *state = PQresultErrorField(result, PG_DIAG_SQLSTATE);
     return state ? state : "";
 }
+

@@ -1,0 +1,168 @@
+/* PostgreSQL restarts under a running pbemd: every connection a worker
+ * kept is closed by the server while it sits idle. The next request on
+ * each worker must not pay for it with a 500: the worker reconnects (and a
+ * request whose connection is lost mid-way runs again when that is safe),
+ * and while the database cannot be reached at all the answer is 503
+ * database_unavailable with Retry-After.
+ *
+ * A restart of the shared test cluster would break the suites running
+ * beside this one, so the restart is what each worker sees of one: the
+ * server ends every backend of this test's own database
+ * (pg_terminate_backend, as a fast shutdown does), and refuses new
+ * connections to it while "down". */
+#include <arpa/inet.h>
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <libpq-fe.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "../../support/e2e.h"
+
+/* The threads pbemd runs requests on; every one must meet the restart. */
+#define WORKERS 4
+/* Fresh connections spread over the workers: enough that each gets some. */
+#define REQUESTS (WORKERS * 8)
+
+/* A connection to the run's own database, beside this test's. */
+static PGconn *admin_connect(void)
+{
+    PGconn *conn = PQconnectdb(getenv("PBEM_ADMIN_DATABASE_URL"));
+    cr_assert_eq(PQstatus(conn), CONNECTION_OK, "%s", PQerrorMessage(conn));
+    return conn;
+}
+
+static void sql(PGconn *conn, const char *text)
+{
+    PGresult *r = PQexec(conn, text);
+    cr_assert(PQresultStatus(r) == PGRES_COMMAND_OK ||
+                  PQresultStatus(r) == PGRES_TUPLES_OK,
+              "%s: %s", text, PQerrorMessage(conn));
+    PQclear(r);
+}
+
+/* Ends every backend of database, as a restart does. */
+static void end_backends(PGconn *admin, const char *database)
+{
+    char text[256];
+    snprintf(text, sizeof text,
+             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+             " WHERE datname = '%s'",
+             database);
+    sql(admin, text);
+}
+
+/* One request on a new connection (so requests spread over the workers);
+ * the whole answer into out. Returns the status. */
+static int fresh_get(int port, const char *path, char *out, size_t cap)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    cr_assert_geq(fd, 0);
+    struct sockaddr_in to = {.sin_family = AF_INET,
+                             .sin_port = htons((uint16_t)port)};
+    to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    cr_assert_eq(connect(fd, (struct sockaddr *)&to, sizeof to), 0, "%s",
+                 strerror(errno));
+    char request[256];
+    int len = snprintf(request, sizeof request,
+                       "GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                       "Connection: close\r\n\r\n",
+                       path);
+    cr_assert_eq(send(fd, request, (size_t)len, MSG_NOSIGNAL), len);
+    size_t got = 0;
+    for (;;) {
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        cr_assert_eq(poll(&p, 1, 10000), 1, "no answer to GET %s", path);
+        ssize_t n = recv(fd, out + got, cap - 1 - got, 0);
+        if (n <= 0 || got + (size_t)n >= cap - 1)
+            break;
+        got += (size_t)n;
+    }
+    out[got] = '\0';
+    close(fd);
+    return got > 12 ? atoi(out + 9) : 0;
+}
+
+static json_int_t head_of(const e2e_table *t)
+{
+    json_t *match = e2e_get(t, "", NULL);
+    json_int_t seq = json_integer_value(
+        json_object_get(json_object_get(match, "head"), "seq"));
+    json_decref(match);
+    return seq;
+}
+
+Test(database_restart, every_worker_reconnects_without_a_500,
+     .timeout = 120)
+{
+    char database[96];
+    e2e_private_database(database, sizeof database);
+    setenv("PBEM_THREADS", "4", 1);
+    e2e_table t;
+    e2e_sit_down(&t, "antiquity_quest", 2, NULL);
+    PGconn *admin = admin_connect();
+    char path[64], answer[16384];
+    snprintf(path, sizeof path, "/v1/matches/%s", t.match);
+
+    /* Every worker holds a connection. */
+    for (int i = 0; i < REQUESTS; i++)
+        cr_assert_eq(fresh_get(t.server.port, path, answer, sizeof answer),
+                     200, "%s", answer);
+
+    end_backends(admin, database);
+    for (int i = 0; i < REQUESTS; i++) {
+        int status = fresh_get(t.server.port, path, answer, sizeof answer);
+        cr_expect_eq(status, 200, "request %d after the restart: %s", i,
+                     answer);
+        if (status != 200)
+            break;
+    }
+
+    /* A write after the next restart is applied, once. */
+    end_backends(admin, database);
+    json_int_t seq = head_of(&t);
+    for (int i = 0; i < REQUESTS; i++)
+        fresh_get(t.server.port, "/healthz", answer, sizeof answer);
+    end_backends(admin, database);
+    json_t *match = e2e_get(&t, "", NULL);
+    int seat = e2e_first_pending_seat(match);
+    json_decref(match);
+    json_t *view = e2e_get(&t, "/view", &t.players[seat]);
+    json_t *action = json_incref(json_array_get(
+        json_object_get(json_object_get(view, "legal"), "moves"), 0));
+    json_decref(view);
+    end_backends(admin, database);
+    e2e_response r = e2e_post_move(&t, seat, seq, action);
+    cr_expect_eq(r.status, 200, "%s", r.body);
+    e2e_response_free(&r);
+    json_decref(action);
+    cr_expect_eq(head_of(&t), seq + 1);
+
+    /* Down: no new connection is let in. */
+    char refuse[256];
+    snprintf(refuse, sizeof refuse,
+             "ALTER DATABASE \"%s\" ALLOW_CONNECTIONS false", database);
+    sql(admin, refuse);
+    end_backends(admin, database);
+    int status = fresh_get(t.server.port, path, answer, sizeof answer);
+    cr_expect_eq(status, 503, "%s", answer);
+    cr_expect(strstr(answer, "\"database_unavailable\"") != NULL, "%s",
+              answer);
+    cr_expect(strstr(answer, "Retry-After: ") != NULL, "%s", answer);
+
+    /* Back: served again at once. */
+    snprintf(refuse, sizeof refuse,
+             "ALTER DATABASE \"%s\" ALLOW_CONNECTIONS true", database);
+    sql(admin, refuse);
+    for (int i = 0; i < REQUESTS; i++)
+        cr_expect_eq(fresh_get(t.server.port, path, answer, sizeof answer),
+                     200, "request %d once the database is back: %s", i,
+                     answer);
+    PQfinish(admin);
+    e2e_stop(&t.server);
+}
