@@ -14,6 +14,18 @@
  * fills err (status 503) with the sentence to print and returns false. */
 bool db_init(const char *url, apierr *err);
 
+/* How long one wait on PostgreSQL (a connection, or one statement) may
+ * last by default; PostgreSQL's statement_timeout is set to the same. */
+#define DB_TIMEOUT_MS 10000
+
+/* Sets that limit (main, from the environment, before any connection). */
+void db_set_timeout(int milliseconds);
+
+/* Whether PostgreSQL answers this thread within milliseconds (connecting
+ * first if need be), for health checks: a hung server makes it false, with
+ * err filled, once the time is out. */
+bool db_ping(int milliseconds, apierr *err);
+
 /* Seconds a client is told to wait (Retry-After) when the database is
  * unavailable. */
 #define DB_RETRY_AFTER_SECONDS 2

@@ -19,7 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../../support/e2e.h"
@@ -57,9 +59,30 @@ static void end_backends(PGconn *admin, const char *database)
     sql(admin, text);
 }
 
+static int elapsed_ms(const struct timespec *since)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (int)((now.tv_sec - since->tv_sec) * 1000 +
+                 (now.tv_nsec - since->tv_nsec) / 1000000);
+}
+
 /* One request on a new connection (so requests spread over the workers);
  * the whole answer into out. Returns the status. */
+static int fresh_get_within(int port, const char *path, char *out,
+                            size_t cap, int limit_ms);
+
 static int fresh_get(int port, const char *path, char *out, size_t cap)
+{
+    int status = fresh_get_within(port, path, out, cap, 10000);
+    cr_assert_neq(status, 0, "no answer to GET %s", path);
+    return status;
+}
+
+/* fresh_get waiting at most limit_ms for the whole answer; 0 when it did
+ * not come (never fails the test: a frozen database may still be held). */
+static int fresh_get_within(int port, const char *path, char *out,
+                            size_t cap, int limit_ms)
 {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     cr_assert_geq(fd, 0);
@@ -75,9 +98,16 @@ static int fresh_get(int port, const char *path, char *out, size_t cap)
                        path);
     cr_assert_eq(send(fd, request, (size_t)len, MSG_NOSIGNAL), len);
     size_t got = 0;
+    struct timespec began;
+    clock_gettime(CLOCK_MONOTONIC, &began);
     for (;;) {
         struct pollfd p = {.fd = fd, .events = POLLIN};
-        cr_assert_eq(poll(&p, 1, 10000), 1, "no answer to GET %s", path);
+        int left = limit_ms - elapsed_ms(&began);
+        if (left <= 0 || poll(&p, 1, left) != 1) {
+            close(fd);
+            out[got] = '\0';
+            return 0;
+        }
         ssize_t n = recv(fd, out + got, cap - 1 - got, 0);
         if (n <= 0 || got + (size_t)n >= cap - 1)
             break;
@@ -163,6 +193,77 @@ Test(database_restart, every_worker_reconnects_without_a_500,
         cr_expect_eq(fresh_get(t.server.port, path, answer, sizeof answer),
                      200, "request %d once the database is back: %s", i,
                      answer);
+    PQfinish(admin);
+    e2e_stop(&t.server);
+}
+
+/* Sends sig to every backend of database; how many into pids (up to
+ * max). */
+static int signal_backends(PGconn *admin, const char *database, int sig,
+                           int *pids, int max)
+{
+    char text[256];
+    snprintf(text, sizeof text,
+             "SELECT pid FROM pg_stat_activity WHERE datname = '%s'",
+             database);
+    PGresult *r = PQexec(admin, text);
+    int n = 0;
+    for (int i = 0; i < PQntuples(r) && n < max; i++) {
+        pids[n] = atoi(PQgetvalue(r, i, 0));
+        kill(pids[n], sig);
+        n++;
+    }
+    PQclear(r);
+    return n;
+}
+
+/* PostgreSQL hangs (its backends stopped, as SIGSTOP did in the issue):
+ * /healthz answers within its own short limit, and any other request
+ * within the database limit (then on a new connection), instead of
+ * waiting as long as the database hangs. */
+Test(database_restart, a_hung_database_holds_no_request_past_its_limit,
+     .timeout = 120)
+{
+    char database[96];
+    e2e_private_database(database, sizeof database);
+    setenv("PBEM_THREADS", "2", 1);
+    setenv("PBEM_DB_TIMEOUT_MS", "2000", 1);
+    e2e_table t;
+    e2e_sit_down(&t, "antiquity_quest", 2, NULL);
+    unsetenv("PBEM_DB_TIMEOUT_MS");
+    PGconn *admin = admin_connect();
+    char path[64], answer[16384];
+    snprintf(path, sizeof path, "/v1/matches/%s", t.match);
+    for (int i = 0; i < 8; i++)
+        cr_assert_eq(fresh_get(t.server.port, path, answer, sizeof answer),
+                     200, "%s", answer);
+
+    /* Nothing between the stop and the continue may end the test. */
+    int pids[64];
+    int frozen = signal_backends(admin, database, SIGSTOP, pids, 64);
+    struct timespec began;
+    clock_gettime(CLOCK_MONOTONIC, &began);
+    int health = fresh_get_within(t.server.port, "/healthz", answer,
+                                  sizeof answer, 8000);
+    int health_ms = elapsed_ms(&began);
+    clock_gettime(CLOCK_MONOTONIC, &began);
+    int match = fresh_get_within(t.server.port, path, answer, sizeof answer,
+                                 8000);
+    int match_ms = elapsed_ms(&began);
+    for (int i = 0; i < frozen; i++)
+        kill(pids[i], SIGCONT);
+
+    cr_expect_gt(frozen, 0, "no backend to freeze");
+    cr_log_info("frozen: /healthz %d in %d ms, a match %d in %d ms", health,
+                health_ms, match, match_ms);
+    cr_expect(health == 200 || health == 503, "/healthz: %d", health);
+    cr_expect_lt(health_ms, 1800, "/healthz took %d ms", health_ms);
+    cr_expect(match == 200 || match == 503, "GET %s: %d", path, match);
+    cr_expect_lt(match_ms, 5000, "GET %s took %d ms", path, match_ms);
+
+    /* Thawed: served again. */
+    cr_expect_eq(fresh_get(t.server.port, path, answer, sizeof answer), 200,
+                 "%s", answer);
     PQfinish(admin);
     e2e_stop(&t.server);
 }
