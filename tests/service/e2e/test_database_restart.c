@@ -1,4 +1,7 @@
-/* PostgreSQL restarts under a running pbemd: every connection a worker
+/* The database as an operator meets it under a running pbemd: restarted,
+ * hung, and the request nonces it would keep forever.
+ *
+ * PostgreSQL restarts under a running pbemd: every connection a worker
  * kept is closed by the server while it sits idle. The next request on
  * each worker must not pay for it with a 500: the worker reconnects (and a
  * request whose connection is lost mid-way runs again when that is safe),
@@ -266,4 +269,48 @@ Test(database_restart, a_hung_database_holds_no_request_past_its_limit,
                  "%s", answer);
     PQfinish(admin);
     e2e_stop(&t.server);
+}
+
+static long long count_nonces(PGconn *conn, const char *nonce)
+{
+    const char *params[] = {nonce};
+    PGresult *r = PQexecParams(conn,
+                               "SELECT count(*) FROM request_nonces"
+                               " WHERE nonce = $1",
+                               1, NULL, params, NULL, NULL, 0);
+    cr_assert_eq(PQresultStatus(r), PGRES_TUPLES_OK, "%s",
+                 PQerrorMessage(conn));
+    long long n = atoll(PQgetvalue(r, 0, 0));
+    PQclear(r);
+    return n;
+}
+
+/* request_nonces grew forever (214k rows beside 250k moves): the running
+ * service prunes what the signature window has closed on and keeps the
+ * nonces a retry may still need. */
+Test(database_restart, the_service_prunes_nonces_past_the_window,
+     .timeout = 60)
+{
+    char database[96];
+    e2e_private_database(database, sizeof database);
+    char command[256];
+    snprintf(command, sizeof command, "\"$PBEM_BIN\" migrate >/dev/null");
+    cr_assert_eq(system(command), 0, "pbemd migrate failed");
+    PGconn *db = PQconnectdb(getenv("DATABASE_URL"));
+    cr_assert_eq(PQstatus(db), CONNECTION_OK, "%s", PQerrorMessage(db));
+    sql(db, "INSERT INTO request_nonces (key_id, nonce, request_digest,"
+            " status, response, created_at) VALUES"
+            " ('k_1', 'spent', '\\x00', 200, '{}', now() - interval '1 day'),"
+            " ('k_1', 'fresh', '\\x00', 200, '{}', now() - interval '1 minute')");
+    setenv("PBEM_DEADLINE_POLL_MS", "50", 1);
+    e2e_server server = {0};
+    e2e_start(&server);
+    unsetenv("PBEM_DEADLINE_POLL_MS");
+    /* The first round prunes; ten seconds is many rounds. */
+    for (int i = 0; i < 500 && count_nonces(db, "spent") > 0; i++)
+        poll(NULL, 0, 20);
+    cr_expect_eq(count_nonces(db, "spent"), 0, "the spent nonce is kept");
+    cr_expect_eq(count_nonces(db, "fresh"), 1);
+    PQfinish(db);
+    e2e_stop(&server);
 }
