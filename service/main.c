@@ -3,7 +3,8 @@
  *   pbemd migrate    apply migrations and exit
  * Environment: DATABASE_URL (required), PBEM_LISTEN (127.0.0.1:8080),
  * PBEM_KEY_FILE (var/service.key), PBEM_MIGRATIONS (migrations),
- * PBEM_THREADS (8), PBEM_QUIET (1: warnings and errors only); the outbox
+ * PBEM_THREADS (8), PBEM_QUIET (1: warnings and errors only),
+ * PBEM_DB_TIMEOUT_MS (10000: the longest wait on PostgreSQL); the outbox
  * worker's and mail's variables are in notify.h and mail.h, the deadline
  * worker's in deadline_worker.h, the IMAP worker's (PBEM_IMAP_URL…) in
  * imap_config.h, the test clock (PBEM_CLOCK_FILE) in clock.h. */
@@ -58,6 +59,7 @@ int main(int argc, char **argv)
         return 1;
     }
     apierr err;
+    db_set_timeout(atoi(env_or("PBEM_DB_TIMEOUT_MS", "10000")));
     if (!clock_init(&err) || !db_init(url, &err))
         return fail(&err);
     PGconn *conn = db_conn(&err);

@@ -30,7 +30,8 @@ void answer_apierr(answer *out, const apierr *err)
     json_t *body = json_pack("{s:{s:s,s:s}}", "error", "code", err->code,
                              "message", err->message);
     /* Database codes carry the SQLSTATE for the log, not for clients. */
-    if (strncmp(err->code, "database", 8) == 0)
+    if (strcmp(err->code, "database") == 0 ||
+        strncmp(err->code, "database:", 9) == 0)
         json_object_set_new(json_object_get(body, "error"), "code",
                             json_string("internal"));
     if (err->head >= 0)

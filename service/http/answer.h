@@ -6,6 +6,7 @@
 
 #include <jansson.h>
 #include <microhttpd.h>
+#include <stdbool.h>
 
 #include "auth/caller.h"
 #include "core/apierr.h"
@@ -17,6 +18,7 @@ typedef struct answer {
     const char *route;        /* static route name, for metrics and logs */
     const char *preference_applied; /* static; RFC 7240 header, or NULL */
     long long retry_after;          /* seconds for a Retry-After header, or 0 */
+    bool close; /* the connection closes after this answer (body unread) */
     /* Instead of body, an answer written piece by piece as the client
      * reads it (exports): stream_read is called with stream until it
      * reports the end, then stream_free. */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,12 +20,24 @@
 struct http_server {
     struct MHD_Daemon *daemon;
     int port;
-    int in_flight;   /* requests begun and not completed (atomic) */
+    int in_flight;   /* requests the handler began, not completed (atomic) */
 };
 
 /* Per-request state, created by the URI log callback (which sees the raw,
  * still percent-encoded target libmicrohttpd later decodes). */
-typedef struct http_request {
+typedef struct http_request http_request;
+
+/* Per-connection state: the request begun on it and not yet released.
+ * libmicrohttpd reports a request's completion only once the access
+ * handler has seen it; a request it refuses while parsing (too many query
+ * arguments, a target or headers too large for the connection's memory)
+ * never reaches the handler, so its record is released when the
+ * connection closes or the next request begins. */
+typedef struct http_connection {
+    http_request *open;
+} http_connection;
+
+struct http_request {
     char *target;
     char *body;
     size_t body_len;
@@ -32,7 +45,7 @@ typedef struct http_request {
     bool too_large;
     bool started;    /* the access handler has seen this request */
     struct timespec began;
-} http_request;
+};
 
 static double seconds_since(const struct timespec *began)
 {
@@ -42,33 +55,79 @@ static double seconds_since(const struct timespec *began)
            (double)(now.tv_nsec - began->tv_nsec) / 1e9;
 }
 
-static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
+/* Frees req, and counts it out of the requests in flight when the
+ * handler had begun it. */
+static void release(http_server *server, http_request *req)
+{
+    if (req->started)
+        __atomic_sub_fetch(&server->in_flight, 1, __ATOMIC_ACQ_REL);
+    free(req->target);
+    free(req->body);
+    free(req);
+}
+
+static http_connection *connection_of(struct MHD_Connection *conn)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info != NULL ? info->socket_context : NULL;
+}
+
+static void on_connection(void *cls, struct MHD_Connection *conn,
+                          void **socket_context,
+                          enum MHD_ConnectionNotificationCode code)
 {
     (void)conn;
     http_server *server = cls;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        http_connection *c = calloc(1, sizeof *c);
+        if (c == NULL)
+            abort();
+        *socket_context = c;
+        return;
+    }
+    http_connection *c = *socket_context;
+    if (c == NULL)
+        return;
+    if (c->open != NULL)
+        release(server, c->open);
+    free(c);
+    *socket_context = NULL;
+}
+
+static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
+{
+    http_server *server = cls;
+    http_connection *c = connection_of(conn);
+    /* A request refused before the handler saw it leaves its record here
+     * when the connection goes on to the next one. */
+    if (c != NULL && c->open != NULL)
+        release(server, c->open);
     http_request *req = calloc(1, sizeof *req);
     if (req == NULL)
         abort();
     req->target = strdup(uri);
+    if (req->target == NULL)
+        abort();
     clock_gettime(CLOCK_MONOTONIC, &req->began);
-    __atomic_add_fetch(&server->in_flight, 1, __ATOMIC_ACQ_REL);
+    if (c != NULL)
+        c->open = req;
     return req;
 }
 
 static void on_completed(void *cls, struct MHD_Connection *conn,
                          void **con_cls, enum MHD_RequestTerminationCode code)
 {
-    (void)conn;
     (void)code;
     http_server *server = cls;
     http_request *req = *con_cls;
     if (req == NULL)
         return;
-    free(req->target);
-    free(req->body);
-    free(req);
+    http_connection *c = connection_of(conn);
+    if (c != NULL && c->open == req)
+        c->open = NULL;
+    release(server, req);
     *con_cls = NULL;
-    __atomic_sub_fetch(&server->in_flight, 1, __ATOMIC_ACQ_REL);
 }
 
 /* Streamed answers go out in chunks of this size as the client reads. */
@@ -99,6 +158,8 @@ static enum MHD_Result send_answer(struct MHD_Connection *conn,
         snprintf(seconds, sizeof seconds, "%lld", out->retry_after);
         MHD_add_response_header(response, "Retry-After", seconds);
     }
+    if (out->close)
+        MHD_add_response_header(response, MHD_HTTP_HEADER_CONNECTION, "close");
     if (out->preference_applied != NULL)
         MHD_add_response_header(response, "Preference-Applied",
                                 out->preference_applied);
@@ -113,8 +174,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
                                   const char *version, const char *upload,
                                   size_t *upload_size, void **con_cls)
 {
-    (void)cls;
     (void)version;
+    http_server *server = cls;
     http_request *req = *con_cls;
     if (req == NULL)
         return MHD_NO;
@@ -122,12 +183,28 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
         /* First call: headers only. Refuse an announced oversized body at
          * once rather than reading it. */
         req->started = true;
+        /* Counted only from here: a request libmicrohttpd refuses while
+         * parsing it holds its connection until the idle timeout, and
+         * must not hold a graceful stop that long too. */
+        __atomic_add_fetch(&server->in_flight, 1, __ATOMIC_ACQ_REL);
         bool post = strcmp(method, "POST") == 0;
         req->body_max = post && strcmp(url, HTTP_IMPORT_PATH) == 0
                             ? HTTP_IMPORT_BODY_MAX
                         : post && strcmp(url, HTTP_MAIL_PATH) == 0
                             ? HTTP_MAIL_BODY_MAX
                             : HTTP_BODY_MAX;
+        /* libmicrohttpd decodes only the chunked coding; with any other
+         * it waits for the body to end at a close that a client keeping
+         * the connection open never sends, until the idle timeout. */
+        const char *coding = MHD_lookup_connection_value(
+            conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
+        if (coding != NULL && strcasecmp(coding, "chunked") != 0) {
+            answer out = {.route = "unknown_coding", .close = true};
+            answer_error(&out, 501, "unsupported_transfer_coding",
+                         "the only transfer coding understood is chunked");
+            metrics_request(out.route, out.status, seconds_since(&req->began));
+            return send_answer(conn, &out);
+        }
         const char *length = MHD_lookup_connection_value(
             conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (length != NULL && strtoull(length, NULL, 10) > req->body_max)
@@ -229,6 +306,7 @@ http_server *http_start(const char *address, int threads, apierr *err)
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)threads,
         MHD_OPTION_URI_LOG_CALLBACK, on_uri, server,
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, server,
+        MHD_OPTION_NOTIFY_CONNECTION, on_connection, server,
         MHD_OPTION_CONNECTION_LIMIT, 1000u,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, 200u,
         MHD_OPTION_CONNECTION_TIMEOUT, 30u,

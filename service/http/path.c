@@ -2,6 +2,7 @@
  * time: there are few routes and paths are short. */
 #include "http/path.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,9 +67,14 @@ static path_result take(placeholder kind, const char *path, const char *after,
         *taken = segment;
         return PATH_MATCHES;
     case SEAT: {
-        char *end = NULL;
-        long seat = strtol(path, &end, 10);
-        if (end == path || end != path + segment || seat < 0 || seat > 1000)
+        /* Digits only, no leading zero: "+2" and "02" would name seat 2
+         * under a spelling the export check does not rebuild. */
+        if (segment == 0 || segment > 4 ||
+            strspn(path, "0123456789") < segment ||
+            (path[0] == '0' && segment > 1))
+            return PATH_DIFFERS;
+        long seat = strtol(path, NULL, 10);
+        if (seat > 1000)
             return PATH_DIFFERS;
         params->seat = (int)seat;
         *taken = segment;
@@ -95,10 +101,33 @@ static path_result take(placeholder kind, const char *path, const char *after,
     abort();
 }
 
+/* A segment "." or "..": a client or proxy may resolve it away, so the
+ * path it signed would not be the path that was served. */
+static bool has_dot_segment(const char *path)
+{
+    for (const char *s = path; s != NULL; s = strchr(s + 1, '/')) {
+        const char *segment = *s == '/' ? s + 1 : s;
+        size_t len = strcspn(segment, "/");
+        if ((len == 1 && segment[0] == '.') ||
+            (len == 2 && segment[0] == '.' && segment[1] == '.'))
+            return true;
+    }
+    return false;
+}
+
+bool path_is_canonical(const char *decoded, const char *target)
+{
+    size_t len = strcspn(target, "?");
+    return strlen(decoded) == len && memcmp(decoded, target, len) == 0 &&
+           !has_dot_segment(decoded);
+}
+
 path_result path_match(const char *pattern, const char *path,
                        path_params *params)
 {
     memset(params, 0, sizeof *params);
+    if (has_dot_segment(path))
+        return PATH_DIFFERS;
     const char *p = pattern;
     const char *s = path;
     while (*p != '\0') {

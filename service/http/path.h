@@ -10,9 +10,16 @@
  *                       rest of the pattern (it may hold slashes)
  *   anything else       the rest of the path, as the use case gets it to
  *                       judge (vacation and webhook ids; may be empty)
- * A pattern holds at most one text id besides its match id. */
+ * A pattern holds at most one text id besides its match id.
+ *
+ * A path has one spelling: a dot segment never matches, and a target whose
+ * path needed decoding (percent-escapes, an escaped NUL) is not canonical,
+ * so the path a client signed is the path that was served and the one an
+ * export check rebuilds. */
 #ifndef SERVICE_HTTP_PATH_H
 #define SERVICE_HTTP_PATH_H
+
+#include <stdbool.h>
 
 #define PATH_ID_MAX 64
 
@@ -32,6 +39,11 @@ typedef enum path_result {
     PATH_NO_SUCH_MATCH,
     PATH_NO_SUCH_DECISION,
 } path_result;
+
+/* Whether target (the raw request target, query included) spells its path
+ * exactly as decoded (the server's decoding of it), with no escape and no
+ * dot segment. */
+bool path_is_canonical(const char *decoded, const char *target);
 
 /* Matches path against pattern, filling *params (which may point into
  * path, so it lives as long as path) when it does. */

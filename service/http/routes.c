@@ -10,6 +10,7 @@
 
 #include "auth/admin.h"
 #include "auth/auth.h"
+#include "core/log.h"
 #include "ledger/httpsig.h"
 #include "http/admin_routes.h"
 #include "http/mail_routes.h"
@@ -298,6 +299,27 @@ static bool authenticate(const route *row, journey *j, answer *out)
     return true;
 }
 
+/* The request failed because the database connection was lost (a
+ * PostgreSQL restart), not because of anything it asked. */
+static bool database_lost(const answer *out)
+{
+    return out->status == 503 && out->body != NULL &&
+           strstr(out->body, "\"database_unavailable\"") != NULL;
+}
+
+/* Whether a request whose database connection was lost may simply run
+ * again: a read always; a write only when its signature's nonce makes a
+ * second run safe, because the first may have committed before the
+ * connection went (the nonce's row then refuses the second, and its
+ * stored answer is the answer). */
+static bool may_repeat(const route *row, const journey *j)
+{
+    if (strcmp(row->method, "GET") == 0)
+        return true;
+    return row->retry != RETRY_NONE && j->call.who != NULL &&
+           j->who.nonce[0] != '\0';
+}
+
 /* Everything after authentication: the retry, the body, the handler. */
 static void run(const route *row, journey *j, answer *out)
 {
@@ -323,6 +345,16 @@ void routes_handle(struct MHD_Connection *conn, const char *method,
                    size_t body_len, answer *out)
 {
     journey j = {0};
+    /* Before any route: a signed request is recorded with its raw target,
+     * which must read as the path served. Like m_042 for m_42, another
+     * spelling of a path names no resource. */
+    if (!path_is_canonical(url, target)) {
+        out->route = "unknown";
+        answer_error(out, 404, "non_canonical_path",
+                     "the path must be spelled plainly: no percent-escapes "
+                     "and no . or .. segments");
+        return;
+    }
     const route *row = find(method, url, &j.params, out);
     if (row == NULL)
         return;
@@ -334,9 +366,22 @@ void routes_handle(struct MHD_Connection *conn, const char *method,
         .body_len = body_len,
     };
     signed_request(conn, method, target, body, body_len, &j.signed_as);
-    if (authenticate(row, &j, out))
-        run(row, &j, out);
-    json_decref(j.request);
-    if (j.call.who != NULL)
-        auth_caller_free(&j.who);
+    for (int attempt = 1;; attempt++) {
+        if (authenticate(row, &j, out))
+            run(row, &j, out);
+        bool again = attempt == 1 && database_lost(out) && may_repeat(row, &j);
+        json_decref(j.request);
+        j.request = NULL;
+        if (j.call.who != NULL)
+            auth_caller_free(&j.who);
+        j.call.who = NULL;
+        if (!again)
+            break;
+        /* The next db_conn reconnects; the first answer is dropped. */
+        log_warn("%s %s: the database connection was lost; trying again",
+                 method, url);
+        free(out->body);
+        *out = (answer){.route = row->name};
+        memset(&j.who, 0, sizeof j.who);
+    }
 }

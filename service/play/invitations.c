@@ -10,6 +10,7 @@
 #include "core/log.h"
 #include "notify/mail.h"
 #include "notify/mail_answers.h"
+#include "play/players.h"
 #include "play/retry.h"
 #include "rules.h"
 #include "store/db.h"
@@ -61,7 +62,7 @@ static bool has_control(const char *text)
     return false;
 }
 
-static bool fields_ok(const char *email, const char *name, apierr *err)
+static bool fields_ok(const char *email, const json_t *name, apierr *err)
 {
     const char *at = email ? strchr(email, '@') : NULL;
     if (email == NULL || strlen(email) > EMAIL_MAX_LEN ||
@@ -71,11 +72,10 @@ static bool fields_ok(const char *email, const char *name, apierr *err)
                           "email must look like name@example.org (at most %d "
                           "characters)",
                           EMAIL_MAX_LEN);
-    if (name == NULL || name[0] == '\0' || strlen(name) > NAME_MAX_LEN ||
-        has_control(name))
+    if (!players_name_ok(name))
         return apierr_set(err, 400, "bad_name",
-                          "name must be 1 to %d characters, none of them a "
-                          "control character",
+                          "name must be 1 to %d bytes, without control "
+                          "characters or bidirectional overrides",
                           NAME_MAX_LEN);
     return true;
 }
@@ -217,10 +217,11 @@ json_t *invitations_create(const caller *who, long long match_id,
         return NULL;
     json_t *answer = NULL;
     const char *email = json_string_value(json_object_get(body, "email"));
-    const char *name = json_string_value(json_object_get(body, "name"));
+    const json_t *name_json = json_object_get(body, "name");
+    const char *name = json_string_value(name_json);
     char inviter[NAME_MAX_LEN + 1];
     long long invitation_id = 0;
-    if (!may_invite(who, &match, err) || !fields_ok(email, name, err) ||
+    if (!may_invite(who, &match, err) || !fields_ok(email, name_json, err) ||
         !inviter_name(conn, who->player_id, inviter, err) ||
         !store_begin(conn, err))
         goto done;

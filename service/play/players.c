@@ -29,14 +29,49 @@ bool players_registration_key(const json_t *body, uint8_t public_key[32],
     return true;
 }
 
+/* Whether the UTF-8 text at c starts with a character that, shown to
+ * others, is not part of a name but a command to the screen: C0 and C1
+ * controls and DEL (a CR/LF forges a line of a mail or a log, BEL rings),
+ * the line and paragraph separators, and the bidi embeddings, overrides
+ * and isolates (U+202A-U+202E, U+2066-U+2069) that make the text after a
+ * name read backwards. Continuation bytes never match a lead byte, so
+ * every byte of a string can be asked in turn. */
+static bool is_forbidden(const unsigned char *c)
+{
+    if (c[0] < 0x20 || c[0] == 0x7f)
+        return true;
+    if (c[0] == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f)
+        return true;
+    /* U+2028, U+2029, U+202A-U+202E */
+    if (c[0] == 0xe2 && c[1] == 0x80 && c[2] >= 0xa8 && c[2] <= 0xae)
+        return true;
+    /* U+2066-U+2069 */
+    return c[0] == 0xe2 && c[1] == 0x81 && c[2] >= 0xa6 && c[2] <= 0xa9;
+}
+
+bool players_name_ok(const json_t *name_json)
+{
+    const char *name = json_string_value(name_json);
+    /* jansson keeps an escaped NUL: the name would end there in C. */
+    if (name == NULL || name[0] == '\0' ||
+        json_string_length(name_json) != strlen(name) ||
+        strlen(name) > NAME_MAX_LEN)
+        return false;
+    for (const unsigned char *c = (const unsigned char *)name; *c != '\0';
+         c++)
+        if (is_forbidden(c))
+            return false;
+    return true;
+}
+
 bool players_fields_ok(const json_t *name_json,
                               const json_t *email_json, apierr *err)
 {
-    const char *name = json_string_value(name_json);
     const char *email = json_string_value(email_json);
-    if (name == NULL || name[0] == '\0' || strlen(name) > NAME_MAX_LEN)
+    if (!players_name_ok(name_json))
         return apierr_set(err, 400, "bad_name",
-                          "name must be a string of 1 to %d characters",
+                          "name must be a string of 1 to %d bytes, without "
+                          "control characters or bidirectional overrides",
                           NAME_MAX_LEN);
     if (email_json != NULL && !json_is_null(email_json) &&
         (email == NULL || strlen(email) > EMAIL_MAX_LEN ||

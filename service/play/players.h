@@ -15,7 +15,13 @@
 bool players_registration_key(const json_t *body, uint8_t public_key[32],
                               apierr *err);
 
-/* Whether a player's name (1 to 80 bytes) and email (absent, null, or an
+/* Whether name is a JSON string fit to show to others as a player's name:
+ * 1 to 80 bytes, no NUL, no control character (C0, C1, DEL, U+2028,
+ * U+2029) and no bidi embedding, override or isolate (U+202A-U+202E,
+ * U+2066-U+2069). Registration, import and invitations all ask it. */
+bool players_name_ok(const json_t *name);
+
+/* Whether a player's name (players_name_ok) and email (absent, null, or an
  * address of at most 254 bytes that cannot break a mail header) are
  * acceptable; 400 "bad_name" / "bad_email" otherwise. Registration and
  * import both check them. */

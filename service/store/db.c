@@ -1,9 +1,12 @@
 /* db.c: thread-local libpq connections and small query helpers. */
 #include "store/db.h"
 
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <time.h>
 
 #include "core/log.h"
 
@@ -32,6 +35,13 @@ typedef struct conn_slot {
 } conn_slot;
 
 static char *database_url;
+/* How long any one wait on PostgreSQL may last (connecting, or one
+ * statement), for every thread; a thread may shorten it for a while
+ * (db_ping). */
+static int timeout_ms = DB_TIMEOUT_MS;
+static __thread int thread_timeout_ms;
+/* The last wait of this thread ran out of time (for the log). */
+static __thread bool timed_out;
 static conn_slot *slots[DB_THREADS_MAX];
 static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
 static __thread conn_slot *thread_slot;
@@ -115,6 +125,70 @@ static void ignore_notice(void *arg, const char *message)
     (void)message;
 }
 
+static int limit_ms(void)
+{
+    return thread_timeout_ms > 0 ? thread_timeout_ms : timeout_ms;
+}
+
+static long long now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* Waits until conn's socket is ready for events or deadline (now_ms)
+ * passes: true when ready. */
+static bool wait_for(PGconn *conn, short events, long long deadline)
+{
+    for (;;) {
+        long long left = deadline - now_ms();
+        if (left <= 0)
+            return false;
+        struct pollfd p = {.fd = PQsocket(conn), .events = events};
+        int n = poll(&p, 1, (int)left);
+        if (n > 0)
+            return true;
+        if (n == 0)
+            return false;
+    }
+}
+
+/* Connects within limit milliseconds, a hung server included (libpq's own
+ * connect_timeout only covers PQconnectdb, in whole seconds). The URL's
+ * own settings come last, so they override these defaults: keepalives,
+ * so a peer that vanished is noticed on an idle connection, and a
+ * statement_timeout, so the server too gives up on what the client no
+ * longer waits for. The result is never NULL; PQstatus tells. */
+static PGconn *connect_within(int limit)
+{
+    char options[64];
+    snprintf(options, sizeof options, "-c statement_timeout=%d", timeout_ms);
+    const char *const keys[] = {"keepalives", "keepalives_idle",
+                                "keepalives_interval", "keepalives_count",
+                                "options", "dbname", NULL};
+    const char *const values[] = {"1", "30", "10", "3", options,
+                                  database_url, NULL};
+    PGconn *conn = PQconnectStartParams(keys, values, 1);
+    if (conn == NULL)
+        abort();
+    long long deadline = now_ms() + limit;
+    PostgresPollingStatusType state = PGRES_POLLING_WRITING;
+    while (PQstatus(conn) != CONNECTION_BAD && state != PGRES_POLLING_OK &&
+           state != PGRES_POLLING_FAILED) {
+        short events = state == PGRES_POLLING_READING ? POLLIN : POLLOUT;
+        if (!wait_for(conn, events, deadline)) {
+            timed_out = true;
+            /* Closing the socket makes libpq see the failure. */
+            shutdown(PQsocket(conn), SHUT_RDWR);
+            PQconnectPoll(conn);
+            break;
+        }
+        state = PQconnectPoll(conn);
+    }
+    return conn;
+}
+
 static PGconn *connect_now(apierr *err)
 {
     char *parse_error = NULL;
@@ -130,7 +204,7 @@ static PGconn *connect_now(apierr *err)
         return NULL;
     }
     PQconninfoFree(parsed);
-    PGconn *conn = PQconnectdb(database_url);
+    PGconn *conn = connect_within(limit_ms());
     if (PQstatus(conn) != CONNECTION_OK) {
         char target[200], detail[200];
         describe_target(database_url, target, sizeof target);
@@ -157,10 +231,33 @@ bool db_init(const char *url, apierr *err)
     return true;
 }
 
+/* A connection PostgreSQL closed while it sat idle (a restart, a
+ * failover, an administrator's pg_terminate_backend) still reads
+ * CONNECTION_OK until something is sent on it, and the statement sent then
+ * fails. Reading what waits on its socket (libpq's sockets never block)
+ * finds the close, or the FATAL message before it, at no cost when nothing
+ * waits. Only between transactions: a caller inside one owns it. */
+static bool still_open(PGconn *conn)
+{
+    if (PQstatus(conn) != CONNECTION_OK)
+        return false;
+    if (PQtransactionStatus(conn) != PQTRANS_IDLE)
+        return true;
+    /* Twice: a read that finds the server's parting message returns it
+     * without looking for the close that follows it. */
+    for (int i = 0; i < 2; i++)
+        if (PQconsumeInput(conn) == 0 || PQstatus(conn) != CONNECTION_OK)
+            return false;
+    return true;
+}
+
 PGconn *db_conn(apierr *err)
 {
-    if (thread_slot != NULL && PQstatus(thread_slot->conn) == CONNECTION_OK)
+    if (thread_slot != NULL && still_open(thread_slot->conn))
         return thread_slot->conn;
+    if (thread_slot != NULL)
+        log_warn("database: this thread's connection was closed; "
+                 "reconnecting");
     if (thread_slot != NULL) {
         /* A reset connection is a new session: nothing is prepared. */
         forget_prepared(thread_slot);
@@ -173,6 +270,12 @@ PGconn *db_conn(apierr *err)
     PGconn *conn = connect_now(err);
     if (conn == NULL) {
         log_error("%s", err->message);
+        /* The sentence for the operator is logged; clients learn only
+         * that a retry may work. */
+        apierr_set(err, 503, "database_unavailable",
+                   "the database cannot be reached just now; try again "
+                   "shortly");
+        err->retry_after = DB_RETRY_AFTER_SECONDS;
         return NULL;
     }
     thread_slot = new_slot(conn);
@@ -207,33 +310,82 @@ void db_shutdown(void)
  * migrator) runs it unnamed. Transaction control is run as it is: it has
  * nothing to plan. A failed PREPARE falls back to running it
  * unnamed so the caller sees the statement's own error. */
+/* The result of what was just sent on conn, waiting at most the limit: a
+ * server that hangs (frozen, or a network that drops everything) must not
+ * hold the request, nor its worker, for longer. Out of time, the socket is
+ * shut so the connection reads as lost: the caller's next statement (a
+ * ROLLBACK) fails at once and db_conn makes a new one. Like PQexec, the
+ * last result, never NULL. */
+static PGresult *await(PGconn *conn, int sent)
+{
+    timed_out = false;
+    if (sent == 0)
+        return PQmakeEmptyPGresult(conn, PGRES_FATAL_ERROR);
+    long long deadline = now_ms() + limit_ms();
+    PGresult *last = NULL;
+    for (;;) {
+        while (PQisBusy(conn)) {
+            if (!wait_for(conn, POLLIN, deadline)) {
+                timed_out = true;
+                shutdown(PQsocket(conn), SHUT_RDWR);
+            }
+            if (PQconsumeInput(conn) == 0)
+                break;
+        }
+        PGresult *result = PQgetResult(conn);
+        if (result == NULL)
+            break;
+        PQclear(last);
+        last = result;
+        if (PQstatus(conn) != CONNECTION_OK)
+            break;
+    }
+    return last != NULL ? last
+                        : PQmakeEmptyPGresult(conn, PGRES_FATAL_ERROR);
+}
+
+static PGresult *exec_params(PGconn *conn, const char *sql, int nparams,
+                             const char *const *params)
+{
+    return await(conn, PQsendQueryParams(conn, sql, nparams, NULL, params,
+                                         NULL, NULL, 0));
+}
+
+static PGresult *exec_prepared(PGconn *conn, const char *name, int nparams,
+                               const char *const *params)
+{
+    return await(conn, PQsendQueryPrepared(conn, name, nparams, params, NULL,
+                                           NULL, 0));
+}
+
 static PGresult *run(PGconn *conn, const char *sql, int nparams,
                      const char *const *params)
 {
     conn_slot *slot = thread_slot;
     if (slot == NULL || conn != slot->conn || nparams == 0)
-        return PQexecParams(conn, sql, nparams, NULL, params, NULL, NULL, 0);
+        return exec_params(conn, sql, nparams, params);
     for (int i = 0; i < slot->prepared_count; i++) {
         prepared_statement *p = &slot->prepared[i];
         if (p->sql == sql && strcmp(p->text, sql) == 0)
-            return PQexecPrepared(conn, p->name, nparams, params, NULL, NULL,
-                                  0);
+            return exec_prepared(conn, p->name, nparams, params);
     }
     if (slot->prepared_count < DB_PREPARED_MAX) {
         prepared_statement *p = &slot->prepared[slot->prepared_count];
         snprintf(p->name, sizeof p->name, "s%d", slot->prepared_count);
-        PGresult *made = PQprepare(conn, p->name, sql, nparams, NULL);
+        PGresult *made =
+            await(conn, PQsendPrepare(conn, p->name, sql, nparams, NULL));
         bool ok = PQresultStatus(made) == PGRES_COMMAND_OK;
         PQclear(made);
         if (ok) {
             p->sql = sql;
             p->text = strdup(sql);
             slot->prepared_count++;
-            return PQexecPrepared(conn, p->name, nparams, params, NULL, NULL,
-                                  0);
+            return exec_prepared(conn, p->name, nparams, params);
         }
+        if (PQstatus(conn) != CONNECTION_OK)
+            return PQmakeEmptyPGresult(conn, PGRES_FATAL_ERROR);
     }
-    return PQexecParams(conn, sql, nparams, NULL, params, NULL, NULL, 0);
+    return exec_params(conn, sql, nparams, params);
 }
 
 /* Logs libpq's sentence with the SQLSTATE for the operator, gives the
@@ -242,10 +394,23 @@ static PGresult *run(PGconn *conn, const char *sql, int nparams,
  * violation is how two racing requests meet (a seat taken, a head moved, a
  * nonce reused) and its caller answers 409, so it is logged as information;
  * one nobody handles still ends as a 500, which the request log warns of. */
-static void report_failure(PGresult *result, const char *sql, apierr *err)
+static void report_failure(PGconn *conn, PGresult *result, const char *sql,
+                           apierr *err)
 {
     char detail[240];
     first_line(PQresultErrorMessage(result), detail, sizeof detail);
+    /* The connection itself failed (PostgreSQL restarted or went away
+     * mid-statement): not the operation's fault, and worth a retry. */
+    if (PQstatus(conn) != CONNECTION_OK) {
+        log_warn("database connection lost: %s in: %.80s",
+                 timed_out ? "no answer in time" : detail, sql);
+        apierr_set(err, 503, "database_unavailable",
+                   "the connection to the database was lost; try again "
+                   "shortly");
+        err->retry_after = DB_RETRY_AFTER_SECONDS;
+        PQclear(result);
+        return;
+    }
     if (strcmp(db_sqlstate(result), "23505") == 0)
         log_info("database conflict: %s in: %.80s", detail, sql);
     else
@@ -264,7 +429,7 @@ PGresult *db_query(PGconn *conn, const char *sql, int nparams,
     PGresult *result = run(conn, sql, nparams, params);
     if (PQresultStatus(result) == expected)
         return result;
-    report_failure(result, sql, err);
+    report_failure(conn, result, sql, err);
     return NULL;
 }
 
@@ -277,7 +442,7 @@ bool db_command(PGconn *conn, const char *sql, int nparams,
         PQclear(result);
         return true;
     }
-    report_failure(result, sql, err);
+    report_failure(conn, result, sql, err);
     return false;
 }
 
@@ -285,4 +450,19 @@ const char *db_sqlstate(const PGresult *result)
 {
     const char *state = PQresultErrorField(result, PG_DIAG_SQLSTATE);
     return state ? state : "";
+}
+
+void db_set_timeout(int milliseconds)
+{
+    if (milliseconds > 0)
+        timeout_ms = milliseconds;
+}
+
+bool db_ping(int milliseconds, apierr *err)
+{
+    thread_timeout_ms = milliseconds;
+    PGconn *conn = db_conn(err);
+    bool ok = conn != NULL && db_command(conn, "SELECT 1", 0, NULL, err);
+    thread_timeout_ms = 0;
+    return ok;
 }

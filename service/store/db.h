@@ -14,8 +14,26 @@
  * fills err (status 503) with the sentence to print and returns false. */
 bool db_init(const char *url, apierr *err);
 
-/* This thread's connection, reconnecting if it broke; NULL with err filled
- * (503) when the database cannot be reached. Borrowed: do not PQfinish. */
+/* How long one wait on PostgreSQL (a connection, or one statement) may
+ * last by default; PostgreSQL's statement_timeout is set to the same. */
+#define DB_TIMEOUT_MS 10000
+
+/* Sets that limit (main, from the environment, before any connection). */
+void db_set_timeout(int milliseconds);
+
+/* Whether PostgreSQL answers this thread within milliseconds (connecting
+ * first if need be), for health checks: a hung server makes it false, with
+ * err filled, once the time is out. */
+bool db_ping(int milliseconds, apierr *err);
+
+/* Seconds a client is told to wait (Retry-After) when the database is
+ * unavailable. */
+#define DB_RETRY_AFTER_SECONDS 2
+
+/* This thread's connection, reconnecting if it broke or PostgreSQL closed
+ * it while idle (a restart); NULL with err filled (503
+ * "database_unavailable", with retry_after) when the database cannot be
+ * reached. Borrowed: do not PQfinish. */
 PGconn *db_conn(apierr *err);
 
 /* Closes this thread's connection (at thread exit). */
@@ -28,7 +46,9 @@ void db_shutdown(void);
 /* Runs a parameterised statement (text parameters; lengths NULL). On this
  * thread's connection it is prepared on first use and then run by name.
  * The result is the caller's to PQclear. On an unexpected status returns NULL,
- * fills err (500, code "database") and logs libpq's message. */
+ * fills err (500, code "database:<SQLSTATE>") and logs libpq's message;
+ * when the connection itself was lost, 503 "database_unavailable" with
+ * retry_after (the request may be tried again). */
 PGresult *db_query(PGconn *conn, const char *sql, int nparams,
                    const char *const *params, ExecStatusType expected,
                    apierr *err);

@@ -608,6 +608,26 @@ bool store_save_nonce(PGconn *conn, const char *key_id, const char *nonce,
     return false;
 }
 
+int store_prune_nonces(PGconn *conn, long long seconds, int limit,
+                       apierr *err)
+{
+    db_params p = {0};
+    db_params_int(&p, seconds);
+    db_params_int(&p, limit);
+    PGresult *result = db_query(
+        conn,
+        "DELETE FROM request_nonces WHERE (key_id, nonce) IN"
+        " (SELECT key_id, nonce FROM request_nonces"
+        "  WHERE created_at < now() - make_interval(secs => $1)"
+        "  ORDER BY created_at LIMIT $2)",
+        p.count, p.values, PGRES_COMMAND_OK, err);
+    if (result == NULL)
+        return -1;
+    int deleted = atoi(PQcmdTuples(result));
+    PQclear(result);
+    return deleted;
+}
+
 void store_key_id(const uint8_t public_key[32], char key_id[40])
 {
     uint8_t digest[8];

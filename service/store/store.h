@@ -142,6 +142,14 @@ bool store_save_nonce(PGconn *conn, const char *key_id, const char *nonce,
                       const uint8_t digest[32], const store_nonce *answer,
                       apierr *err);
 
+/* Deletes up to limit request_nonces rows made more than seconds ago,
+ * oldest first. Past the signature window a request can no longer be
+ * sent, so its nonce neither guards against a replay nor serves a retry;
+ * exports carry the signed requests in the events, not here. How many
+ * rows went, or -1 with err. */
+int store_prune_nonces(PGconn *conn, long long seconds, int limit,
+                       apierr *err);
+
 /* Players and keys. */
 /* The key id the service gives an Ed25519 public key: "k_" and the hex of
  * its 8-byte BLAKE2b digest, so that a client can sign its registration

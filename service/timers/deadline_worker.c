@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "auth/auth.h"
 #include "core/clock.h"
 #include "store/db.h"
 #include "store/db_params.h"
@@ -18,9 +20,16 @@
 #define BATCH_MAX 64
 #define BUSY_MAX 64
 
+/* Nonces are kept twice the signature window (a client's clock may run
+ * ahead of ours by a whole window) and five minutes more. */
+#define NONCE_KEEP_SECONDS (2 * AUTH_WINDOW_SECONDS + 300)
+#define NONCE_PRUNE_BATCH 5000
+#define NONCE_PRUNE_EVERY_MS (60 * 1000)
+
 struct deadline_worker {
     worker *thread;
     int batch;
+    long long pruned_at_ms; /* monotonic; 0 before the first pruning */
 };
 
 /* Queues the reminders that are due; returns how many, or -1. */
@@ -159,6 +168,36 @@ static int fire_one(PGconn *conn, long long *busy, int *busy_count)
     return 1;
 }
 
+static long long monotonic_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* Housekeeping beside the deadlines, at most once a minute: the nonces
+ * the signature window has closed on, a batch at a time so no statement
+ * holds the table long. Every process may do it; they only share work. */
+static void prune_nonces(deadline_worker *w, worker *self, PGconn *conn)
+{
+    long long now = monotonic_ms();
+    if (w->pruned_at_ms != 0 && now - w->pruned_at_ms < NONCE_PRUNE_EVERY_MS)
+        return;
+    w->pruned_at_ms = now;
+    apierr err;
+    long long total = 0;
+    int deleted;
+    do {
+        deleted = store_prune_nonces(conn, NONCE_KEEP_SECONDS,
+                                     NONCE_PRUNE_BATCH, &err);
+        if (deleted > 0)
+            total += deleted;
+    } while (deleted == NONCE_PRUNE_BATCH && !worker_stopping(self));
+    if (total > 0)
+        log_info("pruned %lld request nonces older than %d s", total,
+                 NONCE_KEEP_SECONDS);
+}
+
 static void one_round(worker *self, void *context, worker_pause *pause)
 {
     deadline_worker *w = context;
@@ -166,6 +205,7 @@ static void one_round(worker *self, void *context, worker_pause *pause)
     PGconn *conn = db_conn(&err);
     int reminders = 0, actions = 0;
     if (conn != NULL) {
+        prune_nonces(w, self, conn);
         reminders = remind_batch(w, conn);
         long long busy[BUSY_MAX];
         int busy_count = 0;

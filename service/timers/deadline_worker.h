@@ -9,6 +9,8 @@
  *     next round, so a worker never waits on a lock while holding one) and
  *     applies the action (timeouts.h), marking the row fired in the same
  *     transaction as the events it appends with their expected head.
+ * Once a minute it also prunes the request nonces the signature window
+ * has closed on (store_prune_nonces).
  * Any number of processes may run it against one database: a row or match
  * another process holds is skipped, and a row it has fired is no longer
  * due, so each reminder and each action happens once.

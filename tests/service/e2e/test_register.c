@@ -107,3 +107,41 @@ Test(register, a_body_without_a_key_is_refused_before_any_signature_check)
     expect_error(&r, 400, "bad_public_key", "32-byte Ed25519");
     e2e_stop(&server);
 }
+
+/* A name is shown to the other players, in mail and in logs: a character
+ * that steers the screen instead of spelling the name is refused. The
+ * names are JSON text, escapes included. */
+Test(register, a_name_holds_no_control_or_bidi_character)
+{
+    e2e_server server = {0};
+    e2e_start(&server);
+    static const char *const bad[] = {
+        "Eve\\r\\nSubject: you won", "Eve\\u0007", "Eve\\u007f",
+        "Eve\\u0085",                "Eve\\u2028x",
+        "Eve\\u202Egnp.exe",         "Eve\\u202A",    "Eve\\u2066x",
+        "Eve\\u2069",                "Eve\\t",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        e2e_player player = {0};
+        client_new_key(&player.key);
+        char body[256];
+        registration(&player.key, bad[i], body);
+        e2e_response r =
+            e2e_call(&server, "POST", "/v1/players", body, &player);
+        expect_error(&r, 400, "bad_name", "bidirectional");
+    }
+    /* Letters of any script, and marks that do not reorder, are names. */
+    static const char *const good[] = {"Zoë", "Ελένη", "王小明", "עדי",
+                                       "Ann-Marie O'Neil"};
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+        e2e_player player = {0};
+        client_new_key(&player.key);
+        char body[256];
+        registration(&player.key, good[i], body);
+        e2e_response r =
+            e2e_call(&server, "POST", "/v1/players", body, &player);
+        cr_expect_eq(r.status, 201, "%s: %s", good[i], r.body);
+        e2e_response_free(&r);
+    }
+    e2e_stop(&server);
+}

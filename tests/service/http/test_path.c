@@ -102,3 +102,47 @@ Test(path, other_ids_are_the_rest_of_the_path_for_the_use_case_to_judge)
                  PATH_MATCHES);
     cr_assert_str_eq(params.id, "");
 }
+
+Test(path, a_seat_has_one_spelling)
+{
+    const char *pattern = "/v1/admin/matches/{id}/seats/{seat}/replace";
+    const char *wrong[] = {"+2", "02", "00", " 2", "2 ", "0x2", "", "2.0"};
+    for (size_t i = 0; i < sizeof wrong / sizeof *wrong; i++) {
+        char path[96];
+        snprintf(path, sizeof path, "/v1/admin/matches/m_3/seats/%s/replace",
+                 wrong[i]);
+        cr_assert_eq(path_match(pattern, path, &params), PATH_DIFFERS,
+                     "seat \"%s\"", wrong[i]);
+    }
+    cr_assert_eq(path_match(pattern, "/v1/admin/matches/m_3/seats/0/replace",
+                            &params),
+                 PATH_MATCHES);
+    cr_assert_eq(params.seat, 0);
+}
+
+Test(path, dot_segments_never_match)
+{
+    cr_assert_eq(path_match("/v1/players/me/vacation/{id}",
+                            "/v1/players/me/vacation/..", &params),
+                 PATH_DIFFERS);
+    cr_assert_eq(path_match("/v1/players/me/vacation/{id}",
+                            "/v1/players/me/vacation/./x", &params),
+                 PATH_DIFFERS);
+    cr_assert_eq(path_match("/v1/players/me/vacation/{id}",
+                            "/v1/players/me/vacation/..x", &params),
+                 PATH_MATCHES);
+}
+
+Test(path, a_path_that_needed_decoding_is_not_canonical)
+{
+    cr_assert(path_is_canonical("/v1/matches/m_16/moves",
+                                "/v1/matches/m_16/moves?x=%41"));
+    /* What the server decoded differs from what the client sent. */
+    cr_assert_not(path_is_canonical("/v1/matches/m_16/moves",
+                                    "/v1/matches/m_%31%36/moves"));
+    /* %00: the decoded path stops at the NUL. */
+    cr_assert_not(path_is_canonical("/v1/matches/m_16/moves",
+                                    "/v1/matches/m_16/moves%00x"));
+    cr_assert_not(path_is_canonical("/v1/matches/m_16/../m_16/moves",
+                                    "/v1/matches/m_16/../m_16/moves"));
+}

@@ -207,6 +207,8 @@ Test(invitations, a_bad_address_or_name_is_refused, .timeout = 60)
         {"zoe@example.org", "Zoe\nBcc: x", "bad_name"},
         {"zoe@example.org", "Zo\x7f", "bad_name"},
         {"zoe@example.org", "Zo\xc2\x85", "bad_name"},
+        {"zoe@example.org", "Zoe\xe2\x80\xaegnp.exe", "bad_name"},
+        {"zoe@example.org", "Zoe\xe2\x81\xa7", "bad_name"},
         {"zoe@example.org",
          "Zoe Zoe Zoe Zoe Zoe Zoe Zoe Zoe Zoe Zoe Zoe Zoe Zoe Zoe Zoe Zoe "
          "Zoe Zoe Zoe Zoe Zoe",

@@ -290,6 +290,56 @@ Test(store_nonces, a_retry_is_recognised_and_a_reuse_is_not)
     PQfinish(conn);
 }
 
+static void made_ago(PGconn *conn, const char *nonce, const char *age)
+{
+    const char *params[] = {age, nonce};
+    PGresult *r = PQexecParams(conn,
+                               "UPDATE request_nonces SET created_at ="
+                               " now() - $1::interval WHERE nonce = $2",
+                               2, NULL, params, NULL, NULL, 0);
+    cr_assert_eq(PQresultStatus(r), PGRES_COMMAND_OK, "%s",
+                 PQerrorMessage(conn));
+    PQclear(r);
+}
+
+/* Past the signature window a nonce guards nothing: its request can no
+ * longer be sent or retried. Within it, every nonce stays. */
+Test(store_nonces, only_nonces_past_the_window_are_pruned)
+{
+    char schema[64];
+    PGconn *conn = migrated(schema);
+    apierr err;
+    uint8_t digest[32] = {1};
+    store_nonce answer = {.status = 200, .response = "{}"};
+    const char *nonces[] = {"old1", "old2", "recent", "new"};
+    for (size_t i = 0; i < 4; i++)
+        cr_assert(store_save_nonce(conn, "k_1", nonces[i], digest, &answer,
+                                   &err),
+                  "%s", err.message);
+    made_ago(conn, "old1", "2 hours");
+    made_ago(conn, "old2", "20 minutes");
+    made_ago(conn, "recent", "10 minutes");
+
+    /* A batch at a time, oldest first. */
+    cr_expect_eq(store_prune_nonces(conn, 900, 1, &err), 1);
+    store_nonce found = {0};
+    cr_expect_eq(store_find_nonce(conn, "k_1", "old1", digest, &found, &err),
+                 0);
+    cr_expect_eq(store_find_nonce(conn, "k_1", "old2", digest, &found, &err),
+                 1);
+    free(found.response);
+    cr_expect_eq(store_prune_nonces(conn, 900, 100, &err), 1);
+    cr_expect_eq(store_prune_nonces(conn, 900, 100, &err), 0);
+    for (size_t i = 2; i < 4; i++) {
+        found = (store_nonce){0};
+        cr_expect_eq(store_find_nonce(conn, "k_1", nonces[i], digest, &found,
+                                      &err),
+                     1, "%s was pruned", nonces[i]);
+        free(found.response);
+    }
+    PQfinish(conn);
+}
+
 /* One spelling per id: what a URL names is the match or player it means. */
 Test(store_refs, each_id_has_one_spelling)
 {

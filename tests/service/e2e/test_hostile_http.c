@@ -1,0 +1,246 @@
+/* Hostile HTTP against the real pbemd: requests libmicrohttpd refuses
+ * before our handler sees them, and bodies in codings it cannot read. Each
+ * must get an answer at once and leave nothing behind: no record kept, no
+ * request counted in flight that would hold a shutdown for its grace. */
+#include <arpa/inet.h>
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../support/e2e.h"
+
+static int connect_to(int port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    cr_assert_geq(fd, 0);
+    struct sockaddr_in to = {.sin_family = AF_INET,
+                             .sin_port = htons((uint16_t)port)};
+    to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    cr_assert_eq(connect(fd, (struct sockaddr *)&to, sizeof to), 0,
+                 "connect: %s", strerror(errno));
+    return fd;
+}
+
+/* Sends what the server takes; a server that answers early and closes may
+ * refuse the rest, which is its right. */
+static void send_some(int fd, const char *text, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = send(fd, text, len, MSG_NOSIGNAL);
+        if (n <= 0)
+            return;
+        text += n;
+        len -= (size_t)n;
+    }
+}
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Reads the status line's code within limit seconds; 0 when none came. */
+static int status_within(int fd, double limit)
+{
+    char head[512];
+    size_t len = 0;
+    double until = now_seconds() + limit;
+    while (len < 12) {
+        int left = (int)((until - now_seconds()) * 1000);
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        if (left <= 0 || poll(&p, 1, left) != 1)
+            return 0;
+        ssize_t n = recv(fd, head + len, sizeof head - 1 - len, 0);
+        if (n <= 0)
+            return 0;
+        len += (size_t)n;
+    }
+    head[len] = '\0';
+    return atoi(head + 9);
+}
+
+/* "GET /healthz?a0=1&a1=1…" with count arguments. */
+static char *many_arguments(int count)
+{
+    size_t cap = (size_t)count * 16 + 128;
+    char *request = malloc(cap);
+    cr_assert_not_null(request);
+    size_t len = (size_t)snprintf(request, cap, "GET /healthz?");
+    for (int i = 0; i < count; i++)
+        len += (size_t)snprintf(request + len, cap - len, "%sa%d=1",
+                                i ? "&" : "", i);
+    snprintf(request + len, cap - len,
+             " HTTP/1.1\r\nHost: x\r\n\r\n");
+    return request;
+}
+
+static long rss_kib(pid_t pid)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f);
+    long kib = -1;
+    while (fgets(line, sizeof line, f) != NULL)
+        if (sscanf(line, "VmRSS: %ld", &kib) == 1)
+            break;
+    fclose(f);
+    return kib;
+}
+
+/* SIGTERM; the seconds until pbemd exited 0. */
+static double seconds_to_stop(e2e_server *server)
+{
+    double began = now_seconds();
+    int status = e2e_stop(server);
+    cr_expect_eq(status, 0, "pbemd exit status %d", status);
+    return now_seconds() - began;
+}
+
+Test(hostile_http, requests_refused_while_parsed_leave_nothing_in_flight,
+     .timeout = 120)
+{
+    e2e_server server = {0};
+    e2e_start(&server);
+    char *arguments = many_arguments(500);
+    char *target = malloc(30 * 1024 + 64);
+    cr_assert_not_null(target);
+    int len = snprintf(target, 64, "GET /healthz?x=");
+    memset(target + len, 'a', 30 * 1024);
+    strcpy(target + len + 30 * 1024, " HTTP/1.1\r\nHost: x\r\n\r\n");
+
+    long before = rss_kib(server.pid);
+    for (int i = 0; i < 1000; i++) {
+        int fd = connect_to(server.port);
+        if (i % 2) {
+            /* libmicrohttpd runs out of room for the arguments and never
+             * answers; the client gives up at once. */
+            send_some(fd, arguments, strlen(arguments));
+        } else {
+            send_some(fd, target, strlen(target));
+            int status = status_within(fd, 5);
+            cr_assert(status > 0 && status < 500,
+                      "a 30 KB target got %d instead of an answer at once",
+                      status);
+        }
+        close(fd);
+    }
+    long after = rss_kib(server.pid);
+    cr_log_info("RSS %ld KiB before, %ld KiB after 1000 hostile requests",
+                before, after);
+    free(arguments);
+    free(target);
+
+    e2e_response r = e2e_call(&server, "GET", "/healthz", NULL, NULL);
+    cr_expect_eq(r.status, 200, "%s", r.body);
+    e2e_response_free(&r);
+    /* The grace is 30 s: a request counted in flight forever holds the
+     * stop for all of it. */
+    double seconds = seconds_to_stop(&server);
+    cr_expect_lt(seconds, 10.0, "SIGTERM took %.1f s", seconds);
+}
+
+Test(hostile_http, an_unknown_transfer_coding_is_refused_at_once,
+     .timeout = 60)
+{
+    e2e_server server = {0};
+    e2e_start(&server);
+    static const char request[] =
+        "POST /v1/players HTTP/1.1\r\nHost: x\r\n"
+        "Content-Type: application/json\r\n"
+        "Transfer-Encoding: gzip\r\n\r\n"
+        "{\"name\":\"gz\"";
+    int fd = connect_to(server.port);
+    send_some(fd, request, sizeof request - 1);
+    /* The connection stays open, as a client waiting for its answer
+     * keeps it: the server must not wait for the end of the body. */
+    int status = status_within(fd, 5);
+    close(fd);
+    cr_expect_eq(status, 501, "got %d", status);
+
+    e2e_response r = e2e_call(&server, "GET", "/healthz", NULL, NULL);
+    cr_expect_eq(r.status, 200, "%s", r.body);
+    e2e_response_free(&r);
+    double seconds = seconds_to_stop(&server);
+    cr_expect_lt(seconds, 10.0, "SIGTERM took %.1f s", seconds);
+}
+
+static json_int_t head_of(const e2e_table *t)
+{
+    json_t *match = e2e_get(t, "", NULL);
+    json_int_t seq = json_integer_value(
+        json_object_get(json_object_get(match, "head"), "seq"));
+    json_decref(match);
+    return seq;
+}
+
+/* A player who signs a move over another spelling of its path would have
+ * it recorded with that spelling, which no export check can rebuild: one
+ * player could make every backup of the match fail to import. The server
+ * reads the path as the export check does, and refuses every other
+ * spelling before anything is applied. */
+Test(hostile_http, a_signed_path_has_one_spelling, .timeout = 120)
+{
+    e2e_table t;
+    e2e_sit_down(&t, "antiquity_quest", 2, NULL);
+    json_t *match = e2e_get(&t, "", NULL);
+    int seat = e2e_first_pending_seat(match);
+    json_int_t seq = json_integer_value(
+        json_object_get(json_object_get(match, "head"), "seq"));
+    json_decref(match);
+    json_t *view = e2e_get(&t, "/view", &t.players[seat]);
+    json_t *action = json_incref(json_array_get(
+        json_object_get(json_object_get(view, "legal"), "moves"), 0));
+    json_decref(view);
+    json_t *body = json_pack("{s:I,s:O}", "seq", seq, "action", action);
+    char *text = json_dumps(body, JSON_COMPACT);
+    const char *number = t.match + 2;
+
+    /* Dot segments are path_match's own tests: libcurl resolves them
+     * before sending. */
+    char spelled[4][160];
+    /* Every digit of the id escaped. */
+    int len = snprintf(spelled[0], sizeof spelled[0], "/v1/matches/m_");
+    for (const char *d = number; *d != '\0'; d++)
+        len += snprintf(spelled[0] + len, sizeof spelled[0] - (size_t)len,
+                        "%%%02X", (unsigned char)*d);
+    snprintf(spelled[0] + len, sizeof spelled[0] - (size_t)len, "/moves");
+    snprintf(spelled[1], sizeof spelled[1], "/v1/matches/%s/moves%%00x",
+             t.match);
+    snprintf(spelled[2], sizeof spelled[2], "/v1/matches/%s/mov%%65s",
+             t.match);
+    snprintf(spelled[3], sizeof spelled[3], "/v1/%%6datches/%s/moves",
+             t.match);
+    for (size_t i = 0; i < sizeof spelled / sizeof *spelled; i++) {
+        e2e_response r =
+            e2e_call_signed(&t.server, "POST", spelled[i], text,
+                            &t.players[seat], (int64_t)time(NULL), NULL,
+                            NULL, false);
+        cr_expect(r.status == 404 &&
+                      strcmp(e2e_error_code(&r), "non_canonical_path") == 0,
+                  "POST %s: %ld %s", spelled[i], r.status, r.body);
+        e2e_response_free(&r);
+        cr_expect_eq(head_of(&t), seq, "POST %s moved the match",
+                     spelled[i]);
+    }
+    /* The plain spelling still plays. */
+    e2e_response r = e2e_post_move(&t, seat, seq, action);
+    cr_expect_eq(r.status, 200, "%s", r.body);
+    e2e_response_free(&r);
+    cr_expect_eq(head_of(&t), seq + 1);
+    free(text);
+    json_decref(body);
+    json_decref(action);
+    e2e_stop(&t.server);
+}
