@@ -226,6 +226,13 @@ static json_t *json_body(const char *body, size_t len, apierr *err)
     }
     json_error_t jerr;
     json_t *value = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (value == NULL && json_error_code(&jerr) == json_error_invalid_utf8) {
+        apierr_set(err, 400, "bad_json",
+                   "the body must be UTF-8 text: the bytes at line %d "
+                   "column %d are not UTF-8",
+                   jerr.line, jerr.column);
+        return NULL;
+    }
     if (value == NULL) {
         apierr_set(err, 400, "bad_json",
                    "the body is not valid JSON: %s at line %d column %d",

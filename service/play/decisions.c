@@ -429,6 +429,16 @@ json_t *decisions_commit(const caller *who, long long match_id,
     json_t *revealed_actions[STORE_MAX_SEATS] = {0};
     uint8_t *sealed = NULL;
     size_t sealed_len = 0;
+    uint8_t commitment[SEAL_HASH_BYTES];
+    const json_t *given = json_object_get(body, "commitment");
+    bool client_mode = given != NULL;
+    /* The body is judged before the match (ctx is cleared first, so the
+     * cleanup below holds either way). */
+    memset(&ctx, 0, sizeof ctx);
+    if (client_mode ? !request_hex32(body, "commitment", "bad_commitment",
+                                     commitment, err)
+                    : !request_action_shape(body, err))
+        goto done;
     if (!open_decision(&ctx, who, match_id, decision, true, err))
         goto done;
     if (ctx.seats[ctx.seat].committed) {
@@ -438,21 +448,7 @@ json_t *decisions_commit(const caller *who, long long match_id,
                    ctx.pending.decision);
         goto done;
     }
-    uint8_t commitment[SEAL_HASH_BYTES];
-    const json_t *given = json_object_get(body, "commitment");
-    bool client_mode = given != NULL;
-    if (client_mode) {
-        size_t len = 0;
-        const char *hex = json_string_value(given);
-        if (hex == NULL || strlen(hex) != 64 ||
-            sodium_hex2bin(commitment, sizeof commitment, hex, 64, NULL, &len,
-                           NULL) != 0 ||
-            len != sizeof commitment) {
-            apierr_set(err, 400, "bad_commitment",
-                       "commitment must be 32 bytes as 64 hex digits");
-            goto done;
-        }
-    } else {
+    if (!client_mode) {
         action = request_action(body, ctx.engine, ctx.state,
                                           ctx.seat, err);
         if (action == NULL || !choice_is_legal(&ctx, ctx.seat, action, err))
@@ -511,6 +507,12 @@ json_t *decisions_reveal(const caller *who, long long match_id,
     decision_ctx ctx;
     json_t *answer = NULL, *action = NULL, *revealed = NULL;
     json_t *revealed_actions[STORE_MAX_SEATS] = {0};
+    uint8_t nonce[SEAL_NONCE_BYTES], computed[SEAL_HASH_BYTES];
+    /* The body is judged before the match. */
+    memset(&ctx, 0, sizeof ctx);
+    if (!request_hex32(body, "nonce", "bad_nonce", nonce, err) ||
+        !request_action_shape(body, err))
+        goto done;
     if (!open_decision(&ctx, who, match_id, decision, true, err))
         goto done;
     seat_choice *mine = &ctx.seats[ctx.seat];
@@ -529,15 +531,6 @@ json_t *decisions_reveal(const caller *who, long long match_id,
                        s);
             goto done;
         }
-    }
-    uint8_t nonce[SEAL_NONCE_BYTES], computed[SEAL_HASH_BYTES];
-    size_t len = 0;
-    const char *hex = json_string_value(json_object_get(body, "nonce"));
-    if (hex == NULL || strlen(hex) != 64 ||
-        sodium_hex2bin(nonce, sizeof nonce, hex, 64, NULL, &len, NULL) != 0 ||
-        len != sizeof nonce) {
-        apierr_set(err, 400, "bad_nonce", "nonce must be 32 bytes as 64 hex digits");
-        goto done;
     }
     action = request_action(body, ctx.engine, ctx.state, ctx.seat,
                                       err);
@@ -701,6 +694,36 @@ bool decisions_void_reveal(PGconn *conn, long long match_id, int seat,
     return ok;
 }
 
+/* Whether decision is one the match has had: named in its log, or the
+ * one open now (which has no event before the first commitment). 1 yes,
+ * 0 no, -1 when the state could not be read (err filled). */
+static int decision_exists(PGconn *conn, const store_match *match,
+                            const json_t *log, const char *decision,
+                            apierr *err)
+{
+    size_t i;
+    json_t *event;
+    json_array_foreach(log, i, event) {
+        const char *of = json_string_value(
+            json_object_get(json_object_get(event, "data"), "decision"));
+        if (of != NULL && strcmp(of, decision) == 0)
+            return 1;
+    }
+    if (!matchstate_has_state(match))
+        return 0;
+    const rules_engine *engine = matchstate_engine(match, err);
+    if (engine == NULL)
+        return -1;
+    rules_state *state = matchstate_load(conn, match, engine, err);
+    if (state == NULL)
+        return -1;
+    rules_pending pending;
+    engine->pending(state, &pending);
+    engine->destroy(state);
+    return pending.wait == RULES_WAIT_SIMULTANEOUS &&
+           strcmp(pending.decision, decision) == 0;
+}
+
 json_t *decisions_show(const caller *who, long long match_id,
                        const char *decision, apierr *err)
 {
@@ -724,11 +747,24 @@ json_t *decisions_show(const caller *who, long long match_id,
         store_match_free(&match);
         return NULL;
     }
+    /* The reveals themselves are public events. */
+    json_t *log = store_events_after(conn, match_id, 0, 100000, err);
+    int known = log == NULL ? -1
+                : PQntuples(result) > 0
+                    ? 1
+                    : decision_exists(conn, &match, log, decision, err);
+    if (known <= 0) {
+        if (known == 0)
+            apierr_set(err, 404, "no_such_decision",
+                       "match %s has no decision %s", ref, decision);
+        json_decref(log);
+        PQclear(result);
+        store_match_free(&match);
+        return NULL;
+    }
     json_t *seats = json_array();
     json_t *answer = json_pack("{s:s,s:s,s:o}", "match", ref, "decision",
                                decision, "seats", seats);
-    /* The reveals themselves are public events. */
-    json_t *log = store_events_after(conn, match_id, 0, 100000, err);
     for (int row = 0; row < PQntuples(result); row++) {
         int seat = atoi(PQgetvalue(result, row, 0));
         bool revealed = strcmp(PQgetvalue(result, row, 3), "t") == 0;

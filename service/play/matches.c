@@ -450,12 +450,21 @@ static json_t *play_from_cache(PGconn *conn, const caller *who,
 json_t *matches_move(const caller *who, long long match_id, const json_t *body,
                      bool with_seat_view, apierr *err)
 {
+    /* The body is judged before the match, so a malformed request gets
+     * the sentence about what is wrong with it whatever the match's state. */
     const json_t *seq = json_object_get(body, "seq");
-    if (!json_is_integer(seq)) {
+    if (!json_is_integer(seq) || json_integer_value(seq) < 0) {
         apierr_set(err, 400, "bad_move",
-                   "\"seq\" must be the match's head sequence number you saw");
+                   "\"seq\" must be the match's head sequence number you "
+                   "saw (a number >= 0)");
         return NULL;
     }
+    uint8_t commitment[32];
+    if (json_object_get(body, "commitment") != NULL
+            ? !request_hex32(body, "commitment", "bad_commitment", commitment,
+                             err)
+            : !request_action_shape(body, err))
+        return NULL;
     PGconn *conn = db_conn(err);
     if (conn == NULL)
         return NULL;

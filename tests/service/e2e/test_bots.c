@@ -1,0 +1,91 @@
+/* What a bot author meets when trying the API as a new user does: each
+ * answer is the one the reference and the README promise. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "../../support/e2e.h"
+
+static void expect_error(e2e_response *r, long status, const char *code,
+                         const char *words)
+{
+    cr_expect_eq(r->status, status, "%s", r->body);
+    cr_expect_str_eq(e2e_error_code(r), code, "%s", r->body);
+    if (words != NULL) {
+        const char *message = json_string_value(
+            json_object_get(json_object_get(r->json, "error"), "message"));
+        cr_expect(message != NULL && strstr(message, words) != NULL,
+                  "the message does not say \"%s\": %s", words, r->body);
+    }
+    e2e_response_free(r);
+}
+
+static long long head_of(const e2e_table *t)
+{
+    json_t *match = e2e_get(t, "", NULL);
+    long long seq = json_integer_value(
+        json_object_get(json_object_get(match, "head"), "seq"));
+    json_decref(match);
+    return seq;
+}
+
+Test(bots, an_unknown_decision_is_404)
+{
+    e2e_table t;
+    e2e_sit_down(&t, "adel_verplichtet", 3, NULL);
+    json_t *match = e2e_get(&t, "", NULL);
+    char open[80];
+    snprintf(open, sizeof open, "/decisions/%s",
+             json_string_value(json_object_get(
+                 json_object_get(match, "pending"), "decision")));
+    json_decref(match);
+    /* The open decision exists before anyone commits to it. */
+    json_t *shown = e2e_get(&t, open, NULL);
+    cr_expect_eq(json_array_size(json_object_get(shown, "seats")), 0);
+    json_decref(shown);
+    char path[160];
+    snprintf(path, sizeof path, "/v1/matches/%s/decisions/no-such-thing",
+             t.match);
+    e2e_response r = e2e_call(&t.server, "GET", path, NULL, NULL);
+    expect_error(&r, 404, "no_such_decision", "no-such-thing");
+    e2e_stop(&t.server);
+}
+
+/* The body is judged before the match: a malformed request gets 400 and a
+ * sentence about what is wrong with it, whatever state the match is in. */
+Test(bots, a_malformed_body_is_400_before_anything_else)
+{
+    e2e_table t;
+    e2e_sit_down(&t, "antiquity_quest", 2, NULL);
+    long long seq = head_of(&t);
+    char path[160], body[256];
+    snprintf(path, sizeof path, "/v1/matches/%s/moves", t.match);
+
+    snprintf(body, sizeof body, "{\"seq\":%lld,\"move\":\"draw \xff\"}", seq);
+    e2e_response r = e2e_call(&t.server, "POST", path, body, &t.players[0]);
+    expect_error(&r, 400, "bad_json", "UTF-8");
+
+    r = e2e_call(&t.server, "POST", path,
+                 "{\"seq\":-1,\"move\":\"draw\"}", &t.players[0]);
+    expect_error(&r, 400, "bad_move", "seq");
+
+    snprintf(body, sizeof body, "{\"seq\":%lld}", seq);
+    r = e2e_call(&t.server, "POST", path, body, &t.players[0]);
+    expect_error(&r, 400, "bad_move", "action");
+
+    /* No decision is open in this game: the commitment's shape is still
+     * judged first. */
+    snprintf(path, sizeof path, "/v1/matches/%s/decisions/d1/commit",
+             t.match);
+    r = e2e_call(&t.server, "POST", path, "{\"commitment\":\"not hex\"}",
+                 &t.players[0]);
+    expect_error(&r, 400, "bad_commitment", "64 hex digits");
+    snprintf(path, sizeof path, "/v1/matches/%s/decisions/d1/reveal",
+             t.match);
+    r = e2e_call(&t.server, "POST", path,
+                 "{\"move\":\"x\",\"nonce\":\"zz\"}", &t.players[0]);
+    expect_error(&r, 400, "bad_nonce", "64 hex digits");
+    cr_expect_eq(head_of(&t), seq, "a refused request moved the match");
+    e2e_stop(&t.server);
+}
