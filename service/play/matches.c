@@ -67,6 +67,26 @@ static bool entropy_of(const json_t *body, char out[65], apierr *err)
     return true;
 }
 
+/* The new seat as stored (its player's name) and who in the match can be
+ * reached now, read inside the create's or join's transaction into match,
+ * whose head stays the one the request read: the append's guard still
+ * refuses a join if the match moved on meanwhile. */
+static bool with_stored_seat(PGconn *conn, store_match *match, int seat,
+                             apierr *err)
+{
+    store_match stored;
+    if (!store_load_match(conn, match->match_id, &stored, err))
+        return false;
+    snprintf(match->seat_name[seat], sizeof match->seat_name[seat], "%s",
+             stored.seat_name[seat]);
+    match->seat_has_email = stored.seat_has_email;
+    match->seat_has_webhook = stored.seat_has_webhook;
+    match->relay_webhooks = stored.relay_webhooks;
+    match->reachability_unknown = false;
+    store_match_free(&stored);
+    return true;
+}
+
 json_t *matches_create(const caller *who, const json_t *body, apierr *err)
 {
     const char *game = json_string_value(json_object_get(body, "game"));
@@ -146,6 +166,7 @@ json_t *matches_create(const caller *who, const json_t *body, apierr *err)
         ok = store_insert_match(conn, &match, err) &&
              deadline_settings_save(conn, match.match_id, &deadline, err) &&
              store_insert_seat(conn, match.match_id, 0, who->player_id, err) &&
+             with_stored_seat(conn, &match, 0, err) &&
              append_events(conn, &match, engine, &change, NULL, err);
         if (ok) {
             match.seat_player[0] = who->player_id;
@@ -170,26 +191,6 @@ json_t *matches_create(const caller *who, const json_t *body, apierr *err)
     json_decref(joined);
     store_match_free(&match);
     return answer;
-}
-
-/* The new seat as stored (its player's name) and who in the match can be
- * reached now, read inside the join's transaction into match, whose head
- * stays the one the join read: the append's guard still refuses the join
- * if the match moved on meanwhile. */
-static bool with_stored_seat(PGconn *conn, store_match *match, int seat,
-                             apierr *err)
-{
-    store_match stored;
-    if (!store_load_match(conn, match->match_id, &stored, err))
-        return false;
-    snprintf(match->seat_name[seat], sizeof match->seat_name[seat], "%s",
-             stored.seat_name[seat]);
-    match->seat_has_email = stored.seat_has_email;
-    match->seat_has_webhook = stored.seat_has_webhook;
-    match->relay_webhooks = stored.relay_webhooks;
-    match->reachability_unknown = false;
-    store_match_free(&stored);
-    return true;
 }
 
 json_t *matches_join(const caller *who, long long match_id, const json_t *body,

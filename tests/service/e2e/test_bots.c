@@ -89,3 +89,20 @@ Test(bots, a_malformed_body_is_400_before_anything_else)
     cr_expect_eq(head_of(&t), seq, "a refused request moved the match");
     e2e_stop(&t.server);
 }
+
+Test(bots, the_creators_name_is_in_the_create_answer)
+{
+    e2e_server server = {0};
+    e2e_start(&server);
+    e2e_player p;
+    e2e_register(&server, "Ada", &p);
+    e2e_response r = e2e_call(&server, "POST", "/v1/matches",
+                              "{\"game\":\"antiquity_quest\",\"seats\":2}", &p);
+    cr_assert_eq(r.status, 201, "%s", r.body);
+    json_t *seat0 = json_array_get(
+        json_object_get(json_object_get(r.json, "match"), "seats"), 0);
+    cr_expect_str_eq(json_string_value(json_object_get(seat0, "name")), "Ada",
+                     "%s", r.body);
+    e2e_response_free(&r);
+    e2e_stop(&server);
+}
