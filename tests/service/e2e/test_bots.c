@@ -106,3 +106,23 @@ Test(bots, the_creators_name_is_in_the_create_answer)
     e2e_response_free(&r);
     e2e_stop(&server);
 }
+
+/* The sentence names what this request must cover, and no more. */
+Test(bots, an_unsigned_request_is_told_what_to_sign)
+{
+    e2e_table t;
+    e2e_sit_down(&t, "antiquity_quest", 2, NULL);
+    char path[160];
+    snprintf(path, sizeof path, "/v1/matches/%s/view", t.match);
+    e2e_response r = e2e_call(&t.server, "GET", path, NULL, NULL);
+    cr_expect_eq(r.status, 401, "%s", r.body);
+    cr_expect_null(strstr(r.body, "content-digest"), "%s", r.body);
+    cr_expect_not_null(strstr(r.body, "@path"), "%s", r.body);
+    e2e_response_free(&r);
+    snprintf(path, sizeof path, "/v1/matches/%s/moves", t.match);
+    r = e2e_call(&t.server, "POST", path, "{\"seq\":1,\"move\":\"draw\"}", NULL);
+    cr_expect_eq(r.status, 401, "%s", r.body);
+    cr_expect_not_null(strstr(r.body, "content-digest"), "%s", r.body);
+    e2e_response_free(&r);
+    e2e_stop(&t.server);
+}
