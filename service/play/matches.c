@@ -356,8 +356,17 @@ static json_t *play(PGconn *conn, const caller *who, store_match *match,
     if (pending.wait == RULES_WAIT_SIMULTANEOUS) {
         /* A plain move during a secret decision is sealed by the service,
          * so simple clients (email) need nothing else. */
-        return decisions_commit(who, match->match_id, pending.decision, body,
-                                err);
+        json_t *committed = decisions_commit(who, match->match_id,
+                                             pending.decision, body, err);
+        /* As for any move: the view after the commit, outside the stored
+         * answer. */
+        if (committed != NULL && with_seat_view) {
+            apierr ignored;
+            json_t *view = matches_seat_view(who, match->match_id, &ignored);
+            if (view != NULL)
+                json_object_set_new(committed, "seat_view", view);
+        }
+        return committed;
     }
     json_t *action = request_action(body, engine, state, seat, err);
     if (action == NULL)

@@ -2,6 +2,7 @@
  * answer is the one the reference and the README promise. */
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -124,5 +125,57 @@ Test(bots, an_unsigned_request_is_told_what_to_sign)
     cr_expect_eq(r.status, 401, "%s", r.body);
     cr_expect_not_null(strstr(r.body, "content-digest"), "%s", r.body);
     e2e_response_free(&r);
+    e2e_stop(&t.server);
+}
+
+static json_t *first_legal(const e2e_table *t, int seat, long long *seq)
+{
+    json_t *view = e2e_get(t, "/view", &t->players[seat]);
+    *seq = json_integer_value(
+        json_object_get(json_object_get(view, "head"), "seq"));
+    json_t *action = json_incref(json_array_get(
+        json_object_get(json_object_get(view, "legal"), "moves"), 0));
+    cr_assert_not_null(action, "seat %d has no legal move", seat);
+    json_decref(view);
+    return action;
+}
+
+/* POST /moves {"seq", "action"} by seat, with extra headers. */
+static e2e_response move_with(const e2e_table *t, int seat, long long seq,
+                              const json_t *action,
+                              const char *const *headers)
+{
+    char path[160];
+    snprintf(path, sizeof path, "/v1/matches/%s/moves", t->match);
+    json_t *body = json_pack("{s:I,s:O}", "seq", (json_int_t)seq, "action",
+                             action);
+    char *text = json_dumps(body, JSON_COMPACT);
+    e2e_response r = e2e_call_signed(&t->server, "POST", path, text,
+                                     &t->players[seat], (int64_t)time(NULL),
+                                     NULL, headers, false);
+    free(text);
+    json_decref(body);
+    return r;
+}
+
+Test(bots, a_sealed_move_answers_the_view_when_asked)
+{
+    e2e_table t;
+    e2e_sit_down(&t, "adel_verplichtet", 3, NULL);
+    static const char *const prefer[] = {"Prefer: return=representation",
+                                         NULL};
+    long long seq;
+    json_t *action = first_legal(&t, 0, &seq);
+    e2e_response r = move_with(&t, 0, seq, action, prefer);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    cr_expect_not_null(json_object_get(r.json, "decision"), "%s", r.body);
+    json_t *shown = json_object_get(r.json, "seat_view");
+    cr_assert_not_null(shown, "no seat_view in %s", r.body);
+    json_t *view = e2e_get(&t, "/view", &t.players[0]);
+    cr_expect(json_equal(shown, view), "seat_view differs from GET /view:\n%s",
+              r.body);
+    json_decref(view);
+    e2e_response_free(&r);
+    json_decref(action);
     e2e_stop(&t.server);
 }
