@@ -276,14 +276,17 @@ static json_t *decision_answer(const decision_ctx *ctx, bool decided,
     hex_encode(ctx->match.head_hash, STORE_HASH_BYTES, head_hash);
     rules_pending pending;
     ctx->engine->pending(ctx->state, &pending);
+    long long id = ctx->match.match_id;
+    uint32_t committed = 0, unrevealed = 0;
+    if (pending.wait == RULES_WAIT_SIMULTANEOUS) {
+        committed = sealed_choices_committed(ctx->conn, id, pending.decision);
+        unrevealed = sealed_choices_unrevealed(ctx->conn, id, pending.decision);
+    }
     return json_pack("{s:s,s:I,s:s,s:b,s:b,s:o,s:o}", "decision",
                      ctx->pending.decision, "seq",
                      (json_int_t)ctx->match.head_seq, "hash", head_hash,
                      "decided", decided, "over", over, "pending",
-                     describe_pending_json(&pending,
-                                          sealed_choices_committed(ctx->conn,
-                                                              ctx->match.match_id,
-                                                              pending.decision)),
+                     describe_pending_json(&pending, committed, unrevealed),
                      "result",
                      ctx->engine->result(ctx->state));
 }

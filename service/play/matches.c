@@ -409,7 +409,7 @@ static json_t *play(PGconn *conn, const caller *who, store_match *match,
     hex_encode(match->head_hash, STORE_HASH_BYTES, head_hash);
     answer = json_pack("{s:I,s:s,s:b,s:o,s:o}", "seq",
                        (json_int_t)match->head_seq, "hash", head_hash, "over",
-                       over, "pending", describe_pending_json(&after, 0),
+                       over, "pending", describe_pending_json(&after, 0, 0),
                        "result", engine->result(state));
     answer = append_commit(conn, who, match, 200, answer, err);
     if (answer == NULL)
@@ -457,6 +457,49 @@ static json_t *play_from_cache(PGconn *conn, const caller *who,
     return answer;
 }
 
+/* Whether a move at seq, behind the head, is a sealed choice in the
+ * decision still open at the head: every event since seq commits another
+ * seat to that decision, which changes nothing the caller chose on. Seats
+ * of a simultaneous decision then commit without racing on the head. On
+ * true *state is the state at the head (the caller's to destroy). */
+static bool same_open_decision(PGconn *conn, const store_match *match,
+                               const rules_engine *engine, long long seq,
+                               rules_state **state)
+{
+    long long behind = match->head_seq - seq;
+    if (seq < 0 || behind <= 0 || behind > STORE_MAX_SEATS)
+        return false;
+    apierr ignored;
+    json_t *since = store_events_after(conn, match->match_id, seq,
+                                       (int)behind, &ignored);
+    if (since == NULL)
+        return false;
+    rules_state *at_head = matchstate_load(conn, match, engine, &ignored);
+    rules_pending pending;
+    memset(&pending, 0, sizeof pending);
+    bool same = at_head != NULL && json_array_size(since) == (size_t)behind;
+    if (same) {
+        engine->pending(at_head, &pending);
+        same = pending.wait == RULES_WAIT_SIMULTANEOUS;
+    }
+    size_t i;
+    json_t *event;
+    json_array_foreach(since, i, event) {
+        const char *kind = json_string_value(json_object_get(event, "kind"));
+        const char *of = json_string_value(
+            json_object_get(json_object_get(event, "data"), "decision"));
+        if (!same || kind == NULL || strcmp(kind, "committed") != 0 ||
+            of == NULL || strcmp(of, pending.decision) != 0)
+            same = false;
+    }
+    json_decref(since);
+    if (same)
+        *state = at_head;
+    else if (at_head != NULL)
+        engine->destroy(at_head);
+    return same;
+}
+
 json_t *matches_move(const caller *who, long long match_id, const json_t *body,
                      bool with_seat_view, apierr *err)
 {
@@ -491,7 +534,9 @@ json_t *matches_move(const caller *who, long long match_id, const json_t *body,
     rules_state *state = NULL;
     if (!request_in_play(&match, err))
         goto done;
-    if (json_integer_value(seq) != match.head_seq) {
+    if (json_integer_value(seq) != match.head_seq &&
+        !same_open_decision(conn, &match, engine, json_integer_value(seq),
+                            &state)) {
         apierr_set(err, 409, "stale_seq",
                    "the match is at event %lld, not %lld: reload it and decide "
                    "again",
@@ -499,7 +544,8 @@ json_t *matches_move(const caller *who, long long match_id, const json_t *body,
         err->head = match.head_seq;
         goto done;
     }
-    state = matchstate_load(conn, &match, engine, err);
+    if (state == NULL)
+        state = matchstate_load(conn, &match, engine, err);
     if (state == NULL)
         goto done;
     answer = play(conn, who, &match, engine, &state, seat, body,

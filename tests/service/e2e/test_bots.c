@@ -179,3 +179,77 @@ Test(bots, a_sealed_move_answers_the_view_when_asked)
     json_decref(action);
     e2e_stop(&t.server);
 }
+
+/* Every seat of a three-seat decision read the match at the same head;
+ * each seat's sealed move still counts, whoever posts first. */
+Test(bots, sealed_moves_do_not_race_on_the_head)
+{
+    e2e_table t;
+    e2e_sit_down(&t, "adel_verplichtet", 3, NULL);
+    json_t *choices[3];
+    long long seq[3];
+    for (int s = 0; s < 3; s++)
+        choices[s] = first_legal(&t, s, &seq[s]);
+    cr_assert_eq(seq[0], seq[2]);
+    for (int s = 2; s >= 0; s--) {
+        e2e_response r = move_with(&t, s, seq[s], choices[s], NULL);
+        cr_expect_eq(r.status, 200, "seat %d: %s", s, r.body);
+        if (s == 0)
+            cr_expect(json_is_true(json_object_get(r.json, "decided")), "%s",
+                      r.body);
+        e2e_response_free(&r);
+        json_decref(choices[s]);
+    }
+    /* Once the decision is made a move at the old head is stale again. */
+    long long now;
+    json_t *next = first_legal(&t, 0, &now);
+    e2e_response r = move_with(&t, 0, seq[0], next, NULL);
+    expect_error(&r, 409, "stale_seq", NULL);
+    json_decref(next);
+    e2e_stop(&t.server);
+}
+
+/* While a seat's own commitment is awaited, pending says whose. */
+Test(bots, pending_names_the_seats_that_must_reveal)
+{
+    e2e_table t;
+    e2e_sit_down(&t, "adel_verplichtet", 3, NULL);
+    json_t *match = e2e_get(&t, "", NULL);
+    char decision[64], path[200], body[160];
+    snprintf(decision, sizeof decision, "%s",
+             json_string_value(json_object_get(
+                 json_object_get(match, "pending"), "decision")));
+    json_decref(match);
+    snprintf(path, sizeof path, "/v1/matches/%s/decisions/%s/commit",
+             t.match, decision);
+    snprintf(body, sizeof body, "{\"commitment\":\"%064d\"}", 1);
+    e2e_response r = e2e_call(&t.server, "POST", path, body, &t.players[1]);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    cr_expect_eq(json_array_size(json_object_get(
+                     json_object_get(r.json, "pending"), "reveal")),
+                 0, "a reveal is asked for before every seat committed: %s",
+                 r.body);
+    e2e_response_free(&r);
+    for (int s = 0; s < 3; s += 2) {
+        long long seq;
+        json_t *choice = first_legal(&t, s, &seq);
+        r = move_with(&t, s, seq, choice, NULL);
+        cr_assert_eq(r.status, 200, "%s", r.body);
+        json_decref(choice);
+        if (s == 2) {
+            json_t *reveal = json_object_get(
+                json_object_get(r.json, "pending"), "reveal");
+            cr_expect_eq(json_array_size(reveal), 1, "%s", r.body);
+            cr_expect_eq(json_integer_value(json_array_get(reveal, 0)), 1,
+                         "%s", r.body);
+        }
+        e2e_response_free(&r);
+    }
+    match = e2e_get(&t, "", NULL);
+    json_t *reveal =
+        json_object_get(json_object_get(match, "pending"), "reveal");
+    cr_expect_eq(json_array_size(reveal), 1);
+    cr_expect_eq(json_integer_value(json_array_get(reveal, 0)), 1);
+    json_decref(match);
+    e2e_stop(&t.server);
+}
