@@ -320,9 +320,16 @@ static void run(const route *row, journey *j, answer *out)
     }
     j->call.request = j->request;
     row->handler(&j->call, out);
-    /* A failed use case may have been a retry of one that succeeded. */
-    if (row->retry == RETRY_ON_FAILURE && out->status >= 400)
-        answer_stored(j->call.who, out);
+    /* A failed use case may have been a retry of one that succeeded; if
+     * not, its refusal spends the nonce like an applied request would, so
+     * the nonce answers this request only (a 5xx may go better next
+     * time: its nonce stays free for the retry). */
+    if (row->retry == RETRY_ON_FAILURE && out->status >= 400 &&
+        answer_stored(j->call.who, out) == 0 && out->status < 500)
+        answer_remember_refusal(j->call.who, out);
+    else if (row->retry == RETRY_BEFORE && out->status >= 400 &&
+             out->status < 500)
+        answer_remember_refusal(j->call.who, out);
 }
 
 void routes_handle(struct MHD_Connection *conn, const char *method,

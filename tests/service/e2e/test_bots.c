@@ -253,3 +253,47 @@ Test(bots, pending_names_the_seats_that_must_reveal)
     json_decref(match);
     e2e_stop(&t.server);
 }
+
+/* A refused change spends its nonce as an applied one does. */
+Test(bots, a_refused_requests_nonce_is_spent)
+{
+    e2e_table t;
+    e2e_sit_down(&t, "antiquity_quest", 2, NULL);
+    json_t *match = e2e_get(&t, "", NULL);
+    int seat = e2e_first_pending_seat(match);
+    json_decref(match);
+    long long seq;
+    json_t *action = first_legal(&t, seat, &seq);
+    char path[160];
+    snprintf(path, sizeof path, "/v1/matches/%s/moves", t.match);
+    json_t *stale = json_pack("{s:I,s:O}", "seq", (json_int_t)seq + 5,
+                              "action", action);
+    char *stale_text = json_dumps(stale, JSON_COMPACT);
+    e2e_response first = e2e_call_signed(&t.server, "POST", path, stale_text,
+                                         &t.players[seat], (int64_t)time(NULL),
+                                         "refused-nonce-1", NULL, false);
+    cr_expect_eq(first.status, 409, "%s", first.body);
+    /* The same request again: the same refusal. */
+    e2e_response again = e2e_call_signed(&t.server, "POST", path, stale_text,
+                                         &t.players[seat], (int64_t)time(NULL),
+                                         "refused-nonce-1", NULL, false);
+    cr_expect_eq(again.status, 409, "%s", again.body);
+    cr_expect(json_equal(first.json, again.json), "%s", again.body);
+    /* Another request with that nonce: refused, not applied. */
+    json_t *good = json_pack("{s:I,s:O}", "seq", (json_int_t)seq, "action",
+                             action);
+    char *good_text = json_dumps(good, JSON_COMPACT);
+    e2e_response other = e2e_call_signed(&t.server, "POST", path, good_text,
+                                         &t.players[seat], (int64_t)time(NULL),
+                                         "refused-nonce-1", NULL, false);
+    expect_error(&other, 401, "nonce_reused", NULL);
+    cr_expect_eq(head_of(&t), seq, "a request with a spent nonce was applied");
+    e2e_response_free(&first);
+    e2e_response_free(&again);
+    free(stale_text);
+    free(good_text);
+    json_decref(stale);
+    json_decref(good);
+    json_decref(action);
+    e2e_stop(&t.server);
+}
