@@ -86,6 +86,26 @@ typedef struct sealed_seat {
     json_t *action;   /* borrowed from the events */
 } sealed_seat;
 
+/* Whether the choice ("action") and "nonce" of event open commitment
+ * of seat in decision id. */
+static bool opens_commitment(const json_t *event, const char *id, int seat,
+                             const uint8_t commitment[SEAL_HASH_BYTES])
+{
+    uint8_t nonce[SEAL_NONCE_BYTES], computed[SEAL_HASH_BYTES];
+    const json_t *data = json_object_get(event, "data");
+    const json_t *action = json_object_get(data, "action");
+    if (!hex_bytes(data_string(event, "nonce"), nonce, sizeof nonce) ||
+        action == NULL)
+        return false;
+    /* Bound to the match id the decision was played under. */
+    const char *match_ref = json_string_value(json_object_get(event, "match"));
+    char *canonical = rules_canonical_json(action);
+    seal_choice_commitment(match_ref ? match_ref : "", id, seat, canonical,
+                           nonce, computed);
+    free(canonical);
+    return sodium_memcmp(computed, commitment, SEAL_HASH_BYTES) == 0;
+}
+
 static bool check_commitments(const json_t *events, verify_report *report)
 {
     /* Decisions are resolved one at a time, so one table suffices: it is
@@ -109,11 +129,18 @@ static bool check_commitments(const json_t *events, verify_report *report)
             continue;
         }
         /* A timeout that names a choice voids a commitment that was never
-         * revealed: that choice stands in for it. */
+         * revealed, and a "voided" event one revealed to a choice the
+         * rules refuse: that choice stands in for it. */
         const json_t *data = json_object_get(event, "data");
-        const json_t *stand_in = strcmp(kind, "timeout") == 0
+        bool voided = strcmp(kind, "voided") == 0;
+        const json_t *stand_in = strcmp(kind, "timeout") == 0 || voided
                                      ? json_object_get(data, "choice")
                                      : NULL;
+        if (voided && stand_in == NULL)
+            return verify_fail(report, seq,
+                               "event %lld voids a commitment and names no "
+                               "choice to stand in",
+                               seq);
         bool sealed_kind = strcmp(kind, "committed") == 0 ||
                            strcmp(kind, "revealed") == 0 ||
                            strcmp(kind, "decided") == 0 || stand_in != NULL;
@@ -136,6 +163,16 @@ static bool check_commitments(const json_t *events, verify_report *report)
                             "event %lld voids a commitment seat %lld did not "
                             "make (or revealed already)",
                             seq, (long long)seat);
+            /* Voided at a reveal: the refused choice must open the
+             * commitment, or a seat could void a choice it never made. */
+            if (voided && !opens_commitment(event, id, (int)seat,
+                                            seats[seat].commitment))
+                return verify_fail(report, seq,
+                            "event %lld: seat %lld's refused choice and nonce "
+                            "do not match its commitment",
+                            seq, (long long)seat);
+            if (voided)
+                report->commitments++;
             seats[seat].revealed = true;
             seats[seat].action = (json_t *)stand_in;
         } else if (strcmp(kind, "committed") == 0) {

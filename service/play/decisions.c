@@ -155,6 +155,36 @@ static json_t *revealed_event(int seat, const char *decision,
                      "nonce", nonce_hex);
 }
 
+/* A reveal that opens its commitment to a choice the rules refuse: the
+ * refused choice and nonce (so anyone can check the commitment), why the
+ * rules refuse it, and the choice that stands in (borrowed). */
+static json_t *voided_event(int seat, const char *decision,
+                            const json_t *action,
+                            const uint8_t nonce[SEAL_NONCE_BYTES],
+                            const char *reason, const json_t *stand_in)
+{
+    char nonce_hex[2 * SEAL_NONCE_BYTES + 1];
+    hex_encode(nonce, SEAL_NONCE_BYTES, nonce_hex);
+    return json_pack("{s:s,s:i,s:{s:s,s:O,s:s,s:s,s:O}}", "kind", "voided",
+                     "seat", seat, "data", "decision", decision, "action",
+                     action, "nonce", nonce_hex, "reason", reason, "choice",
+                     stand_in);
+}
+
+/* The choice that stands in for seat's: the engine's default move, or the
+ * first legal one of an engine that names none (as the deadlines do, see
+ * timers/absent_move.h); a new reference, or NULL. */
+static json_t *default_choice(const decision_ctx *ctx, int seat)
+{
+    if (ctx->engine->default_move != NULL)
+        return ctx->engine->default_move(ctx->state, seat);
+    json_t *legal = ctx->engine->legal(ctx->state, seat);
+    json_t *first =
+        json_incref(json_array_get(json_object_get(legal, "moves"), 0));
+    json_decref(legal);
+    return first;
+}
+
 static bool mark_revealed(PGconn *conn, long long match_id,
                           const char *decision, int seat, apierr *err)
 {
@@ -292,8 +322,9 @@ static json_t *decision_answer(const decision_ctx *ctx, bool decided,
 }
 
 /* The choices of this decision already revealed, from the log: "revealed"
- * events, and "timeout" events whose choice stands in for a commitment
- * that was never revealed. */
+ * events, "timeout" events whose choice stands in for a commitment that
+ * was never revealed, and "voided" events whose choice stands in for one
+ * revealed to a choice the rules refuse. */
 static bool earlier_reveals(const decision_ctx *ctx,
                             json_t *revealed_actions[STORE_MAX_SEATS],
                             apierr *err)
@@ -318,7 +349,8 @@ static bool earlier_reveals(const decision_ctx *ctx,
         }
         json_t *choice = kind && strcmp(kind, "revealed") == 0
                              ? json_object_get(data, "action")
-                         : kind && strcmp(kind, "timeout") == 0
+                         : kind && (strcmp(kind, "timeout") == 0 ||
+                                    strcmp(kind, "voided") == 0)
                              ? json_object_get(data, "choice")
                              : NULL;
         if (choice != NULL && s >= 0 && s < STORE_MAX_SEATS && of != NULL &&
@@ -549,13 +581,29 @@ json_t *decisions_reveal(const caller *who, long long match_id,
                    ctx.pending.decision);
         goto done;
     }
-    if (!choice_is_legal(&ctx, ctx.seat, action, err))
+    /* The commitment is opened: a choice the rules refuse cannot stand,
+     * and the commitment cannot change, so the seat's default choice
+     * stands in for it, as for a reveal missed at a deadline; otherwise
+     * the decision would wait for ever. */
+    apierr refusal = {.head = -1};
+    bool legal = choice_is_legal(&ctx, ctx.seat, action, &refusal);
+    json_t *stand_in = legal ? json_incref(action)
+                             : default_choice(&ctx, ctx.seat);
+    if (stand_in == NULL) {
+        apierr_set(err, 500, "default_move",
+                   "the rules name no choice for seat %d", ctx.seat);
         goto done;
-    if (!earlier_reveals(&ctx, revealed_actions, err))
+    }
+    if (!earlier_reveals(&ctx, revealed_actions, err)) {
+        json_decref(stand_in);
         goto done;
-    revealed_actions[ctx.seat] = json_incref(action);
+    }
+    revealed_actions[ctx.seat] = stand_in;
     mine->revealed = true;
-    revealed = revealed_event(ctx.seat, ctx.pending.decision, action, nonce);
+    revealed = legal ? revealed_event(ctx.seat, ctx.pending.decision, action,
+                                      nonce)
+                     : voided_event(ctx.seat, ctx.pending.decision, action,
+                                    nonce, refusal.message, stand_in);
     if (!store_begin(ctx.conn, err))
         goto done;
     bool decided = false, over = false;
@@ -567,10 +615,20 @@ json_t *decisions_reveal(const caller *who, long long match_id,
         store_rollback(ctx.conn);
         goto done;
     }
-    answer = append_commit(ctx.conn, who, &ctx.match, 200,
-                           decision_answer(&ctx, decided, over), err);
+    json_t *reply = decision_answer(&ctx, decided, over);
+    if (!legal)
+        json_object_set_new(reply, "voided",
+                            json_pack("{s:s,s:O}", "reason", refusal.message,
+                                      "choice", stand_in));
+    answer = append_commit(ctx.conn, who, &ctx.match, 200, reply, err);
     if (answer == NULL)
         goto done;
+    if (!legal)
+        log_info("match %s: seat %d revealed a choice the rules refuse in "
+                 "%s (%s); its commitment is void and its default choice "
+                 "stands in",
+                 ctx.match_ref, ctx.seat, ctx.pending.decision,
+                 refusal.message);
     /* Decided or not, ctx.state is the state at the new head. */
     matchstate_remember(ctx.engine, match_id, ctx.match.head_seq, ctx.state);
 done:
@@ -790,6 +848,17 @@ json_t *decisions_show(const caller *who, long long match_id,
             }
             /* A commitment never revealed in time is void; the deadline's
              * choice stood in for it. */
+            /* Nor is one revealed to a choice the rules refuse. */
+            if (revealed && kind && strcmp(kind, "voided") == 0 && of &&
+                strcmp(of, decision) == 0 &&
+                json_integer_value(json_object_get(event, "seat")) == seat) {
+                json_object_set(entry, "action",
+                                json_object_get(data, "choice"));
+                json_object_set(entry, "refused_action",
+                                json_object_get(data, "action"));
+                json_object_set(entry, "nonce", json_object_get(data, "nonce"));
+                json_object_set_new(entry, "voided", json_true());
+            }
             if (revealed && kind && strcmp(kind, "timeout") == 0 && of &&
                 strcmp(of, decision) == 0 &&
                 json_object_get(data, "choice") != NULL &&

@@ -1,12 +1,15 @@
 /* What a bot author meets when trying the API as a new user does: each
  * answer is the one the reference and the README promise. */
 #include <criterion/criterion.h>
+#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "../../support/e2e.h"
+#include "ledger/seal.h"
+#include "rules.h"
 
 static void expect_error(e2e_response *r, long status, const char *code,
                          const char *words)
@@ -295,5 +298,95 @@ Test(bots, a_refused_requests_nonce_is_spent)
     json_decref(stale);
     json_decref(good);
     json_decref(action);
+    e2e_stop(&t.server);
+}
+
+/* Adel Verplichtet: seat 1 commits to going to the moon, which the rules
+ * refuse. Its reveal opens the commitment; the seat's default choice
+ * stands in, the decision is made, and the log still verifies. */
+Test(bots, a_commitment_to_an_illegal_choice_does_not_stall_the_match)
+{
+    e2e_table t;
+    e2e_sit_down(&t, "adel_verplichtet", 3, NULL);
+    json_t *match = e2e_get(&t, "", NULL);
+    char decision[64], path[200];
+    snprintf(decision, sizeof decision, "%s",
+             json_string_value(json_object_get(
+                 json_object_get(match, "pending"), "decision")));
+    json_decref(match);
+    json_t *moon = json_pack("{s:s,s:s}", "type", "go", "location", "moon");
+    char *canonical = rules_canonical_json(moon);
+    uint8_t nonce[SEAL_NONCE_BYTES], commitment[SEAL_HASH_BYTES];
+    char nonce_hex[65], commitment_hex[65], body[512];
+    randombytes_buf(nonce, sizeof nonce);
+    seal_choice_commitment(t.match, decision, 1, canonical, nonce, commitment);
+    sodium_bin2hex(nonce_hex, sizeof nonce_hex, nonce, sizeof nonce);
+    sodium_bin2hex(commitment_hex, sizeof commitment_hex, commitment,
+                   sizeof commitment);
+    snprintf(path, sizeof path, "/v1/matches/%s/decisions/%s/commit",
+             t.match, decision);
+    snprintf(body, sizeof body, "{\"commitment\":\"%s\"}", commitment_hex);
+    e2e_response r = e2e_call(&t.server, "POST", path, body, &t.players[1]);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    e2e_response_free(&r);
+    for (int s = 0; s < 3; s += 2) {
+        long long seq;
+        json_t *choice = first_legal(&t, s, &seq);
+        r = move_with(&t, s, seq, choice, NULL);
+        cr_assert_eq(r.status, 200, "%s", r.body);
+        e2e_response_free(&r);
+        json_decref(choice);
+    }
+    snprintf(path, sizeof path, "/v1/matches/%s/decisions/%s/reveal",
+             t.match, decision);
+    snprintf(body, sizeof body, "{\"action\":%s,\"nonce\":\"%s\"}",
+             canonical, nonce_hex);
+    r = e2e_call(&t.server, "POST", path, body, &t.players[1]);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    cr_expect(json_is_true(json_object_get(r.json, "decided")), "%s", r.body);
+    json_t *voided = json_object_get(r.json, "voided");
+    cr_expect_not_null(json_object_get(voided, "choice"), "%s", r.body);
+    cr_expect_not_null(strstr(json_string_value(json_object_get(voided,
+                                                                "reason"))
+                                  ? json_string_value(
+                                        json_object_get(voided, "reason"))
+                                  : "",
+                              "castle"),
+                       "%s", r.body);
+    e2e_response_free(&r);
+
+    /* The log says so, and anyone can check it. */
+    json_t *events = e2e_all_events(&t);
+    size_t i;
+    json_t *event;
+    int voids = 0;
+    json_array_foreach(events, i, event) {
+        const char *kind = json_string_value(json_object_get(event, "kind"));
+        if (strcmp(kind, "voided") == 0) {
+            voids++;
+            cr_expect_eq(json_integer_value(json_object_get(event, "seat")), 1);
+            cr_expect(json_equal(json_object_get(json_object_get(event, "data"),
+                                                 "action"),
+                                 moon));
+        }
+    }
+    cr_expect_eq(voids, 1);
+    json_decref(events);
+    json_t *verdict = e2e_get(&t, "/verify", NULL);
+    cr_expect(json_is_true(json_object_get(verdict, "ok")), "%s",
+              json_dumps(verdict, JSON_COMPACT));
+    cr_expect_eq(json_integer_value(json_object_get(verdict, "commitments")),
+                 3);
+    json_decref(verdict);
+    snprintf(path, sizeof path, "/decisions/%s", decision);
+    json_t *shown = e2e_get(&t, path, NULL);
+    json_t *seat1 = json_array_get(json_object_get(shown, "seats"), 1);
+    cr_expect(json_is_true(json_object_get(seat1, "voided")), "%s",
+              json_dumps(shown, JSON_COMPACT));
+    json_decref(shown);
+    /* Play goes on. */
+    cr_expect(e2e_play_one(&t));
+    free(canonical);
+    json_decref(moon);
     e2e_stop(&t.server);
 }
