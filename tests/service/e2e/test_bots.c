@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../../support/e2e.h"
 #include "ledger/seal.h"
@@ -388,5 +389,35 @@ Test(bots, a_commitment_to_an_illegal_choice_does_not_stall_the_match)
     cr_expect(e2e_play_one(&t));
     free(canonical);
     json_decref(moon);
+    e2e_stop(&t.server);
+}
+
+/* The chain checked with an independent RFC 8785 implementation and
+ * BLAKE2b (tests/node/jcs-check.mjs): nothing of pbem's code. */
+Test(bots, the_hash_chain_is_jcs_as_any_implementation_computes_it,
+     .timeout = 120)
+{
+    e2e_table t;
+    e2e_sit_down(&t, "adel_verplichtet", 3, NULL);
+    for (int i = 0; i < 12 && e2e_play_one(&t); i++)
+        ;
+    json_t *events = e2e_all_events(&t);
+    cr_assert_gt(json_array_size(events), 10);
+    const char *tmp = getenv("TMPDIR");
+    char file[512], command[700], line[512] = "";
+    snprintf(file, sizeof file, "%s/pbem-chain-%d.json", tmp ? tmp : "/tmp",
+             (int)getpid());
+    cr_assert_eq(json_dump_file(events, file, JSON_COMPACT), 0);
+    snprintf(command, sizeof command,
+             "node tests/node/jcs-check.mjs chain '%s' 2>&1", file);
+    FILE *pipe = popen(command, "r");
+    cr_assert_not_null(pipe);
+    if (fgets(line, sizeof line, pipe) == NULL)
+        line[0] = '\0';
+    int status = pclose(pipe);
+    cr_expect_eq(status, 0, "%s: %s", command, line);
+    cr_expect_eq(strncmp(line, "ok ", 3), 0, "%s", line);
+    unlink(file);
+    json_decref(events);
     e2e_stop(&t.server);
 }
