@@ -472,25 +472,30 @@ static bool same_open_decision(PGconn *conn, const store_match *match,
     apierr ignored;
     json_t *since = store_events_after(conn, match->match_id, seq,
                                        (int)behind, &ignored);
-    if (since == NULL)
-        return false;
-    rules_state *at_head = matchstate_load(conn, match, engine, &ignored);
-    rules_pending pending;
-    memset(&pending, 0, sizeof pending);
-    bool same = at_head != NULL && json_array_size(since) == (size_t)behind;
-    if (same) {
-        engine->pending(at_head, &pending);
-        same = pending.wait == RULES_WAIT_SIMULTANEOUS;
-    }
+    /* The log first: an ordinary stale move fails here, before any state
+     * is loaded. */
+    const char *decision = NULL;
+    bool same = since != NULL && json_array_size(since) == (size_t)behind;
     size_t i;
     json_t *event;
     json_array_foreach(since, i, event) {
         const char *kind = json_string_value(json_object_get(event, "kind"));
         const char *of = json_string_value(
             json_object_get(json_object_get(event, "data"), "decision"));
-        if (!same || kind == NULL || strcmp(kind, "committed") != 0 ||
-            of == NULL || strcmp(of, pending.decision) != 0)
+        if (kind == NULL || strcmp(kind, "committed") != 0 || of == NULL ||
+            (decision != NULL && strcmp(of, decision) != 0))
             same = false;
+        decision = of;
+    }
+    rules_state *at_head =
+        same ? matchstate_load(conn, match, engine, &ignored) : NULL;
+    if (at_head != NULL) {
+        rules_pending pending;
+        engine->pending(at_head, &pending);
+        same = pending.wait == RULES_WAIT_SIMULTANEOUS &&
+               strcmp(pending.decision, decision) == 0;
+    } else {
+        same = false;
     }
     json_decref(since);
     if (same)
