@@ -53,6 +53,22 @@ if [ -f openapi.yaml ]; then
         tested=$((tested+1)); failing=$((failing+1)); status=1
     fi
 fi
+# The types a bot author generates from openapi.yaml must compile ordinary
+# bot code (tests/node/bot.ts) under tsc --strict: open objects (actions,
+# options, views, event data) must be declared open.
+if [ -f openapi.yaml ] && [ -f tests/node/bot.ts ]; then
+    echo "== openapi.yaml types: openapi-typescript, then tsc --strict on a bot"
+    types="$TMPDIR/openapi-types"
+    mkdir -p "$types" && cp tests/node/bot.ts "$types/"
+    tested=$((tested+1))
+    if tests/node/node_modules/.bin/openapi-typescript openapi.yaml -o "$types/api.d.ts" >/dev/null &&
+        tests/node/node_modules/.bin/tsc --strict --noEmit --target es2022 \
+            --module esnext --moduleResolution bundler "$types/bot.ts"; then
+        passing=$((passing+1))
+    else
+        failing=$((failing+1)); status=1
+    fi
+fi
 record="$PWD/var/e2e-responses.jsonl"
 mkdir -p var && : > "$record"
 export PBEM_E2E_RECORD="$record"

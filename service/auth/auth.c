@@ -84,11 +84,20 @@ static bool signature_of(const httpsig_request *req, int64_t now,
 {
     const char *input = req->header(req->header_ctx, "signature-input");
     const char *signature = req->header(req->header_ctx, "signature");
+    /* Name exactly what httpsig_check_policy will ask this request to
+     * cover: a GET has no body, so no content-digest. */
     if (input == NULL || signature == NULL)
         return apierr_set(err, 401, "unsigned",
                           "this request must be signed: send Signature-Input "
                           "and Signature headers (RFC 9421, ed25519) covering "
-                          "@method, @path and content-digest");
+                          "@method, @path%s%s",
+                          strchr(req->target ? req->target : "", '?') != NULL
+                              ? ", @query"
+                              : "",
+                          req->body_len > 0
+                              ? " and content-digest (a Content-Digest "
+                                "header, RFC 9530, of the body)"
+                              : "");
     httpsig_error herr = {{0}};
     if (!httpsig_parse(input, signature, NULL, sig, &herr) ||
         !httpsig_check_policy(sig, req, now, AUTH_WINDOW_SECONDS, &herr))

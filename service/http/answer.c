@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/log.h"
 #include "play/retry.h"
 
 static char *dump(json_t *value)
@@ -86,4 +87,14 @@ int answer_stored(const caller *who, answer *out)
     out->body = replay.body;
     out->content_type = "application/json";
     return 1;
+}
+
+void answer_remember_refusal(const caller *who, const answer *out)
+{
+    apierr err;
+    if (out->body == NULL ||
+        !retry_remember_refusal(who, out->status, out->body, &err))
+        log_warn("the refusal of %s's request (nonce %s) is not kept: %s",
+                 who->key_id, who->nonce,
+                 out->body == NULL ? "it has no body" : err.message);
 }

@@ -48,4 +48,9 @@ void answer_result(answer *out, int status, json_t *value, const apierr *err);
  * failed, 0 (*out untouched) when the nonce is new. */
 int answer_stored(const caller *who, answer *out);
 
+/* Keeps out, a refusal (4xx) of who's signed request, as the answer to
+ * its nonce (retry.h retry_remember_refusal); a failure to keep it is
+ * logged, and out is sent all the same. */
+void answer_remember_refusal(const caller *who, const answer *out);
+
 #endif

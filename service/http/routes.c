@@ -227,6 +227,13 @@ static json_t *json_body(const char *body, size_t len, apierr *err)
     }
     json_error_t jerr;
     json_t *value = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (value == NULL && json_error_code(&jerr) == json_error_invalid_utf8) {
+        apierr_set(err, 400, "bad_json",
+                   "the body must be UTF-8 text: the bytes at line %d "
+                   "column %d are not UTF-8",
+                   jerr.line, jerr.column);
+        return NULL;
+    }
     if (value == NULL) {
         apierr_set(err, 400, "bad_json",
                    "the body is not valid JSON: %s at line %d column %d",
@@ -335,9 +342,16 @@ static void run(const route *row, journey *j, answer *out)
     }
     j->call.request = j->request;
     row->handler(&j->call, out);
-    /* A failed use case may have been a retry of one that succeeded. */
-    if (row->retry == RETRY_ON_FAILURE && out->status >= 400)
-        answer_stored(j->call.who, out);
+    /* A failed use case may have been a retry of one that succeeded; if
+     * not, its refusal spends the nonce like an applied request would, so
+     * the nonce answers this request only (a 5xx may go better next
+     * time: its nonce stays free for the retry). */
+    if (row->retry == RETRY_ON_FAILURE && out->status >= 400 &&
+        answer_stored(j->call.who, out) == 0 && out->status < 500)
+        answer_remember_refusal(j->call.who, out);
+    else if (row->retry == RETRY_BEFORE && out->status >= 400 &&
+             out->status < 500)
+        answer_remember_refusal(j->call.who, out);
 }
 
 void routes_handle(struct MHD_Connection *conn, const char *method,

@@ -1,6 +1,7 @@
 /* chain.h: a match's event log is a hash chain. Each event's hash is
  * BLAKE2b-256 of the previous event's hash (32 zero bytes before the
- * first) followed by the event's canonical JSON, so changing, dropping or
+ * first) followed by the event's canonical JSON (RFC 8785, canonical.h),
+ * so changing, dropping or
  * reordering any event changes every hash after it. The store writes the
  * chain (store/store.h store_append); anyone can check it (verify.h). */
 #ifndef SERVICE_LEDGER_CHAIN_H

@@ -117,7 +117,8 @@ static bool history_push(history *h, const json_t *event, size_t index,
     } else if (strcmp(kind, "started") == 0) {
         next.started = true;
     } else if (strcmp(kind, "committed") == 0 ||
-               strcmp(kind, "revealed") == 0) {
+               strcmp(kind, "revealed") == 0 ||
+               strcmp(kind, "voided") == 0) {
         if (next.decision == 0)
             next.decision = seq;
     } else if (strcmp(kind, "decided") == 0) {

@@ -12,6 +12,7 @@
 #include "rules.h"
 #include "ledger/seal.h"
 #include "ledger/chain.h"
+#include "ledger/canonical.h"
 
 #define MAX_DECISION_SEATS CHAIN_MAX_SEATS
 
@@ -62,10 +63,19 @@ static bool check_chain(const json_t *events, verify_report *report)
         json_t *body = json_copy((json_t *)event);
         json_object_del(body, "hash");
         json_object_del(body, "prev_hash");
-        char *bytes = rules_canonical_json(body);
+        char *bytes = canonical_json(body);
         uint8_t computed[CHAIN_HASH_BYTES];
         chain_hash(prev, bytes, computed);
         free(bytes);
+        /* Events hashed before the chain adopted RFC 8785 were hashed as
+         * jansson's sorted compact JSON, which differs from it only in
+         * rare strings (controls as \u00XX) and numbers: either form
+         * binds the same content. */
+        if (sodium_memcmp(computed, stored, sizeof stored) != 0) {
+            bytes = rules_canonical_json(body);
+            chain_hash(prev, bytes, computed);
+            free(bytes);
+        }
         json_decref(body);
         if (sodium_memcmp(computed, stored, sizeof stored) != 0)
             return verify_fail(report, seq,
@@ -85,6 +95,26 @@ typedef struct sealed_seat {
     bool revealed;
     json_t *action;   /* borrowed from the events */
 } sealed_seat;
+
+/* Whether the choice ("action") and "nonce" of event open commitment
+ * of seat in decision id. */
+static bool opens_commitment(const json_t *event, const char *id, int seat,
+                             const uint8_t commitment[SEAL_HASH_BYTES])
+{
+    uint8_t nonce[SEAL_NONCE_BYTES], computed[SEAL_HASH_BYTES];
+    const json_t *data = json_object_get(event, "data");
+    const json_t *action = json_object_get(data, "action");
+    if (!hex_bytes(data_string(event, "nonce"), nonce, sizeof nonce) ||
+        action == NULL)
+        return false;
+    /* Bound to the match id the decision was played under. */
+    const char *match_ref = json_string_value(json_object_get(event, "match"));
+    char *canonical = rules_canonical_json(action);
+    seal_choice_commitment(match_ref ? match_ref : "", id, seat, canonical,
+                           nonce, computed);
+    free(canonical);
+    return sodium_memcmp(computed, commitment, SEAL_HASH_BYTES) == 0;
+}
 
 static bool check_commitments(const json_t *events, verify_report *report)
 {
@@ -109,11 +139,18 @@ static bool check_commitments(const json_t *events, verify_report *report)
             continue;
         }
         /* A timeout that names a choice voids a commitment that was never
-         * revealed: that choice stands in for it. */
+         * revealed, and a "voided" event one revealed to a choice the
+         * rules refuse: that choice stands in for it. */
         const json_t *data = json_object_get(event, "data");
-        const json_t *stand_in = strcmp(kind, "timeout") == 0
+        bool voided = strcmp(kind, "voided") == 0;
+        const json_t *stand_in = strcmp(kind, "timeout") == 0 || voided
                                      ? json_object_get(data, "choice")
                                      : NULL;
+        if (voided && stand_in == NULL)
+            return verify_fail(report, seq,
+                               "event %lld voids a commitment and names no "
+                               "choice to stand in",
+                               seq);
         bool sealed_kind = strcmp(kind, "committed") == 0 ||
                            strcmp(kind, "revealed") == 0 ||
                            strcmp(kind, "decided") == 0 || stand_in != NULL;
@@ -136,6 +173,16 @@ static bool check_commitments(const json_t *events, verify_report *report)
                             "event %lld voids a commitment seat %lld did not "
                             "make (or revealed already)",
                             seq, (long long)seat);
+            /* Voided at a reveal: the refused choice must open the
+             * commitment, or a seat could void a choice it never made. */
+            if (voided && !opens_commitment(event, id, (int)seat,
+                                            seats[seat].commitment))
+                return verify_fail(report, seq,
+                            "event %lld: seat %lld's refused choice and nonce "
+                            "do not match its commitment",
+                            seq, (long long)seat);
+            if (voided)
+                report->commitments++;
             seats[seat].revealed = true;
             seats[seat].action = (json_t *)stand_in;
         } else if (strcmp(kind, "committed") == 0) {

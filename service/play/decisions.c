@@ -155,6 +155,36 @@ static json_t *revealed_event(int seat, const char *decision,
                      "nonce", nonce_hex);
 }
 
+/* A reveal that opens its commitment to a choice the rules refuse: the
+ * refused choice and nonce (so anyone can check the commitment), why the
+ * rules refuse it, and the choice that stands in (borrowed). */
+static json_t *voided_event(int seat, const char *decision,
+                            const json_t *action,
+                            const uint8_t nonce[SEAL_NONCE_BYTES],
+                            const char *reason, const json_t *stand_in)
+{
+    char nonce_hex[2 * SEAL_NONCE_BYTES + 1];
+    hex_encode(nonce, SEAL_NONCE_BYTES, nonce_hex);
+    return json_pack("{s:s,s:i,s:{s:s,s:O,s:s,s:s,s:O}}", "kind", "voided",
+                     "seat", seat, "data", "decision", decision, "action",
+                     action, "nonce", nonce_hex, "reason", reason, "choice",
+                     stand_in);
+}
+
+/* The choice that stands in for seat's: the engine's default move, or the
+ * first legal one of an engine that names none (as the deadlines do, see
+ * timers/absent_move.h); a new reference, or NULL. */
+static json_t *default_choice(const decision_ctx *ctx, int seat)
+{
+    if (ctx->engine->default_move != NULL)
+        return ctx->engine->default_move(ctx->state, seat);
+    json_t *legal = ctx->engine->legal(ctx->state, seat);
+    json_t *first =
+        json_incref(json_array_get(json_object_get(legal, "moves"), 0));
+    json_decref(legal);
+    return first;
+}
+
 static bool mark_revealed(PGconn *conn, long long match_id,
                           const char *decision, int seat, apierr *err)
 {
@@ -276,21 +306,25 @@ static json_t *decision_answer(const decision_ctx *ctx, bool decided,
     hex_encode(ctx->match.head_hash, STORE_HASH_BYTES, head_hash);
     rules_pending pending;
     ctx->engine->pending(ctx->state, &pending);
+    long long id = ctx->match.match_id;
+    uint32_t committed = 0, unrevealed = 0;
+    if (pending.wait == RULES_WAIT_SIMULTANEOUS) {
+        committed = sealed_choices_committed(ctx->conn, id, pending.decision);
+        unrevealed = sealed_choices_unrevealed(ctx->conn, id, pending.decision);
+    }
     return json_pack("{s:s,s:I,s:s,s:b,s:b,s:o,s:o}", "decision",
                      ctx->pending.decision, "seq",
                      (json_int_t)ctx->match.head_seq, "hash", head_hash,
                      "decided", decided, "over", over, "pending",
-                     describe_pending_json(&pending,
-                                          sealed_choices_committed(ctx->conn,
-                                                              ctx->match.match_id,
-                                                              pending.decision)),
+                     describe_pending_json(&pending, committed, unrevealed),
                      "result",
                      ctx->engine->result(ctx->state));
 }
 
 /* The choices of this decision already revealed, from the log: "revealed"
- * events, and "timeout" events whose choice stands in for a commitment
- * that was never revealed. */
+ * events, "timeout" events whose choice stands in for a commitment that
+ * was never revealed, and "voided" events whose choice stands in for one
+ * revealed to a choice the rules refuse. */
 static bool earlier_reveals(const decision_ctx *ctx,
                             json_t *revealed_actions[STORE_MAX_SEATS],
                             apierr *err)
@@ -315,7 +349,8 @@ static bool earlier_reveals(const decision_ctx *ctx,
         }
         json_t *choice = kind && strcmp(kind, "revealed") == 0
                              ? json_object_get(data, "action")
-                         : kind && strcmp(kind, "timeout") == 0
+                         : kind && (strcmp(kind, "timeout") == 0 ||
+                                    strcmp(kind, "voided") == 0)
                              ? json_object_get(data, "choice")
                              : NULL;
         if (choice != NULL && s >= 0 && s < STORE_MAX_SEATS && of != NULL &&
@@ -429,6 +464,16 @@ json_t *decisions_commit(const caller *who, long long match_id,
     json_t *revealed_actions[STORE_MAX_SEATS] = {0};
     uint8_t *sealed = NULL;
     size_t sealed_len = 0;
+    uint8_t commitment[SEAL_HASH_BYTES];
+    const json_t *given = json_object_get(body, "commitment");
+    bool client_mode = given != NULL;
+    /* The body is judged before the match (ctx is cleared first, so the
+     * cleanup below holds either way). */
+    memset(&ctx, 0, sizeof ctx);
+    if (client_mode ? !request_hex32(body, "commitment", "bad_commitment",
+                                     commitment, err)
+                    : !request_action_shape(body, err))
+        goto done;
     if (!open_decision(&ctx, who, match_id, decision, true, err))
         goto done;
     if (ctx.seats[ctx.seat].committed) {
@@ -438,21 +483,7 @@ json_t *decisions_commit(const caller *who, long long match_id,
                    ctx.pending.decision);
         goto done;
     }
-    uint8_t commitment[SEAL_HASH_BYTES];
-    const json_t *given = json_object_get(body, "commitment");
-    bool client_mode = given != NULL;
-    if (client_mode) {
-        size_t len = 0;
-        const char *hex = json_string_value(given);
-        if (hex == NULL || strlen(hex) != 64 ||
-            sodium_hex2bin(commitment, sizeof commitment, hex, 64, NULL, &len,
-                           NULL) != 0 ||
-            len != sizeof commitment) {
-            apierr_set(err, 400, "bad_commitment",
-                       "commitment must be 32 bytes as 64 hex digits");
-            goto done;
-        }
-    } else {
+    if (!client_mode) {
         action = request_action(body, ctx.engine, ctx.state,
                                           ctx.seat, err);
         if (action == NULL || !choice_is_legal(&ctx, ctx.seat, action, err))
@@ -511,6 +542,12 @@ json_t *decisions_reveal(const caller *who, long long match_id,
     decision_ctx ctx;
     json_t *answer = NULL, *action = NULL, *revealed = NULL;
     json_t *revealed_actions[STORE_MAX_SEATS] = {0};
+    uint8_t nonce[SEAL_NONCE_BYTES], computed[SEAL_HASH_BYTES];
+    /* The body is judged before the match. */
+    memset(&ctx, 0, sizeof ctx);
+    if (!request_hex32(body, "nonce", "bad_nonce", nonce, err) ||
+        !request_action_shape(body, err))
+        goto done;
     if (!open_decision(&ctx, who, match_id, decision, true, err))
         goto done;
     seat_choice *mine = &ctx.seats[ctx.seat];
@@ -530,15 +567,6 @@ json_t *decisions_reveal(const caller *who, long long match_id,
             goto done;
         }
     }
-    uint8_t nonce[SEAL_NONCE_BYTES], computed[SEAL_HASH_BYTES];
-    size_t len = 0;
-    const char *hex = json_string_value(json_object_get(body, "nonce"));
-    if (hex == NULL || strlen(hex) != 64 ||
-        sodium_hex2bin(nonce, sizeof nonce, hex, 64, NULL, &len, NULL) != 0 ||
-        len != sizeof nonce) {
-        apierr_set(err, 400, "bad_nonce", "nonce must be 32 bytes as 64 hex digits");
-        goto done;
-    }
     action = request_action(body, ctx.engine, ctx.state, ctx.seat,
                                       err);
     if (action == NULL)
@@ -553,13 +581,29 @@ json_t *decisions_reveal(const caller *who, long long match_id,
                    ctx.pending.decision);
         goto done;
     }
-    if (!choice_is_legal(&ctx, ctx.seat, action, err))
+    /* The commitment is opened: a choice the rules refuse cannot stand,
+     * and the commitment cannot change, so the seat's default choice
+     * stands in for it, as for a reveal missed at a deadline; otherwise
+     * the decision would wait for ever. */
+    apierr refusal = {.head = -1};
+    bool legal = choice_is_legal(&ctx, ctx.seat, action, &refusal);
+    json_t *stand_in = legal ? json_incref(action)
+                             : default_choice(&ctx, ctx.seat);
+    if (stand_in == NULL) {
+        apierr_set(err, 500, "default_move",
+                   "the rules name no choice for seat %d", ctx.seat);
         goto done;
-    if (!earlier_reveals(&ctx, revealed_actions, err))
+    }
+    if (!earlier_reveals(&ctx, revealed_actions, err)) {
+        json_decref(stand_in);
         goto done;
-    revealed_actions[ctx.seat] = json_incref(action);
+    }
+    revealed_actions[ctx.seat] = stand_in;
     mine->revealed = true;
-    revealed = revealed_event(ctx.seat, ctx.pending.decision, action, nonce);
+    revealed = legal ? revealed_event(ctx.seat, ctx.pending.decision, action,
+                                      nonce)
+                     : voided_event(ctx.seat, ctx.pending.decision, action,
+                                    nonce, refusal.message, stand_in);
     if (!store_begin(ctx.conn, err))
         goto done;
     bool decided = false, over = false;
@@ -571,10 +615,20 @@ json_t *decisions_reveal(const caller *who, long long match_id,
         store_rollback(ctx.conn);
         goto done;
     }
-    answer = append_commit(ctx.conn, who, &ctx.match, 200,
-                           decision_answer(&ctx, decided, over), err);
+    json_t *reply = decision_answer(&ctx, decided, over);
+    if (!legal)
+        json_object_set_new(reply, "voided",
+                            json_pack("{s:s,s:O}", "reason", refusal.message,
+                                      "choice", stand_in));
+    answer = append_commit(ctx.conn, who, &ctx.match, 200, reply, err);
     if (answer == NULL)
         goto done;
+    if (!legal)
+        log_info("match %s: seat %d revealed a choice the rules refuse in "
+                 "%s (%s); its commitment is void and its default choice "
+                 "stands in",
+                 ctx.match_ref, ctx.seat, ctx.pending.decision,
+                 refusal.message);
     /* Decided or not, ctx.state is the state at the new head. */
     matchstate_remember(ctx.engine, match_id, ctx.match.head_seq, ctx.state);
 done:
@@ -701,6 +755,36 @@ bool decisions_void_reveal(PGconn *conn, long long match_id, int seat,
     return ok;
 }
 
+/* Whether decision is one the match has had: named in its log, or the
+ * one open now (which has no event before the first commitment). 1 yes,
+ * 0 no, -1 when the state could not be read (err filled). */
+static int decision_exists(PGconn *conn, const store_match *match,
+                            const json_t *log, const char *decision,
+                            apierr *err)
+{
+    size_t i;
+    json_t *event;
+    json_array_foreach(log, i, event) {
+        const char *of = json_string_value(
+            json_object_get(json_object_get(event, "data"), "decision"));
+        if (of != NULL && strcmp(of, decision) == 0)
+            return 1;
+    }
+    if (!matchstate_has_state(match))
+        return 0;
+    const rules_engine *engine = matchstate_engine(match, err);
+    if (engine == NULL)
+        return -1;
+    rules_state *state = matchstate_load(conn, match, engine, err);
+    if (state == NULL)
+        return -1;
+    rules_pending pending;
+    engine->pending(state, &pending);
+    engine->destroy(state);
+    return pending.wait == RULES_WAIT_SIMULTANEOUS &&
+           strcmp(pending.decision, decision) == 0;
+}
+
 json_t *decisions_show(const caller *who, long long match_id,
                        const char *decision, apierr *err)
 {
@@ -724,11 +808,24 @@ json_t *decisions_show(const caller *who, long long match_id,
         store_match_free(&match);
         return NULL;
     }
+    /* The reveals themselves are public events. */
+    json_t *log = store_events_after(conn, match_id, 0, 100000, err);
+    int known = log == NULL ? -1
+                : PQntuples(result) > 0
+                    ? 1
+                    : decision_exists(conn, &match, log, decision, err);
+    if (known <= 0) {
+        if (known == 0)
+            apierr_set(err, 404, "no_such_decision",
+                       "match %s has no decision %s", ref, decision);
+        json_decref(log);
+        PQclear(result);
+        store_match_free(&match);
+        return NULL;
+    }
     json_t *seats = json_array();
     json_t *answer = json_pack("{s:s,s:s,s:o}", "match", ref, "decision",
                                decision, "seats", seats);
-    /* The reveals themselves are public events. */
-    json_t *log = store_events_after(conn, match_id, 0, 100000, err);
     for (int row = 0; row < PQntuples(result); row++) {
         int seat = atoi(PQgetvalue(result, row, 0));
         bool revealed = strcmp(PQgetvalue(result, row, 3), "t") == 0;
@@ -751,6 +848,17 @@ json_t *decisions_show(const caller *who, long long match_id,
             }
             /* A commitment never revealed in time is void; the deadline's
              * choice stood in for it. */
+            /* Nor is one revealed to a choice the rules refuse. */
+            if (revealed && kind && strcmp(kind, "voided") == 0 && of &&
+                strcmp(of, decision) == 0 &&
+                json_integer_value(json_object_get(event, "seat")) == seat) {
+                json_object_set(entry, "action",
+                                json_object_get(data, "choice"));
+                json_object_set(entry, "refused_action",
+                                json_object_get(data, "action"));
+                json_object_set(entry, "nonce", json_object_get(data, "nonce"));
+                json_object_set_new(entry, "voided", json_true());
+            }
             if (revealed && kind && strcmp(kind, "timeout") == 0 && of &&
                 strcmp(of, decision) == 0 &&
                 json_object_get(data, "choice") != NULL &&

@@ -13,36 +13,49 @@
 #include "store/db.h"
 #include "store/sealed_choices.h"
 
-json_t *describe_pending_json(const rules_pending *pending, uint32_t committed)
+json_t *describe_pending_json(const rules_pending *pending, uint32_t committed,
+                              uint32_t unrevealed)
 {
     json_t *seats = json_array();
     json_t *done = json_array();
+    json_t *reveal = json_array();
+    bool all_committed = (pending->seats & ~committed) == 0;
     for (int s = 0; s < 32; s++) {
         if (!(pending->seats & (1u << s)))
             continue;
         json_array_append_new((committed & (1u << s)) ? done : seats,
                               json_integer(s));
+        if (all_committed && (unrevealed & (1u << s)))
+            json_array_append_new(reveal, json_integer(s));
     }
     json_t *out = json_pack("{s:s,s:o,s:s}", "wait", rules_wait_name(pending->wait),
                             "seats", seats, "prompt", pending->prompt);
     if (pending->decision[0] != '\0') {
         json_object_set_new(out, "decision", json_string(pending->decision));
         json_object_set_new(out, "committed", done);
+        json_object_set_new(out, "reveal", reveal);
     } else {
         json_decref(done);
+        json_decref(reveal);
     }
     return out;
 }
 
 /* Seats of an open sealed decision that have committed already: they
- * have acted, even though the rules still wait for the decision. */
-static uint32_t committed_seats(long long match_id, const rules_pending *pending)
+ * have acted, even though the rules still wait for the decision; and
+ * those of them whose own commitment is not revealed yet. */
+static uint32_t committed_seats(long long match_id, const rules_pending *pending,
+                                uint32_t *unrevealed)
 {
+    *unrevealed = 0;
     if (pending->wait != RULES_WAIT_SIMULTANEOUS)
         return 0;
     apierr err;
     PGconn *conn = db_conn(&err);
-    return conn ? sealed_choices_committed(conn, match_id, pending->decision) : 0;
+    if (conn == NULL)
+        return 0;
+    *unrevealed = sealed_choices_unrevealed(conn, match_id, pending->decision);
+    return sealed_choices_committed(conn, match_id, pending->decision);
 }
 
 /* A match that ended by forfeit is over although its rules still wait
@@ -62,8 +75,9 @@ static json_t *pending_of(const store_match *match, const rules_engine *engine,
 {
     rules_pending pending;
     describe_pending(match, engine, state, &pending);
-    *committed = committed_seats(match->match_id, &pending);
-    return describe_pending_json(&pending, *committed);
+    uint32_t unrevealed;
+    *committed = committed_seats(match->match_id, &pending, &unrevealed);
+    return describe_pending_json(&pending, *committed, unrevealed);
 }
 
 /* The result the views show: the engine's, or after a forfeit the one the

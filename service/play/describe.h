@@ -10,11 +10,14 @@
 #include "rules.h"
 #include "store/store.h"
 
-/* pending as {"wait", "seats", "prompt", "decision", "committed"} (new
- * reference): seats of a sealed decision that have committed (a bit per
- * seat in committed) are listed under "committed", not "seats". */
-json_t *describe_pending_json(const rules_pending *pending,
-                              uint32_t committed);
+/* pending as {"wait", "seats", "prompt", "decision", "committed",
+ * "reveal"} (new reference): seats of a sealed decision that have
+ * committed (a bit per seat in committed) are listed under "committed",
+ * not "seats"; once every seat has, those whose own commitment is still
+ * to be revealed (unrevealed) are listed under "reveal": the match waits
+ * for them. */
+json_t *describe_pending_json(const rules_pending *pending, uint32_t committed,
+                              uint32_t unrevealed);
 
 /* Who must act in state: the engine's answer, or nobody once an admin has
  * aborted the match or it ended by forfeit (finished while its rules still

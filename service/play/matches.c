@@ -67,6 +67,26 @@ static bool entropy_of(const json_t *body, char out[65], apierr *err)
     return true;
 }
 
+/* The new seat as stored (its player's name) and who in the match can be
+ * reached now, read inside the create's or join's transaction into match,
+ * whose head stays the one the request read: the append's guard still
+ * refuses a join if the match moved on meanwhile. */
+static bool with_stored_seat(PGconn *conn, store_match *match, int seat,
+                             apierr *err)
+{
+    store_match stored;
+    if (!store_load_match(conn, match->match_id, &stored, err))
+        return false;
+    snprintf(match->seat_name[seat], sizeof match->seat_name[seat], "%s",
+             stored.seat_name[seat]);
+    match->seat_has_email = stored.seat_has_email;
+    match->seat_has_webhook = stored.seat_has_webhook;
+    match->relay_webhooks = stored.relay_webhooks;
+    match->reachability_unknown = false;
+    store_match_free(&stored);
+    return true;
+}
+
 json_t *matches_create(const caller *who, const json_t *body, apierr *err)
 {
     const char *game = json_string_value(json_object_get(body, "game"));
@@ -146,6 +166,7 @@ json_t *matches_create(const caller *who, const json_t *body, apierr *err)
         ok = store_insert_match(conn, &match, err) &&
              deadline_settings_save(conn, match.match_id, &deadline, err) &&
              store_insert_seat(conn, match.match_id, 0, who->player_id, err) &&
+             with_stored_seat(conn, &match, 0, err) &&
              append_events(conn, &match, engine, &change, NULL, err);
         if (ok) {
             match.seat_player[0] = who->player_id;
@@ -170,26 +191,6 @@ json_t *matches_create(const caller *who, const json_t *body, apierr *err)
     json_decref(joined);
     store_match_free(&match);
     return answer;
-}
-
-/* The new seat as stored (its player's name) and who in the match can be
- * reached now, read inside the join's transaction into match, whose head
- * stays the one the join read: the append's guard still refuses the join
- * if the match moved on meanwhile. */
-static bool with_stored_seat(PGconn *conn, store_match *match, int seat,
-                             apierr *err)
-{
-    store_match stored;
-    if (!store_load_match(conn, match->match_id, &stored, err))
-        return false;
-    snprintf(match->seat_name[seat], sizeof match->seat_name[seat], "%s",
-             stored.seat_name[seat]);
-    match->seat_has_email = stored.seat_has_email;
-    match->seat_has_webhook = stored.seat_has_webhook;
-    match->relay_webhooks = stored.relay_webhooks;
-    match->reachability_unknown = false;
-    store_match_free(&stored);
-    return true;
 }
 
 json_t *matches_join(const caller *who, long long match_id, const json_t *body,
@@ -355,8 +356,17 @@ static json_t *play(PGconn *conn, const caller *who, store_match *match,
     if (pending.wait == RULES_WAIT_SIMULTANEOUS) {
         /* A plain move during a secret decision is sealed by the service,
          * so simple clients (email) need nothing else. */
-        return decisions_commit(who, match->match_id, pending.decision, body,
-                                err);
+        json_t *committed = decisions_commit(who, match->match_id,
+                                             pending.decision, body, err);
+        /* As for any move: the view after the commit, outside the stored
+         * answer. */
+        if (committed != NULL && with_seat_view) {
+            apierr ignored;
+            json_t *view = matches_seat_view(who, match->match_id, &ignored);
+            if (view != NULL)
+                json_object_set_new(committed, "seat_view", view);
+        }
+        return committed;
     }
     json_t *action = request_action(body, engine, state, seat, err);
     if (action == NULL)
@@ -399,7 +409,7 @@ static json_t *play(PGconn *conn, const caller *who, store_match *match,
     hex_encode(match->head_hash, STORE_HASH_BYTES, head_hash);
     answer = json_pack("{s:I,s:s,s:b,s:o,s:o}", "seq",
                        (json_int_t)match->head_seq, "hash", head_hash, "over",
-                       over, "pending", describe_pending_json(&after, 0),
+                       over, "pending", describe_pending_json(&after, 0, 0),
                        "result", engine->result(state));
     answer = append_commit(conn, who, match, 200, answer, err);
     if (answer == NULL)
@@ -447,15 +457,72 @@ static json_t *play_from_cache(PGconn *conn, const caller *who,
     return answer;
 }
 
+/* Whether a move at seq, behind the head, is a sealed choice in the
+ * decision still open at the head: every event since seq commits another
+ * seat to that decision, which changes nothing the caller chose on. Seats
+ * of a simultaneous decision then commit without racing on the head. On
+ * true *state is the state at the head (the caller's to destroy). */
+static bool same_open_decision(PGconn *conn, const store_match *match,
+                               const rules_engine *engine, long long seq,
+                               rules_state **state)
+{
+    long long behind = match->head_seq - seq;
+    if (seq < 0 || behind <= 0 || behind > STORE_MAX_SEATS)
+        return false;
+    apierr ignored;
+    json_t *since = store_events_after(conn, match->match_id, seq,
+                                       (int)behind, &ignored);
+    /* The log first: an ordinary stale move fails here, before any state
+     * is loaded. */
+    const char *decision = NULL;
+    bool same = since != NULL && json_array_size(since) == (size_t)behind;
+    size_t i;
+    json_t *event;
+    json_array_foreach(since, i, event) {
+        const char *kind = json_string_value(json_object_get(event, "kind"));
+        const char *of = json_string_value(
+            json_object_get(json_object_get(event, "data"), "decision"));
+        if (kind == NULL || strcmp(kind, "committed") != 0 || of == NULL ||
+            (decision != NULL && strcmp(of, decision) != 0))
+            same = false;
+        decision = of;
+    }
+    rules_state *at_head =
+        same ? matchstate_load(conn, match, engine, &ignored) : NULL;
+    if (at_head != NULL) {
+        rules_pending pending;
+        engine->pending(at_head, &pending);
+        same = pending.wait == RULES_WAIT_SIMULTANEOUS &&
+               strcmp(pending.decision, decision) == 0;
+    } else {
+        same = false;
+    }
+    json_decref(since);
+    if (same)
+        *state = at_head;
+    else if (at_head != NULL)
+        engine->destroy(at_head);
+    return same;
+}
+
 json_t *matches_move(const caller *who, long long match_id, const json_t *body,
                      bool with_seat_view, apierr *err)
 {
+    /* The body is judged before the match, so a malformed request gets
+     * the sentence about what is wrong with it whatever the match's state. */
     const json_t *seq = json_object_get(body, "seq");
-    if (!json_is_integer(seq)) {
+    if (!json_is_integer(seq) || json_integer_value(seq) < 0) {
         apierr_set(err, 400, "bad_move",
-                   "\"seq\" must be the match's head sequence number you saw");
+                   "\"seq\" must be the match's head sequence number you "
+                   "saw (a number >= 0)");
         return NULL;
     }
+    uint8_t commitment[32];
+    if (json_object_get(body, "commitment") != NULL
+            ? !request_hex32(body, "commitment", "bad_commitment", commitment,
+                             err)
+            : !request_action_shape(body, err))
+        return NULL;
     PGconn *conn = db_conn(err);
     if (conn == NULL)
         return NULL;
@@ -472,7 +539,9 @@ json_t *matches_move(const caller *who, long long match_id, const json_t *body,
     rules_state *state = NULL;
     if (!request_in_play(&match, err))
         goto done;
-    if (json_integer_value(seq) != match.head_seq) {
+    if (json_integer_value(seq) != match.head_seq &&
+        !same_open_decision(conn, &match, engine, json_integer_value(seq),
+                            &state)) {
         apierr_set(err, 409, "stale_seq",
                    "the match is at event %lld, not %lld: reload it and decide "
                    "again",
@@ -480,7 +549,8 @@ json_t *matches_move(const caller *who, long long match_id, const json_t *body,
         err->head = match.head_seq;
         goto done;
     }
-    state = matchstate_load(conn, &match, engine, err);
+    if (state == NULL)
+        state = matchstate_load(conn, &match, engine, err);
     if (state == NULL)
         goto done;
     answer = play(conn, who, &match, engine, &state, seat, body,

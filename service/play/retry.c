@@ -110,3 +110,19 @@ bool retry_commit(PGconn *conn, const caller *who, const store_match *match,
         store_rollback(conn);
     return ok;
 }
+
+bool retry_remember_refusal(const caller *who, int status, const char *body,
+                            apierr *err)
+{
+    PGconn *conn = db_conn(err);
+    if (conn == NULL)
+        return false;
+    /* A use case that failed has rolled back; one that did not would
+     * commit its half-done work with this row. */
+    if (PQtransactionStatus(conn) != PQTRANS_IDLE)
+        return apierr_set(err, 500, "internal",
+                          "a refused request left its transaction open");
+    store_nonce saved = {.status = status, .response = (char *)body};
+    return store_save_nonce(conn, who->key_id, who->nonce,
+                            who->request_digest, &saved, err);
+}

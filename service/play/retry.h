@@ -36,4 +36,13 @@ int retry_find(const caller *who, retry_answer *answer, apierr *err);
 bool retry_commit(PGconn *conn, const caller *who, const store_match *match,
                   int status, const json_t *answer, apierr *err);
 
+/* Spends the nonce of a request refused (4xx) before it changed anything,
+ * keeping its refusal (status, body: borrowed) as its answer, so it holds
+ * the same promise as an applied one: the same request sent again gets
+ * the same refusal, another request with that nonce 401. Outside any
+ * transaction, on this thread's connection; false with err filled when it
+ * could not be kept (the refusal stands all the same). */
+bool retry_remember_refusal(const caller *who, int status, const char *body,
+                            apierr *err);
+
 #endif

@@ -12,4 +12,9 @@
 uint32_t sealed_choices_committed(PGconn *conn, long long match_id,
                                   const char *decision);
 
+/* The seats whose own commitment (client commit-reveal) to decision is
+ * not revealed yet (a bit per seat); 0 when none or on a database error. */
+uint32_t sealed_choices_unrevealed(PGconn *conn, long long match_id,
+                                   const char *decision);
+
 #endif

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "core/clock.h"
+#include "ledger/canonical.h"
 #include "store/db.h"
 #include "store/db_params.h"
 #include "rules.h"
@@ -327,7 +328,7 @@ bool store_append(PGconn *conn, store_match *match, json_t *const *events,
             json_object_get(events[i], "kind"), "seat",
             seat ? seat : json_null(), "at", at, "data",
             json_object_get(events[i], "data"));
-        bodies[i] = rules_canonical_json(event);
+        bodies[i] = canonical_json(event);
         json_decref(event);
         chain_hash(prev, bodies[i], hashes[i]);
         memcpy(prev, hashes[i], sizeof prev);

@@ -1,0 +1,60 @@
+// bot.ts: ordinary bot code against the types openapi-typescript makes of
+// openapi.yaml; scripts/test.sh generates them (api.d.ts beside a copy of
+// this file) and compiles this under `tsc --strict`. It is never run: it
+// only has to type-check, as a bot author's code would.
+import type { components, paths } from './api';
+
+type Schemas = components['schemas'];
+type Action = Schemas['Action'];
+type SeatView = Schemas['SeatView'];
+type Match = Schemas['Match'];
+type Event = Schemas['Event'];
+type CreateMatch =
+  paths['/v1/matches']['post']['requestBody']['content']['application/json'];
+
+// An action is the game's own object: its fields beyond `type` are open.
+function castleOrFirst(view: SeatView): Action | undefined {
+  const moves: Action[] = view.legal?.moves ?? [];
+  const castle = moves.find((m) => m.type === 'go' && m.location === 'castle');
+  return castle ?? moves[0];
+}
+
+// A bot builds actions of its own, with the game's fields.
+const play: Action = { type: 'play', card: 'A1' };
+const exhibit: Action = { type: 'exhibit', cards: ['A1', 'A2', 'A3'] };
+
+// Game options are the game's: a bot reads and sets them by name.
+function rounds(match: Match): number {
+  const value = match.options['rounds'];
+  return typeof value === 'number' ? value : 3;
+}
+const create: CreateMatch = {
+  game: 'adel_verplichtet',
+  seats: 3,
+  options: { rounds: 2, advanced: true },
+};
+
+// A seat's view and the public view are the engine's objects.
+function handSize(view: SeatView): number {
+  const hand = view.view?.['hand'];
+  return Array.isArray(hand) ? hand.length : 0;
+}
+function publicTable(match: Match): unknown {
+  return match.view?.['table'];
+}
+
+// Event data depends on the kind: a bot reads the fields it knows.
+function decisionOf(event: Event): string | undefined {
+  const decision = event.data['decision'];
+  return event.kind === 'committed' && typeof decision === 'string'
+    ? decision
+    : undefined;
+}
+function moveText(event: Event): string {
+  return event.kind === 'move' ? String(event.data.text ?? '') : '';
+}
+
+export {
+  castleOrFirst, play, exhibit, rounds, create, handSize, publicTable,
+  decisionOf, moveText,
+};
