@@ -30,6 +30,10 @@ static char *read_message(size_t *length, const char **why)
 {
     size_t size = 64 * 1024, used = 0;
     char *text = malloc(size + 1);
+    if (text == NULL) {
+        *why = "out of memory";
+        return NULL;
+    }
     for (;;) {
         if (used == size) {
             if (size > MESSAGE_MAX) {
@@ -38,7 +42,13 @@ static char *read_message(size_t *length, const char **why)
                 return NULL;
             }
             size *= 2;
-            text = realloc(text, size + 1);
+            char *grown = realloc(text, size + 1);
+            if (grown == NULL) {
+                free(text);
+                *why = "out of memory";
+                return NULL;
+            }
+            text = grown;
         }
         size_t n = fread(text + used, 1, size - used, stdin);
         if (n == 0)

@@ -672,7 +672,8 @@ bool mail_commands_run(const mail_context *ctx, const char *text, FILE *out,
             skipped++;
             continue;
         }
-        command c = {.line = line, .number = ++number};
+        number++;
+        command c = {.line = line, .number = number};
         if (run_line(&r, &c))
             run->applied++;
     }
