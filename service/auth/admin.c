@@ -57,6 +57,46 @@ static bool signed_by_configured(const httpsig_request *req, int64_t now,
     return true;
 }
 
+/* The configured key of variable, decoded into key; false when unset or
+ * not a base64 Ed25519 public key. */
+static bool configured_key(const char *variable,
+                           uint8_t key[HTTPSIG_PUBLIC_KEY_BYTES])
+{
+    const char *configured = getenv(variable);
+    size_t key_len = 0;
+    return configured != NULL && configured[0] != '\0' &&
+           sodium_base642bin(key, HTTPSIG_PUBLIC_KEY_BYTES, configured,
+                             strlen(configured), NULL, &key_len, NULL,
+                             sodium_base64_VARIANT_ORIGINAL) == 0 &&
+           key_len == HTTPSIG_PUBLIC_KEY_BYTES;
+}
+
+static bool claimed_by(const httpsig_request *req, const char *keyid,
+                       const char *variable)
+{
+    uint8_t key[HTTPSIG_PUBLIC_KEY_BYTES];
+    if (!configured_key(variable, key))
+        return false;
+    const char *input = req->header(req->header_ctx, "signature-input");
+    const char *signature = req->header(req->header_ctx, "signature");
+    if (input == NULL || signature == NULL)
+        return false;
+    httpsig_signature sig;
+    httpsig_error herr = {{0}};
+    return httpsig_parse(input, signature, NULL, &sig, &herr) &&
+           sig.has_keyid && strcmp(sig.keyid, keyid) == 0;
+}
+
+bool admin_claimed(const httpsig_request *req)
+{
+    return claimed_by(req, "admin", "PBEM_ADMIN_KEY");
+}
+
+bool admin_claimed_mail(const httpsig_request *req)
+{
+    return claimed_by(req, "mail", "PBEM_MAIL_INBOUND_KEY");
+}
+
 bool admin_check(const httpsig_request *req, int64_t now, caller *who,
                  apierr *err)
 {

@@ -30,6 +30,17 @@ bool admin_check(const httpsig_request *req, int64_t now, caller *who,
 bool admin_check_mail(const httpsig_request *req, int64_t now, caller *who,
                       apierr *err);
 
+/* Whether req's signature headers claim keyid "admin" (well-formed
+ * Signature-Input and Signature naming it) while PBEM_ADMIN_KEY holds a
+ * key. A look at the headers alone, for the server to decide before the
+ * body arrives whether a body larger than everyone's cap is worth reading:
+ * the signature covers the body's digest, so only admin_check, once the
+ * body is in, says whether the admin really signed it. */
+bool admin_claimed(const httpsig_request *req);
+
+/* The same for keyid "mail" and PBEM_MAIL_INBOUND_KEY. */
+bool admin_claimed_mail(const httpsig_request *req);
+
 /* The configured admin public key in base64 (PBEM_ADMIN_KEY), recorded in
  * the events admins make so anyone can check who signed them. */
 const char *admin_public_key(void);

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "auth/admin.h"
 #include "store/db.h"
 #include "core/log.h"
 #include "core/metrics.h"
@@ -42,7 +43,6 @@ struct http_request {
     char *body;
     size_t body_len;
     size_t body_max; /* HTTP_BODY_MAX, or more for import and mail */
-    bool too_large;
     bool started;    /* the access handler has seen this request */
     struct timespec began;
 };
@@ -169,6 +169,44 @@ static enum MHD_Result send_answer(struct MHD_Connection *conn,
     return result;
 }
 
+static const char *lookup_header(void *conn, const char *name)
+{
+    return MHD_lookup_connection_value(conn, MHD_HEADER_KIND, name);
+}
+
+/* The most body this request may send. The import and mail routes take
+ * more than everyone else, but only from a request whose signature headers
+ * name the admin's or the mail server's key: otherwise anyone could make
+ * the server hold megabytes per connection before authentication. The
+ * signature itself covers the body's digest and is checked once the body
+ * is in; the headers are all that can be looked at before reading it. */
+static size_t body_max_for(struct MHD_Connection *conn, const char *method,
+                           const char *url)
+{
+    if (strcmp(method, "POST") != 0)
+        return HTTP_BODY_MAX;
+    httpsig_request signed_as = {.header = lookup_header, .header_ctx = conn};
+    if (strcmp(url, HTTP_IMPORT_PATH) == 0 && admin_claimed(&signed_as))
+        return HTTP_IMPORT_BODY_MAX;
+    if (strcmp(url, HTTP_MAIL_PATH) == 0 && admin_claimed_mail(&signed_as))
+        return HTTP_MAIL_BODY_MAX;
+    return HTTP_BODY_MAX;
+}
+
+/* 413 and close: the rest of the body is not read. */
+static enum MHD_Result refuse_too_large(struct MHD_Connection *conn,
+                                        http_request *req)
+{
+    answer out = {.route = "oversize", .close = true};
+    char message[96];
+    snprintf(message, sizeof message,
+             "the request body is larger than the %zu-byte limit",
+             req->body_max);
+    answer_error(&out, 413, "body_too_large", message);
+    metrics_request(out.route, out.status, seconds_since(&req->began));
+    return send_answer(conn, &out);
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
                                   const char *url, const char *method,
                                   const char *version, const char *upload,
@@ -187,12 +225,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
          * parsing it holds its connection until the idle timeout, and
          * must not hold a graceful stop that long too. */
         __atomic_add_fetch(&server->in_flight, 1, __ATOMIC_ACQ_REL);
-        bool post = strcmp(method, "POST") == 0;
-        req->body_max = post && strcmp(url, HTTP_IMPORT_PATH) == 0
-                            ? HTTP_IMPORT_BODY_MAX
-                        : post && strcmp(url, HTTP_MAIL_PATH) == 0
-                            ? HTTP_MAIL_BODY_MAX
-                            : HTTP_BODY_MAX;
+        req->body_max = body_max_for(conn, method, url);
         /* libmicrohttpd decodes only the chunked coding; with any other
          * it waits for the body to end at a close that a client keeping
          * the connection open never sends, until the idle timeout. */
@@ -208,36 +241,34 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
         const char *length = MHD_lookup_connection_value(
             conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (length != NULL && strtoull(length, NULL, 10) > req->body_max)
-            req->too_large = true;
+            return refuse_too_large(conn, req);
         return MHD_YES;
     }
     if (*upload_size > 0) {
-        if (!req->too_large && req->body_len + *upload_size <= req->body_max) {
-            char *grown = realloc(req->body, req->body_len + *upload_size + 1);
-            if (grown == NULL)
-                abort();
-            req->body = grown;
-            memcpy(req->body + req->body_len, upload, *upload_size);
-            req->body_len += *upload_size;
-            req->body[req->body_len] = '\0';
-        } else {
-            req->too_large = true;
+        if (req->body_len + *upload_size > req->body_max) {
+            /* A chunked body announces no length: it is found too large
+             * only now. Reading the rest just to discard it would let a
+             * client keep the connection busy for as long as it sends;
+             * libmicrohttpd cannot answer in the middle of a body, so the
+             * connection is closed without one. */
+            log_info("%s %s: body over %zu bytes, connection closed", method,
+                     url, req->body_max);
+            metrics_request("oversize", 413, seconds_since(&req->began));
+            return MHD_NO;
         }
+        char *grown = realloc(req->body, req->body_len + *upload_size + 1);
+        if (grown == NULL)
+            abort();
+        req->body = grown;
+        memcpy(req->body + req->body_len, upload, *upload_size);
+        req->body_len += *upload_size;
+        req->body[req->body_len] = '\0';
         *upload_size = 0;
         return MHD_YES;
     }
     answer out = {0};
-    if (req->too_large) {
-        out.route = "oversize";
-        char message[96];
-        snprintf(message, sizeof message,
-                 "the request body is larger than the %zu-byte limit",
-                 req->body_max);
-        answer_error(&out, 413, "body_too_large", message);
-    } else {
-        routes_handle(conn, method, url, req->target, req->body, req->body_len,
-                      &out);
-    }
+    routes_handle(conn, method, url, req->target, req->body, req->body_len,
+                  &out);
     double seconds = seconds_since(&req->began);
     metrics_request(out.route, out.status, seconds);
     if (out.status >= 500)

@@ -244,3 +244,189 @@ Test(hostile_http, a_signed_path_has_one_spelling, .timeout = 120)
     json_decref(action);
     e2e_stop(&t.server);
 }
+
+/* A request that announces more body than its cap is refused before any
+ * of it is read, with the connection closed behind the answer. */
+static int announced_body_status(int port, const char *path, size_t length,
+                                 const char *extra_headers)
+{
+    char head[1024];
+    snprintf(head, sizeof head,
+             "POST %s HTTP/1.1\r\nHost: x\r\n"
+             "Content-Type: application/json\r\n%s"
+             "Content-Length: %zu\r\n\r\n",
+             path, extra_headers, length);
+    int fd = connect_to(port);
+    send_some(fd, head, strlen(head));
+    int status = status_within(fd, 5);
+    close(fd);
+    return status;
+}
+
+/* Signature headers that name keyid but sign nothing checkable: enough
+ * for a claim, never for a check. */
+static void fake_signature(const char *keyid, char *out, size_t size)
+{
+    char zeros[89];
+    memset(zeros, 'A', 86);
+    strcpy(zeros + 86, "==");
+    snprintf(out, size,
+             "Signature-Input: sig1=(\"@method\");created=1;keyid=\"%s\";"
+             "alg=\"ed25519\"\r\nSignature: sig1=:%s:\r\n",
+             keyid, zeros);
+}
+
+/* The import route takes 8 MiB and the mail route 1 MiB, but only from a
+ * request whose signature headers name the admin's or the mail server's
+ * key: anyone else gets everyone's 64 KiB before the body is read. */
+Test(hostile_http, the_large_caps_are_for_the_admin_and_the_mail_server,
+     .timeout = 60)
+{
+    /* Any 32 bytes make a key to claim. */
+    setenv("PBEM_ADMIN_KEY", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=", 1);
+    setenv("PBEM_MAIL_INBOUND_KEY",
+           "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=", 1);
+    e2e_server server = {0};
+    e2e_start(&server);
+    char admin[512], mail[512], player[512];
+    fake_signature("admin", admin, sizeof admin);
+    fake_signature("mail", mail, sizeof mail);
+    fake_signature("p_1", player, sizeof player);
+    size_t mib = 1024 * 1024;
+    struct {
+        const char *path;
+        const char *headers;
+    } refused[] = {
+        {"/v1/admin/matches/import", ""},
+        {"/v1/admin/matches/import", player},
+        {"/v1/admin/matches/import", mail},
+        {"/v1/mail/inbound", ""},
+        {"/v1/mail/inbound", admin},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        int status = announced_body_status(server.port, refused[i].path,
+                                           mib / 2, refused[i].headers);
+        cr_expect_eq(status, 413, "POST %s with %s: %d", refused[i].path,
+                     refused[i].headers[0] ? refused[i].headers : "no signature",
+                     status);
+    }
+    /* The claim gets the body read (then the signature fails). */
+    char *body = malloc(mib / 2);
+    cr_assert_not_null(body);
+    memset(body, ' ', mib / 2);
+    body[0] = '{';
+    body[mib / 2 - 1] = '}';
+    struct {
+        const char *path;
+        const char *headers;
+    } read[] = {
+        {"/v1/admin/matches/import", admin},
+        {"/v1/mail/inbound", mail},
+    };
+    for (size_t i = 0; i < sizeof read / sizeof *read; i++) {
+        char head[1024];
+        snprintf(head, sizeof head,
+                 "POST %s HTTP/1.1\r\nHost: x\r\n"
+                 "Content-Type: application/json\r\n%s"
+                 "Content-Length: %zu\r\n\r\n",
+                 read[i].path, read[i].headers, mib / 2);
+        int fd = connect_to(server.port);
+        send_some(fd, head, strlen(head));
+        send_some(fd, body, mib / 2);
+        int status = status_within(fd, 10);
+        close(fd);
+        cr_expect(status == 401 || status == 400, "POST %s as claimed: %d",
+                  read[i].path, status);
+    }
+    free(body);
+    unsetenv("PBEM_ADMIN_KEY");
+    unsetenv("PBEM_MAIL_INBOUND_KEY");
+    e2e_stop(&server);
+}
+
+/* True when the server closed fd within limit seconds. */
+static bool closed_within(int fd, double limit)
+{
+    double until = now_seconds() + limit;
+    char sink[4096];
+    for (;;) {
+        int left = (int)((until - now_seconds()) * 1000);
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        if (left <= 0 || poll(&p, 1, left) != 1)
+            return false;
+        ssize_t n = recv(fd, sink, sizeof sink, 0);
+        if (n <= 0)
+            return true;
+    }
+}
+
+/* A chunked body has no length to refuse at the start: once past the cap,
+ * the connection is closed, not read to its end. */
+Test(hostile_http, an_over_limit_chunked_body_closes_the_connection,
+     .timeout = 60)
+{
+    e2e_server server = {0};
+    e2e_start(&server);
+    static const char head[] =
+        "POST /v1/players HTTP/1.1\r\nHost: x\r\n"
+        "Content-Type: application/json\r\n"
+        "Transfer-Encoding: chunked\r\n\r\n";
+    size_t chunk = 96 * 1024;
+    char *text = malloc(chunk + 32);
+    cr_assert_not_null(text);
+    int len = snprintf(text, 32, "%zx\r\n", chunk);
+    memset(text + len, ' ', chunk);
+    memcpy(text + len + chunk, "\r\n", 2);
+    int fd = connect_to(server.port);
+    send_some(fd, head, sizeof head - 1);
+    /* The body does not end: the client would go on sending. */
+    send_some(fd, text, (size_t)len + chunk + 2);
+    cr_expect(closed_within(fd, 5),
+              "a chunked body past the cap was read on");
+    close(fd);
+    free(text);
+    e2e_response r = e2e_call(&server, "GET", "/healthz", NULL, NULL);
+    cr_expect_eq(r.status, 200, "%s", r.body);
+    e2e_response_free(&r);
+    e2e_stop(&server);
+}
+
+/* The figures of the issue: 100 anonymous 8 MiB bodies sent at once to
+ * the import route took RSS from 17 to 893 MB. Each is now held to the
+ * normal cap. */
+Test(hostile_http, anonymous_import_bodies_hold_no_memory, .timeout = 120)
+{
+    e2e_server server = {0};
+    e2e_start(&server);
+    enum { clients = 100 };
+    static const char head[] =
+        "POST /v1/admin/matches/import HTTP/1.1\r\nHost: x\r\n"
+        "Content-Type: application/json\r\n"
+        "Transfer-Encoding: chunked\r\n\r\n";
+    size_t chunk = 256 * 1024;
+    char *text = malloc(chunk + 32);
+    cr_assert_not_null(text);
+    int len = snprintf(text, 32, "%zx\r\n", chunk);
+    memset(text + len, ' ', chunk);
+    memcpy(text + len + chunk, "\r\n", 2);
+    long before = rss_kib(server.pid);
+    int fds[clients];
+    for (int i = 0; i < clients; i++) {
+        fds[i] = connect_to(server.port);
+        send_some(fds[i], head, sizeof head - 1);
+    }
+    /* 8 MiB each, a chunk to each in turn, so all are in flight at once. */
+    for (int round = 0; round < 32; round++)
+        for (int i = 0; i < clients; i++)
+            send_some(fds[i], text, (size_t)len + chunk + 2);
+    long after = rss_kib(server.pid);
+    for (int i = 0; i < clients; i++)
+        close(fds[i]);
+    free(text);
+    cr_log_info("RSS %ld KiB before, %ld KiB with 100 anonymous 8 MiB "
+                "imports in flight",
+                before, after);
+    cr_expect_lt(after - before, 64 * 1024,
+                 "RSS grew from %ld to %ld KiB", before, after);
+    e2e_stop(&server);
+}
