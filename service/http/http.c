@@ -16,12 +16,14 @@
 #include "core/log.h"
 #include "core/metrics.h"
 #include "http/answer.h"
+#include "http/reaper.h"
 #include "http/routes.h"
 
 struct http_server {
     struct MHD_Daemon *daemon;
     int port;
     int in_flight;   /* requests the handler began, not completed (atomic) */
+    reaper *reaper;  /* the deadline for receiving each request */
 };
 
 /* Per-request state, created by the URI log callback (which sees the raw,
@@ -36,6 +38,7 @@ typedef struct http_request http_request;
  * connection closes or the next request begins. */
 typedef struct http_connection {
     http_request *open;
+    reaper_watch *watch;
 } http_connection;
 
 struct http_request {
@@ -73,16 +76,27 @@ static http_connection *connection_of(struct MHD_Connection *conn)
     return info != NULL ? info->socket_context : NULL;
 }
 
+/* The request on conn has been read whole (or answered early). */
+static void received(http_server *server, struct MHD_Connection *conn)
+{
+    http_connection *c = connection_of(conn);
+    if (c != NULL && c->watch != NULL)
+        reaper_received(server->reaper, c->watch);
+}
+
 static void on_connection(void *cls, struct MHD_Connection *conn,
                           void **socket_context,
                           enum MHD_ConnectionNotificationCode code)
 {
-    (void)conn;
     http_server *server = cls;
     if (code == MHD_CONNECTION_NOTIFY_STARTED) {
         http_connection *c = calloc(1, sizeof *c);
         if (c == NULL)
             abort();
+        const union MHD_ConnectionInfo *info =
+            MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+        if (info != NULL)
+            c->watch = reaper_begin(server->reaper, info->connect_fd);
         *socket_context = c;
         return;
     }
@@ -91,6 +105,9 @@ static void on_connection(void *cls, struct MHD_Connection *conn,
         return;
     if (c->open != NULL)
         release(server, c->open);
+    /* libmicrohttpd reports the close before it closes the socket. */
+    if (c->watch != NULL)
+        reaper_end(server->reaper, c->watch);
     free(c);
     *socket_context = NULL;
 }
@@ -126,6 +143,8 @@ static void on_completed(void *cls, struct MHD_Connection *conn,
     http_connection *c = connection_of(conn);
     if (c != NULL && c->open == req)
         c->open = NULL;
+    if (c != NULL && c->watch != NULL)
+        reaper_answered(server->reaper, c->watch);
     release(server, req);
     *con_cls = NULL;
 }
@@ -233,6 +252,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
             conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
         if (coding != NULL && strcasecmp(coding, "chunked") != 0) {
             answer out = {.route = "unknown_coding", .close = true};
+            received(server, conn);
             answer_error(&out, 501, "unsupported_transfer_coding",
                          "the only transfer coding understood is chunked");
             metrics_request(out.route, out.status, seconds_since(&req->began));
@@ -240,8 +260,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
         }
         const char *length = MHD_lookup_connection_value(
             conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-        if (length != NULL && strtoull(length, NULL, 10) > req->body_max)
+        if (length != NULL && strtoull(length, NULL, 10) > req->body_max) {
+            received(server, conn);
             return refuse_too_large(conn, req);
+        }
         return MHD_YES;
     }
     if (*upload_size > 0) {
@@ -266,6 +288,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
         *upload_size = 0;
         return MHD_YES;
     }
+    received(server, conn);
     answer out = {0};
     routes_handle(conn, method, url, req->target, req->body, req->body_len,
                   &out);
@@ -296,6 +319,15 @@ static bool parse_listen(const char *listen, struct sockaddr_in *addr)
     addr->sin_family = AF_INET;
     addr->sin_port = htons((uint16_t)port);
     return inet_pton(AF_INET, host[0] ? host : "0.0.0.0", &addr->sin_addr) == 1;
+}
+
+/* PBEM_HTTP_REQUEST_SECONDS: how long a request may take to arrive. */
+static int request_seconds(void)
+{
+    const char *text = getenv("PBEM_HTTP_REQUEST_SECONDS");
+    long seconds = text != NULL ? strtol(text, NULL, 10) : 0;
+    return seconds >= 1 && seconds <= 3600 ? (int)seconds
+                                           : HTTP_REQUEST_SECONDS;
 }
 
 http_server *http_start(const char *address, int threads, apierr *err)
@@ -331,6 +363,7 @@ http_server *http_start(const char *address, int threads, apierr *err)
     http_server *server = calloc(1, sizeof *server);
     if (server == NULL)
         abort();
+    server->reaper = reaper_start(request_seconds());
     server->daemon = MHD_start_daemon(
         MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG, 0, NULL, NULL,
         on_request, server, MHD_OPTION_LISTEN_SOCKET, fd,
@@ -346,6 +379,7 @@ http_server *http_start(const char *address, int threads, apierr *err)
         MHD_OPTION_END);
     if (server->daemon == NULL) {
         close(fd);
+        reaper_stop(server->reaper);
         free(server);
         apierr_set(err, 500, "cannot_listen",
                    "the HTTP server could not start on %s", address);
@@ -375,5 +409,6 @@ void http_stop(http_server *server, int grace_seconds)
         nanosleep(&tick, NULL);
     }
     MHD_stop_daemon(server->daemon);
+    reaper_stop(server->reaper);
     free(server);
 }

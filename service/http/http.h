@@ -21,6 +21,11 @@
 #define HTTP_MAIL_BODY_MAX (1024 * 1024)
 #define HTTP_MAIL_PATH "/v1/mail/inbound"
 
+/* The longest a request may take to arrive, headers and body, unless
+ * PBEM_HTTP_REQUEST_SECONDS says otherwise (1-3600): past it the
+ * connection is closed, so slow clients cannot hold every connection. */
+#define HTTP_REQUEST_SECONDS 30
+
 typedef struct http_server http_server;
 
 /* Starts serving on listen ("127.0.0.1:8080"). NULL with err filled when

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -428,5 +429,126 @@ Test(hostile_http, anonymous_import_bodies_hold_no_memory, .timeout = 120)
                 before, after);
     cr_expect_lt(after - before, 64 * 1024,
                  "RSS grew from %ld to %ld KiB", before, after);
+    e2e_stop(&server);
+}
+
+/* A socket from source address 127.0.0.<host>, not yet connected to the
+ * server (non-blocking connect). -1 when the system refuses one. */
+static int connect_from(int host, int port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+    if (fd < 0)
+        return -1;
+    struct sockaddr_in from = {.sin_family = AF_INET};
+    from.sin_addr.s_addr = htonl(INADDR_LOOPBACK - 1 + (uint32_t)host);
+    struct sockaddr_in to = {.sin_family = AF_INET,
+                             .sin_port = htons((uint16_t)port)};
+    to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (bind(fd, (struct sockaddr *)&from, sizeof from) != 0 ||
+        (connect(fd, (struct sockaddr *)&to, sizeof to) != 0 &&
+         errno != EINPROGRESS)) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+typedef struct probe {
+    int port;
+    volatile bool stop;
+    double worst;    /* the slowest /healthz answer, seconds */
+    int answered, unanswered;
+} probe;
+
+/* A normal client from 127.0.0.1: /healthz on a new connection, again and
+ * again, each given 10 s. */
+static void *probe_healthz(void *arg)
+{
+    probe *p = arg;
+    static const char request[] =
+        "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+    while (!p->stop) {
+        double began = now_seconds();
+        int fd = connect_to(p->port);
+        send_some(fd, request, sizeof request - 1);
+        int status = status_within(fd, 10);
+        close(fd);
+        double took = now_seconds() - began;
+        if (status == 200)
+            p->answered++;
+        else
+            p->unanswered++;
+        if (took > p->worst)
+            p->worst = took;
+        struct timespec pause = {0, 200 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    return NULL;
+}
+
+/* Slowloris: 1,000 connections, 200 from each of five addresses (the
+ * per-address limit), each sending a header line every second and
+ * opening again whenever the server drops it, for 8 s. With a 2 s
+ * deadline for a request to arrive, a normal client's /healthz is answered
+ * within 2 deadlines and a second: a slot freed by the deadline goes to
+ * whoever waited first. */
+Test(hostile_http, slow_clients_do_not_hold_the_server, .timeout = 120)
+{
+    setenv("PBEM_HTTP_REQUEST_SECONDS", "2", 1);
+    e2e_server server = {0};
+    e2e_start(&server);
+    unsetenv("PBEM_HTTP_REQUEST_SECONDS");
+    enum { hosts = 5, per_host = 200, slow = hosts * per_host };
+    static const char opening[] = "GET /healthz HTTP/1.1\r\nHost: x\r\n";
+    static const char line[] = "X-Slow: 1\r\n";
+    int fds[slow];
+    bool opened[slow];
+    for (int i = 0; i < slow; i++) {
+        fds[i] = connect_from(2 + i / per_host, server.port);
+        opened[i] = false;
+    }
+    probe p = {.port = server.port};
+    pthread_t prober;
+    cr_assert_eq(pthread_create(&prober, NULL, probe_healthz, &p), 0);
+    int reopened = 0;
+    double began = now_seconds();
+    while (now_seconds() - began < 8) {
+        for (int i = 0; i < slow; i++) {
+            if (fds[i] < 0) {
+                fds[i] = connect_from(2 + i / per_host, server.port);
+                opened[i] = false;
+                continue;
+            }
+            /* Closed by the server: open again, as an attacker would. */
+            char sink[64];
+            ssize_t n = recv(fds[i], sink, sizeof sink, MSG_DONTWAIT);
+            bool dead = n == 0 || (n < 0 && errno != EAGAIN &&
+                                   errno != EWOULDBLOCK && errno != ENOTCONN);
+            const char *text = opened[i] ? line : opening;
+            size_t len = opened[i] ? sizeof line - 1 : sizeof opening - 1;
+            if (!dead && send(fds[i], text, len, MSG_NOSIGNAL) == (ssize_t)len)
+                opened[i] = true;
+            else if (dead || (errno != EAGAIN && errno != ENOTCONN &&
+                              errno != EINPROGRESS)) {
+                close(fds[i]);
+                fds[i] = connect_from(2 + i / per_host, server.port);
+                opened[i] = false;
+                reopened++;
+            }
+        }
+        struct timespec second = {1, 0};
+        nanosleep(&second, NULL);
+    }
+    p.stop = true;
+    pthread_join(prober, NULL);
+    for (int i = 0; i < slow; i++)
+        if (fds[i] >= 0)
+            close(fds[i]);
+    cr_log_info("slowloris: %d slow connections, %d opened again; /healthz "
+                "answered %d times, %d not, slowest %.2f s",
+                slow, reopened, p.answered, p.unanswered, p.worst);
+    cr_expect_gt(p.answered, 0);
+    cr_expect_eq(p.unanswered, 0);
+    cr_expect_lt(p.worst, 5.0, "the slowest /healthz took %.2f s", p.worst);
     e2e_stop(&server);
 }
