@@ -16,6 +16,7 @@
 #include "core/log.h"
 #include "core/metrics.h"
 #include "http/answer.h"
+#include "http/peers.h"
 #include "http/reaper.h"
 #include "http/routes.h"
 
@@ -24,6 +25,7 @@ struct http_server {
     int port;
     int in_flight;   /* requests the handler began, not completed (atomic) */
     reaper *reaper;  /* the deadline for receiving each request */
+    peers *peers;    /* trusted proxies, connections per address */
 };
 
 /* Per-request state, created by the URI log callback (which sees the raw,
@@ -39,6 +41,8 @@ typedef struct http_request http_request;
 typedef struct http_connection {
     http_request *open;
     reaper_watch *watch;
+    struct sockaddr_storage peer; /* counted in peers while open */
+    bool counted;
 } http_connection;
 
 struct http_request {
@@ -97,6 +101,13 @@ static void on_connection(void *cls, struct MHD_Connection *conn,
             MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
         if (info != NULL)
             c->watch = reaper_begin(server->reaper, info->connect_fd);
+        info = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+        if (info != NULL && info->client_addr != NULL &&
+            info->client_addr->sa_family == AF_INET) {
+            memcpy(&c->peer, info->client_addr, sizeof(struct sockaddr_in));
+            peers_opened(server->peers, (struct sockaddr *)&c->peer);
+            c->counted = true;
+        }
         *socket_context = c;
         return;
     }
@@ -108,6 +119,8 @@ static void on_connection(void *cls, struct MHD_Connection *conn,
     /* libmicrohttpd reports the close before it closes the socket. */
     if (c->watch != NULL)
         reaper_end(server->reaper, c->watch);
+    if (c->counted)
+        peers_closed(server->peers, (struct sockaddr *)&c->peer);
     free(c);
     *socket_context = NULL;
 }
@@ -226,6 +239,28 @@ static enum MHD_Result refuse_too_large(struct MHD_Connection *conn,
     return send_answer(conn, &out);
 }
 
+/* libmicrohttpd's own per-address limit cannot spare a trusted proxy, so
+ * the count is kept here. */
+static enum MHD_Result on_accept(void *cls, const struct sockaddr *addr,
+                                 socklen_t addrlen)
+{
+    (void)addrlen;
+    http_server *server = cls;
+    return peers_admit(server->peers, addr) ? MHD_YES : MHD_NO;
+}
+
+/* The client's address for the log: the forwarding headers are read only
+ * from a trusted proxy. */
+static void client_of(http_server *server, struct MHD_Connection *conn,
+                      char *out, size_t size)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    peers_client(server->peers, info != NULL ? info->client_addr : NULL,
+                 lookup_header(conn, "Forwarded"),
+                 lookup_header(conn, "X-Forwarded-For"), out, size);
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
                                   const char *url, const char *method,
                                   const char *version, const char *upload,
@@ -294,11 +329,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
                   &out);
     double seconds = seconds_since(&req->began);
     metrics_request(out.route, out.status, seconds);
+    char client[64];
+    client_of(server, conn, client, sizeof client);
     if (out.status >= 500)
-        log_warn("%s %s -> %d in %.1f ms", method, url, out.status,
+        log_warn("%s %s %s -> %d in %.1f ms", client, method, url, out.status,
                  seconds * 1e3);
     else
-        log_info("%s %s -> %d in %.1f ms", method, url, out.status,
+        log_info("%s %s %s -> %d in %.1f ms", client, method, url, out.status,
                  seconds * 1e3);
     return send_answer(conn, &out);
 }
@@ -363,16 +400,23 @@ http_server *http_start(const char *address, int threads, apierr *err)
     http_server *server = calloc(1, sizeof *server);
     if (server == NULL)
         abort();
+    server->peers = peers_new(getenv("PBEM_TRUSTED_PROXIES"),
+                              HTTP_PER_ADDRESS_CONNECTIONS, err);
+    if (server->peers == NULL) {
+        close(fd);
+        free(server);
+        return NULL;
+    }
     server->reaper = reaper_start(request_seconds());
     server->daemon = MHD_start_daemon(
-        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG, 0, NULL, NULL,
+        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG, 0,
+        on_accept, server,
         on_request, server, MHD_OPTION_LISTEN_SOCKET, fd,
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)threads,
         MHD_OPTION_URI_LOG_CALLBACK, on_uri, server,
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, server,
         MHD_OPTION_NOTIFY_CONNECTION, on_connection, server,
         MHD_OPTION_CONNECTION_LIMIT, 1000u,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT, 200u,
         MHD_OPTION_CONNECTION_TIMEOUT, 30u,
         /* Headers only: bodies are buffered by us, under HTTP_BODY_MAX. */
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(32 * 1024),
@@ -380,6 +424,7 @@ http_server *http_start(const char *address, int threads, apierr *err)
     if (server->daemon == NULL) {
         close(fd);
         reaper_stop(server->reaper);
+        peers_free(server->peers);
         free(server);
         apierr_set(err, 500, "cannot_listen",
                    "the HTTP server could not start on %s", address);
@@ -410,5 +455,6 @@ void http_stop(http_server *server, int grace_seconds)
     }
     MHD_stop_daemon(server->daemon);
     reaper_stop(server->reaper);
+    peers_free(server->peers);
     free(server);
 }

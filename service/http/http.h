@@ -26,10 +26,17 @@
  * connection is closed, so slow clients cannot hold every connection. */
 #define HTTP_REQUEST_SECONDS 30
 
+/* The connections one client address may hold at once. The proxies
+ * PBEM_TRUSTED_PROXIES names (comma-separated IPv4 addresses) are exempt,
+ * as every user behind them shares their address, and only their
+ * Forwarded / X-Forwarded-For headers are believed about the client. */
+#define HTTP_PER_ADDRESS_CONNECTIONS 200u
+
 typedef struct http_server http_server;
 
 /* Starts serving on listen ("127.0.0.1:8080"). NULL with err filled when
- * the address is malformed or already in use. */
+ * the address is malformed or already in use, or PBEM_TRUSTED_PROXIES
+ * holds something that is not an address. */
 http_server *http_start(const char *listen, int threads, apierr *err);
 
 /* The port actually bound (useful with port 0). */

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -551,4 +552,97 @@ Test(hostile_http, slow_clients_do_not_hold_the_server, .timeout = 120)
     cr_expect_eq(p.unanswered, 0);
     cr_expect_lt(p.worst, 5.0, "the slowest /healthz took %.2f s", p.worst);
     e2e_stop(&server);
+}
+
+/* A blocking socket from 127.0.0.<host>, connected. */
+static int connect_blocking_from(int host, int port)
+{
+    int fd = connect_from(host, port);
+    cr_assert_geq(fd, 0);
+    struct pollfd p = {.fd = fd, .events = POLLOUT};
+    cr_assert_eq(poll(&p, 1, 5000), 1);
+    int flags = 0;
+    cr_assert_eq(ioctl(fd, FIONBIO, &flags), 0);
+    return fd;
+}
+
+/* "GET /healthz" from 127.0.0.<host>: its status within 5 s, 0 for none. */
+static int healthz_from(int host, int port)
+{
+    static const char request[] =
+        "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+    int fd = connect_blocking_from(host, port);
+    send_some(fd, request, sizeof request - 1);
+    int status = status_within(fd, 5);
+    close(fd);
+    return status;
+}
+
+/* Behind the TLS proxy deploy/ recommends, every user shares its address:
+ * the limit of 200 connections per address must not lock them all out at
+ * once. A trusted proxy is exempt; any other address still is not. */
+Test(hostile_http, a_trusted_proxy_is_not_held_to_one_address_limit,
+     .timeout = 60)
+{
+    setenv("PBEM_TRUSTED_PROXIES", "127.0.0.2", 1);
+    e2e_server server = {0};
+    e2e_start(&server);
+    unsetenv("PBEM_TRUSTED_PROXIES");
+    enum { held = 250 };
+    static const char opening[] = "GET /healthz HTTP/1.1\r\nHost: x\r\n";
+    int proxy[held], other[held];
+    for (int i = 0; i < held; i++) {
+        proxy[i] = connect_blocking_from(2, server.port);
+        send_some(proxy[i], opening, sizeof opening - 1);
+        other[i] = connect_blocking_from(3, server.port);
+        send_some(other[i], opening, sizeof opening - 1);
+    }
+    cr_expect_eq(healthz_from(2, server.port), 200,
+                 "the trusted proxy was locked out");
+    cr_expect_eq(healthz_from(3, server.port), 0,
+                 "an untrusted address held more than 200 connections");
+    cr_expect_eq(healthz_from(1, server.port), 200);
+    for (int i = 0; i < held; i++) {
+        close(proxy[i]);
+        close(other[i]);
+    }
+    e2e_stop(&server);
+}
+
+Test(hostile_http, a_trusted_proxy_that_is_not_an_address_stops_the_start,
+     .timeout = 60)
+{
+    int err[2];
+    cr_assert_eq(pipe(err), 0);
+    char key_file[256];
+    snprintf(key_file, sizeof key_file, "%s/proxies-%d.key",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid());
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        dup2(err[1], STDERR_FILENO);
+        close(err[0]);
+        close(err[1]);
+        setenv("PBEM_TRUSTED_PROXIES", "127.0.0.2,proxy.example", 1);
+        setenv("PBEM_LISTEN", "127.0.0.1:0", 1);
+        setenv("PBEM_KEY_FILE", key_file, 1);
+        setenv("PBEM_QUIET", "1", 1);
+        execl(getenv("PBEM_BIN"), "pbemd", (char *)NULL);
+        _exit(127);
+    }
+    close(err[1]);
+    char said[4096] = {0};
+    size_t len = 0;
+    ssize_t n;
+    while (len < sizeof said - 1 &&
+           (n = read(err[0], said + len, sizeof said - 1 - len)) > 0)
+        len += (size_t)n;
+    close(err[0]);
+    int status = 0;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    unlink(key_file);
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) != 0,
+              "pbemd started with a bad PBEM_TRUSTED_PROXIES");
+    cr_expect_not_null(strstr(said, "\"proxy.example\" is not an IPv4"),
+                       "pbemd said: %s", said);
 }
