@@ -42,12 +42,16 @@ static mailin_outcome finish(mailin_result *result, mailin_outcome outcome,
     return outcome;
 }
 
-/* The message's idempotency key. */
+/* The message's idempotency key: "id:<Message-ID>/<sender>", or without
+ * a Message-ID "sha256:<hex of the bytes>". */
 static void key_of(const mail_message *message, char *key, size_t size)
 {
+    /* With its sender: two people whose programs reuse a Message-ID must
+     * not take each other's mail for a duplicate (the lines' nonces derive
+     * from the key too). */
     if (message->message_id != NULL && message->message_id[0] != '\0' &&
         strlen(message->message_id) < 200) {
-        snprintf(key, size, "id:%s", message->message_id);
+        snprintf(key, size, "id:%s/%s", message->message_id, message->from);
         return;
     }
     char hex[65];

@@ -2,8 +2,8 @@
  * worker in imap_worker.h), `pbem mail-in` from a mail server's pipe and
  * POST /v1/mail/inbound all hand each raw message here.
  *
- * A message is handled once: its key (the Message-ID, or without one the
- * SHA-256 of its bytes) is stored in the transaction that queues its
+ * A message is handled once: its key (the Message-ID with the sender's
+ * address, or without one the SHA-256 of its bytes) is stored in the transaction that queues its
  * answer, and a session advisory lock on the key keeps two processes from
  * handling it at once. The same message again changes nothing and gets no
  * second answer; one interrupted half-way is handled again from the start,
@@ -36,7 +36,7 @@ typedef struct mailin_result {
     /* "answered", "refused", "ignored: <why>", "duplicate", "limited",
      * "bounce", "unreadable: <why>", "try later: <why>" */
     char what[320];
-    char message_key[256];
+    char message_key[512];
     long long player_id; /* who wrote it, when known */
     int commands;        /* commands applied */
 } mailin_result;
