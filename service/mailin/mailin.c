@@ -411,6 +411,10 @@ static bool run_and_answer(PGconn *conn, const mail_message *message,
     FILE *out = open_memstream(&body, &size);
     mail_run run;
     bool ok = mail_commands_run(&ctx, text, out, &run);
+    if (!ok)
+        apierr_set(err, 503, "database",
+                   "the database failed while the commands ran; the message "
+                   "will be handled again");
     long long player_id = run.player_id ? run.player_id : sender->player_id;
     if (ok && run.match_id != 0 && player_id > 0) {
         caller who = {.player_id = player_id};
