@@ -112,12 +112,15 @@ static json_t *once(runner *r, command *c, changing_call call, apierr *err)
         int status = stored.status;
         free(stored.body);
         if (status >= 400) {
+            /* A stored refusal has the API's error shape. */
+            const json_t *error = json_object_get(answer, "error");
             apierr_set(err, status,
-                       json_string_value(json_object_get(answer, "error"))
+                       json_string_value(json_object_get(error, "code"))
                            ?: "refused",
                        "%s",
-                       json_string_value(json_object_get(answer, "message"))
-                           ?: "refused");
+                       json_string_value(json_object_get(error, "message"))
+                           ?: "this line was refused when the mail was "
+                              "first handled");
             json_decref(answer);
             return NULL;
         }

@@ -107,8 +107,10 @@ bool mail_join_accept(long long invitation_id, const caller *base,
         answer = json_loads(stored.body ? stored.body : "{}", 0, NULL);
         free(stored.body);
         if (stored.status >= 400) {
+            /* A stored refusal has the API's error shape. */
+            const json_t *error = json_object_get(answer, "error");
             apierr_set(err, stored.status, "refused", "%s",
-                       json_string_value(json_object_get(answer, "message"))
+                       json_string_value(json_object_get(error, "message"))
                            ?: "the join was refused");
             json_decref(answer);
             return false;
