@@ -23,6 +23,7 @@
 #include "mailin/mail_show.h"
 #include "notify/mail_answers.h"
 #include "notify/mail_failures.h"
+#include "play/players.h"
 #include "store/db.h"
 #include "store/db_params.h"
 #include "store/store.h"
@@ -236,14 +237,27 @@ static bool harmless(const char *text)
     return all;
 }
 
+/* Whether name passes the rule every player's name meets
+ * (players_name_ok), which the stripping below may not cover whole. */
+static bool fit_to_show(const char *name)
+{
+    json_t *value = json_string(name);
+    bool ok = value != NULL && players_name_ok(value);
+    json_decref(value);
+    return ok;
+}
+
 /* A name for a new email-only player: the From's display name, without
  * control or bidirectional-override characters (others read it in their
- * mails), at most 80 bytes; else the address's local part. */
+ * mails), at most 80 bytes; else the address's local part; else
+ * "player". What is kept always passes players_name_ok. */
 static void name_for(const mail_message *message, char *name, size_t size)
 {
     size_t n = 0;
-    const unsigned char *c = (const unsigned char *)message->from_name;
-    for (; c && *c && n + 1 < size && n < 80; c++) {
+    const unsigned char *c = (const unsigned char *)(message->from_name
+                                                         ? message->from_name
+                                                         : "");
+    for (; *c && n + 1 < size && n < 80; c++) {
         /* U+202A..U+202E and U+2066..U+2069: E2 80 AA..AE, E2 81 A6..A9. */
         if (c[0] == 0xE2 && ((c[1] == 0x80 && c[2] >= 0xAA && c[2] <= 0xAE) ||
                              (c[1] == 0x81 && c[2] >= 0xA6 && c[2] <= 0xA9))) {
@@ -264,7 +278,7 @@ static void name_for(const mail_message *message, char *name, size_t size)
     name[n] = '\0';
     while (n > 0 && name[n - 1] == ' ')
         name[--n] = '\0';
-    if (name[0] != '\0')
+    if (fit_to_show(name))
         return;
     const char *address = message->from;
     const char *at = strchr(address, '@');
@@ -272,7 +286,7 @@ static void name_for(const mail_message *message, char *name, size_t size)
     if (local >= size)
         local = size - 1;
     snprintf(name, size, "%.*s", (int)local, address);
-    if (name[0] == '\0')
+    if (!fit_to_show(name))
         snprintf(name, size, "player");
 }
 
