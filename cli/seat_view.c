@@ -95,9 +95,14 @@ void seat_view_print(FILE *out, const char *match, const json_t *view)
     const char *wait = json_string_value(json_object_get(pending, "wait"));
     bool sealed = wait != NULL && strcmp(wait, "simultaneous") == 0;
     if (status != NULL && strcmp(status, "open") == 0) {
+        long long taken = 0;
+        size_t i;
+        const json_t *seat;
+        json_array_foreach(seats, i, seat)
+            taken += !json_is_null(json_object_get(seat, "player"));
         fprintf(out, "%s is waiting for players: %lld of %lld seats are "
                      "taken.\n",
-                match, (long long)json_array_size(seats),
+                match, taken,
                 (long long)json_integer_value(
                     json_object_get(view, "seat_count")));
     }

@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -90,10 +92,10 @@ static void transcribe(const pl_person *person, const char *const *args,
     fclose(out);
 }
 
-pl_result pl_run(const pl_person *person, const char *url,
-                 const char *const *args)
+/* Spawns pbem with args as person; out and err receive its output. */
+static pid_t spawn(const pl_person *person, const char *url,
+                   const char *const *args, int out, int err)
 {
-    int out = scratch_file(), err = scratch_file();
     const char *argv[32];
     int argc = 0;
     argv[argc++] = binary();
@@ -127,6 +129,14 @@ pl_result pl_run(const pl_person *person, const char *url,
     posix_spawn_file_actions_destroy(&fa);
     cr_assert_eq(rc, 0, "cannot start %s (set PBEM_CLI or make build/pbem)",
                  argv[0]);
+    return pid;
+}
+
+pl_result pl_run(const pl_person *person, const char *url,
+                 const char *const *args)
+{
+    int out = scratch_file(), err = scratch_file();
+    pid_t pid = spawn(person, url, args, out, err);
     int status;
     cr_assert_eq(waitpid(pid, &status, 0), pid);
     pl_result r = {WIFEXITED(status) ? WEXITSTATUS(status) : -1,
@@ -198,4 +208,40 @@ long long pl_seq(const char *view_output)
     }
     cr_assert_not_null(last, "no seq in: %s", view_output);
     return atoll(last + 4);
+}
+
+pl_background pl_start(const pl_person *person, const char *url,
+                       const char *const *args)
+{
+    pl_background b = {.out = scratch_file()};
+    int err = scratch_file();
+    b.pid = spawn(person, url, args, b.out, err);
+    close(err);
+    return b;
+}
+
+bool pl_wait_for(const pl_background *b, const char *text)
+{
+    for (int tries = 0; tries < 200; tries++) {
+        char buf[65536];
+        ssize_t n = pread(b->out, buf, sizeof buf - 1, 0);
+        buf[n > 0 ? n : 0] = '\0';
+        if (strstr(buf, text) != NULL)
+            return true;
+        /* Polling a file the other process writes: the condition, not the
+         * delay, decides. */
+        struct timespec pause = {.tv_nsec = 100 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    return false;
+}
+
+int pl_finish(pl_background *b, int signal_number, char **out)
+{
+    if (signal_number != 0)
+        kill(b->pid, signal_number);
+    int status;
+    cr_assert_eq(waitpid(b->pid, &status, 0), b->pid);
+    *out = slurp_fd(b->out);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }

@@ -37,6 +37,24 @@ pl_result pl_run(const pl_person *person, const char *url,
                  const char *const *args);
 void pl_free(pl_result *r);
 
+/* A `pbem ARGS…` left running (watch), its output going to a file. */
+typedef struct pl_background {
+    int pid;
+    int out; /* the file standard output goes to */
+} pl_background;
+
+/* Starts `pbem ARGS…` as person against url and returns at once. */
+pl_background pl_start(const pl_person *person, const char *url,
+                       const char *const *args);
+
+/* Waits up to 20 seconds for text to appear in its output; false if it
+ * did not. */
+bool pl_wait_for(const pl_background *b, const char *text);
+
+/* Waits for it to exit (sending signal first unless 0); returns the
+ * exit status and fills *out with all it printed (malloc'd). */
+int pl_finish(pl_background *b, int signal_number, char **out);
+
 /* keygen then register NAME; asserts both succeed. */
 void pl_sign_up(const pl_person *person, const char *url, const char *name);
 

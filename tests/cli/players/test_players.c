@@ -3,6 +3,7 @@
  * something goes wrong (a stale view, a refused move, no key, no server).
  */
 #include <criterion/criterion.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -61,6 +62,25 @@ static int play_turn(const table *t, const pl_person *person)
     return played;
 }
 
+/* Alice and Bob play turns until the match is over; returns the number of
+ * moves played. */
+static int play_to_the_end(const table *t)
+{
+    int moves = 0;
+    bool over = false;
+    for (int round = 0; round < 400 && !over; round++) {
+        int before = moves;
+        moves += play_turn(t, &t->alice);
+        moves += play_turn(t, &t->bob);
+        pl_result r = view(t, &t->alice);
+        over = strstr(r.out, "The match is over:") != NULL;
+        pl_free(&r);
+        cr_assert(over || moves > before, "nobody could move");
+    }
+    cr_assert(over, "the match did not end");
+    return moves;
+}
+
 Test(pbem_players, two_players_play_a_match_to_the_end, .timeout = 60)
 {
     table t;
@@ -76,18 +96,7 @@ Test(pbem_players, two_players_play_a_match_to_the_end, .timeout = 60)
     cr_assert_eq(stat(path, &st), 0);
     cr_expect_eq(st.st_mode & 0777, 0600);
 
-    int moves = 0;
-    bool over = false;
-    for (int round = 0; round < 400 && !over; round++) {
-        int before = moves;
-        moves += play_turn(&t, &t.alice);
-        moves += play_turn(&t, &t.bob);
-        pl_result r = view(&t, &t.alice);
-        over = strstr(r.out, "The match is over:") != NULL;
-        pl_free(&r);
-        cr_assert(over || moves > before, "nobody could move");
-    }
-    cr_assert(over, "the match did not end");
+    int moves = play_to_the_end(&t);
     cr_expect_gt(moves, 10);
 
     /* Both see the same result. */
@@ -446,4 +455,45 @@ Test(pbem_players, options_are_typed_as_the_game_declares, .timeout = 60)
     cr_expect(strncmp(r.err, "pbem: ", 6) == 0, "%s", r.err);
     pl_free(&r);
     e2e_stop(&server);
+}
+
+Test(pbem_players, watch_follows_a_match_until_it_ends, .timeout = 60)
+{
+    table t;
+    sit_down(&t, "artifact_stack");
+    pl_person carol;
+    pl_person_new(&carol, "carol");
+    pl_background watch = pl_start(&carol, t.url,
+                                   ARGS("watch", t.match, "--interval", "1"));
+    cr_assert(pl_wait_for(&watch, "#4    the match started\n"));
+    play_to_the_end(&t);
+    /* It stops by itself once the match is over. */
+    cr_assert(pl_wait_for(&watch, "the match is over: "));
+    char *out = NULL;
+    cr_expect_eq(pl_finish(&watch, 0, &out), 0);
+    const char *last = strstr(out, "the match is over: ");
+    cr_expect_eq(strchr(last, '\n')[1], '\0', "%s", out);
+    free(out);
+    e2e_stop(&t.server);
+}
+
+Test(pbem_players, watch_stops_at_ctrl_c, .timeout = 60)
+{
+    table t;
+    sit_down(&t, "artifact_stack");
+    pl_person *first, *second;
+    first_and_second(&t, &first, &second);
+    pl_background watch = pl_start(second, t.url,
+                                   ARGS("watch", t.match, "--interval", "1"));
+    cr_assert(pl_wait_for(&watch, "#4    the match started\n"));
+    pl_result r = pl_run(first, t.url, ARGS("move", t.match, "take 2.0.0"));
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    pl_free(&r);
+    cr_assert(pl_wait_for(&watch, first == &t.alice
+                                      ? "#5    Alice (seat 0): take 2.0.0\n"
+                                      : "#5    Bob (seat 1): take 2.0.0\n"));
+    char *out = NULL;
+    cr_expect_eq(pl_finish(&watch, SIGINT, &out), 0);
+    free(out);
+    e2e_stop(&t.server);
 }
