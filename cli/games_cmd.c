@@ -20,8 +20,9 @@ static void print_option(const char *name, const json_t *option)
     if (json_is_array(choices)) {
         size_t i;
         const json_t *choice;
-        json_array_foreach(choices, i, choice)
+        json_array_foreach(choices, i, choice) {
             printf("%s%s", i ? "|" : " ", json_string_value(choice));
+        }
     } else if (json_is_integer(min) && json_is_integer(max)) {
         printf(" %lld-%lld", (long long)json_integer_value(min),
                (long long)json_integer_value(max));

@@ -105,8 +105,9 @@ static int show_events_since(player_session *s, const char *match,
         return code;
     size_t i;
     const json_t *event;
-    json_array_foreach(json_object_get(r.json, "events"), i, event)
+    json_array_foreach(json_object_get(r.json, "events"), i, event) {
         event_text_print(stdout, event, seats);
+    }
     client_response_free(&r);
     return PLAYER_OK;
 }

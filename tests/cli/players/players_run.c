@@ -55,8 +55,9 @@ static char *slurp_fd(int fd)
         len += (size_t)n;
         if (cap - len <= 1) {
             cap *= 2;
-            buf = realloc(buf, cap);
-            cr_assert_not_null(buf);
+            char *grown = realloc(buf, cap);
+            cr_assert_not_null(grown);
+            buf = grown;
         }
     }
     buf[len] = '\0';
