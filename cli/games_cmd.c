@@ -21,7 +21,7 @@ static void print_option(const char *name, const json_t *option)
         size_t i;
         const json_t *choice;
         json_array_foreach(choices, i, choice) {
-            printf("%s%s", i ? "|" : " ", json_string_value(choice));
+            printf("%s%s", i ? "|" : " ", player_text(choice));
         }
     } else if (json_is_integer(min) && json_is_integer(max)) {
         printf(" %lld-%lld", (long long)json_integer_value(min),
@@ -54,8 +54,8 @@ int games_cmd_main(int argc, char **argv)
     const json_t *game;
     json_array_foreach(json_object_get(r.json, "games"), i, game) {
         printf("%-22s %s, %lld-%lld players",
-               json_string_value(json_object_get(game, "name")),
-               json_string_value(json_object_get(game, "title")),
+               player_text(json_object_get(game, "name")),
+               player_text(json_object_get(game, "title")),
                (long long)json_integer_value(json_object_get(game, "min_seats")),
                (long long)json_integer_value(json_object_get(game, "max_seats")));
         const char *name;

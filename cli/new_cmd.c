@@ -59,7 +59,7 @@ static const json_t *find_game(const json_t *games, const char *name)
     size_t i;
     const json_t *game;
     json_array_foreach(json_object_get(games, "games"), i, game) {
-        const char *its = json_string_value(json_object_get(game, "name"));
+        const char *its = player_text(json_object_get(game, "name"));
         if (its != NULL && strcmp(its, name) == 0)
             return game;
     }
@@ -157,7 +157,7 @@ int new_cmd_main(int argc, char **argv)
                 id, json_integer_value(json_object_get(head, "seq")));
         printf("Created %s: %s for %ld seats; you have seat %lld.\n",
                id ? id : "?",
-               json_string_value(json_object_get(game, "title")), seats,
+               player_text(json_object_get(game, "title")), seats,
                (long long)json_integer_value(json_object_get(r.json, "seat")));
         if (seats > 1)
             printf("The others join with: pbem join %s\n", id ? id : "?");

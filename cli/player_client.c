@@ -119,3 +119,9 @@ bool player_match_path(char *path, size_t size, const char *match,
     int n = snprintf(path, size, "/v1/matches/%s%s", match, suffix);
     return n > 0 && (size_t)n < size;
 }
+
+const char *player_text(const json_t *value)
+{
+    const char *text = json_string_value(value);
+    return text != NULL ? text : "?";
+}

@@ -64,6 +64,10 @@ const char *player_error_code(const client_response *r);
 int player_call(player_session *s, const char *method, const char *path,
                 const char *body, client_response *out);
 
+/* value's text, or "?" when it is not a string (an answer is not
+ * trusted to hold what it should). */
+const char *player_text(const json_t *value);
+
 /* "/v1/matches/MATCH" followed by suffix into path (size bytes); false
  * after a sentence when MATCH is not a match id. */
 bool player_match_path(char *path, size_t size, const char *match,
