@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "player_client.h"
-#include "player_config.h"
 
 static int usage(FILE *out)
 {
@@ -80,8 +79,6 @@ int join_cmd_main(int argc, char **argv)
     if (code == PLAYER_OK) {
         const json_t *m = json_object_get(r.json, "match");
         const char *status = json_string_value(json_object_get(m, "status"));
-        player_config_remember(match, json_integer_value(json_object_get(
-                                          json_object_get(m, "head"), "seq")));
         printf("You have seat %lld of %s; the match is %s.\n",
                (long long)json_integer_value(json_object_get(r.json, "seat")),
                match,

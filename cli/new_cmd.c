@@ -8,7 +8,6 @@
 #include <strings.h>
 
 #include "player_client.h"
-#include "player_config.h"
 
 static int usage(FILE *out)
 {
@@ -151,10 +150,6 @@ int new_cmd_main(int argc, char **argv)
     if (code == PLAYER_OK) {
         const json_t *match = json_object_get(r.json, "match");
         const char *id = json_string_value(json_object_get(match, "id"));
-        const json_t *head = json_object_get(match, "head");
-        if (id != NULL)
-            player_config_remember(
-                id, json_integer_value(json_object_get(head, "seq")));
         printf("Created %s: %s for %ld seats; you have seat %lld.\n",
                id ? id : "?",
                player_text(json_object_get(game, "title")), seats,

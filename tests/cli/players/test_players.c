@@ -146,12 +146,14 @@ Test(pbem_players, two_players_play_a_match_to_the_end, .timeout = 60)
     e2e_stop(&t.server);
 }
 
-/* Who must move first: the person whose view lists moves. */
+/* Who must move first: the person whose view lists moves. Both look. */
 static void first_and_second(table *t, pl_person **first, pl_person **second)
 {
-    pl_result a = view(t, &t->alice);
+    pl_result a = view(t, &t->alice), b = view(t, &t->bob);
     bool alice_first = strstr(a.out, "\nYour moves:") != NULL;
+    cr_assert_neq(alice_first, strstr(b.out, "\nYour moves:") != NULL);
     pl_free(&a);
+    pl_free(&b);
     *first = alice_first ? &t->alice : &t->bob;
     *second = alice_first ? &t->bob : &t->alice;
 }
@@ -385,6 +387,9 @@ Test(pbem_players, a_server_that_is_down_is_exit_3, .timeout = 60)
     const char *match = pl_new_match(&erin, url, "artifact_stack", 2);
     char match_id[48];
     snprintf(match_id, sizeof match_id, "%s", match);
+    pl_result seen = pl_run(&erin, url, ARGS("view", match_id));
+    cr_assert_eq(seen.status, 0, "%s", seen.err);
+    pl_free(&seen);
     e2e_stop(&server);
     const char *const *commands[] = {
         ARGS("view", match_id), ARGS("move", match_id, "take 2.0.0"),
@@ -496,4 +501,52 @@ Test(pbem_players, watch_stops_at_ctrl_c, .timeout = 60)
     cr_expect_eq(pl_finish(&watch, SIGINT, &out), 0);
     free(out);
     e2e_stop(&t.server);
+}
+
+Test(pbem_players, a_move_needs_a_view_first_and_seats_go_in_order,
+     .timeout = 60)
+{
+    e2e_server server;
+    char url[64];
+    pl_server(&server, url);
+    pl_person gina, hal, ivy;
+    pl_person_new(&gina, "gina");
+    pl_person_new(&hal, "hal");
+    pl_person_new(&ivy, "ivy");
+    pl_sign_up(&gina, url, "Gina");
+    pl_sign_up(&hal, url, "Hal");
+    pl_sign_up(&ivy, url, "Ivy");
+    char match[48];
+    snprintf(match, sizeof match, "%s",
+             pl_new_match(&gina, url, "artifact_stack", 3));
+    /* The server seats joiners in order: seat 1 is next, not seat 2. */
+    pl_result r = pl_run(&hal, url, ARGS("join", match, "--seat", "2"));
+    cr_expect_eq(r.status, 1);
+    char said[200];
+    snprintf(said, sizeof said, "pbem: seat 2 of %s is not the one the server "
+                                "gives next: that is seat 1.\n",
+             match);
+    cr_expect_str_eq(r.err, said);
+    pl_free(&r);
+    r = pl_run(&hal, url, ARGS("join", match, "--seat", "1"));
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    pl_free(&r);
+    /* --url before the command works as well as PBEM_URL. */
+    r = pl_run(&ivy, NULL, ARGS("--url", url, "join", match));
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "You have seat 2 of") == r.out, "%s", r.out);
+    pl_free(&r);
+    /* Nobody has looked yet, so nobody's move can be judged on a view. */
+    pl_person *seats[] = {&gina, &hal, &ivy};
+    for (int i = 0; i < 3; i++) {
+        r = pl_run(seats[i], url, ARGS("move", match, "take 2.0.0"));
+        cr_expect_eq(r.status, 4);
+        snprintf(said, sizeof said, "pbem: you have not looked at %s yet: run "
+                                    "pbem view %s first, so your move is made "
+                                    "on what you saw.\n",
+                 match, match);
+        cr_expect_str_eq(r.err, said);
+        pl_free(&r);
+    }
+    e2e_stop(&server);
 }
