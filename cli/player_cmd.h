@@ -21,7 +21,7 @@ int new_cmd_main(int argc, char **argv);
 /* pbem join MATCH [--seat S]: takes the free seat of a match. */
 int join_cmd_main(int argc, char **argv);
 
-/* pbem matches: the player's matches, one line each. */
+/* pbem matches [--status S]: the player's matches, one line each. */
 int matches_cmd_main(int argc, char **argv);
 
 /* pbem view MATCH: the seat's view and moves; remembers the seq. */
