@@ -10,7 +10,8 @@ static void seat_name(const json_t *seats, json_int_t seat, char *who,
 {
     size_t i;
     const json_t *item;
-    json_array_foreach(seats, i, item) {
+    json_array_foreach(seats, i, item)
+    {
         const char *name = json_string_value(json_object_get(item, "name"));
         if (json_integer_value(json_object_get(item, "seat")) == seat &&
             name != NULL) {
@@ -31,8 +32,8 @@ static const char *text_or(const json_t *value)
 /* Prints value as compact JSON. */
 static void print_json(FILE *out, const json_t *value)
 {
-    char *text = json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY |
-                                       JSON_SORT_KEYS);
+    char *text =
+        json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS);
     fputs(text != NULL ? text : "null", out);
     free(text);
 }
@@ -54,7 +55,8 @@ static void print_result(FILE *out, const json_t *result, const json_t *seats)
     char who[96];
     size_t i;
     const json_t *score;
-    json_array_foreach(scores, i, score) {
+    json_array_foreach(scores, i, score)
+    {
         seat_name(seats, (json_int_t)i, who, sizeof who);
         fprintf(out, "%s%s %lld", i ? ", " : "", who,
                 (long long)json_integer_value(score));
@@ -66,7 +68,8 @@ static void print_result(FILE *out, const json_t *result, const json_t *seats)
         fprintf(out, "; %s wins", who);
     } else if (json_array_size(first) > 1) {
         fputs("; first place shared by ", out);
-        json_array_foreach(first, i, score) {
+        json_array_foreach(first, i, score)
+        {
             seat_name(seats, json_integer_value(score), who, sizeof who);
             fprintf(out, "%s%s", i ? " and " : "", who);
         }

@@ -20,7 +20,8 @@ static void print_option(const char *name, const json_t *option)
     if (json_is_array(choices)) {
         size_t i;
         const json_t *choice;
-        json_array_foreach(choices, i, choice) {
+        json_array_foreach(choices, i, choice)
+        {
             printf("%s%s", i ? "|" : " ", player_text(choice));
         }
     } else if (json_is_integer(min) && json_is_integer(max)) {
@@ -52,16 +53,19 @@ int games_cmd_main(int argc, char **argv)
     }
     size_t i;
     const json_t *game;
-    json_array_foreach(json_object_get(r.json, "games"), i, game) {
-        printf("%-22s %s, %lld-%lld players",
-               player_text(json_object_get(game, "name")),
-               player_text(json_object_get(game, "title")),
-               (long long)json_integer_value(json_object_get(game, "min_seats")),
-               (long long)json_integer_value(json_object_get(game, "max_seats")));
+    json_array_foreach(json_object_get(r.json, "games"), i, game)
+    {
+        printf(
+            "%-22s %s, %lld-%lld players",
+            player_text(json_object_get(game, "name")),
+            player_text(json_object_get(game, "title")),
+            (long long)json_integer_value(json_object_get(game, "min_seats")),
+            (long long)json_integer_value(json_object_get(game, "max_seats")));
         const char *name;
         const json_t *option;
         bool first = true;
-        json_object_foreach(json_object_get(game, "options"), name, option) {
+        json_object_foreach(json_object_get(game, "options"), name, option)
+        {
             fputs(first ? "; options: " : ", ", stdout);
             first = false;
             print_option(name, option);

@@ -21,7 +21,8 @@ static long first_free_seat(const json_t *match)
 {
     size_t i;
     const json_t *seat;
-    json_array_foreach(json_object_get(match, "seats"), i, seat) {
+    json_array_foreach(json_object_get(match, "seats"), i, seat)
+    {
         if (json_is_null(json_object_get(seat, "player")))
             return (long)json_integer_value(json_object_get(seat, "seat"));
     }
@@ -66,8 +67,9 @@ int join_cmd_main(int argc, char **argv)
                 if (free_seat < 0)
                     fprintf(stderr, "pbem: %s has no free seat.\n", match);
                 else
-                    fprintf(stderr, "pbem: seat %ld of %s is not the one the "
-                                    "server gives next: that is seat %ld.\n",
+                    fprintf(stderr,
+                            "pbem: seat %ld of %s is not the one the "
+                            "server gives next: that is seat %ld.\n",
                             wanted, match, free_seat);
                 code = PLAYER_REFUSED;
             }

@@ -18,8 +18,7 @@ int keygen_cmd_main(int argc, char **argv)
             fputs("usage: pbem keygen [--force]\n"
                   "Makes your Ed25519 key in $XDG_CONFIG_HOME/pbem (else "
                   "~/.config/pbem);\n--force replaces a key already there.\n",
-                  strcmp(argv[i], "--help") == 0
-                      ? stdout : stderr);
+                  strcmp(argv[i], "--help") == 0 ? stdout : stderr);
             return strcmp(argv[i], "--help") == 0 ? PLAYER_OK : PLAYER_USAGE;
         }
     }

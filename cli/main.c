@@ -1,7 +1,7 @@
 /* main.c: `pbem`, the command-line tool of the play-by-email service.
  *
  * A thin dispatcher: each subcommand lives in its own file and is one line
- * of the table below. Exit codes shared by every subcommand: 0 ok, 1 the
+ * of the tables below. Exit codes shared by every subcommand: 0 ok, 1 the
  * request was refused (a rule, an invariant, the server), 2 a usage error;
  * the player commands add 3 the server could not be reached and 4 not set
  * up (no key, not registered, a match not viewed yet).
@@ -9,7 +9,6 @@
  * `--url URL` before the command sets PBEM_URL for any command; the player
  * commands also take it anywhere after their name.
  */
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,31 +25,39 @@ typedef struct pbem_command {
     const char *name;
     int (*run)(int argc, char **argv); /* argv[0] is the subcommand */
     const char *summary;
-    bool player; /* takes --url anywhere */
 } pbem_command;
 
+/* What a person at a terminal plays with (player_cmd.h). */
+static const pbem_command player_commands[] = {
+    {"keygen", keygen_cmd_main, "make your key (in ~/.config/pbem)"},
+    {"register", register_cmd_main, "register your key as a player"},
+    {"games", games_cmd_main, "the games the server runs"},
+    {"new", new_cmd_main, "start a match"},
+    {"join", join_cmd_main, "take a seat in a match"},
+    {"matches", matches_cmd_main, "your matches"},
+    {"view", view_cmd_main, "what your seat sees, and your moves"},
+    {"move", move_cmd_main, "make a move (or a sealed choice)"},
+    {"watch", watch_cmd_main, "print a match's events as they come"},
+};
+
 static const pbem_command commands[] = {
-    {"keygen", keygen_cmd_main, "make your key (in ~/.config/pbem)", true},
-    {"register", register_cmd_main, "register your key as a player", true},
-    {"games", games_cmd_main, "the games the server runs", true},
-    {"new", new_cmd_main, "start a match", true},
-    {"join", join_cmd_main, "take a seat in a match", true},
-    {"matches", matches_cmd_main, "your matches", true},
-    {"view", view_cmd_main, "what your seat sees, and your moves", true},
-    {"move", move_cmd_main, "make a move (or a sealed choice)", true},
-    {"watch", watch_cmd_main, "print a match's events as they come", true},
-    {"rules", rules_cmd_main, "the rules workbench: positions, moves, scores", false},
-    {"verify", verify_cmd_main, "check a match from its public log and seed", false},
-    {"export", export_cmd_main, "admin: export matches as JSON Lines", false},
-    {"import", import_cmd_main, "admin: check and restore an export", false},
-    {"admin", repair_cmd_main, "admin: rewind, replace a seat, abort a match", false},
-    {"mail-in", mail_in_cmd_main, "hand one mail from a mail server to pbemd", false},
-    {"invite", invite_cmd_main, "invite someone by mail to a match", false},
+    {"rules", rules_cmd_main, "the rules workbench: positions, moves, scores"},
+    {"verify", verify_cmd_main, "check a match from its public log and seed"},
+    {"export", export_cmd_main, "admin: export matches as JSON Lines"},
+    {"import", import_cmd_main, "admin: check and restore an export"},
+    {"admin", repair_cmd_main, "admin: rewind, replace a seat, abort a match"},
+    {"mail-in", mail_in_cmd_main, "hand one mail from a mail server to pbemd"},
+    {"invite", invite_cmd_main, "invite someone by mail to a match"},
 };
 
 static void usage(FILE *out)
 {
-    fputs("usage: pbem COMMAND [ARGS…]\n\ncommands:\n", out);
+    fputs("usage: pbem [--url URL] COMMAND [ARGS…]\n\nplaying:\n", out);
+    for (size_t i = 0; i < sizeof player_commands / sizeof player_commands[0];
+         i++)
+        fprintf(out, "  %-10s %s\n", player_commands[i].name,
+                player_commands[i].summary);
+    fputs("\ncommands:\n", out);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fputs("\n'pbem COMMAND --help' describes a command. --url URL (before "
@@ -100,14 +107,20 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-        if (strcmp(argv[1], commands[i].name) != 0)
+    for (size_t i = 0; i < sizeof player_commands / sizeof player_commands[0];
+         i++) {
+        if (strcmp(argv[1], player_commands[i].name) != 0)
             continue;
-        if (commands[i].player && (argc = take_url(argc, argv, 2)) < 0) {
+        argc = take_url(argc, argv, 2);
+        if (argc < 0) {
             fputs("pbem: --url needs a URL after it.\n", stderr);
             return 2;
         }
-        return commands[i].run(argc - 1, argv + 1);
+        return player_commands[i].run(argc - 1, argv + 1);
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
     }
     fprintf(stderr, "pbem: there is no command called \"%s\" (see pbem --help).\n",
             argv[1]);

@@ -11,7 +11,8 @@ static void print_names(const json_t *seats)
 {
     size_t i;
     const json_t *seat;
-    json_array_foreach(seats, i, seat) {
+    json_array_foreach(seats, i, seat)
+    {
         const char *name = json_string_value(json_object_get(seat, "name"));
         printf("%s%s", i ? ", " : "", name ? name : "(free)");
     }
@@ -47,9 +48,10 @@ int matches_cmd_main(int argc, char **argv)
     }
     /* The route names no match, so a 404 means the server lacks it. */
     if (r.status == 404) {
-        fprintf(stderr, "pbem: the server at %s cannot list your matches "
-                        "(it has no GET /v1/players/me/matches: update "
-                        "pbemd).\n",
+        fprintf(stderr,
+                "pbem: the server at %s cannot list your matches "
+                "(it has no GET /v1/players/me/matches: update "
+                "pbemd).\n",
                 s.url);
         code = PLAYER_REFUSED;
     } else if (r.status != 200) {
@@ -63,16 +65,17 @@ int matches_cmd_main(int argc, char **argv)
                  "one.");
         size_t i;
         const json_t *m;
-        json_array_foreach(matches, i, m) {
-            printf("%-22s %-22s %-8s seat %lld  %-10s seq %-5lld ",
-                   player_text(json_object_get(m, "match_id")),
-                   player_text(json_object_get(m, "game")),
-                   player_text(json_object_get(m, "status")),
-                   (long long)json_integer_value(json_object_get(m, "seat")),
-                   json_is_true(json_object_get(m, "your_turn")) ? "your turn"
-                                                                 : "",
-                   (long long)json_integer_value(
-                       json_object_get(m, "head_seq")));
+        json_array_foreach(matches, i, m)
+        {
+            printf(
+                "%-22s %-22s %-8s seat %lld  %-10s seq %-5lld ",
+                player_text(json_object_get(m, "match_id")),
+                player_text(json_object_get(m, "game")),
+                player_text(json_object_get(m, "status")),
+                (long long)json_integer_value(json_object_get(m, "seat")),
+                json_is_true(json_object_get(m, "your_turn")) ? "your turn"
+                                                              : "",
+                (long long)json_integer_value(json_object_get(m, "head_seq")));
             print_names(json_object_get(m, "seats"));
             putchar('\n');
         }

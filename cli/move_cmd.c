@@ -63,7 +63,8 @@ static bool still_listed(const json_t *view, const char *text)
     normalise(text, wanted, sizeof wanted);
     size_t i;
     const json_t *item;
-    json_array_foreach(json_object_get(legal, "texts"), i, item) {
+    json_array_foreach(json_object_get(legal, "texts"), i, item)
+    {
         if (!json_is_string(item))
             continue;
         normalise(json_string_value(item), each, sizeof each);
@@ -77,8 +78,7 @@ static bool still_listed(const json_t *view, const char *text)
 static int send_move(player_session *s, const char *path, long long seq,
                      const char *text, client_response *out)
 {
-    json_t *body = json_pack("{s:I,s:s}", "seq", (json_int_t)seq, "move",
-                             text);
+    json_t *body = json_pack("{s:I,s:s}", "seq", (json_int_t)seq, "move", text);
     if (body == NULL) {
         fputs("pbem: MOVE must be UTF-8 text.\n", stderr);
         return PLAYER_USAGE;
@@ -105,7 +105,8 @@ static int show_events_since(player_session *s, const char *match,
         return code;
     size_t i;
     const json_t *event;
-    json_array_foreach(json_object_get(r.json, "events"), i, event) {
+    json_array_foreach(json_object_get(r.json, "events"), i, event)
+    {
         event_text_print(stdout, event, seats);
     }
     client_response_free(&r);
@@ -163,8 +164,9 @@ int move_cmd_main(int argc, char **argv)
         return code;
     long long seq = player_config_seen(match);
     if (seq < 0) {
-        fprintf(stderr, "pbem: you have not looked at %s yet: run pbem view "
-                        "%s first, so your move is made on what you saw.\n",
+        fprintf(stderr,
+                "pbem: you have not looked at %s yet: run pbem view "
+                "%s first, so your move is made on what you saw.\n",
                 match, match);
         player_close(&s);
         return PLAYER_NOT_SET_UP;
@@ -188,14 +190,16 @@ int move_cmd_main(int argc, char **argv)
                                  json_object_get(view.json, "seats"));
         player_config_remember(match, head);
         if (code == PLAYER_OK && !seat_view_must_act(view.json)) {
-            fprintf(stderr, "pbem: it is no longer your move, so \"%s\" was "
-                            "not sent again (pbem view %s shows the match).\n",
+            fprintf(stderr,
+                    "pbem: it is no longer your move, so \"%s\" was "
+                    "not sent again (pbem view %s shows the match).\n",
                     text, match);
             code = PLAYER_REFUSED;
         } else if (code == PLAYER_OK && !still_listed(view.json, text)) {
-            fprintf(stderr, "pbem: \"%s\" is no longer one of your moves, so "
-                            "it was not sent again (pbem view %s lists "
-                            "them).\n",
+            fprintf(stderr,
+                    "pbem: \"%s\" is no longer one of your moves, so "
+                    "it was not sent again (pbem view %s lists "
+                    "them).\n",
                     text, match);
             code = PLAYER_REFUSED;
         } else if (code == PLAYER_OK) {
@@ -217,8 +221,8 @@ int move_cmd_main(int argc, char **argv)
     if (r.status != 200) {
         code = player_refused(&r);
     } else {
-        player_config_remember(match,
-                               json_integer_value(json_object_get(r.json, "seq")));
+        player_config_remember(
+            match, json_integer_value(json_object_get(r.json, "seq")));
         print_accepted(match, text, r.json);
     }
     client_response_free(&r);

@@ -31,8 +31,9 @@ static json_t *typed_value(const char *game, const char *name,
         long long n = strtoll(text, &end, 10);
         if (end != text && *end == '\0' && errno == 0)
             return json_integer(n);
-        fprintf(stderr, "pbem: option %s of %s is a whole number, not \"%s\".\n",
-                name, game, text);
+        fprintf(stderr,
+                "pbem: option %s of %s is a whole number, not \"%s\".\n", name,
+                game, text);
         return NULL;
     }
     if (type != NULL && strcmp(type, "boolean") == 0) {
@@ -57,7 +58,8 @@ static const json_t *find_game(const json_t *games, const char *name)
 {
     size_t i;
     const json_t *game;
-    json_array_foreach(json_object_get(games, "games"), i, game) {
+    json_array_foreach(json_object_get(games, "games"), i, game)
+    {
         const char *its = player_text(json_object_get(game, "name"));
         if (its != NULL && strcmp(its, name) == 0)
             return game;
@@ -66,8 +68,8 @@ static const json_t *find_game(const json_t *games, const char *name)
 }
 
 /* Fills options from the NAME=VALUE texts; an exit code. */
-static int read_options(const json_t *game, const char *game_name,
-                        char **texts, int count, json_t *options)
+static int read_options(const json_t *game, const char *game_name, char **texts,
+                        int count, json_t *options)
 {
     const json_t *declared = json_object_get(game, "options");
     for (int i = 0; i < count; i++) {
@@ -80,8 +82,9 @@ static int read_options(const json_t *game, const char *game_name,
         *eq = '\0';
         const json_t *option = json_object_get(declared, texts[i]);
         if (option == NULL) {
-            fprintf(stderr, "pbem: %s has no option called %s (pbem games "
-                            "lists its options).\n",
+            fprintf(stderr,
+                    "pbem: %s has no option called %s (pbem games "
+                    "lists its options).\n",
                     game_name, texts[i]);
             return PLAYER_USAGE;
         }
@@ -131,18 +134,19 @@ int new_cmd_main(int argc, char **argv)
     const json_t *game = find_game(games.json, game_name);
     json_t *options = json_object();
     if (game == NULL) {
-        fprintf(stderr, "pbem: the server has no game called %s (pbem games "
-                        "lists them).\n",
+        fprintf(stderr,
+                "pbem: the server has no game called %s (pbem games "
+                "lists them).\n",
                 game_name);
         code = PLAYER_USAGE;
     } else {
-        code = read_options(game, game_name, option_texts, option_count,
-                            options);
+        code =
+            read_options(game, game_name, option_texts, option_count, options);
     }
     char *body = NULL;
     if (code == PLAYER_OK) {
-        json_t *request = json_pack("{s:s,s:i,s:O}", "game", game_name,
-                                    "seats", (int)seats, "options", options);
+        json_t *request = json_pack("{s:s,s:i,s:O}", "game", game_name, "seats",
+                                    (int)seats, "options", options);
         body = json_dumps(request, JSON_COMPACT);
         json_decref(request);
         code = player_call(&s, "POST", "/v1/matches", body, &r);
@@ -151,8 +155,8 @@ int new_cmd_main(int argc, char **argv)
         const json_t *match = json_object_get(r.json, "match");
         const char *id = json_string_value(json_object_get(match, "id"));
         printf("Created %s: %s for %ld seats; you have seat %lld.\n",
-               id ? id : "?",
-               player_text(json_object_get(game, "title")), seats,
+               id ? id : "?", player_text(json_object_get(game, "title")),
+               seats,
                (long long)json_integer_value(json_object_get(r.json, "seat")));
         if (seats > 1)
             printf("The others join with: pbem join %s\n", id ? id : "?");

@@ -64,9 +64,10 @@ int player_send(player_session *s, const char *method, const char *path,
     if (!client_send(s->http, method, path, body,
                      s->signed_requests ? &s->key : NULL, &options, out,
                      error)) {
-        fprintf(stderr, "pbem: the server at %s cannot be reached (%s): is "
-                        "pbemd running there, or should --url or PBEM_URL "
-                        "name another?\n",
+        fprintf(stderr,
+                "pbem: the server at %s cannot be reached (%s): is "
+                "pbemd running there, or should --url or PBEM_URL "
+                "name another?\n",
                 s->url, strchr(error, ':') ? strrchr(error, ':') + 2 : error);
         return PLAYER_UNREACHABLE;
     }

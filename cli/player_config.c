@@ -108,16 +108,18 @@ bool player_config_new_key(bool force, client_key *key)
     if (!file_path("key", path) || !make_dir())
         return false;
     if (!force && access(path, F_OK) == 0) {
-        fprintf(stderr, "pbem: there is already a key in %s; pass --force to "
-                        "replace it (the player it is registered to will "
-                        "then be out of reach).\n",
+        fprintf(stderr,
+                "pbem: there is already a key in %s; pass --force to "
+                "replace it (the player it is registered to will "
+                "then be out of reach).\n",
                 path);
         return false;
     }
     unsigned char seed[crypto_sign_SEEDBYTES];
     randombytes_buf(seed, sizeof seed);
     char text[sodium_base64_ENCODED_LEN(crypto_sign_SEEDBYTES,
-                                        sodium_base64_VARIANT_ORIGINAL) + 1];
+                                        sodium_base64_VARIANT_ORIGINAL) +
+              1];
     sodium_bin2base64(text, sizeof text, seed, sizeof seed,
                       sodium_base64_VARIANT_ORIGINAL);
     memset(key, 0, sizeof *key);
@@ -168,8 +170,9 @@ bool player_config_key(client_key *key)
         return false;
     char *text = read_small(path);
     if (text == NULL) {
-        fprintf(stderr, "pbem: there is no key in %s: run pbem keygen, then "
-                        "pbem register NAME.\n",
+        fprintf(stderr,
+                "pbem: there is no key in %s: run pbem keygen, then "
+                "pbem register NAME.\n",
                 path);
         return false;
     }
@@ -185,8 +188,9 @@ bool player_config_key(client_key *key)
     sodium_memzero(text, len);
     free(text);
     if (!ok) {
-        fprintf(stderr, "pbem: %s does not hold a base64 Ed25519 seed; make a "
-                        "new key with pbem keygen --force.\n",
+        fprintf(stderr,
+                "pbem: %s does not hold a base64 Ed25519 seed; make a "
+                "new key with pbem keygen --force.\n",
                 path);
         return false;
     }

@@ -31,8 +31,7 @@ int register_cmd_main(int argc, char **argv)
     sodium_bin2base64(key_b64, sizeof key_b64, s.key.public_key, 32,
                       sodium_base64_VARIANT_ORIGINAL);
     json_t *body = json_pack("{s:s,s:s?,s:s}", "name", argv[1], "email",
-                             argc == 3 ? argv[2] : NULL, "public_key",
-                             key_b64);
+                             argc == 3 ? argv[2] : NULL, "public_key", key_b64);
     if (body == NULL) {
         fputs("pbem: NAME and EMAIL must be UTF-8 text.\n", stderr);
         player_close(&s);

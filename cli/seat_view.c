@@ -3,8 +3,7 @@
 
 #include <string.h>
 
-int seat_view_fetch(player_session *s, const char *match,
-                    client_response *out)
+int seat_view_fetch(player_session *s, const char *match, client_response *out)
 {
     char path[128];
     if (!player_match_path(path, sizeof path, match, "/view"))
@@ -22,7 +21,8 @@ static bool holds(const json_t *seats, json_int_t seat)
 {
     size_t i;
     const json_t *item;
-    json_array_foreach(seats, i, item) {
+    json_array_foreach(seats, i, item)
+    {
         if (json_integer_value(item) == seat)
             return true;
     }
@@ -41,7 +41,8 @@ static void print_seat(FILE *out, const json_t *seats, json_int_t seat)
 {
     size_t i;
     const json_t *item;
-    json_array_foreach(seats, i, item) {
+    json_array_foreach(seats, i, item)
+    {
         const char *name = json_string_value(json_object_get(item, "name"));
         if (json_integer_value(json_object_get(item, "seat")) == seat &&
             name != NULL) {
@@ -56,7 +57,8 @@ static void print_seat_list(FILE *out, const json_t *list, const json_t *seats)
 {
     size_t i;
     const json_t *item;
-    json_array_foreach(list, i, item) {
+    json_array_foreach(list, i, item)
+    {
         fputs(i == 0 ? "" : ", ", out);
         print_seat(out, seats, json_integer_value(item));
     }
@@ -68,7 +70,8 @@ void seat_view_print_result(FILE *out, const json_t *result,
     fputs("The match is over:", out);
     size_t i;
     const json_t *score;
-    json_array_foreach(json_object_get(result, "scores"), i, score) {
+    json_array_foreach(json_object_get(result, "scores"), i, score)
+    {
         fputs(i == 0 ? " " : ", ", out);
         print_seat(out, seats, (json_int_t)i);
         fprintf(out, " %lld", (long long)json_integer_value(score));
@@ -98,13 +101,14 @@ void seat_view_print(FILE *out, const char *match, const json_t *view)
         long long taken = 0;
         size_t i;
         const json_t *seat;
-        json_array_foreach(seats, i, seat)
-            taken += !json_is_null(json_object_get(seat, "player"));
-        fprintf(out, "%s is waiting for players: %lld of %lld seats are "
-                     "taken.\n",
-                match, taken,
-                (long long)json_integer_value(
-                    json_object_get(view, "seat_count")));
+        json_array_foreach(seats, i, seat) taken +=
+            !json_is_null(json_object_get(seat, "player"));
+        fprintf(
+            out,
+            "%s is waiting for players: %lld of %lld seats are "
+            "taken.\n",
+            match, taken,
+            (long long)json_integer_value(json_object_get(view, "seat_count")));
     }
     if (text != NULL) {
         fputs(text, out);
@@ -116,10 +120,11 @@ void seat_view_print(FILE *out, const char *match, const json_t *view)
     else if (status != NULL && strcmp(status, "aborted") == 0)
         fputs("An admin aborted this match.\n", out);
     else if (seat_view_must_act(view) && moves != NULL && moves[0] != '\0') {
-        fprintf(out, "\nYour move%s:\n%s", sealed ? " (a sealed choice: "
-                                                    "nobody sees it until "
-                                                    "every seat has chosen)"
-                                                  : "s",
+        fprintf(out, "\nYour move%s:\n%s",
+                sealed ? " (a sealed choice: "
+                         "nobody sees it until "
+                         "every seat has chosen)"
+                       : "s",
                 moves);
         if (moves[strlen(moves) - 1] != '\n')
             fputc('\n', out);

@@ -12,8 +12,7 @@
 
 /* Fetches the seat's view of match into out (200 only): PLAYER_OK, or an
  * exit code after a sentence. */
-int seat_view_fetch(player_session *s, const char *match,
-                    client_response *out);
+int seat_view_fetch(player_session *s, const char *match, client_response *out);
 
 /* The view's head seq. */
 long long seat_view_seq(const json_t *view);

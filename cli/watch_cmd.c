@@ -60,8 +60,7 @@ int watch_cmd_main(int argc, char **argv)
         if (strcmp(argv[i], "--interval") == 0 && i + 1 < argc) {
             char *end = NULL;
             interval = strtol(argv[++i], &end, 10);
-            if (end == argv[i] || *end != '\0' || interval < 1 ||
-                interval > 60)
+            if (end == argv[i] || *end != '\0' || interval < 1 || interval > 60)
                 return usage(stderr);
         } else if (argv[i][0] != '-' && match == NULL)
             match = argv[i];
@@ -97,8 +96,10 @@ int watch_cmd_main(int argc, char **argv)
         const json_t *events = json_object_get(r.json, "events");
         size_t i;
         const json_t *event;
-        json_array_foreach(events, i, event) {
-            const char *kind = json_string_value(json_object_get(event, "kind"));
+        json_array_foreach(events, i, event)
+        {
+            const char *kind =
+                json_string_value(json_object_get(event, "kind"));
             /* A newcomer's name is in the match, not in the event. */
             if (kind != NULL && (strcmp(kind, "joined") == 0 ||
                                  strcmp(kind, "seat_replaced") == 0))

@@ -3,11 +3,11 @@
 
 #include <criterion/criterion.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -140,8 +140,8 @@ pl_result pl_run(const pl_person *person, const char *url,
     pid_t pid = spawn(person, url, args, out, err);
     int status;
     cr_assert_eq(waitpid(pid, &status, 0), pid);
-    pl_result r = {WIFEXITED(status) ? WEXITSTATUS(status) : -1,
-                   slurp_fd(out), slurp_fd(err)};
+    pl_result r = {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp_fd(out),
+                   slurp_fd(err)};
     transcribe(person, args, &r);
     return r;
 }

@@ -15,8 +15,8 @@
 #include "../../support/e2e.h"
 
 typedef struct pl_person {
-    char name[32];           /* "alice": the prompt of the transcript */
-    char config_home[256];   /* their XDG_CONFIG_HOME */
+    char name[32];         /* "alice": the prompt of the transcript */
+    char config_home[256]; /* their XDG_CONFIG_HOME */
 } pl_person;
 
 typedef struct pl_result {

@@ -121,9 +121,10 @@ Test(pbem_players, two_players_play_a_match_to_the_end, .timeout = 60)
         line += len + (line[len] == '\n');
     }
     cr_expect_eq(move_lines, moves, "%s", w.out);
-    cr_expect(strstr(w.out, "#1    match created: artifact_stack for 2 seats") ==
-                  w.out,
-              "%s", w.out);
+    cr_expect(
+        strstr(w.out, "#1    match created: artifact_stack for 2 seats") ==
+            w.out,
+        "%s", w.out);
     cr_expect(strstr(w.out, "Alice (seat 0) joined") != NULL);
     const char *last = strstr(w.out, "the match is over: ");
     cr_assert_not_null(last, "%s", w.out);
@@ -133,8 +134,7 @@ Test(pbem_players, two_players_play_a_match_to_the_end, .timeout = 60)
     pl_free(&b);
 
     /* The finished match checks out from its public log. */
-    pl_result v = pl_run(&carol, NULL,
-                         ARGS("verify", "--url", t.url, t.match));
+    pl_result v = pl_run(&carol, NULL, ARGS("verify", "--url", t.url, t.match));
     cr_expect_eq(v.status, 0, "verify: %s %s", v.out, v.err);
     pl_free(&v);
 
@@ -200,14 +200,14 @@ Test(pbem_players, a_stale_view_shows_what_changed_and_retries_once,
     int event_lines = 0;
     for (const char *at = r.out; (at = strstr(at, "\n#")) != NULL; at++)
         event_lines++;
-    cr_expect_eq(event_lines, head - seen, "one line per new event: %s",
-                 r.out);
+    cr_expect_eq(event_lines, head - seen, "one line per new event: %s", r.out);
     cr_expect(strstr(r.out, first == &t.alice ? "Alice (seat 0): "
                                               : "Bob (seat 1): ") != NULL,
               "%s", r.out);
     char sent[200];
-    snprintf(sent, sizeof sent, "\"%s\" is still one of your moves: sending "
-                                "it at seq %lld.\nPlayed \"%s\" (seq %lld).",
+    snprintf(sent, sizeof sent,
+             "\"%s\" is still one of your moves: sending "
+             "it at seq %lld.\nPlayed \"%s\" (seq %lld).",
              move, head, move, head + 1);
     cr_expect(strstr(r.out, sent) != NULL, "%s", r.out);
     free(move);
@@ -236,8 +236,7 @@ Test(pbem_players, a_stale_move_no_longer_possible_is_not_sent_again,
     /* ... which second, on their stale view, wants too. */
     r = pl_run(second, t.url, ARGS("move", t.match, "take 2.0.0"));
     cr_expect_eq(r.status, 1);
-    cr_expect(strstr(r.out, "The match has moved on since you looked") ==
-                  r.out,
+    cr_expect(strstr(r.out, "The match has moved on since you looked") == r.out,
               "%s", r.out);
     cr_expect(strstr(r.out, ": take 2.0.0\n") != NULL, "%s", r.out);
     /* Stopped before the server (the move is not listed), or refused by
@@ -328,7 +327,8 @@ Test(pbem_players, sealed_choices_are_moves_the_server_seals, .timeout = 60)
     size_t i;
     json_t *event;
     int committed = 0, applied = 0;
-    json_array_foreach(events, i, event) {
+    json_array_foreach(events, i, event)
+    {
         const char *kind = json_string_value(json_object_get(event, "kind"));
         committed += strcmp(kind, "committed") == 0;
         applied += strcmp(kind, "decided") == 0;
@@ -368,8 +368,7 @@ Test(pbem_players, without_a_key_or_registration_nothing_is_sent)
     /* A key is never replaced by accident. */
     r = pl_run(&dora, nowhere, ARGS("keygen"));
     cr_expect_eq(r.status, 1);
-    cr_expect(strstr(r.err, "pass --force to replace it") != NULL, "%s",
-              r.err);
+    cr_expect(strstr(r.err, "pass --force to replace it") != NULL, "%s", r.err);
     pl_free(&r);
     r = pl_run(&dora, nowhere, ARGS("keygen", "--force"));
     cr_expect_eq(r.status, 0, "%s", r.err);
@@ -391,9 +390,9 @@ Test(pbem_players, a_server_that_is_down_is_exit_3, .timeout = 60)
     cr_assert_eq(seen.status, 0, "%s", seen.err);
     pl_free(&seen);
     e2e_stop(&server);
-    const char *const *commands[] = {
-        ARGS("view", match_id), ARGS("move", match_id, "take 2.0.0"),
-        ARGS("games"), ARGS("watch", match_id)};
+    const char *const *commands[] = {ARGS("view", match_id),
+                                     ARGS("move", match_id, "take 2.0.0"),
+                                     ARGS("games"), ARGS("watch", match_id)};
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         pl_result r = pl_run(&erin, url, commands[i]);
         cr_expect_eq(r.status, 3, "%s: %s", commands[i][0], r.err);
@@ -428,9 +427,9 @@ Test(pbem_players, options_are_typed_as_the_game_declares, .timeout = 60)
     cr_expect_str_eq(r.err, "pbem: option rounds of antiquity_quest is a "
                             "whole number, not \"three\".\n");
     pl_free(&r);
-    r = pl_run(&finn, url,
-               ARGS("new", "antiquity_quest", "--seats", "2", "--option",
-                    "speed=9"));
+    r = pl_run(
+        &finn, url,
+        ARGS("new", "antiquity_quest", "--seats", "2", "--option", "speed=9"));
     cr_expect_eq(r.status, 2);
     cr_expect(strstr(r.err, "antiquity_quest has no option called speed") !=
                   NULL,
@@ -453,9 +452,9 @@ Test(pbem_players, options_are_typed_as_the_game_declares, .timeout = 60)
     cr_expect(json_is_true(json_object_get(options, "revoked_visas")));
     e2e_response_free(&m);
     /* The rules' own limits are the server's to say. */
-    r = pl_run(&finn, url,
-               ARGS("new", "antiquity_quest", "--seats", "2", "--option",
-                    "rounds=9"));
+    r = pl_run(
+        &finn, url,
+        ARGS("new", "antiquity_quest", "--seats", "2", "--option", "rounds=9"));
     cr_expect_eq(r.status, 1);
     cr_expect(strncmp(r.err, "pbem: ", 6) == 0, "%s", r.err);
     pl_free(&r);
@@ -468,8 +467,8 @@ Test(pbem_players, watch_follows_a_match_until_it_ends, .timeout = 60)
     sit_down(&t, "artifact_stack");
     pl_person carol;
     pl_person_new(&carol, "carol");
-    pl_background watch = pl_start(&carol, t.url,
-                                   ARGS("watch", t.match, "--interval", "1"));
+    pl_background watch =
+        pl_start(&carol, t.url, ARGS("watch", t.match, "--interval", "1"));
     cr_assert(pl_wait_for(&watch, "#4    the match started\n"));
     play_to_the_end(&t);
     /* It stops by itself once the match is over. */
@@ -488,8 +487,8 @@ Test(pbem_players, watch_stops_at_ctrl_c, .timeout = 60)
     sit_down(&t, "artifact_stack");
     pl_person *first, *second;
     first_and_second(&t, &first, &second);
-    pl_background watch = pl_start(second, t.url,
-                                   ARGS("watch", t.match, "--interval", "1"));
+    pl_background watch =
+        pl_start(second, t.url, ARGS("watch", t.match, "--interval", "1"));
     cr_assert(pl_wait_for(&watch, "#4    the match started\n"));
     pl_result r = pl_run(first, t.url, ARGS("move", t.match, "take 2.0.0"));
     cr_assert_eq(r.status, 0, "%s", r.err);
@@ -523,8 +522,9 @@ Test(pbem_players, a_move_needs_a_view_first_and_seats_go_in_order,
     pl_result r = pl_run(&hal, url, ARGS("join", match, "--seat", "2"));
     cr_expect_eq(r.status, 1);
     char said[200];
-    snprintf(said, sizeof said, "pbem: seat 2 of %s is not the one the server "
-                                "gives next: that is seat 1.\n",
+    snprintf(said, sizeof said,
+             "pbem: seat 2 of %s is not the one the server "
+             "gives next: that is seat 1.\n",
              match);
     cr_expect_str_eq(r.err, said);
     pl_free(&r);
@@ -541,9 +541,10 @@ Test(pbem_players, a_move_needs_a_view_first_and_seats_go_in_order,
     for (int i = 0; i < 3; i++) {
         r = pl_run(seats[i], url, ARGS("move", match, "take 2.0.0"));
         cr_expect_eq(r.status, 4);
-        snprintf(said, sizeof said, "pbem: you have not looked at %s yet: run "
-                                    "pbem view %s first, so your move is made "
-                                    "on what you saw.\n",
+        snprintf(said, sizeof said,
+                 "pbem: you have not looked at %s yet: run "
+                 "pbem view %s first, so your move is made "
+                 "on what you saw.\n",
                  match, match);
         cr_expect_str_eq(r.err, said);
         pl_free(&r);
