@@ -168,6 +168,16 @@ bool player_config_key(client_key *key)
     char path[4096];
     if (!file_path("key", path))
         return false;
+    struct stat st;
+    /* As ssh does: a key others can read is no longer only yours. */
+    if (stat(path, &st) == 0 && (st.st_mode & 077) != 0) {
+        fprintf(stderr,
+                "pbem: %s can be read by others: make it yours alone "
+                "(chmod 600 %s), or make a new key with pbem keygen --force "
+                "if someone may have it.\n",
+                path, path);
+        return false;
+    }
     char *text = read_small(path);
     if (text == NULL) {
         fprintf(stderr,

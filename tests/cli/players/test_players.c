@@ -373,6 +373,16 @@ Test(pbem_players, without_a_key_or_registration_nothing_is_sent)
     r = pl_run(&dora, nowhere, ARGS("keygen", "--force"));
     cr_expect_eq(r.status, 0, "%s", r.err);
     pl_free(&r);
+    /* A key others may read is not used. */
+    char key[400];
+    snprintf(key, sizeof key, "%s/pbem/key", dora.config_home);
+    cr_assert_eq(chmod(key, 0644), 0);
+    r = pl_run(&dora, nowhere, ARGS("register", "Dora"));
+    cr_expect_eq(r.status, 4);
+    cr_expect(strstr(r.err, "can be read by others: make it yours alone") !=
+                  NULL,
+              "%s", r.err);
+    pl_free(&r);
 }
 
 Test(pbem_players, a_server_that_is_down_is_exit_3, .timeout = 60)
