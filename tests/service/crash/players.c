@@ -1,0 +1,387 @@
+/* players.c */
+#include "players.h"
+
+#include <jansson.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* How often a request without an answer is sent again: a client's pace
+ * while the service is down, not a wait for anything in particular. */
+#define RESEND_PACE_MS 20
+/* One request may go unanswered this long (a PostgreSQL crash recovery
+ * on a busy machine included) before the player gives up. */
+#define RESEND_LIMIT_MS 90000
+
+static long now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+static void fail(player *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void fail(player *p, const char *fmt, ...)
+{
+    if (p->failure[0] != '\0')
+        return;
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(p->failure, sizeof p->failure, fmt, args);
+    va_end(args);
+}
+
+/* Sends one request until it is answered below 500. With keep_nonce the
+ * same signed request (created, nonce) goes out every time, and nonce
+ * receives it. False (p->failure set) when no answer came in time. */
+static bool send_until_answered(player *p, client *c, const char *method,
+                                const char *path, const char *body,
+                                const client_key *key, bool keep_nonce,
+                                char nonce[33], client_response *out)
+{
+    client_send_options options = {.created = (int64_t)time(NULL)};
+    if (keep_nonce) {
+        unsigned char raw[16];
+        randombytes_buf(raw, sizeof raw);
+        sodium_bin2hex(nonce, 33, raw, sizeof raw);
+        options.nonce = nonce;
+    }
+    long began = now_ms();
+    char error[256] = "";
+    long status = 0;
+    for (;;) {
+        long outage_before = atomic_load(&p->board->outage);
+        bool answered = client_send(c, method, path, body, key, &options,
+                                    out, error);
+        long outage_after = atomic_load(&p->board->outage);
+        if (answered && out->status < 500)
+            return true;
+        if (answered) {
+            status = out->status;
+            if (out->status == 500) {
+                bool up = outage_before == outage_after &&
+                          outage_before % 2 == 0;
+                if (up) {
+                    p->server_errors_up++;
+                    fail(p, "%s %s: 500 while PostgreSQL was up: %.300s",
+                         method, path, out->body ? out->body : "");
+                } else {
+                    p->server_errors_outage++;
+                }
+            }
+            client_response_free(out);
+        }
+        if (now_ms() - began > RESEND_LIMIT_MS) {
+            fail(p, "%s %s: no answer in %d s (last: %ld %s)", method, path,
+                 RESEND_LIMIT_MS / 1000, status, error);
+            return false;
+        }
+        p->resent++;
+        poll(NULL, 0, RESEND_PACE_MS);
+    }
+}
+
+/* Like send_until_answered, and the answer must have status expect. */
+static bool call(player *p, client *c, const char *method, const char *path,
+                 const char *body, int seat, bool keep_nonce, char nonce[33],
+                 long expect, client_response *out)
+{
+    if (!send_until_answered(p, c, method, path, body, &p->keys[seat],
+                             keep_nonce, nonce, out))
+        return false;
+    if (out->status != expect) {
+        fail(p, "%s %s: %ld instead of %ld: %.300s", method, path,
+             out->status, expect, out->body ? out->body : "");
+        client_response_free(out);
+        return false;
+    }
+    return true;
+}
+
+static bool new_match(player *p, client *c)
+{
+    char nonce[33], path[96];
+    client_response r;
+    if (!call(p, c, "POST", "/v1/matches",
+              "{\"game\":\"antiquity_quest\",\"seats\":2}", 0, true, nonce,
+              201, &r))
+        return false;
+    const char *id = json_string_value(
+        json_object_get(json_object_get(r.json, "match"), "id"));
+    if (id == NULL) {
+        fail(p, "a created match without an id: %.200s", r.body);
+        client_response_free(&r);
+        return false;
+    }
+    p->matches = realloc(p->matches, (size_t)(p->match_count + 1) *
+                                         sizeof *p->matches);
+    snprintf(p->matches[p->match_count], 32, "%s", id);
+    client_response_free(&r);
+    snprintf(path, sizeof path, "/v1/matches/%s/join",
+             p->matches[p->match_count]);
+    if (!call(p, c, "POST", path, "{}", 1, true, nonce, 200, &r))
+        return false;
+    client_response_free(&r);
+    p->match_count++;
+    return true;
+}
+
+static void acknowledge(player *p, const char nonce[33], long long played_on,
+                        long long answered_seq)
+{
+    pthread_mutex_lock(&p->board->lock);
+    p->moves = realloc(p->moves, (size_t)(p->move_count + 1) *
+                                     sizeof *p->moves);
+    acknowledged_move *m = &p->moves[p->move_count];
+    m->match = p->match_count - 1;
+    memcpy(m->nonce, nonce, 33);
+    m->played_on = played_on;
+    m->answered_seq = answered_seq;
+    p->move_count++;
+    p->board->acknowledged++;
+    pthread_cond_broadcast(&p->board->moved);
+    pthread_mutex_unlock(&p->board->lock);
+}
+
+/* Plays one move of the current match (starting one if need be); false
+ * once something went wrong. */
+static bool play_one(player *p, client *c, bool *in_match, int *seat)
+{
+    if (!*in_match) {
+        if (!new_match(p, c))
+            return false;
+        *in_match = true;
+        *seat = 0;
+    }
+    const char *match = p->matches[p->match_count - 1];
+    char path[96], nonce[33];
+    client_response r;
+    snprintf(path, sizeof path, "/v1/matches/%s/view", match);
+    if (!call(p, c, "GET", path, NULL, *seat, false, nonce, 200, &r))
+        return false;
+    json_t *pending = json_object_get(json_object_get(r.json, "pending"),
+                                      "seats");
+    if (json_array_size(pending) == 0) {
+        /* Over (its last answer was lost and resent as the stored one,
+         * which says so too; this is the belt to those braces). */
+        client_response_free(&r);
+        *in_match = false;
+        return true;
+    }
+    int to_move = (int)json_integer_value(json_array_get(pending, 0));
+    if (to_move != *seat) {
+        *seat = to_move;
+        client_response_free(&r);
+        return true;
+    }
+    json_t *moves = json_object_get(json_object_get(r.json, "legal"),
+                                    "moves");
+    json_int_t head = json_integer_value(
+        json_object_get(json_object_get(r.json, "head"), "seq"));
+    if (json_array_size(moves) == 0) {
+        fail(p, "seat %d of %s must act and has no legal move", *seat, match);
+        client_response_free(&r);
+        return false;
+    }
+    json_t *body = json_pack(
+        "{s:I,s:O}", "seq", head, "action",
+        json_array_get(moves, randombytes_uniform(
+                                  (uint32_t)json_array_size(moves))));
+    char *text = json_dumps(body, JSON_COMPACT);
+    json_decref(body);
+    client_response_free(&r);
+    snprintf(path, sizeof path, "/v1/matches/%s/moves", match);
+    bool ok = call(p, c, "POST", path, text, *seat, true, nonce, 200, &r);
+    free(text);
+    if (!ok)
+        return false;
+    acknowledge(p, nonce, head,
+                json_integer_value(json_object_get(r.json, "seq")));
+    if (json_is_true(json_object_get(r.json, "over")))
+        *in_match = false;
+    client_response_free(&r);
+    return true;
+}
+
+static void *play(void *arg)
+{
+    player *p = arg;
+    client *c = client_new(p->board->base_url);
+    bool in_match = false;
+    int seat = 0;
+    while (!atomic_load(&p->board->stop) && play_one(p, c, &in_match, &seat))
+        ;
+    client_free(c);
+    /* A player that gave up wakes whoever waits for moves. */
+    pthread_mutex_lock(&p->board->lock);
+    pthread_cond_broadcast(&p->board->moved);
+    pthread_mutex_unlock(&p->board->lock);
+    return NULL;
+}
+
+void player_register(player *p, board *b, int index)
+{
+    memset(p, 0, sizeof *p);
+    p->index = index;
+    p->board = b;
+    client *c = client_new(b->base_url);
+    for (int i = 0; i < 2 && p->failure[0] == '\0'; i++) {
+        char id[32], error[256];
+        client_new_key(&p->keys[i]);
+        if (!client_register(c, i ? "Eliza" : "Robert", NULL, &p->keys[i],
+                             id, error))
+            fail(p, "register: %s", error);
+    }
+    client_free(c);
+}
+
+void player_start(player *p)
+{
+    pthread_create(&p->thread, NULL, play, p);
+}
+
+void player_join(player *p)
+{
+    pthread_join(p->thread, NULL);
+}
+
+long player_acknowledged(player *p)
+{
+    pthread_mutex_lock(&p->board->lock);
+    long n = p->move_count;
+    pthread_mutex_unlock(&p->board->lock);
+    return n;
+}
+
+/* The nonce of a move event's signed request, or NULL. */
+static const char *event_nonce(json_t *event, char out[64])
+{
+    const char *input = json_string_value(json_object_get(
+        json_object_get(json_object_get(event, "data"), "request"),
+        "signature_input"));
+    const char *at = input ? strstr(input, ";nonce=\"") : NULL;
+    if (at == NULL)
+        return NULL;
+    at += strlen(";nonce=\"");
+    size_t len = strcspn(at, "\"");
+    if (len >= 64)
+        return NULL;
+    memcpy(out, at, len);
+    out[len] = '\0';
+    return out;
+}
+
+/* The match's move events, by nonce; NULL when the log could not be
+ * read. */
+typedef struct logged_move {
+    char nonce[64];
+    long long seq;
+    int seen; /* acknowledged moves that matched it */
+} logged_move;
+
+static logged_move *read_moves(player *p, client *c, const char *match,
+                               long *count, audit *a)
+{
+    logged_move *moves = NULL;
+    *count = 0;
+    long long after = 0;
+    for (;;) {
+        char path[128];
+        snprintf(path, sizeof path, "/v1/matches/%s/events?after=%lld&limit=500",
+                 match, after);
+        client_response r = {0};
+        char error[256] = "";
+        if (!client_send(c, "GET", path, NULL, NULL, NULL, &r, error) ||
+            r.status != 200) {
+            fail(p, "GET %s: %ld %s", path, r.status, error);
+            client_response_free(&r);
+            free(moves);
+            return NULL;
+        }
+        json_t *events = json_object_get(r.json, "events");
+        size_t i;
+        json_t *event;
+        json_array_foreach(events, i, event)
+        {
+            a->events++;
+            after = json_integer_value(json_object_get(event, "seq"));
+            const char *kind = json_string_value(json_object_get(event, "kind"));
+            char nonce[64];
+            if (kind == NULL || strcmp(kind, "move") != 0)
+                continue;
+            moves = realloc(moves, (size_t)(*count + 1) * sizeof *moves);
+            logged_move *m = &moves[*count];
+            snprintf(m->nonce, sizeof m->nonce, "%s",
+                     event_nonce(event, nonce) ? nonce : "");
+            m->seq = after;
+            m->seen = 0;
+            (*count)++;
+        }
+        size_t got = json_array_size(events);
+        client_response_free(&r);
+        if (got < 500)
+            return moves;
+    }
+}
+
+void player_audit(player *p, client *c, audit *a)
+{
+    for (int k = 0; k < p->match_count; k++) {
+        const char *match = p->matches[k];
+        long count;
+        logged_move *logged = read_moves(p, c, match, &count, a);
+        if (logged == NULL && p->failure[0] != '\0')
+            return;
+        for (long i = 0; i < p->move_count; i++) {
+            const acknowledged_move *m = &p->moves[i];
+            if (m->match != k)
+                continue;
+            long found = 0;
+            for (long j = 0; j < count; j++) {
+                if (strcmp(logged[j].nonce, m->nonce) != 0)
+                    continue;
+                found++;
+                logged[j].seen++;
+                if (logged[j].seq <= m->played_on ||
+                    logged[j].seq > m->answered_seq)
+                    a->misplaced++;
+            }
+            if (found == 0)
+                a->lost++;
+            else if (found > 1)
+                a->duplicated += found - 1;
+        }
+        for (long j = 0; j < count; j++)
+            if (logged[j].seen == 0)
+                a->unacknowledged++;
+        free(logged);
+
+        char path[96];
+        snprintf(path, sizeof path, "/v1/matches/%s/verify", match);
+        client_response r = {0};
+        char error[256] = "";
+        if (!client_send(c, "GET", path, NULL, NULL, NULL, &r, error) ||
+            r.status != 200) {
+            fail(p, "GET %s: %ld %s", path, r.status, error);
+            client_response_free(&r);
+            return;
+        }
+        if (!json_is_true(json_object_get(r.json, "ok"))) {
+            a->bad_chains++;
+            fail(p, "%s does not verify: %.300s", match, r.body);
+        }
+        client_response_free(&r);
+    }
+}
+
+void player_free(player *p)
+{
+    free(p->matches);
+    free(p->moves);
+}
