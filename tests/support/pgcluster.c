@@ -52,8 +52,8 @@ static void find_bindir(char *out, size_t size)
  * only (the test has other threads). */
 static void become_owner(const pgcluster *c)
 {
-    if (geteuid() == 0 && (setgroups(0, NULL) != 0 || setgid(c->gid) != 0 ||
-                           setuid(c->uid) != 0))
+    if (geteuid() == 0 &&
+        (setgroups(0, NULL) != 0 || setgid(c->gid) != 0 || setuid(c->uid) != 0))
         _exit(126);
 }
 
@@ -83,8 +83,7 @@ static int run(const pgcluster *c, char *const argv[])
 void pgcluster_url(const pgcluster *c, const char *database, char *url,
                    size_t size)
 {
-    snprintf(url, size, "postgresql:///%s?host=%s&user=pbem", database,
-             c->dir);
+    snprintf(url, size, "postgresql:///%s?host=%s&user=pbem", database, c->dir);
 }
 
 void pgcluster_start(pgcluster *c)
@@ -96,12 +95,19 @@ void pgcluster_start(pgcluster *c)
     snprintf(log, sizeof log, "%s/server.log", c->dir);
     snprintf(socket_dir, sizeof socket_dir, "unix_socket_directories=%s",
              c->dir);
-    char *const argv[] = {postgres, "-D", data,
-                          "-c", "listen_addresses=",
-                          "-c", socket_dir,
-                          "-c", "unix_socket_permissions=0700",
-                          "-c", "max_connections=100",
-                          "-c", "fsync=on",
+    char *const argv[] = {postgres,
+                          "-D",
+                          data,
+                          "-c",
+                          "listen_addresses=",
+                          "-c",
+                          socket_dir,
+                          "-c",
+                          "unix_socket_permissions=0700",
+                          "-c",
+                          "max_connections=100",
+                          "-c",
+                          "fsync=on",
                           NULL};
     pid_t parent = getpid();
     pid_t pid = fork();
@@ -150,14 +156,14 @@ void pgcluster_stop(pgcluster *c, const char *mode)
     char pg_ctl[300], data[128];
     snprintf(pg_ctl, sizeof pg_ctl, "%s/pg_ctl", c->bindir);
     snprintf(data, sizeof data, "%s/data", c->dir);
-    char *const argv[] = {pg_ctl, "stop", "-D", data, "-m", (char *)mode,
-                          "-w", "-t", "60", NULL};
+    char *const argv[] = {pg_ctl,       "stop", "-D", data, "-m",
+                          (char *)mode, "-w",   "-t", "60", NULL};
     int status = run(c, argv);
     while (waitpid(c->postmaster, NULL, 0) < 0 && errno == EINTR)
         ;
     c->postmaster = 0;
-    cr_assert_eq(status, 0, "pg_ctl stop -m %s failed; see %s/server.log",
-                 mode, c->dir);
+    cr_assert_eq(status, 0, "pg_ctl stop -m %s failed; see %s/server.log", mode,
+                 c->dir);
 }
 
 void pgcluster_create(pgcluster *c, const char *database)
@@ -176,17 +182,17 @@ void pgcluster_create(pgcluster *c, const char *database)
                                "user, which does not exist");
         c->uid = pw->pw_uid;
         c->gid = pw->pw_gid;
-        cr_assert_eq(chown(c->dir, c->uid, c->gid), 0, "chown %s: %s",
-                     c->dir, strerror(errno));
+        cr_assert_eq(chown(c->dir, c->uid, c->gid), 0, "chown %s: %s", c->dir,
+                     strerror(errno));
     }
     char initdb[300], data[128];
     snprintf(initdb, sizeof initdb, "%s/initdb", c->bindir);
     snprintf(data, sizeof data, "%s/data", c->dir);
-    char *const argv[] = {initdb, "-D", data, "-U", "pbem", "--auth=trust",
-                          "-E", "UTF8", "--locale=C.UTF-8", "--no-sync",
-                          NULL};
-    cr_assert_eq(run(c, argv), 0, "initdb failed; see %s/server.log",
-                 c->dir);
+    char *const argv[] = {initdb,      "-D",   data,
+                          "-U",        "pbem", "--auth=trust",
+                          "-E",        "UTF8", "--locale=C.UTF-8",
+                          "--no-sync", NULL};
+    cr_assert_eq(run(c, argv), 0, "initdb failed; see %s/server.log", c->dir);
     pgcluster_start(c);
     char url[256], sql[160];
     pgcluster_url(c, "postgres", url, sizeof url);

@@ -54,7 +54,8 @@ void daemon_prepare(daemon_proc *d)
 void daemon_start(daemon_proc *d)
 {
     const char *bin = getenv("PBEM_BIN");
-    cr_assert_not_null(bin, "PBEM_BIN is not set: run the tests with make test");
+    cr_assert_not_null(bin,
+                       "PBEM_BIN is not set: run the tests with make test");
     /* The environment is made before fork: the child of a process with
      * other threads may only call async-signal-safe functions. */
     size_t n = 0;

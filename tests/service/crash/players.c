@@ -3,8 +3,8 @@
 
 #include <jansson.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <sodium.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,16 +57,16 @@ static bool send_until_answered(player *p, client *c, const char *method,
     long status = 0;
     for (;;) {
         long outage_before = atomic_load(&p->board->outage);
-        bool answered = client_send(c, method, path, body, key, &options,
-                                    out, error);
+        bool answered =
+            client_send(c, method, path, body, key, &options, out, error);
         long outage_after = atomic_load(&p->board->outage);
         if (answered && out->status < 500)
             return true;
         if (answered) {
             status = out->status;
             if (out->status == 500) {
-                bool up = outage_before == outage_after &&
-                          outage_before % 2 == 0;
+                bool up =
+                    outage_before == outage_after && outage_before % 2 == 0;
                 if (up) {
                     p->server_errors_up++;
                     fail(p, "%s %s: 500 while PostgreSQL was up: %.300s",
@@ -96,8 +96,8 @@ static bool call(player *p, client *c, const char *method, const char *path,
                              keep_nonce, nonce, out))
         return false;
     if (out->status != expect) {
-        fail(p, "%s %s: %ld instead of %ld: %.300s", method, path,
-             out->status, expect, out->body ? out->body : "");
+        fail(p, "%s %s: %ld instead of %ld: %.300s", method, path, out->status,
+             expect, out->body ? out->body : "");
         client_response_free(out);
         return false;
     }
@@ -109,8 +109,8 @@ static bool new_match(player *p, client *c)
     char nonce[33], path[96];
     client_response r;
     if (!call(p, c, "POST", "/v1/matches",
-              "{\"game\":\"antiquity_quest\",\"seats\":2}", 0, true, nonce,
-              201, &r))
+              "{\"game\":\"antiquity_quest\",\"seats\":2}", 0, true, nonce, 201,
+              &r))
         return false;
     const char *id = json_string_value(
         json_object_get(json_object_get(r.json, "match"), "id"));
@@ -119,8 +119,8 @@ static bool new_match(player *p, client *c)
         client_response_free(&r);
         return false;
     }
-    p->matches = realloc(p->matches, (size_t)(p->match_count + 1) *
-                                         sizeof *p->matches);
+    p->matches =
+        realloc(p->matches, (size_t)(p->match_count + 1) * sizeof *p->matches);
     snprintf(p->matches[p->match_count], 32, "%s", id);
     client_response_free(&r);
     snprintf(path, sizeof path, "/v1/matches/%s/join",
@@ -136,8 +136,8 @@ static void acknowledge(player *p, const char nonce[33], long long played_on,
                         long long answered_seq)
 {
     pthread_mutex_lock(&p->board->lock);
-    p->moves = realloc(p->moves, (size_t)(p->move_count + 1) *
-                                     sizeof *p->moves);
+    p->moves =
+        realloc(p->moves, (size_t)(p->move_count + 1) * sizeof *p->moves);
     acknowledged_move *m = &p->moves[p->move_count];
     m->match = p->match_count - 1;
     memcpy(m->nonce, nonce, 33);
@@ -165,8 +165,8 @@ static bool play_one(player *p, client *c, bool *in_match, int *seat)
     snprintf(path, sizeof path, "/v1/matches/%s/view", match);
     if (!call(p, c, "GET", path, NULL, *seat, false, nonce, 200, &r))
         return false;
-    json_t *pending = json_object_get(json_object_get(r.json, "pending"),
-                                      "seats");
+    json_t *pending =
+        json_object_get(json_object_get(r.json, "pending"), "seats");
     if (json_array_size(pending) == 0) {
         /* Over (its last answer was lost and resent as the stored one,
          * which says so too; this is the belt to those braces). */
@@ -180,8 +180,7 @@ static bool play_one(player *p, client *c, bool *in_match, int *seat)
         client_response_free(&r);
         return true;
     }
-    json_t *moves = json_object_get(json_object_get(r.json, "legal"),
-                                    "moves");
+    json_t *moves = json_object_get(json_object_get(r.json, "legal"), "moves");
     json_int_t head = json_integer_value(
         json_object_get(json_object_get(r.json, "head"), "seq"));
     if (json_array_size(moves) == 0) {
@@ -191,16 +190,19 @@ static bool play_one(player *p, client *c, bool *in_match, int *seat)
     }
     json_t *body = json_pack(
         "{s:I,s:O}", "seq", head, "action",
-        json_array_get(moves, randombytes_uniform(
-                                  (uint32_t)json_array_size(moves))));
+        json_array_get(moves,
+                       randombytes_uniform((uint32_t)json_array_size(moves))));
     char *text = json_dumps(body, JSON_COMPACT);
     json_decref(body);
     client_response_free(&r);
     snprintf(path, sizeof path, "/v1/matches/%s/moves", match);
+    long resent = p->resent;
     bool ok = call(p, c, "POST", path, text, *seat, true, nonce, 200, &r);
     free(text);
     if (!ok)
         return false;
+    if (p->resent > resent)
+        p->acknowledged_on_resend++;
     acknowledge(p, nonce, head,
                 json_integer_value(json_object_get(r.json, "seq")));
     if (json_is_true(json_object_get(r.json, "over")))
@@ -234,8 +236,8 @@ void player_register(player *p, board *b, int index)
     for (int i = 0; i < 2 && p->failure[0] == '\0'; i++) {
         char id[32], error[256];
         client_new_key(&p->keys[i]);
-        if (!client_register(c, i ? "Eliza" : "Robert", NULL, &p->keys[i],
-                             id, error))
+        if (!client_register(c, i ? "Eliza" : "Robert", NULL, &p->keys[i], id,
+                             error))
             fail(p, "register: %s", error);
     }
     client_free(c);
@@ -293,8 +295,8 @@ static logged_move *read_moves(player *p, client *c, const char *match,
     long long after = 0;
     for (;;) {
         char path[128];
-        snprintf(path, sizeof path, "/v1/matches/%s/events?after=%lld&limit=500",
-                 match, after);
+        snprintf(path, sizeof path,
+                 "/v1/matches/%s/events?after=%lld&limit=500", match, after);
         client_response r = {0};
         char error[256] = "";
         if (!client_send(c, "GET", path, NULL, NULL, NULL, &r, error) ||
@@ -311,7 +313,8 @@ static logged_move *read_moves(player *p, client *c, const char *match,
         {
             a->events++;
             after = json_integer_value(json_object_get(event, "seq"));
-            const char *kind = json_string_value(json_object_get(event, "kind"));
+            const char *kind =
+                json_string_value(json_object_get(event, "kind"));
             char nonce[64];
             if (kind == NULL || strcmp(kind, "move") != 0)
                 continue;

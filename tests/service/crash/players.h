@@ -46,10 +46,12 @@ typedef struct player {
     int match_count;
     acknowledged_move *moves;
     long move_count;
-    long resent;               /* requests sent again for want of an answer */
-    long server_errors_outage; /* 500 answers overlapping an outage */
-    long server_errors_up;     /* 500 answers while everything was up */
-    char failure[512];         /* the first thing that went wrong, or "" */
+    long resent;                 /* requests sent again for want of an answer */
+    long acknowledged_on_resend; /* moves whose first sending went
+                                    unanswered (cut, 5xx) */
+    long server_errors_outage;   /* 500 answers overlapping an outage */
+    long server_errors_up;       /* 500 answers while everything was up */
+    char failure[512];           /* the first thing that went wrong, or "" */
 } player;
 
 /* Registers the player's two keys (the service must be up). */
@@ -65,12 +67,12 @@ long player_acknowledged(player *p);
 
 /* What the logs say of the player's acknowledged moves. */
 typedef struct audit {
-    long lost;          /* acknowledged, not in the log */
-    long duplicated;    /* a nonce's move in the log more than once */
-    long misplaced;     /* in the log at a seq the answer did not give */
-    long unacknowledged;/* in the log, never acknowledged */
-    long bad_chains;    /* matches whose verify is not ok */
-    long events;        /* events read */
+    long lost;           /* acknowledged, not in the log */
+    long duplicated;     /* a nonce's move in the log more than once */
+    long misplaced;      /* in the log at a seq the answer did not give */
+    long unacknowledged; /* in the log, never acknowledged */
+    long bad_chains;     /* matches whose verify is not ok */
+    long events;         /* events read */
 } audit;
 
 /* Reads every match's log and verify through c; adds to a. Failure text
