@@ -17,6 +17,18 @@
  * on a busy machine included) before the player gives up. */
 #define RESEND_LIMIT_MS 90000
 
+/* Wall-clock microseconds, the clock pbemd stamps events with. */
+static long long wall_us(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    return (long long)t.tv_sec * 1000000 + t.tv_nsec / 1000;
+}
+
+/* One move's answer in this many is lost on purpose (see
+ * send_until_answered), so every run resends moves that were applied. */
+#define LOSE_ONE_ANSWER_IN 16
+
 static long now_ms(void)
 {
     struct timespec t;
@@ -39,7 +51,10 @@ static void fail(player *p, const char *fmt, ...)
 
 /* Sends one request until it is answered below 500. With keep_nonce the
  * same signed request (created, nonce) goes out every time, and nonce
- * receives it. False (p->failure set) when no answer came in time. */
+ * receives it; and when p->lose_next_answer is set, a success to the first
+ * sending is thrown away unread (the client hangs up as it arrives), as a
+ * phone leaving its network loses it. False (p->failure set) when no
+ * answer came in time. */
 static bool send_until_answered(player *p, client *c, const char *method,
                                 const char *path, const char *body,
                                 const client_key *key, bool keep_nonce,
@@ -52,14 +67,26 @@ static bool send_until_answered(player *p, client *c, const char *method,
         sodium_bin2hex(nonce, 33, raw, sizeof raw);
         options.nonce = nonce;
     }
+    /* fwrite to a read-only stream fails: curl stops reading the answer
+     * and client_send reports none. */
+    if (keep_nonce && p->lose_next_answer)
+        options.body_to = p->deaf;
+    p->lose_next_answer = false;
     long began = now_ms();
     char error[256] = "";
     long status = 0;
     for (;;) {
         long outage_before = atomic_load(&p->board->outage);
+        p->last_sent_us = wall_us();
         bool answered =
             client_send(c, method, path, body, key, &options, out, error);
         long outage_after = atomic_load(&p->board->outage);
+        /* Thrown away by us (curl's CURLE_WRITE_ERROR), not cut by a
+         * kill: the move was applied. */
+        if (options.body_to != NULL && !answered &&
+            strstr(error, "Failed writing") != NULL)
+            p->answers_lost++;
+        options.body_to = NULL;
         if (answered && out->status < 500)
             return true;
         if (answered) {
@@ -133,7 +160,7 @@ static bool new_match(player *p, client *c)
 }
 
 static void acknowledge(player *p, const char nonce[33], long long played_on,
-                        long long answered_seq)
+                        long long resent_at, const json_t *answer)
 {
     pthread_mutex_lock(&p->board->lock);
     p->moves =
@@ -142,7 +169,10 @@ static void acknowledge(player *p, const char nonce[33], long long played_on,
     m->match = p->match_count - 1;
     memcpy(m->nonce, nonce, 33);
     m->played_on = played_on;
-    m->answered_seq = answered_seq;
+    m->resent_at = resent_at;
+    m->answered_seq = json_integer_value(json_object_get(answer, "seq"));
+    snprintf(m->answered_hash, sizeof m->answered_hash, "%s",
+             json_string_value(json_object_get(answer, "hash")));
     p->move_count++;
     p->board->acknowledged++;
     pthread_cond_broadcast(&p->board->moved);
@@ -197,14 +227,17 @@ static bool play_one(player *p, client *c, bool *in_match, int *seat)
     client_response_free(&r);
     snprintf(path, sizeof path, "/v1/matches/%s/moves", match);
     long resent = p->resent;
+    p->lose_next_answer = randombytes_uniform(LOSE_ONE_ANSWER_IN) == 0;
     bool ok = call(p, c, "POST", path, text, *seat, true, nonce, 200, &r);
     free(text);
     if (!ok)
         return false;
-    if (p->resent > resent)
+    long long resent_at = 0;
+    if (p->resent > resent) {
         p->acknowledged_on_resend++;
-    acknowledge(p, nonce, head,
-                json_integer_value(json_object_get(r.json, "seq")));
+        resent_at = p->last_sent_us;
+    }
+    acknowledge(p, nonce, head, resent_at, r.json);
     if (json_is_true(json_object_get(r.json, "over")))
         *in_match = false;
     client_response_free(&r);
@@ -215,11 +248,16 @@ static void *play(void *arg)
 {
     player *p = arg;
     client *c = client_new(p->board->base_url);
+    p->deaf = fopen("/dev/null", "r");
+    if (p->deaf == NULL)
+        fail(p, "cannot open /dev/null");
     bool in_match = false;
     int seat = 0;
     while (!atomic_load(&p->board->stop) && play_one(p, c, &in_match, &seat))
         ;
     client_free(c);
+    if (p->deaf != NULL)
+        fclose(p->deaf);
     /* A player that gave up wakes whoever waits for moves. */
     pthread_mutex_lock(&p->board->lock);
     pthread_cond_broadcast(&p->board->moved);
@@ -279,18 +317,36 @@ static const char *event_nonce(json_t *event, char out[64])
     return out;
 }
 
-/* The match's move events, by nonce; NULL when the log could not be
- * read. */
-typedef struct logged_move {
-    char nonce[64];
-    long long seq;
-    int seen; /* acknowledged moves that matched it */
-} logged_move;
-
-static logged_move *read_moves(player *p, client *c, const char *match,
-                               long *count, audit *a)
+/* An event's "at" (2026-11-25T19:27:42.123456Z) in microseconds, or 0. */
+static long long parse_at(const char *text)
 {
-    logged_move *moves = NULL;
+    struct tm tm = {0};
+    long micro = 0;
+    if (text == NULL ||
+        sscanf(text, "%d-%d-%dT%d:%d:%d.%6ldZ", &tm.tm_year, &tm.tm_mon,
+               &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &micro) != 7)
+        return 0;
+    tm.tm_year -= 1900;
+    tm.tm_mon -= 1;
+    return (long long)timegm(&tm) * 1000000 + micro;
+}
+
+/* One event of a match's log. */
+typedef struct logged_event {
+    long long seq;
+    char hash[72];
+    bool move;
+    long long at_us; /* when pbemd made it */
+    char nonce[64];  /* of a move's signed request */
+    int seen;        /* acknowledged moves that matched it */
+} logged_event;
+
+/* The whole log of match into *out (count events; the caller frees);
+ * false (p->failure set) when it could not be read. */
+static bool read_log(player *p, client *c, const char *match,
+                     logged_event **out, long *count)
+{
+    *out = NULL;
     *count = 0;
     long long after = 0;
     for (;;) {
@@ -303,34 +359,44 @@ static logged_move *read_moves(player *p, client *c, const char *match,
             r.status != 200) {
             fail(p, "GET %s: %ld %s", path, r.status, error);
             client_response_free(&r);
-            free(moves);
-            return NULL;
+            return false;
         }
         json_t *events = json_object_get(r.json, "events");
         size_t i;
         json_t *event;
         json_array_foreach(events, i, event)
         {
-            a->events++;
             after = json_integer_value(json_object_get(event, "seq"));
+            *out = realloc(*out, (size_t)(*count + 1) * sizeof **out);
+            logged_event *e = &(*out)[(*count)++];
+            memset(e, 0, sizeof *e);
+            e->seq = after;
+            snprintf(e->hash, sizeof e->hash, "%s",
+                     json_string_value(json_object_get(event, "hash")));
             const char *kind =
                 json_string_value(json_object_get(event, "kind"));
             char nonce[64];
-            if (kind == NULL || strcmp(kind, "move") != 0)
-                continue;
-            moves = realloc(moves, (size_t)(*count + 1) * sizeof *moves);
-            logged_move *m = &moves[*count];
-            snprintf(m->nonce, sizeof m->nonce, "%s",
-                     event_nonce(event, nonce) ? nonce : "");
-            m->seq = after;
-            m->seen = 0;
-            (*count)++;
+            e->move = kind != NULL && strcmp(kind, "move") == 0;
+            e->at_us =
+                parse_at(json_string_value(json_object_get(event, "at")));
+            if (e->move && event_nonce(event, nonce) != NULL)
+                snprintf(e->nonce, sizeof e->nonce, "%s", nonce);
         }
         size_t got = json_array_size(events);
         client_response_free(&r);
         if (got < 500)
-            return moves;
+            return true;
     }
+}
+
+/* Whether the log holds the head an answer reported: its seq and hash. */
+static bool log_has_head(const logged_event *log, long count,
+                         const acknowledged_move *m)
+{
+    for (long j = 0; j < count; j++)
+        if (log[j].seq == m->answered_seq)
+            return strcmp(log[j].hash, m->answered_hash) == 0;
+    return false;
 }
 
 void player_audit(player *p, client *c, audit *a)
@@ -338,32 +404,39 @@ void player_audit(player *p, client *c, audit *a)
     for (int k = 0; k < p->match_count; k++) {
         const char *match = p->matches[k];
         long count;
-        logged_move *logged = read_moves(p, c, match, &count, a);
-        if (logged == NULL && p->failure[0] != '\0')
+        logged_event *log;
+        if (!read_log(p, c, match, &log, &count))
             return;
+        a->events += count;
         for (long i = 0; i < p->move_count; i++) {
             const acknowledged_move *m = &p->moves[i];
             if (m->match != k)
                 continue;
             long found = 0;
             for (long j = 0; j < count; j++) {
-                if (strcmp(logged[j].nonce, m->nonce) != 0)
+                if (!log[j].move || strcmp(log[j].nonce, m->nonce) != 0)
                     continue;
                 found++;
-                logged[j].seen++;
-                if (logged[j].seq <= m->played_on ||
-                    logged[j].seq > m->answered_seq)
+                log[j].seen++;
+                if (log[j].seq <= m->played_on || log[j].seq > m->answered_seq)
                     a->misplaced++;
+                /* Made before the sending that was answered: an earlier
+                 * sending applied it and its answer was lost. */
+                if (m->resent_at != 0 && log[j].at_us != 0 &&
+                    log[j].at_us < m->resent_at)
+                    a->replayed++;
             }
             if (found == 0)
                 a->lost++;
             else if (found > 1)
                 a->duplicated += found - 1;
+            if (found > 0 && !log_has_head(log, count, m))
+                a->misplaced++;
         }
         for (long j = 0; j < count; j++)
-            if (logged[j].seen == 0)
+            if (log[j].move && log[j].seen == 0)
                 a->unacknowledged++;
-        free(logged);
+        free(log);
 
         char path[96];
         snprintf(path, sizeof path, "/v1/matches/%s/verify", match);

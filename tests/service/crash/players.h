@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "client.h"
 
@@ -29,12 +30,15 @@ typedef struct board {
 } board;
 
 /* A move answered 200: its nonce, the head it was played on, and the
- * head the answer reported. */
+ * head (seq and hash) the answer reported. */
 typedef struct acknowledged_move {
     int match; /* index into the player's matches */
     char nonce[33];
     long long played_on;
     long long answered_seq;
+    char answered_hash[72];
+    long long resent_at; /* wall-clock µs of the sending that was
+                            answered, when it was not the first; else 0 */
 } acknowledged_move;
 
 typedef struct player {
@@ -51,6 +55,10 @@ typedef struct player {
                                     unanswered (cut, 5xx) */
     long server_errors_outage;   /* 500 answers overlapping an outage */
     long server_errors_up;       /* 500 answers while everything was up */
+    long long last_sent_us;      /* wall-clock µs of the latest sending */
+    FILE *deaf;                  /* a stream that refuses writes */
+    bool lose_next_answer;       /* for the next move's first sending */
+    long answers_lost;           /* moves whose answer it threw away */
     char failure[512];           /* the first thing that went wrong, or "" */
 } player;
 
@@ -69,8 +77,12 @@ long player_acknowledged(player *p);
 typedef struct audit {
     long lost;           /* acknowledged, not in the log */
     long duplicated;     /* a nonce's move in the log more than once */
-    long misplaced;      /* in the log at a seq the answer did not give */
+    long misplaced;      /* in the log, not where its answer said (the
+                            move's seq, or the head's seq and hash) */
     long unacknowledged; /* in the log, never acknowledged */
+    long replayed;       /* applied by a sending whose answer was lost,
+                            acknowledged by a later one (the stored
+                            answer): the case the nonce exists for */
     long bad_chains;     /* matches whose verify is not ok */
     long events;         /* events read */
 } audit;

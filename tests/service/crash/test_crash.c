@@ -212,8 +212,8 @@ Test(crash, every_acknowledged_move_survives_kills_of_pbemd_and_postgresql,
         player_join(&players[i]);
 
     audit a = {0};
-    long acknowledged = 0, resent = 0, on_resend = 0, errors_outage = 0,
-         errors_up = 0;
+    long acknowledged = 0, resent = 0, on_resend = 0, answers_lost = 0,
+         errors_outage = 0, errors_up = 0;
     int matches = 0;
     client *reader = client_new(base_url);
     for (int i = 0; i < clients; i++) {
@@ -223,6 +223,7 @@ Test(crash, every_acknowledged_move_survives_kills_of_pbemd_and_postgresql,
         acknowledged += p->move_count;
         resent += p->resent;
         on_resend += p->acknowledged_on_resend;
+        answers_lost += p->answers_lost;
         errors_outage += p->server_errors_outage;
         errors_up += p->server_errors_up;
         matches += p->match_count;
@@ -237,10 +238,11 @@ Test(crash, every_acknowledged_move_survives_kills_of_pbemd_and_postgresql,
             "crash: cycles=%d clients=%d matches=%d acknowledged=%ld "
             "lost=%ld duplicated=%ld misplaced=%ld unacknowledged=%ld "
             "bad_chains=%ld resent=%ld acknowledged_on_resend=%ld "
+            "answers_lost=%ld answered_from_store=%ld "
             "500_in_outage=%ld 500_while_up=%ld\n",
             cycles, clients, matches, acknowledged, a.lost, a.duplicated,
             a.misplaced, a.unacknowledged, a.bad_chains, resent, on_resend,
-            errors_outage, errors_up);
+            answers_lost, a.replayed, errors_outage, errors_up);
     fprintf(stderr,
             "crash: serving again after pbemd's restart: %s; after "
             "PostgreSQL's: %s (PostgreSQL itself accepting connections: "
@@ -261,6 +263,13 @@ Test(crash, every_acknowledged_move_survives_kills_of_pbemd_and_postgresql,
     cr_expect_eq(a.unacknowledged, 0,
                  "%ld moves in the log were never acknowledged",
                  a.unacknowledged);
+    /* A lost answer's move was applied: its resending must have been
+     * answered from the stored answer (and any kill that cut an answer
+     * adds to them). */
+    cr_expect_geq(a.replayed, answers_lost,
+                  "%ld answers were thrown away, %ld moves answered from the "
+                  "store",
+                  answers_lost, a.replayed);
     cr_expect_eq(a.bad_chains, 0, "%ld matches do not verify", a.bad_chains);
     cr_expect_eq(errors_up, 0,
                  "%ld requests were answered 500 while "
