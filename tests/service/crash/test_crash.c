@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../../support/pgcluster.h"
 #include "daemon.h"
@@ -39,6 +40,8 @@ static daemon_proc pbemd;
 static void clean_up(void)
 {
     daemon_kill(&pbemd);
+    if (pbemd.key_file[0] != '\0')
+        unlink(pbemd.key_file);
     pgcluster_remove(&cluster);
 }
 
