@@ -94,14 +94,16 @@ void daemon_start(daemon_proc *d)
     d->pid = pid;
 }
 
-static void reap(daemon_proc *d, int sig)
+static int reap(daemon_proc *d, int sig)
 {
     if (d->pid == 0)
-        return;
+        return -1;
+    int status = 0;
     kill(d->pid, sig);
-    while (waitpid(d->pid, NULL, 0) < 0 && errno == EINTR)
+    while (waitpid(d->pid, &status, 0) < 0 && errno == EINTR)
         ;
     d->pid = 0;
+    return status;
 }
 
 void daemon_kill(daemon_proc *d)
@@ -109,9 +111,19 @@ void daemon_kill(daemon_proc *d)
     reap(d, SIGKILL);
 }
 
-void daemon_stop(daemon_proc *d)
+int daemon_stop(daemon_proc *d)
 {
-    reap(d, SIGTERM);
+    return reap(d, SIGTERM);
+}
+
+void daemon_expect_running(daemon_proc *d)
+{
+    int status;
+    if (d->pid != 0 && waitpid(d->pid, &status, WNOHANG) == d->pid) {
+        d->pid = 0;
+        cr_assert_fail("pbemd exited on its own (wait status %d); see %s",
+                       status, d->log);
+    }
 }
 
 long daemon_wait_serving(daemon_proc *d, long limit_ms)

@@ -23,8 +23,13 @@ void daemon_start(daemon_proc *d);
 /* SIGKILL, then reaps it. */
 void daemon_kill(daemon_proc *d);
 
-/* SIGTERM, then reaps it. */
-void daemon_stop(daemon_proc *d);
+/* SIGTERM, then reaps it; its exit status (wait(2)'s), or -1 when it was
+ * not running. */
+int daemon_stop(daemon_proc *d);
+
+/* Fails the test when pbemd has exited on its own (a crash, a sanitizer's
+ * report). */
+void daemon_expect_running(daemon_proc *d);
 
 /* Polls GET /healthz until it answers 200 (pbemd up and its database
  * reachable), at most limit_ms; the milliseconds it took, or -1. Fails
