@@ -17,6 +17,10 @@
  * on a busy machine included) before the player gives up. */
 #define RESEND_LIMIT_MS 90000
 
+/* One move's answer in this many is lost on purpose (see
+ * send_until_answered), so every run resends moves that were applied. */
+#define LOSE_ONE_ANSWER_IN 16
+
 /* Wall-clock microseconds, the clock pbemd stamps events with. */
 static long long wall_us(void)
 {
@@ -24,10 +28,6 @@ static long long wall_us(void)
     clock_gettime(CLOCK_REALTIME, &t);
     return (long long)t.tv_sec * 1000000 + t.tv_nsec / 1000;
 }
-
-/* One move's answer in this many is lost on purpose (see
- * send_until_answered), so every run resends moves that were applied. */
-#define LOSE_ONE_ANSWER_IN 16
 
 static long now_ms(void)
 {
@@ -198,8 +198,8 @@ static bool play_one(player *p, client *c, bool *in_match, int *seat)
     json_t *pending =
         json_object_get(json_object_get(r.json, "pending"), "seats");
     if (json_array_size(pending) == 0) {
-        /* Over (its last answer was lost and resent as the stored one,
-         * which says so too; this is the belt to those braces). */
+        /* Nobody must act: the match is over (its last answer says
+         * so too; this covers an answer that did not). */
         client_response_free(&r);
         *in_match = false;
         return true;
