@@ -77,9 +77,7 @@ static bool find_key(const char *key_id, uint8_t public_key[32],
     return true;
 }
 
-/* The signature of req, parsed and within policy; false with err filled
- * (401) otherwise. */
-static bool signature_of(const httpsig_request *req, int64_t now,
+bool auth_signature(const httpsig_request *req, int64_t now,
                          httpsig_signature *sig, apierr *err)
 {
     const char *input = req->header(req->header_ctx, "signature-input");
@@ -110,7 +108,7 @@ bool auth_player(const httpsig_request *req, int64_t now, caller *who,
 {
     memset(who, 0, sizeof *who);
     httpsig_signature sig;
-    if (!signature_of(req, now, &sig, err))
+    if (!auth_signature(req, now, &sig, err))
         return false;
     uint8_t public_key[32];
     if (!find_key(sig.keyid, public_key, &who->player_id, err))
@@ -127,7 +125,7 @@ bool auth_new_key(const httpsig_request *req, int64_t now,
 {
     memset(who, 0, sizeof *who);
     httpsig_signature sig;
-    if (!signature_of(req, now, &sig, err))
+    if (!auth_signature(req, now, &sig, err))
         return false;
     char key_id[40];
     store_key_id(public_key, key_id);

@@ -1,6 +1,7 @@
 /* player_routes.h: a player's own resources: registering a key, and under
  * /v1/players/me/ (signed by the player) vacations, notifications, their
- * settings and webhooks; unsubscribing from mail by the link in it. */
+ * settings, webhooks and the grants of bots' keys (delegates);
+ * unsubscribing from mail by the link in it. */
 #ifndef SERVICE_HTTP_PLAYER_ROUTES_H
 #define SERVICE_HTTP_PLAYER_ROUTES_H
 
@@ -18,5 +19,8 @@ route_handler player_routes_put_settings;      /* PUT …/notification-… */
 route_handler player_routes_webhooks;          /* GET …/me/webhooks */
 route_handler player_routes_register_webhook;  /* POST …/me/webhooks */
 route_handler player_routes_disable_webhook;   /* DELETE …/webhooks/{id} */
+route_handler player_routes_delegates;         /* GET …/me/delegates */
+route_handler player_routes_grant_delegate;    /* POST …/me/delegates */
+route_handler player_routes_revoke_delegate;   /* DELETE …/delegates/{id} */
 
 #endif
