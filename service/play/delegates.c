@@ -241,7 +241,11 @@ bool delegates_revoke(long long player_id, const char *ref, apierr *err)
     PGconn *conn = db_conn(err);
     if (conn == NULL)
         return false;
-    int done = store_grant_revoke(conn, player_id, id, clock_now(), err);
+    /* Kept in whole seconds, rounded up: every event made before the
+     * revocation is dated before it, so an export's check of "in force
+     * at that event" never refuses one of them. */
+    long long now = (clock_now_us() + 999999) / 1000000;
+    int done = store_grant_revoke(conn, player_id, id, now, err);
     if (done < 0)
         return false;
     if (done == 0)
