@@ -205,6 +205,68 @@ static void expect_refused(e2e_response *r, int status, const char *code,
     e2e_response_free(r);
 }
 
+Test(delegates, a_bot_joins_an_open_match_for_its_player, .timeout = 120)
+{
+    cr_assert(sodium_init() >= 0);
+    e2e_table t;
+    memset(&t, 0, sizeof t);
+    e2e_start(&t.server);
+    e2e_register(&t.server, "Ada", &t.players[0]);
+    e2e_register(&t.server, "Grace", &t.players[1]);
+    t.seats = 2;
+    e2e_response r = e2e_call(&t.server, "POST", "/v1/matches",
+                              "{\"game\":\"antiquity_quest\",\"seats\":2}",
+                              &t.players[0]);
+    cr_assert_eq(r.status, 201, "%ld %s", r.status, r.body);
+    snprintf(t.match, sizeof t.match, "%s",
+             json_string_value(
+                 json_object_get(json_object_get(r.json, "match"), "id")));
+    e2e_response_free(&r);
+    char path[96];
+    snprintf(path, sizeof path, "/v1/matches/%s/join", t.match);
+
+    /* A bot that may only watch may not take a seat. */
+    bot watcher;
+    new_bot(&watcher, &t.players[1]);
+    granted(&t, &watcher, "[\"view\"]", "\"all\"", 86400);
+    r = as_bot(&t, &watcher, "POST", path, "{}");
+    expect_refused(&r, 403, "delegate_scope", "to join");
+
+    bot joiner;
+    new_bot(&joiner, &t.players[1]);
+    char grant_id[32];
+    snprintf(grant_id, sizeof grant_id, "%s",
+             granted(&t, &joiner, "[\"join\"]", "\"all\"", 86400));
+    r = as_bot(&t, &joiner, "POST", path, "{}");
+    cr_assert_eq(r.status, 200, "join: %ld %s", r.status, r.body);
+    e2e_response_free(&r);
+
+    /* Grace sits in seat 1, and the log says her bot seated her. */
+    json_t *events = e2e_all_events(&t);
+    json_t *joined = NULL;
+    size_t i;
+    json_t *event;
+    json_array_foreach(events, i, event) {
+        const char *kind = json_string_value(json_object_get(event, "kind"));
+        if (strcmp(kind, "joined") == 0 &&
+            json_integer_value(json_object_get(event, "seat")) == 1)
+            joined = event;
+    }
+    cr_assert_not_null(joined, "nobody joined seat 1");
+    json_t *data = json_object_get(joined, "data");
+    cr_expect_str_eq(json_string_value(json_object_get(data, "player")),
+                     t.players[1].id);
+    json_t *delegate = json_object_get(data, "delegate");
+    cr_expect_str_eq(json_string_value(json_object_get(delegate, "grant")),
+                     grant_id);
+    char key_id[64];
+    client_key_id(joiner.key.public_key, key_id);
+    cr_expect_str_eq(json_string_value(json_object_get(delegate, "key_id")),
+                     key_id);
+    json_decref(events);
+    e2e_stop(&t.server);
+}
+
 Test(delegates, out_of_scope_or_another_match_is_refused, .timeout = 120)
 {
     cr_assert(sodium_init() >= 0);
