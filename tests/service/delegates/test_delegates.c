@@ -17,6 +17,7 @@
 
 #include "../../support/e2e.h"
 #include "ledger/export_check.h"
+#include "ledger/httpsig.h"
 
 /* A bot: its own key, and the player it acts for. */
 typedef struct bot {
@@ -535,6 +536,45 @@ static void revoked_long_ago(json_t *header)
                         json_string("2020-01-01T00:00:00Z"));
 }
 
+/* The player whose grant only_view signs anew. */
+static const e2e_player *granting;
+
+/* The grant as if the player had signed one to view only: a genuine
+ * signature by the player's key, over a body that says so, and a header
+ * that agrees. Only the rule that a commitment needs "move" can tell. */
+static void only_view(json_t *header)
+{
+    json_t *grant = first_grant(header);
+    json_t *request = json_object_get(grant, "request");
+    json_t *body = json_loads(
+        json_string_value(json_object_get(request, "body")), 0, NULL);
+    cr_assert_not_null(body);
+    json_object_set_new(body, "scope", json_pack("[s]", "view"));
+    json_object_set_new(grant, "scope", json_pack("[s]", "view"));
+    char *text = json_dumps(body, JSON_COMPACT);
+    json_decref(body);
+    httpsig_request req = {.method = "POST",
+                           .target = "/v1/players/me/delegates",
+                           .body = (const unsigned char *)text,
+                           .body_len = strlen(text)};
+    const char *components[] = {"@method", "@path", "content-digest"};
+    httpsig_headers signed_headers;
+    httpsig_error herr;
+    cr_assert(httpsig_sign(&req, components, 3, granting->key.key_id,
+                           "resigned-view-only", (int64_t)time(NULL), NULL,
+                           granting->key.secret_key, &signed_headers, &herr),
+              "%s", herr.message);
+    json_object_set_new(request, "body", json_string(text));
+    json_object_set_new(request, "signature_input",
+                        json_string(signed_headers.signature_input));
+    json_object_set_new(request, "signature",
+                        json_string(signed_headers.signature));
+    json_object_set_new(request, "content_digest",
+                        json_string(signed_headers.content_digest));
+    httpsig_headers_free(&signed_headers);
+    free(text);
+}
+
 static void drop_grants(json_t *header)
 {
     json_object_del(header, "delegates");
@@ -615,5 +655,113 @@ Test(delegates, an_export_verifies_the_bots_move_and_its_grant,
     }
     unlink(file);
     free(text);
+    e2e_stop(&t.server);
+}
+
+/* The first legal choice of a seat's view, as a commit's body
+ * (malloc'd). */
+static char *first_choice(const e2e_response *view)
+{
+    json_t *action = json_array_get(
+        json_object_get(json_object_get(view->json, "legal"), "moves"), 0);
+    cr_assert_not_null(action, "no legal choice");
+    json_t *body = json_pack("{s:O}", "action", action);
+    char *text = json_dumps(body, JSON_COMPACT);
+    json_decref(body);
+    return text;
+}
+
+Test(delegates, a_bot_seals_a_secret_choice_and_the_export_verifies_it,
+     .timeout = 180)
+{
+    cr_assert(sodium_init() >= 0);
+    e2e_player admin;
+    admin_key(&admin);
+    e2e_table t;
+    e2e_sit_down(&t, "adel_verplichtet", 3, NULL);
+    json_t *match = e2e_get(&t, "", NULL);
+    json_t *pending = json_object_get(match, "pending");
+    cr_assert_str_eq(json_string_value(json_object_get(pending, "wait")),
+                     "simultaneous");
+    char decision[64];
+    snprintf(decision, sizeof decision, "%s",
+             json_string_value(json_object_get(pending, "decision")));
+    json_decref(match);
+    char matches[64], view_path[96], commit_path[192], decision_path[160];
+    matches_list(&t, matches);
+    snprintf(view_path, sizeof view_path, "/v1/matches/%s/view", t.match);
+    snprintf(commit_path, sizeof commit_path,
+             "/v1/matches/%s/decisions/%s/commit", t.match, decision);
+    snprintf(decision_path, sizeof decision_path,
+             "/v1/matches/%s/decisions/%s", t.match, decision);
+
+    /* Seat 0's bot reads the choices, seals one, and reads it back. */
+    bot b;
+    new_bot(&b, &t.players[0]);
+    granted(&t, &b, "[\"view\",\"move\"]", matches, 86400);
+    e2e_response view = as_bot(&t, &b, "GET", view_path, NULL);
+    cr_assert_eq(view.status, 200, "%ld %s", view.status, view.body);
+    char *choice = first_choice(&view);
+    e2e_response_free(&view);
+    e2e_response r = as_bot(&t, &b, "POST", commit_path, choice);
+    cr_assert_eq(r.status, 200, "commit: %ld %s", r.status, r.body);
+    e2e_response_free(&r);
+    free(choice);
+    r = as_bot(&t, &b, "GET", decision_path, NULL);
+    cr_expect_eq(r.status, 200, "%ld %s", r.status, r.body);
+    json_t *mine = json_array_get(json_object_get(r.json, "seats"), 0);
+    cr_expect_not_null(json_object_get(mine, "your_choice"),
+                       "the bot cannot read back its player's choice: %s",
+                       r.body);
+    e2e_response_free(&r);
+
+    /* The others seal theirs themselves; the decision is made. */
+    for (int seat = 1; seat < 3; seat++) {
+        view = e2e_call(&t.server, "GET", view_path, NULL, &t.players[seat]);
+        cr_assert_eq(view.status, 200);
+        choice = first_choice(&view);
+        e2e_response_free(&view);
+        r = e2e_call(&t.server, "POST", commit_path, choice, &t.players[seat]);
+        cr_assert_eq(r.status, 200, "commit %d: %ld %s", seat, r.status,
+                     r.body);
+        e2e_response_free(&r);
+        free(choice);
+    }
+
+    json_t *events = e2e_all_events(&t);
+    size_t delegated = 0, i;
+    json_t *event;
+    json_array_foreach(events, i, event) {
+        json_t *data = json_object_get(event, "data");
+        if (json_object_get(data, "delegate") != NULL) {
+            delegated++;
+            cr_expect_str_eq(
+                json_string_value(json_object_get(event, "kind")),
+                "committed");
+            cr_expect_eq(json_integer_value(json_object_get(event, "seat")),
+                         0);
+        }
+    }
+    cr_expect_eq(delegated, 1, "%zu events name the delegate", delegated);
+    json_decref(events);
+
+    char path[96];
+    snprintf(path, sizeof path, "/v1/admin/matches/%s/export", t.match);
+    r = e2e_call(&t.server, "GET", path, NULL, &admin);
+    cr_assert_eq(r.status, 200, "export: %ld %s", r.status, r.body);
+    char reason[512];
+    cr_expect(export_verifies(r.body, reason, sizeof reason),
+              "the export does not verify: %s", reason);
+    /* A commitment counts as a move: a grant to view only, however well
+     * signed, would not have allowed it. */
+    granting = &t.players[0];
+    char *narrowed = with_header(r.body, only_view);
+    cr_expect(!export_verifies(narrowed, reason, sizeof reason),
+              "a view-only grant lets a commitment stand");
+    cr_expect(strstr(reason, "does not allow a delegate to make a committed") !=
+                  NULL,
+              "not refused for its scope: %s", reason);
+    free(narrowed);
+    e2e_response_free(&r);
     e2e_stop(&t.server);
 }
