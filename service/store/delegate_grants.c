@@ -75,6 +75,65 @@ bool store_grant_insert(PGconn *conn, store_grant *grant,
     return true;
 }
 
+int store_grant_import(PGconn *conn, const store_grant *grant,
+                       const char *grant_request, apierr *err)
+{
+    char key[2 * 32 + 3], scope[32];
+    key[0] = '\\';
+    key[1] = 'x';
+    sodium_bin2hex(key + 2, sizeof key - 2, grant->public_key, 32);
+    scope_text(grant->scope, scope);
+    char *matches = grant->all_matches
+                        ? NULL
+                        : db_params_int_array(grant->match_ids,
+                                              grant->match_count);
+    db_params p = {0};
+    db_params_int(&p, grant->delegate_id);
+    db_params_int(&p, grant->player_id);
+    db_params_text(&p, grant->key_id);
+    db_params_text(&p, key);
+    db_params_text(&p, grant->name);
+    db_params_text(&p, scope);
+    db_params_text(&p, matches);
+    db_params_int(&p, grant->expires);
+    db_params_text(&p, grant_request);
+    db_params_int(&p, grant->created);
+    db_params_int(&p, grant->revoked);
+    bool ok = db_command(conn,
+                         "INSERT INTO delegates (delegate_id, player_id,"
+                         " key_id, public_key, name, scope, match_ids,"
+                         " expires_at, grant_request, created_at, revoked_at)"
+                         " OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5,"
+                         " $6::text[], $7::bigint[], to_timestamp($8::bigint),"
+                         " $9, to_timestamp($10::bigint), CASE WHEN"
+                         " $11::bigint = 0 THEN NULL ELSE"
+                         " to_timestamp($11::bigint) END)"
+                         " ON CONFLICT (delegate_id) DO NOTHING",
+                         p.count, p.values, err);
+    free(matches);
+    if (!ok)
+        return -1;
+    /* $1, $2 and $9 of p: the id, the player and the request. */
+    const char *same_params[] = {p.values[0], p.values[1], p.values[8]};
+    PGresult *r = db_query(conn,
+                           "SELECT player_id = $2 AND grant_request = $3"
+                           " FROM delegates WHERE delegate_id = $1",
+                           3, same_params, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return -1;
+    bool same = PQntuples(r) == 1 && strcmp(PQgetvalue(r, 0, 0), "t") == 0;
+    PQclear(r);
+    if (!same)
+        return 0;
+    return db_command(conn,
+                      "SELECT setval(pg_get_serial_sequence('delegates',"
+                      " 'delegate_id'), (SELECT max(delegate_id) FROM"
+                      " delegates))",
+                      0, NULL, err)
+               ? 1
+               : -1;
+}
+
 int store_grants_in_force(PGconn *conn, long long player_id, long long now,
                           apierr *err)
 {

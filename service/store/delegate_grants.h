@@ -60,6 +60,14 @@ int store_grants_of_key(PGconn *conn, const char *key_id, long long player_id,
 int store_grants_of_player(PGconn *conn, long long player_id,
                            store_grant *out, int max, apierr *err);
 
+/* Recreates a grant an export carries (an import), under its own id
+ * (delegate_id set) with its signed request, inside the caller's
+ * transaction, and moves the id sequence past it. 1 when it is stored or
+ * was there already, the same; 0 when another grant holds that id; -1
+ * with err. */
+int store_grant_import(PGconn *conn, const store_grant *grant,
+                       const char *grant_request, apierr *err);
+
 /* Revokes one of player_id's grants at now (a grant already revoked keeps
  * its first revocation time): 1 done, 0 the player has no such grant, -1
  * with err. */

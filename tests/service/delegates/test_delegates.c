@@ -654,6 +654,28 @@ Test(delegates, an_export_verifies_the_bots_move_and_its_grant,
         free(bad);
     }
     unlink(file);
+
+    /* Restored elsewhere, the match is exported with its grant again, and
+     * verifies there too. */
+    char db[64];
+    e2e_private_database(db, sizeof db);
+    e2e_server target = {0};
+    memcpy(target.key_file, t.server.key_file, sizeof target.key_file);
+    e2e_start(&target);
+    r = e2e_call(&target, "POST", "/v1/admin/matches/import", text, &admin);
+    cr_assert_eq(r.status, 201, "import: %ld %s", r.status, r.body);
+    e2e_response_free(&r);
+    r = e2e_call(&target, "GET", path, NULL, &admin);
+    cr_assert_eq(r.status, 200, "export again: %ld %s", r.status, r.body);
+    cr_expect(export_verifies(r.body, reason, sizeof reason),
+              "the restored match's export does not verify: %s", reason);
+    e2e_response_free(&r);
+    r = e2e_call(&target, "GET", "/v1/players/me/delegates", NULL,
+                 &t.players[seat]);
+    cr_expect_eq(json_array_size(json_object_get(r.json, "delegates")), 1,
+                 "the player's grant is not restored: %s", r.body);
+    e2e_response_free(&r);
+    e2e_stop(&target);
     free(text);
     e2e_stop(&t.server);
 }
