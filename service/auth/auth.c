@@ -77,7 +77,9 @@ static bool find_key(const char *key_id, uint8_t public_key[32],
     return true;
 }
 
-bool auth_signature(const httpsig_request *req, int64_t now,
+/* The signature of req, parsed and within policy; false with err filled
+ * (401) otherwise. */
+static bool signature_of(const httpsig_request *req, int64_t now,
                          httpsig_signature *sig, apierr *err)
 {
     const char *input = req->header(req->header_ctx, "signature-input");
@@ -108,7 +110,7 @@ bool auth_player(const httpsig_request *req, int64_t now, caller *who,
 {
     memset(who, 0, sizeof *who);
     httpsig_signature sig;
-    if (!auth_signature(req, now, &sig, err))
+    if (!signature_of(req, now, &sig, err))
         return false;
     uint8_t public_key[32];
     if (!find_key(sig.keyid, public_key, &who->player_id, err))
@@ -125,7 +127,7 @@ bool auth_new_key(const httpsig_request *req, int64_t now,
 {
     memset(who, 0, sizeof *who);
     httpsig_signature sig;
-    if (!auth_signature(req, now, &sig, err))
+    if (!signature_of(req, now, &sig, err))
         return false;
     char key_id[40];
     store_key_id(public_key, key_id);
@@ -166,4 +168,10 @@ void auth_caller_free(caller *who)
 {
     json_decref(who->signature);
     who->signature = NULL;
+}
+
+bool auth_signature(const httpsig_request *req, int64_t now,
+                    httpsig_signature *sig, apierr *err)
+{
+    return signature_of(req, now, sig, err);
 }

@@ -7,9 +7,9 @@
 #include "notify/notify_outbox.h"
 #include "notify/notify_settings.h"
 #include "notify/webhooks.h"
-#include "play/delegates.h"
 #include "play/players.h"
 #include "play/vacations.h"
+#include "play/delegates.h"
 
 void player_routes_register(const route_call *call, answer *out)
 {

@@ -1,7 +1,6 @@
 /* player_routes.h: a player's own resources: registering a key, and under
  * /v1/players/me/ (signed by the player) vacations, notifications, their
- * settings, webhooks and the grants of bots' keys (delegates);
- * unsubscribing from mail by the link in it. */
+ * settings and webhooks; unsubscribing from mail by the link in it. */
 #ifndef SERVICE_HTTP_PLAYER_ROUTES_H
 #define SERVICE_HTTP_PLAYER_ROUTES_H
 
@@ -19,6 +18,7 @@ route_handler player_routes_put_settings;      /* PUT …/notification-… */
 route_handler player_routes_webhooks;          /* GET …/me/webhooks */
 route_handler player_routes_register_webhook;  /* POST …/me/webhooks */
 route_handler player_routes_disable_webhook;   /* DELETE …/webhooks/{id} */
+/* The grants of bots' keys (play/delegates.h). */
 route_handler player_routes_delegates;         /* GET …/me/delegates */
 route_handler player_routes_grant_delegate;    /* POST …/me/delegates */
 route_handler player_routes_revoke_delegate;   /* DELETE …/delegates/{id} */

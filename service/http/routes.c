@@ -92,6 +92,13 @@ static const route table[] = {
           BODY_JSON, "use GET or POST", player_routes_declare_vacation),
     ROUTE("DELETE", "/v1/players/me/vacation/{id}", PLAYER, RETRY_NONE,
           BODY_ANY, "use DELETE", player_routes_cancel_vacation),
+    ROUTE("GET", "/v1/players/me/delegates", PLAYER, RETRY_NONE, BODY_ANY,
+          "use GET or POST", player_routes_delegates),
+    ROUTE("POST", "/v1/players/me/delegates", PLAYER, RETRY_ON_FAILURE,
+          BODY_JSON, "use GET or POST", player_routes_grant_delegate),
+    /* A replayed revocation revokes what is revoked already. */
+    ROUTE("DELETE", "/v1/players/me/delegates/{id}", PLAYER, RETRY_NONE,
+          BODY_ANY, "use DELETE", player_routes_revoke_delegate),
     ROUTE("GET", "/v1/players/me/notifications", PLAYER, RETRY_NONE,
           BODY_ANY, "use GET", player_routes_notifications),
     /* PUT is idempotent: a replay sets the same settings again. */
@@ -105,13 +112,6 @@ static const route table[] = {
           BODY_JSON, "use GET or POST", player_routes_register_webhook),
     ROUTE("DELETE", "/v1/players/me/webhooks/{id}", PLAYER, RETRY_NONE,
           BODY_ANY, "use DELETE", player_routes_disable_webhook),
-    ROUTE("GET", "/v1/players/me/delegates", PLAYER, RETRY_NONE, BODY_ANY,
-          "use GET or POST", player_routes_delegates),
-    ROUTE("POST", "/v1/players/me/delegates", PLAYER, RETRY_ON_FAILURE,
-          BODY_JSON, "use GET or POST", player_routes_grant_delegate),
-    /* A replayed revocation revokes what is revoked already. */
-    ROUTE("DELETE", "/v1/players/me/delegates/{id}", PLAYER, RETRY_NONE,
-          BODY_ANY, "use DELETE", player_routes_revoke_delegate),
 
     ROUTE("GET", "/v1/matches/{id}", ANYONE, RETRY_NONE, BODY_ANY,
           "use GET on a match", match_routes_show),
@@ -267,18 +267,6 @@ typedef struct journey {
     uint8_t new_key[32];
 } journey;
 
-/* A registration's key is in its body: both are read before the
- * signature can be checked. */
-static bool registration(journey *j, int64_t now, apierr *err)
-{
-    j->request = json_body(j->call.body, j->call.body_len, err);
-    if (j->request == NULL ||
-        !players_registration_key(j->request, j->new_key, err))
-        return false;
-    j->call.new_key = j->new_key;
-    return auth_new_key(&j->signed_as, now, j->new_key, &j->who, err);
-}
-
 /* What a bot's delegated key needs its grant to allow to call row
  * (auth/delegate.h), 0 when no delegate may call it: everything else
  * (grants, webhooks, settings, creating matches) is the player's own. */
@@ -304,6 +292,18 @@ static bool auth_signed_player(const route *row, journey *j, int64_t now,
         return auth_delegate(&j->signed_as, now, delegate_scope(row),
                              j->params.match_id, &j->who, err);
     return auth_player(&j->signed_as, now, &j->who, err);
+}
+
+/* A registration's key is in its body: both are read before the
+ * signature can be checked. */
+static bool registration(journey *j, int64_t now, apierr *err)
+{
+    j->request = json_body(j->call.body, j->call.body_len, err);
+    if (j->request == NULL ||
+        !players_registration_key(j->request, j->new_key, err))
+        return false;
+    j->call.new_key = j->new_key;
+    return auth_new_key(&j->signed_as, now, j->new_key, &j->who, err);
 }
 
 /* Checks that row's caller may call: true (with call.who set when the
