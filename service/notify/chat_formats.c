@@ -137,9 +137,19 @@ static void message(text *t, chat_format format, const json_t *payload,
     bool over = type != NULL && strcmp(type, "match.over") == 0;
     if (over) {
         put_s(t, "The match is over.");
+    } else if (type != NULL && strcmp(type, "match.aborted") == 0) {
+        const char *reason = str(payload, "reason");
+        put_s(t, "The match was aborted by an admin");
+        if (reason != NULL && reason[0] != '\0') {
+            put_s(t, ": ");
+            put_escaped(t, format, reason);
+        }
+        put_s(t, ".");
     } else if (json_array_size(json_object_get(payload, "seats")) > 0) {
         if (type != NULL && strcmp(type, "match.deadline_reminder") == 0)
             put_s(t, "Reminder: ");
+        else if (type != NULL && strcmp(type, "match.nudge") == 0)
+            put_s(t, "Nudge: ");
         put_s(t, "Waiting for ");
         put_seats(t, format, payload);
         const char *prompt = str(payload, "prompt");

@@ -234,3 +234,24 @@ Test(chat_formats, a_long_discord_message_is_cut_to_2000_characters)
     json_decref(payload);
     free(prompt);
 }
+
+Test(chat_formats, an_aborted_match_says_so_with_the_admins_reason)
+{
+    json_t *payload = json_pack(
+        "{s:s,s:s,s:s,s:[s,s],s:[],s:s}", "type", "match.aborted", "match",
+        "m_9", "game_title", "Artifact Stack", "players", "A", "B", "seats",
+        "reason", "cheating <@123>");
+    char *body = chat_body(CHAT_DISCORD, payload, NULL,
+                           "https://pbem.example.org/matches/m_9");
+    json_t *parsed = json_loads(body, 0, NULL);
+    const char *content =
+        json_string_value(json_object_get(parsed, "content"));
+    cr_assert_not_null(content);
+    cr_expect(strstr(content, "The match was aborted by an admin: cheating "
+                              "\\<@\xe2\x80\x8b" "123\\>.") != NULL,
+              "%s", content);
+    cr_expect(strstr(content, "Last move") == NULL, "%s", content);
+    json_decref(parsed);
+    free(body);
+    json_decref(payload);
+}
