@@ -787,3 +787,87 @@ Test(delegates, a_bot_seals_a_secret_choice_and_the_export_verifies_it,
     e2e_response_free(&r);
     e2e_stop(&t.server);
 }
+
+/* Signs one request with the independent npm http-message-signatures
+ * package (tests/node/sign-request.mjs), covering Pbem-On-Behalf-Of as a
+ * JavaScript bot would; fills headers with "Name: value" lines of the
+ * signature, the digest and the header itself, NULL-terminated. */
+static void node_sign_for(const char *seed_hex, const char *keyid,
+                          const char *url, const char *body,
+                          const char *player, char lines[4][9000],
+                          const char *headers[5])
+{
+    json_t *input = json_pack(
+        "{s:s,s:s,s:s,s:s,s:s,s:[s,s,s,s],s:{s:s}}", "seed_hex", seed_hex,
+        "keyid", keyid, "method", "POST", "url", url, "body", body,
+        "components", "@method", "@path", "content-digest",
+        "pbem-on-behalf-of", "headers", "pbem-on-behalf-of", player);
+    char *text = json_dumps(input, JSON_COMPACT);
+    json_decref(input);
+    char path[] = "/tmp/pbem-deleg-node-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    free(text);
+    char command[256];
+    snprintf(command, sizeof command,
+             "node tests/node/sign-request.mjs < %s 2>&1", path);
+    FILE *run = popen(command, "r");
+    cr_assert_not_null(run);
+    char output[20000];
+    size_t n = fread(output, 1, sizeof output - 1, run);
+    output[n] = '\0';
+    cr_assert_eq(pclose(run), 0, "the npm signer failed: %s", output);
+    unlink(path);
+    json_t *answer = json_loads(output, 0, NULL);
+    json_t *signed_headers = json_object_get(answer, "headers");
+    cr_assert_not_null(signed_headers, "unexpected signer output: %s", output);
+    int k = 0;
+    const char *name;
+    json_t *value;
+    json_object_foreach(signed_headers, name, value) {
+        cr_assert_lt(k, 3);
+        snprintf(lines[k], 9000, "%s: %s", name, json_string_value(value));
+        headers[k] = lines[k];
+        k++;
+    }
+    snprintf(lines[k], 9000, "Pbem-On-Behalf-Of: %s", player);
+    headers[k] = lines[k];
+    headers[k + 1] = NULL;
+    json_decref(answer);
+}
+
+Test(delegates, a_bot_signing_with_an_independent_npm_signer_moves,
+     .timeout = 120)
+{
+    cr_assert(sodium_init() >= 0);
+    e2e_table t;
+    e2e_sit_down(&t, "antiquity_quest", 2, NULL);
+    int seat;
+    char *move = a_legal_move(&t, &seat);
+    /* The bot's key: a seed the npm signer holds. */
+    uint8_t seed[32];
+    char seed_hex[65];
+    randombytes_buf(seed, sizeof seed);
+    sodium_bin2hex(seed_hex, sizeof seed_hex, seed, sizeof seed);
+    bot b = {.player = &t.players[seat]};
+    crypto_sign_seed_keypair(b.key.public_key, b.key.secret_key, seed);
+    client_key_id(b.key.public_key, b.key.key_id);
+    char matches[64], url[160], path[96];
+    matches_list(&t, matches);
+    granted(&t, &b, "[\"move\"]", matches, 86400);
+    moves_path(&t, path);
+    snprintf(url, sizeof url, "http://127.0.0.1:%d%s", t.server.port, path);
+    char lines[4][9000];
+    const char *headers[5];
+    node_sign_for(seed_hex, b.key.key_id, url, move, t.players[seat].id,
+                  lines, headers);
+    client_send_options options = {.extra_headers = headers};
+    e2e_response r =
+        e2e_call_with(&t.server, "POST", path, move, NULL, &options);
+    cr_expect_eq(r.status, 200, "%ld %s", r.status, r.body);
+    e2e_response_free(&r);
+    free(move);
+    e2e_stop(&t.server);
+}
