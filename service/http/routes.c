@@ -10,6 +10,7 @@
 
 #include "auth/admin.h"
 #include "auth/auth.h"
+#include "auth/delegate.h"
 #include "core/log.h"
 #include "ledger/httpsig.h"
 #include "http/admin_routes.h"
@@ -21,6 +22,7 @@
 #include "http/service_routes.h"
 #include "play/matches.h"
 #include "play/players.h"
+#include "store/delegate_grants.h"
 
 /* Who may call a route. */
 typedef enum route_access {
@@ -90,6 +92,13 @@ static const route table[] = {
           BODY_JSON, "use GET or POST", player_routes_declare_vacation),
     ROUTE("DELETE", "/v1/players/me/vacation/{id}", PLAYER, RETRY_NONE,
           BODY_ANY, "use DELETE", player_routes_cancel_vacation),
+    ROUTE("GET", "/v1/players/me/delegates", PLAYER, RETRY_NONE, BODY_ANY,
+          "use GET or POST", player_routes_delegates),
+    ROUTE("POST", "/v1/players/me/delegates", PLAYER, RETRY_ON_FAILURE,
+          BODY_JSON, "use GET or POST", player_routes_grant_delegate),
+    /* A replayed revocation revokes what is revoked already. */
+    ROUTE("DELETE", "/v1/players/me/delegates/{id}", PLAYER, RETRY_NONE,
+          BODY_ANY, "use DELETE", player_routes_revoke_delegate),
     ROUTE("GET", "/v1/players/me/notifications", PLAYER, RETRY_NONE,
           BODY_ANY, "use GET", player_routes_notifications),
     /* PUT is idempotent: a replay sets the same settings again. */
@@ -258,6 +267,33 @@ typedef struct journey {
     uint8_t new_key[32];
 } journey;
 
+/* What a bot's delegated key needs its grant to allow to call row
+ * (auth/delegate.h), 0 when no delegate may call it: everything else
+ * (grants, webhooks, settings, creating matches) is the player's own. */
+static unsigned delegate_scope(const route *row)
+{
+    route_handler *h = row->handler;
+    if (h == match_routes_view || h == match_routes_decision)
+        return STORE_GRANT_VIEW;
+    if (h == match_routes_move || h == match_routes_commit ||
+        h == match_routes_reveal)
+        return STORE_GRANT_MOVE;
+    if (h == match_routes_join)
+        return STORE_GRANT_JOIN;
+    return 0;
+}
+
+/* A player's signed request: by their own key, or by a bot's key acting
+ * for them when it names them in Pbem-On-Behalf-Of. */
+static bool auth_signed_player(const route *row, journey *j, int64_t now,
+                               apierr *err)
+{
+    if (lookup_header(j->call.conn, AUTH_ON_BEHALF_OF) != NULL)
+        return auth_delegate(&j->signed_as, now, delegate_scope(row),
+                             j->params.match_id, &j->who, err);
+    return auth_player(&j->signed_as, now, &j->who, err);
+}
+
 /* A registration's key is in its body: both are read before the
  * signature can be checked. */
 static bool registration(journey *j, int64_t now, apierr *err)
@@ -283,10 +319,10 @@ static bool authenticate(const route *row, journey *j, answer *out)
     case PLAYER_IF_SIGNED:
         if (lookup_header(j->call.conn, "signature") == NULL)
             return true;
-        ok = auth_player(&j->signed_as, now, &j->who, &err);
+        ok = auth_signed_player(row, j, now, &err);
         break;
     case PLAYER:
-        ok = auth_player(&j->signed_as, now, &j->who, &err);
+        ok = auth_signed_player(row, j, now, &err);
         break;
     case NEW_KEY:
         ok = registration(j, now, &err);
