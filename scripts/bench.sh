@@ -5,6 +5,10 @@
 #   PBEM_BENCH_RESTORE  matches exported and restored (default 1000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The benchmarks measure the service at full speed from one address: the
+# rate limits stay on with room for that (bench/ratelimit sets its own).
+export PBEM_RATE_ANONYMOUS=${PBEM_RATE_ANONYMOUS:-1000000/60}
+export PBEM_RATE_PLAYER=${PBEM_RATE_PLAYER:-1000000/60}
 build=$1
 seconds=${PBEM_BENCH_SECONDS:-10}
 db="pbem_bench_$$"
