@@ -164,6 +164,23 @@ static const char *const heavy_routes[] = {
     "GET /v1/matches/{id}/verify",
 };
 
+/* Never charged: health checks and scrapes come from the operator's own
+ * systems, often through the proxy everyone's requests come through, and
+ * must answer while limits bite; each is a cheap read. */
+static const char *const unmetered_routes[] = {
+    "GET /healthz",
+    "GET /metrics",
+};
+
+static bool unmetered(const route *row)
+{
+    for (size_t i = 0;
+         i < sizeof unmetered_routes / sizeof *unmetered_routes; i++)
+        if (strcmp(row->name, unmetered_routes[i]) == 0)
+            return true;
+    return false;
+}
+
 static rate_class cost_class(const route *row)
 {
     for (size_t i = 0; i < sizeof heavy_routes / sizeof *heavy_routes; i++)
@@ -177,7 +194,8 @@ static pthread_once_t costs_once = PTHREAD_ONCE_INIT;
 static void register_costs(void)
 {
     for (size_t i = 0; i < sizeof table / sizeof *table; i++)
-        rate_policy_route(table[i].name, cost_class(&table[i]));
+        if (!unmetered(&table[i]))
+            rate_policy_route(table[i].name, cost_class(&table[i]));
 }
 
 /* The row for method and url with *params filled, or NULL with *out
@@ -336,6 +354,8 @@ static bool authenticate(const route *row, journey *j, answer *out)
  * it is unsigned, or it registers a key (which anyone can make). */
 static bool charged_to_address(const route *row, const journey *j)
 {
+    if (unmetered(row))
+        return false;
     switch (row->access) {
     case ANYONE:
     case NEW_KEY:
@@ -355,7 +375,9 @@ static bool charge_after_authentication(const route *row, journey *j,
                                         bool authenticated,
                                         rate_ticket *ticket, answer *out)
 {
-    if (authenticated && (row->access == ADMIN || row->access == MAIL_SERVER))
+    if (unmetered(row) ||
+        (authenticated &&
+         (row->access == ADMIN || row->access == MAIL_SERVER)))
         return true;
     if (authenticated)
         return rate_policy_take(j->call.conn, RATE_PLAYER, j->who.key_id,
