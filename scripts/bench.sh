@@ -172,6 +172,41 @@ scripts/dovecot.sh stop "$mail_dir/dovecot"
 rm -rf "$mail_dir"
 
 echo
+echo "== rate limits: a normal client's /healthz and moves while 16 anonymous loops GET /verify"
+echo "   (one flooding address, the client at another, both behind a trusted proxy; the verified"
+echo "   match is still in play, so each verify reads and hashes its whole log)"
+rl_db="pbem_bench_rate_$$"
+rl_dir=var/bench-rate-$$
+mkdir -p "$rl_dir"
+scripts/pg.sh createdb "$rl_db" >/dev/null
+rl_url=$(scripts/pg.sh url "$rl_db")
+rl_match=
+for limits in off on; do
+    if [ "$limits" = off ]; then rl_env=(PBEM_RATE_ANONYMOUS=off PBEM_RATE_PLAYER=off)
+    # The anonymous budget at its default; the client plays at machine
+    # speed, far past what a person does, so its key gets room.
+    else rl_env=(PBEM_RATE_ANONYMOUS=600/60 PBEM_RATE_PLAYER=1000000/60); fi
+    env DATABASE_URL="$rl_url" PBEM_LISTEN=127.0.0.1:0 PBEM_QUIET=1 PBEM_KEY_FILE=var/bench.key \
+        PBEM_TRUSTED_PROXIES=127.0.0.1 PBEM_NOTIFY=0 "${rl_env[@]}" \
+        "$build/pbemd" >"$rl_dir/pbemd-$limits.out" 2>&1 &
+    rl_server=$!
+    for _ in $(seq 100); do grep -q serving "$rl_dir/pbemd-$limits.out" && break; sleep 0.1; done
+    rl_port=$(sed -nE 's/.*127\.0\.0\.1:([0-9]+).*/\1/p' "$rl_dir/pbemd-$limits.out")
+    [ -n "$rl_port" ] || { echo "pbemd (rate limits $limits) did not start" >&2; exit 1; }
+    if [ -z "$rl_match" ]; then
+        setup=$("$build/bench/ratelimit" setup "http://127.0.0.1:$rl_port" "${PBEM_BENCH_VERIFY_MOVES:-1500}")
+        rl_match=$(sed -nE 's/.*match=([^ ]+).*/\1/p' <<<"$setup")
+        echo "  verified match: $setup"
+    fi
+    for loops in 0 16; do
+        echo "  limits=$limits $("$build/bench/ratelimit" measure "http://127.0.0.1:$rl_port" "$rl_match" "$seconds" "$loops")"
+    done
+    kill "$rl_server"; wait "$rl_server" 2>/dev/null || true
+done
+scripts/pg.sh dropdb "$rl_db" >/dev/null 2>&1 || true
+rm -rf "$rl_dir"
+
+echo
 restore_count=${PBEM_BENCH_RESTORE:-1000}
 echo "== restore: $restore_count exported matches verified (chain, signatures, requests, replay) and restored"
 scripts/pg.sh createdb "${db}_restore_a" >/dev/null
