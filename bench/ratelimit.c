@@ -1,15 +1,18 @@
 /* ratelimit.c: a normal client's latency while anonymous clients flood
  * GET /verify, the attack of issue #21 (16 verify loops pushed another
  * client's /healthz from 1 ms to 546 ms median).
- *   ratelimit setup BASE_URL MOVES
- *       plays one two-seat antiquity_quest match for up to MOVES moves
- *       (a long log, still in play: its verify is computed every time)
- *       and prints match=ID events=N
- *   ratelimit measure BASE_URL MATCH SECONDS LOOPS
- *       for SECONDS, LOOPS threads GET /v1/matches/MATCH/verify in a loop
- *       from one address while a normal client, from another, alternates
- *       GET /healthz with a signed move of its own match; prints the
- *       client's p50/p99 of each and what became of the verifies.
+ *   ratelimit setup BASE_URL GAME MOVES
+ *       plays one two-seat match of GAME for up to MOVES moves (a long
+ *       log, still in play when the game lasts longer: its verify is
+ *       computed every time) and prints match=ID moves=N status=S
+ *   ratelimit flood BASE_URL MATCH SECONDS LOOPS
+ *       LOOPS threads GET /v1/matches/MATCH/verify without pause, from one
+ *       address; prints how many were served and refused. Run it niced,
+ *       in a process of its own: an attacker's CPU is not the server's,
+ *       and threads of one process would starve the measuring one.
+ *   ratelimit measure BASE_URL SECONDS
+ *       a normal client, from another address, alternates GET /healthz
+ *       with a signed move of its own match; prints p50/p99 of each.
  * The server is started with PBEM_TRUSTED_PROXIES=127.0.0.1: the clients
  * name their addresses in X-Forwarded-For, as they would behind the TLS
  * proxy deploy/ recommends. */
@@ -57,7 +60,8 @@ static bool call(client *c, const char *method, const char *path,
 }
 
 /* A two-seat match of two new players; false on any refusal. */
-static bool sit_down(client *c, client_key keys[2], char match[32])
+static bool sit_down(client *c, const char *game, client_key keys[2],
+                     char match[32])
 {
     char player[32], error[256];
     for (int i = 0; i < 2; i++) {
@@ -68,8 +72,9 @@ static bool sit_down(client *c, client_key keys[2], char match[32])
         }
     }
     client_response r;
-    if (!call(c, "POST", "/v1/matches",
-              "{\"game\":\"antiquity_quest\",\"seats\":2}", &keys[0], 201, &r))
+    char body[128];
+    snprintf(body, sizeof body, "{\"game\":\"%s\",\"seats\":2}", game);
+    if (!call(c, "POST", "/v1/matches", body, &keys[0], 201, &r))
         return false;
     snprintf(match, 32, "%s",
              json_string_value(
@@ -126,12 +131,12 @@ static int move_once(client *c, client_key keys[2], const char *match,
     return 1;
 }
 
-static int setup(const char *base_url, int moves)
+static int setup(const char *base_url, const char *game, int moves)
 {
     client *c = client_new(base_url);
     client_key keys[2];
     char match[32];
-    if (!sit_down(c, keys, match))
+    if (!sit_down(c, game, keys, match))
         return 1;
     int played = 0;
     double took;
@@ -143,7 +148,14 @@ static int setup(const char *base_url, int moves)
             break;
         played++;
     }
-    printf("match=%s moves=%d\n", match, played);
+    char path[64];
+    client_response r;
+    snprintf(path, sizeof path, "/v1/matches/%s", match);
+    if (!call(c, "GET", path, NULL, NULL, 200, &r))
+        return 1;
+    printf("match=%s moves=%d status=%s\n", match, played,
+           json_string_value(json_object_get(r.json, "status")));
+    client_response_free(&r);
     client_free(c);
     return 0;
 }
@@ -194,22 +206,16 @@ static void percentiles(double *samples, long n, double *p50, double *p99)
     *p99 = n ? samples[(n * 99) / 100] * 1e3 : 0;
 }
 
-static int measure(const char *base_url, const char *match, double seconds,
-                   int loops)
+/* The normal client alone: GET /healthz and a signed move of its own
+ * match, in turn, for seconds. */
+static int measure(const char *base_url, double seconds)
 {
     client *c = client_new(base_url);
     client_key keys[2];
     char own[32];
-    if (!sit_down(c, keys, own))
+    if (!sit_down(c, "antiquity_quest", keys, own))
         return 1;
     double start = now_seconds();
-    flood *floods = calloc((size_t)(loops ? loops : 1), sizeof *floods);
-    pthread_t *threads = calloc((size_t)(loops ? loops : 1), sizeof *threads);
-    for (int i = 0; i < loops; i++) {
-        floods[i] = (flood){.base_url = base_url, .match = match,
-                            .deadline = start + seconds};
-        pthread_create(&threads[i], NULL, verify_loop, &floods[i]);
-    }
     double *health = malloc(MAX_SAMPLES * sizeof *health);
     double *moves = malloc(MAX_SAMPLES * sizeof *moves);
     long nh = 0, nm = 0, failed = 0;
@@ -230,10 +236,35 @@ static int measure(const char *base_url, const char *match, double seconds,
         int played = move_once(c, keys, own, &took);
         if (played < 0)
             failed++;
-        if (played == 0 && !sit_down(c, keys, own))
+        if (played == 0 && !sit_down(c, "antiquity_quest", keys, own))
             break;
         if (played > 0)
             moves[nm++] = took;
+    }
+    double h50, h99, m50, m99;
+    percentiles(health, nh, &h50, &h99);
+    percentiles(moves, nm, &m50, &m99);
+    printf("healthz=%ld healthz_p50_ms=%.2f healthz_p99_ms=%.2f moves=%ld "
+           "move_p50_ms=%.2f move_p99_ms=%.2f failed=%ld\n",
+           nh, h50, h99, nm, m50, m99, failed);
+    free(health);
+    free(moves);
+    client_free(c);
+    return 0;
+}
+
+/* The flood alone, in a process of its own (run it niced: an attacker's
+ * CPU is not the server's). */
+static int flood_only(const char *base_url, const char *match, double seconds,
+                      int loops)
+{
+    double start = now_seconds();
+    flood *floods = calloc((size_t)loops, sizeof *floods);
+    pthread_t *threads = calloc((size_t)loops, sizeof *threads);
+    for (int i = 0; i < loops; i++) {
+        floods[i] = (flood){.base_url = base_url, .match = match,
+                            .deadline = start + seconds};
+        pthread_create(&threads[i], NULL, verify_loop, &floods[i]);
     }
     long served = 0, limited = 0, other = 0;
     for (int i = 0; i < loops; i++) {
@@ -242,18 +273,10 @@ static int measure(const char *base_url, const char *match, double seconds,
         limited += floods[i].limited;
         other += floods[i].other;
     }
-    double h50, h99, m50, m99;
-    percentiles(health, nh, &h50, &h99);
-    percentiles(moves, nm, &m50, &m99);
-    printf("loops=%d healthz=%ld healthz_p50_ms=%.2f healthz_p99_ms=%.2f "
-           "moves=%ld move_p50_ms=%.2f move_p99_ms=%.2f failed=%ld "
-           "verify_served=%ld verify_limited=%ld verify_other=%ld\n",
-           loops, nh, h50, h99, nm, m50, m99, failed, served, limited, other);
-    free(health);
-    free(moves);
+    printf("verify_served=%ld verify_limited=%ld verify_other=%ld\n", served,
+           limited, other);
     free(floods);
     free(threads);
-    client_free(c);
     return 0;
 }
 
@@ -262,13 +285,16 @@ int main(int argc, char **argv)
     curl_global_init(CURL_GLOBAL_DEFAULT);
     if (sodium_init() < 0)
         return 1;
-    if (argc == 4 && strcmp(argv[1], "setup") == 0)
-        return setup(argv[2], atoi(argv[3]));
-    if (argc == 6 && strcmp(argv[1], "measure") == 0)
-        return measure(argv[2], argv[3], atof(argv[4]), atoi(argv[5]));
+    if (argc == 5 && strcmp(argv[1], "setup") == 0)
+        return setup(argv[2], argv[3], atoi(argv[4]));
+    if (argc == 6 && strcmp(argv[1], "flood") == 0)
+        return flood_only(argv[2], argv[3], atof(argv[4]), atoi(argv[5]));
+    if (argc == 4 && strcmp(argv[1], "measure") == 0)
+        return measure(argv[2], atof(argv[3]));
     fprintf(stderr,
-            "usage: %s setup BASE_URL MOVES\n"
-            "       %s measure BASE_URL MATCH SECONDS LOOPS\n",
-            argv[0], argv[0]);
+            "usage: %s setup BASE_URL GAME MOVES\n"
+            "       %s measure BASE_URL SECONDS\n"
+            "       %s flood BASE_URL MATCH SECONDS LOOPS\n",
+            argv[0], argv[0], argv[0]);
     return 2;
 }
