@@ -1,6 +1,7 @@
 /* routes.c: the route table, and the one way every request goes through
- * it: match the path, check who may call, answer a retry from its stored
- * answer, read the body, run the handler. */
+ * it: match the path, check who may call, charge its client's rate limit
+ * (rate_policy.h), answer a retry from its stored answer, read the body,
+ * run the handler. */
 #include "http/routes.h"
 
 #include <pthread.h>
