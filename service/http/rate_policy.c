@@ -28,9 +28,19 @@ static const char *const party_names[RATE_PARTIES] = {"anonymous", "player"};
 static const char *const class_names[RATE_CLASSES] = {"read", "write",
                                                       "heavy"};
 
+/* Routes whose cost PBEM_RATE_COSTS names itself. */
+#define OVERRIDES_MAX 16
+
+typedef struct route_cost {
+    char route[96];
+    long long cost;
+} route_cost;
+
 static struct {
     pthread_once_t once;
     long long costs[RATE_CLASSES];
+    route_cost overrides[OVERRIDES_MAX];
+    int override_count;
     rate_budget budgets[RATE_PARTIES];
     rate_limit *tables[RATE_PARTIES]; /* NULL: that budget is off */
     peers *proxies; /* PBEM_TRUSTED_PROXIES, to read the client address */
@@ -70,7 +80,35 @@ static bool parse_budget(const char *name, const char *text,
     return true;
 }
 
-/* "read=1,write=2,heavy=30", any of them. */
+/* One item of PBEM_RATE_COSTS, "name=N": true when name is a class or a
+ * route ("METHOD pattern" as /metrics names it) and N a cost. */
+static bool parse_cost(char *item)
+{
+    char *eq = strrchr(item, '=');
+    if (eq == NULL)
+        return false;
+    *eq = '\0';
+    char *end = NULL;
+    long long cost = strtoll(eq + 1, &end, 10);
+    if (end == eq + 1 || *end != '\0' || cost < 0 || cost > QUOTA_MAX)
+        return false;
+    for (int c = 0; c < RATE_CLASSES; c++) {
+        if (strcmp(item, class_names[c]) == 0) {
+            policy.costs[c] = cost;
+            return true;
+        }
+    }
+    if (strchr(item, ' ') == NULL || policy.override_count == OVERRIDES_MAX ||
+        strlen(item) >= sizeof policy.overrides[0].route)
+        return false;
+    route_cost *o = &policy.overrides[policy.override_count++];
+    snprintf(o->route, sizeof o->route, "%s", item);
+    o->cost = cost;
+    return true;
+}
+
+/* "read=1,write=2,heavy=30,GET /v1/matches/{id}/events=5", any of them:
+ * the classes' costs, then a route's own. */
 static void parse_costs(const char *text)
 {
     if (text == NULL)
@@ -78,26 +116,12 @@ static void parse_costs(const char *text)
     const char *at = text;
     while (*at != '\0') {
         size_t len = strcspn(at, ",");
-        char item[64];
+        char item[128];
         snprintf(item, sizeof item, "%.*s", (int)len, at);
-        char *eq = strchr(item, '=');
-        bool known = false;
-        if (eq != NULL) {
-            *eq = '\0';
-            char *end = NULL;
-            long long cost = strtoll(eq + 1, &end, 10);
-            for (int c = 0; c < RATE_CLASSES; c++) {
-                if (strcmp(item, class_names[c]) == 0 && *end == '\0' &&
-                    end != eq + 1 && cost >= 0 && cost <= QUOTA_MAX) {
-                    policy.costs[c] = cost;
-                    known = true;
-                }
-            }
-        }
-        if (!known)
-            log_warn("PBEM_RATE_COSTS: \"%.*s\" is not read=N, write=N or "
-                     "heavy=N; ignored",
-                     (int)len, at);
+        if (len >= sizeof item || !parse_cost(item))
+            log_warn("PBEM_RATE_COSTS: \"%.*s\" is not read=N, write=N, "
+                     "heavy=N or a route's \"METHOD pattern=N\"; ignored",
+                     (int)(len > 120 ? 120 : len), at);
         at += len;
         if (*at == ',')
             at++;
@@ -148,10 +172,19 @@ static void setup(void)
     }
 }
 
+/* What one request of route costs: its own figure, else its class's. */
+static long long cost_of(const char *route, rate_class cls)
+{
+    for (int i = 0; i < policy.override_count; i++)
+        if (strcmp(policy.overrides[i].route, route) == 0)
+            return policy.overrides[i].cost;
+    return policy.costs[cls];
+}
+
 void rate_policy_route(const char *route, rate_class cls)
 {
     pthread_once(&policy.once, setup);
-    metrics_rate_route(route, policy.costs[cls]);
+    metrics_rate_route(route, cost_of(route, cls));
 }
 
 static long long now_ms(void)
@@ -191,8 +224,8 @@ bool rate_policy_take(struct MHD_Connection *conn, rate_party party,
     else
         snprintf(client, sizeof client, "%s", key_id);
     rate_verdict verdict;
-    bool allowed =
-        rate_limit_take(table, client, policy.costs[cls], now_ms(), &verdict);
+    long long cost = cost_of(route, cls);
+    bool allowed = rate_limit_take(table, client, cost, now_ms(), &verdict);
     metrics_rate_buckets(party_names[party], rate_limit_count(table));
     ticket->limited = true;
     ticket->remaining = verdict.remaining;
@@ -211,7 +244,7 @@ bool rate_policy_take(struct MHD_Connection *conn, rate_party party,
              "%lld)",
              party == RATE_ANONYMOUS ? "address" : "key",
              verdict.retry_after, policy.budgets[party].quota,
-             policy.budgets[party].window, policy.costs[cls]);
+             policy.budgets[party].window, cost);
     answer_error(out, 429, "rate_limited", message);
     out->retry_after = verdict.retry_after;
     return false;

@@ -25,7 +25,8 @@
  * Environment (README's Configuration table):
  *   PBEM_RATE_ANONYMOUS  quota/window seconds per address, or "off"
  *   PBEM_RATE_PLAYER     quota/window seconds per key, or "off"
- *   PBEM_RATE_COSTS      e.g. "read=1,write=2,heavy=30"
+ *   PBEM_RATE_COSTS      e.g. "read=1,write=2,heavy=30", and a route's
+ *                        own: "GET /v1/matches/{id}/events=5"
  *   PBEM_RATE_TABLE      buckets kept per budget (memory is fixed) */
 #ifndef SERVICE_HTTP_RATE_POLICY_H
 #define SERVICE_HTTP_RATE_POLICY_H

@@ -330,3 +330,26 @@ Test(limits, the_verify_of_a_finished_match_is_computed_once, .timeout = 600)
     json_decref(second);
     e2e_stop(&t.server);
 }
+
+Test(limits, a_route_may_have_a_cost_of_its_own)
+{
+    budgets("100/3600", "3000/60", "read=1,GET /v1/games=50");
+    e2e_server server = {0};
+    e2e_start(&server);
+    for (int i = 0; i < 2; i++) {
+        e2e_response r = e2e_call(&server, "GET", "/v1/games", NULL, NULL);
+        cr_expect_eq(r.status, 200, "%ld %s", r.status, r.body);
+        e2e_response_free(&r);
+    }
+    e2e_response r = e2e_call(&server, "GET", "/v1/games", NULL, NULL);
+    cr_expect_eq(r.status, 429, "a third at 50 of 100 points: %ld", r.status);
+    cr_expect_not_null(strstr(r.body, "costs 50"), "%s", r.body);
+    e2e_response_free(&r);
+    cr_expect_eq(metric(&server, "pbem_rate_limit_cost{route=\"GET "
+                                 "/v1/games\"}"),
+                 50);
+    cr_expect_eq(metric(&server, "pbem_rate_limit_cost{route=\"GET "
+                                 "/v1/matches/{id}\"}"),
+                 1, "the other reads keep their class's cost");
+    e2e_stop(&server);
+}
