@@ -49,7 +49,7 @@ CLI_SRC := $(wildcard cli/*.c)
 # The benchmarks are built with everything else, so a change that breaks
 # them fails make test, not the next make bench.
 BENCHES := $(BUILD)/bench/engines $(BUILD)/bench/service $(BUILD)/bench/notify \
-    $(BUILD)/bench/restore $(BUILD)/bench/mail
+    $(BUILD)/bench/restore $(BUILD)/bench/mail $(BUILD)/bench/ratelimit
 
 all: $(BUILD)/pbemd $(if $(CLI_SRC),$(BUILD)/pbem) $(SUITES) $(BENCHES)
 
@@ -141,6 +141,10 @@ $(BUILD)/bench/notify: $(call obj,bench/notify.c) $(BUILD)/libclient.a $(BUILD)/
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/bench/restore: $(call obj,bench/restore.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/bench/ratelimit: $(call obj,bench/ratelimit.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 

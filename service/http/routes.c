@@ -1,8 +1,10 @@
 /* routes.c: the route table, and the one way every request goes through
- * it: match the path, check who may call, answer a retry from its stored
- * answer, read the body, run the handler. */
+ * it: match the path, check who may call, charge its client's rate limit
+ * (rate_policy.h), answer a retry from its stored answer, read the body,
+ * run the handler. */
 #include "http/routes.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,7 @@
 #include "http/match_routes.h"
 #include "http/path.h"
 #include "http/player_routes.h"
+#include "http/rate_policy.h"
 #include "http/route.h"
 #include "http/service_routes.h"
 #include "play/matches.h"
@@ -162,6 +165,48 @@ static const route table[] = {
     ROUTE("POST", "/v1/admin/matches/{id}/seats/{seat}/replace", ADMIN,
           RETRY_BEFORE, BODY_JSON, "use POST", admin_routes_replace_seat),
 };
+
+/* What a request costs from its client's budget (rate_policy.h): a read
+ * least, a write more, and most the routes that cost much CPU (verify
+ * replays a whole match) or make an account (anyone can make keys). */
+static const char *const heavy_routes[] = {
+    "POST /v1/players",
+    "GET /v1/matches/{id}/verify",
+};
+
+/* Never charged: health checks and scrapes come from the operator's own
+ * systems, often through the proxy everyone's requests come through, and
+ * must answer while limits bite; each is a cheap read. */
+static const char *const unmetered_routes[] = {
+    "GET /healthz",
+    "GET /metrics",
+};
+
+static bool unmetered(const route *row)
+{
+    for (size_t i = 0;
+         i < sizeof unmetered_routes / sizeof *unmetered_routes; i++)
+        if (strcmp(row->name, unmetered_routes[i]) == 0)
+            return true;
+    return false;
+}
+
+static rate_class cost_class(const route *row)
+{
+    for (size_t i = 0; i < sizeof heavy_routes / sizeof *heavy_routes; i++)
+        if (strcmp(row->name, heavy_routes[i]) == 0)
+            return RATE_HEAVY;
+    return strcmp(row->method, "GET") == 0 ? RATE_READ : RATE_WRITE;
+}
+
+static pthread_once_t costs_once = PTHREAD_ONCE_INIT;
+
+static void register_costs(void)
+{
+    for (size_t i = 0; i < sizeof table / sizeof *table; i++)
+        if (!unmetered(&table[i]))
+            rate_policy_route(table[i].name, cost_class(&table[i]));
+}
 
 /* The row for method and url with *params filled, or NULL with *out
  * holding the 404 or 405. */
@@ -342,6 +387,45 @@ static bool authenticate(const route *row, journey *j, answer *out)
     return true;
 }
 
+/* Whether the request is charged to its address before anything else:
+ * it is unsigned, or it registers a key (which anyone can make). */
+static bool charged_to_address(const route *row, const journey *j)
+{
+    if (unmetered(row))
+        return false;
+    switch (row->access) {
+    case ANYONE:
+    case NEW_KEY:
+        return true;
+    case PLAYER_IF_SIGNED:
+        return lookup_header(j->call.conn, "signature") == NULL;
+    default:
+        return false;
+    }
+}
+
+/* After authentication, for a request not charged yet: a signature that
+ * holds is charged to its key (the operator's keys are not limited), one
+ * that does not to the address it came from, whatever key it claims.
+ * False when that budget is spent: *out is then the 429. */
+static bool charge_after_authentication(const route *row, journey *j,
+                                        bool authenticated,
+                                        rate_ticket *ticket, answer *out)
+{
+    if (unmetered(row) ||
+        (authenticated &&
+         (row->access == ADMIN || row->access == MAIL_SERVER)))
+        return true;
+    if (authenticated)
+        return rate_policy_take(j->call.conn, RATE_PLAYER, j->who.key_id,
+                                row->name, cost_class(row), ticket, out);
+    /* A database failure says nothing about the signature. */
+    if (out->status >= 500)
+        return true;
+    return rate_policy_take(j->call.conn, RATE_ANONYMOUS, NULL, row->name,
+                            cost_class(row), ticket, out);
+}
+
 /* The request failed because the database connection was lost (a
  * PostgreSQL restart), not because of anything it asked. */
 static bool database_lost(const answer *out)
@@ -415,9 +499,21 @@ void routes_handle(struct MHD_Connection *conn, const char *method,
         .body = body,
         .body_len = body_len,
     };
+    pthread_once(&costs_once, register_costs);
+    rate_ticket ticket = {0};
+    if (charged_to_address(row, &j) &&
+        !rate_policy_take(conn, RATE_ANONYMOUS, NULL, row->name,
+                          cost_class(row), &ticket, out)) {
+        rate_policy_label(&ticket, out);
+        return;
+    }
     signed_request(conn, method, target, body, body_len, &j.signed_as);
     for (int attempt = 1;; attempt++) {
-        if (authenticate(row, &j, out))
+        bool authenticated = authenticate(row, &j, out);
+        if (!ticket.taken && !charge_after_authentication(
+                                 row, &j, authenticated, &ticket, out))
+            authenticated = false;
+        if (authenticated)
             run(row, &j, out);
         bool again = attempt == 1 && database_lost(out) && may_repeat(row, &j);
         json_decref(j.request);
@@ -434,4 +530,5 @@ void routes_handle(struct MHD_Connection *conn, const char *method,
         *out = (answer){.route = row->name};
         memset(&j.who, 0, sizeof j.who);
     }
+    rate_policy_label(&ticket, out);
 }
