@@ -1,0 +1,272 @@
+/* stream_feed.c */
+#include "streams/stream_feed.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "notify/notify_outbox.h"
+#include "play/matchstate.h"
+#include "store/db.h"
+#include "store/db_params.h"
+#include "store/store.h"
+
+struct stream_feed {
+    streams_topic topic;
+    long long id;
+    long long after;   /* the last item sent (or about to be) */
+    bool ndjson;
+    bool waiting_due;  /* a player stream's waiting matches come first */
+    char *out;         /* output not yet sent: out[sent..len) */
+    size_t len, sent, size;
+};
+
+static void append(stream_feed *feed, const char *text, size_t n)
+{
+    if (feed->sent > 0 && feed->sent == feed->len)
+        feed->sent = feed->len = 0;
+    if (feed->len + n + 1 > feed->size) {
+        size_t size = feed->size ? feed->size : 4096;
+        while (size < feed->len + n + 1)
+            size *= 2;
+        char *grown = realloc(feed->out, size);
+        if (grown == NULL)
+            abort();
+        feed->out = grown;
+        feed->size = size;
+    }
+    memcpy(feed->out + feed->len, text, n);
+    feed->len += n;
+    feed->out[feed->len] = '\0';
+}
+
+static void append_text(stream_feed *feed, const char *text)
+{
+    append(feed, text, strlen(text));
+}
+
+/* One item: value (borrowed) with its id, or with none when id < 0. A
+ * player's NDJSON line carries its id as "stream_id" (a match event has
+ * its seq already). */
+static void item(stream_feed *feed, json_t *value, long long id)
+{
+    if (feed->ndjson && feed->topic == STREAMS_PLAYER && id >= 0)
+        json_object_set_new(value, "stream_id", json_integer(id));
+    char *text = json_dumps(value, JSON_COMPACT | JSON_SORT_KEYS);
+    if (text == NULL)
+        abort();
+    if (feed->ndjson) {
+        append_text(feed, text);
+        append_text(feed, "\n");
+    } else {
+        char head[40];
+        if (id >= 0) {
+            snprintf(head, sizeof head, "id: %lld\n", id);
+            append_text(feed, head);
+        }
+        /* json_dumps writes no newline, so one data line holds it. */
+        append_text(feed, "data: ");
+        append_text(feed, text);
+        append_text(feed, "\n\n");
+    }
+    free(text);
+}
+
+/* The player's stream head, made on the first stream: from then on the
+ * outbox queues their notifications into player_stream too. */
+static bool player_head(PGconn *conn, long long player_id, long long *last,
+                        apierr *err)
+{
+    db_params p = {0};
+    db_params_int(&p, player_id);
+    PGresult *r = db_query(
+        conn,
+        "WITH made AS (INSERT INTO player_stream_heads (player_id)"
+        "   VALUES ($1) ON CONFLICT DO NOTHING RETURNING last_id)"
+        " SELECT last_id FROM made UNION ALL"
+        " SELECT last_id FROM player_stream_heads WHERE player_id = $1",
+        p.count, p.values, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return false;
+    *last = PQntuples(r) > 0 ? atoll(PQgetvalue(r, 0, 0)) : 0;
+    PQclear(r);
+    return true;
+}
+
+stream_feed *stream_feed_open(streams_topic topic, long long id,
+                              long long after, bool ndjson, apierr *err)
+{
+    PGconn *conn = db_conn(err);
+    if (conn == NULL)
+        return NULL;
+    long long last = 0;
+    if (topic == STREAMS_MATCH) {
+        if (!store_load_head(conn, id, &last, NULL, err))
+            return NULL;
+    } else if (!player_head(conn, id, &last, err)) {
+        return NULL;
+    }
+    if (after > last)
+        return apierr_set(err, 400, "bad_last_event_id",
+                          "Last-Event-ID (or after) %lld is past the last "
+                          "event, %lld: resume from an id this stream sent",
+                          after, last),
+               NULL;
+    stream_feed *feed = calloc(1, sizeof *feed);
+    if (feed == NULL)
+        abort();
+    feed->topic = topic;
+    feed->id = id;
+    feed->ndjson = ndjson;
+    feed->after = after >= 0 ? after : topic == STREAMS_PLAYER ? last : 0;
+    feed->waiting_due = topic == STREAMS_PLAYER && after < 0;
+    return feed;
+}
+
+void stream_feed_free(stream_feed *feed)
+{
+    if (feed == NULL)
+        return;
+    free(feed->out);
+    free(feed);
+}
+
+/* The "your turn" payload of one match of the player, when it waits for
+ * them (NULL otherwise, or on error with err->status set). */
+static json_t *waiting_payload(PGconn *conn, long long match_id, int seat,
+                               apierr *err)
+{
+    store_match match;
+    if (!store_load_match(conn, match_id, &match, err))
+        return NULL;
+    json_t *payload = NULL;
+    const rules_engine *engine = matchstate_engine(&match, err);
+    rules_state *state =
+        engine != NULL && matchstate_has_state(&match)
+            ? matchstate_load(conn, &match, engine, err)
+            : NULL;
+    if (state != NULL) {
+        rules_pending pending;
+        engine->pending(state, &pending);
+        if (pending.wait != RULES_WAIT_NOBODY &&
+            (pending.seats & (1u << seat)))
+            payload = notify_outbox_turn_payload(conn, &match, engine, state,
+                                                 seat, err);
+        engine->destroy(state);
+    }
+    store_match_free(&match);
+    return payload;
+}
+
+/* The matches waiting for the player, oldest change first; the last item
+ * carries the id the live part starts after. */
+static bool waiting(stream_feed *feed, PGconn *conn, apierr *err)
+{
+    db_params p = {0};
+    db_params_int(&p, feed->id);
+    db_params_int(&p, STREAM_FEED_WAITING_MAX);
+    PGresult *r = db_query(
+        conn,
+        "SELECT s.match_id, s.seat FROM seats s JOIN matches m USING"
+        " (match_id) WHERE s.player_id = $1 AND m.status = 'active'"
+        " ORDER BY m.updated_at, s.match_id LIMIT $2::int",
+        p.count, p.values, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return false;
+    json_t *found = json_array();
+    for (int i = 0; i < PQntuples(r); i++) {
+        apierr one = {0};
+        json_t *payload = waiting_payload(conn, atoll(PQgetvalue(r, i, 0)),
+                                          atoi(PQgetvalue(r, i, 1)), &one);
+        /* A match this build cannot replay is left out, not fatal. */
+        if (payload != NULL)
+            json_array_append_new(found, payload);
+    }
+    PQclear(r);
+    size_t n = json_array_size(found);
+    for (size_t i = 0; i < n; i++)
+        item(feed, json_array_get(found, i),
+             i + 1 == n ? feed->after : -1);
+    json_decref(found);
+    return true;
+}
+
+static bool match_events(stream_feed *feed, PGconn *conn, bool *more,
+                         apierr *err)
+{
+    json_t *events = store_events_after(conn, feed->id, feed->after,
+                                        STREAM_FEED_BATCH, err);
+    if (events == NULL)
+        return false;
+    size_t i;
+    json_t *event;
+    json_array_foreach(events, i, event) {
+        long long seq = (long long)json_integer_value(json_object_get(event, "seq"));
+        item(feed, event, seq);
+        feed->after = seq;
+    }
+    *more = json_array_size(events) == STREAM_FEED_BATCH;
+    json_decref(events);
+    return true;
+}
+
+static bool player_items(stream_feed *feed, PGconn *conn, bool *more,
+                         apierr *err)
+{
+    db_params p = {0};
+    db_params_int(&p, feed->id);
+    db_params_int(&p, feed->after);
+    db_params_int(&p, STREAM_FEED_BATCH);
+    PGresult *r = db_query(
+        conn,
+        "SELECT stream_id, payload::text FROM player_stream"
+        " WHERE player_id = $1 AND stream_id > $2"
+        " ORDER BY stream_id LIMIT $3::int",
+        p.count, p.values, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return false;
+    int rows = PQntuples(r);
+    for (int i = 0; i < rows; i++) {
+        long long id = atoll(PQgetvalue(r, i, 0));
+        json_t *payload = json_loads(PQgetvalue(r, i, 1), 0, NULL);
+        if (payload != NULL)
+            item(feed, payload, id);
+        json_decref(payload);
+        feed->after = id;
+    }
+    PQclear(r);
+    *more = rows == STREAM_FEED_BATCH;
+    return true;
+}
+
+bool stream_feed_read(stream_feed *feed, bool *more, apierr *err)
+{
+    *more = false;
+    PGconn *conn = db_conn(err);
+    if (conn == NULL)
+        return false;
+    if (feed->waiting_due) {
+        if (!waiting(feed, conn, err))
+            return false;
+        feed->waiting_due = false;
+    }
+    return feed->topic == STREAMS_MATCH ? match_events(feed, conn, more, err)
+                                        : player_items(feed, conn, more, err);
+}
+
+void stream_feed_heartbeat(stream_feed *feed)
+{
+    append_text(feed, feed->ndjson ? "\n" : ": ping\n\n");
+}
+
+const char *stream_feed_output(const stream_feed *feed, size_t *len)
+{
+    *len = feed->len - feed->sent;
+    return feed->out != NULL ? feed->out + feed->sent : "";
+}
+
+void stream_feed_sent(stream_feed *feed, size_t n)
+{
+    feed->sent += n;
+}
