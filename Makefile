@@ -48,7 +48,7 @@ CLI_SRC := $(wildcard cli/*.c)
 # The benchmarks are built with everything else, so a change that breaks
 # them fails make test, not the next make bench.
 BENCHES := $(BUILD)/bench/engines $(BUILD)/bench/service $(BUILD)/bench/notify \
-    $(BUILD)/bench/restore $(BUILD)/bench/mail
+    $(BUILD)/bench/restore $(BUILD)/bench/mail $(BUILD)/bench/streams
 
 all: $(BUILD)/pbemd $(if $(CLI_SRC),$(BUILD)/pbem) $(SUITES) $(BENCHES)
 
@@ -136,6 +136,10 @@ $(BUILD)/bench/restore: $(call obj,bench/restore.c) $(BUILD)/libclient.a $(BUILD
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/bench/mail: $(call obj,bench/mail.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/bench/streams: $(call obj,bench/streams.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 

@@ -333,6 +333,16 @@ const char *client_stream_body(const client_stream *s, size_t *len)
     return s->body != NULL ? s->body : "";
 }
 
+void client_stream_drop(client_stream *s, size_t n)
+{
+    if (n > s->body_len)
+        n = s->body_len;
+    memmove(s->body, s->body + n, s->body_len - n);
+    s->body_len -= n;
+    if (s->body != NULL)
+        s->body[s->body_len] = '\0';
+}
+
 bool client_stream_ended(const client_stream *s)
 {
     return s->ended || s->broken;

@@ -44,6 +44,10 @@ bool client_stream_poll(client_stream *s);
 /* The body read so far, NUL-terminated, and its length. */
 const char *client_stream_body(const client_stream *s, size_t *len);
 
+/* Forgets the first n bytes of the body read so far (a long-running
+ * reader keeps only what it has not handled yet). */
+void client_stream_drop(client_stream *s, size_t n);
+
 bool client_stream_ended(const client_stream *s);
 
 /* The socket, for poll(2) over many streams. */
