@@ -170,11 +170,21 @@ static json_t *seat_payload(const json_t *public, const store_match *match,
  * reminders on every channel; the worker cancels those the player has made
  * pointless by acting (notify.c). The same payload goes to the player's
  * event stream when they have opened one (migrations/012_streams.sql: the
- * next per-player id, taken under the player's row lock). */
+ * next per-player id, taken under the player's row lock). The stream heads
+ * of every seated player are locked first, in player order, so two
+ * transactions telling the same players (two matches ending at once, the
+ * seats in another order) cannot deadlock. */
 static const char queue_sql[] =
-    "WITH stream_id AS ("
+    "WITH stream_locks AS ("
+    "  SELECT h.player_id FROM player_stream_heads h"
+    "   WHERE h.player_id IN (SELECT s.player_id FROM seats s"
+    "                          WHERE s.match_id = $1::bigint)"
+    "   ORDER BY h.player_id FOR UPDATE),"
+    " stream_id AS ("
     "  UPDATE player_stream_heads SET last_id = last_id + 1"
-    "   WHERE player_id = $3::bigint AND NOT EXISTS (SELECT 1"
+    "   WHERE player_id = $3::bigint"
+    "     AND (SELECT count(*) FROM stream_locks) >= 0"
+    "     AND NOT EXISTS (SELECT 1"
     "     FROM player_stream ps WHERE ps.player_id = $3::bigint"
     "      AND ps.match_id = $1::bigint AND ps.seq = $2::bigint"
     "      AND ps.reason = $4::text)"
