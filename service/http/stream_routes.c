@@ -46,7 +46,8 @@ static ssize_t next_bytes(void *cls, uint64_t pos, char *buf, size_t max)
         }
         if (s->ending)
             return MHD_CONTENT_READER_END_OF_STREAM;
-        unsigned flags = streams_hub_take(s->sub);
+        unsigned long long news;
+        unsigned flags = streams_hub_take(s->sub, &news);
         if (flags & STREAMS_CLOSING) {
             s->ending = true;
             continue;
@@ -54,7 +55,7 @@ static ssize_t next_bytes(void *cls, uint64_t pos, char *buf, size_t max)
         if (flags & STREAMS_NEWS) {
             bool more = false;
             apierr err;
-            if (!stream_feed_read(s->feed, &more, &err)) {
+            if (!stream_feed_read(s->feed, news, &more, &err)) {
                 /* The client resumes from the last id it got. */
                 log_warn("a stream ends: %s", err.message);
                 return MHD_CONTENT_READER_END_WITH_ERROR;

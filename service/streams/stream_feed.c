@@ -2,6 +2,7 @@
 #include "streams/stream_feed.h"
 
 #include <jansson.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,33 @@ static void append_text(stream_feed *feed, const char *text)
     append(feed, text, strlen(text));
 }
 
+/* One item: JSON text with its id, or with none when id < 0. */
+static void item_text(stream_feed *feed, const char *text, long long id)
+{
+    if (feed->ndjson) {
+        append_text(feed, text);
+        append_text(feed, "\n");
+        return;
+    }
+    char head[40];
+    if (id >= 0) {
+        snprintf(head, sizeof head, "id: %lld\n", id);
+        append_text(feed, head);
+    }
+    /* Compact JSON holds no newline, so one data line holds it. */
+    append_text(feed, "data: ");
+    append_text(feed, text);
+    append_text(feed, "\n\n");
+}
+
+static char *json_text(const json_t *value)
+{
+    char *text = json_dumps(value, JSON_COMPACT | JSON_SORT_KEYS);
+    if (text == NULL)
+        abort();
+    return text;
+}
+
 /* One item: value (borrowed) with its id, or with none when id < 0. A
  * player's NDJSON line carries its id as "stream_id" (a match event has
  * its seq already). */
@@ -53,24 +81,107 @@ static void item(stream_feed *feed, json_t *value, long long id)
 {
     if (feed->ndjson && feed->topic == STREAMS_PLAYER && id >= 0)
         json_object_set_new(value, "stream_id", json_integer(id));
-    char *text = json_dumps(value, JSON_COMPACT | JSON_SORT_KEYS);
-    if (text == NULL)
-        abort();
-    if (feed->ndjson) {
-        append_text(feed, text);
-        append_text(feed, "\n");
-    } else {
-        char head[40];
-        if (id >= 0) {
-            snprintf(head, sizeof head, "id: %lld\n", id);
-            append_text(feed, head);
-        }
-        /* json_dumps writes no newline, so one data line holds it. */
-        append_text(feed, "data: ");
-        append_text(feed, text);
-        append_text(feed, "\n\n");
-    }
+    char *text = json_text(value);
+    item_text(feed, text, id);
     free(text);
+}
+
+/* One match's latest events as JSON texts in seq order, texts[i] being
+ * event lo + i (none when hi < lo): every event after lo - 1 committed
+ * by the time the hub stood at generation `since`. Events never change
+ * once appended, so a range only grows (and is trimmed at the front). */
+typedef struct cached_match {
+    long long match_id; /* 0: a free slot */
+    unsigned long long since;
+    long long lo, hi;
+    char **texts;
+    size_t size;
+    unsigned long long used; /* the least recently used slot goes first */
+} cached_match;
+
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static cached_match cache[STREAM_FEED_CACHED];
+static unsigned long long cache_clock;
+
+/* The slot of match_id, or NULL. Under the lock. */
+static cached_match *cache_find(long long match_id)
+{
+    for (int i = 0; i < STREAM_FEED_CACHED; i++)
+        if (cache[i].match_id == match_id)
+            return &cache[i];
+    return NULL;
+}
+
+static void cache_push(cached_match *c, const char *text)
+{
+    size_t count = (size_t)(c->hi - c->lo + 1);
+    if (count + 1 > c->size) {
+        size_t size = c->size ? 2 * c->size : 16;
+        char **grown = realloc(c->texts, size * sizeof *grown);
+        if (grown == NULL)
+            abort();
+        c->texts = grown;
+        c->size = size;
+    }
+    c->texts[count] = strdup(text);
+    if (c->texts[count] == NULL)
+        abort();
+    c->hi++;
+}
+
+/* Appends the events after feed->after from the cache, when it holds them
+ * as of generation news or later. Under the lock. */
+static bool from_cache(stream_feed *feed, unsigned long long news, bool *more)
+{
+    cached_match *c = cache_find(feed->id);
+    if (c == NULL || c->since < news || feed->after + 1 < c->lo ||
+        feed->after > c->hi)
+        return false;
+    c->used = ++cache_clock;
+    int n = 0;
+    while (feed->after < c->hi && n < STREAM_FEED_BATCH) {
+        feed->after++;
+        item_text(feed, c->texts[feed->after - c->lo], feed->after);
+        n++;
+    }
+    *more = feed->after < c->hi;
+    return true;
+}
+
+/* Keeps texts (n events from seq after + 1, every event committed when
+ * the read began at generation since). Under the lock. */
+static void cache_keep(long long match_id, long long after, char *const *texts,
+                       int n, unsigned long long since)
+{
+    cached_match *c = cache_find(match_id);
+    if (c == NULL || after + 1 < c->lo || after > c->hi) {
+        if (c == NULL) {
+            c = &cache[0];
+            for (int i = 1; i < STREAM_FEED_CACHED; i++)
+                if (cache[i].used < c->used)
+                    c = &cache[i];
+        }
+        for (long long i = 0; c->match_id != 0 && i < c->hi - c->lo + 1; i++)
+            free(c->texts[i]);
+        c->match_id = match_id;
+        c->lo = after + 1;
+        c->hi = after;
+        c->since = since;
+    }
+    for (int i = 0; i < n; i++)
+        if (after + 1 + i > c->hi)
+            cache_push(c, texts[i]);
+    if (since > c->since)
+        c->since = since;
+    long long extra = c->hi - c->lo + 1 - STREAM_FEED_CACHED_EVENTS;
+    if (extra > 0) {
+        for (long long i = 0; i < extra; i++)
+            free(c->texts[i]);
+        memmove(c->texts, c->texts + extra,
+                (size_t)(c->hi - c->lo + 1 - extra) * sizeof *c->texts);
+        c->lo += extra;
+    }
+    c->used = ++cache_clock;
 }
 
 /* The player's stream head, made on the first stream: from then on the
@@ -192,21 +303,43 @@ static bool waiting(stream_feed *feed, PGconn *conn, apierr *err)
     return true;
 }
 
-static bool match_events(stream_feed *feed, PGconn *conn, bool *more,
-                         apierr *err)
+static bool match_events(stream_feed *feed, PGconn *conn,
+                         unsigned long long news, bool *more, apierr *err)
 {
-    json_t *events = store_events_after(conn, feed->id, feed->after,
+    pthread_mutex_lock(&cache_lock);
+    bool served = from_cache(feed, news, more);
+    pthread_mutex_unlock(&cache_lock);
+    if (served)
+        return true;
+    /* Before the read: it holds whatever was announced by then. */
+    unsigned long long since = streams_hub_generation();
+    long long after = feed->after;
+    json_t *events = store_events_after(conn, feed->id, after,
                                         STREAM_FEED_BATCH, err);
     if (events == NULL)
         return false;
+    size_t count = json_array_size(events);
+    char **texts = calloc(count + 1, sizeof *texts);
+    if (texts == NULL)
+        abort();
     size_t i;
     json_t *event;
     json_array_foreach(events, i, event) {
         long long seq = (long long)json_integer_value(json_object_get(event, "seq"));
-        item(feed, event, seq);
+        texts[i] = json_text(event);
+        item_text(feed, texts[i], seq);
         feed->after = seq;
     }
-    *more = json_array_size(events) == STREAM_FEED_BATCH;
+    *more = count == STREAM_FEED_BATCH;
+    /* Only a read that reached the head says what there was by then. */
+    if (!*more && feed->after == after + (long long)count) {
+        pthread_mutex_lock(&cache_lock);
+        cache_keep(feed->id, after, texts, (int)count, since);
+        pthread_mutex_unlock(&cache_lock);
+    }
+    for (i = 0; i < count; i++)
+        free(texts[i]);
+    free(texts);
     json_decref(events);
     return true;
 }
@@ -240,7 +373,8 @@ static bool player_items(stream_feed *feed, PGconn *conn, bool *more,
     return true;
 }
 
-bool stream_feed_read(stream_feed *feed, bool *more, apierr *err)
+bool stream_feed_read(stream_feed *feed, unsigned long long news, bool *more,
+                      apierr *err)
 {
     *more = false;
     PGconn *conn = db_conn(err);
@@ -251,8 +385,9 @@ bool stream_feed_read(stream_feed *feed, bool *more, apierr *err)
             return false;
         feed->waiting_due = false;
     }
-    return feed->topic == STREAMS_MATCH ? match_events(feed, conn, more, err)
-                                        : player_items(feed, conn, more, err);
+    return feed->topic == STREAMS_MATCH
+               ? match_events(feed, conn, news, more, err)
+               : player_items(feed, conn, more, err);
 }
 
 void stream_feed_heartbeat(stream_feed *feed)

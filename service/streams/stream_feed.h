@@ -28,6 +28,8 @@
 
 /* At most this many items are read at a time. */
 #define STREAM_FEED_BATCH 100
+#define STREAM_FEED_CACHED 64
+#define STREAM_FEED_CACHED_EVENTS 256
 /* A player stream starts with at most this many waiting matches. */
 #define STREAM_FEED_WAITING_MAX 200
 
@@ -42,10 +44,18 @@ stream_feed *stream_feed_open(streams_topic topic, long long id,
 
 void stream_feed_free(stream_feed *feed);
 
-/* Appends the next items to the feed's output (stream_feed_output): true
- * when it read a whole batch, so more may be waiting. False with err
- * filled when the database failed. */
-bool stream_feed_read(stream_feed *feed, bool *more, apierr *err);
+/* Appends the next items to the feed's output (stream_feed_output), as
+ * they stood at hub generation news or later (streams_hub_take); *more
+ * tells whether a whole batch was read, so more may be waiting. False
+ * with err filled when the database failed.
+ *
+ * The streams of one match all want the same new events: the latest
+ * events of the busiest matches are kept in memory (STREAM_FEED_CACHED
+ * matches, STREAM_FEED_CACHED_EVENTS each), with the hub generation their
+ * read began at, so one read of the database serves every stream woken by
+ * the same news. */
+bool stream_feed_read(stream_feed *feed, unsigned long long news, bool *more,
+                      apierr *err);
 
 /* Appends a heartbeat to the output. */
 void stream_feed_heartbeat(stream_feed *feed);

@@ -20,6 +20,7 @@ struct streams_sub {
     streams_wake_fn *wake;
     void *context;
     unsigned flags;
+    unsigned long long news; /* the generation of its latest news */
     bool parked;
 };
 
@@ -27,6 +28,7 @@ static struct {
     pthread_mutex_t lock;
     streams_sub *head;
     int count;
+    unsigned long long generation;
     bool closing;
     int heartbeat_seconds;
     int per_key;
@@ -59,6 +61,8 @@ static int env_int(const char *name, int fallback, int low, int high)
 static void raise_flags(streams_sub *sub, unsigned flags)
 {
     sub->flags |= flags;
+    if (flags & STREAMS_NEWS)
+        sub->news = hub.generation;
     if (sub->parked) {
         sub->parked = false;
         sub->wake(sub->context);
@@ -68,6 +72,8 @@ static void raise_flags(streams_sub *sub, unsigned flags)
 static void raise_all(unsigned flags)
 {
     pthread_mutex_lock(&hub.lock);
+    if (flags & STREAMS_NEWS)
+        __atomic_add_fetch(&hub.generation, 1, __ATOMIC_ACQ_REL);
     for (streams_sub *s = hub.head; s != NULL; s = s->next)
         raise_flags(s, flags);
     pthread_mutex_unlock(&hub.lock);
@@ -88,6 +94,7 @@ static void notified(const char *payload)
     if (end == payload + 1 || *end != '\0')
         return;
     pthread_mutex_lock(&hub.lock);
+    __atomic_add_fetch(&hub.generation, 1, __ATOMIC_ACQ_REL);
     for (streams_sub *s = hub.head; s != NULL; s = s->next)
         if (s->topic == topic && s->id == id)
             raise_flags(s, STREAMS_NEWS);
@@ -236,6 +243,7 @@ streams_sub *streams_hub_join(streams_topic topic, long long id,
         sub->wake = wake;
         sub->context = context;
         sub->flags = STREAMS_NEWS;
+        sub->news = hub.generation;
         sub->next = hub.head;
         if (hub.head != NULL)
             hub.head->prev = sub;
@@ -264,10 +272,17 @@ void streams_hub_leave(streams_sub *sub)
     free(sub);
 }
 
-unsigned streams_hub_take(streams_sub *sub)
+unsigned long long streams_hub_generation(void)
+{
+    return __atomic_load_n(&hub.generation, __ATOMIC_ACQUIRE);
+}
+
+unsigned streams_hub_take(streams_sub *sub, unsigned long long *news)
 {
     pthread_mutex_lock(&hub.lock);
     unsigned flags = sub->flags;
+    if (news != NULL)
+        *news = sub->news;
     sub->flags = 0;
     if (hub.closing)
         flags |= STREAMS_CLOSING;

@@ -69,8 +69,16 @@ streams_sub *streams_hub_join(streams_topic topic, long long id,
 /* Forgets sub (and frees it): its wake is never called afterwards. */
 void streams_hub_leave(streams_sub *sub);
 
-/* The STREAMS_* flags raised for sub since the last call, cleared. */
-unsigned streams_hub_take(streams_sub *sub);
+/* The STREAMS_* flags raised for sub since the last call, cleared; and in
+ * *news (may be NULL) the generation of the latest news for sub: data read
+ * from the database by a query begun at that generation or later
+ * (streams_hub_generation) holds whatever that news announced. */
+unsigned streams_hub_take(streams_sub *sub, unsigned long long *news);
+
+/* The hub's generation: it grows by one with every notification handled
+ * (and every reconnection of the LISTEN connection) before the streams are
+ * woken. A cache of database reads records it before it reads. */
+unsigned long long streams_hub_generation(void);
 
 /* Raises STREAMS_NEWS for sub itself: a reader that stopped at a full
  * batch reads again before parking. */
