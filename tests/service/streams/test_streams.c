@@ -162,12 +162,15 @@ Test(streams, a_player_stream_resumes_after_a_dropped_connection_without_loss_or
         json_array_get(first, json_array_size(first) - 1));
     client_stream_close(s); /* the client drops */
 
-    /* Turns pass while the bot is away, until one is the bot's again. */
-    for (int i = 0; i < 60; i++) {
-        e2e_play_one(&t);
-        if (i >= 4 && pending_seat(&t) == 0)
-            break;
+    /* Turns pass while the bot is away: the turn leaves it and comes back
+     * (a turn may take several moves). */
+    bool left = false, back = false;
+    for (int i = 0; i < 200 && !back && e2e_play_one(&t); i++) {
+        int seat = pending_seat(&t);
+        left = left || seat != 0;
+        back = left && seat == 0;
     }
+    cr_assert(back, "the turn never came back to the bot");
     char last[64];
     snprintf(last, sizeof last, "Last-Event-ID: %lld", (long long)seen);
     const char *headers[] = {last, NULL};
