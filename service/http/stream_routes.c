@@ -16,8 +16,9 @@ typedef struct open_stream {
     bool ending;
 } open_stream;
 
-/* Under the hub's lock (streams_hub_park, streams_hub.h's wake), so a
- * resume never comes before its suspend. */
+/* park runs under the hub's lock (streams_hub_park) and wake only for a
+ * parked stream, so a resume never comes before its suspend; and a
+ * suspended connection is not closed, so wake finds it alive. */
 static void park(void *context)
 {
     MHD_suspend_connection(((open_stream *)context)->conn);

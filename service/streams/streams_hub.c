@@ -57,26 +57,52 @@ static int env_int(const char *name, int fallback, int low, int high)
     return (int)value;
 }
 
-/* Raises flags on sub and wakes it when parked. Under the lock. */
-static void raise_flags(streams_sub *sub, unsigned flags)
+/* The parked streams a raise has unparked, woken once the lock is
+ * released: the wake-up (libmicrohttpd's resume) takes the server's own
+ * locks, which must never wait on the hub's. A parked stream cannot end
+ * meanwhile (its connection is suspended), so its context stays valid. */
+typedef struct wake_list {
+    streams_sub **subs;
+    size_t count, size;
+} wake_list;
+
+/* Raises flags on sub; a parked sub is unparked into wakes. Under the
+ * lock. */
+static void raise_flags(streams_sub *sub, unsigned flags, wake_list *wakes)
 {
     sub->flags |= flags;
     if (flags & STREAMS_NEWS)
         sub->news = hub.generation;
-    if (sub->parked) {
-        sub->parked = false;
-        sub->wake(sub->context);
+    if (!sub->parked)
+        return;
+    sub->parked = false;
+    if (wakes->count == wakes->size) {
+        wakes->size = wakes->size ? 2 * wakes->size : 16;
+        wakes->subs = realloc(wakes->subs, wakes->size * sizeof *wakes->subs);
+        if (wakes->subs == NULL)
+            abort();
     }
+    wakes->subs[wakes->count++] = sub;
+}
+
+/* After the lock: wakes the streams raise_flags unparked. */
+static void wake_all(wake_list *wakes)
+{
+    for (size_t i = 0; i < wakes->count; i++)
+        wakes->subs[i]->wake(wakes->subs[i]->context);
+    free(wakes->subs);
 }
 
 static void raise_all(unsigned flags)
 {
+    wake_list wakes = {0};
     pthread_mutex_lock(&hub.lock);
     if (flags & STREAMS_NEWS)
         __atomic_add_fetch(&hub.generation, 1, __ATOMIC_ACQ_REL);
     for (streams_sub *s = hub.head; s != NULL; s = s->next)
-        raise_flags(s, flags);
+        raise_flags(s, flags, &wakes);
     pthread_mutex_unlock(&hub.lock);
+    wake_all(&wakes);
 }
 
 /* One notification: "m<match>" or "p<player>". */
@@ -93,12 +119,14 @@ static void notified(const char *payload)
     long long id = strtoll(payload + 1, &end, 10);
     if (end == payload + 1 || *end != '\0')
         return;
+    wake_list wakes = {0};
     pthread_mutex_lock(&hub.lock);
     __atomic_add_fetch(&hub.generation, 1, __ATOMIC_ACQ_REL);
     for (streams_sub *s = hub.head; s != NULL; s = s->next)
         if (s->topic == topic && s->id == id)
-            raise_flags(s, STREAMS_NEWS);
+            raise_flags(s, STREAMS_NEWS, &wakes);
     pthread_mutex_unlock(&hub.lock);
+    wake_all(&wakes);
 }
 
 static PGconn *listen_connect(const char *url)
@@ -312,11 +340,13 @@ bool streams_hub_park(streams_sub *sub, void (*park)(void *context),
 
 void streams_hub_close_all(void)
 {
+    wake_list wakes = {0};
     pthread_mutex_lock(&hub.lock);
     hub.closing = true;
     for (streams_sub *s = hub.head; s != NULL; s = s->next)
-        raise_flags(s, STREAMS_CLOSING);
+        raise_flags(s, STREAMS_CLOSING, &wakes);
     pthread_mutex_unlock(&hub.lock);
+    wake_all(&wakes);
 }
 
 int streams_hub_count(void)

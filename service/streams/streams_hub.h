@@ -45,7 +45,8 @@ enum {
 typedef struct streams_sub streams_sub;
 
 /* Wakes a parked stream (the HTTP layer resumes its connection). Called
- * with the hub's lock held: it must not call back into the hub. */
+ * once per parking, after the hub's lock is released; it must not call
+ * back into the hub. */
 typedef void streams_wake_fn(void *context);
 
 /* Starts the LISTEN thread on database_url and reads the settings above
@@ -85,9 +86,10 @@ unsigned long long streams_hub_generation(void);
 void streams_hub_more(streams_sub *sub);
 
 /* Parks sub when no flag is raised: calls park(context) under the hub's
- * lock (the HTTP layer suspends the connection there, so no wake can come
- * before it) and returns true. False when a flag came meanwhile: the
- * reader goes on instead. */
+ * lock (the HTTP layer suspends the connection there, so its wake cannot
+ * come before it) and returns true. False when a flag came meanwhile: the
+ * reader goes on instead. A parked stream must not end before its wake
+ * (a suspended connection does not). */
 bool streams_hub_park(streams_sub *sub, void (*park)(void *context),
                       void *context);
 
