@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "notify/notify_outbox.h"
 #include "play/matchstate.h"
@@ -270,6 +271,26 @@ static json_t *waiting_payload(PGconn *conn, long long match_id, int seat,
     return payload;
 }
 
+/* A payload (stolen) in the envelope of a webhook delivery (notify.c):
+ * {"type", "timestamp", "data"}, the timestamp being now. */
+static json_t *envelope(json_t *payload)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    struct tm utc;
+    gmtime_r(&now.tv_sec, &utc);
+    char stamp[24], at[64];
+    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &utc);
+    snprintf(at, sizeof at, "%s.%06ldZ", stamp, now.tv_nsec / 1000);
+    const char *type = json_string_value(json_object_get(payload, "type"));
+    json_t *out = json_pack("{s:s,s:s,s:o}", "type",
+                            type ? type : "match.notification", "timestamp",
+                            at, "data", payload);
+    if (out == NULL)
+        abort();
+    return out;
+}
+
 /* The matches waiting for the player, oldest change first; the last item
  * carries the id the live part starts after. */
 static bool waiting(stream_feed *feed, PGconn *conn, apierr *err)
@@ -292,7 +313,7 @@ static bool waiting(stream_feed *feed, PGconn *conn, apierr *err)
                                           atoi(PQgetvalue(r, i, 1)), &one);
         /* A match this build cannot replay is left out, not fatal. */
         if (payload != NULL)
-            json_array_append_new(found, payload);
+            json_array_append_new(found, envelope(payload));
     }
     PQclear(r);
     size_t n = json_array_size(found);
@@ -353,7 +374,11 @@ static bool player_items(stream_feed *feed, PGconn *conn, bool *more,
     db_params_int(&p, STREAM_FEED_BATCH);
     PGresult *r = db_query(
         conn,
-        "SELECT stream_id, payload::text FROM player_stream"
+        "SELECT stream_id, json_build_object('type',"
+        "   coalesce(payload->>'type', 'match.notification'), 'timestamp',"
+        "   to_char(created_at AT TIME ZONE 'UTC',"
+        "           'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'),"
+        "   'data', payload)::text FROM player_stream"
         " WHERE player_id = $1 AND stream_id > $2"
         " ORDER BY stream_id LIMIT $3::int",
         p.count, p.values, PGRES_TUPLES_OK, err);

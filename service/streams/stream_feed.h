@@ -6,9 +6,10 @@
  *   the shape GET /v1/matches/{id}/events gives them; an item's id is its
  *   seq.
  * - A player stream sends the notifications the player would get by
- *   webhook (the same payloads: match.your_turn, match.over,
- *   match.aborted, match.nudge, match.deadline_reminder), numbered per
- *   player in player_stream (migrations/012_streams.sql). A stream opened
+ *   webhook, as the body of a delivery: {"type", "timestamp", "data": the
+ *   payload} (type match.your_turn, match.over, match.aborted,
+ *   match.nudge, match.deadline_reminder), numbered per player in
+ *   player_stream (migrations/012_streams.sql). A stream opened
  *   without a Last-Event-ID starts with a your_turn payload for every
  *   match now waiting for the player; these carry no id but the last of
  *   them, whose id is where the live part starts, so a client that drops

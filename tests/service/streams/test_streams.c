@@ -278,7 +278,12 @@ Test(streams, a_player_stream_starts_with_every_match_waiting_for_the_player)
     size_t i;
     json_t *item;
     json_array_foreach(items, i, item) {
-        json_t *data = json_object_get(item, "data");
+        /* The body of a webhook delivery: type, timestamp, data. */
+        json_t *body = json_object_get(item, "data");
+        cr_expect_str_eq(json_string_value(json_object_get(body, "type")),
+                         "match.your_turn");
+        cr_expect(json_is_string(json_object_get(body, "timestamp")));
+        json_t *data = json_object_get(body, "data");
         cr_expect_str_eq(json_string_value(json_object_get(data, "type")),
                          "match.your_turn");
         cr_expect_eq(json_integer_value(json_object_get(data, "seat")), 0);
@@ -522,4 +527,35 @@ Test(streams, sigterm_ends_open_streams_promptly, .timeout = 20)
     cr_expect(client_stream_wait_end(p, 1000), "the player stream stayed open");
     client_stream_close(s);
     client_stream_close(p);
+}
+
+Test(streams, the_end_of_a_match_reaches_its_players_and_spectators,
+     .timeout = 300)
+{
+    e2e_table t;
+    e2e_sit_down(&t, GAME, 2, NULL);
+    char path[96];
+    snprintf(path, sizeof path, "/v1/matches/%s/stream", t.match);
+    client_stream *match = streams_open(&t.server, path, NULL, NULL);
+    client_stream *players[2];
+    for (int p = 0; p < 2; p++)
+        players[p] = streams_open(&t.server, "/v1/players/me/stream?after=0",
+                                  &t.players[p], NULL);
+    int moves = 0;
+    while (moves < 5000 && e2e_play_one(&t))
+        moves++;
+    cr_assert(streams_wait_id(match, head_of(&t)));
+    cr_expect(client_stream_wait_for(match, "\"kind\":\"finished\"", 0,
+                                     STREAM_WAIT_MS),
+              "spectators never saw the finished event");
+    for (int p = 0; p < 2; p++)
+        cr_expect(client_stream_wait_for(players[p], "\"type\":\"match.over\"",
+                                         0, STREAM_WAIT_MS),
+                  "player %d was not told the match is over", p);
+    /* The streams stay open: a finished match simply sends nothing more. */
+    cr_expect(!client_stream_ended(match));
+    for (int p = 0; p < 2; p++)
+        client_stream_close(players[p]);
+    client_stream_close(match);
+    e2e_stop(&t.server);
 }
