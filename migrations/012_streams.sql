@@ -10,8 +10,10 @@
 -- after the first committed (or reuses it after a rollback): a reader can
 -- never see id 7 while id 6 is still to come.
 --
--- Citus readiness: player_stream is keyed by player_id, a reference-sized
--- table per player, not by match; it holds no foreign key across matches.
+-- Citus readiness: player_stream grows with play but is read per player,
+-- so player_id (not match_id) leads its keys: it would be distributed by
+-- player, not colocated with the match tables; it has no foreign key. The
+-- NOTIFY triggers carry only ids. Nothing prunes player_stream yet.
 
 -- A player who has opened a stream once, and the last id their stream
 -- used. Only these players get player_stream rows (and count as reachable
