@@ -13,7 +13,8 @@
 -- Citus readiness: player_stream grows with play but is read per player,
 -- so player_id (not match_id) leads its keys: it would be distributed by
 -- player, not colocated with the match tables; it has no foreign key. The
--- NOTIFY triggers carry only ids. Nothing prunes player_stream yet.
+-- NOTIFY triggers carry only ids. Each pbemd prunes rows older than
+-- PBEM_STREAM_KEEP_HOURS (a week by default).
 
 -- A player who has opened a stream once, and the last id their stream
 -- used. Only these players get player_stream rows (and count as reachable
@@ -37,6 +38,8 @@ CREATE TABLE player_stream (
     PRIMARY KEY (player_id, stream_id),
     UNIQUE (player_id, match_id, seq, reason)
 );
+-- Rows older than PBEM_STREAM_KEEP_HOURS are pruned (streams_hub.c).
+CREATE INDEX player_stream_created ON player_stream (created_at);
 
 -- The outbox's queueing statement (service/notify/notify_outbox.c) takes
 -- the next id and inserts the row in the append's transaction; each row

@@ -206,6 +206,32 @@ static bool player_head(PGconn *conn, long long player_id, long long *last,
     return true;
 }
 
+/* Whether the items after `after` are all still kept (ids run without a
+ * gap, so the oldest one kept says it): 410 when some were pruned. */
+static bool still_kept(PGconn *conn, long long player_id, long long after,
+                       long long last, apierr *err)
+{
+    db_params p = {0};
+    db_params_int(&p, player_id);
+    PGresult *r = db_query(conn,
+                           "SELECT min(stream_id) FROM player_stream"
+                           " WHERE player_id = $1",
+                           p.count, p.values, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return false;
+    long long oldest =
+        PQgetisnull(r, 0, 0) ? last + 1 : atoll(PQgetvalue(r, 0, 0));
+    PQclear(r);
+    if (after + 1 < oldest)
+        return apierr_set(err, 410, "stream_expired",
+                          "the notifications after %lld are no longer kept "
+                          "(only those of the last PBEM_STREAM_KEEP_HOURS); "
+                          "open the stream without Last-Event-ID to start "
+                          "from the matches waiting for you",
+                          after);
+    return true;
+}
+
 stream_feed *stream_feed_open(streams_topic topic, long long id,
                               long long after, bool ndjson, apierr *err)
 {
@@ -225,6 +251,9 @@ stream_feed *stream_feed_open(streams_topic topic, long long id,
                           "event, %lld: resume from an id this stream sent",
                           after, last),
                NULL;
+    if (topic == STREAMS_PLAYER && after >= 0 && after < last &&
+        !still_kept(conn, id, after, last, err))
+        return NULL;
     stream_feed *feed = calloc(1, sizeof *feed);
     if (feed == NULL)
         abort();

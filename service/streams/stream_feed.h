@@ -39,7 +39,8 @@ typedef struct stream_feed stream_feed;
 /* Opens a feed of topic's id (a match or a player id) after item `after`
  * (-1: from the start: a match's first event, or a player's waiting
  * matches then what comes next). ndjson picks the format. 404 when there
- * is no such match; 400 when after is past the last item there is. */
+ * is no such match; 400 when after is past the last item there is; 410
+ * when a player's items after it have been pruned (streams_hub.h). */
 stream_feed *stream_feed_open(streams_topic topic, long long id,
                               long long after, bool ndjson, apierr *err);
 

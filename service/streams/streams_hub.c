@@ -11,6 +11,8 @@
 
 #include "core/log.h"
 #include "core/worker.h"
+#include "store/db.h"
+#include "store/db_params.h"
 
 struct streams_sub {
     streams_sub *prev, *next;
@@ -37,6 +39,9 @@ static struct {
     char *database_url;
     PGconn *listen;
     struct timespec next_beat;
+    int keep_hours;
+    int prune_seconds;
+    struct timespec next_prune;
 } hub = {.lock = PTHREAD_MUTEX_INITIALIZER,
          .heartbeat_seconds = STREAMS_HEARTBEAT_SECONDS,
          .per_key = STREAMS_PER_KEY,
@@ -154,6 +159,35 @@ static long long ms_until(const struct timespec *when)
            (when->tv_nsec - now.tv_nsec) / 1000000;
 }
 
+/* Deletes players' stream items older than keep_hours, a batch at a time
+ * so no statement holds many locks long. */
+static void prune(void)
+{
+    apierr err;
+    PGconn *conn = db_conn(&err);
+    if (conn == NULL)
+        return;
+    db_params p = {0};
+    db_params_int(&p, hub.keep_hours);
+    for (int batch = 0; batch < 100; batch++) {
+        PGresult *r = db_query(
+            conn,
+            "DELETE FROM player_stream WHERE ctid IN (SELECT ctid"
+            " FROM player_stream WHERE created_at < now() -"
+            " make_interval(hours => $1::int) LIMIT 10000) RETURNING 1",
+            p.count, p.values, PGRES_TUPLES_OK, &err);
+        if (r == NULL) {
+            log_warn("streams: pruning old stream items failed: %s",
+                     err.message);
+            return;
+        }
+        int deleted = PQntuples(r);
+        PQclear(r);
+        if (deleted < 10000)
+            return;
+    }
+}
+
 static void round_once(worker *self, void *context, worker_pause *pause)
 {
     (void)self;
@@ -178,6 +212,11 @@ static void round_once(worker *self, void *context, worker_pause *pause)
             PQfreemem(note);
         }
     }
+    if (ms_until(&hub.next_prune) <= 0) {
+        prune();
+        clock_gettime(CLOCK_MONOTONIC, &hub.next_prune);
+        hub.next_prune.tv_sec += hub.prune_seconds;
+    }
     long long beat = ms_until(&hub.next_beat);
     if (beat <= 0) {
         raise_all(STREAMS_HEARTBEAT);
@@ -185,6 +224,9 @@ static void round_once(worker *self, void *context, worker_pause *pause)
         hub.next_beat.tv_sec += hub.heartbeat_seconds;
         beat = (long long)hub.heartbeat_seconds * 1000;
     }
+    long long due = ms_until(&hub.next_prune);
+    if (due < beat)
+        beat = due > 0 ? due : 0;
     /* Without a connection, try again within a second. */
     pause->ms = hub.listen != NULL ? beat : (beat < 1000 ? beat : 1000);
     pause->fd = hub.listen != NULL ? PQsocket(hub.listen) : -1;
@@ -196,6 +238,7 @@ static void end(void *context)
     if (hub.listen != NULL)
         PQfinish(hub.listen);
     hub.listen = NULL;
+    db_close_thread();
 }
 
 bool streams_hub_start(const char *database_url, apierr *err)
@@ -204,6 +247,13 @@ bool streams_hub_start(const char *database_url, apierr *err)
                                     STREAMS_HEARTBEAT_SECONDS, 1, 3600);
     hub.per_key = env_int("PBEM_STREAMS_PER_KEY", STREAMS_PER_KEY, 1, 100000);
     hub.max = env_int("PBEM_STREAMS_MAX", STREAMS_MAX, 1, 1000000);
+    hub.keep_hours = env_int("PBEM_STREAM_KEEP_HOURS", STREAMS_KEEP_HOURS, 1,
+                             24 * 366);
+    hub.prune_seconds = env_int("PBEM_STREAM_PRUNE_SECONDS",
+                                STREAMS_PRUNE_SECONDS, 1, 86400);
+    /* The first pass a little after start, not in its rush. */
+    clock_gettime(CLOCK_MONOTONIC, &hub.next_prune);
+    hub.next_prune.tv_sec += hub.prune_seconds < 60 ? hub.prune_seconds : 60;
     hub.closing = false;
     hub.database_url = strdup(database_url);
     if (hub.database_url == NULL)

@@ -16,7 +16,11 @@
  * lost, as streams follow ids in the database, not the notifications).
  *
  * Limits: PBEM_STREAMS_PER_KEY (4) streams per signing key, 429; and
- * PBEM_STREAMS_MAX (2000) in the whole process, 503. */
+ * PBEM_STREAMS_MAX (2000) in the whole process, 503.
+ *
+ * The same thread prunes players' stream items older than
+ * PBEM_STREAM_KEEP_HOURS (168, a week) every PBEM_STREAM_PRUNE_SECONDS
+ * (3600): a client may resume within that time (stream_feed.h). */
 #ifndef SERVICE_STREAMS_HUB_H
 #define SERVICE_STREAMS_HUB_H
 
@@ -27,6 +31,8 @@
 #define STREAMS_HEARTBEAT_SECONDS 15
 #define STREAMS_PER_KEY 4
 #define STREAMS_MAX 2000
+#define STREAMS_KEEP_HOURS 168
+#define STREAMS_PRUNE_SECONDS 3600
 /* Retry-After of a refused stream, in seconds. */
 #define STREAMS_RETRY_AFTER 30
 

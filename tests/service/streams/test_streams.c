@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libpq-fe.h>
+
+#include "../../support/receiver.h"
 #include "streams.h"
 
 #define GAME "antiquity_quest"
@@ -557,5 +560,66 @@ Test(streams, the_end_of_a_match_reaches_its_players_and_spectators,
     for (int p = 0; p < 2; p++)
         client_stream_close(players[p]);
     client_stream_close(match);
+    e2e_stop(&t.server);
+}
+
+Test(streams, a_resume_point_older_than_what_is_kept_is_refused_with_410,
+     .timeout = 120)
+{
+    setenv("PBEM_STREAM_KEEP_HOURS", "1", 1);
+    setenv("PBEM_STREAM_PRUNE_SECONDS", "1", 1);
+    /* The attempts before the pruning open streams the client drops at
+     * once; the server counts them until their next heartbeat. */
+    setenv("PBEM_STREAMS_PER_KEY", "1000", 1);
+    e2e_table t;
+    e2e_sit_down(&t, GAME, 2, NULL);
+    unsetenv("PBEM_STREAM_KEEP_HOURS");
+    unsetenv("PBEM_STREAM_PRUNE_SECONDS");
+    unsetenv("PBEM_STREAMS_PER_KEY");
+    const e2e_player *me = &t.players[0];
+    client_stream *s =
+        streams_open(&t.server, "/v1/players/me/stream?after=0", me, NULL);
+    play_until_items(&t, s, 1);
+    cr_assert(streams_wait_id(s, 1));
+    client_stream_close(s);
+
+    /* The player's items age past the hour kept. */
+    PGconn *db = PQconnectdb(getenv("DATABASE_URL"));
+    cr_assert_eq(PQstatus(db), CONNECTION_OK);
+    char sql[160];
+    snprintf(sql, sizeof sql,
+             "UPDATE player_stream SET created_at = now() - interval '2 hours'"
+             " WHERE player_id = %lld",
+             atoll(me->id + 2));
+    PGresult *r = PQexec(db, sql);
+    cr_assert_eq(PQresultStatus(r), PGRES_COMMAND_OK, "%s",
+                 PQresultErrorMessage(r));
+    PQclear(r);
+    PQfinish(db);
+
+    /* Once the server's pruning pass has run (each second here), a resume
+     * from before them is refused, saying how to start again. */
+    const char *headers[] = {"Last-Event-ID: 0", NULL};
+    long status = 0;
+    char body[1024] = "";
+    for (int tries = 0; tries < 150 && status != 410; tries++) {
+        if (tries > 0)
+            pause_ms(100);
+        s = streams_open(&t.server, "/v1/players/me/stream", me, headers);
+        status = client_stream_status(s);
+        if (status == 410) {
+            client_stream_wait_end(s, STREAM_WAIT_MS);
+            snprintf(body, sizeof body, "%s", client_stream_body(s, NULL));
+        }
+        client_stream_close(s);
+    }
+    cr_assert_eq(status, 410, "the old items were never pruned");
+    cr_expect(strstr(body, "\"stream_expired\"") != NULL, "%s", body);
+    cr_expect(strstr(body, "without Last-Event-ID") != NULL, "%s", body);
+    s = streams_open(&t.server, "/v1/players/me/stream", me, NULL);
+    client_stream_wait_for(s, "\n", 0, 1000);
+    cr_expect_eq(client_stream_status(s), 200, "%ld %s", client_stream_status(s),
+                 client_stream_body(s, NULL));
+    client_stream_close(s);
     e2e_stop(&t.server);
 }
