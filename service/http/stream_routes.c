@@ -1,8 +1,10 @@
 /* stream_routes.c */
 #include "http/stream_routes.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "core/log.h"
 #include "streams/stream_feed.h"
@@ -29,6 +31,22 @@ static void wake(void *context)
     MHD_resume_connection(((open_stream *)context)->conn);
 }
 
+/* Whether the client has closed its end: a suspended connection is not
+ * watched by libmicrohttpd, so a stream whose client left is found out
+ * here, when the stream wakes (news, a heartbeat, a probe). A client sends
+ * nothing after its request, so end of file means gone. */
+static bool client_gone(const open_stream *s)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(s->conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (info == NULL)
+        return false;
+    char byte;
+    ssize_t n = recv(info->connect_fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+    return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK &&
+                      errno != EINTR);
+}
+
 /* libmicrohttpd asks for the next bytes: what the feed has, else what the
  * hub's news brings, else the stream parks (0 bytes, connection
  * suspended) until the hub wakes it. */
@@ -47,6 +65,8 @@ static ssize_t next_bytes(void *cls, uint64_t pos, char *buf, size_t max)
         }
         if (s->ending)
             return MHD_CONTENT_READER_END_OF_STREAM;
+        if (client_gone(s))
+            return MHD_CONTENT_READER_END_WITH_ERROR;
         unsigned long long news;
         unsigned flags = streams_hub_take(s->sub, &news);
         if (flags & STREAMS_CLOSING) {

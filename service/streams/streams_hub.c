@@ -291,6 +291,7 @@ streams_sub *streams_hub_join(streams_topic topic, long long id,
                               const char *key, streams_wake_fn *wake,
                               void *context, apierr *err)
 {
+    wake_list wakes = {0};
     pthread_mutex_lock(&hub.lock);
     int same_key = 0;
     for (streams_sub *s = hub.head; key != NULL && s != NULL; s = s->next)
@@ -306,6 +307,11 @@ streams_sub *streams_hub_join(streams_topic topic, long long id,
                    "key %s already holds %d open streams, the most one key "
                    "may hold; close one before opening another",
                    key, hub.per_key);
+        /* Some may belong to a client that left (a reconnecting bot's
+         * old stream): woken, they find it out at once and end. */
+        for (streams_sub *s = hub.head; s != NULL; s = s->next)
+            if (strcmp(s->key, key) == 0)
+                raise_flags(s, STREAMS_HEARTBEAT, &wakes);
     } else if (hub.count >= hub.max) {
         apierr_set(err, 503, "streams_full",
                    "this server holds its limit of %d open streams; try "
@@ -329,8 +335,10 @@ streams_sub *streams_hub_join(streams_topic topic, long long id,
         hub.count++;
     }
     pthread_mutex_unlock(&hub.lock);
+    wake_all(&wakes);
     if (sub == NULL)
-        err->retry_after = STREAMS_RETRY_AFTER;
+        err->retry_after = err->status == 429 ? STREAMS_KEY_RETRY_AFTER
+                                              : STREAMS_RETRY_AFTER;
     return sub;
 }
 

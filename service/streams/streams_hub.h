@@ -33,8 +33,11 @@
 #define STREAMS_MAX 2000
 #define STREAMS_KEEP_HOURS 168
 #define STREAMS_PRUNE_SECONDS 3600
-/* Retry-After of a refused stream, in seconds. */
+/* Retry-After of a refused stream, in seconds: a key at its limit may
+ * well hold a stream its client has left, which the refusal wakes to find
+ * out (streams_hub_join), so it may try again soon. */
 #define STREAMS_RETRY_AFTER 30
+#define STREAMS_KEY_RETRY_AFTER 2
 
 typedef enum streams_topic {
     STREAMS_MATCH,  /* a match's public events, by match id */
@@ -67,8 +70,9 @@ void streams_hub_stop(void);
 /* Registers a stream following id in topic, opened by key (the key id of
  * its signature; NULL for an unsigned stream, counted against the total
  * only). It starts with STREAMS_NEWS, so its first read reads. NULL with
- * err filled: 429 when key holds its limit, 503 when the process does or
- * is stopping, both with a Retry-After. */
+ * err filled: 429 when key holds its limit (its streams then get a
+ * heartbeat, so those whose client left end), 503 when the process does
+ * or is stopping, both with a Retry-After. */
 streams_sub *streams_hub_join(streams_topic topic, long long id,
                               const char *key, streams_wake_fn *wake,
                               void *context, apierr *err);

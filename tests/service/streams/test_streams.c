@@ -463,6 +463,22 @@ Test(streams, past_the_limits_a_stream_is_refused_with_429_or_503)
     json_decref(error);
     client_stream_close(refused);
 
+    /* The bot drops a stream and opens a new one: the server has not
+     * written to the dropped one since, but a refusal makes it look, so
+     * the slot frees well before the next heartbeat (15 s). */
+    client_stream_close(open[0]);
+    long status = 0;
+    for (int tries = 0; tries < 50 && status != 200; tries++) {
+        if (tries > 0) {
+            client_stream_close(open[0]);
+            pause_ms(100);
+        }
+        open[0] = streams_open(&t.server, "/v1/players/me/stream",
+                               &t.players[0], NULL);
+        status = client_stream_status(open[0]);
+    }
+    cr_assert_eq(status, 200, "the dropped stream still held its slot");
+
     /* Another key may still open one: the third of the server's three. */
     char path[96];
     snprintf(path, sizeof path, "/v1/matches/%s/stream", t.match);
