@@ -49,7 +49,8 @@ CLI_SRC := $(wildcard cli/*.c)
 # The benchmarks are built with everything else, so a change that breaks
 # them fails make test, not the next make bench.
 BENCHES := $(BUILD)/bench/engines $(BUILD)/bench/service $(BUILD)/bench/notify \
-    $(BUILD)/bench/restore $(BUILD)/bench/mail $(BUILD)/bench/ratelimit
+    $(BUILD)/bench/restore $(BUILD)/bench/mail $(BUILD)/bench/ratelimit \
+    $(BUILD)/bench/streams
 
 all: $(BUILD)/pbemd $(if $(CLI_SRC),$(BUILD)/pbem) $(SUITES) $(BENCHES)
 
@@ -149,6 +150,10 @@ $(BUILD)/bench/ratelimit: $(call obj,bench/ratelimit.c) $(BUILD)/libclient.a $(B
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/bench/mail: $(call obj,bench/mail.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/bench/streams: $(call obj,bench/streams.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 

@@ -226,3 +226,25 @@ printf '  %s matches restored in %s s: %s matches/s, %s events verified and repl
     "$(sed -nE 's/.*seconds=([0-9.]+).*/\1/p' <<<"$line")" \
     "$(sed -nE 's/.*matches_per_second=([0-9.]+).*/\1/p' <<<"$line")" \
     "$(sed -nE 's/.*events_verified_and_replayed_per_second=([0-9.]+).*/\1/p' <<<"$line")"
+
+echo
+echo "== streams: one match's events fanned out to N open spectator streams"
+echo "   (latency: from sending the move to reading its event on a stream, the move's own round trip included)"
+streams_db="pbem_bench_streams_$$"
+scripts/pg.sh createdb "$streams_db" >/dev/null
+streams_out=$(mktemp)
+# Every stream comes from this machine's one address, as from a proxy.
+DATABASE_URL=$(scripts/pg.sh url "$streams_db") PBEM_LISTEN=127.0.0.1:0 PBEM_QUIET=1 \
+    PBEM_KEY_FILE=var/bench.key PBEM_TRUSTED_PROXIES=127.0.0.1 PBEM_NOTIFY=0 \
+    "$build/pbemd" >"$streams_out" &
+streams_server=$!
+for _ in $(seq 100); do grep -q serving "$streams_out" && break; sleep 0.1; done
+sport=$(sed -nE 's/.*127\.0\.0\.1:([0-9]+).*/\1/p' "$streams_out")
+[ -n "$sport" ] || { echo "pbemd (streams) did not start" >&2; exit 1; }
+ulimit -n "$(ulimit -Hn)"
+for n in 10 100 1000; do
+    "$build/bench/streams" "http://127.0.0.1:$sport" antiquity_quest "$n" "$seconds" | sed 's/^/  /'
+done
+kill "$streams_server"; wait "$streams_server" 2>/dev/null || true
+scripts/pg.sh dropdb "$streams_db" >/dev/null 2>&1 || true
+rm -f "$streams_out"

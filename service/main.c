@@ -25,6 +25,7 @@
 #include "mailin/imap_config.h"
 #include "mailin/mailin.h"
 #include "ledger/seal.h"
+#include "streams/streams_hub.h"
 
 static const char *env_or(const char *name, const char *fallback)
 {
@@ -90,6 +91,9 @@ int main(int argc, char **argv)
     if (reads_mail && !imap_config_from_env(&imap, &err))
         return fail(&err);
 
+    /* Event streams' LISTEN connection, before any stream can open. */
+    if (!streams_hub_start(url, &err))
+        return fail(&err);
     const char *listen = env_or("PBEM_LISTEN", "127.0.0.1:8080");
     int threads = atoi(env_or("PBEM_THREADS", "8"));
     http_server *server = http_start(listen, threads > 0 ? threads : 8, &err);
@@ -139,6 +143,7 @@ int main(int argc, char **argv)
     log_info("received %s: finishing in-flight requests",
              signal_number == SIGTERM ? "SIGTERM" : "SIGINT");
     http_stop(server, 30);
+    streams_hub_stop();
     imap_worker_stop(mail_reader);
     deadline_worker_stop(deadlines);
     notify_stop(notifier);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,6 +20,7 @@
 #include "http/peers.h"
 #include "http/reaper.h"
 #include "http/routes.h"
+#include "http/stream_routes.h"
 
 struct http_server {
     struct MHD_Daemon *daemon;
@@ -372,6 +374,38 @@ static int request_seconds(void)
                                            : HTTP_REQUEST_SECONDS;
 }
 
+/* PBEM_HTTP_CONNECTIONS: the connections served at once, open event
+ * streams included. */
+static unsigned connection_limit(void)
+{
+    const char *text = getenv("PBEM_HTTP_CONNECTIONS");
+    long n = text != NULL ? strtol(text, NULL, 10) : 0;
+    return n >= 16 && n <= 1000000 ? (unsigned)n : HTTP_CONNECTIONS;
+}
+
+/* Each connection is a descriptor, beside the database connections and
+ * files: raise the soft limit towards the hard one when it is short. */
+static void enough_descriptors(unsigned connections)
+{
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0)
+        return;
+    rlim_t wanted = (rlim_t)connections + 256;
+    if (limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur < wanted) {
+        rlim_t before = limit.rlim_cur;
+        limit.rlim_cur = limit.rlim_max == RLIM_INFINITY ||
+                                 limit.rlim_max > wanted
+                             ? wanted
+                             : limit.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur < wanted)
+            log_warn("open files are limited to %llu (was %llu): fewer "
+                     "than the %u connections PBEM_HTTP_CONNECTIONS allows "
+                     "need; raise the hard limit (ulimit -Hn)",
+                     (unsigned long long)limit.rlim_cur,
+                     (unsigned long long)before, connections);
+    }
+}
+
 http_server *http_start(const char *address, int threads, apierr *err)
 {
     struct sockaddr_in addr;
@@ -413,15 +447,21 @@ http_server *http_start(const char *address, int threads, apierr *err)
         return NULL;
     }
     server->reaper = reaper_start(request_seconds());
+    unsigned connections = connection_limit();
+    enough_descriptors(connections);
+    /* Suspend/resume: an idle event stream parks its connection
+     * (stream_routes.h) instead of holding a thread. */
     server->daemon = MHD_start_daemon(
-        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG, 0,
+        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG |
+            MHD_ALLOW_SUSPEND_RESUME,
+        0,
         on_accept, server,
         on_request, server, MHD_OPTION_LISTEN_SOCKET, fd,
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)threads,
         MHD_OPTION_URI_LOG_CALLBACK, on_uri, server,
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, server,
         MHD_OPTION_NOTIFY_CONNECTION, on_connection, server,
-        MHD_OPTION_CONNECTION_LIMIT, 1000u,
+        MHD_OPTION_CONNECTION_LIMIT, connections,
         MHD_OPTION_CONNECTION_TIMEOUT, 30u,
         /* Headers only: bodies are buffered by us, under HTTP_BODY_MAX. */
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(32 * 1024),
@@ -452,6 +492,9 @@ void http_stop(http_server *server, int grace_seconds)
     MHD_socket fd = MHD_quiesce_daemon(server->daemon);
     if (fd != MHD_INVALID_SOCKET)
         close(fd);
+    /* Open streams would hold the grace period to its end (and a
+     * suspended connection must not outlive the daemon): they end now. */
+    stream_routes_close_all();
     struct timespec tick = {0, 20 * 1000 * 1000};
     for (int waited = 0; waited < grace_seconds * 50; waited++) {
         if (__atomic_load_n(&server->in_flight, __ATOMIC_ACQUIRE) == 0)

@@ -2,8 +2,9 @@
  * thread pool, captures each request's raw target (for signatures),
  * accumulates bodies under a hard limit (413 beyond it), hands complete
  * requests to routes, and answers JSON (an export: a body streamed as the
- * client reads it). Stopping is graceful: it stops
- * accepting, lets in-flight requests finish, then closes. */
+ * client reads it; an event stream, stream_routes.h). Stopping is
+ * graceful: it stops accepting, ends open event streams, lets in-flight
+ * requests finish, then closes. */
 #ifndef SERVICE_HTTP_H
 #define SERVICE_HTTP_H
 
@@ -31,6 +32,11 @@
  * as every user behind them shares their address, and only their
  * Forwarded / X-Forwarded-For headers are believed about the client. */
 #define HTTP_PER_ADDRESS_CONNECTIONS 200u
+
+/* The connections served at once (open event streams included), unless
+ * PBEM_HTTP_CONNECTIONS says otherwise (16-1000000); the process's limit
+ * of open files is raised to fit at start-up when the hard limit allows. */
+#define HTTP_CONNECTIONS 4096u
 
 typedef struct http_server http_server;
 

@@ -23,6 +23,7 @@
 #include "http/rate_policy.h"
 #include "http/route.h"
 #include "http/service_routes.h"
+#include "http/stream_routes.h"
 #include "play/matches.h"
 #include "play/players.h"
 #include "store/delegate_grants.h"
@@ -115,6 +116,8 @@ static const route table[] = {
           BODY_JSON, "use GET or POST", player_routes_register_webhook),
     ROUTE("DELETE", "/v1/players/me/webhooks/{id}", PLAYER, RETRY_NONE,
           BODY_ANY, "use DELETE", player_routes_disable_webhook),
+    ROUTE("GET", "/v1/players/me/stream", PLAYER, RETRY_NONE, BODY_ANY,
+          "use GET on a stream", stream_routes_player),
 
     ROUTE("GET", "/v1/matches/{id}", ANYONE, RETRY_NONE, BODY_ANY,
           "use GET on a match", match_routes_show),
@@ -124,6 +127,8 @@ static const route table[] = {
           "use GET on a view", match_routes_view),
     ROUTE("GET", "/v1/matches/{id}/verify", ANYONE, RETRY_NONE, BODY_ANY,
           "use GET on verify", match_routes_verify),
+    ROUTE("GET", "/v1/matches/{id}/stream", ANYONE, RETRY_NONE, BODY_ANY,
+          "use GET on a stream", stream_routes_match),
     ROUTE("POST", "/v1/matches/{id}/webhooks", PLAYER, RETRY_ON_FAILURE,
           BODY_JSON, "use POST", match_routes_register_webhook),
     /* A replayed nudge meets the rate limit. */

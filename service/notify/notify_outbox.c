@@ -168,9 +168,33 @@ static json_t *seat_payload(const json_t *public, const store_match *match,
  * deadline), and a "your turn" email waits for the daily digest when the
  * player wants one. A "your turn" also schedules the player's escalating
  * reminders on every channel; the worker cancels those the player has made
- * pointless by acting (notify.c). */
+ * pointless by acting (notify.c). The same payload goes to the player's
+ * event stream when they have opened one (migrations/012_streams.sql: the
+ * next per-player id, taken under the player's row lock). The stream heads
+ * of every seated player are locked first, in player order, so two
+ * transactions telling the same players (two matches ending at once, the
+ * seats in another order) cannot deadlock. */
 static const char queue_sql[] =
-    "WITH settings AS ("
+    "WITH stream_locks AS ("
+    "  SELECT h.player_id FROM player_stream_heads h"
+    "   WHERE h.player_id IN (SELECT s.player_id FROM seats s"
+    "                          WHERE s.match_id = $1::bigint)"
+    "   ORDER BY h.player_id FOR UPDATE),"
+    " stream_id AS ("
+    "  UPDATE player_stream_heads SET last_id = last_id + 1"
+    "   WHERE player_id = $3::bigint"
+    "     AND (SELECT count(*) FROM stream_locks) >= 0"
+    "     AND NOT EXISTS (SELECT 1"
+    "     FROM player_stream ps WHERE ps.player_id = $3::bigint"
+    "      AND ps.match_id = $1::bigint AND ps.seq = $2::bigint"
+    "      AND ps.reason = $4::text)"
+    "  RETURNING last_id),"
+    " streamed AS ("
+    "  INSERT INTO player_stream (player_id, stream_id, match_id, seq,"
+    "                             reason, payload)"
+    "  SELECT $3::bigint, last_id, $1::bigint, $2::bigint, $4::text,"
+    "         $5::jsonb FROM stream_id),"
+    " settings AS ("
     "  SELECT coalesce(ns.email, true) AS email,"
     "         coalesce(ns.webhooks, true) AS webhooks,"
     "         coalesce(ns.time_zone, 'UTC') AS tz, ns.quiet_start, ns.quiet_end,"
@@ -308,6 +332,26 @@ static bool queue(PGconn *conn, const store_match *match,
                           public, err);
     json_decref(public);
     return ok;
+}
+
+json_t *notify_outbox_turn_payload(PGconn *conn, const store_match *match,
+                                   const rules_engine *engine,
+                                   const rules_state *state, int seat,
+                                   apierr *err)
+{
+    rules_pending pending;
+    engine->pending(state, &pending);
+    json_t *public = public_payload(match, engine, state, &pending,
+                                    "your_turn", NULL);
+    json_t *payload = seat_payload(public, match, engine, state, seat);
+    json_decref(public);
+    json_t *changes = changes_since_last_turn(conn, match, seat, err);
+    if (changes == NULL) {
+        json_decref(payload);
+        return NULL;
+    }
+    json_object_set_new(payload, "changes", changes);
+    return payload;
 }
 
 bool notify_outbox_queue(PGconn *conn, const store_match *match,

@@ -38,6 +38,15 @@ bool notify_outbox_queue(PGconn *conn, const store_match *match,
                          const rules_engine *engine, const rules_state *state,
                          apierr *err);
 
+/* The "your turn" payload of seat (which must act in state at
+ * match->head_seq), exactly as queued for its webhooks: what an event
+ * stream sends for a match waiting for the player when it opens. A new
+ * reference, or NULL with err filled. */
+json_t *notify_outbox_turn_payload(PGconn *conn, const store_match *match,
+                                   const rules_engine *engine,
+                                   const rules_state *state, int seat,
+                                   apierr *err);
+
 /* Queues a nudge: one "nudge_<nudge_id>" row per channel of the player
  * at seat (which must act in state) naming who nudged. */
 bool notify_outbox_queue_nudge(PGconn *conn, const store_match *match,

@@ -42,7 +42,8 @@ typedef struct store_match {
     /* Who can be notified, read with the match so that a move costs no
      * extra round trip for it: bit s set when seat s's player has an email
      * address / an enabled player webhook and has not turned that channel
-     * off (notification_settings); relay_webhooks when the match has an
+     * off (notification_settings), or has opened an event stream
+     * (streams/); relay_webhooks when the match has an
      * enabled relay webhook. */
     uint32_t seat_has_email;
     uint32_t seat_has_webhook;

@@ -1,0 +1,181 @@
+/* stream_routes.c */
+#include "http/stream_routes.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "core/log.h"
+#include "streams/stream_feed.h"
+#include "streams/streams_hub.h"
+
+/* One open stream: its connection, what it sends, its place in the hub. */
+typedef struct open_stream {
+    struct MHD_Connection *conn;
+    stream_feed *feed;
+    streams_sub *sub;
+    bool ending;
+} open_stream;
+
+/* park runs under the hub's lock (streams_hub_park) and wake only for a
+ * parked stream, so a resume never comes before its suspend; and a
+ * suspended connection is not closed, so wake finds it alive. */
+static void park(void *context)
+{
+    MHD_suspend_connection(((open_stream *)context)->conn);
+}
+
+static void wake(void *context)
+{
+    MHD_resume_connection(((open_stream *)context)->conn);
+}
+
+/* Whether the client has closed its end: a suspended connection is not
+ * watched by libmicrohttpd, so a stream whose client left is found out
+ * here, when the stream wakes (news, a heartbeat, a probe). A client sends
+ * nothing after its request, so end of file means gone. */
+static bool client_gone(const open_stream *s)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(s->conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (info == NULL)
+        return false;
+    char byte;
+    ssize_t n = recv(info->connect_fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+    return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK &&
+                      errno != EINTR);
+}
+
+/* libmicrohttpd asks for the next bytes: what the feed has, else what the
+ * hub's news brings, else the stream parks (0 bytes, connection
+ * suspended) until the hub wakes it. */
+static ssize_t next_bytes(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    (void)pos;
+    open_stream *s = cls;
+    for (;;) {
+        size_t len;
+        const char *pending = stream_feed_output(s->feed, &len);
+        if (len > 0) {
+            size_t n = len < max ? len : max;
+            memcpy(buf, pending, n);
+            stream_feed_sent(s->feed, n);
+            return (ssize_t)n;
+        }
+        if (s->ending)
+            return MHD_CONTENT_READER_END_OF_STREAM;
+        if (client_gone(s))
+            return MHD_CONTENT_READER_END_WITH_ERROR;
+        unsigned long long news;
+        unsigned flags = streams_hub_take(s->sub, &news);
+        if (flags & STREAMS_CLOSING) {
+            s->ending = true;
+            continue;
+        }
+        if (flags & STREAMS_NEWS) {
+            bool more = false;
+            apierr err;
+            if (!stream_feed_read(s->feed, news, &more, &err)) {
+                /* The client resumes from the last id it got. */
+                log_warn("a stream ends: %s", err.message);
+                return MHD_CONTENT_READER_END_WITH_ERROR;
+            }
+            if (more)
+                streams_hub_more(s->sub);
+        }
+        if (flags & STREAMS_HEARTBEAT)
+            stream_feed_heartbeat(s->feed);
+        stream_feed_output(s->feed, &len);
+        if (len == 0 && streams_hub_park(s->sub, park, s))
+            return 0;
+    }
+}
+
+static void closed(void *cls)
+{
+    open_stream *s = cls;
+    streams_hub_leave(s->sub);
+    stream_feed_free(s->feed);
+    free(s);
+}
+
+/* Where the client resumes: Last-Event-ID (sent by an SSE client that
+ * reconnects), else ?after=, else -1 (from the start). False when either
+ * is not a number >= 0. */
+static bool resume_after(const route_call *call, long long *after)
+{
+    const char *text = MHD_lookup_connection_value(call->conn, MHD_HEADER_KIND,
+                                                   "Last-Event-ID");
+    if (text == NULL)
+        text = route_query(call, "after");
+    *after = -1;
+    if (text == NULL)
+        return true;
+    char *end = NULL;
+    long long value = strtoll(text, &end, 10);
+    if (*text < '0' || *text > '9' || *end != '\0' || value < 0)
+        return false;
+    *after = value;
+    return true;
+}
+
+static bool wants_ndjson(const route_call *call)
+{
+    const char *accept =
+        MHD_lookup_connection_value(call->conn, MHD_HEADER_KIND, "Accept");
+    return accept != NULL && strcasestr(accept, "application/x-ndjson") &&
+           !strcasestr(accept, "text/event-stream");
+}
+
+static void open_one(const route_call *call, streams_topic topic,
+                     long long id, const char *key, answer *out)
+{
+    long long after;
+    if (!resume_after(call, &after)) {
+        answer_error(out, 400, "bad_last_event_id",
+                     "Last-Event-ID (or after) must be an id this stream "
+                     "sent: a whole number >= 0");
+        return;
+    }
+    bool ndjson = wants_ndjson(call);
+    apierr err;
+    stream_feed *feed = stream_feed_open(topic, id, after, ndjson, &err);
+    if (feed == NULL) {
+        answer_apierr(out, &err);
+        return;
+    }
+    open_stream *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        abort();
+    s->conn = call->conn;
+    s->feed = feed;
+    s->sub = streams_hub_join(topic, id, key, wake, s, &err);
+    if (s->sub == NULL) {
+        stream_feed_free(feed);
+        free(s);
+        answer_apierr(out, &err);
+        return;
+    }
+    out->status = 200;
+    out->content_type = ndjson ? "application/x-ndjson" : "text/event-stream";
+    out->stream_read = next_bytes;
+    out->stream_free = closed;
+    out->stream = s;
+}
+
+void stream_routes_player(const route_call *call, answer *out)
+{
+    open_one(call, STREAMS_PLAYER, call->who->player_id, call->who->key_id,
+             out);
+}
+
+void stream_routes_match(const route_call *call, answer *out)
+{
+    open_one(call, STREAMS_MATCH, call->params->match_id, NULL, out);
+}
+
+void stream_routes_close_all(void)
+{
+    streams_hub_close_all();
+}
