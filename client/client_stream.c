@@ -159,19 +159,33 @@ static bool connect_to(const char *base_url, int *fd, char *host,
     return true;
 }
 
-/* Appends the signature headers of GET path to request. */
-static bool sign(const char *path, const client_key *signer, char *request,
-                 size_t size, char *errbuf)
+/* The one header a stream's signature covers: Pbem-On-Behalf-Of. */
+static const char *covered_header(void *ctx, const char *name)
+{
+    return strcmp(name, "pbem-on-behalf-of") == 0 ? ctx : NULL;
+}
+
+/* Appends the signature headers of GET path to request (and
+ * Pbem-On-Behalf-Of, covered, unless on_behalf_of is NULL). */
+static bool sign(const char *path, const client_key *signer,
+                 const char *on_behalf_of, char *request, size_t size,
+                 char *errbuf)
 {
     uint8_t bytes[16];
     char nonce[33];
     randombytes_buf(bytes, sizeof bytes);
     sodium_bin2hex(nonce, sizeof nonce, bytes, sizeof bytes);
-    const char *components[3] = {"@method", "@path"};
+    const char *components[4] = {"@method", "@path"};
     size_t count = 2;
     if (strchr(path, '?') != NULL)
         components[count++] = "@query";
-    httpsig_request req = {.method = "GET", .target = path, .scheme = "http"};
+    if (on_behalf_of != NULL)
+        components[count++] = "pbem-on-behalf-of";
+    httpsig_request req = {.method = "GET",
+                           .target = path,
+                           .scheme = "http",
+                           .header = on_behalf_of ? covered_header : NULL,
+                           .header_ctx = (void *)on_behalf_of};
     httpsig_headers h;
     httpsig_error err;
     if (!httpsig_sign(&req, components, count, signer->key_id, nonce,
@@ -185,6 +199,11 @@ static bool sign(const char *path, const client_key *signer, char *request,
              "Signature-Input: %s\r\nSignature: %s\r\n", h.signature_input,
              h.signature);
     httpsig_headers_free(&h);
+    if (on_behalf_of != NULL) {
+        used = strlen(request);
+        snprintf(request + used, size - used, "Pbem-On-Behalf-Of: %s\r\n",
+                 on_behalf_of);
+    }
     return true;
 }
 
@@ -192,6 +211,16 @@ client_stream *client_stream_open(const char *base_url, const char *path,
                                   const client_key *signer,
                                   const char *const *extra_headers,
                                   int timeout_ms, char *errbuf)
+{
+    return client_stream_open_for(base_url, path, signer, NULL,
+                                  extra_headers, timeout_ms, errbuf);
+}
+
+client_stream *client_stream_open_for(const char *base_url, const char *path,
+                                      const client_key *signer,
+                                      const char *on_behalf_of,
+                                      const char *const *extra_headers,
+                                      int timeout_ms, char *errbuf)
 {
     int fd;
     char host[64];
@@ -201,7 +230,7 @@ client_stream *client_stream_open(const char *base_url, const char *path,
     snprintf(request, sizeof request, "GET %s HTTP/1.1\r\nHost: %s\r\n",
              path, host);
     if (signer != NULL &&
-        !sign(path, signer, request, sizeof request, errbuf)) {
+        !sign(path, signer, on_behalf_of, request, sizeof request, errbuf)) {
         close(fd);
         return NULL;
     }

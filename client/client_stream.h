@@ -23,6 +23,15 @@ client_stream *client_stream_open(const char *base_url, const char *path,
                                   const char *const *extra_headers,
                                   int timeout_ms, char *errbuf);
 
+/* The same, signed by a delegate's key acting for on_behalf_of (a player
+ * id, sent in Pbem-On-Behalf-Of and covered by the signature; NULL: the
+ * signer's own request). */
+client_stream *client_stream_open_for(const char *base_url, const char *path,
+                                      const client_key *signer,
+                                      const char *on_behalf_of,
+                                      const char *const *extra_headers,
+                                      int timeout_ms, char *errbuf);
+
 long client_stream_status(const client_stream *s);
 
 /* A response header's value (name in any case), or NULL. */

@@ -25,6 +25,8 @@ static bool covers_match(const store_grant *grant, long long match_id)
 {
     if (grant->all_matches || match_id == 0)
         return true;
+    if (match_id == AUTH_DELEGATE_EVERY_MATCH)
+        return false;
     for (int i = 0; i < grant->match_count; i++)
         if (grant->match_ids[i] == match_id)
             return true;
@@ -60,6 +62,14 @@ static bool grant_allows(const store_grant *grant, unsigned scope,
                           grant->scope & STORE_GRANT_VIEW ? " view" : "",
                           grant->scope & STORE_GRANT_MOVE ? " move" : "",
                           grant->scope & STORE_GRANT_JOIN ? " join" : "");
+    if (!covers_match(grant, match_id) &&
+        match_id == AUTH_DELEGATE_EVERY_MATCH)
+        return apierr_set(err, 403, "delegate_match",
+                          "grant %s names some matches only, and this "
+                          "stream shows all of the player's; follow each "
+                          "granted match with GET /v1/matches/{id}/stream, "
+                          "or ask the player for a grant of \"all\" matches",
+                          ref);
     if (!covers_match(grant, match_id)) {
         char match[32];
         store_match_ref(match_id, match);

@@ -19,10 +19,14 @@
 /* The header naming the player, lower-case as signatures cover it. */
 #define AUTH_ON_BEHALF_OF "pbem-on-behalf-of"
 
+/* The match_id of a request that shows every match of the player (their
+ * event stream): only a grant for "all" matches covers it. */
+#define AUTH_DELEGATE_EVERY_MATCH (-1LL)
+
 /* Checks a request carrying Pbem-On-Behalf-Of. scope is what the route
  * needs (STORE_GRANT_VIEW, _MOVE or _JOIN of store/delegate_grants.h), 0
  * when no delegate may call it; match_id the match the path names (0:
- * none). Fills *who as auth_player does, acting for the grant's player
+ * none; AUTH_DELEGATE_EVERY_MATCH: all of the player's). Fills *who as auth_player does, acting for the grant's player
  * (its signature material also records the header's value as
  * "on_behalf_of"), or returns false with err filled: 400 a header that
  * names no player, 401 a header the signature does not cover, a key that

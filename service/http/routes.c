@@ -323,7 +323,8 @@ typedef struct journey {
 static unsigned delegate_scope(const route *row)
 {
     route_handler *h = row->handler;
-    if (h == match_routes_view || h == match_routes_decision)
+    if (h == match_routes_view || h == match_routes_decision ||
+        h == stream_routes_player)
         return STORE_GRANT_VIEW;
     if (h == match_routes_move || h == match_routes_commit ||
         h == match_routes_reveal)
@@ -338,9 +339,14 @@ static unsigned delegate_scope(const route *row)
 static bool auth_signed_player(const route *row, journey *j, int64_t now,
                                apierr *err)
 {
-    if (lookup_header(j->call.conn, AUTH_ON_BEHALF_OF) != NULL)
+    if (lookup_header(j->call.conn, AUTH_ON_BEHALF_OF) != NULL) {
+        /* The player's stream shows all their matches. */
+        long long match_id = row->handler == stream_routes_player
+                                 ? AUTH_DELEGATE_EVERY_MATCH
+                                 : j->params.match_id;
         return auth_delegate(&j->signed_as, now, delegate_scope(row),
-                             j->params.match_id, &j->who, err);
+                             match_id, &j->who, err);
+    }
     return auth_player(&j->signed_as, now, &j->who, err);
 }
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "../../support/e2e.h"
+#include "client_stream.h"
 #include "ledger/export_check.h"
 #include "ledger/httpsig.h"
 
@@ -869,5 +870,64 @@ Test(delegates, a_bot_signing_with_an_independent_npm_signer_moves,
     cr_expect_eq(r.status, 200, "%ld %s", r.status, r.body);
     e2e_response_free(&r);
     free(move);
+    e2e_stop(&t.server);
+}
+
+/* Opens the player's event stream as b, acting for its player. */
+static client_stream *bot_stream(const e2e_table *t, const bot *b)
+{
+    char base[64], errbuf[256];
+    snprintf(base, sizeof base, "http://127.0.0.1:%d", t->server.port);
+    client_stream *s = client_stream_open_for(base, "/v1/players/me/stream",
+                                              &b->key, b->player->id, NULL,
+                                              15000, errbuf);
+    cr_assert_not_null(s, "stream: %s", errbuf);
+    return s;
+}
+
+Test(delegates, a_bot_with_a_grant_for_all_matches_follows_its_players_stream,
+     .timeout = 120)
+{
+    cr_assert(sodium_init() >= 0);
+    e2e_table t;
+    e2e_sit_down(&t, "antiquity_quest", 2, NULL);
+    int seat;
+    free(a_legal_move(&t, &seat));
+
+    /* Viewing every match: the stream opens on the player's waiting turn. */
+    bot all;
+    new_bot(&all, &t.players[seat]);
+    granted(&t, &all, "[\"view\"]", "\"all\"", 86400);
+    client_stream *s = bot_stream(&t, &all);
+    cr_assert_eq(client_stream_status(s), 200);
+    cr_expect(client_stream_wait_for(s, "\"match.your_turn\"", 0, 15000),
+              "the stream did not start with the player's waiting turn");
+    size_t len;
+    cr_expect_not_null(strstr(client_stream_body(s, &len), t.match));
+    client_stream_close(s);
+
+    /* A grant for some matches only, or without view: refused, saying why. */
+    bot some;
+    new_bot(&some, &t.players[seat]);
+    char matches[64];
+    matches_list(&t, matches);
+    granted(&t, &some, "[\"view\",\"move\"]", matches, 86400);
+    s = bot_stream(&t, &some);
+    cr_expect_eq(client_stream_status(s), 403);
+    client_stream_wait_end(s, 15000);
+    const char *body = client_stream_body(s, &len);
+    cr_expect_not_null(strstr(body, "delegate_match"), "%s", body);
+    cr_expect_not_null(strstr(body, "/stream"), "%s", body);
+    client_stream_close(s);
+
+    bot mover;
+    new_bot(&mover, &t.players[seat]);
+    granted(&t, &mover, "[\"move\"]", "\"all\"", 86400);
+    s = bot_stream(&t, &mover);
+    cr_expect_eq(client_stream_status(s), 403);
+    client_stream_wait_end(s, 15000);
+    body = client_stream_body(s, &len);
+    cr_expect_not_null(strstr(body, "delegate_scope"), "%s", body);
+    client_stream_close(s);
     e2e_stop(&t.server);
 }
