@@ -100,13 +100,20 @@ json_t *my_matches_list(const caller *who, const char *status, apierr *err)
     db_params_int(&p, MY_MATCHES_MAX);
     PGresult *rows = db_query(
         conn,
-        "SELECT m.match_id, m.game, m.status, s.seat, m.head_seq,"
-        " to_char(m.updated_at AT TIME ZONE 'UTC',"
+        /* The active matches make the cut first (one of them may be the
+         * player's turn), then the list is in order of the latest
+         * change. */
+        "SELECT match_id, game, status, seat, head_seq,"
+        " to_char(updated_at AT TIME ZONE 'UTC',"
         "         'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
-        " FROM seats s JOIN matches m ON m.match_id = s.match_id"
-        " WHERE s.player_id = $1 AND ($2::text IS NULL OR m.status = $2)"
-        " ORDER BY m.status = 'active' DESC, m.updated_at DESC,"
-        " m.match_id DESC LIMIT $3",
+        " FROM (SELECT m.match_id, m.game, m.status, s.seat, m.head_seq,"
+        "              m.updated_at"
+        "       FROM seats s JOIN matches m ON m.match_id = s.match_id"
+        "       WHERE s.player_id = $1"
+        "       AND ($2::text IS NULL OR m.status = $2)"
+        "       ORDER BY m.status = 'active' DESC, m.updated_at DESC,"
+        "       m.match_id DESC LIMIT $3) mine"
+        " ORDER BY updated_at DESC, match_id DESC",
         p.count, p.values, PGRES_TUPLES_OK, err);
     if (rows == NULL)
         return NULL;

@@ -33,7 +33,7 @@ int store_sign_in_links_since(PGconn *conn, const char *email,
     PGresult *r = db_query(conn,
                            "SELECT count(*) FROM sign_in_links"
                            " WHERE lower(email) = lower($1)"
-                           " AND created_at >= to_timestamp($2)",
+                           " AND created_at > to_timestamp($2)",
                            p.count, p.values, PGRES_TUPLES_OK, err);
     if (r == NULL)
         return -1;

@@ -26,8 +26,8 @@ typedef struct store_sign_in_link {
 long long store_sign_in_player_of(PGconn *conn, const char *email,
                                   apierr *err);
 
-/* How many links were made for email (case aside) at or after since, or
- * -1 with err filled. */
+/* How many links were made for email (case aside) after since, or -1
+ * with err filled. */
 int store_sign_in_links_since(PGconn *conn, const char *email,
                               long long since, apierr *err);
 
