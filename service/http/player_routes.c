@@ -1,9 +1,6 @@
 /* player_routes.c */
 #include "http/player_routes.h"
 
-#include <stdlib.h>
-#include <string.h>
-
 #include "notify/notify_outbox.h"
 #include "notify/notify_settings.h"
 #include "notify/webhooks.h"
@@ -62,15 +59,8 @@ void player_routes_add_key(const route_call *call, answer *out)
 void player_routes_revoke_key(const route_call *call, answer *out)
 {
     apierr err;
-    if (!keys_revoke(call->who, call->params->id, &err)) {
-        answer_apierr(out, &err);
-        return;
-    }
-    out->status = 204;
-    out->body = strdup("");
-    if (out->body == NULL)
-        abort();
-    out->content_type = NULL; /* no content, so no type */
+    answer_result(out, 200, keys_revoke(call->who, call->params->id, &err),
+                  &err);
 }
 
 /* The link in every mail: the player and a token, no signature. */

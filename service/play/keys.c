@@ -126,11 +126,30 @@ json_t *keys_add(const caller *who, const json_t *body,
     return answer;
 }
 
-bool keys_revoke(const caller *who, const char *key_id, apierr *err)
+/* The entry of key_id in the player's list (new reference), or NULL. */
+static json_t *listed_key(const caller *who, const char *key_id, apierr *err)
+{
+    json_t *list = keys_list(who, err);
+    if (list == NULL)
+        return NULL;
+    json_t *found = NULL;
+    size_t i;
+    json_t *key;
+    json_array_foreach(json_object_get(list, "keys"), i, key)
+        if (strcmp(json_string_value(json_object_get(key, "key_id")),
+                   key_id) == 0)
+            found = json_pack("{s:O}", "key", key);
+    json_decref(list);
+    if (found == NULL)
+        apierr_set(err, 404, "no_such_key", "you have no key with this id");
+    return found;
+}
+
+json_t *keys_revoke(const caller *who, const char *key_id, apierr *err)
 {
     PGconn *conn = db_conn(err);
     if (conn == NULL || !store_begin(conn, err))
-        return false;
+        return NULL;
     store_player player;
     bool was_active = false;
     if (!store_player_load(conn, who->player_id, true, &player, err) ||
@@ -150,15 +169,15 @@ bool keys_revoke(const caller *who, const char *key_id, apierr *err)
         }
     }
     if (!store_commit(conn, err))
-        return false;
+        return NULL;
     auth_forget_key(key_id);
     if (was_active) {
         char ref[32];
         store_player_ref(who->player_id, ref);
         log_info("player %s revoked key %s", ref, key_id);
     }
-    return true;
+    return listed_key(who, key_id, err);
 fail:
     store_rollback(conn);
-    return false;
+    return NULL;
 }

@@ -38,9 +38,10 @@ json_t *keys_list(const caller *who, apierr *err);
 json_t *keys_add(const caller *who, const json_t *body,
                  const uint8_t public_key[32], bool by_new_key, apierr *err);
 
-/* DELETE /v1/players/me/keys/{key_id}: true when revoked (or already
- * revoked); 404 "no_such_key" for a key that is not the player's, 409
- * "last_key" for the last active key of an account without an email. */
-bool keys_revoke(const caller *who, const char *key_id, apierr *err);
+/* DELETE /v1/players/me/keys/{key_id}: {"key": the key as keys_list
+ * shows it, revoked} (or revoked already); 404 "no_such_key" for a key
+ * that is not the player's, 409 "last_key" for the last active key of an
+ * account without an email. */
+json_t *keys_revoke(const caller *who, const char *key_id, apierr *err);
 
 #endif
