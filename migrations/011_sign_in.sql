@@ -26,3 +26,20 @@ CREATE TABLE sign_in_links (
     spent_by_key text
 );
 CREATE INDEX sign_in_links_email ON sign_in_links (lower(email), created_at);
+
+-- The sign-in mail waits in mail_answers (009) with its link until the
+-- outbox worker has sent it; once sent (or given up), the token goes from
+-- the row, so that only its digest above outlives the delivery.
+CREATE FUNCTION sign_in_mail_forget_token() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF NEW.status IN ('sent', 'dead') THEN
+        NEW.body := regexp_replace(NEW.body, '/sign-in/[A-Za-z0-9_-]+',
+                                   '/sign-in/(removed once sent)', 'g');
+    END IF;
+    RETURN NEW;
+END
+$$;
+CREATE TRIGGER mail_answers_sign_in_sent BEFORE UPDATE OF status
+    ON mail_answers FOR EACH ROW WHEN (NEW.kind = 'sign_in')
+    EXECUTE FUNCTION sign_in_mail_forget_token();

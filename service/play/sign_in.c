@@ -66,7 +66,7 @@ static bool queue_mail(PGconn *conn, const store_player *player,
         .to = player->email,
         .subject = subject,
         .body = body,
-        .kind = "sign-in",
+        .kind = "sign_in",
     };
     bool ok = mail_answers_queue(conn, &mail, err);
     free(text);

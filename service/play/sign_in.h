@@ -4,7 +4,8 @@
  * that address (the oldest, as the mail door finds it) is mailed
  * <PBEM_PUBLIC_URL>/sign-in/<token>, through the mail outbox
  * (notify/mail_answers.h). The token is 32 random bytes in unpadded
- * base64url; only its BLAKE2b-256 digest is kept. It lets one new key into
+ * base64url; only its BLAKE2b-256 digest is kept (the mail's row in
+ * the outbox loses the link once sent: migrations/011_sign_in.sql). It lets one new key into
  * that account (keys.h), once, within SIGN_IN_MINUTES of match time
  * (clock.h). The answer never says whether the address is known; past
  * SIGN_IN_PER_HOUR links an hour for one address, no more mail goes out

@@ -72,6 +72,20 @@ Test(sign_in, an_email_only_player_gets_a_first_key_by_the_link,
                                   saved),
                  0);
 
+    /* Nor does the outbox keep the link once the mail is sent. */
+    for (int i = 0; i < 200 && scene_sql_number(
+                                   "SELECT count(*) FROM mail_answers"
+                                   " WHERE kind = $1 AND status = 'sent'",
+                                   "sign_in") == 0;
+         i++)
+        pause_ms(50);
+    cr_expect_eq(scene_sql_number("SELECT count(*) FROM mail_answers"
+                                  " WHERE status = 'sent'"
+                                  " AND body LIKE '%/sign-in/(removed once"
+                                  " sent)%' AND position($1 IN body) = 0",
+                                  saved),
+                 1);
+
     e2e_player browser;
     scene_new_key(&browser);
     r = scene_add_key(&s, &browser, "browser", saved, &browser);
