@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "players_scene.h"
 
@@ -260,5 +261,50 @@ Test(keys, the_last_key_of_an_account_without_email_stays, .timeout = 60)
     r = e2e_call(&s, "GET", "/v1/players/me", NULL, &ada);
     cr_expect_eq(r.status, 401);
     e2e_response_free(&r);
+    e2e_stop(&s);
+}
+
+/* A lost answer: the same signed request sent again gets the first answer
+ * back and adds nothing; the nonce on another request is refused. */
+Test(keys, a_retried_addition_gets_its_first_answer, .timeout = 60)
+{
+    e2e_server s;
+    scene_start(&s, NULL);
+    e2e_player ada, phone, other;
+    scene_register(&s, "Ada", "ada@example.org", &ada);
+    scene_new_key(&phone);
+    scene_new_key(&other);
+    char b64[64], body[160];
+    sodium_bin2base64(b64, sizeof b64, phone.key.public_key, 32,
+                      sodium_base64_VARIANT_ORIGINAL);
+    snprintf(body, sizeof body, "{\"public_key\":\"%s\",\"name\":\"phone\"}",
+             b64);
+    int64_t created = (int64_t)time(NULL);
+    e2e_response first = e2e_call_signed(&s, "POST", "/v1/players/me/keys",
+                                         body, &ada, created, "n-add-phone",
+                                         NULL, false);
+    cr_assert_eq(first.status, 201, "%ld %s", first.status, first.body);
+    e2e_response again = e2e_call_signed(&s, "POST", "/v1/players/me/keys",
+                                         body, &ada, created, "n-add-phone",
+                                         NULL, false);
+    cr_expect_eq(again.status, 201, "%ld %s", again.status, again.body);
+    cr_expect(json_equal(first.json, again.json), "%s vs %s", first.body,
+              again.body);
+    e2e_response_free(&first);
+    e2e_response_free(&again);
+
+    sodium_bin2base64(b64, sizeof b64, other.key.public_key, 32,
+                      sodium_base64_VARIANT_ORIGINAL);
+    snprintf(body, sizeof body, "{\"public_key\":\"%s\"}", b64);
+    e2e_response reused = e2e_call_signed(&s, "POST", "/v1/players/me/keys",
+                                          body, &ada, created, "n-add-phone",
+                                          NULL, false);
+    cr_expect_eq(reused.status, 401, "%ld %s", reused.status, reused.body);
+    cr_expect_str_eq(e2e_error_code(&reused), "nonce_reused");
+    e2e_response_free(&reused);
+
+    json_t *list = get_ok(&s, "/v1/players/me/keys", &ada);
+    cr_expect_eq(json_array_size(json_object_get(list, "keys")), 2);
+    json_decref(list);
     e2e_stop(&s);
 }

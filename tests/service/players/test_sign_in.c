@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "players_scene.h"
 
@@ -133,8 +134,22 @@ Test(sign_in, a_second_device_of_a_player_with_keys_joins_the_same_account,
     /* The token is Ada's: the key goes to Ada whoever holds the link. */
     e2e_player tablet;
     scene_new_key(&tablet);
-    r = scene_add_key(&s, &tablet, NULL, token, &tablet);
+    char b64[64], body[200];
+    sodium_bin2base64(b64, sizeof b64, tablet.key.public_key, 32,
+                      sodium_base64_VARIANT_ORIGINAL);
+    snprintf(body, sizeof body,
+             "{\"public_key\":\"%s\",\"sign_in_token\":\"%s\"}", b64, token);
+    int64_t created = (int64_t)time(NULL);
+    r = e2e_call_signed(&s, "POST", "/v1/players/me/keys", body, &tablet,
+                        created, "n-tablet", NULL, false);
     cr_assert_eq(r.status, 201, "%ld %s", r.status, r.body);
+    cr_expect_str_eq(scene_member(r.json, "player_id"), ada.id);
+    e2e_response_free(&r);
+    /* The answer was lost: the same request gets it again, although the
+     * token is spent now. */
+    r = e2e_call_signed(&s, "POST", "/v1/players/me/keys", body, &tablet,
+                        created, "n-tablet", NULL, false);
+    cr_expect_eq(r.status, 201, "%ld %s", r.status, r.body);
     cr_expect_str_eq(scene_member(r.json, "player_id"), ada.id);
     e2e_response_free(&r);
     r = e2e_call(&s, "GET", "/v1/players/me/keys", NULL, &ada);
