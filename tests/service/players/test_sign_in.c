@@ -134,7 +134,7 @@ Test(sign_in, a_second_device_of_a_player_with_keys_joins_the_same_account,
     /* The token is Ada's: the key goes to Ada whoever holds the link. */
     e2e_player tablet;
     scene_new_key(&tablet);
-    char b64[64], body[200];
+    char b64[64], body[400];
     sodium_bin2base64(b64, sizeof b64, tablet.key.public_key, 32,
                       sodium_base64_VARIANT_ORIGINAL);
     snprintf(body, sizeof body,
