@@ -62,7 +62,7 @@ Test(account, me_says_who_signed, .timeout = 60)
     cr_expect_eq(r.status, 401);
     cr_expect_str_eq(e2e_error_code(&r), "unsigned");
     e2e_response_free(&r);
-    e2e_stop(&s);
+    cr_expect_eq(e2e_stop(&s), 0, "pbemd did not stop cleanly");
 }
 
 Test(keys, a_second_key_signed_by_the_first_signs_for_the_same_player,
@@ -104,7 +104,7 @@ Test(keys, a_second_key_signed_by_the_first_signs_for_the_same_player,
     cr_expect_eq(strlen(created), 20, "%s", created);
     cr_expect_eq(created[19], 'Z', "%s", created);
     json_decref(list);
-    e2e_stop(&s);
+    cr_expect_eq(e2e_stop(&s), 0, "pbemd did not stop cleanly");
 }
 
 Test(keys, hostile_additions_are_refused_with_a_sentence, .timeout = 60)
@@ -169,7 +169,7 @@ Test(keys, hostile_additions_are_refused_with_a_sentence, .timeout = 60)
     json_t *list = get_ok(&s, "/v1/players/me/keys", &ada);
     cr_expect_eq(json_array_size(json_object_get(list, "keys")), 2);
     json_decref(list);
-    e2e_stop(&s);
+    cr_expect_eq(e2e_stop(&s), 0, "pbemd did not stop cleanly");
 }
 
 Test(keys, a_revoked_key_is_refused_at_once, .timeout = 60)
@@ -208,7 +208,7 @@ Test(keys, a_revoked_key_is_refused_at_once, .timeout = 60)
     cr_expect_eq(r.status, 409, "%ld %s", r.status, r.body);
     cr_expect_str_eq(e2e_error_code(&r), "key_registered");
     e2e_response_free(&r);
-    e2e_stop(&s);
+    cr_expect_eq(e2e_stop(&s), 0, "pbemd did not stop cleanly");
 }
 
 Test(keys, someone_elses_key_is_not_found, .timeout = 60)
@@ -227,7 +227,7 @@ Test(keys, someone_elses_key_is_not_found, .timeout = 60)
     /* Bob still signs. */
     json_t *me = get_ok(&s, "/v1/players/me", &bob);
     json_decref(me);
-    e2e_stop(&s);
+    cr_expect_eq(e2e_stop(&s), 0, "pbemd did not stop cleanly");
 }
 
 Test(keys, the_last_key_of_an_account_without_email_stays, .timeout = 60)
@@ -261,7 +261,7 @@ Test(keys, the_last_key_of_an_account_without_email_stays, .timeout = 60)
     r = e2e_call(&s, "GET", "/v1/players/me", NULL, &ada);
     cr_expect_eq(r.status, 401);
     e2e_response_free(&r);
-    e2e_stop(&s);
+    cr_expect_eq(e2e_stop(&s), 0, "pbemd did not stop cleanly");
 }
 
 /* A lost answer: the same signed request sent again gets the first answer
@@ -306,5 +306,5 @@ Test(keys, a_retried_addition_gets_its_first_answer, .timeout = 60)
     json_t *list = get_ok(&s, "/v1/players/me/keys", &ada);
     cr_expect_eq(json_array_size(json_object_get(list, "keys")), 2);
     json_decref(list);
-    e2e_stop(&s);
+    cr_expect_eq(e2e_stop(&s), 0, "pbemd did not stop cleanly");
 }

@@ -127,7 +127,7 @@ Test(my_matches, your_turn_first_then_the_latest, .timeout = 90)
     json_decref(match);
     cr_expect_eq(your_turn(&t, next), true);
     cr_expect_eq(your_turn(&t, 1 - next), false);
-    e2e_stop(&t.server);
+    cr_expect_eq(e2e_stop(&t.server), 0, "pbemd did not stop cleanly");
 }
 
 Test(my_matches, a_pending_commitment_is_your_turn, .timeout = 90)
@@ -157,7 +157,7 @@ Test(my_matches, a_pending_commitment_is_your_turn, .timeout = 90)
     cr_expect_not(your_turn(&t, 0));
     cr_expect(your_turn(&t, 1));
     cr_expect(your_turn(&t, 2));
-    e2e_stop(&t.server);
+    cr_expect_eq(e2e_stop(&t.server), 0, "pbemd did not stop cleanly");
 }
 
 static json_t *replay(const e2e_table *t, const char *query, long status)
@@ -249,7 +249,7 @@ Test(replay, a_finished_match_shows_every_seat_at_every_event,
     cr_expect_eq(r.status, 404);
     e2e_response_free(&r);
     json_decref(events);
-    e2e_stop(&t.server);
+    cr_expect_eq(e2e_stop(&t.server), 0, "pbemd did not stop cleanly");
 }
 
 Test(mail_link, the_play_link_opens_the_seats_web_page, .timeout = 90)
@@ -287,5 +287,5 @@ Test(mail_link, the_play_link_opens_the_seats_web_page, .timeout = 90)
     cr_expect_not_null(strstr(html, link), "%s", html);
     json_decref(mails);
     receiver_stop(&smtp);
-    e2e_stop(&s);
+    cr_expect_eq(e2e_stop(&s), 0, "pbemd did not stop cleanly");
 }

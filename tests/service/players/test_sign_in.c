@@ -113,7 +113,7 @@ Test(sign_in, an_email_only_player_gets_a_first_key_by_the_link,
     cr_expect_eq(r.status, 401);
     e2e_response_free(&r);
     receiver_stop(&smtp);
-    e2e_stop(&s);
+    cr_expect_eq(e2e_stop(&s), 0, "pbemd did not stop cleanly");
 }
 
 Test(sign_in, a_second_device_of_a_player_with_keys_joins_the_same_account,
@@ -174,7 +174,7 @@ Test(sign_in, a_second_device_of_a_player_with_keys_joins_the_same_account,
     cr_expect_str_eq(scene_member(r.json, "player_id"), bob.id);
     e2e_response_free(&r);
     receiver_stop(&smtp);
-    e2e_stop(&s);
+    cr_expect_eq(e2e_stop(&s), 0, "pbemd did not stop cleanly");
 }
 
 Test(sign_in, a_link_expires_after_15_minutes, .timeout = 90)
@@ -211,7 +211,7 @@ Test(sign_in, a_link_expires_after_15_minutes, .timeout = 90)
     cr_expect_str_eq(scene_member(r.json, "player_id"), zoe);
     e2e_response_free(&r);
     receiver_stop(&smtp);
-    e2e_stop(&s);
+    cr_expect_eq(e2e_stop(&s), 0, "pbemd did not stop cleanly");
 }
 
 Test(sign_in, hostile_tokens_are_refused, .timeout = 60)
@@ -267,7 +267,7 @@ Test(sign_in, hostile_tokens_are_refused, .timeout = 60)
                      r.body);
         e2e_response_free(&r);
     }
-    e2e_stop(&s);
+    cr_expect_eq(e2e_stop(&s), 0, "pbemd did not stop cleanly");
 }
 
 Test(sign_in, asking_too_often_mails_no_more, .timeout = 90)
@@ -291,5 +291,5 @@ Test(sign_in, asking_too_often_mails_no_more, .timeout = 90)
     cr_expect_eq(json_array_size(mails), 6);
     json_decref(mails);
     receiver_stop(&smtp);
-    e2e_stop(&s);
+    cr_expect_eq(e2e_stop(&s), 0, "pbemd did not stop cleanly");
 }
