@@ -2,7 +2,8 @@
 #   make run     set up (deps, private PostgreSQL, migrations), build, serve
 #   make test    the same set-up with a fresh test database, every suite
 #   make bench   benchmarks that print figures
-#   make soak    the engines' random play at ten times the volume
+#   make soak    the engines' random play at ten times the volume, and
+#                50 crash cycles of pbemd and PostgreSQL (CRASH_CYCLES=…)
 #   make check   static analysis (cppcheck) and the layering check (no include loops)
 #   make SAN=1 … AddressSanitizer + UndefinedBehaviorSanitizer build
 #   V=1          show full command lines
@@ -48,7 +49,7 @@ CLI_SRC := $(wildcard cli/*.c)
 # The benchmarks are built with everything else, so a change that breaks
 # them fails make test, not the next make bench.
 BENCHES := $(BUILD)/bench/engines $(BUILD)/bench/service $(BUILD)/bench/notify \
-    $(BUILD)/bench/restore $(BUILD)/bench/mail
+    $(BUILD)/bench/restore $(BUILD)/bench/mail $(BUILD)/bench/ratelimit
 
 all: $(BUILD)/pbemd $(if $(CLI_SRC),$(BUILD)/pbem) $(SUITES) $(BENCHES)
 
@@ -100,12 +101,20 @@ test-rules: $(BUILD)/tests/rules/$(GAME)/suite
 	$(Q)$(BUILD)/tests/rules/$(GAME)/suite $(ARGS)
 
 # The engines' random play at SOAK times the volume of `make test`
-# (default 10): thousands of complete matches per engine.
-soak: $(filter $(BUILD)/tests/rules/%,$(SUITES))
-	$(Q)for suite in $(filter-out %/toy/suite,$^); do echo "== $$suite"; \
+# (default 10): thousands of complete matches per engine. Then CRASH_CYCLES
+# (default 50) kills of pbemd and crashes of PostgreSQL under players
+# (tests/service/crash, on a PostgreSQL cluster of its own).
+soak: $(filter $(BUILD)/tests/rules/%,$(SUITES)) $(BUILD)/pbemd $(BUILD)/tests/service/crash/suite
+	$(Q)for suite in $(filter-out %/toy/suite,$(filter $(BUILD)/tests/rules/%,$^)); do echo "== $$suite"; \
 	    start=$$(date +%s); \
 	    PBEM_SOAK=$(or $(SOAK),10) $$suite --jobs 2 || exit 1; \
 	    echo "   $$(($$(date +%s) - start)) s"; done
+	$(Q)echo "== $(BUILD)/tests/service/crash/suite"; start=$$(date +%s); \
+	    tmp=$$(mktemp -d -t pbem-soak.XXXXXX); \
+	    TMPDIR=$$tmp PBEM_BIN=$$PWD/$(BUILD)/pbemd \
+	    PBEM_CRASH_CYCLES=$(or $(CRASH_CYCLES),50) \
+	    $(BUILD)/tests/service/crash/suite; rc=$$?; rm -rf "$$tmp"; \
+	    echo "   $$(($$(date +%s) - start)) s"; exit $$rc
 
 run: deps
 	$(Q)$(MAKE) --no-print-directory all
@@ -132,6 +141,10 @@ $(BUILD)/bench/notify: $(call obj,bench/notify.c) $(BUILD)/libclient.a $(BUILD)/
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/bench/restore: $(call obj,bench/restore.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/bench/ratelimit: $(call obj,bench/ratelimit.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 

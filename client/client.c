@@ -63,6 +63,13 @@ static size_t collect(char *data, size_t size, size_t count, void *user)
     return n;
 }
 
+/* The headers a signature covers besides the derived components: only
+ * Pbem-On-Behalf-Of (content-digest is computed by httpsig_sign). */
+static const char *covered_header(void *ctx, const char *name)
+{
+    return strcmp(name, "pbem-on-behalf-of") == 0 ? ctx : NULL;
+}
+
 /* Adds Signature-Input, Signature and Content-Digest for the request. */
 static bool sign(const char *method, const char *path, const char *body,
                  const client_key *signer, const client_send_options *options,
@@ -78,15 +85,20 @@ static bool sign(const char *method, const char *path, const char *body,
     }
     int64_t created = options && options->created ? options->created
                                                   : (int64_t)time(NULL);
-    const char *components[4] = {"@method", "@path"};
+    const char *components[5] = {"@method", "@path"};
     size_t count = 2;
     if (strchr(path, '?') != NULL)
         components[count++] = "@query";
     if (body != NULL)
         components[count++] = "content-digest";
+    const char *on_behalf_of = options ? options->on_behalf_of : NULL;
+    if (on_behalf_of != NULL)
+        components[count++] = "pbem-on-behalf-of";
     httpsig_request req = {.method = method,
                            .target = path,
                            .scheme = "http",
+                           .header = on_behalf_of ? covered_header : NULL,
+                           .header_ctx = (void *)on_behalf_of,
                            .body = (const unsigned char *)body,
                            .body_len = body ? strlen(body) : 0};
     httpsig_headers signed_headers;
@@ -113,6 +125,12 @@ static bool sign(const char *method, const char *path, const char *body,
         free(line);
     }
     httpsig_headers_free(&signed_headers);
+    if (on_behalf_of != NULL) {
+        if (asprintf(&line, "Pbem-On-Behalf-Of: %s", on_behalf_of) < 0)
+            abort();
+        *headers = curl_slist_append(*headers, line);
+        free(line);
+    }
     return true;
 }
 

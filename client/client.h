@@ -36,6 +36,10 @@ typedef struct client_send_options {
                                          written there as it arrives (not
                                          kept), with no time limit while
                                          it keeps coming */
+    const char *on_behalf_of;         /* a bot's delegated key acting for
+                                         this player ("p_12"): sent as
+                                         Pbem-On-Behalf-Of, covered by the
+                                         signature */
 } client_send_options;
 
 /* A client for base_url ("http://127.0.0.1:8080"). NULL on out of memory. */

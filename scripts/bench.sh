@@ -5,6 +5,10 @@
 #   PBEM_BENCH_RESTORE  matches exported and restored (default 1000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The benchmarks measure the service at full speed from one address: the
+# rate limits stay on with room for that (bench/ratelimit sets its own).
+export PBEM_RATE_ANONYMOUS=${PBEM_RATE_ANONYMOUS:-1000000/60}
+export PBEM_RATE_PLAYER=${PBEM_RATE_PLAYER:-1000000/60}
 build=$1
 seconds=${PBEM_BENCH_SECONDS:-10}
 db="pbem_bench_$$"
@@ -166,6 +170,47 @@ for mode in mailin imap; do
 done
 scripts/dovecot.sh stop "$mail_dir/dovecot"
 rm -rf "$mail_dir"
+
+echo
+echo "== rate limits: a normal client's /healthz and moves while 16 anonymous loops GET /verify"
+echo "   (the flood from one address, the client from another, both behind a trusted proxy; the"
+echo "   verified match is a long one still in play, so each verify reads and hashes its whole log;"
+echo "   the flood runs niced in its own process: an attacker's CPU is not the server's)"
+rl_db="pbem_bench_rate_$$"
+rl_dir=var/bench-rate-$$
+mkdir -p "$rl_dir"
+scripts/pg.sh createdb "$rl_db" >/dev/null
+rl_url=$(scripts/pg.sh url "$rl_db")
+rl_match=
+for limits in off on; do
+    if [ "$limits" = off ]; then rl_env=(PBEM_RATE_ANONYMOUS=off PBEM_RATE_PLAYER=off)
+    # The anonymous budget at its default; the client plays at machine
+    # speed, far past what a person does, so its key gets room.
+    else rl_env=(PBEM_RATE_ANONYMOUS=600/60 PBEM_RATE_PLAYER=1000000/60); fi
+    env DATABASE_URL="$rl_url" PBEM_LISTEN=127.0.0.1:0 PBEM_QUIET=1 PBEM_KEY_FILE=var/bench.key \
+        PBEM_TRUSTED_PROXIES=127.0.0.1 PBEM_NOTIFY=0 "${rl_env[@]}" \
+        "$build/pbemd" >"$rl_dir/pbemd-$limits.out" 2>&1 &
+    rl_server=$!
+    for _ in $(seq 100); do grep -q serving "$rl_dir/pbemd-$limits.out" && break; sleep 0.1; done
+    rl_port=$(sed -nE 's/.*127\.0\.0\.1:([0-9]+).*/\1/p' "$rl_dir/pbemd-$limits.out")
+    [ -n "$rl_port" ] || { echo "pbemd (rate limits $limits) did not start" >&2; exit 1; }
+    rl_base="http://127.0.0.1:$rl_port"
+    if [ -z "$rl_match" ]; then
+        setup=$("$build/bench/ratelimit" setup "$rl_base" another_mans_treasure "${PBEM_BENCH_VERIFY_MOVES:-1500}")
+        rl_match=$(sed -nE 's/.*match=([^ ]+).*/\1/p' <<<"$setup")
+        echo "  verified match: $setup"
+    fi
+    echo "  limits=$limits quiet: $("$build/bench/ratelimit" measure "$rl_base" "$seconds")"
+    nice -n 19 "$build/bench/ratelimit" flood "$rl_base" "$rl_match" "$((seconds + 1))" 16 >"$rl_dir/flood" &
+    rl_flood=$!
+    sleep 0.5
+    measured=$("$build/bench/ratelimit" measure "$rl_base" "$seconds")
+    wait "$rl_flood"
+    echo "  limits=$limits flood: $measured $(cat "$rl_dir/flood")"
+    kill "$rl_server"; wait "$rl_server" 2>/dev/null || true
+done
+scripts/pg.sh dropdb "$rl_db" >/dev/null 2>&1 || true
+rm -rf "$rl_dir"
 
 echo
 restore_count=${PBEM_BENCH_RESTORE:-1000}

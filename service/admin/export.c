@@ -159,6 +159,59 @@ static json_t *sealed_choices(PGconn *conn, long long match_id, apierr *err)
     return choices;
 }
 
+/* The grants bots' keys made this match's events under (data.delegate),
+ * each with the player's signed request that made it, so the export can
+ * be checked without the service (export_check.h). */
+static json_t *delegates(PGconn *conn, long long match_id, long long head,
+                         apierr *err)
+{
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_int(&p, head);
+    PGresult *result = db_query(
+        conn,
+        "SELECT d.delegate_id, d.player_id, d.key_id, d.name,"
+        " d.grant_request::json #>> '{body}', d.grant_request,"
+        " to_char(d.revoked_at AT TIME ZONE 'UTC',"
+        "  'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
+        " FROM delegates d WHERE d.delegate_id IN ("
+        "  SELECT DISTINCT substr(e.body::json #>> '{data,delegate,grant}',"
+        "   3)::bigint FROM events e WHERE e.match_id = $1 AND e.seq <= $2"
+        "   AND e.body::json #>> '{data,delegate,grant}' IS NOT NULL)"
+        " ORDER BY d.delegate_id",
+        p.count, p.values, PGRES_TUPLES_OK, err);
+    if (result == NULL)
+        return NULL;
+    json_t *list = json_array();
+    for (int row = 0; row < PQntuples(result); row++) {
+        char ref[32], player[32];
+        snprintf(ref, sizeof ref, "d_%s", PQgetvalue(result, row, 0));
+        store_player_ref(atoll(PQgetvalue(result, row, 1)), player);
+        /* Key, scope, matches and expiry as the player's signed body
+         * wrote them (the check holds the two against each other). */
+        json_t *body = json_loads(PQgetvalue(result, row, 4), 0, NULL);
+        json_t *request = json_loads(PQgetvalue(result, row, 5), 0, NULL);
+        json_t *entry = json_pack(
+            "{s:s,s:s,s:s,s:s,s:O?,s:O?,s:O?,s:O?,s:o,s:o}", "delegate", ref,
+            "player", player, "key_id", PQgetvalue(result, row, 2), "name",
+            PQgetvalue(result, row, 3), "public_key",
+            json_object_get(body, "public_key"), "scope",
+            json_object_get(body, "scope"), "matches",
+            json_object_get(body, "matches"), "expires",
+            json_object_get(body, "expires"), "revoked",
+            PQgetisnull(result, row, 6)
+                ? json_null()
+                : json_string(PQgetvalue(result, row, 6)),
+            "request", request ? request : json_null());
+        json_decref(body);
+        if (entry == NULL)
+            abort();
+        json_array_append_new(list, entry);
+    }
+    PQclear(result);
+    return list;
+}
+
 /* Reads the header of one match in one snapshot (REPEATABLE READ), so the
  * sealed choices and players it lists agree with its head. */
 static json_t *header(PGconn *conn, long long match_id, long long *head,
@@ -169,11 +222,13 @@ static json_t *header(PGconn *conn, long long match_id, long long *head,
         return NULL;
     store_match match;
     json_t *out = NULL, *seats = json_array(), *replaced = json_array();
-    json_t *choices = NULL, *first = NULL;
+    json_t *choices = NULL, *first = NULL, *grants = NULL;
     bool loaded = store_load_match(conn, match_id, &match, err);
     if (loaded && players(conn, match_id, match.head_seq, seats, replaced, err))
         choices = sealed_choices(conn, match_id, err);
     if (choices != NULL)
+        grants = delegates(conn, match_id, match.head_seq, err);
+    if (grants != NULL)
         first = store_events_after(conn, match_id, 0, 1, err);
     if (first != NULL) {
         char ref[32], sealed[2 * sizeof match.sealed_seed + 8];
@@ -192,6 +247,9 @@ static json_t *header(PGconn *conn, long long match_id, long long *head,
             "replacements", replaced, "sealed_choices", choices,
             "seed_commitment", commitment ? commitment : json_null(),
             "sealed_seed", sealed);
+        /* Only when a bot acted: older readers see the header they know. */
+        if (json_array_size(grants) > 0)
+            json_object_set(out, "delegates", grants);
         *head = match.head_seq;
     }
     if (loaded)
@@ -199,6 +257,7 @@ static json_t *header(PGconn *conn, long long match_id, long long *head,
     json_decref(seats);
     json_decref(replaced);
     json_decref(choices);
+    json_decref(grants);
     json_decref(first);
     if (out == NULL) {
         store_rollback(conn);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "auth/admin.h"
+#include "core/clock.h"
 #include "store/db.h"
 #include "store/db_params.h"
 #include "deadlines/deadline_settings.h"
@@ -17,6 +18,7 @@
 #include "play/players.h"
 #include "play/matchstate.h"
 #include "ledger/replay.h"
+#include "store/delegate_grants.h"
 #include "store/sealed_choices.h"
 #include "store/store.h"
 
@@ -160,6 +162,84 @@ static bool import_player(PGconn *conn, const json_t *entry, apierr *err)
                           str(entry, "player"), field_err.message);
     return store_import_player(conn, player, name, str(entry, "email"),
                                email_only ? NULL : key, key_id, err);
+}
+
+/* A grant entry of the header as a grant row; false when malformed. */
+static bool grant_of(const json_t *entry, store_grant *grant)
+{
+    memset(grant, 0, sizeof *grant);
+    grant->delegate_id = store_parse_grant_ref(str(entry, "delegate"));
+    grant->player_id = parse_player(str(entry, "player"));
+    const char *key_id = str(entry, "key_id");
+    const char *key_b64 = str(entry, "public_key");
+    size_t key_len = 0;
+    if (grant->delegate_id == 0 || grant->player_id <= 0 || key_id == NULL ||
+        strlen(key_id) >= sizeof grant->key_id || key_b64 == NULL ||
+        sodium_base642bin(grant->public_key, 32, key_b64, strlen(key_b64),
+                          NULL, &key_len, NULL,
+                          sodium_base64_VARIANT_ORIGINAL) != 0 ||
+        key_len != 32 || !players_name_ok(json_object_get(entry, "name")) ||
+        !clock_parse(str(entry, "expires"), false, &grant->expires))
+        return false;
+    snprintf(grant->key_id, sizeof grant->key_id, "%s", key_id);
+    snprintf(grant->name, sizeof grant->name, "%s", str(entry, "name"));
+    size_t i;
+    const json_t *item;
+    json_array_foreach(json_object_get(entry, "scope"), i, item) {
+        const char *w = json_string_value(item);
+        grant->scope |= w == NULL                ? 0
+                        : strcmp(w, "view") == 0 ? STORE_GRANT_VIEW
+                        : strcmp(w, "move") == 0 ? STORE_GRANT_MOVE
+                        : strcmp(w, "join") == 0 ? STORE_GRANT_JOIN
+                                                 : 0;
+    }
+    const json_t *matches = json_object_get(entry, "matches");
+    grant->all_matches = json_is_string(matches) &&
+                         strcmp(json_string_value(matches), "all") == 0;
+    json_array_foreach(matches, i, item) {
+        long long id = store_parse_match_ref(json_string_value(item));
+        if (id == 0 || grant->match_count >= STORE_GRANT_MATCHES_MAX)
+            return false;
+        grant->match_ids[grant->match_count++] = id;
+    }
+    const char *revoked = str(entry, "revoked");
+    if (revoked != NULL && !clock_parse(revoked, false, &grant->revoked))
+        return false;
+    grant->created = clock_now();
+    return grant->scope != 0 &&
+           (grant->all_matches || grant->match_count > 0) &&
+           json_is_object(json_object_get(entry, "request"));
+}
+
+/* The grants bots' keys acted under, with the players' signed requests,
+ * so that an export of the restored match carries them again. */
+static bool import_grants(PGconn *conn, const json_t *entries, apierr *err)
+{
+    size_t i;
+    const json_t *entry;
+    json_array_foreach(entries, i, entry) {
+        store_grant grant;
+        if (!grant_of(entry, &grant))
+            return apierr_set(err, 422, "bad_export",
+                              "delegate entry %zu of the header is "
+                              "malformed",
+                              i + 1);
+        char *request = json_dumps(json_object_get(entry, "request"),
+                                   JSON_COMPACT | JSON_SORT_KEYS);
+        if (request == NULL)
+            abort();
+        int stored = store_grant_import(conn, &grant, request, err);
+        free(request);
+        if (stored < 0)
+            return false;
+        if (stored == 0)
+            return apierr_set(err, 409, "delegate_conflict",
+                              "grant %s of the export is another grant "
+                              "here: this installation gave that id to "
+                              "another player's or another key's grant",
+                              str(entry, "delegate"));
+    }
+    return true;
 }
 
 static bool import_choices(PGconn *conn, long long match_id, const json_t *rows,
@@ -306,6 +386,8 @@ static bool store_one(PGconn *conn, incoming *in, apierr *err)
         if (!import_player(conn, entry, err))
             return false;
     }
+    if (!import_grants(conn, json_object_get(header, "delegates"), err))
+        return false;
     size_t n = json_array_size(m->events);
     if (!store_import_match(conn, &in->match, event_time(m->events, 0),
                             event_time(m->events, n - 1), err))

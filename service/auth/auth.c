@@ -195,3 +195,9 @@ void auth_caller_free(caller *who)
     json_decref(who->signature);
     who->signature = NULL;
 }
+
+bool auth_signature(const httpsig_request *req, int64_t now,
+                    httpsig_signature *sig, apierr *err)
+{
+    return signature_of(req, now, sig, err);
+}

@@ -15,6 +15,12 @@
 /* Signatures older or newer than this are refused. */
 #define AUTH_WINDOW_SECONDS 300
 
+/* The signature of req, parsed and within policy (httpsig_check_policy
+ * over AUTH_WINDOW_SECONDS); false with err filled (401) otherwise. Not
+ * yet verified: the key is the caller's to find. */
+bool auth_signature(const httpsig_request *req, int64_t now,
+                    httpsig_signature *sig, apierr *err);
+
 /* Fills *who (its signature member is a new reference the caller releases
  * with auth_caller_free) or returns false with err filled (401). */
 bool auth_player(const httpsig_request *req, int64_t now, caller *who,

@@ -31,6 +31,23 @@ static const char *const mail_outcome_names[METRICS_MAIL_OUTCOMES] = {
     "answered", "ignored", "limited", "bounce", "unreadable"};
 static unsigned long mail_answers_sent, mail_answers_failed, mail_answers_dead;
 
+/* Rate limits: a few budgets, and a cost and refusals per route. */
+#define RATE_POLICIES_MAX 4
+typedef struct rate_budget_gauges {
+    const char *policy;
+    long long quota, window;
+    size_t slots, in_use;
+    unsigned long limited;
+} rate_budget_gauges;
+typedef struct rate_route_counters {
+    const char *route;
+    long long cost;
+    unsigned long limited;
+} rate_route_counters;
+static rate_budget_gauges rate_budgets[RATE_POLICIES_MAX];
+static rate_route_counters rate_routes[ROUTES_MAX];
+static unsigned long verify_cache_hits, verify_cache_misses;
+
 static route_counters *counters_for(const char *route)
 {
     for (int i = 0; i < ROUTES_MAX; i++) {
@@ -99,6 +116,142 @@ void metrics_mail_answers(int sent, int failed, int dead)
                        __ATOMIC_RELAXED);
     __atomic_add_fetch(&mail_answers_dead, (unsigned long)dead,
                        __ATOMIC_RELAXED);
+}
+
+/* The entry named name among n entries whose names sit stride bytes
+ * apart from first, claimed when new; NULL when every entry is taken. */
+static void *named_slot(const char **first, size_t stride, int n,
+                        const char *name)
+{
+    for (int i = 0; i < n; i++) {
+        const char **at = (const char **)((char *)first + (size_t)i * stride);
+        const char *known = __atomic_load_n(at, __ATOMIC_ACQUIRE);
+        if (known == NULL) {
+            const char *expected = NULL;
+            if (__atomic_compare_exchange_n(at, &expected, name, false,
+                                            __ATOMIC_ACQ_REL,
+                                            __ATOMIC_ACQUIRE))
+                return at;
+            known = expected;
+        }
+        if (strcmp(known, name) == 0)
+            return at;
+    }
+    return NULL;
+}
+
+static rate_budget_gauges *budget_named(const char *policy)
+{
+    return named_slot(&rate_budgets[0].policy, sizeof rate_budgets[0],
+                      RATE_POLICIES_MAX, policy);
+}
+
+static rate_route_counters *rate_route_named(const char *route)
+{
+    return named_slot(&rate_routes[0].route, sizeof rate_routes[0],
+                      ROUTES_MAX, route);
+}
+
+void metrics_rate_budget(const char *policy, long long quota,
+                         long long window, size_t slots)
+{
+    rate_budget_gauges *g = budget_named(policy);
+    if (g == NULL)
+        return;
+    __atomic_store_n(&g->quota, quota, __ATOMIC_RELAXED);
+    __atomic_store_n(&g->window, window, __ATOMIC_RELAXED);
+    __atomic_store_n(&g->slots, slots, __ATOMIC_RELAXED);
+}
+
+void metrics_rate_buckets(const char *policy, size_t in_use)
+{
+    rate_budget_gauges *g = budget_named(policy);
+    if (g != NULL)
+        __atomic_store_n(&g->in_use, in_use, __ATOMIC_RELAXED);
+}
+
+void metrics_rate_route(const char *route, long long cost)
+{
+    rate_route_counters *c = rate_route_named(route);
+    if (c != NULL)
+        __atomic_store_n(&c->cost, cost, __ATOMIC_RELAXED);
+}
+
+void metrics_rate_limited(const char *route, const char *policy)
+{
+    rate_route_counters *c = rate_route_named(route);
+    if (c != NULL)
+        __atomic_add_fetch(&c->limited, 1, __ATOMIC_RELAXED);
+    rate_budget_gauges *g = budget_named(policy);
+    if (g != NULL)
+        __atomic_add_fetch(&g->limited, 1, __ATOMIC_RELAXED);
+}
+
+void metrics_verify_cache(int hit)
+{
+    __atomic_add_fetch(hit ? &verify_cache_hits : &verify_cache_misses, 1,
+                       __ATOMIC_RELAXED);
+}
+
+static void render_rate_limits(FILE *out)
+{
+    fprintf(out,
+            "# HELP pbem_rate_limit_quota Points a client may spend per "
+            "window (0: the budget is off).\n"
+            "# TYPE pbem_rate_limit_quota gauge\n");
+    for (int i = 0; i < RATE_POLICIES_MAX && rate_budgets[i].policy; i++)
+        fprintf(out, "pbem_rate_limit_quota{policy=\"%s\"} %lld\n",
+                rate_budgets[i].policy,
+                __atomic_load_n(&rate_budgets[i].quota, __ATOMIC_RELAXED));
+    fprintf(out, "# HELP pbem_rate_limit_window_seconds The window the quota "
+                 "refills over.\n"
+                 "# TYPE pbem_rate_limit_window_seconds gauge\n");
+    for (int i = 0; i < RATE_POLICIES_MAX && rate_budgets[i].policy; i++)
+        fprintf(out, "pbem_rate_limit_window_seconds{policy=\"%s\"} %lld\n",
+                rate_budgets[i].policy,
+                __atomic_load_n(&rate_budgets[i].window, __ATOMIC_RELAXED));
+    fprintf(out, "# HELP pbem_rate_limit_buckets Clients the budget's table "
+                 "holds now (never more than its slots).\n"
+                 "# TYPE pbem_rate_limit_buckets gauge\n");
+    for (int i = 0; i < RATE_POLICIES_MAX && rate_budgets[i].policy; i++)
+        fprintf(out, "pbem_rate_limit_buckets{policy=\"%s\"} %zu\n",
+                rate_budgets[i].policy,
+                __atomic_load_n(&rate_budgets[i].in_use, __ATOMIC_RELAXED));
+    fprintf(out, "# HELP pbem_rate_limit_slots The most clients the budget's "
+                 "table holds.\n"
+                 "# TYPE pbem_rate_limit_slots gauge\n");
+    for (int i = 0; i < RATE_POLICIES_MAX && rate_budgets[i].policy; i++)
+        fprintf(out, "pbem_rate_limit_slots{policy=\"%s\"} %zu\n",
+                rate_budgets[i].policy,
+                __atomic_load_n(&rate_budgets[i].slots, __ATOMIC_RELAXED));
+    fprintf(out, "# HELP pbem_rate_limited_by_policy_total Requests refused "
+                 "with 429, by budget.\n"
+                 "# TYPE pbem_rate_limited_by_policy_total counter\n");
+    for (int i = 0; i < RATE_POLICIES_MAX && rate_budgets[i].policy; i++)
+        fprintf(out, "pbem_rate_limited_by_policy_total{policy=\"%s\"} %lu\n",
+                rate_budgets[i].policy,
+                __atomic_load_n(&rate_budgets[i].limited, __ATOMIC_RELAXED));
+    fprintf(out, "# HELP pbem_rate_limit_cost Points one request of the route "
+                 "costs (its budget: quota / cost requests per window).\n"
+                 "# TYPE pbem_rate_limit_cost gauge\n");
+    for (int i = 0; i < ROUTES_MAX && rate_routes[i].route; i++)
+        fprintf(out, "pbem_rate_limit_cost{route=\"%s\"} %lld\n",
+                rate_routes[i].route,
+                __atomic_load_n(&rate_routes[i].cost, __ATOMIC_RELAXED));
+    fprintf(out, "# HELP pbem_rate_limited_total Requests refused with 429, "
+                 "by route.\n"
+                 "# TYPE pbem_rate_limited_total counter\n");
+    for (int i = 0; i < ROUTES_MAX && rate_routes[i].route; i++)
+        fprintf(out, "pbem_rate_limited_total{route=\"%s\"} %lu\n",
+                rate_routes[i].route,
+                __atomic_load_n(&rate_routes[i].limited, __ATOMIC_RELAXED));
+    fprintf(out, "# HELP pbem_verify_cache_total GET verify answered from "
+                 "the cache of finished matches (hit) or computed (miss).\n"
+                 "# TYPE pbem_verify_cache_total counter\n"
+                 "pbem_verify_cache_total{outcome=\"hit\"} %lu\n"
+                 "pbem_verify_cache_total{outcome=\"miss\"} %lu\n",
+            __atomic_load_n(&verify_cache_hits, __ATOMIC_RELAXED),
+            __atomic_load_n(&verify_cache_misses, __ATOMIC_RELAXED));
 }
 
 char *metrics_render(void)
@@ -178,6 +331,7 @@ char *metrics_render(void)
             __atomic_load_n(&mail_answers_sent, __ATOMIC_RELAXED),
             __atomic_load_n(&mail_answers_failed, __ATOMIC_RELAXED),
             __atomic_load_n(&mail_answers_dead, __ATOMIC_RELAXED));
+    render_rate_limits(out);
     fclose(out);
     return page;
 }

@@ -31,6 +31,19 @@ void metrics_mail_received(metrics_mail outcome);
  * last time (dead). */
 void metrics_mail_answers(int sent, int failed, int dead);
 
+/* Rate limits (http/rate_policy.h). A budget by name ("anonymous",
+ * "player": static strings) with its quota per window of seconds and the
+ * buckets its table can hold (all 0: the budget is off); how many of them
+ * hold a client now; a route's cost in points; a request refused. */
+void metrics_rate_budget(const char *policy, long long quota,
+                         long long window, size_t slots);
+void metrics_rate_buckets(const char *policy, size_t in_use);
+void metrics_rate_route(const char *route, long long cost);
+void metrics_rate_limited(const char *route, const char *policy);
+
+/* A GET verify answered from the cache of finished matches, or computed. */
+void metrics_verify_cache(int hit);
+
 /* The metrics page; caller frees. */
 char *metrics_render(void);
 

@@ -19,6 +19,10 @@ typedef struct answer {
     const char *preference_applied; /* static; RFC 7240 header, or NULL */
     long long retry_after;          /* seconds for a Retry-After header, or 0 */
     bool close; /* the connection closes after this answer (body unread) */
+    /* The IETF RateLimit-Policy and RateLimit fields (rate_policy.h), or
+     * "" when no budget applies. */
+    char ratelimit_policy[64];
+    char ratelimit[64];
     /* Instead of body, an answer written piece by piece as the client
      * reads it (exports): stream_read is called with stream until it
      * reports the end, then stream_free. */

@@ -192,6 +192,11 @@ static enum MHD_Result send_answer(struct MHD_Connection *conn,
     }
     if (out->close)
         MHD_add_response_header(response, MHD_HTTP_HEADER_CONNECTION, "close");
+    if (out->ratelimit[0] != '\0') {
+        MHD_add_response_header(response, "RateLimit-Policy",
+                                out->ratelimit_policy);
+        MHD_add_response_header(response, "RateLimit", out->ratelimit);
+    }
     if (out->preference_applied != NULL)
         MHD_add_response_header(response, "Preference-Applied",
                                 out->preference_applied);

@@ -1,13 +1,13 @@
 /* match_routes.c */
 #include "http/match_routes.h"
 
-#include "ledger/verify.h"
 #include "notify/webhooks.h"
 #include "play/decisions.h"
 #include "play/invitations.h"
 #include "play/matches.h"
 #include "play/nudge.h"
 #include "play/replay_views.h"
+#include "play/verify_cache.h"
 
 #define EVENTS_PAGE_MAX 500
 
@@ -67,15 +67,8 @@ void match_routes_view(const route_call *call, answer *out)
 void match_routes_verify(const route_call *call, answer *out)
 {
     apierr err;
-    json_t *events = matches_events(call->params->match_id, 0, 1000000, &err);
-    if (events == NULL) {
-        answer_apierr(out, &err);
-        return;
-    }
-    verify_report report;
-    verify_events(json_object_get(events, "events"), &report);
-    json_decref(events);
-    answer_json(out, 200, verify_report_json(&report));
+    answer_result(out, 200, verify_cache_match(call->params->match_id, &err),
+                  &err);
 }
 
 void match_routes_register_webhook(const route_call *call, answer *out)

@@ -1,6 +1,9 @@
 /* player_routes.c */
 #include "http/player_routes.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "notify/notify_outbox.h"
 #include "notify/notify_settings.h"
 #include "notify/webhooks.h"
@@ -9,6 +12,7 @@
 #include "play/players.h"
 #include "play/sign_in.h"
 #include "play/vacations.h"
+#include "play/delegates.h"
 
 void player_routes_register(const route_call *call, answer *out)
 {
@@ -148,4 +152,31 @@ void player_routes_disable_webhook(const route_call *call, answer *out)
     json_t *result =
         webhooks_disable_mine(call->who->player_id, call->params->id, &err);
     answer_result(out, 200, result, &err);
+}
+
+void player_routes_delegates(const route_call *call, answer *out)
+{
+    apierr err;
+    answer_result(out, 200, delegates_list(call->who->player_id, &err), &err);
+}
+
+void player_routes_grant_delegate(const route_call *call, answer *out)
+{
+    apierr err;
+    answer_result(out, 201, delegates_grant(call->who, call->request, &err),
+                  &err);
+}
+
+void player_routes_revoke_delegate(const route_call *call, answer *out)
+{
+    apierr err;
+    if (!delegates_revoke(call->who->player_id, call->params->id, &err)) {
+        answer_apierr(out, &err);
+        return;
+    }
+    out->status = 204;
+    out->body = strdup("");
+    if (out->body == NULL)
+        abort();
+    out->content_type = "text/plain; charset=utf-8";
 }

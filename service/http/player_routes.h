@@ -26,5 +26,9 @@ route_handler player_routes_put_settings;      /* PUT …/notification-… */
 route_handler player_routes_webhooks;          /* GET …/me/webhooks */
 route_handler player_routes_register_webhook;  /* POST …/me/webhooks */
 route_handler player_routes_disable_webhook;   /* DELETE …/webhooks/{id} */
+/* The grants of bots' keys (play/delegates.h). */
+route_handler player_routes_delegates;         /* GET …/me/delegates */
+route_handler player_routes_grant_delegate;    /* POST …/me/delegates */
+route_handler player_routes_revoke_delegate;   /* DELETE …/delegates/{id} */
 
 #endif

@@ -1,8 +1,10 @@
 /* routes.c: the route table, and the one way every request goes through
- * it: match the path, check who may call, answer a retry from its stored
- * answer, read the body, run the handler. */
+ * it: match the path, check who may call, charge its client's rate limit
+ * (rate_policy.h), answer a retry from its stored answer, read the body,
+ * run the handler. */
 #include "http/routes.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +12,7 @@
 
 #include "auth/admin.h"
 #include "auth/auth.h"
+#include "auth/delegate.h"
 #include "core/log.h"
 #include "ledger/httpsig.h"
 #include "http/admin_routes.h"
@@ -17,10 +20,12 @@
 #include "http/match_routes.h"
 #include "http/path.h"
 #include "http/player_routes.h"
+#include "http/rate_policy.h"
 #include "http/route.h"
 #include "http/service_routes.h"
 #include "play/matches.h"
 #include "play/players.h"
+#include "store/delegate_grants.h"
 
 /* Who may call a route. */
 typedef enum route_access {
@@ -106,6 +111,13 @@ static const route table[] = {
           BODY_JSON, "use GET or POST", player_routes_declare_vacation),
     ROUTE("DELETE", "/v1/players/me/vacation/{id}", PLAYER, RETRY_NONE,
           BODY_ANY, "use DELETE", player_routes_cancel_vacation),
+    ROUTE("GET", "/v1/players/me/delegates", PLAYER, RETRY_NONE, BODY_ANY,
+          "use GET or POST", player_routes_delegates),
+    ROUTE("POST", "/v1/players/me/delegates", PLAYER, RETRY_ON_FAILURE,
+          BODY_JSON, "use GET or POST", player_routes_grant_delegate),
+    /* A replayed revocation revokes what is revoked already. */
+    ROUTE("DELETE", "/v1/players/me/delegates/{id}", PLAYER, RETRY_NONE,
+          BODY_ANY, "use DELETE", player_routes_revoke_delegate),
     ROUTE("GET", "/v1/players/me/notifications", PLAYER, RETRY_NONE,
           BODY_ANY, "use GET", player_routes_notifications),
     /* PUT is idempotent: a replay sets the same settings again. */
@@ -171,6 +183,52 @@ static const route table[] = {
     ROUTE("POST", "/v1/admin/matches/{id}/seats/{seat}/replace", ADMIN,
           RETRY_BEFORE, BODY_JSON, "use POST", admin_routes_replace_seat),
 };
+
+/* What a request costs from its client's budget (rate_policy.h): a read
+ * least, a write more, and most the routes that cost much CPU (verify
+ * replays a whole match) or make an account (anyone can make keys). */
+static const char *const heavy_routes[] = {
+    "POST /v1/players",
+    "GET /v1/matches/{id}/verify",
+    /* A key anyone can make, a mail, a replay of the whole log. */
+    "POST /v1/players/me/keys",
+    "POST /v1/players/sign-in-links",
+    "GET /v1/matches/{id}/replay",
+};
+
+/* Never charged: health checks and scrapes come from the operator's own
+ * systems, often through the proxy everyone's requests come through, and
+ * must answer while limits bite; each is a cheap read. */
+static const char *const unmetered_routes[] = {
+    "GET /healthz",
+    "GET /metrics",
+};
+
+static bool unmetered(const route *row)
+{
+    for (size_t i = 0;
+         i < sizeof unmetered_routes / sizeof *unmetered_routes; i++)
+        if (strcmp(row->name, unmetered_routes[i]) == 0)
+            return true;
+    return false;
+}
+
+static rate_class cost_class(const route *row)
+{
+    for (size_t i = 0; i < sizeof heavy_routes / sizeof *heavy_routes; i++)
+        if (strcmp(row->name, heavy_routes[i]) == 0)
+            return RATE_HEAVY;
+    return strcmp(row->method, "GET") == 0 ? RATE_READ : RATE_WRITE;
+}
+
+static pthread_once_t costs_once = PTHREAD_ONCE_INIT;
+
+static void register_costs(void)
+{
+    for (size_t i = 0; i < sizeof table / sizeof *table; i++)
+        if (!unmetered(&table[i]))
+            rate_policy_route(table[i].name, cost_class(&table[i]));
+}
 
 /* The row for method and url with *params filled, or NULL with *out
  * holding the 404 or 405. */
@@ -276,6 +334,33 @@ typedef struct journey {
     uint8_t new_key[32];
 } journey;
 
+/* What a bot's delegated key needs its grant to allow to call row
+ * (auth/delegate.h), 0 when no delegate may call it: everything else
+ * (grants, webhooks, settings, creating matches) is the player's own. */
+static unsigned delegate_scope(const route *row)
+{
+    route_handler *h = row->handler;
+    if (h == match_routes_view || h == match_routes_decision)
+        return STORE_GRANT_VIEW;
+    if (h == match_routes_move || h == match_routes_commit ||
+        h == match_routes_reveal)
+        return STORE_GRANT_MOVE;
+    if (h == match_routes_join)
+        return STORE_GRANT_JOIN;
+    return 0;
+}
+
+/* A player's signed request: by their own key, or by a bot's key acting
+ * for them when it names them in Pbem-On-Behalf-Of. */
+static bool auth_signed_player(const route *row, journey *j, int64_t now,
+                               apierr *err)
+{
+    if (lookup_header(j->call.conn, AUTH_ON_BEHALF_OF) != NULL)
+        return auth_delegate(&j->signed_as, now, delegate_scope(row),
+                             j->params.match_id, &j->who, err);
+    return auth_player(&j->signed_as, now, &j->who, err);
+}
+
 /* A registration's key is in its body: both are read before the
  * signature can be checked. */
 static bool registration(journey *j, int64_t now, apierr *err)
@@ -318,10 +403,10 @@ static bool authenticate(const route *row, journey *j, answer *out)
     case PLAYER_IF_SIGNED:
         if (lookup_header(j->call.conn, "signature") == NULL)
             return true;
-        ok = auth_player(&j->signed_as, now, &j->who, &err);
+        ok = auth_signed_player(row, j, now, &err);
         break;
     case PLAYER:
-        ok = auth_player(&j->signed_as, now, &j->who, &err);
+        ok = auth_signed_player(row, j, now, &err);
         break;
     case NEW_KEY:
         ok = registration(j, now, &err);
@@ -342,6 +427,46 @@ static bool authenticate(const route *row, journey *j, answer *out)
     }
     j->call.who = &j->who;
     return true;
+}
+
+/* Whether the request is charged to its address before anything else:
+ * it is unsigned, or it registers a key (which anyone can make). */
+static bool charged_to_address(const route *row, const journey *j)
+{
+    if (unmetered(row))
+        return false;
+    switch (row->access) {
+    case ANYONE:
+    case NEW_KEY:
+    case KEY_OR_NEW_KEY: /* a new key may sign it: anyone can make one */
+        return true;
+    case PLAYER_IF_SIGNED:
+        return lookup_header(j->call.conn, "signature") == NULL;
+    default:
+        return false;
+    }
+}
+
+/* After authentication, for a request not charged yet: a signature that
+ * holds is charged to its key (the operator's keys are not limited), one
+ * that does not to the address it came from, whatever key it claims.
+ * False when that budget is spent: *out is then the 429. */
+static bool charge_after_authentication(const route *row, journey *j,
+                                        bool authenticated,
+                                        rate_ticket *ticket, answer *out)
+{
+    if (unmetered(row) ||
+        (authenticated &&
+         (row->access == ADMIN || row->access == MAIL_SERVER)))
+        return true;
+    if (authenticated)
+        return rate_policy_take(j->call.conn, RATE_PLAYER, j->who.key_id,
+                                row->name, cost_class(row), ticket, out);
+    /* A database failure says nothing about the signature. */
+    if (out->status >= 500)
+        return true;
+    return rate_policy_take(j->call.conn, RATE_ANONYMOUS, NULL, row->name,
+                            cost_class(row), ticket, out);
 }
 
 /* The request failed because the database connection was lost (a
@@ -417,9 +542,21 @@ void routes_handle(struct MHD_Connection *conn, const char *method,
         .body = body,
         .body_len = body_len,
     };
+    pthread_once(&costs_once, register_costs);
+    rate_ticket ticket = {0};
+    if (charged_to_address(row, &j) &&
+        !rate_policy_take(conn, RATE_ANONYMOUS, NULL, row->name,
+                          cost_class(row), &ticket, out)) {
+        rate_policy_label(&ticket, out);
+        return;
+    }
     signed_request(conn, method, target, body, body_len, &j.signed_as);
     for (int attempt = 1;; attempt++) {
-        if (authenticate(row, &j, out))
+        bool authenticated = authenticate(row, &j, out);
+        if (!ticket.taken && !charge_after_authentication(
+                                 row, &j, authenticated, &ticket, out))
+            authenticated = false;
+        if (authenticated)
             run(row, &j, out);
         bool again = attempt == 1 && database_lost(out) && may_repeat(row, &j);
         json_decref(j.request);
@@ -436,4 +573,5 @@ void routes_handle(struct MHD_Connection *conn, const char *method,
         *out = (answer){.route = row->name};
         memset(&j.who, 0, sizeof j.who);
     }
+    rate_policy_label(&ticket, out);
 }

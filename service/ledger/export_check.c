@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "ledger/httpsig.h"
 #include "ledger/replay.h"
 #include "ledger/chain.h"
@@ -171,11 +172,14 @@ static bool check_seats(const export_match *match, verify_report *report)
 
 typedef struct recorded {
     const char *content_digest;
+    const char *on_behalf_of; /* a delegated request's Pbem-On-Behalf-Of */
 } recorded;
 
 static const char *recorded_header(void *ctx, const char *name)
 {
     const recorded *r = ctx;
+    if (strcmp(name, "pbem-on-behalf-of") == 0)
+        return r->on_behalf_of;
     return strcmp(name, "content-digest") == 0 ? r->content_digest : NULL;
 }
 
@@ -189,26 +193,35 @@ static bool key_bytes(const char *b64, uint8_t key[HTTPSIG_PUBLIC_KEY_BYTES])
            len == HTTPSIG_PUBLIC_KEY_BYTES;
 }
 
-/* The recorded request of event seq is signed by key_b64 under keyid,
- * covering @method, @path and (with a body) its Content-Digest. */
+/* The recorded request (what: "event 5", or a grant of it) is signed by
+ * key_b64 under keyid, covering @method, @path, (with a body) its
+ * Content-Digest and, for a bot's request, its Pbem-On-Behalf-Of, which
+ * must name on_behalf_of (NULL: the player signed). */
 static bool signed_by(const json_t *request, const char *keyid,
-                      const char *key_b64, const char *whose, long long seq,
-                      verify_report *report)
+                      const char *key_b64, const char *whose,
+                      const char *on_behalf_of, const char *what,
+                      long long seq, verify_report *report)
 {
     const char *used = str(request, "keyid");
     if (used == NULL || keyid == NULL || strcmp(used, keyid) != 0)
         return verify_fail(report, seq,
-                           "event %lld was signed with key %s, not the key of "
-                           "%s",
-                           seq, used ? used : "(none)", whose);
+                           "%s was signed with key %s, not the key of %s",
+                           what, used ? used : "(none)", whose);
     uint8_t key[HTTPSIG_PUBLIC_KEY_BYTES];
     if (!key_bytes(key_b64, key))
         return verify_fail(report, seq,
-                           "event %lld: the public key of %s is "
+                           "%s: the public key of %s is "
                            "not base64 of 32 bytes",
-                           seq, whose);
+                           what, whose);
     const char *body = str(request, "body");
-    recorded rec = {str(request, "content_digest")};
+    recorded rec = {str(request, "content_digest"),
+                    str(request, "on_behalf_of")};
+    if (on_behalf_of != NULL &&
+        (rec.on_behalf_of == NULL ||
+         strcmp(rec.on_behalf_of, on_behalf_of) != 0))
+        return verify_fail(report, seq,
+                           "%s's signed request does not act for %s", what,
+                           on_behalf_of);
     httpsig_request req = {
         .method = str(request, "method"),
         .target = str(request, "target"),
@@ -220,23 +233,27 @@ static bool signed_by(const json_t *request, const char *keyid,
     };
     if (req.method == NULL || req.target == NULL)
         return verify_fail(report, seq,
-                           "event %lld's request has no method or target", seq);
+                           "%s's request has no method or target", what);
     if (req.body_len == 0)
         req.body = NULL;
-    static const char *const covered[] = {"@method", "@path", "content-digest"};
+    const char *covered[4] = {"@method", "@path"};
+    size_t count = 2;
+    if (rec.content_digest != NULL)
+        covered[count++] = "content-digest";
+    if (on_behalf_of != NULL)
+        covered[count++] = "pbem-on-behalf-of";
     httpsig_signature sig;
     httpsig_error herr = {{0}};
     if (!httpsig_parse(str(request, "signature_input"),
                        str(request, "signature"), NULL, &sig, &herr) ||
-        !httpsig_check_covers(&sig, covered, rec.content_digest ? 3 : 2,
-                              &herr) ||
+        !httpsig_check_covers(&sig, covered, count, &herr) ||
         (body != NULL &&
          !httpsig_check_content_digest(rec.content_digest, req.body,
                                        req.body_len, &herr)) ||
         !httpsig_verify(&sig, &req, key, &herr))
         return verify_fail(report, seq,
-                           "event %lld's signed request does not verify: %s",
-                           seq, herr.message);
+                           "%s's signed request does not verify: %s", what,
+                           herr.message);
     return true;
 }
 
@@ -330,8 +347,10 @@ static bool check_admin_request(const json_t *event, const json_t *request,
                  (long long)json_integer_value(json_object_get(event, "seat")));
     else
         snprintf(target, sizeof target, "/v1/admin/matches/import");
-    if (!signed_by(request, "admin", str(data, "admin_key"), "the admin", seq,
-                   report))
+    char what[48];
+    snprintf(what, sizeof what, "event %lld", seq);
+    if (!signed_by(request, "admin", str(data, "admin_key"), "the admin", NULL,
+                   what, seq, report))
         return false;
     json_t *body = asked(request, target, body_kept, seq, report);
     if (body == NULL)
@@ -392,12 +411,163 @@ static bool check_email_request(const json_t *event, const json_t *request,
     return true;
 }
 
+/* The grant named ref in the header's "delegates", or NULL. */
+static const json_t *grant_entry(const json_t *header, const char *ref)
+{
+    size_t i;
+    const json_t *entry;
+    json_array_foreach(json_object_get(header, "delegates"), i, entry) {
+        const char *id = str(entry, "delegate");
+        if (id != NULL && ref != NULL && strcmp(id, ref) == 0)
+            return entry;
+    }
+    return NULL;
+}
+
+/* "k_" and the hex of the 8-byte BLAKE2b of a base64 public key, as the
+ * service names keys; false when key_b64 is not a key. */
+static bool key_id_of(const char *key_b64, char out[24])
+{
+    uint8_t key[HTTPSIG_PUBLIC_KEY_BYTES], digest[8];
+    if (!key_bytes(key_b64, key))
+        return false;
+    crypto_generichash(digest, sizeof digest, key, sizeof key, NULL, 0);
+    memcpy(out, "k_", 2);
+    sodium_bin2hex(out + 2, 17, digest, sizeof digest);
+    return true;
+}
+
+/* What a grant must allow for an event of this kind, or NULL when no
+ * delegate may make it. */
+static const char *scope_for(const json_t *event)
+{
+    if (is_kind(event, "move") || is_kind(event, "committed") ||
+        is_kind(event, "revealed") || is_kind(event, "voided"))
+        return "move";
+    return is_kind(event, "joined") ? "join" : NULL;
+}
+
+static bool lists(const json_t *array, const char *word)
+{
+    size_t i;
+    const json_t *item;
+    json_array_foreach(array, i, item) {
+        const char *w = json_string_value(item);
+        if (w != NULL && strcmp(w, word) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* An event a bot's key made for a seat's player: the grant the event
+ * names is in the header, signed by that player's key as a request to
+ * POST /v1/players/me/delegates that says exactly what the header says;
+ * at the event's time it had neither expired nor been revoked, and it
+ * covered this match and this kind of event; and the bot's own request,
+ * when the event keeps it, is signed by the granted key, acting for that
+ * player. */
+static bool check_delegated(const json_t *header, const json_t *event,
+                            const char *player, const char *player_key_id,
+                            const char *player_key, const char *ref,
+                            long long seq, verify_report *report)
+{
+    const json_t *delegate = json_object_get(data_of(event), "delegate");
+    const json_t *request = json_object_get(data_of(event), "request");
+    const char *grant_ref = str(delegate, "grant");
+    const json_t *grant = grant_entry(header, grant_ref);
+    const char *acting_for = str(delegate, "player");
+    char what[96];
+    if (grant == NULL)
+        return verify_fail(report, seq,
+                           "event %lld was made under grant %s, which the "
+                           "header's delegates do not carry",
+                           seq, grant_ref ? grant_ref : "(none)");
+    if (acting_for == NULL || player == NULL ||
+        strcmp(acting_for, player) != 0 || str(grant, "player") == NULL ||
+        strcmp(str(grant, "player"), player) != 0)
+        return verify_fail(report, seq,
+                           "event %lld was made for %s under %s, but the "
+                           "seat is %s's",
+                           seq, acting_for ? acting_for : "nobody", grant_ref,
+                           player ? player : "nobody's");
+    snprintf(what, sizeof what, "event %lld's grant %s", seq, grant_ref);
+    const json_t *grant_request = json_object_get(grant, "request");
+    if (grant_request == NULL ||
+        !signed_by(grant_request, player_key_id, player_key, player, NULL,
+                   what, seq, report))
+        return grant_request != NULL ||
+               verify_fail(report, seq, "%s carries no signed request",
+                           what);
+    json_t *body =
+        asked(grant_request, "/v1/players/me/delegates", true, seq, report);
+    if (body == NULL)
+        return false;
+    bool ok = true;
+    char key_id[24];
+    long long at = 0, expires = 0, revoked = 0;
+    const char *scope = scope_for(event);
+    const json_t *matches = json_object_get(body, "matches");
+    const char *revoked_text = str(grant, "revoked");
+    if (!same_field(body, grant, "public_key") ||
+        !same_field(body, grant, "scope") ||
+        !same_field(body, grant, "matches") ||
+        !same_field(body, grant, "expires") ||
+        !key_id_of(str(body, "public_key"), key_id) ||
+        str(grant, "key_id") == NULL ||
+        strcmp(str(grant, "key_id"), key_id) != 0 ||
+        str(delegate, "key_id") == NULL ||
+        strcmp(str(delegate, "key_id"), key_id) != 0)
+        ok = verify_fail(report, seq,
+                         "%s is not what the player signed: its key, "
+                         "scope, matches or expiry differ",
+                         what);
+    else if (!clock_parse(str(event, "at"), false, &at) ||
+             !clock_parse(str(body, "expires"), false, &expires) ||
+             (revoked_text != NULL &&
+              !clock_parse(revoked_text, false, &revoked)))
+        ok = verify_fail(report, seq,
+                         "%s or its event has a time that is not RFC 3339",
+                         what);
+    else if (at >= expires)
+        ok = verify_fail(report, seq, "event %lld was made after %s expired",
+                         seq, grant_ref);
+    else if (revoked_text != NULL && at >= revoked)
+        ok = verify_fail(report, seq,
+                         "event %lld was made after %s was revoked", seq,
+                         grant_ref);
+    else if (scope == NULL ||
+             !lists(json_object_get(body, "scope"), scope))
+        ok = verify_fail(report, seq,
+                         "%s does not allow a delegate to make a %s event",
+                         what, str(event, "kind") ? str(event, "kind") : "?");
+    else if (!(json_is_string(matches) &&
+               strcmp(json_string_value(matches), "all") == 0) &&
+             !lists(matches, ref))
+        ok = verify_fail(report, seq, "%s does not cover match %s", what,
+                         ref);
+    else if (request == NULL && is_kind(event, "move"))
+        ok = verify_fail(report, seq,
+                         "event %lld is a delegate's move without its "
+                         "signed request",
+                         seq);
+    if (ok && request != NULL) {
+        snprintf(what, sizeof what, "event %lld", seq);
+        ok = signed_by(request, key_id, str(body, "public_key"), grant_ref,
+                       player, what, seq, report) &&
+             (!is_kind(event, "move") ||
+              check_move_request(event, request, ref, seq, report));
+    }
+    json_decref(body);
+    return ok;
+}
+
 /* Every signed request, against the key of whoever sat in the seat then. */
 static bool check_requests(const export_match *match, verify_report *report)
 {
     const json_t *header = match->header;
     const char *key_b64[CHAIN_MAX_SEATS] = {0};
     const char *key_id[CHAIN_MAX_SEATS] = {0};
+    const char *player[CHAIN_MAX_SEATS] = {0};
     size_t i;
     const json_t *entry;
     json_array_foreach(json_object_get(header, "seats"), i, entry) {
@@ -407,6 +577,7 @@ static bool check_requests(const export_match *match, verify_report *report)
                                (long long)seat);
         key_b64[seat] = str(entry, "public_key");
         key_id[seat] = str(entry, "key_id");
+        player[seat] = str(entry, "player");
     }
     const char *ref = str(json_array_get(match->events, 0), "match");
     const json_t *event;
@@ -430,6 +601,15 @@ static bool check_requests(const export_match *match, verify_report *report)
                    strcmp(str(request, "via"), "email") == 0) {
             if (!check_email_request(event, request, seq, report))
                 return false;
+        } else if (json_object_get(data_of(event), "delegate") != NULL) {
+            if (seat < 0 || seat >= CHAIN_MAX_SEATS || key_b64[seat] == NULL)
+                return verify_fail(report, seq,
+                                   "event %lld was made by a delegate but no "
+                                   "seated player granted it",
+                                   seq);
+            if (!check_delegated(header, event, player[seat], key_id[seat],
+                                 key_b64[seat], ref, seq, report))
+                return false;
         } else if (request != NULL) {
             char whose[64];
             snprintf(whose, sizeof whose, "seat %lld's player",
@@ -440,8 +620,10 @@ static bool check_requests(const export_match *match, verify_report *report)
                                    "event %lld carries a signed request but no "
                                    "seated player made it",
                                    seq);
-            if (!signed_by(request, key_id[seat], key_b64[seat], whose, seq,
-                           report) ||
+            char what[48];
+            snprintf(what, sizeof what, "event %lld", seq);
+            if (!signed_by(request, key_id[seat], key_b64[seat], whose, NULL,
+                           what, seq, report) ||
                 !check_move_request(event, request, ref, seq, report))
                 return false;
         }
@@ -453,6 +635,7 @@ static bool check_requests(const export_match *match, verify_report *report)
                 return false;
             key_b64[seat] = str(data_of(event), "public_key");
             key_id[seat] = str(data_of(event), "key_id");
+            player[seat] = str(data_of(event), "player");
         }
     }
     return true;

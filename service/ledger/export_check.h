@@ -8,12 +8,16 @@
  *    "seats": [{"seat", "player", "name", "email", "public_key", "key_id"}],
  *    "replacements": [{"player", "name", "email", "public_key", "key_id"}],
  *    "sealed_choices": [{"decision", "seat", "mode", "commitment",
- *                        "sealed", "revealed"}]}
+ *                        "sealed", "revealed"}],
+ *    "delegates": [{"delegate", "player", "key_id", "name", "public_key",
+ *                   "scope", "matches", "expires", "revoked", "request"}]}
  * then every event as GET /v1/matches/{id}/events returns them. "seats"
  * are the seats as they were joined; "replacements" the players an admin
  * seated since (seat_replaced events); "sealed_choices" the service's
  * sealed-choice rows (server-sealed choices still encrypted with the
- * service key). The last two may be absent (older exports).
+ * service key); "delegates" the grants under which bots' keys made events
+ * (data.delegate), each with the player's signed grant request. The last
+ * three may be absent (older exports, or no bot acted).
  *
  * The check: the header's shape; every event belongs to the header's match
  * (or, before an `imported` event, to the match it was copied from); the
@@ -27,7 +31,12 @@
  * seat_replaced, aborted, imported) by the admin key it records; and each
  * request asked for exactly what its event records (a move's target and
  * "seq", and its action, or its text once the match is replayed; an admin
- * request's reason and arguments); the sealed choices match the log's
+ * request's reason and arguments); an event a bot's key made for a player
+ * (data.delegate) under a grant the header carries, signed by that
+ * player's key, saying what the header says, in force at the event's
+ * time (not expired, not revoked) and covering its match and kind, with
+ * the bot's own request signed by the granted key and covering its
+ * Pbem-On-Behalf-Of; the sealed choices match the log's
  * commitments and cover the decision in progress, if any. */
 #ifndef SERVICE_EXPORT_CHECK_H
 #define SERVICE_EXPORT_CHECK_H

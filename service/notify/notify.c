@@ -108,22 +108,12 @@ static size_t read_header(char *data, size_t size, size_t count, void *user)
     return len;
 }
 
-static bool prepare_webhook(notify_worker *w, PGconn *conn, job *j,
-                            const char *payload_text, const char *created)
+/* The Standard Webhooks body and headers of a delivery, signed with the
+ * endpoint's secret; false when the secret is malformed. */
+static bool standard_delivery(job *j, const char *payload_text,
+                              const char *created, const char *secret,
+                              struct curl_slist **headers)
 {
-    char url[WEBHOOKS_URL_MAX + 1], secret[WEBHOOKS_SECRET_MAX];
-    bool disabled = false;
-    apierr err;
-    int found = webhooks_load(conn, j->webhook_id, url, secret, &disabled, &err);
-    if (found < 0)
-        return false;
-    if (found == 1 || disabled) {
-        finish(j, "skipped", true, 0,
-               found == 1 ? "the webhook no longer exists"
-                          : "the webhook is disabled");
-        sodium_memzero(secret, sizeof secret);
-        return true;
-    }
     json_t *payload = json_loads(payload_text, 0, NULL);
     json_t *body = json_pack("{s:s,s:s,s:o}", "type",
                              json_string_value(json_object_get(payload, "type"))
@@ -135,40 +125,71 @@ static bool prepare_webhook(notify_worker *w, PGconn *conn, job *j,
     json_decref(body);
     long long now = (long long)time(NULL);
     char signature[WEBHOOKS_SIGNATURE_MAX];
-    bool signed_ok = webhooks_sign(secret, j->ref, now, j->body,
-                                   strlen(j->body), signature);
-    sodium_memzero(secret, sizeof secret);
-    if (!signed_ok) {
-        finish(j, "skipped", true, 0, "the webhook secret is malformed");
-        return true;
-    }
-    char header[256];
-    struct curl_slist *h = NULL;
-    const char *lines[4];
+    if (!webhooks_sign(secret, j->ref, now, j->body, strlen(j->body),
+                       signature))
+        return false;
     char id_line[96], ts_line[64], sig_line[128];
     snprintf(id_line, sizeof id_line, "webhook-id: %s", j->ref);
     snprintf(ts_line, sizeof ts_line, "webhook-timestamp: %lld", now);
     snprintf(sig_line, sizeof sig_line, "webhook-signature: %s", signature);
-    lines[0] = "Content-Type: application/json";
-    lines[1] = id_line;
-    lines[2] = ts_line;
-    lines[3] = sig_line;
-    for (int i = 0; i < 4; i++) {
-        snprintf(header, sizeof header, "%s", lines[i]);
-        struct curl_slist *more = curl_slist_append(h, header);
-        if (more == NULL) {
+    const char *lines[] = {id_line, ts_line, sig_line};
+    for (int i = 0; i < 3; i++) {
+        struct curl_slist *more = curl_slist_append(*headers, lines[i]);
+        if (more == NULL)
+            abort();
+        *headers = more;
+    }
+    return true;
+}
+
+static bool prepare_webhook(notify_worker *w, PGconn *conn, job *j,
+                            const char *payload_text, const char *created)
+{
+    char url[WEBHOOKS_URL_MAX + 1], secret[WEBHOOKS_SECRET_MAX];
+    bool disabled = false;
+    chat_format format = CHAT_STANDARD;
+    apierr err;
+    int found = webhooks_load(conn, j->webhook_id, url, secret, &disabled,
+                              &format, &err);
+    if (found < 0)
+        return false;
+    if (found == 1 || disabled) {
+        finish(j, "skipped", true, 0,
+               found == 1 ? "the webhook no longer exists"
+                          : "the webhook is disabled");
+        sodium_memzero(secret, sizeof secret);
+        return true;
+    }
+    struct curl_slist *h = curl_slist_append(NULL,
+                                             "Content-Type: application/json");
+    /* "Expect: 100-continue" would cost a round trip on larger bodies. */
+    struct curl_slist *more = h ? curl_slist_append(h, "Expect:") : NULL;
+    if (more == NULL)
+        abort();
+    h = more;
+    bool ok = true;
+    if (format == CHAT_STANDARD) {
+        ok = standard_delivery(j, payload_text, created, secret, &h);
+    } else {
+        /* A chat service's incoming webhook: its URL is the secret, and
+         * the body is the service's own (chat_formats.h). */
+        json_t *payload = json_loads(payload_text, 0, NULL);
+        j->body = payload ? webhooks_chat_body(conn, j->match_id, format,
+                                               payload, &err)
+                          : NULL;
+        json_decref(payload);
+        if (j->body == NULL) {
             curl_slist_free_all(h);
+            sodium_memzero(secret, sizeof secret);
             return false;
         }
-        h = more;
     }
-    /* "Expect: 100-continue" would cost a round trip on larger bodies. */
-    struct curl_slist *more = curl_slist_append(h, "Expect:");
-    if (more == NULL) {
-        curl_slist_free_all(h);
-        return false;
+    sodium_memzero(secret, sizeof secret);
+    j->headers = h;
+    if (!ok) {
+        finish(j, "skipped", true, 0, "the webhook secret is malformed");
+        return true;
     }
-    j->headers = more;
     j->easy = curl_easy_init();
     j->guard.allow_loopback = w->config.allow_loopback;
     if (j->easy == NULL ||

@@ -14,6 +14,7 @@
 #include "store/db_params.h"
 #include "core/log.h"
 #include "ledger/seal.h"
+#include "notify/chat_formats.h"
 #include "store/store.h"
 
 #define SECRET_BYTES 32
@@ -113,14 +114,15 @@ static bool acceptable_url(const char *url, apierr *err)
 }
 
 static json_t *describe(long long webhook_id, long long match_id,
-                        const char *url, const char *created,
-                        const char *disabled_at, const char *disabled_reason)
+                        const char *url, const char *format,
+                        const char *created, const char *disabled_at,
+                        const char *disabled_reason)
 {
     char ref[32], match_ref[32];
     webhooks_ref(webhook_id, ref);
-    json_t *out = json_pack("{s:s,s:s,s:s,s:s}", "id", ref, "scope",
+    json_t *out = json_pack("{s:s,s:s,s:s,s:s,s:s}", "id", ref, "scope",
                             match_id ? "match" : "player", "url", url,
-                            "created_at", created);
+                            "format", format, "created_at", created);
     if (match_id) {
         store_match_ref(match_id, match_ref);
         json_object_set_new(out, "match", json_string(match_ref));
@@ -147,6 +149,15 @@ json_t *webhooks_register(long long player_id, long long match_id,
                NULL;
     if (!acceptable_url(url, err))
         return NULL;
+    chat_format format;
+    const json_t *format_json = json_object_get(body, "format");
+    if ((format_json != NULL && !json_is_string(format_json)) ||
+        !chat_format_parse(json_string_value(format_json), &format))
+        return apierr_set(err, 400, "bad_format",
+                          "format must be \"standard\" (Standard Webhooks), "
+                          "\"slack\" or \"discord\" (their incoming "
+                          "webhooks' bodies)"),
+               NULL;
     PGconn *conn = db_conn(err);
     if (conn == NULL)
         return NULL;
@@ -200,16 +211,18 @@ json_t *webhooks_register(long long player_id, long long match_id,
         db_params_text(&p, NULL);
     db_params_text(&p, url);
     db_params_text(&p, sealed_hex);
+    db_params_text(&p, chat_format_name(format));
     PGresult *r = db_query(conn,
                            "INSERT INTO webhooks (webhook_id, player_id,"
-                           " match_id, url, sealed_secret)"
-                           " VALUES ($1, $2, $3, $4, $5) RETURNING " TIME_SQL("created_at"),
+                           " match_id, url, sealed_secret, format)"
+                           " VALUES ($1, $2, $3, $4, $5, $6) RETURNING " TIME_SQL("created_at"),
                            p.count, p.values, PGRES_TUPLES_OK, err);
     if (r == NULL) {
         sodium_memzero(secret, sizeof secret);
         return NULL;
     }
-    json_t *hook = describe(webhook_id, match_id, url, PQgetvalue(r, 0, 0),
+    json_t *hook = describe(webhook_id, match_id, url,
+                            chat_format_name(format), PQgetvalue(r, 0, 0),
                             NULL, NULL);
     PQclear(r);
     json_object_set_new(hook, "secret", json_string(secret));
@@ -264,7 +277,7 @@ json_t *webhooks_list(long long player_id, apierr *err)
     PGresult *r = db_query(
         conn,
         "SELECT webhook_id, coalesce(match_id, 0), url, " TIME_SQL("created_at")
-        ", " TIME_SQL("disabled_at") ", disabled_reason FROM webhooks"
+        ", " TIME_SQL("disabled_at") ", disabled_reason, format FROM webhooks"
         " WHERE player_id = $1 ORDER BY created_at, webhook_id",
         p.count, p.values, PGRES_TUPLES_OK, err);
     if (r == NULL)
@@ -273,7 +286,8 @@ json_t *webhooks_list(long long player_id, apierr *err)
     for (int i = 0; i < PQntuples(r); i++)
         json_array_append_new(
             list, describe(atoll(PQgetvalue(r, i, 0)), atoll(PQgetvalue(r, i, 1)),
-                           PQgetvalue(r, i, 2), PQgetvalue(r, i, 3),
+                           PQgetvalue(r, i, 2), PQgetvalue(r, i, 6),
+                           PQgetvalue(r, i, 3),
                            PQgetisnull(r, i, 4) ? NULL : PQgetvalue(r, i, 4),
                            PQgetisnull(r, i, 5) ? NULL : PQgetvalue(r, i, 5)));
     PQclear(r);
@@ -300,7 +314,7 @@ json_t *webhooks_disable_mine(long long player_id, const char *ref,
         " disabled_reason = coalesce(disabled_reason, 'disabled by its owner')"
         " WHERE webhook_id = $1 AND player_id = $2"
         " RETURNING coalesce(match_id, 0), url, " TIME_SQL("created_at") ", "
-        TIME_SQL("disabled_at") ", disabled_reason",
+        TIME_SQL("disabled_at") ", disabled_reason, format",
         p.count, p.values, PGRES_TUPLES_OK, err);
     if (r == NULL)
         return NULL;
@@ -311,8 +325,9 @@ json_t *webhooks_disable_mine(long long player_id, const char *ref,
                NULL;
     }
     json_t *hook = describe(webhook_id, atoll(PQgetvalue(r, 0, 0)),
-                            PQgetvalue(r, 0, 1), PQgetvalue(r, 0, 2),
-                            PQgetvalue(r, 0, 3), PQgetvalue(r, 0, 4));
+                            PQgetvalue(r, 0, 1), PQgetvalue(r, 0, 5),
+                            PQgetvalue(r, 0, 2), PQgetvalue(r, 0, 3),
+                            PQgetvalue(r, 0, 4));
     PQclear(r);
     return json_pack("{s:o}", "webhook", hook);
 }
@@ -320,13 +335,13 @@ json_t *webhooks_disable_mine(long long player_id, const char *ref,
 int webhooks_load(PGconn *conn, long long webhook_id,
                   char url[WEBHOOKS_URL_MAX + 1],
                   char secret[WEBHOOKS_SECRET_MAX], bool *disabled,
-                  apierr *err)
+                  chat_format *format, apierr *err)
 {
     db_params p = {0};
     db_params_int(&p, webhook_id);
     PGresult *r = db_query(conn,
-                           "SELECT url, sealed_secret, disabled_at IS NOT NULL"
-                           " FROM webhooks WHERE webhook_id = $1",
+                           "SELECT url, sealed_secret, disabled_at IS NOT NULL,"
+                           " format FROM webhooks WHERE webhook_id = $1",
                            p.count, p.values, PGRES_TUPLES_OK, err);
     if (r == NULL)
         return -1;
@@ -336,6 +351,8 @@ int webhooks_load(PGconn *conn, long long webhook_id,
     }
     snprintf(url, WEBHOOKS_URL_MAX + 1, "%s", PQgetvalue(r, 0, 0));
     *disabled = strcmp(PQgetvalue(r, 0, 2), "t") == 0;
+    if (!chat_format_parse(PQgetvalue(r, 0, 3), format))
+        *format = CHAT_STANDARD;
     const char *hex = PQgetvalue(r, 0, 1);
     uint8_t sealed[WEBHOOKS_SECRET_MAX + SEAL_OVERHEAD];
     size_t sealed_len = 0;
@@ -353,6 +370,43 @@ int webhooks_load(PGconn *conn, long long webhook_id,
     }
     secret[sealed_len - SEAL_OVERHEAD] = '\0';
     return 0;
+}
+
+char *webhooks_chat_body(PGconn *conn, long long match_id,
+                         chat_format format, const json_t *payload,
+                         apierr *err)
+{
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_int(&p, json_integer_value(json_object_get(payload, "seq")));
+    PGresult *r = db_query(conn,
+                           "SELECT seat, body::jsonb #>> '{data,text}'"
+                           " FROM events WHERE match_id = $1 AND seq <= $2"
+                           " AND kind = 'move' ORDER BY seq DESC LIMIT 1",
+                           p.count, p.values, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return NULL;
+    char *last = NULL;
+    if (PQntuples(r) == 1 && !PQgetisnull(r, 0, 1)) {
+        int seat = PQgetisnull(r, 0, 0) ? -1 : atoi(PQgetvalue(r, 0, 0));
+        const char *name = json_string_value(json_array_get(
+            json_object_get(payload, "players"), (size_t)seat));
+        if (asprintf(&last, "%s: %s",
+                     seat >= 0 && name != NULL && name[0] ? name : "someone",
+                     PQgetvalue(r, 0, 1)) < 0)
+            abort();
+    }
+    PQclear(r);
+    const char *base = getenv("PBEM_PUBLIC_URL");
+    char url[WEBHOOKS_URL_MAX + 64];
+    snprintf(url, sizeof url, "%s/matches/%s",
+             base && base[0] ? base : "http://127.0.0.1:8080",
+             json_string_value(json_object_get(payload, "match"))
+                 ? json_string_value(json_object_get(payload, "match"))
+                 : "");
+    char *body = chat_body(format, payload, last, url);
+    free(last);
+    return body;
 }
 
 bool webhooks_disable(PGconn *conn, long long webhook_id, const char *reason,

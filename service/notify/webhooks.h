@@ -8,6 +8,11 @@
  * stable across retries), webhook-timestamp (this attempt's unix seconds)
  * and webhook-signature "v1,<base64 HMAC-SHA256(key, id.timestamp.body)>",
  * the key being the base64-decoded part of the secret after "whsec_".
+ * An endpoint registered with "format": "slack" or "discord" gets the body
+ * that service's incoming webhooks accept instead (chat_formats.h), with
+ * no webhook-* headers: its URL is its only secret, and the services
+ * ignore the headers anyway.
+ *
  * Deliveries never follow redirects and, unless loopback is allowed for
  * tests, never connect to loopback, private, link-local or otherwise
  * internal addresses (checked on the address actually connected to). */
@@ -22,6 +27,7 @@
 
 #include "core/apierr.h"
 #include "auth/caller.h"
+#include "notify/chat_formats.h"
 
 #define WEBHOOKS_SECRET_MAX 128    /* "whsec_" + base64, NUL included */
 #define WEBHOOKS_SIGNATURE_MAX 64  /* "v1," + 44 base64 characters */
@@ -37,7 +43,8 @@ bool webhooks_sign(const char *secret, const char *msg_id, long long timestamp,
                    char out[WEBHOOKS_SIGNATURE_MAX]);
 
 /* POST /v1/players/me/webhooks (match_id 0) or /v1/matches/{id}/webhooks:
- * body {"url": "https://…"}. Answers {"webhook": {…, "secret": "whsec_…"}}
+ * body {"url": "https://…", "format": "standard" | "slack" | "discord"
+ * (optional, standard)}; 400 "bad_format" for another format. Answers {"webhook": {…, "secret": "whsec_…"}}
  * (the only time the secret is shown). 403 when player_id has no seat in
  * the match. */
 json_t *webhooks_register(long long player_id, long long match_id,
@@ -64,12 +71,21 @@ json_t *webhooks_disable_mine(long long player_id, const char *ref,
 void webhooks_ref(long long webhook_id, char out[32]);
 long long webhooks_parse_ref(const char *text);
 
-/* For the outbox worker: the endpoint's URL and secret (decrypted), and
- * whether it was disabled. 0 found, 1 no such webhook, -1 database error. */
+/* For the outbox worker: the endpoint's URL and secret (decrypted),
+ * whether it was disabled, and its body format. 0 found, 1 no such
+ * webhook, -1 database error. */
 int webhooks_load(PGconn *conn, long long webhook_id,
                   char url[WEBHOOKS_URL_MAX + 1],
                   char secret[WEBHOOKS_SECRET_MAX], bool *disabled,
-                  apierr *err);
+                  chat_format *format, apierr *err);
+
+/* The body of a chat-format delivery (chat_body, malloc'd) of a
+ * notification's payload in match_id: the last move at or before the
+ * payload's seq read from the log, and the link under PBEM_PUBLIC_URL.
+ * NULL with err on a database failure. */
+char *webhooks_chat_body(PGconn *conn, long long match_id,
+                         chat_format format, const json_t *payload,
+                         apierr *err);
 
 /* Disables an endpoint (it answered 410 Gone). */
 bool webhooks_disable(PGconn *conn, long long webhook_id, const char *reason,

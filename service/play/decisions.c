@@ -10,6 +10,7 @@
 #include "core/log.h"
 #include "core/hex.h"
 #include "play/append.h"
+#include "play/delegates.h"
 #include "play/describe.h"
 #include "play/request.h"
 #include "play/matchstate.h"
@@ -497,6 +498,7 @@ json_t *decisions_commit(const caller *who, long long match_id,
                           "seat", ctx.seat, "data", "decision",
                           ctx.pending.decision, "commitment", commitment_hex,
                           "mode", client_mode ? "client" : "server");
+    delegates_note(who, committed);
     seat_choice *mine = &ctx.seats[ctx.seat];
     mine->committed = true;
     mine->client_mode = client_mode;
@@ -604,6 +606,7 @@ json_t *decisions_reveal(const caller *who, long long match_id,
                                       nonce)
                      : voided_event(ctx.seat, ctx.pending.decision, action,
                                     nonce, refusal.message, stand_in);
+    delegates_note(who, revealed);
     if (!store_begin(ctx.conn, err))
         goto done;
     bool decided = false, over = false;

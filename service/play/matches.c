@@ -11,6 +11,7 @@
 #include "deadlines/deadline_settings.h"
 #include "play/append.h"
 #include "play/decisions.h"
+#include "play/delegates.h"
 #include "play/describe.h"
 #include "play/matchstate.h"
 #include "play/request.h"
@@ -240,6 +241,7 @@ json_t *matches_join(const caller *who, long long match_id, const json_t *body,
     if (entropy[0] != '\0')
         json_object_set_new(json_object_get(events[0], "data"), "entropy",
                             json_string(entropy));
+    delegates_note(who, events[0]);
     bool starts = seated + 1 == match.seat_count;
     match.seat_player[seat] = who->player_id;
     snprintf(match.seat_name[seat], sizeof match.seat_name[seat], "%s", "");
@@ -385,6 +387,7 @@ static json_t *play(PGconn *conn, const caller *who, store_match *match,
     if (who->signature != NULL)
         json_object_set(json_object_get(events[0], "data"), "request",
                         who->signature);
+    delegates_note(who, events[0]);
     if (!store_begin(conn, err))
         goto done;
     /* Notify only when someone new must act (or the match ends): a player

@@ -121,6 +121,20 @@ e2e_response e2e_call_signed(const e2e_server *server, const char *method,
     return response;
 }
 
+e2e_response e2e_call_with(const e2e_server *server, const char *method,
+                           const char *path, const char *body,
+                           const client_key *key,
+                           const client_send_options *options)
+{
+    e2e_response response;
+    char error[256];
+    cr_assert(client_send(server->http, method, path, body, key, options,
+                          &response, error),
+              "%s", error);
+    record(method, path, &response);
+    return response;
+}
+
 e2e_response e2e_call(const e2e_server *server, const char *method,
                       const char *path, const char *body,
                       const e2e_player *signer)

@@ -53,6 +53,13 @@ e2e_response e2e_call_signed(const e2e_server *server, const char *method,
                              const char *nonce, const char *const *extra_headers,
                              bool tamper_body_after_signing);
 
+/* A request signed by key (NULL: unsigned) with the client's options (a
+ * bot's Pbem-On-Behalf-Of, extra headers…), recorded like every other. */
+e2e_response e2e_call_with(const e2e_server *server, const char *method,
+                           const char *path, const char *body,
+                           const client_key *key,
+                           const client_send_options *options);
+
 void e2e_response_free(e2e_response *response);
 
 /* A match being played over HTTP by e2e players. */

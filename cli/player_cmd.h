@@ -1,0 +1,36 @@
+/* player_cmd.h: the commands of pbem for players, one file each
+ * (keygen_cmd.c, register_cmd.c, …). They share player_client.h (the
+ * server, the key, exit codes 0 ok, 1 refused, 2 usage, 3 unreachable,
+ * 4 not set up) and player_config.h (the folder they keep things in).
+ * argv[0] is the command's name. */
+#ifndef CLI_PLAYER_CMD_H
+#define CLI_PLAYER_CMD_H
+
+/* pbem keygen [--force]: a new Ed25519 key in the configuration folder. */
+int keygen_cmd_main(int argc, char **argv);
+
+/* pbem register NAME [EMAIL]: registers the key as a new player. */
+int register_cmd_main(int argc, char **argv);
+
+/* pbem games: the games the server runs, one line each. */
+int games_cmd_main(int argc, char **argv);
+
+/* pbem new GAME --seats N [--option NAME=VALUE]…: creates a match. */
+int new_cmd_main(int argc, char **argv);
+
+/* pbem join MATCH [--seat S]: takes the free seat of a match. */
+int join_cmd_main(int argc, char **argv);
+
+/* pbem matches [--status S]: the player's matches, one line each. */
+int matches_cmd_main(int argc, char **argv);
+
+/* pbem view MATCH: the seat's view and moves; remembers the seq. */
+int view_cmd_main(int argc, char **argv);
+
+/* pbem move MATCH TEXT: plays TEXT at the remembered seq. */
+int move_cmd_main(int argc, char **argv);
+
+/* pbem watch MATCH [--interval SECONDS]: prints events as they come. */
+int watch_cmd_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,263 @@
+/* rate_policy.c: the process's two budgets and how a request meets them. */
+#include "http/rate_policy.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/log.h"
+#include "core/metrics.h"
+#include "http/peers.h"
+#include "http/rate_limit.h"
+
+/* Defaults: far above what a person or a bot playing turns needs, far
+ * below what hurts others. A verify of a long match costs ~0.1 s of CPU:
+ * 20 a minute from one address is 3% of a core; registrations come 20 a
+ * minute from one address too, instead of thousands a second. */
+#define ANONYMOUS_DEFAULT ((rate_budget){600, 60})
+#define PLAYER_DEFAULT ((rate_budget){3000, 60})
+#define TABLE_DEFAULT 16384
+#define TABLE_MAX (1 << 22)
+#define QUOTA_MAX 1000000000LL
+#define WINDOW_MAX 86400LL
+
+static const char *const party_names[RATE_PARTIES] = {"anonymous", "player"};
+static const char *const class_names[RATE_CLASSES] = {"read", "write",
+                                                      "heavy"};
+
+/* Routes whose cost PBEM_RATE_COSTS names itself. */
+#define OVERRIDES_MAX 16
+
+typedef struct route_cost {
+    char route[96];
+    long long cost;
+} route_cost;
+
+static struct {
+    pthread_once_t once;
+    long long costs[RATE_CLASSES];
+    route_cost overrides[OVERRIDES_MAX];
+    int override_count;
+    rate_budget budgets[RATE_PARTIES];
+    rate_limit *tables[RATE_PARTIES]; /* NULL: that budget is off */
+    peers *proxies; /* PBEM_TRUSTED_PROXIES, to read the client address */
+} policy = {.once = PTHREAD_ONCE_INIT};
+
+/* "quota/window" into *budget; "off" leaves it untouched and returns
+ * false with *off set. */
+static bool parse_budget(const char *name, const char *text,
+                         rate_budget *budget, bool *off)
+{
+    *off = false;
+    if (text == NULL || *text == '\0')
+        return true;
+    if (strcmp(text, "off") == 0) {
+        *off = true;
+        return true;
+    }
+    char *end = NULL;
+    errno = 0;
+    long long quota = strtoll(text, &end, 10);
+    long long window = 0;
+    if (errno == 0 && end != text && *end == '/') {
+        const char *at = end + 1;
+        window = strtoll(at, &end, 10);
+        if (end == at)
+            window = 0;
+    }
+    if (errno != 0 || *end != '\0' || quota < 1 || quota > QUOTA_MAX ||
+        window < 1 || window > WINDOW_MAX) {
+        log_warn("%s=%s is not a budget such as 600/60 (points per window "
+                 "of seconds) or off; using %lld/%lld",
+                 name, text, budget->quota, budget->window);
+        return false;
+    }
+    budget->quota = quota;
+    budget->window = window;
+    return true;
+}
+
+/* One item of PBEM_RATE_COSTS, "name=N": true when name is a class or a
+ * route ("METHOD pattern" as /metrics names it) and N a cost. */
+static bool parse_cost(char *item)
+{
+    char *eq = strrchr(item, '=');
+    if (eq == NULL)
+        return false;
+    *eq = '\0';
+    char *end = NULL;
+    long long cost = strtoll(eq + 1, &end, 10);
+    if (end == eq + 1 || *end != '\0' || cost < 0 || cost > QUOTA_MAX)
+        return false;
+    for (int c = 0; c < RATE_CLASSES; c++) {
+        if (strcmp(item, class_names[c]) == 0) {
+            policy.costs[c] = cost;
+            return true;
+        }
+    }
+    if (strchr(item, ' ') == NULL || policy.override_count == OVERRIDES_MAX ||
+        strlen(item) >= sizeof policy.overrides[0].route)
+        return false;
+    route_cost *o = &policy.overrides[policy.override_count++];
+    snprintf(o->route, sizeof o->route, "%s", item);
+    o->cost = cost;
+    return true;
+}
+
+/* "read=1,write=2,heavy=30,GET /v1/matches/{id}/events=5", any of them:
+ * the classes' costs, then a route's own. */
+static void parse_costs(const char *text)
+{
+    if (text == NULL)
+        return;
+    const char *at = text;
+    while (*at != '\0') {
+        size_t len = strcspn(at, ",");
+        char item[128];
+        snprintf(item, sizeof item, "%.*s", (int)len, at);
+        if (len >= sizeof item || !parse_cost(item))
+            log_warn("PBEM_RATE_COSTS: \"%.*s\" is not read=N, write=N, "
+                     "heavy=N or a route's \"METHOD pattern=N\"; ignored",
+                     (int)(len > 120 ? 120 : len), at);
+        at += len;
+        if (*at == ',')
+            at++;
+    }
+}
+
+static void setup(void)
+{
+    policy.costs[RATE_READ] = 1;
+    policy.costs[RATE_WRITE] = 2;
+    policy.costs[RATE_HEAVY] = 30;
+    parse_costs(getenv("PBEM_RATE_COSTS"));
+    long long slots = TABLE_DEFAULT;
+    const char *table = getenv("PBEM_RATE_TABLE");
+    if (table != NULL) {
+        char *end = NULL;
+        slots = strtoll(table, &end, 10);
+        if (*end != '\0' || slots < 8 || slots > TABLE_MAX) {
+            log_warn("PBEM_RATE_TABLE=%s is not a number of buckets from 8 "
+                     "to %d; using %d",
+                     table, TABLE_MAX, TABLE_DEFAULT);
+            slots = TABLE_DEFAULT;
+        }
+    }
+    static const char *const env[RATE_PARTIES] = {"PBEM_RATE_ANONYMOUS",
+                                                  "PBEM_RATE_PLAYER"};
+    const rate_budget defaults[RATE_PARTIES] = {ANONYMOUS_DEFAULT,
+                                                PLAYER_DEFAULT};
+    for (int p = 0; p < RATE_PARTIES; p++) {
+        bool off = false;
+        policy.budgets[p] = defaults[p];
+        parse_budget(env[p], getenv(env[p]), &policy.budgets[p], &off);
+        if (off) {
+            metrics_rate_budget(party_names[p], 0, 0, 0);
+            continue;
+        }
+        policy.tables[p] = rate_limit_new((size_t)slots, policy.budgets[p]);
+        metrics_rate_budget(party_names[p], policy.budgets[p].quota,
+                            policy.budgets[p].window,
+                            rate_limit_slots(policy.tables[p]));
+    }
+    apierr err;
+    policy.proxies = peers_new(getenv("PBEM_TRUSTED_PROXIES"), 0, &err);
+    if (policy.proxies == NULL) {
+        log_warn("rate limits: %s; every request is charged to its peer",
+                 err.message);
+        policy.proxies = peers_new(NULL, 0, &err);
+    }
+}
+
+/* What one request of route costs: its own figure, else its class's. */
+static long long cost_of(const char *route, rate_class cls)
+{
+    for (int i = 0; i < policy.override_count; i++)
+        if (strcmp(policy.overrides[i].route, route) == 0)
+            return policy.overrides[i].cost;
+    return policy.costs[cls];
+}
+
+void rate_policy_route(const char *route, rate_class cls)
+{
+    pthread_once(&policy.once, setup);
+    metrics_rate_route(route, cost_of(route, cls));
+}
+
+static long long now_ms(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+/* The client's address: the peer's, or behind a trusted proxy the one it
+ * forwards for. */
+static void client_address(struct MHD_Connection *conn, char *out,
+                           size_t size)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const struct sockaddr *addr = info != NULL ? info->client_addr : NULL;
+    const char *forwarded =
+        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Forwarded");
+    const char *xff =
+        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Forwarded-For");
+    peers_client(policy.proxies, addr, forwarded, xff, out, size);
+}
+
+bool rate_policy_take(struct MHD_Connection *conn, rate_party party,
+                      const char *key_id, const char *route, rate_class cls,
+                      rate_ticket *ticket, answer *out)
+{
+    pthread_once(&policy.once, setup);
+    *ticket = (rate_ticket){.taken = true, .party = party};
+    rate_limit *table = policy.tables[party];
+    if (table == NULL)
+        return true;
+    char client[64];
+    if (party == RATE_ANONYMOUS)
+        client_address(conn, client, sizeof client);
+    else
+        snprintf(client, sizeof client, "%s", key_id);
+    rate_verdict verdict;
+    long long cost = cost_of(route, cls);
+    bool allowed = rate_limit_take(table, client, cost, now_ms(), &verdict);
+    metrics_rate_buckets(party_names[party], rate_limit_count(table));
+    ticket->limited = true;
+    ticket->remaining = verdict.remaining;
+    ticket->reset = verdict.reset;
+    if (allowed)
+        return true;
+    metrics_rate_limited(route, party_names[party]);
+    free(out->body);
+    if (out->stream_free != NULL)
+        out->stream_free(out->stream);
+    *out = (answer){.route = route};
+    char message[200];
+    snprintf(message, sizeof message,
+             "too many requests from this %s: wait %lld s before the next "
+             "(the budget is %lld points per %lld s, and this request costs "
+             "%lld)",
+             party == RATE_ANONYMOUS ? "address" : "key",
+             verdict.retry_after, policy.budgets[party].quota,
+             policy.budgets[party].window, cost);
+    answer_error(out, 429, "rate_limited", message);
+    out->retry_after = verdict.retry_after;
+    return false;
+}
+
+void rate_policy_label(const rate_ticket *ticket, answer *out)
+{
+    if (!ticket->limited)
+        return;
+    const char *name = party_names[ticket->party];
+    const rate_budget *b = &policy.budgets[ticket->party];
+    snprintf(out->ratelimit_policy, sizeof out->ratelimit_policy,
+             "\"%s\";q=%lld;w=%lld", name, b->quota, b->window);
+    snprintf(out->ratelimit, sizeof out->ratelimit, "\"%s\";r=%lld;t=%lld",
+             name, ticket->remaining, ticket->reset);
+}

@@ -1,0 +1,224 @@
+/* chat_formats.c */
+#include "notify/chat_formats.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool chat_format_parse(const char *name, chat_format *out)
+{
+    if (name == NULL || strcmp(name, "standard") == 0)
+        *out = CHAT_STANDARD;
+    else if (strcmp(name, "slack") == 0)
+        *out = CHAT_SLACK;
+    else if (strcmp(name, "discord") == 0)
+        *out = CHAT_DISCORD;
+    else
+        return false;
+    return true;
+}
+
+const char *chat_format_name(chat_format format)
+{
+    return format == CHAT_SLACK     ? "slack"
+           : format == CHAT_DISCORD ? "discord"
+                                    : "standard";
+}
+
+/* A text being written; aborts when memory runs out. */
+typedef struct text {
+    char *bytes;
+    size_t len, cap;
+} text;
+
+static void put(text *t, const char *s, size_t n)
+{
+    if (t->len + n + 1 > t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 256;
+        while (cap < t->len + n + 1)
+            cap *= 2;
+        char *grown = realloc(t->bytes, cap);
+        if (grown == NULL)
+            abort();
+        t->bytes = grown;
+        t->cap = cap;
+    }
+    memcpy(t->bytes + t->len, s, n);
+    t->len += n;
+    t->bytes[t->len] = '\0';
+}
+
+static void put_s(text *t, const char *s)
+{
+    put(t, s, strlen(s));
+}
+
+/* Text someone else wrote (a player's name, a move), made inert for the
+ * format: Slack reads &, < and > as markup (links, mentions such as
+ * <!channel>), and nothing else needs escaping; Discord reads markdown
+ * and mentions, so each markdown character gets a backslash and an @ a
+ * zero-width space after it (allowed_mentions stops the ping as well). */
+static void put_escaped(text *t, chat_format format, const char *s)
+{
+    for (const char *c = s; *c != '\0'; c++) {
+        if (format == CHAT_SLACK && *c == '&')
+            put_s(t, "&amp;");
+        else if (format == CHAT_SLACK && *c == '<')
+            put_s(t, "&lt;");
+        else if (format == CHAT_SLACK && *c == '>')
+            put_s(t, "&gt;");
+        else if (format == CHAT_DISCORD && *c == '@')
+            put_s(t, "@\xe2\x80\x8b");
+        else if (format == CHAT_DISCORD && strchr("\\*_~`|>#-[]()<:", *c)) {
+            put(t, "\\", 1);
+            put(t, c, 1);
+        } else if (*c == '\n' || *c == '\r') {
+            put(t, " ", 1);
+        } else {
+            put(t, c, 1);
+        }
+    }
+}
+
+/* Bold in either format. */
+static void put_bold(text *t, chat_format format, const char *s)
+{
+    const char *mark = format == CHAT_SLACK ? "*" : "**";
+    put_s(t, mark);
+    put_escaped(t, format, s);
+    put_s(t, mark);
+}
+
+static const char *str(const json_t *object, const char *key)
+{
+    return json_string_value(json_object_get(object, key));
+}
+
+/* "Ada", "Ada and Bob", "Ada, Bob and Cy": the seats that must act. */
+static void put_seats(text *t, chat_format format, const json_t *payload)
+{
+    const json_t *seats = json_object_get(payload, "seats");
+    const json_t *players = json_object_get(payload, "players");
+    size_t n = json_array_size(seats);
+    for (size_t i = 0; i < n; i++) {
+        json_int_t seat = json_integer_value(json_array_get(seats, i));
+        const char *name =
+            json_string_value(json_array_get(players, (size_t)seat));
+        char fallback[32];
+        if (name == NULL || name[0] == '\0') {
+            snprintf(fallback, sizeof fallback, "seat %lld", (long long)seat);
+            name = fallback;
+        }
+        if (i > 0)
+            put_s(t, i + 1 == n ? " and " : ", ");
+        put_bold(t, format, name);
+    }
+}
+
+/* The message as the format writes it, without the JSON around it. */
+static void message(text *t, chat_format format, const json_t *payload,
+                    const char *last_move, const char *match_url)
+{
+    const char *type = str(payload, "type");
+    const char *match = str(payload, "match");
+    const char *title = str(payload, "game_title");
+    put_bold(t, format, title ? title : "pbem");
+    put_s(t, " ");
+    if (format == CHAT_SLACK) {
+        put_s(t, "<");
+        put_escaped(t, format, match_url);
+        put_s(t, "|");
+        put_escaped(t, format, match ? match : "match");
+        put_s(t, ">");
+    } else {
+        put_escaped(t, format, match ? match : "match");
+    }
+    put_s(t, "\n");
+    bool over = type != NULL && strcmp(type, "match.over") == 0;
+    if (over) {
+        put_s(t, "The match is over.");
+    } else if (type != NULL && strcmp(type, "match.aborted") == 0) {
+        const char *reason = str(payload, "reason");
+        put_s(t, "The match was aborted by an admin");
+        if (reason != NULL && reason[0] != '\0') {
+            put_s(t, ": ");
+            put_escaped(t, format, reason);
+        }
+        put_s(t, ".");
+    } else if (json_array_size(json_object_get(payload, "seats")) > 0) {
+        if (type != NULL && strcmp(type, "match.deadline_reminder") == 0)
+            put_s(t, "Reminder: ");
+        else if (type != NULL && strcmp(type, "match.nudge") == 0)
+            put_s(t, "Nudge: ");
+        put_s(t, "Waiting for ");
+        put_seats(t, format, payload);
+        const char *prompt = str(payload, "prompt");
+        if (prompt != NULL && prompt[0] != '\0') {
+            put_s(t, " to ");
+            put_escaped(t, format, prompt);
+        }
+        put_s(t, ".");
+    } else {
+        put_s(t, "Something happened in the match.");
+    }
+    if (last_move != NULL && last_move[0] != '\0') {
+        put_s(t, "\nLast move: ");
+        put_escaped(t, format, last_move);
+    }
+    if (format == CHAT_DISCORD) {
+        /* In angle brackets: a link without a preview card. */
+        put_s(t, "\n<");
+        put_s(t, match_url);
+        put_s(t, ">");
+    }
+}
+
+/* Cuts t to at most max characters (UTF-8 code points), ending in "…"
+ * when it was longer, and never in the middle of an escape. */
+static void cut_to(text *t, size_t max)
+{
+    size_t chars = 0, at = 0;
+    for (; at < t->len; at++) {
+        if (((unsigned char)t->bytes[at] & 0xc0) == 0x80)
+            continue;
+        if (chars == max - 1)
+            break;
+        chars++;
+    }
+    size_t total = chars;
+    for (size_t i = at; i < t->len; i++)
+        total += ((unsigned char)t->bytes[i] & 0xc0) != 0x80;
+    if (total <= max)
+        return;
+    size_t backslashes = 0;
+    while (backslashes < at && t->bytes[at - 1 - backslashes] == '\\')
+        backslashes++;
+    if (backslashes % 2 == 1)
+        at--;
+    t->len = at;
+    t->bytes[at] = '\0';
+    put_s(t, "\xe2\x80\xa6");
+}
+
+char *chat_body(chat_format format, const json_t *payload,
+                const char *last_move, const char *match_url)
+{
+    text t = {0};
+    message(&t, format, payload, last_move, match_url);
+    json_t *body;
+    if (format == CHAT_SLACK) {
+        body = json_pack("{s:s,s:b}", "text", t.bytes, "unfurl_links", 0);
+    } else {
+        cut_to(&t, CHAT_DISCORD_MAX);
+        body = json_pack("{s:s,s:{s:[]}}", "content", t.bytes,
+                         "allowed_mentions", "parse");
+    }
+    free(t.bytes);
+    if (body == NULL)
+        abort();
+    char *out = json_dumps(body, JSON_COMPACT);
+    json_decref(body);
+    if (out == NULL)
+        abort();
+    return out;
+}

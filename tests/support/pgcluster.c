@@ -1,0 +1,233 @@
+/* pgcluster.c */
+#include "pgcluster.h"
+
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <glob.h>
+#include <grp.h>
+#include <libpq-fe.h>
+#include <poll.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Where initdb is: pg_config's answer, else Debian's versioned folders
+ * (not on every user's PATH). */
+static void find_bindir(char *out, size_t size)
+{
+    out[0] = '\0';
+    FILE *p = popen("pg_config --bindir 2>/dev/null", "r");
+    if (p != NULL) {
+        if (fgets(out, (int)size, p) == NULL)
+            out[0] = '\0';
+        out[strcspn(out, "\n")] = '\0';
+        pclose(p);
+    }
+    char initdb[300];
+    snprintf(initdb, sizeof initdb, "%s/initdb", out);
+    if (out[0] != '\0' && access(initdb, X_OK) == 0)
+        return;
+    glob_t found;
+    if (glob("/usr/lib/postgresql/*/bin/initdb", 0, NULL, &found) == 0) {
+        /* The last is the newest version. */
+        snprintf(out, size, "%s", found.gl_pathv[found.gl_pathc - 1]);
+        *strrchr(out, '/') = '\0';
+        globfree(&found);
+        return;
+    }
+    cr_assert_fail("PostgreSQL server binaries (initdb) not found; install "
+                   "the postgresql package");
+}
+
+/* In a forked child: the user PostgreSQL runs as. Async-signal-safe calls
+ * only (the test has other threads). */
+static void become_owner(const pgcluster *c)
+{
+    if (geteuid() == 0 &&
+        (setgroups(0, NULL) != 0 || setgid(c->gid) != 0 || setuid(c->uid) != 0))
+        _exit(126);
+}
+
+/* Runs argv (a path first) as the owner, its output appended to the
+ * cluster's log; the exit status. */
+static int run(const pgcluster *c, char *const argv[])
+{
+    char log[128];
+    snprintf(log, sizeof log, "%s/server.log", c->dir);
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0, "fork: %s", strerror(errno));
+    if (pid == 0) {
+        int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600);
+        if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0 ||
+            dup2(fd, STDERR_FILENO) < 0)
+            _exit(126);
+        become_owner(c);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+void pgcluster_url(const pgcluster *c, const char *database, char *url,
+                   size_t size)
+{
+    snprintf(url, size, "postgresql:///%s?host=%s&user=pbem", database, c->dir);
+}
+
+void pgcluster_start(pgcluster *c)
+{
+    cr_assert_eq(c->postmaster, 0, "the cluster already runs");
+    char postgres[300], data[128], log[128], socket_dir[128];
+    snprintf(postgres, sizeof postgres, "%s/postgres", c->bindir);
+    snprintf(data, sizeof data, "%s/data", c->dir);
+    snprintf(log, sizeof log, "%s/server.log", c->dir);
+    snprintf(socket_dir, sizeof socket_dir, "unix_socket_directories=%s",
+             c->dir);
+    char *const argv[] = {postgres,
+                          "-D",
+                          data,
+                          "-c",
+                          "listen_addresses=",
+                          "-c",
+                          socket_dir,
+                          "-c",
+                          "unix_socket_permissions=0700",
+                          "-c",
+                          "max_connections=100",
+                          "-c",
+                          "fsync=on",
+                          NULL};
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0, "fork: %s", strerror(errno));
+    if (pid == 0) {
+        int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600);
+        if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0 ||
+            dup2(fd, STDERR_FILENO) < 0)
+            _exit(126);
+        become_owner(c);
+        /* After setuid, which clears it: a test that dies (a failed
+         * assertion, a timeout) takes the postmaster with it, as an
+         * immediate stop (SIGQUIT). */
+        prctl(PR_SET_PDEATHSIG, SIGQUIT);
+        if (getppid() != parent)
+            _exit(0);
+        execv(postgres, argv);
+        _exit(127);
+    }
+    c->postmaster = pid;
+    char url[256];
+    pgcluster_url(c, "postgres", url, sizeof url);
+    struct timespec began, now;
+    clock_gettime(CLOCK_MONOTONIC, &began);
+    for (;;) {
+        if (PQping(url) == PQPING_OK)
+            return;
+        int status;
+        if (waitpid(pid, &status, WNOHANG) == pid) {
+            c->postmaster = 0;
+            cr_assert_fail("PostgreSQL exited while starting; see %s", log);
+        }
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        cr_assert_lt(now.tv_sec - began.tv_sec, 60,
+                     "PostgreSQL did not accept connections within 60 s; "
+                     "see %s",
+                     log);
+        poll(NULL, 0, 10);
+    }
+}
+
+void pgcluster_stop(pgcluster *c, const char *mode)
+{
+    if (c->postmaster == 0)
+        return;
+    char pg_ctl[300], data[128];
+    snprintf(pg_ctl, sizeof pg_ctl, "%s/pg_ctl", c->bindir);
+    snprintf(data, sizeof data, "%s/data", c->dir);
+    char *const argv[] = {pg_ctl,       "stop", "-D", data, "-m",
+                          (char *)mode, "-w",   "-t", "60", NULL};
+    int status = run(c, argv);
+    while (waitpid(c->postmaster, NULL, 0) < 0 && errno == EINTR)
+        ;
+    c->postmaster = 0;
+    cr_assert_eq(status, 0, "pg_ctl stop -m %s failed; see %s/server.log", mode,
+                 c->dir);
+}
+
+void pgcluster_create(pgcluster *c, const char *database)
+{
+    memset(c, 0, sizeof *c);
+    find_bindir(c->bindir, sizeof c->bindir);
+    /* Under /tmp, not the run's TMPDIR: a unix socket path is short, and
+     * the postgres user must get through every folder above the data. */
+    snprintf(c->dir, sizeof c->dir, "/tmp/pbem-pg-XXXXXX");
+    cr_assert_not_null(mkdtemp(c->dir), "mkdtemp: %s", strerror(errno));
+    c->uid = geteuid();
+    c->gid = getegid();
+    if (geteuid() == 0) {
+        struct passwd *pw = getpwnam("postgres");
+        cr_assert_not_null(pw, "as root, PostgreSQL runs as the 'postgres' "
+                               "user, which does not exist");
+        c->uid = pw->pw_uid;
+        c->gid = pw->pw_gid;
+        cr_assert_eq(chown(c->dir, c->uid, c->gid), 0, "chown %s: %s", c->dir,
+                     strerror(errno));
+    }
+    char initdb[300], data[128];
+    snprintf(initdb, sizeof initdb, "%s/initdb", c->bindir);
+    snprintf(data, sizeof data, "%s/data", c->dir);
+    char *const argv[] = {initdb,      "-D",   data,
+                          "-U",        "pbem", "--auth=trust",
+                          "-E",        "UTF8", "--locale=C.UTF-8",
+                          "--no-sync", NULL};
+    cr_assert_eq(run(c, argv), 0, "initdb failed; see %s/server.log", c->dir);
+    pgcluster_start(c);
+    char url[256], sql[160];
+    pgcluster_url(c, "postgres", url, sizeof url);
+    PGconn *conn = PQconnectdb(url);
+    cr_assert_eq(PQstatus(conn), CONNECTION_OK, "%s", PQerrorMessage(conn));
+    snprintf(sql, sizeof sql, "CREATE DATABASE \"%s\"", database);
+    PGresult *r = PQexec(conn, sql);
+    cr_assert_eq(PQresultStatus(r), PGRES_COMMAND_OK, "%s",
+                 PQerrorMessage(conn));
+    PQclear(r);
+    PQfinish(conn);
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag,
+                        struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    remove(path);
+    return 0;
+}
+
+void pgcluster_remove(pgcluster *c)
+{
+    if (c->bindir[0] == '\0' || c->dir[0] == '\0')
+        return;
+    if (c->postmaster != 0) {
+        /* Not pgcluster_stop: this runs in a test's clean-up, where a
+         * failed assertion must not stop the folder's removal. */
+        kill(c->postmaster, SIGQUIT);
+        while (waitpid(c->postmaster, NULL, 0) < 0 && errno == EINTR)
+            ;
+        c->postmaster = 0;
+    }
+    nftw(c->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    c->dir[0] = '\0';
+}
