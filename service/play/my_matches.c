@@ -86,11 +86,12 @@ static json_t *seat_names(PGconn *conn, const PGresult *rows, apierr *err)
 
 json_t *my_matches_list(const caller *who, const char *status, apierr *err)
 {
-    if (status != NULL && !status_ok(status))
-        return apierr_set(err, 400, "bad_status",
-                          "status must be open, active, finished or aborted "
-                          "(or left out for every match)"),
-               NULL;
+    if (status != NULL && !status_ok(status)) {
+        apierr_set(err, 400, "bad_status",
+                   "status must be open, active, finished or aborted (or "
+                   "left out for every match)");
+        return NULL;
+    }
     PGconn *conn = db_conn(err);
     if (conn == NULL)
         return NULL;

@@ -123,12 +123,13 @@ json_t *sign_in_request_link(const json_t *body, apierr *err)
     const json_t *email_json = json_object_get(body, "email");
     const char *email = json_string_value(email_json);
     if (email == NULL || json_string_length(email_json) != strlen(email) ||
-        strlen(email) > EMAIL_MAX_LEN || !mail_address_ok(email))
-        return apierr_set(err, 400, "bad_email",
-                          "email must be the address of your account, like "
-                          "name@example.org (at most %d characters)",
-                          EMAIL_MAX_LEN),
-               NULL;
+        strlen(email) > EMAIL_MAX_LEN || !mail_address_ok(email)) {
+        apierr_set(err, 400, "bad_email",
+                   "email must be the address of your account, like "
+                   "name@example.org (at most %d characters)",
+                   EMAIL_MAX_LEN);
+        return NULL;
+    }
     PGconn *conn = db_conn(err);
     if (conn == NULL)
         return NULL;
