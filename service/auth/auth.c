@@ -24,11 +24,12 @@ static void request_digest(const httpsig_request *req, uint8_t out[32])
     crypto_generichash_final(&state, out, 32);
 }
 
-/* Registered keys never change; revocation (by an admin, later) must take
- * effect within KEY_CACHE_SECONDS. A small direct-mapped cache saves a
- * database round trip on nearly every request. */
+/* Registered keys never change; a revocation is seen at once by the
+ * process that made it (auth_forget_key) and within KEY_CACHE_SECONDS by
+ * the others. A small direct-mapped cache saves a database round trip on
+ * nearly every request. */
 #define KEY_CACHE_SLOTS 512
-#define KEY_CACHE_SECONDS 60
+#define KEY_CACHE_SECONDS AUTH_KEY_CACHE_SECONDS
 
 typedef struct cached_key {
     char key_id[HTTPSIG_PARAM_MAX + 1];
@@ -75,6 +76,15 @@ static bool find_key(const char *key_id, uint8_t public_key[32],
     slot->fetched = now;
     pthread_mutex_unlock(&key_cache_lock);
     return true;
+}
+
+void auth_forget_key(const char *key_id)
+{
+    pthread_mutex_lock(&key_cache_lock);
+    cached_key *slot = key_slot(key_id);
+    if (strcmp(slot->key_id, key_id) == 0)
+        memset(slot, 0, sizeof *slot);
+    pthread_mutex_unlock(&key_cache_lock);
 }
 
 /* The signature of req, parsed and within policy; false with err filled
@@ -145,6 +155,22 @@ bool auth_new_key(const httpsig_request *req, int64_t now,
                           herr.message);
     auth_fill_caller(req, &sig, who);
     return true;
+}
+
+bool auth_enrolment(const httpsig_request *req, int64_t now,
+                    const uint8_t public_key[32], caller *who,
+                    bool *by_new_key, apierr *err)
+{
+    memset(who, 0, sizeof *who);
+    httpsig_signature sig;
+    if (!signature_of(req, now, &sig, err))
+        return false;
+    char key_id[40];
+    store_key_id(public_key, key_id);
+    *by_new_key = strcmp(sig.keyid, key_id) == 0;
+    if (*by_new_key)
+        return auth_new_key(req, now, public_key, who, err);
+    return auth_player(req, now, who, err);
 }
 
 void auth_fill_caller(const httpsig_request *req, const httpsig_signature *sig,

@@ -34,6 +34,21 @@ void auth_caller_free(caller *who);
 bool auth_new_key(const httpsig_request *req, int64_t now,
                   const uint8_t public_key[32], caller *who, apierr *err);
 
+/* Adding a key to an account (POST /v1/players/me/keys) is signed either
+ * by one of the player's keys (auth_player) or, like a registration, by
+ * the key it adds (auth_new_key; the account then comes from a sign-in
+ * link's token). Which one the signature's keyid says: *by_new_key tells.
+ * Fills *who as those do, or returns false with err filled (401). */
+bool auth_enrolment(const httpsig_request *req, int64_t now,
+                    const uint8_t public_key[32], caller *who,
+                    bool *by_new_key, apierr *err);
+
+/* Forgets what this process remembers of key_id, so that a key revoked
+ * here is refused from the next request on. Other pbemd processes keep
+ * their copy for at most AUTH_KEY_CACHE_SECONDS. */
+#define AUTH_KEY_CACHE_SECONDS 60
+void auth_forget_key(const char *key_id);
+
 /* Fills who's key id, nonce, request digest and signature material (kept
  * in the events the request makes) from a request whose signature sig has
  * been verified. */

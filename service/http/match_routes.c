@@ -6,6 +6,7 @@
 #include "play/invitations.h"
 #include "play/matches.h"
 #include "play/nudge.h"
+#include "play/replay_views.h"
 #include "play/verify_cache.h"
 
 #define EVENTS_PAGE_MAX 500
@@ -37,6 +38,22 @@ void match_routes_events(const route_call *call, answer *out)
     json_t *page =
         matches_events(call->params->match_id, after, (int)limit, &err);
     answer_result(out, 200, page, &err);
+}
+
+/* Anyone may step through a finished match: its seed is public then. */
+void match_routes_replay(const route_call *call, answer *out)
+{
+    apierr err;
+    bool bad = false;
+    long long seq = route_query_number(call, "seq", -1, &bad);
+    if (bad || seq < 0) {
+        answer_error(out, 400, "bad_query",
+                     "seq must be given, a number >= 0 (0: before the first "
+                     "event)");
+        return;
+    }
+    json_t *step = replay_views_at(call->params->match_id, seq, &err);
+    answer_result(out, 200, step, &err);
 }
 
 void match_routes_view(const route_call *call, answer *out)

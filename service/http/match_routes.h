@@ -1,5 +1,5 @@
 /* match_routes.h: matches and what happens in them: creating and reading
- * a match, its events and their verification, a seat's view, joining,
+ * a match, its events and their verification, a finished match's replay, a seat's view, joining,
  * moves, sealed decisions, nudges, invitations by mail and a match's
  * webhooks. */
 #ifndef SERVICE_HTTP_MATCH_ROUTES_H
@@ -11,6 +11,7 @@ route_handler match_routes_create;           /* POST /v1/matches */
 route_handler match_routes_show;             /* GET /v1/matches/{id} */
 route_handler match_routes_events;           /* GET …/{id}/events */
 route_handler match_routes_view;             /* GET …/{id}/view */
+route_handler match_routes_replay;           /* GET …/{id}/replay */
 route_handler match_routes_verify;           /* GET …/{id}/verify */
 route_handler match_routes_register_webhook; /* POST …/{id}/webhooks */
 route_handler match_routes_nudge;            /* POST …/{id}/nudge */

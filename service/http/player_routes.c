@@ -7,7 +7,10 @@
 #include "notify/notify_outbox.h"
 #include "notify/notify_settings.h"
 #include "notify/webhooks.h"
+#include "play/keys.h"
+#include "play/my_matches.h"
 #include "play/players.h"
+#include "play/sign_in.h"
 #include "play/vacations.h"
 #include "play/delegates.h"
 
@@ -17,6 +20,51 @@ void player_routes_register(const route_call *call, answer *out)
     json_t *player =
         players_register(call->who, call->request, call->new_key, &err);
     answer_result(out, 201, player, &err);
+}
+
+void player_routes_sign_in_link(const route_call *call, answer *out)
+{
+    apierr err;
+    answer_result(out, 202, sign_in_request_link(call->request, &err), &err);
+}
+
+void player_routes_me(const route_call *call, answer *out)
+{
+    apierr err;
+    answer_result(out, 200, keys_me(call->who, &err), &err);
+}
+
+void player_routes_my_matches(const route_call *call, answer *out)
+{
+    apierr err;
+    json_t *list =
+        my_matches_list(call->who, route_query(call, "status"), &err);
+    answer_result(out, 200, list, &err);
+}
+
+void player_routes_keys(const route_call *call, answer *out)
+{
+    apierr err;
+    answer_result(out, 200, keys_list(call->who, &err), &err);
+}
+
+/* call->new_key is set when the new key signed for itself (routes.c). */
+void player_routes_add_key(const route_call *call, answer *out)
+{
+    apierr err;
+    uint8_t public_key[32];
+    json_t *added = NULL;
+    if (players_registration_key(call->request, public_key, &err))
+        added = keys_add(call->who, call->request, public_key,
+                         call->new_key != NULL, &err);
+    answer_result(out, 201, added, &err);
+}
+
+void player_routes_revoke_key(const route_call *call, answer *out)
+{
+    apierr err;
+    answer_result(out, 200, keys_revoke(call->who, call->params->id, &err),
+                  &err);
 }
 
 /* The link in every mail: the player and a token, no signature. */

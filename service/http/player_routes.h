@@ -1,6 +1,8 @@
-/* player_routes.h: a player's own resources: registering a key, and under
- * /v1/players/me/ (signed by the player) vacations, notifications, their
- * settings and webhooks; unsubscribing from mail by the link in it. */
+/* player_routes.h: a player's own resources: registering a key, asking
+ * for a sign-in link by mail, and under /v1/players/me/ (signed by the
+ * player) the account, its matches and keys, vacations, notifications,
+ * their settings and webhooks; unsubscribing from mail by the link in
+ * it. */
 #ifndef SERVICE_HTTP_PLAYER_ROUTES_H
 #define SERVICE_HTTP_PLAYER_ROUTES_H
 
@@ -9,6 +11,12 @@
 route_handler player_routes_register;          /* POST /v1/players */
 route_handler player_routes_unsubscribe_page;  /* GET /v1/unsubscribe */
 route_handler player_routes_unsubscribe;       /* POST /v1/unsubscribe */
+route_handler player_routes_sign_in_link;     /* POST …/sign-in-links */
+route_handler player_routes_me;               /* GET /v1/players/me */
+route_handler player_routes_my_matches;       /* GET …/me/matches */
+route_handler player_routes_keys;             /* GET …/me/keys */
+route_handler player_routes_add_key;          /* POST …/me/keys */
+route_handler player_routes_revoke_key;       /* DELETE …/keys/{id} */
 route_handler player_routes_vacations;         /* GET …/me/vacation */
 route_handler player_routes_declare_vacation;  /* POST …/me/vacation */
 route_handler player_routes_cancel_vacation;   /* DELETE …/vacation/{id} */

@@ -34,6 +34,8 @@ typedef enum route_access {
     PLAYER,           /* signed by a registered player's key (auth.h) */
     PLAYER_IF_SIGNED, /* anyone; a signature, when given, must hold */
     NEW_KEY,          /* signed by the key the JSON body registers */
+    KEY_OR_NEW_KEY,   /* signed by a player's key, or by the key the JSON
+                         body adds (auth_enrolment) */
     ADMIN,            /* signed with the admin key (admin.h) */
     MAIL_SERVER,      /* signed with the mail inbound key (admin.h) */
 } route_access;
@@ -85,11 +87,25 @@ static const route table[] = {
           any_method, player_routes_register),
     ROUTE("POST", "/v1/matches", PLAYER, RETRY_ON_FAILURE, BODY_JSON,
           any_method, match_routes_create),
+    /* Unsigned: the answer is the same whoever asks (no enumeration). */
+    ROUTE("POST", "/v1/players/sign-in-links", ANYONE, RETRY_NONE, BODY_JSON,
+          "use POST", player_routes_sign_in_link),
     ROUTE("GET", "/v1/unsubscribe", ANYONE, RETRY_NONE, BODY_ANY, NULL,
           player_routes_unsubscribe_page),
     ROUTE("POST", "/v1/unsubscribe", ANYONE, RETRY_NONE, BODY_ANY, NULL,
           player_routes_unsubscribe),
 
+    ROUTE("GET", "/v1/players/me", PLAYER, RETRY_NONE, BODY_ANY, "use GET",
+          player_routes_me),
+    ROUTE("GET", "/v1/players/me/matches", PLAYER, RETRY_NONE, BODY_ANY,
+          "use GET", player_routes_my_matches),
+    ROUTE("GET", "/v1/players/me/keys", PLAYER, RETRY_NONE, BODY_ANY,
+          "use GET or POST", player_routes_keys),
+    ROUTE("POST", "/v1/players/me/keys", KEY_OR_NEW_KEY, RETRY_ON_FAILURE,
+          BODY_JSON, "use GET or POST", player_routes_add_key),
+    /* Revoking twice leaves the key revoked: harmless to repeat. */
+    ROUTE("DELETE", "/v1/players/me/keys/{id}", PLAYER, RETRY_NONE, BODY_ANY,
+          "use DELETE", player_routes_revoke_key),
     ROUTE("GET", "/v1/players/me/vacation", PLAYER, RETRY_NONE, BODY_ANY,
           "use GET or POST", player_routes_vacations),
     ROUTE("POST", "/v1/players/me/vacation", PLAYER, RETRY_ON_FAILURE,
@@ -125,6 +141,8 @@ static const route table[] = {
           "use GET on events", match_routes_events),
     ROUTE("GET", "/v1/matches/{id}/view", PLAYER, RETRY_NONE, BODY_ANY,
           "use GET on a view", match_routes_view),
+    ROUTE("GET", "/v1/matches/{id}/replay", ANYONE, RETRY_NONE, BODY_ANY,
+          "use GET on a replay", match_routes_replay),
     ROUTE("GET", "/v1/matches/{id}/verify", ANYONE, RETRY_NONE, BODY_ANY,
           "use GET on verify", match_routes_verify),
     ROUTE("GET", "/v1/matches/{id}/stream", ANYONE, RETRY_NONE, BODY_ANY,
@@ -177,6 +195,10 @@ static const route table[] = {
 static const char *const heavy_routes[] = {
     "POST /v1/players",
     "GET /v1/matches/{id}/verify",
+    /* A key anyone can make, a mail, a replay of the whole log. */
+    "POST /v1/players/me/keys",
+    "POST /v1/players/sign-in-links",
+    "GET /v1/matches/{id}/replay",
 };
 
 /* Never charged: health checks and scrapes come from the operator's own
@@ -362,6 +384,23 @@ static bool registration(journey *j, int64_t now, apierr *err)
     return auth_new_key(&j->signed_as, now, j->new_key, &j->who, err);
 }
 
+/* A key added to an account is signed by one of the player's keys, or by
+ * itself (the handler then wants a sign-in link's token): call.new_key is
+ * set only in that second case. */
+static bool enrolment(journey *j, int64_t now, apierr *err)
+{
+    j->request = json_body(j->call.body, j->call.body_len, err);
+    if (j->request == NULL ||
+        !players_registration_key(j->request, j->new_key, err))
+        return false;
+    bool by_new_key = false;
+    if (!auth_enrolment(&j->signed_as, now, j->new_key, &j->who, &by_new_key,
+                        err))
+        return false;
+    j->call.new_key = by_new_key ? j->new_key : NULL;
+    return true;
+}
+
 /* Checks that row's caller may call: true (with call.who set when the
  * request was signed), or false with *out holding the error. */
 static bool authenticate(const route *row, journey *j, answer *out)
@@ -382,6 +421,9 @@ static bool authenticate(const route *row, journey *j, answer *out)
         break;
     case NEW_KEY:
         ok = registration(j, now, &err);
+        break;
+    case KEY_OR_NEW_KEY:
+        ok = enrolment(j, now, &err);
         break;
     case ADMIN:
         ok = admin_check(&j->signed_as, now, &j->who, &err);
@@ -407,6 +449,7 @@ static bool charged_to_address(const route *row, const journey *j)
     switch (row->access) {
     case ANYONE:
     case NEW_KEY:
+    case KEY_OR_NEW_KEY: /* a new key may sign it: anyone can make one */
         return true;
     case PLAYER_IF_SIGNED:
         return lookup_header(j->call.conn, "signature") == NULL;

@@ -27,7 +27,8 @@ typedef struct mail_answer {
     const char *reply_to;    /* the address answers should go to, or NULL */
     const char *in_reply_to; /* the Message-ID answered, without <>, or NULL */
     const char *references;  /* the References to carry on, or NULL */
-    const char *kind;        /* "answer", "confirmation" or "invitation" */
+    const char *kind;        /* "answer", "confirmation", "invitation" or
+                                "sign_in" (play/sign_in.h) */
 } mail_answer;
 
 /* Queues answer inside the caller's transaction. False with err filled

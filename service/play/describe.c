@@ -80,6 +80,22 @@ static json_t *pending_of(const store_match *match, const rules_engine *engine,
     return describe_pending_json(&pending, *committed, unrevealed);
 }
 
+bool describe_seat_must_act(const store_match *match,
+                            const rules_engine *engine,
+                            const rules_state *state, int seat)
+{
+    rules_pending pending;
+    describe_pending(match, engine, state, &pending);
+    if (seat < 0 || seat >= 32 || !(pending.seats & (1u << seat)))
+        return false;
+    uint32_t unrevealed;
+    uint32_t committed = committed_seats(match->match_id, &pending, &unrevealed);
+    if (!(committed & (1u << seat)))
+        return true;
+    bool all_committed = (pending.seats & ~committed) == 0;
+    return all_committed && (unrevealed & (1u << seat));
+}
+
 /* The result the views show: the engine's, or after a forfeit the one the
  * finished event recorded (forfeit.h). */
 static json_t *result_of(const store_match *match, const rules_engine *engine,

@@ -5,6 +5,7 @@
 #define SERVICE_PLAY_DESCRIBE_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "rules.h"
@@ -24,6 +25,13 @@ json_t *describe_pending_json(const rules_pending *pending, uint32_t committed,
  * wait). */
 void describe_pending(const store_match *match, const rules_engine *engine,
                       const rules_state *state, rules_pending *pending);
+
+/* Whether seat must act now in state: the rules wait for it, or it has
+ * still to commit or, once every seat has committed, to reveal its choice
+ * in a sealed decision (what "pending" lists under "seats" and "reveal"). */
+bool describe_seat_must_act(const store_match *match,
+                            const rules_engine *engine,
+                            const rules_state *state, int seat);
 
 /* The public description of a match (no hidden information): a new
  * reference. engine may be NULL (this build lacks it), state NULL (not

@@ -1,0 +1,50 @@
+/* player_keys.h: a player's own row and keys as their owner manages them:
+ * read the account, list its keys, add one more, revoke one. Registration
+ * (the first key with the player) is store_create_player (store.h); the
+ * check of a signing key is store_find_key. */
+#ifndef SERVICE_STORE_PLAYER_KEYS_H
+#define SERVICE_STORE_PLAYER_KEYS_H
+
+#include <jansson.h>
+#include <libpq-fe.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/apierr.h"
+
+typedef struct store_player {
+    long long player_id;
+    char name[81];
+    char email[255]; /* "" when the player has none */
+} store_player;
+
+/* Reads player_id's row; with lock, holds it (FOR UPDATE) until the
+ * caller's transaction ends, so that two changes to one account's keys
+ * take turns. 404 "no_such_player" when there is none. */
+bool store_player_load(PGconn *conn, long long player_id, bool lock,
+                       store_player *out, apierr *err);
+
+/* The player's keys, oldest first, as a new array of {"key_id",
+ * "public_key" (standard base64), "name" (or null), "created_at",
+ * "revoked_at" (RFC 3339 UTC, or null)}; NULL with err filled. */
+json_t *store_player_keys_list(PGconn *conn, long long player_id,
+                               apierr *err);
+
+/* How many keys of the player are not revoked, or -1 with err filled. */
+int store_player_keys_active(PGconn *conn, long long player_id, apierr *err);
+
+/* Adds public_key (key id: store_key_id) to the player with name (NULL:
+ * none), inside the caller's transaction; 409 "key_registered" when the
+ * key, or a revoked key with its id, is registered already (the
+ * transaction is then aborted). */
+bool store_player_keys_add(PGconn *conn, long long player_id,
+                           const uint8_t public_key[32], const char *name,
+                           char key_id[40], apierr *err);
+
+/* Revokes key_id of player_id; a key already revoked stays so (*was_active
+ * false). 404 "no_such_key" when the player has no such key. */
+bool store_player_keys_revoke(PGconn *conn, long long player_id,
+                              const char *key_id, bool *was_active,
+                              apierr *err);
+
+#endif
