@@ -19,6 +19,7 @@
 #include "http/peers.h"
 #include "http/reaper.h"
 #include "http/routes.h"
+#include "http/web_files.h"
 
 struct http_server {
     struct MHD_Daemon *daemon;
@@ -324,6 +325,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
         return MHD_YES;
     }
     received(server, conn);
+    if (web_files_wanted(method, url)) {
+        int status = 0;
+        enum MHD_Result sent = web_files_send(conn, url, &status);
+        metrics_request("web", status, seconds_since(&req->began));
+        return sent;
+    }
     answer out = {0};
     routes_handle(conn, method, url, req->target, req->body, req->body_len,
                   &out);
