@@ -58,6 +58,8 @@ async function render() {
     }
   }
   fill(main);
+  delete main.dataset.seq;
+  delete main.dataset.status;
   if (!page) {
     fill(main, h('h1', null, 'Not found'), h('p', null, 'There is no page here. ', h('a', { href: '/' }, 'Go to the start page.')));
     return;

@@ -36,7 +36,8 @@ export function draw(view, ctx) {
     out.push(h('div', null, h('p', { class: 'hint' }, `Layer ${layer}`),
       h('ul', { class: 'cards', 'aria-label': `temple layer ${layer}` }, cards.map((c) => {
         const el = asCard(c.face === 'up' ? c.known : c.known ?? null, c.at);
-        if (c.covered_by) el.setAttribute('aria-label', `${el.getAttribute('aria-label')}, covered by ${c.covered_by}`);
+        const img = el.firstChild;
+        if (c.covered_by) img.setAttribute('aria-label', `${img.getAttribute('aria-label')}, covered by ${c.covered_by}`);
         return el;
       }))));
   }

@@ -5,10 +5,10 @@ import { h } from '../js/dom.js';
 
 // A card: {suit: css suit key, symbol, value, name (spoken), note}.
 export function card({ suit = 'grey', symbol = '◆', value = '', name, note }) {
-  return h('li', { class: `card suit-${suit}`, role: 'img', 'aria-label': name ?? `${value}` },
+  return h('li', null, h('span', { class: `card suit-${suit}`, role: 'img', 'aria-label': name ?? `${value}` },
     h('span', { class: 'sym', 'aria-hidden': 'true' }, symbol),
     h('span', { class: 'val', 'aria-hidden': 'true' }, value),
-    note ? h('span', { class: 'note', 'aria-hidden': 'true' }, note) : null);
+    note ? h('span', { class: 'note', 'aria-hidden': 'true' }, note) : null));
 }
 
 export function cardRow(label, cards) {
@@ -17,16 +17,16 @@ export function cardRow(label, cards) {
 }
 
 export function backs(count, what = 'hidden card') {
-  return h('li', { class: 'card back', role: 'img', 'aria-label': `${count} ${what}${count === 1 ? '' : 's'}` },
-    h('span', { class: 'val', 'aria-hidden': 'true' }, `×${count}`));
+  return h('li', null, h('span', { class: 'card back', role: 'img', 'aria-label': `${count} ${what}${count === 1 ? '' : 's'}` },
+    h('span', { class: 'val', 'aria-hidden': 'true' }, `×${count}`)));
 }
 
 // A die showing face (a label such as "2 quiddity").
 export function die(face, name, note) {
-  return h('li', { class: 'die', role: 'img', 'aria-label': `${name}: ${face}${note ? `, ${note}` : ''}` },
+  return h('li', null, h('span', { class: 'die', role: 'img', 'aria-label': `${name}: ${face}${note ? `, ${note}` : ''}` },
     h('span', { class: 'face', 'aria-hidden': 'true' }, face),
     h('span', { 'aria-hidden': 'true' }, name),
-    note ? h('span', { class: 'hint', 'aria-hidden': 'true' }, note) : null);
+    note ? h('span', { class: 'hint', 'aria-hidden': 'true' }, note) : null));
 }
 
 export function seatName(ctx, seat) {

@@ -16,7 +16,10 @@ function actionText(action) {
 export function eventLine(e, seats) {
   const d = e.data ?? {};
   switch (e.kind) {
-    case 'created': return `${who(seats, e.seat)} created the match`;
+    case 'created': {
+      const by = seats?.find((s) => s.player && s.player === d.created_by);
+      return `${by ? who(seats, by.seat) : 'someone'} created the match`;
+    }
     case 'joined': return `${who(seats, e.seat)} joined`;
     case 'started': return 'the match started';
     case 'move': return `${who(seats, e.seat)}: ${d.text ?? actionText(d.action)}`;

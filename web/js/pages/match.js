@@ -9,7 +9,12 @@ import { movesPanel } from '../moves.js';
 import { logItem } from '../log.js';
 import { rememberMatch } from './start.js';
 
-const POLL_MS = 2500;
+// A match that moved a moment ago is likely to move again soon: it is
+// asked every second then, every five seconds once it has been quiet for a
+// minute.
+const POLL_BUSY_MS = 1000;
+const POLL_QUIET_MS = 5000;
+const QUIET_AFTER_MS = 60000;
 
 function names(match) {
   return match.seats ?? [];
@@ -63,12 +68,13 @@ export async function matchPage(main, app, id) {
   const head = h('div');
   const board = h('div');
   const errors = h('p', { class: 'error', role: 'alert', id: 'move-error', hidden: true });
-  const logList = h('ol', { class: 'log', 'aria-label': 'Log' });
+  const logList = h('ol', { class: 'log', 'aria-label': 'Log', tabindex: 0 });
   main.append(head, errors, board,
     h('section', { 'aria-labelledby': 'log-title' }, h('h2', { id: 'log-title' }, 'Log'), logList));
   let after = 0;
   let match = null;
   let busy = false;
+  let lastChange = Date.now();
 
   async function load() {
     match = await call('GET', `/v1/matches/${id}`);
@@ -116,6 +122,9 @@ export async function matchPage(main, app, id) {
   function draw(mine, view) {
     const game = gameModule(match.game);
     const ctx = { seat: mine, seats: names(match) };
+    // What the page shows, for tests and styles: the head it was drawn at.
+    document.getElementById('main').dataset.seq = String(match.head.seq);
+    document.getElementById('main').dataset.status = match.status;
     fill(head,
       h('h1', null, `${game?.title ?? match.game} · ${match.title ?? id}`),
       h('p', { id: 'match-status' }, statusLine(match, mine)),
@@ -156,22 +165,35 @@ export async function matchPage(main, app, id) {
   async function poll() {
     const page = await call('GET', `/v1/matches/${id}/events?after=${after}`);
     for (const e of page.events) logList.append(logItem(e, match?.seats));
-    if (page.events.length) after = page.events[page.events.length - 1].seq;
+    if (page.events.length) {
+      after = page.events[page.events.length - 1].seq;
+      lastChange = Date.now();
+    }
     return page.events.length > 0;
   }
 
   await load();
   await poll();
-  const timer = setInterval(async () => {
-    if (document.visibilityState !== 'visible' || busy) return;
-    try {
-      if (await poll()) {
-        await load();
-        announce('The match has moved on.');
+  let timer = null;
+  let stopped = false;
+  const tick = async () => {
+    if (stopped) return;
+    if (document.visibilityState === 'visible' && !busy) {
+      try {
+        if (await poll()) {
+          await load();
+          announce('The match has moved on.');
+        }
+      } catch (e) {
+        /* the next tick tries again */
       }
-    } catch (e) {
-      /* the next tick tries again */
     }
-  }, POLL_MS);
-  app.onLeave(() => clearInterval(timer));
+    const quiet = Date.now() - lastChange > QUIET_AFTER_MS;
+    if (!stopped) timer = setTimeout(tick, quiet ? POLL_QUIET_MS : POLL_BUSY_MS);
+  };
+  timer = setTimeout(tick, POLL_BUSY_MS);
+  app.onLeave(() => {
+    stopped = true;
+    clearTimeout(timer);
+  });
 }

@@ -113,7 +113,7 @@ async function keyList(app) {
             await call('DELETE', `/v1/players/me/keys/${x.key_id}`, { key: app.me });
             announce(`Key ${x.key_id} revoked.`);
             refresh();
-          } }, `Revoke ${x.name ?? x.key_id}`))))))));
+          } }, `Revoke ${x.name ?? x.key_id}`)))))));
     } catch (e) {
       fill(box, h('p', null, `This browser's key: `, h('code', null, app.me.keyId), `. (The list of your keys is not available: ${e.message})`));
     }
