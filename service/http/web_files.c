@@ -204,7 +204,8 @@ static int open_regular(const char *file, struct stat *st)
     if (snprintf(path, sizeof path, "%s/%s", web_dir(), file) >=
         (int)sizeof path)
         return -1;
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    /* Not through a link: whatever it points at is not the page's. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
     if (fd < 0)
         return -1;
     if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode) ||

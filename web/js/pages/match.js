@@ -75,6 +75,8 @@ export async function matchPage(main, app, id) {
   let match = null;
   let busy = false;
   let lastChange = Date.now();
+  const events = [];
+  let drawnNames = null;
 
   async function load() {
     match = await call('GET', `/v1/matches/${id}`);
@@ -85,6 +87,12 @@ export async function matchPage(main, app, id) {
       match = view;
     }
     draw(mine, view);
+    // A seat taken since the log was drawn: its lines name the player now.
+    const seatNames = JSON.stringify(match.seats.map((s) => s.name ?? null));
+    if (seatNames !== drawnNames) {
+      drawnNames = seatNames;
+      logList.replaceChildren(...events.map((e) => logItem(e, match.seats)));
+    }
   }
 
   async function play(body, text) {
@@ -164,6 +172,7 @@ export async function matchPage(main, app, id) {
 
   async function poll() {
     const page = await call('GET', `/v1/matches/${id}/events?after=${after}`);
+    events.push(...page.events);
     for (const e of page.events) logList.append(logItem(e, match?.seats));
     if (page.events.length) {
       after = page.events[page.events.length - 1].seq;
