@@ -38,9 +38,14 @@ export function fill(el, ...children) {
 }
 
 // Says text to screen-reader users (and shows it) in the page's live region.
+let clearing = null;
 export function announce(text) {
   const region = document.getElementById('status');
-  if (region) region.textContent = text;
+  if (!region) return;
+  region.textContent = text;
+  // Said once: the toast goes after a while so it hides nothing for long.
+  clearTimeout(clearing);
+  clearing = setTimeout(() => { region.textContent = ''; }, 6000);
 }
 
 let fieldCount = 0;

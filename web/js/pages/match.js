@@ -134,7 +134,7 @@ export async function matchPage(main, app, id) {
     document.getElementById('main').dataset.seq = String(match.head.seq);
     document.getElementById('main').dataset.status = match.status;
     fill(head,
-      h('h1', null, `${game?.title ?? match.game} · ${match.title ?? id}`),
+      h('h1', null, `${match.title ?? game?.title ?? match.game} · ${id}`),
       h('p', { id: 'match-status' }, statusLine(match, mine)),
       seatsTable(match, mine));
     if (match.status === 'open') {

@@ -10,7 +10,7 @@ import { eventLine } from '../log.js';
 export async function replayPage(main, app, id) {
   const match = await call('GET', `/v1/matches/${id}`);
   const game = gameModule(match.game);
-  main.append(h('h1', null, `Replay · ${game?.title ?? match.game} · ${match.title ?? id}`),
+  main.append(h('h1', null, `Replay · ${match.title ?? game?.title ?? match.game} · ${id}`),
     h('p', null, h('a', { href: `/matches/${id}` }, 'Back to the match')));
   const mark = h('p', { id: 'verified', class: 'verified', role: 'status' }, 'Checking the match in this browser…');
   main.append(h('section', { 'aria-labelledby': 'check-title' }, h('h2', { id: 'check-title' }, 'Checked in your browser'), mark,
