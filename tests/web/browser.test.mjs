@@ -26,6 +26,9 @@ const both = [alice, bob];
 async function expectNoAxe(w, what) {
   const found = await axe(w.page);
   assert(found.length === 0, `axe on ${what}:\n  ${found.join('\n  ')}`);
+  // At phone width nothing may need sideways scrolling.
+  const overflow = await w.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert(overflow <= 1, `${what} is ${overflow}px wider than the screen`);
 }
 
 async function who(w) {
@@ -94,6 +97,19 @@ const hasMoves = (w) => w.page.$('#moves form.move-form').then((e) => e !== null
 // Plays the first choice of the first form on w's page: chooses, then
 // confirms; returns the new head.
 async function playFirst(w) {
+  try {
+    return await playFirstNow(w);
+  } catch (e) {
+    const state = await w.page.evaluate(() => ({
+      status: document.getElementById('main').dataset.status, seq: document.getElementById('main').dataset.seq,
+      forms: [...document.querySelectorAll('#moves form.move-form')].map((f) => f.dataset.form),
+      error: document.getElementById('move-error')?.textContent, line: document.getElementById('match-status')?.textContent }));
+    e.message = `${e.message} (the page: ${JSON.stringify(state)})`;
+    throw e;
+  }
+}
+
+async function playFirstNow(w) {
   const before = await seqOf(w);
   const form = await w.page.$('#moves form.move-form');
   const radio = await form.$('input[type=radio]');
@@ -141,6 +157,17 @@ async function playUntil(done, limit) {
 async function api(path) {
   const r = await fetch(`${server.origin}${path}`);
   return r.json();
+}
+
+// Runs fn(stage), naming the stage it was in when it failed.
+async function staged(fn) {
+  let at = 'the start';
+  try {
+    await fn((name) => { at = name; });
+  } catch (e) {
+    e.message = `while ${at}: ${e.message}`;
+    throw e;
+  }
 }
 
 let artifactLink = null;
@@ -229,15 +256,19 @@ await t.test('a page whose log was tampered with is not verified', async () => {
   assert(verdict[1].ok === false && verdict[1].problem.startsWith('event 3'), `a forged event 3 is not caught: ${JSON.stringify(verdict[1])}`);
 });
 
-await t.test('one Adel Verplichtet round with its sealed choices', async () => {
+await t.test('one Adel Verplichtet round with its sealed choices', () => staged(async (stage) => {
+  stage('starting the match');
   const link = await startMatch(alice, 'adel_verplichtet', 2);
   const id = link.split('/').pop();
+  stage('Bob joins');
   await joinThroughLink(bob, link);
+  stage('Alice sees the match start');
   await alice.page.waitForFunction(() => document.getElementById('main').dataset.status === 'active');
   await allAt((await api(`/v1/matches/${id}`)).head.seq);
   const sealed = await alice.page.$eval('#sealed-title', (e) => e.textContent);
   assert(sealed.includes('sealed'), 'the page does not say the choice is sealed');
   await alice.page.screenshot({ path: `${shots}/adel_verplichtet.png`, fullPage: true });
+  stage('Alice seals her location');
   // Alice seals her location: Bob's page says she has committed, and not
   // what she chose.
   const seq = await playFirst(alice);
@@ -245,6 +276,7 @@ await t.test('one Adel Verplichtet round with its sealed choices', async () => {
   const bobSees = await bob.page.$eval('.sealed', (e) => e.textContent);
   assert(/Committed: Alice/.test(bobSees), `Bob's page does not say Alice has committed: ${bobSees}`);
   assert(!/castle|auction/.test(await bob.page.$eval('.sealed', (e) => e.textContent)), 'Bob\'s page shows Alice\'s sealed choice');
+  stage('playing the rest of the round');
   const round = async () => {
     const m = await api(`/v1/matches/${id}`);
     return m.status !== 'active' || (m.view?.turn ?? 1) >= 2;
@@ -254,11 +286,54 @@ await t.test('one Adel Verplichtet round with its sealed choices', async () => {
   const committed = events.filter((e) => e.kind === 'committed').length;
   const revealed = events.filter((e) => e.kind === 'revealed').length;
   assert(committed >= 4 && revealed === committed, `a round has ${committed} commitments and ${revealed} reveals`);
+  // The sealed choices open their commitments, checked in the browser;
+  // a revealed choice changed after the fact does not.
+  const seals = await alice.page.evaluate(async (matchId) => {
+    const { checkSeals } = await import('/js/verify.js');
+    const log = (await (await fetch(`/v1/matches/${matchId}/events`)).json()).events;
+    const good = checkSeals(log);
+    const forged = structuredClone(log);
+    const reveal = forged.find((e) => e.kind === 'revealed');
+    reveal.data.action = { ...reveal.data.action, location: reveal.data.action.location === 'castle' ? 'auction' : 'castle' };
+    return [good, checkSeals(forged)];
+  }, id);
+  assert(seals[0].ok && seals[0].checked === revealed, `the commitments do not verify: ${JSON.stringify(seals[0])}`);
+  assert(!seals[1].ok && /does not open its commitment/.test(seals[1].problem), `a changed reveal is not caught: ${JSON.stringify(seals[1])}`);
+  stage('checking the page');
   await expectNoAxe(alice, 'a sealed decision');
+  await expectNoAxe(bob, 'a sealed decision at phone width');
   console.log(`        (${moves + 1} moves clicked, ${committed} sealed choices)`);
+}));
+
+await t.test('a newcomer opens an invitation link, signs in, comes back to the match and joins', async () => {
+  const carol = await profile(browser, server.origin, PHONE);
+  try {
+    const link = await startMatch(alice, 'quarriors', 2);
+    await carol.page.goto(link);
+    await carol.page.waitForSelector('#match-status');
+    assert(await carol.page.$('#join') === null, 'a visitor who is not signed in gets a join button');
+    await expectNoAxe(carol, 'an open match seen by a visitor');
+    await carol.page.click('a[href*="next="]');
+    await carol.page.waitForSelector('#sign-in form');
+    await carol.page.type('#sign-in input[name=name]', 'Carol');
+    await carol.page.click('#sign-in form button[type=submit]');
+    await carol.page.waitForSelector('#join');
+    assert(carol.page.url() === link, `after signing in Carol is at ${carol.page.url()}, not the match`);
+    await carol.page.click('#join');
+    await carol.page.waitForFunction(() => document.getElementById('main').dataset.status === 'active');
+    await alice.page.waitForFunction(() => document.getElementById('main').dataset.status === 'active' && document.getElementById('board-title'));
+    await alice.page.waitForSelector('.board .die');
+    await alice.page.screenshot({ path: `${shots}/quarriors.png`, fullPage: true });
+    await expectNoAxe(alice, 'the quarriors seat page');
+    await expectNoAxe(carol, 'the quarriors seat page at phone width');
+    for (const r of carol.requests.filter((u) => !u.startsWith('data:'))) assert(new URL(r).origin === server.origin, `Carol's page asked ${r}`);
+    assert(carol.errors.length === 0 && carol.violations.length === 0, `Carol's page: ${carol.errors.concat(carol.violations).join('; ')}`);
+  } finally {
+    await carol.context.close();
+  }
 });
 
-for (const game of ['antiquity_quest', 'another_mans_treasure', 'quarriors']) {
+for (const game of ['antiquity_quest', 'another_mans_treasure']) {
   await t.test(`a ${game} seat page is drawn, with no accessibility finding`, async () => {
     const link = await startMatch(alice, game, 2);
     await joinThroughLink(bob, link);

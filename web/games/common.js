@@ -1,7 +1,7 @@
 // common.js: what the games' drawings share: cards (a suit's colour always
 // with its symbol and its name, so colour is never the only sign), card
 // backs, dice faces, small tables.
-import { h } from '../js/dom.js';
+import { h, wide } from '../js/dom.js';
 
 // A card: {suit: css suit key, symbol, value, name (spoken), note}.
 export function card({ suit = 'grey', symbol = '◆', value = '', name, note }) {
@@ -36,7 +36,7 @@ export function seatName(ctx, seat) {
 }
 
 export function table(caption, head, rows) {
-  return h('table', null, h('caption', null, caption),
+  return wide(h('table', null, h('caption', null, caption),
     h('thead', null, h('tr', null, head.map((t) => h('th', { scope: 'col' }, t)))),
-    h('tbody', null, rows.map((r) => h('tr', null, r.map((c) => h('td', null, c))))));
+    h('tbody', null, rows.map((r) => h('tr', null, r.map((c) => h('td', null, c)))))), caption);
 }

@@ -66,3 +66,10 @@ export function when(iso) {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
 }
+
+// A table in a box that scrolls sideways when the screen is narrower than
+// the table, so the page itself never does (a phone would zoom out); the
+// box can be reached and scrolled with the keyboard.
+export function wide(table, label) {
+  return h('div', { class: 'table-wrap', role: 'region', tabindex: 0, 'aria-label': label }, table);
+}

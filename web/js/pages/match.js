@@ -2,7 +2,7 @@
 // the game's module and your legal moves as controls. Otherwise the public
 // page a spectator sees. Both with the log, kept up to date by polling the
 // events while the page is visible.
-import { h, fill, announce, when } from '../dom.js';
+import { h, fill, announce, when, wide } from '../dom.js';
 import { call, ApiError } from '../api.js';
 import { gameModule } from '../../games/index.js';
 import { movesPanel } from '../moves.js';
@@ -42,7 +42,7 @@ function seatsTable(match, mine) {
   const clocks = new Map((match.clocks ?? []).map((c) => [c.seat, c]));
   const waiting = new Set(match.pending?.seats ?? []);
   const scores = match.result?.scores;
-  return h('table', null, h('caption', null, 'Players'),
+  return wide(h('table', null, h('caption', null, 'Players'),
     h('thead', null, h('tr', null, ['Seat', 'Player', 'To act', 'Clock', scores ? 'Score' : null].filter(Boolean).map((t) => h('th', { scope: 'col' }, t)))),
     h('tbody', null, match.seats.map((s) => {
       const c = clocks.get(s.seat);
@@ -50,7 +50,7 @@ function seatsTable(match, mine) {
       return h('tr', null, h('td', null, String(s.seat)), h('td', null, seatLabel(match, s.seat, mine)),
         h('td', { class: waiting.has(s.seat) ? 'turn-mark' : null }, waiting.has(s.seat) ? 'to act' : match.pending?.committed?.includes(s.seat) ? 'sealed ✓' : ''),
         h('td', null, clock), scores ? h('td', null, String(scores[s.seat] ?? '')) : null);
-    })));
+    }))), 'Players');
 }
 
 function sealedPanel(match, mine) {
@@ -78,7 +78,20 @@ export async function matchPage(main, app, id) {
   const events = [];
   let drawnNames = null;
 
-  async function load() {
+  // Loads and polls run one at a time, in order: the timer and a move of
+  // one's own may both ask, and an older answer must not be drawn over a
+  // newer one, nor a log page appended twice.
+  let queue = Promise.resolve();
+  const serial = (fn) => {
+    const run = queue.then(fn, fn);
+    queue = run.catch(() => {});
+    return run;
+  };
+  let drawnKey = null;
+  const load = () => serial(loadNow);
+  const poll = () => serial(pollNow);
+
+  async function loadNow() {
     match = await call('GET', `/v1/matches/${id}`);
     const mine = app.me ? match.seats.find((s) => s.player === app.me.player)?.seat ?? null : null;
     let view = null;
@@ -86,7 +99,13 @@ export async function matchPage(main, app, id) {
       view = await call('GET', `/v1/matches/${id}/view`, { key: app.me });
       match = view;
     }
-    draw(mine, view);
+    // Drawn again only when something changed: a redraw for nothing would
+    // take the control a player is on, or the move they are typing.
+    const key = `${match.head.seq}/${match.status}/${mine}`;
+    if (key !== drawnKey) {
+      drawnKey = key;
+      draw(mine, view);
+    }
     // A seat taken since the log was drawn: its lines name the player now.
     const seatNames = JSON.stringify(match.seats.map((s) => s.name ?? null));
     if (seatNames !== drawnNames) {
@@ -128,6 +147,15 @@ export async function matchPage(main, app, id) {
   }
 
   function draw(mine, view) {
+    // A redraw replaces the element a keyboard user stood on: they land on
+    // the match's state line instead of the top of the page.
+    const hadFocus = main.contains(document.activeElement) && document.activeElement !== main &&
+      (head.contains(document.activeElement) || board.contains(document.activeElement));
+    drawNow(mine, view);
+    if (hadFocus && !main.contains(document.activeElement)) document.getElementById('match-status')?.focus();
+  }
+
+  function drawNow(mine, view) {
     const game = gameModule(match.game);
     const ctx = { seat: mine, seats: names(match) };
     // What the page shows, for tests and styles: the head it was drawn at.
@@ -135,12 +163,12 @@ export async function matchPage(main, app, id) {
     document.getElementById('main').dataset.status = match.status;
     fill(head,
       h('h1', null, `${match.title ?? game?.title ?? match.game} · ${id}`),
-      h('p', { id: 'match-status' }, statusLine(match, mine)),
+      h('p', { id: 'match-status', tabindex: -1 }, statusLine(match, mine)),
       seatsTable(match, mine));
     if (match.status === 'open') {
       head.append(h('p', null, 'Invitation link: ', h('a', { href: `/matches/${id}`, id: 'invite-link' }, `${location.origin}/matches/${id}`)));
       if (app.me && mine === null) head.append(h('button', { id: 'join', onclick: join }, 'Join this match'));
-      else if (!app.me) head.append(h('p', null, h('a', { href: '/#sign-in' }, 'Sign in'), ' to join this match.'));
+      else if (!app.me) head.append(h('p', null, h('a', { href: `/?next=/matches/${id}#sign-in` }, 'Sign in'), ' to join this match; you come back here after.'));
       else head.append(h('p', null, 'Send the invitation link to the others; the match starts when every seat is taken.'));
     }
     if (match.status === 'finished' || match.status === 'aborted') {
@@ -170,7 +198,7 @@ export async function matchPage(main, app, id) {
     if (view?.text) board.append(h('details', null, h('summary', null, 'Your view as text'), h('pre', { class: 'text' }, view.text)));
   }
 
-  async function poll() {
+  async function pollNow() {
     const page = await call('GET', `/v1/matches/${id}/events?after=${after}`);
     events.push(...page.events);
     for (const e of page.events) logList.append(logItem(e, match?.seats));
@@ -201,7 +229,14 @@ export async function matchPage(main, app, id) {
     if (!stopped) timer = setTimeout(tick, quiet ? POLL_QUIET_MS : POLL_BUSY_MS);
   };
   timer = setTimeout(tick, POLL_BUSY_MS);
+  const shown = () => {
+    if (document.visibilityState !== 'visible' || stopped) return;
+    clearTimeout(timer);
+    tick();
+  };
+  document.addEventListener('visibilitychange', shown);
   app.onLeave(() => {
+    document.removeEventListener('visibilitychange', shown);
     stopped = true;
     clearTimeout(timer);
   });

@@ -1,7 +1,7 @@
 // settings.js: notifications (channels, quiet hours, digest), vacations,
 // and this account's keys (list, revoke), and forgetting this browser's
 // key.
-import { h, fill, field, announce, when } from '../dom.js';
+import { h, fill, field, announce, when, wide } from '../dom.js';
 import { call } from '../api.js';
 import * as keys from '../keys.js';
 
@@ -105,7 +105,7 @@ async function keyList(app) {
   const refresh = async () => {
     try {
       const k = (await call('GET', '/v1/players/me/keys', { key: app.me })).keys;
-      fill(box, h('table', null, h('caption', null, 'Keys that can sign for you'),
+      fill(box, wide(h('table', null, h('caption', null, 'Keys that can sign for you'),
         h('thead', null, h('tr', null, ['Key', 'Name', 'Added', 'State', ''].map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', null, k.map((x) => h('tr', null, h('td', null, h('code', null, x.key_id)), h('td', null, x.name ?? ''),
           h('td', null, when(x.created_at)), h('td', null, x.revoked_at ? `revoked ${when(x.revoked_at)}` : x.current ? 'this browser' : 'active'),
@@ -113,7 +113,7 @@ async function keyList(app) {
             await call('DELETE', `/v1/players/me/keys/${x.key_id}`, { key: app.me });
             announce(`Key ${x.key_id} revoked.`);
             refresh();
-          } }, `Revoke ${x.name ?? x.key_id}`)))))));
+          } }, `Revoke ${x.name ?? x.key_id}`)))))), 'Your keys'));
     } catch (e) {
       fill(box, h('p', null, `This browser's key: `, h('code', null, app.me.keyId), `. (The list of your keys is not available: ${e.message})`));
     }

@@ -1,6 +1,6 @@
 // start.js: the start page (what this is, signing in, the games, starting
 // a match, my matches), the games page and the my-matches page.
-import { h, fill, field, announce, when } from '../dom.js';
+import { h, fill, field, announce, when, wide } from '../dom.js';
 import { call, ApiError } from '../api.js';
 import * as keys from '../keys.js';
 import { gameModule } from '../../games/index.js';
@@ -51,7 +51,9 @@ function registerForm(app) {
       await keys.save(identity);
       await app.setIdentity(identity);
       announce(`Registered as ${identity.name}.`);
-      app.go(location.pathname);
+      // Back to the match whose invitation brought them here, if one did.
+      const next = new URLSearchParams(location.search).get('next');
+      app.go(next && /^\/matches\/[A-Za-z0-9_]+$/.test(next) ? next : location.pathname);
     } catch (e) {
       showError(err, e);
     }
@@ -196,7 +198,7 @@ async function drawMyMatches(list, app) {
     fill(list, h('p', null, 'No match yet: start one above, or open an invitation link.'));
     return;
   }
-  fill(list, h('table', null,
+  fill(list, wide(h('table', null,
     h('caption', { class: 'hint' }, 'Your matches, the ones waiting for you marked ▶'),
     h('thead', null, h('tr', null, ['Match', 'Game', 'Players', 'State', 'Updated'].map((t) => h('th', { scope: 'col' }, t)))),
     h('tbody', null, rows.map((m) => h('tr', null,
@@ -204,7 +206,7 @@ async function drawMyMatches(list, app) {
       h('td', null, gameModule(m.game)?.title ?? m.game),
       h('td', null, (m.seats ?? []).map((s) => s.name ?? `seat ${s.seat}`).join(', ')),
       h('td', { class: m.your_turn ? 'turn-mark' : null }, m.your_turn ? 'your turn' : m.status),
-      h('td', null, when(m.updated_at)))))));
+      h('td', null, when(m.updated_at)))))), 'Your matches'));
 }
 
 export async function myMatchesPage(main, app) {
