@@ -34,6 +34,7 @@ export function draw(view, ctx) {
   const prison = (view.prison ?? []).filter((p) => p !== null);
   if (prison.length) out.push(h('p', null, `In prison: ${prison.map((p) => JSON.stringify(p)).join(', ')}`));
   if (view.you?.hand) out.push(cardRow('Your collection cards', view.you.hand.map(avCard)));
+  out.push(h('p', { class: 'hint' }, 'Collections: ', Object.entries(SETS).map(([letter, [, sym]]) => `${sym} ${letter}`).join(' · ')));
   if (view.log?.length) out.push(h('details', null, h('summary', null, 'What happened this turn'), h('ul', null, view.log.map((l) => h('li', null, typeof l === 'string' ? l : JSON.stringify(l))))));
   return out;
 }

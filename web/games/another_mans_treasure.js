@@ -27,9 +27,20 @@ export function draw(view, ctx) {
   out.push(h('p', null, `Round ${view.round ?? '?'} of ${view.rounds ?? '?'} · phase: ${view.phase ?? ''} · draw pile ${view.draw_pile ?? '?'} · discard pile ${view.discard_pile ?? '?'}${view.claim_window ? ' · the claim window is open' : ''}`));
   if (view.discard_top) out.push(cardRow('Top of the discard pile', [amtCard(view.discard_top)]));
   if (view.hand) out.push(cardRow('Your hand', view.hand.map(amtCard)));
+  out.push(h('p', { class: 'hint' }, 'Colours: ● blue · ▲ red · ★ yellow · ■ green · ✱ wild · ☺ smiley'));
+  // Patterns on the table: "P1.2" is seat 0's second; a wild says what it
+  // stands for.
   for (const pattern of view.table ?? []) {
-    out.push(h('div', { class: 'panel' }, h('p', null, `${pattern.id ?? ''} ${pattern.kind ?? ''} of ${seatName(ctx, pattern.seat)}`),
-      h('ul', { class: 'cards' }, (pattern.cards ?? []).map(amtCard))));
+    out.push(h('div', { class: 'panel' }, h('p', null, `${pattern.ref ?? ''}: ${pattern.kind ?? ''} of ${seatName(ctx, pattern.owner)}`),
+      h('ul', { class: 'cards', 'aria-label': `pattern ${pattern.ref ?? ''}` }, (pattern.cards ?? []).map((c) => {
+        const el = amtCard(c);
+        if (c.as) {
+          const img = el.firstChild;
+          img.setAttribute('aria-label', `${img.getAttribute('aria-label')} as ${c.as}`);
+          img.append(h('span', { class: 'note', 'aria-hidden': 'true' }, `=${c.as}`));
+        }
+        return el;
+      }))));
   }
   out.push(table('Players', ['Player', 'Cards in hand', 'Patterns done', 'Round scores', 'Total'],
     (view.players ?? []).map((p) => [seatName(ctx, p.seat), h('ul', { class: 'cards' }, backs(p.hand_count ?? 0)),

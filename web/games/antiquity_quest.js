@@ -7,9 +7,11 @@ import { card, cardRow, backs, seatName, table } from './common.js';
 export const title = 'Antiquity Quest';
 export const summary = 'Rummy with antiquities: draw, pick up the discard pile, and lay collections of one suit or of treasures; complete collections score 250 to 1500, and the first to go out ends the round.';
 
+// Each suit's colour and symbol (the symbol and the name say it too).
 const SUITS = {
-  red: '♦', yellow: '☀', blue: '≈', green: '♣', purple: '♛', orange: '✹', white: '○', black: '●',
+  red: '♦', yellow: '☀', blue: '≈', green: '♣', purple: '♛', orange: '✹',
 };
+const TREASURES = { crown: '♔', chalice: '♁', scepter: '⚚', mask: '☺', amulet: '☥', remington: '✍', tess: '✈' };
 
 function parse(token) {
   const name = String(token).replace(/\.\d+$/, '');
@@ -24,7 +26,9 @@ export function aqCard(token) {
     return card({ suit: SUITS[suit] ? suit : 'grey', symbol: SUITS[suit] ?? '◆',
                   value: rank === 'wild' ? 'W' : rank, name: `${suit} ${rank}` });
   }
-  return card({ suit: 'brown', symbol: '♜', value: rank, name: `treasure: ${rank}` });
+  const person = rank === 'remington' || rank === 'tess';
+  return card({ suit: person ? 'black' : 'brown', symbol: TREASURES[rank] ?? '✦', value: rank,
+                name: person ? `character: ${rank}` : `treasure: ${rank}` });
 }
 
 export function draw(view, ctx) {
@@ -33,6 +37,7 @@ export function draw(view, ctx) {
   const discard = view.discard_pile ?? {};
   out.push(cardRow(`Discard pile (${discard.count ?? 0} cards)`, (discard.cards ?? []).map(aqCard)));
   if (view.you?.hand) out.push(cardRow('Your hand', view.you.hand.map(aqCard)));
+  out.push(h('p', { class: 'hint' }, 'Suits: ', Object.entries(SUITS).map(([n, sym]) => `${sym} ${n}`).join(' · '), ' · W wild'));
   for (const side of view.sides ?? []) {
     const who = (side.seats ?? []).map((s) => seatName(ctx, s)).join(' and ');
     const cols = (side.collections ?? []).map((c) => h('div', { class: 'panel' },

@@ -4,11 +4,13 @@ import { h } from '../js/dom.js';
 import { card, cardRow, seatName, table } from './common.js';
 
 export const title = 'Artifact Stack';
-export const summary = 'Dig artifacts out of a temple of stacked cards: take an uncovered card, peek under a face-down one, or hire an assistant; collect sets of the six kinds for points.';
+export const summary = 'Dig artifacts out of crumbling temples of stacked cards: take or dig out an uncovered card, peek at a face-down one, hire assistants, earn silver; the most victory points wins.';
 
+// Every stack's colour and symbol; the symbol and the name say it too.
 const STACKS = {
-  statues: ['brown', '♜'], weapons: ['red', '⚔'], manuscripts: ['blue', '✎'],
-  jewelry: ['yellow', '◆'], relics: ['purple', '✝'], china: ['teal', '❀'],
+  statues: ['brown', '♜'], coins: ['orange', '●'], weapons: ['red', '⚔'], manuscripts: ['blue', '✎'],
+  jewelry: ['yellow', '◆'], relics: ['purple', '✝'], curses: ['black', '☠'], china: ['teal', '❀'],
+  monsters: ['green', '☾'], treasures: ['grey', '✦'],
 };
 
 export function asCard(known, at) {
@@ -32,6 +34,8 @@ export function draw(view, ctx) {
     layers.get(layer).push(c);
   }
   out.push(h('h4', null, 'The temple'));
+  out.push(h('p', { class: 'hint' }, 'Stacks: ', (view.stacks ?? []).map((name) => `${STACKS[name]?.[1] ?? '◆'} ${name}`).join(' · '),
+    ' · ? face down · ★ star'));
   for (const [layer, cards] of layers) {
     out.push(h('div', null, h('p', { class: 'hint' }, `Layer ${layer}`),
       h('ul', { class: 'cards', 'aria-label': `temple layer ${layer}` }, cards.map((c) => {

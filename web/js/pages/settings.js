@@ -110,21 +110,30 @@ async function keyList(app) {
         h('tbody', null, k.map((x) => h('tr', null, h('td', null, h('code', null, x.key_id)), h('td', null, x.name ?? ''),
           h('td', null, when(x.created_at)), h('td', null, x.revoked_at ? `revoked ${when(x.revoked_at)}` : x.current ? 'this browser' : 'active'),
           h('td', null, x.revoked_at || x.current ? null : h('button', { class: 'secondary', onclick: async () => {
-            await call('DELETE', `/v1/players/me/keys/${x.key_id}`, { key: app.me });
-            announce(`Key ${x.key_id} revoked.`);
-            refresh();
+            try {
+              await call('DELETE', `/v1/players/me/keys/${x.key_id}`, { key: app.me });
+              announce(`Key ${x.key_id} revoked.`);
+              refresh();
+            } catch (e) {
+              announce(`The key was not revoked: ${e.message}`);
+            }
           } }, `Revoke ${x.name ?? x.key_id}`)))))), 'Your keys'));
     } catch (e) {
       fill(box, h('p', null, `This browser's key: `, h('code', null, app.me.keyId), `. (The list of your keys is not available: ${e.message})`));
     }
   };
   await refresh();
-  const forget = h('button', { class: 'secondary', onclick: async () => {
+  // Two steps: without an email address, a forgotten key is a lost account.
+  const really = h('button', { class: 'secondary', hidden: true, onclick: async () => {
     await keys.forget();
     await app.setIdentity(null);
     app.go('/');
-  } }, 'Forget this browser\'s key');
-  return section('k-title', 'Keys', box, h('p', null, 'Forgetting the key signs this browser out for good; use a sign-in link to come back.'), forget);
+  } }, 'Yes, forget the key: I can sign in again by mail');
+  const forget = h('button', { class: 'secondary', onclick: () => {
+    really.hidden = false;
+    really.focus();
+  } }, 'Forget this browser\'s key…');
+  return section('k-title', 'Keys', box, h('p', null, 'Forgetting the key signs this browser out for good; use a sign-in link to come back.'), h('div', { class: 'row' }, forget, really));
 }
 
 export async function settingsPage(main, app) {
