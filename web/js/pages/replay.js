@@ -45,7 +45,10 @@ export async function replayPage(main, app, id) {
     where.textContent = `Event ${seq} of ${head}: ${e ? eventLine(e, match.seats) : ''}`;
     try {
       const r = await call('GET', `/v1/matches/${id}/replay?seq=${seq}`);
-      fill(stage, (r.views ?? []).map((v) => h('div', { class: 'panel' },
+      const table = r.public && typeof r.public === 'object' && game
+        ? h('div', { class: 'panel' }, h('h3', null, 'The table'), game.draw(r.public.view ?? r.public, { seat: null, seats: match.seats }))
+        : null;
+      fill(stage, table, (r.views ?? []).map((v) => h('div', { class: 'panel' },
         h('h3', null, `${v.name ?? `seat ${v.seat}`}'s view`),
         game && v.view ? game.draw(v.view, { seat: v.seat, seats: match.seats }) : h('pre', { class: 'text' }, v.text ?? ''))));
     } catch (err) {
