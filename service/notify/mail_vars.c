@@ -60,7 +60,7 @@ static char *digest_text(const json_t *matches, const char *base)
             }
             fprintf(f, "    %s\n", json_string_value(move) ? json_string_value(move) : "");
         }
-        fprintf(f, "  Play: %s/v1/matches/%s/view\n", base, match ? match : "");
+        fprintf(f, "  Play: %s/matches/%s\n", base, match ? match : "");
     }
     if (fclose(f) != 0)
         abort();
@@ -156,6 +156,8 @@ void mail_vars_fill(mail_vars *v, const char *notification_id,
     const char *base = env_or("PBEM_PUBLIC_URL", "http://127.0.0.1:8080");
     snprintf(v->link, sizeof v->link, "%s/v1/matches/%s", base,
              match ? match : "");
+    snprintf(v->play, sizeof v->play, "%s/matches/%s", base,
+             match ? match : "");
     snprintf(v->settings, sizeof v->settings,
              "%s/v1/players/me/notification-settings", base);
     char token[SEAL_TOKEN_TEXT], player_ref[32];
@@ -205,6 +207,7 @@ void mail_vars_fill(mail_vars *v, const char *notification_id,
         {"forms", v->forms},
         {"result", v->result ? v->result : "{}"},
         {"link", v->link},
+        {"play_link", v->play},
         {"settings_link", v->settings},
         {"notification", notification_id},
         {"changes", v->changes[0] ? v->changes : "  (nothing yet)"},

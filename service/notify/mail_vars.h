@@ -13,7 +13,7 @@
 
 #include "notify/templates.h"
 
-#define MAIL_VARS_MAX 25
+#define MAIL_VARS_MAX 26
 
 typedef struct mail_vars {
     templates_var list[MAIL_VARS_MAX]; /* what templates_render_* take */
@@ -21,6 +21,7 @@ typedef struct mail_vars {
     char unsubscribe[640]; /* also the List-Unsubscribe header */
     /* The text list points into: */
     char link[512], settings[512], seq[32], waiting[16];
+    char play[512]; /* the seat's page in a browser (web/) */
     char headline[160], opening[400], answer_hint[400];
     char *whose, *moves, *changes, *digest, *forms, *view, *result;
 } mail_vars;
