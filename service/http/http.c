@@ -328,7 +328,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
     if (web_files_wanted(method, url)) {
         int status = 0;
         enum MHD_Result sent = web_files_send(conn, url, &status);
-        metrics_request("web", status, seconds_since(&req->began));
+        double seconds = seconds_since(&req->began);
+        metrics_request("web", status, seconds);
+        char client[64];
+        client_of(server, conn, client, sizeof client);
+        log_info("%s %s %s -> %d in %.1f ms", client, method, url, status,
+                 seconds * 1e3);
         return sent;
     }
     answer out = {0};
