@@ -333,9 +333,11 @@ await t.test('a newcomer opens an invitation link, signs in, comes back to the m
   }
 });
 
+const openLinks = {};
 for (const game of ['antiquity_quest', 'another_mans_treasure']) {
-  await t.test(`a ${game} seat page is drawn, with no accessibility finding`, async () => {
+  await t.test(`the ${game} seat page is drawn, with no accessibility finding`, async () => {
     const link = await startMatch(alice, game, 2);
+    openLinks[game] = link;
     await joinThroughLink(bob, link);
     await alice.page.waitForFunction(() => document.getElementById('main').dataset.status === 'active' && document.getElementById('board-title'));
     await alice.page.waitForSelector('.board .card, .board .die');
@@ -345,18 +347,37 @@ for (const game of ['antiquity_quest', 'another_mans_treasure']) {
   });
 }
 
-await t.test('a spectator sees the public page and the log', async () => {
+await t.test('a spectator sees the public page, the log as sentences, and moves as they come', async () => {
   const spectator = await profile(browser, server.origin, DESKTOP);
   both.push(spectator); // its network log is checked below
+  // Live: a spectator on an active match sees Alice's move arrive.
+  const live = openLinks.another_mans_treasure;
+  await spectator.page.goto(live);
+  await spectator.page.waitForFunction(() => document.getElementById('main').dataset.status === 'active');
+  assert(await spectator.page.$('#join') === null && await spectator.page.$('#moves') === null, 'a spectator gets controls');
+  const lines = async () => spectator.page.$$eval('.log li', (l) => l.length);
+  const before = await lines();
+  if (!alice.page.url().endsWith(live.split('/').pop())) await alice.page.goto(live);
+  await alice.page.waitForSelector('#moves form.move-form');
+  const seq = await playFirst(alice);
+  await spectator.page.waitForFunction((n) => Number(document.getElementById('main').dataset.seq) >= n, {}, seq);
+  assert(await lines() > before, 'the spectator\'s log did not grow');
+  await expectNoAxe(spectator, 'a live public match page');
   await spectator.page.goto(artifactLink);
   await spectator.page.waitForFunction(() => document.querySelectorAll('.log li').length > 3);
-  const lines = await spectator.page.$$eval('.log li', (l) => l.map((x) => x.textContent));
-  assert(lines.some((l) => l.includes('Alice (seat 0)') && l.includes('created')), `the log does not read: ${lines.slice(0, 3).join(' / ')} ${JSON.stringify((await api(`/v1/matches/${artifactId}/events`)).events[0])}`);
+  const read = await spectator.page.$$eval('.log li', (l) => l.map((x) => x.textContent));
+  assert(read.some((l) => l.includes('Alice (seat 0)') && l.includes('created')), `the log does not read: ${read.slice(0, 3).join(' / ')}`);
   assert(await spectator.page.$('#moves') === null, 'a spectator gets move controls');
   await expectNoAxe(spectator, 'the public match page');
   both.pop();
   await spectator.context.close();
   for (const r of spectator.requests.filter((u) => !u.startsWith('data:'))) assert(new URL(r).origin === server.origin, `the spectator's page asked ${r}`);
+});
+
+await t.test('my matches lists the matches this player is in', async () => {
+  await bob.page.goto(`${server.origin}/me`);
+  await bob.page.waitForSelector(`a[href="/matches/${artifactId}"]`);
+  await expectNoAxe(bob, 'my matches at phone width');
 });
 
 await t.test('settings: notifications saved, vacations and keys listed, no accessibility finding', async () => {
