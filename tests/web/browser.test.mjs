@@ -9,6 +9,7 @@
 //
 // Run by scripts/test.sh (PBEM_BIN, DATABASE_URL set); prints one line per
 // check and a synthesis line "[browser] Tested: N | Passing: P | Failing: F".
+import { execFileSync } from 'node:child_process';
 import { startServer } from './server.mjs';
 import { CSP, assert, axe, launch, profile, runner, screenshotDir } from './harness.mjs';
 
@@ -169,6 +170,26 @@ async function staged(fn) {
     throw e;
   }
 }
+
+await t.test('the page signs a request exactly as the independent signer does (tests/node/sign-request.mjs)', async () => {
+  await alice.page.goto(`${server.origin}/games`);
+  const seed = '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60';
+  const input = { seed_hex: seed, keyid: 'k_0011223344556677', method: 'POST', created: 1767225600,
+                  nonce: '00112233445566778899aabbccddeeff', url: `${server.origin}/v1/matches/m_7/moves?x=1`,
+                  body: '{"seq":4,"move":"dig 0.1.0","name":"Zoë"}' };
+  const theirs = JSON.parse(execFileSync('node', [new URL('../node/sign-request.mjs', import.meta.url).pathname, JSON.stringify(input)])).headers;
+  const ours = await alice.page.evaluate(async (i) => {
+    const { signatureHeaders } = await import('/js/api.js');
+    // The seed as a PKCS #8 key (RFC 8410's fixed prefix), only for this
+    // comparison: the page's own keys are made non-extractable.
+    const der = Uint8Array.from(('302e020100300506032b657004220420' + i.seed_hex).match(/../g), (b) => parseInt(b, 16));
+    const privateKey = await crypto.subtle.importKey('pkcs8', der, { name: 'Ed25519' }, false, ['sign']);
+    return signatureHeaders({ privateKey, keyId: i.keyid }, i.method, new URL(i.url), i.body, { created: i.created, nonce: i.nonce });
+  }, input);
+  assert(ours['Content-Digest'] === theirs['content-digest'], `Content-Digest: ${ours['Content-Digest']} vs ${theirs['content-digest']}`);
+  assert(ours['Signature-Input'] === theirs['signature-input'], `Signature-Input: ${ours['Signature-Input']} vs ${theirs['signature-input']}`);
+  assert(ours.Signature === theirs.signature, `Signature: ${ours.Signature} vs ${theirs.signature}`);
+});
 
 let artifactLink = null;
 let artifactId = null;

@@ -18,7 +18,10 @@ export class ApiError extends Error {
   }
 }
 
-async function signatureHeaders(key, method, url, body) {
+// The Content-Digest, Signature-Input and Signature headers of a request
+// (url a URL, body a string or undefined) signed with key ({privateKey,
+// keyId}); created and nonce are chosen here unless given.
+export async function signatureHeaders(key, method, url, body, { created, nonce } = {}) {
   const components = ['"@method"', '"@path"'];
   const lines = [`"@method": ${method}`, `"@path": ${url.pathname}`];
   const headers = {};
@@ -32,8 +35,8 @@ async function signatureHeaders(key, method, url, body) {
     components.push('"content-digest"');
     lines.push(`"content-digest": ${headers['Content-Digest']}`);
   }
-  const created = Math.floor(Date.now() / 1000);
-  const nonce = hex(crypto.getRandomValues(new Uint8Array(16)));
+  created ??= Math.floor(Date.now() / 1000);
+  nonce ??= hex(crypto.getRandomValues(new Uint8Array(16)));
   const params = `(${components.join(' ')});created=${created};keyid="${key.keyId}";alg="ed25519";nonce="${nonce}"`;
   lines.push(`"@signature-params": ${params}`);
   const signature = await crypto.subtle.sign({ name: 'Ed25519' }, key.privateKey,
