@@ -63,8 +63,8 @@ async function registerByKeyboard(w, name) {
   await w.page.waitForFunction((n) => document.getElementById('who').textContent.includes(n), {}, name);
 }
 
-async function tabTo(page, selector) {
-  for (let i = 1; i <= 40; i++) {
+async function tabTo(page, selector, limit = 40) {
+  for (let i = 1; i <= limit; i++) {
     await page.keyboard.press('Tab');
     if (await page.evaluate((s) => document.activeElement?.matches(s), selector)) return i;
   }
@@ -239,6 +239,24 @@ await t.test('a refused move shows the rule\'s sentence from the API', async () 
   const shown = await w.page.$eval('#move-error', (e) => e.textContent);
   assert(shown === body.error.message, `the page shows "${shown}", the API said "${body.error.message}"`);
   await w.page.click('.typed-move summary');
+});
+
+await t.test('a move made with the keyboard alone: Tab to a choice, Space, Tab to confirm, Enter', async () => {
+  const w = (await hasMoves(alice)) ? alice : bob;
+  const before = await seqOf(w);
+  await w.page.focus('#match-status');
+  assert(await tabTo(w.page, '#moves input[type=radio]', 120) > 0, 'Tab never reaches a move');
+  await w.page.keyboard.press('Space');
+  const chosen = await w.page.evaluate(() => document.activeElement.checked);
+  assert(chosen, 'Space does not choose the focused move');
+  await w.page.keyboard.press('Tab');
+  assert(await w.page.evaluate(() => document.activeElement.matches('#moves button[type=submit]')), 'Tab after a choice does not reach its confirm button');
+  await w.page.keyboard.press('Enter');
+  await w.page.waitForFunction((s) => Number(document.getElementById('main').dataset.seq) > s, {}, before);
+  // The redrawn page leaves keyboard users on the match's state, not lost.
+  const focused = await w.page.evaluate(() => document.activeElement?.id);
+  assert(focused === 'match-status', `after the move the focus is on ${focused}`);
+  await allAt(await seqOf(w));
 });
 
 await t.test('Alice and Bob play the Artifact Stack match to the end by clicking', async () => {
