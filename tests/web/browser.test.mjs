@@ -386,6 +386,32 @@ for (const game of ['antiquity_quest', 'another_mans_treasure']) {
   });
 }
 
+await t.test('choose cards, then confirm: an Antiquity Quest discard made with the hand\'s checkboxes', async () => {
+  const link = openLinks.antiquity_quest;
+  for (const w of [alice, bob]) {
+    await w.page.goto(link);
+    await w.page.waitForFunction(() => document.getElementById('main').dataset.status === 'active');
+  }
+  const mover = await Promise.any([alice, bob].map((w) => w.page.waitForSelector('#moves form.move-form').then(() => w)));
+  await playFirst(mover); // the turn begins with a draw
+  await mover.page.waitForSelector('.card-composer');
+  const before = await seqOf(mover);
+  await mover.page.select('.card-composer select', 'discard');
+  const card = await mover.page.$eval('.card-composer input[type=checkbox]', (b) => b.value);
+  await mover.page.click('.card-composer input[type=checkbox]');
+  const [answer] = await Promise.all([
+    mover.page.waitForResponse((r) => r.url().endsWith('/moves') && r.request().method() === 'POST'),
+    mover.page.click('.card-composer button[type=submit]'),
+  ]);
+  assert(answer.ok(), `the discard was refused: ${await answer.text()}`);
+  const sent = JSON.parse(answer.request().postData());
+  assert(sent.move === `discard ${card}`, `the page sent ${JSON.stringify(sent)}`);
+  await mover.page.waitForFunction((s) => Number(document.getElementById('main').dataset.seq) > s, {}, before);
+  const log = await mover.page.$$eval('.log li', (l) => l.map((x) => x.textContent).join(' / '));
+  assert(log.includes(`discard ${card}`), `the log does not show the discard: ${log}`);
+  await expectNoAxe(mover, 'a card chooser');
+});
+
 await t.test('a spectator sees the public page, the log as sentences, and moves as they come', async () => {
   const spectator = await profile(browser, server.origin, DESKTOP);
   both.push(spectator); // its network log is checked below
@@ -396,7 +422,11 @@ await t.test('a spectator sees the public page, the log as sentences, and moves 
   assert(await spectator.page.$('#join') === null && await spectator.page.$('#moves') === null, 'a spectator gets controls');
   const lines = async () => spectator.page.$$eval('.log li', (l) => l.length);
   const before = await lines();
-  // Whoever's turn it is (both players' pages are on this match).
+  // Whoever's turn it is.
+  for (const w of [alice, bob]) {
+    await w.page.goto(live);
+    await w.page.waitForFunction(() => document.getElementById('main').dataset.status === 'active');
+  }
   const mover = await Promise.any([alice, bob].map((w) => w.page.waitForSelector('#moves form.move-form').then(() => w)));
   const seq = await playFirst(mover);
   await spectator.page.waitForFunction((n) => Number(document.getElementById('main').dataset.seq) >= n, {}, seq);

@@ -38,3 +38,8 @@ export function draw(view, ctx) {
   if (view.log?.length) out.push(h('details', null, h('summary', null, 'What happened this turn'), h('ul', null, view.log.map((l) => h('li', null, typeof l === 'string' ? l : JSON.stringify(l))))));
   return out;
 }
+
+// The hand's collection cards as moves name them.
+export function hand(view) {
+  return view.you?.hand ?? [];
+}

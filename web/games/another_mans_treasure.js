@@ -47,3 +47,8 @@ export function draw(view, ctx) {
       String(p.completed_patterns ?? 0), (p.round_scores ?? []).join(', '), String(p.total ?? 0)])));
   return out;
 }
+
+// The hand's cards as moves name them.
+export function hand(view) {
+  return (view.hand ?? []).map((c) => (typeof c === 'string' ? c : c.card));
+}

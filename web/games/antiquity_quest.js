@@ -51,3 +51,8 @@ export function draw(view, ctx) {
   }
   return out;
 }
+
+// The hand's cards as moves name them (the token without its copy).
+export function hand(view) {
+  return (view.you?.hand ?? []).map((t) => String(t).replace(/\.\d+$/, ''));
+}

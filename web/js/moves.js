@@ -7,7 +7,7 @@ let groupCount = 0;
 
 // legal: {moves, texts, complete, forms}; play(move) posts {action} or
 // {move: text} and returns a promise.
-export function movesPanel(legal, play, { sealed = false } = {}) {
+export function movesPanel(legal, play, { sealed = false, hand = [] } = {}) {
   const groups = new Map();
   (legal.moves ?? []).forEach((move, i) => {
     const form = move.type ?? 'move';
@@ -42,6 +42,8 @@ export function movesPanel(legal, play, { sealed = false } = {}) {
     });
     panel.append(form$);
   }
+  const composer = cardComposer(legal, hand, play, sealed);
+  if (composer) panel.append(composer);
   // Any move in the engine's notation: for the forms the list only samples.
   const typed = h('input', { name: 'move', autocomplete: 'off', spellcheck: 'false' });
   const typedForm = h('form', { class: 'typed-move' },
@@ -55,4 +57,42 @@ export function movesPanel(legal, play, { sealed = false } = {}) {
   });
   panel.append(typedForm);
   return panel;
+}
+
+// Choose cards, then confirm: for the forms that name only cards of the
+// hand ("play CARD CARD CARD…", "discard CARD"), and only those whose kind
+// of move is legal now, the hand as checkboxes and the form to play them
+// with. The rules judge the choice; a refusal shows their sentence.
+function cardComposer(legal, hand, play, sealed) {
+  if (!hand.length) return null;
+  const legalTypes = new Set((legal.moves ?? []).map((m) => m.type));
+  const verbs = [];
+  for (const form of legal.forms ?? []) {
+    const m = form.match(/^([a-z]+) CARD\b(.*)$/);
+    if (!m || /[A-Z]{2,}/.test(m[2].replaceAll('CARD', '')) || !legalTypes.has(m[1])) continue;
+    if (!verbs.includes(m[1])) verbs.push(m[1]);
+  }
+  if (!verbs.length) return null;
+  const id = `c${++groupCount}`;
+  const verb = h('select', { id: `${id}-verb` }, verbs.map((v) => h('option', { value: v }, v)));
+  const boxes = hand.map((card, i) => h('label', null, h('input', { type: 'checkbox', value: card, name: `${id}-card${i}` }), card));
+  const err = h('p', { class: 'error', role: 'alert', hidden: true });
+  const form = h('form', { class: 'card-composer' },
+    h('fieldset', null, h('legend', null, 'Choose cards, then confirm'),
+      h('div', { class: 'field' }, h('label', { for: `${id}-verb` }, 'Move'), verb),
+      h('div', { class: 'choices', role: 'group', 'aria-label': 'Cards from your hand' }, boxes),
+      h('button', { type: 'submit' }, sealed ? 'Seal these cards' : 'Play these cards'), err));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const cards = boxes.map((b) => b.querySelector('input')).filter((b) => b.checked).map((b) => b.value);
+    if (!cards.length) {
+      err.hidden = false;
+      err.textContent = 'choose at least one card';
+      return;
+    }
+    err.hidden = true;
+    const text = `${verb.value} ${cards.join(' ')}`;
+    play({ move: text }, text);
+  });
+  return form;
 }

@@ -190,7 +190,7 @@ export async function matchPage(main, app, id) {
       if (mayAct) {
         board.append(h('section', { 'aria-labelledby': 'moves-title', id: 'moves' },
           h('h2', { id: 'moves-title' }, p.wait === 'simultaneous' ? 'Your sealed choice' : 'Your move'),
-          movesPanel(view.legal, play, { sealed: p.wait === 'simultaneous' })));
+          movesPanel(view.legal, play, { sealed: p.wait === 'simultaneous', hand: game?.hand?.(view.view) ?? [] })));
       } else {
         board.append(h('p', { id: 'no-move' }, 'Nothing for you to do now; this page updates by itself.'));
       }
