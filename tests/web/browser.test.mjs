@@ -18,6 +18,14 @@ const PHONE = { width: 390, height: 844, isMobile: true, hasTouch: true };
 const shots = screenshotDir();
 
 const t = runner();
+// However a browser or a server hangs, make test goes on: after 4 minutes
+// the run ends with what it has, and one more failure saying why.
+setTimeout(() => {
+  console.log('[FAIL] the browser test did not finish within 4 minutes');
+  process.exitCode = 1;
+  t.summary(1);
+  process.exit(1);
+}, 240000).unref();
 const server = await startServer();
 const browser = await launch();
 const alice = await profile(browser, server.origin, DESKTOP);

@@ -78,10 +78,12 @@ export function runner() {
         console.log(`[FAIL] ${name}: ${e.stack ?? e}`);
       }
     },
-    summary() {
+    // extra: checks that failed outside any test (a timeout of the run).
+    summary(extra = 0) {
       const passing = results.filter((r) => r.ok).length;
-      console.log(`[browser] Tested: ${results.length} | Passing: ${passing} | Failing: ${results.length - passing}`);
-      return results.length - passing;
+      const tested = results.length + extra;
+      console.log(`[browser] Tested: ${tested} | Passing: ${passing} | Failing: ${tested - passing}`);
+      return tested - passing;
     },
   };
 }
