@@ -457,7 +457,7 @@ await t.test('my matches lists the matches this player is in', async () => {
   await expectNoAxe(bob, 'my matches at phone width');
 });
 
-await t.test('settings: notifications saved, vacations and keys listed, no accessibility finding', async () => {
+await t.test('settings: notifications saved, a vacation declared and cancelled, keys listed, no accessibility finding', async () => {
   await alice.page.goto(`${server.origin}/settings`);
   await alice.page.waitForSelector('#n-digest');
   await alice.page.click('#n-digest');
@@ -470,6 +470,25 @@ await t.test('settings: notifications saved, vacations and keys listed, no acces
   await alice.page.reload();
   await alice.page.waitForSelector('#n-digest');
   assert(await alice.page.$eval('#n-digest', (e) => e.checked), 'the digest setting was not kept');
+  // A vacation next week, declared and cancelled.
+  const day = (n) => {
+    const d = new Date(Date.now() + n * 86400000);
+    d.setSeconds(0, 0);
+    return new Date(d.getTime() - d.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
+  };
+  await alice.page.$eval('#v-from', (e, v) => { e.value = v; }, day(7));
+  await alice.page.$eval('#v-until', (e, v) => { e.value = v; }, day(9));
+  const [declared] = await Promise.all([
+    alice.page.waitForResponse((r) => r.url().endsWith('/vacation') && r.request().method() === 'POST'),
+    alice.page.click('#v-title ~ form button[type=submit]'),
+  ]);
+  assert(declared.ok(), `declaring the vacation failed: ${await declared.text()}`);
+  await alice.page.waitForSelector('#v-title ~ div button');
+  await Promise.all([
+    alice.page.waitForResponse((r) => /\/vacation\/v_\d+$/.test(r.url()) && r.request().method() === 'DELETE'),
+    alice.page.click('#v-title ~ div button'),
+  ]);
+  await alice.page.waitForFunction(() => document.querySelector('#v-title ~ div')?.textContent.includes('No vacation planned'));
   await expectNoAxe(alice, 'the settings page');
 });
 
