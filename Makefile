@@ -42,6 +42,8 @@ HARNESS_SRC := $(wildcard tests/rules/*.c)
 # A test suite is a folder holding test_*.c files; it becomes one binary.
 SUITE_DIRS := $(sort $(patsubst %/,%,$(dir $(wildcard tests/*/test_*.c tests/*/*/test_*.c))))
 SUITES := $(patsubst %,$(BUILD)/%/suite,$(SUITE_DIRS))
+# The page in a real browser (node + chromium), run by make test.
+WEB_TESTS := $(wildcard tests/web/*.test.mjs)
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 
@@ -123,7 +125,7 @@ run: deps
 
 test: deps
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)scripts/test.sh $(BUILD) $(SUITES)
+	$(Q)scripts/test.sh $(BUILD) $(SUITES) $(WEB_TESTS)
 
 bench: deps
 	$(Q)$(MAKE) --no-print-directory all

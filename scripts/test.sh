@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# test.sh BUILD SUITE…: every test suite against a fresh test database.
+# test.sh BUILD SUITE…: every test suite against a fresh test database. A
+# SUITE is a Criterion binary, or a browser test tests/web/*.test.mjs.
 # Uses the private PostgreSQL of this checkout unless DATABASE_URL names a
 # server (whose user may create databases). Ends with one Criterion-style
 # synthesis line over all suites and a non-zero exit on any failure.
@@ -43,6 +44,12 @@ export PBEM_RATE_PLAYER=${PBEM_RATE_PLAYER:-1000000/60}
 export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
 echo "pbem: test database $db"
 
+if [ -f web/package-lock.json ]; then
+    if [ ! -d web/node_modules ] || [ web/package-lock.json -nt web/node_modules ]; then
+        (cd web && npm ci --no-audit --no-fund --loglevel=error) || {
+            echo "pbem: npm ci in web/ failed (is the npm registry reachable?)" >&2; exit 1; }
+    fi
+fi
 if [ -f tests/node/package.json ]; then
     if [ ! -d tests/node/node_modules ] || [ tests/node/package-lock.json -nt tests/node/node_modules ]; then
         (cd tests/node && npm ci --no-audit --no-fund --loglevel=error) || {
@@ -82,9 +89,18 @@ for suite in "$@"; do
     name=${suite#"$build"/tests/}; name=${name%/suite}
     echo "== $name"
     log=$(mktemp)
-    "$suite" --jobs "${PBEM_TEST_JOBS:-2}" 2>&1 | tee "$log"
-    rc=${PIPESTATUS[0]}
-    line=$(grep -a 'Synthesis: Tested:' "$log" | tail -1)
+    # A browser test (tests/web/*.test.mjs, node driving chromium) reports
+    # "[browser] Tested: N | Passing: P | Failing: F", one per check.
+    if [[ $suite == *.mjs ]]; then
+        node "$suite" 2>&1 | tee "$log"
+        rc=${PIPESTATUS[0]}
+        line=$(grep -a '\[browser\] Tested:' "$log" | tail -1)
+        [ -n "$line" ] && line="$line | Crashing: 0"
+    else
+        "$suite" --jobs "${PBEM_TEST_JOBS:-2}" 2>&1 | tee "$log"
+        rc=${PIPESTATUS[0]}
+        line=$(grep -a 'Synthesis: Tested:' "$log" | tail -1)
+    fi
     if [ -n "$line" ]; then
         read -r t p f c <<<"$(sed -E 's/.*Tested: ([0-9]+) \| Passing: ([0-9]+) \| Failing: ([0-9]+) \| Crashing: ([0-9]+).*/\1 \2 \3 \4/' <<<"$line")"
         tested=$((tested+t)) passing=$((passing+p)) failing=$((failing+f)) crashing=$((crashing+c))

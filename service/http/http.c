@@ -21,6 +21,7 @@
 #include "http/reaper.h"
 #include "http/routes.h"
 #include "http/stream_routes.h"
+#include "http/web_files.h"
 
 struct http_server {
     struct MHD_Daemon *daemon;
@@ -331,6 +332,17 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
         return MHD_YES;
     }
     received(server, conn);
+    if (web_files_wanted(method, url)) {
+        int status = 0;
+        enum MHD_Result sent = web_files_send(conn, url, &status);
+        double seconds = seconds_since(&req->began);
+        metrics_request("web", status, seconds);
+        char client[64];
+        client_of(server, conn, client, sizeof client);
+        log_info("%s %s %s -> %d in %.1f ms", client, method, url, status,
+                 seconds * 1e3);
+        return sent;
+    }
     answer out = {0};
     routes_handle(conn, method, url, req->target, req->body, req->body_len,
                   &out);

@@ -1,0 +1,524 @@
+// browser.test.mjs: the page played in a real browser (Debian's chromium
+// through puppeteer-core) against the real pbemd. Two browser profiles
+// register, play an Artifact Stack match to the end by clicking, one Adel
+// Verplichtet round with its sealed choices; a refused move shows the
+// rule's sentence; the finished match's replay is checked in the browser;
+// every page passes axe-core (no serious or critical finding); and from the
+// browser's own network log: every answer carries the CSP, and no request
+// goes anywhere but the server. Screenshots go to build/screenshots/.
+//
+// Run by scripts/test.sh (PBEM_BIN, DATABASE_URL set); prints one line per
+// check and a synthesis line "[browser] Tested: N | Passing: P | Failing: F".
+import { execFileSync } from 'node:child_process';
+import { startServer } from './server.mjs';
+import { CSP, assert, axe, launch, profile, runner, screenshotDir } from './harness.mjs';
+
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844, isMobile: true, hasTouch: true };
+const shots = screenshotDir();
+
+const t = runner();
+// However a browser or a server hangs, make test goes on: after 4 minutes
+// the run ends with what it has, and one more failure saying why.
+setTimeout(() => {
+  console.log('[FAIL] the browser test did not finish within 4 minutes');
+  process.exitCode = 1;
+  t.summary(1);
+  process.exit(1);
+}, 240000).unref();
+const server = await startServer();
+const browser = await launch();
+const alice = await profile(browser, server.origin, DESKTOP);
+const bob = await profile(browser, server.origin, PHONE);
+const both = [alice, bob];
+
+async function expectNoAxe(w, what) {
+  const found = await axe(w.page);
+  assert(found.length === 0, `axe on ${what}:\n  ${found.join('\n  ')}`);
+  // At phone width nothing may need sideways scrolling.
+  const overflow = await w.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert(overflow <= 1, `${what} is ${overflow}px wider than the screen`);
+}
+
+async function who(w) {
+  return w.page.$eval('#who', (e) => e.textContent);
+}
+
+async function registerByMouse(w, name) {
+  await w.page.goto(`${w.origin}/`);
+  await w.page.waitForSelector('#sign-in form');
+  await w.page.type('#sign-in input[name=name]', name);
+  await w.page.type('#sign-in input[name=email]', `${name.toLowerCase()}@example.org`);
+  await w.page.click('#sign-in form button[type=submit]');
+  await w.page.waitForFunction((n) => document.getElementById('who').textContent.includes(n), {}, name);
+}
+
+// Registers with the keyboard alone: Tab from the top of the page reaches
+// the name field, then the email field, then the button, in that order.
+async function registerByKeyboard(w, name) {
+  await w.page.goto(`${w.origin}/`);
+  await w.page.waitForSelector('#sign-in form');
+  const first = await tabTo(w.page, 'input[name=name]');
+  assert(first > 0, 'the name field cannot be reached with Tab');
+  await w.page.keyboard.type(name);
+  await w.page.keyboard.press('Tab');
+  assert(await w.page.evaluate(() => document.activeElement.name === 'email'), 'Tab after the name does not reach the email field');
+  await w.page.keyboard.press('Tab');
+  assert(await w.page.evaluate(() => document.activeElement.type === 'submit'), 'Tab after the email does not reach the register button');
+  const outline = await w.page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
+  assert(outline !== 'none', 'the focused button shows no focus outline');
+  await w.page.keyboard.press('Enter');
+  await w.page.waitForFunction((n) => document.getElementById('who').textContent.includes(n), {}, name);
+}
+
+async function tabTo(page, selector, limit = 40) {
+  for (let i = 1; i <= limit; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate((s) => document.activeElement?.matches(s), selector)) return i;
+  }
+  return 0;
+}
+
+async function startMatch(w, game, seats) {
+  await w.page.goto(`${w.origin}/`);
+  await w.page.waitForSelector('#new-match');
+  await w.page.select('#new-game', game);
+  await w.page.$eval('#new-seats', (e, n) => { e.value = String(n); }, seats);
+  await Promise.all([
+    w.page.waitForFunction(() => /^\/matches\/m_\d+$/.test(location.pathname) && document.getElementById('main').dataset.status),
+    w.page.click('#new-match button[type=submit]'),
+  ]);
+  const link = await w.page.$eval('#invite-link', (a) => a.textContent);
+  return link;
+}
+
+async function joinThroughLink(w, link) {
+  await w.page.goto(link);
+  await w.page.waitForSelector('#join');
+  await w.page.click('#join');
+  await w.page.waitForFunction(() => document.getElementById('main').dataset.status === 'active');
+}
+
+const seqOf = (w) => w.page.$eval('#main', (m) => Number(m.dataset.seq ?? -1));
+const statusOf = (w) => w.page.$eval('#main', (m) => m.dataset.status ?? '');
+const hasMoves = (w) => w.page.$('#moves form.move-form').then((e) => e !== null);
+
+// Plays the first choice of the first form on w's page: chooses, then
+// confirms; returns the new head.
+async function playFirst(w) {
+  try {
+    return await playFirstNow(w);
+  } catch (e) {
+    const state = await w.page.evaluate(() => ({
+      status: document.getElementById('main').dataset.status, seq: document.getElementById('main').dataset.seq,
+      forms: [...document.querySelectorAll('#moves form.move-form')].map((f) => f.dataset.form),
+      error: document.getElementById('move-error')?.textContent, line: document.getElementById('match-status')?.textContent }));
+    e.message = `${e.message} (the page: ${JSON.stringify(state)})`;
+    throw e;
+  }
+}
+
+async function playFirstNow(w) {
+  const before = await seqOf(w);
+  const form = await w.page.$('#moves form.move-form');
+  const radio = await form.$('input[type=radio]');
+  if (radio) await radio.click();
+  const [answer] = await Promise.all([
+    w.page.waitForResponse((r) => r.url().endsWith('/moves') && r.request().method() === 'POST'),
+    (await form.$('button[type=submit]')).click(),
+  ]);
+  assert(answer.ok(), `the move was refused: ${answer.status()} ${await answer.text()}`);
+  await w.page.waitForFunction((s) => Number(document.getElementById('main').dataset.seq) > s, {}, before);
+  return seqOf(w);
+}
+
+// Waits (the pages poll the events) until every page has drawn head seq.
+async function allAt(seq) {
+  await Promise.all(both.map((w) => w.page.waitForFunction(
+    (s) => Number(document.getElementById('main').dataset.seq) >= s, { timeout: 20000 }, seq)));
+}
+
+// Plays by clicking until done() says so; returns the moves made.
+async function playUntil(done, limit) {
+  let moves = 0;
+  while (!(await done())) {
+    assert(moves < limit, `still not done after ${limit} moves`);
+    const w = (await Promise.all(both.map(hasMoves))).indexOf(true);
+    assert(w >= 0, 'nobody has a move to make, and the match is not done');
+    let seq = await playFirst(both[w]);
+    moves++;
+    // A seat that still has a move (a second action, or the next step of
+    // its turn) plays on; otherwise every page must see the move first.
+    while (!(await done()) && await hasMoves(both[w]) && moves < limit) {
+      seq = await playFirst(both[w]);
+      moves++;
+    }
+    try {
+      await allAt(seq);
+    } catch (e) {
+      const states = await Promise.all(both.map(async (x) => `${await statusOf(x)}@${await seqOf(x)} moves:${await hasMoves(x)}`));
+      throw new Error(`after ${moves} moves the pages did not all reach event ${seq}: ${states.join(', ')}`);
+    }
+  }
+  return moves;
+}
+
+async function api(path) {
+  const r = await fetch(`${server.origin}${path}`);
+  return r.json();
+}
+
+// Runs fn(stage), naming the stage it was in when it failed.
+async function staged(fn) {
+  let at = 'the start';
+  try {
+    await fn((name) => { at = name; });
+  } catch (e) {
+    e.message = `while ${at}: ${e.message}`;
+    throw e;
+  }
+}
+
+await t.test('the page signs a request exactly as the independent signer does (tests/node/sign-request.mjs)', async () => {
+  await alice.page.goto(`${server.origin}/games`);
+  const seed = '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60';
+  const input = { seed_hex: seed, keyid: 'k_0011223344556677', method: 'POST', created: 1767225600,
+                  nonce: '00112233445566778899aabbccddeeff', url: `${server.origin}/v1/matches/m_7/moves?x=1`,
+                  body: '{"seq":4,"move":"dig 0.1.0","name":"Zoë"}' };
+  const theirs = JSON.parse(execFileSync('node', [new URL('../node/sign-request.mjs', import.meta.url).pathname, JSON.stringify(input)])).headers;
+  const ours = await alice.page.evaluate(async (i) => {
+    const { signatureHeaders } = await import('/js/api.js');
+    // The seed as a PKCS #8 key (RFC 8410's fixed prefix), only for this
+    // comparison: the page's own keys are made non-extractable.
+    const der = Uint8Array.from(('302e020100300506032b657004220420' + i.seed_hex).match(/../g), (b) => parseInt(b, 16));
+    const privateKey = await crypto.subtle.importKey('pkcs8', der, { name: 'Ed25519' }, false, ['sign']);
+    return signatureHeaders({ privateKey, keyId: i.keyid }, i.method, new URL(i.url), i.body, { created: i.created, nonce: i.nonce });
+  }, input);
+  assert(ours['Content-Digest'] === theirs['content-digest'], `Content-Digest: ${ours['Content-Digest']} vs ${theirs['content-digest']}`);
+  assert(ours['Signature-Input'] === theirs['signature-input'], `Signature-Input: ${ours['Signature-Input']} vs ${theirs['signature-input']}`);
+  assert(ours.Signature === theirs.signature, `Signature: ${ours.Signature} vs ${theirs.signature}`);
+});
+
+let artifactLink = null;
+let artifactId = null;
+
+await t.test('two browsers register without a password, one by the keyboard alone at phone width', async () => {
+  await registerByMouse(alice, 'Alice');
+  await registerByKeyboard(bob, 'Bob');
+  assert((await who(alice)).includes('Alice') && (await who(bob)).includes('Bob'), 'the page does not say who is signed in');
+  await expectNoAxe(bob, 'the start page (signed in, phone width)');
+});
+
+await t.test('the start and games pages: the games with their rules summaries, no accessibility finding', async () => {
+  await alice.page.goto(`${server.origin}/games`);
+  await alice.page.waitForSelector('.games article');
+  const titles = await alice.page.$$eval('.games article h2', (hs) => hs.map((x) => x.textContent));
+  for (const g of ['Antiquity Quest', "Another Man's Treasure", 'Adel Verplichtet', 'Quarriors', 'Artifact Stack']) {
+    assert(titles.some((x) => x.startsWith(g)), `the games page lacks ${g}: ${titles.join(', ')}`);
+  }
+  await expectNoAxe(alice, 'the games page');
+  await alice.page.goto(`${server.origin}/`);
+  await alice.page.waitForSelector('#new-match');
+  await expectNoAxe(alice, 'the start page');
+});
+
+await t.test('Alice starts an Artifact Stack match and Bob joins through the invitation link', async () => {
+  artifactLink = await startMatch(alice, 'artifact_stack', 2);
+  artifactId = artifactLink.split('/').pop();
+  await expectNoAxe(alice, 'an open match');
+  await joinThroughLink(bob, artifactLink);
+  await alice.page.waitForFunction(() => document.getElementById('main').dataset.status === 'active');
+  await expectNoAxe(bob, 'a seat page at phone width');
+  const overflow = await bob.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert(overflow <= 1, `at phone width the seat page is ${overflow}px wider than the screen`);
+});
+
+await t.test('a refused move shows the rule\'s sentence from the API', async () => {
+  const w = (await hasMoves(alice)) ? alice : bob;
+  await w.page.click('.typed-move summary');
+  await w.page.type('.typed-move input[name=move]', 'dig 9.9.9');
+  const [answer] = await Promise.all([
+    w.page.waitForResponse((r) => r.url().endsWith('/moves') && r.request().method() === 'POST'),
+    w.page.click('.typed-move button[type=submit]'),
+  ]);
+  const body = await answer.json();
+  assert(answer.status() >= 400 && body.error?.message, `the move was not refused: ${answer.status()}`);
+  await w.page.waitForSelector('#move-error:not([hidden])');
+  const shown = await w.page.$eval('#move-error', (e) => e.textContent);
+  assert(shown === body.error.message, `the page shows "${shown}", the API said "${body.error.message}"`);
+  await w.page.click('.typed-move summary');
+});
+
+await t.test('a move made with the keyboard alone: Tab to a choice, Space, Tab to confirm, Enter', async () => {
+  const w = (await hasMoves(alice)) ? alice : bob;
+  const before = await seqOf(w);
+  await w.page.focus('#match-status');
+  assert(await tabTo(w.page, '#moves input[type=radio]', 120) > 0, 'Tab never reaches a move');
+  await w.page.keyboard.press('Space');
+  const chosen = await w.page.evaluate(() => document.activeElement.checked);
+  assert(chosen, 'Space does not choose the focused move');
+  await w.page.keyboard.press('Tab');
+  assert(await w.page.evaluate(() => document.activeElement.matches('#moves button[type=submit]')), 'Tab after a choice does not reach its confirm button');
+  await w.page.keyboard.press('Enter');
+  await w.page.waitForFunction((s) => Number(document.getElementById('main').dataset.seq) > s, {}, before);
+  // The redrawn page leaves keyboard users on the match's state, not lost.
+  const focused = await w.page.evaluate(() => document.activeElement?.id);
+  assert(focused === 'match-status', `after the move the focus is on ${focused}`);
+  await allAt(await seqOf(w));
+});
+
+await t.test('Alice and Bob play the Artifact Stack match to the end by clicking', async () => {
+  await alice.page.screenshot({ path: `${shots}/artifact_stack.png`, fullPage: true });
+  const moves = await playUntil(async () => (await statusOf(alice)) === 'finished', 400);
+  await bob.page.waitForFunction(() => document.getElementById('main').dataset.status === 'finished');
+  const match = await api(`/v1/matches/${artifactId}`);
+  assert(match.status === 'finished' && match.result?.over, 'the server does not have the match finished');
+  const status = await alice.page.$eval('#match-status', (e) => e.textContent);
+  assert(status.includes('over'), `the page does not say the match is over: ${status}`);
+  console.log(`        (${moves} moves clicked)`);
+});
+
+await t.test('the finished match\'s replay is verified in the browser (hash chain, seed)', async () => {
+  await alice.page.click('#replay-link');
+  await alice.page.waitForSelector('#verified[data-state]');
+  const state = await alice.page.$eval('#verified', (e) => [e.dataset.state, e.textContent]);
+  assert(state[0] === 'verified', `the replay is not verified: ${state[1]}`);
+  const head = (await api(`/v1/matches/${artifactId}`)).head.seq;
+  assert(state[1].includes(`${head} events chain`), `the mark does not count the ${head} events: ${state[1]}`);
+  await alice.page.click('#step-back');
+  await alice.page.waitForFunction((n) => document.getElementById('step-at').textContent.startsWith(`Event ${n - 1} of ${n}`), {}, head);
+  await expectNoAxe(alice, 'the replay page');
+});
+
+await t.test('a page whose log was tampered with is not verified', async () => {
+  // The same check, fed a log with one event changed, must name it.
+  const verdict = await alice.page.evaluate(async (id) => {
+    const { checkChain } = await import('/js/verify.js');
+    const events = (await (await fetch(`/v1/matches/${id}/events`)).json()).events;
+    const good = checkChain(events);
+    events[2].data = { ...events[2].data, forged: true };
+    return [good.ok, checkChain(events)];
+  }, artifactId);
+  assert(verdict[0] === true, 'the untouched log does not verify');
+  assert(verdict[1].ok === false && verdict[1].problem.startsWith('event 3'), `a forged event 3 is not caught: ${JSON.stringify(verdict[1])}`);
+});
+
+await t.test('one Adel Verplichtet round with its sealed choices', () => staged(async (stage) => {
+  stage('starting the match');
+  const link = await startMatch(alice, 'adel_verplichtet', 2);
+  const id = link.split('/').pop();
+  stage('Bob joins');
+  await joinThroughLink(bob, link);
+  stage('Alice sees the match start');
+  await alice.page.waitForFunction(() => document.getElementById('main').dataset.status === 'active');
+  await allAt((await api(`/v1/matches/${id}`)).head.seq);
+  const sealed = await alice.page.$eval('#sealed-title', (e) => e.textContent);
+  assert(sealed.includes('sealed'), 'the page does not say the choice is sealed');
+  await alice.page.screenshot({ path: `${shots}/adel_verplichtet.png`, fullPage: true });
+  stage('Alice seals her location');
+  // Alice seals her location: Bob's page says she has committed, and not
+  // what she chose.
+  const seq = await playFirst(alice);
+  await allAt(seq);
+  const bobSees = await bob.page.$eval('.sealed', (e) => e.textContent);
+  assert(/Committed: Alice/.test(bobSees), `Bob's page does not say Alice has committed: ${bobSees}`);
+  assert(!/castle|auction/.test(await bob.page.$eval('.sealed', (e) => e.textContent)), 'Bob\'s page shows Alice\'s sealed choice');
+  stage('playing the rest of the round');
+  const round = async () => {
+    const m = await api(`/v1/matches/${id}`);
+    return m.status !== 'active' || (m.view?.turn ?? 1) >= 2;
+  };
+  const moves = await playUntil(round, 60);
+  const events = (await api(`/v1/matches/${id}/events`)).events;
+  const committed = events.filter((e) => e.kind === 'committed').length;
+  const revealed = events.filter((e) => e.kind === 'revealed').length;
+  assert(committed >= 4 && revealed === committed, `a round has ${committed} commitments and ${revealed} reveals`);
+  // The sealed choices open their commitments, checked in the browser;
+  // a revealed choice changed after the fact does not.
+  const seals = await alice.page.evaluate(async (matchId) => {
+    const { checkSeals } = await import('/js/verify.js');
+    const log = (await (await fetch(`/v1/matches/${matchId}/events`)).json()).events;
+    const good = checkSeals(log);
+    const forged = structuredClone(log);
+    const reveal = forged.find((e) => e.kind === 'revealed');
+    reveal.data.action = { ...reveal.data.action, location: reveal.data.action.location === 'castle' ? 'auction' : 'castle' };
+    return [good, checkSeals(forged)];
+  }, id);
+  assert(seals[0].ok && seals[0].checked === revealed, `the commitments do not verify: ${JSON.stringify(seals[0])}`);
+  assert(!seals[1].ok && /does not open its commitment/.test(seals[1].problem), `a changed reveal is not caught: ${JSON.stringify(seals[1])}`);
+  stage('checking the page');
+  await expectNoAxe(alice, 'a sealed decision');
+  await expectNoAxe(bob, 'a sealed decision at phone width');
+  console.log(`        (${moves + 1} moves clicked, ${committed} sealed choices)`);
+}));
+
+await t.test('a newcomer opens an invitation link, signs in, comes back to the match and joins', async () => {
+  const carol = await profile(browser, server.origin, PHONE);
+  try {
+    const link = await startMatch(alice, 'quarriors', 2);
+    await carol.page.goto(link);
+    await carol.page.waitForSelector('#match-status');
+    assert(await carol.page.$('#join') === null, 'a visitor who is not signed in gets a join button');
+    await expectNoAxe(carol, 'an open match seen by a visitor');
+    await carol.page.click('a[href*="next="]');
+    await carol.page.waitForSelector('#sign-in form');
+    await carol.page.type('#sign-in input[name=name]', 'Carol');
+    await carol.page.click('#sign-in form button[type=submit]');
+    await carol.page.waitForSelector('#join');
+    assert(carol.page.url() === link, `after signing in Carol is at ${carol.page.url()}, not the match`);
+    await carol.page.click('#join');
+    await carol.page.waitForFunction(() => document.getElementById('main').dataset.status === 'active');
+    await alice.page.waitForFunction(() => document.getElementById('main').dataset.status === 'active' && document.getElementById('board-title'));
+    await alice.page.waitForSelector('.board .die');
+    await alice.page.screenshot({ path: `${shots}/quarriors.png`, fullPage: true });
+    await expectNoAxe(alice, 'the quarriors seat page');
+    await expectNoAxe(carol, 'the quarriors seat page at phone width');
+    for (const r of carol.requests.filter((u) => !u.startsWith('data:'))) assert(new URL(r).origin === server.origin, `Carol's page asked ${r}`);
+    assert(carol.errors.length === 0 && carol.violations.length === 0, `Carol's page: ${carol.errors.concat(carol.violations).join('; ')}`);
+  } finally {
+    await carol.context.close();
+  }
+});
+
+const openLinks = {};
+for (const game of ['antiquity_quest', 'another_mans_treasure']) {
+  await t.test(`the ${game} seat page is drawn, with no accessibility finding`, async () => {
+    const link = await startMatch(alice, game, 2);
+    openLinks[game] = link;
+    await joinThroughLink(bob, link);
+    await alice.page.waitForFunction(() => document.getElementById('main').dataset.status === 'active' && document.getElementById('board-title'));
+    await alice.page.waitForSelector('.board .card, .board .die');
+    await alice.page.screenshot({ path: `${shots}/${game}.png`, fullPage: true });
+    await expectNoAxe(alice, `the ${game} seat page`);
+    await expectNoAxe(bob, `the ${game} seat page at phone width`);
+  });
+}
+
+await t.test('choose cards, then confirm: an Antiquity Quest discard made with the hand\'s checkboxes', async () => {
+  const link = openLinks.antiquity_quest;
+  for (const w of [alice, bob]) {
+    await w.page.goto(link);
+    await w.page.waitForFunction(() => document.getElementById('main').dataset.status === 'active');
+  }
+  const mover = await Promise.any([alice, bob].map((w) => w.page.waitForSelector('#moves form.move-form').then(() => w)));
+  await playFirst(mover); // the turn begins with a draw
+  await mover.page.waitForSelector('.card-composer');
+  const before = await seqOf(mover);
+  await mover.page.select('.card-composer select', 'discard');
+  const card = await mover.page.$eval('.card-composer input[type=checkbox]', (b) => b.value);
+  await mover.page.click('.card-composer input[type=checkbox]');
+  const [answer] = await Promise.all([
+    mover.page.waitForResponse((r) => r.url().endsWith('/moves') && r.request().method() === 'POST'),
+    mover.page.click('.card-composer button[type=submit]'),
+  ]);
+  assert(answer.ok(), `the discard was refused: ${await answer.text()}`);
+  const sent = JSON.parse(answer.request().postData());
+  assert(sent.move === `discard ${card}`, `the page sent ${JSON.stringify(sent)}`);
+  await mover.page.waitForFunction((s) => Number(document.getElementById('main').dataset.seq) > s, {}, before);
+  const log = await mover.page.$$eval('.log li', (l) => l.map((x) => x.textContent).join(' / '));
+  assert(log.includes(`discard ${card}`), `the log does not show the discard: ${log}`);
+  await expectNoAxe(mover, 'a card chooser');
+});
+
+await t.test('a spectator sees the public page, the log as sentences, and moves as they come', async () => {
+  const spectator = await profile(browser, server.origin, DESKTOP);
+  both.push(spectator); // its network log is checked below
+  // Live: a spectator on an active match sees a player's move arrive.
+  const live = openLinks.another_mans_treasure;
+  await spectator.page.goto(live);
+  await spectator.page.waitForFunction(() => document.getElementById('main').dataset.status === 'active');
+  assert(await spectator.page.$('#join') === null && await spectator.page.$('#moves') === null, 'a spectator gets controls');
+  const lines = async () => spectator.page.$$eval('.log li', (l) => l.length);
+  const before = await lines();
+  // Whoever's turn it is.
+  for (const w of [alice, bob]) {
+    await w.page.goto(live);
+    await w.page.waitForFunction(() => document.getElementById('main').dataset.status === 'active');
+  }
+  const mover = await Promise.any([alice, bob].map((w) => w.page.waitForSelector('#moves form.move-form').then(() => w)));
+  const seq = await playFirst(mover);
+  await spectator.page.waitForFunction((n) => Number(document.getElementById('main').dataset.seq) >= n, {}, seq);
+  assert(await lines() > before, 'the spectator\'s log did not grow');
+  await expectNoAxe(spectator, 'a live public match page');
+  await spectator.page.goto(artifactLink);
+  await spectator.page.waitForFunction(() => document.querySelectorAll('.log li').length > 3);
+  const read = await spectator.page.$$eval('.log li', (l) => l.map((x) => x.textContent));
+  assert(read.some((l) => l.includes('Alice (seat 0)') && l.includes('created')), `the log does not read: ${read.slice(0, 3).join(' / ')}`);
+  assert(await spectator.page.$('#moves') === null, 'a spectator gets move controls');
+  await expectNoAxe(spectator, 'the public match page');
+  both.pop();
+  await spectator.context.close();
+  for (const r of spectator.requests.filter((u) => !u.startsWith('data:'))) assert(new URL(r).origin === server.origin, `the spectator's page asked ${r}`);
+});
+
+await t.test('my matches lists the matches this player is in', async () => {
+  await bob.page.goto(`${server.origin}/me`);
+  await bob.page.waitForSelector(`a[href="/matches/${artifactId}"]`);
+  await expectNoAxe(bob, 'my matches at phone width');
+});
+
+await t.test('settings: notifications saved, a vacation declared and cancelled, keys listed, no accessibility finding', async () => {
+  await alice.page.goto(`${server.origin}/settings`);
+  await alice.page.waitForSelector('#n-digest');
+  await alice.page.click('#n-digest');
+  await alice.page.click('#n-quiet');
+  const [answer] = await Promise.all([
+    alice.page.waitForResponse((r) => r.url().endsWith('/notification-settings') && r.request().method() === 'PUT'),
+    alice.page.click('#n-title ~ form button[type=submit]'),
+  ]);
+  assert(answer.ok(), `saving the settings failed: ${await answer.text()}`);
+  await alice.page.reload();
+  await alice.page.waitForSelector('#n-digest');
+  assert(await alice.page.$eval('#n-digest', (e) => e.checked), 'the digest setting was not kept');
+  // A vacation next week, declared and cancelled.
+  const day = (n) => {
+    const d = new Date(Date.now() + n * 86400000);
+    d.setSeconds(0, 0);
+    return new Date(d.getTime() - d.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
+  };
+  await alice.page.$eval('#v-from', (e, v) => { e.value = v; }, day(7));
+  await alice.page.$eval('#v-until', (e, v) => { e.value = v; }, day(9));
+  const [declared] = await Promise.all([
+    alice.page.waitForResponse((r) => r.url().endsWith('/vacation') && r.request().method() === 'POST'),
+    alice.page.click('#v-title ~ form button[type=submit]'),
+  ]);
+  assert(declared.ok(), `declaring the vacation failed: ${await declared.text()}`);
+  await alice.page.waitForSelector('#v-title ~ div button');
+  await Promise.all([
+    alice.page.waitForResponse((r) => /\/vacation\/v_\d+$/.test(r.url()) && r.request().method() === 'DELETE'),
+    alice.page.click('#v-title ~ div button'),
+  ]);
+  await alice.page.waitForFunction(() => document.querySelector('#v-title ~ div')?.textContent.includes('No vacation planned'));
+  await expectNoAxe(alice, 'the settings page');
+});
+
+await t.test('an unknown path is an HTML 404 page', async () => {
+  const answer = await alice.page.goto(`${server.origin}/no/such/page`);
+  assert(answer.status() === 404, `status ${answer.status()}`);
+  assert(answer.headers()['content-type'].startsWith('text/html'), 'the 404 is not HTML');
+  await expectNoAxe(alice, 'the 404 page');
+});
+
+await t.test('the network log: only the server was asked, every page came with the CSP, nothing was refused', async () => {
+  for (const w of [alice, bob]) {
+    assert(w.requests.length > 20, 'too few requests were seen to judge');
+    // data: URLs are no request (Chromium's own icons in date fields).
+    for (const r of w.requests.filter((u) => !u.startsWith('data:'))) {
+      assert(new URL(r).origin === server.origin, `a request went to ${r}`);
+    }
+    assert(w.documents.length > 3, 'too few page loads were seen');
+    for (const d of w.documents) {
+      assert(d.headers['content-security-policy'] === CSP, `${d.url} came with CSP ${d.headers['content-security-policy']}`);
+      assert(d.headers['x-content-type-options'] === 'nosniff', `${d.url} lacks nosniff`);
+      assert(d.headers['referrer-policy'] === 'no-referrer', `${d.url} lacks Referrer-Policy`);
+    }
+    assert(w.violations.length === 0, `CSP violations: ${w.violations.join('; ')}`);
+    const live = await w.page.evaluate(() => window.__csp ?? []);
+    assert(live.length === 0, `CSP violations: ${live.join('; ')}`);
+    assert(w.errors.length === 0, `script errors: ${w.errors.join('; ')}`);
+  }
+});
+
+await browser.close();
+await server.stop();
+process.exit(t.summary() === 0 ? 0 : 1);

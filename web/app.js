@@ -1,0 +1,106 @@
+// app.js: the page's router. Every path the server answers with
+// index.html (service/http/web_files.c) is drawn here; links within the
+// page change the address without a reload.
+import { fill, h, announce } from './js/dom.js';
+import * as keys from './js/keys.js';
+import { startPage, gamesPage, myMatchesPage } from './js/pages/start.js';
+import { matchPage } from './js/pages/match.js';
+import { replayPage } from './js/pages/replay.js';
+import { settingsPage } from './js/pages/settings.js';
+import { signInPage } from './js/pages/signin.js';
+
+const routes = [
+  [/^\/$/, () => startPage],
+  [/^\/games$/, () => gamesPage],
+  [/^\/me$/, () => myMatchesPage],
+  [/^\/settings$/, () => settingsPage],
+  [/^\/sign-in\/([A-Za-z0-9_-]+)$/, () => signInPage],
+  [/^\/matches\/([A-Za-z0-9_-]+)\/replay$/, () => replayPage],
+  [/^\/matches\/([A-Za-z0-9_-]+)$/, () => matchPage],
+];
+
+// What every page gets: the identity (or null), navigation, and a way to
+// stop its timers when another page is drawn.
+const app = {
+  me: null,
+  cleanups: [],
+  go(path) {
+    history.pushState(null, '', path);
+    render();
+  },
+  onLeave(fn) {
+    this.cleanups.push(fn);
+  },
+  async setIdentity(identity) {
+    this.me = identity;
+    showWho();
+  },
+};
+
+function showWho() {
+  const who = document.getElementById('who');
+  if (app.me) fill(who, 'Signed in as ', h('strong', null, app.me.name));
+  else fill(who, h('a', { href: '/#sign-in' }, 'Sign in'));
+}
+
+async function render() {
+  for (const fn of app.cleanups.splice(0)) fn();
+  const main = document.getElementById('main');
+  const path = location.pathname;
+  let page = null;
+  let params = [];
+  for (const [pattern, which] of routes) {
+    const m = path.match(pattern);
+    if (m) {
+      page = which();
+      params = m.slice(1);
+      break;
+    }
+  }
+  fill(main);
+  delete main.dataset.seq;
+  delete main.dataset.status;
+  if (!page) {
+    fill(main, h('h1', null, 'Not found'), h('p', null, 'There is no page here. ', h('a', { href: '/' }, 'Go to the start page.')));
+    return;
+  }
+  try {
+    await page(main, app, ...params);
+  } catch (e) {
+    main.appendChild(h('p', { class: 'error', role: 'alert' }, e.message));
+  }
+  // A new page: its heading is where keyboard and screen-reader users
+  // land, and the window title names it.
+  const heading = main.querySelector('h1');
+  if (heading) {
+    document.title = `${heading.textContent} · pbem`;
+    heading.setAttribute('tabindex', '-1');
+    if (rendered) heading.focus();
+  }
+  rendered = true;
+  if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
+}
+let rendered = false;
+
+document.addEventListener('click', (event) => {
+  const a = event.target.closest('a[href]');
+  if (!a || event.defaultPrevented || event.button !== 0 || event.metaKey ||
+      event.ctrlKey || event.shiftKey || event.altKey) return;
+  const url = new URL(a.href, location.href);
+  if (url.origin !== location.origin || a.target || url.pathname.startsWith('/v1/')) return;
+  if (url.pathname === location.pathname && url.hash) return;
+  event.preventDefault();
+  history.pushState(null, '', url.pathname + url.search + url.hash);
+  render();
+});
+window.addEventListener('popstate', render);
+
+(async () => {
+  try {
+    app.me = await keys.load();
+  } catch (e) {
+    announce('This browser cannot keep a signing key (IndexedDB is unavailable).');
+  }
+  showWho();
+  render();
+})();

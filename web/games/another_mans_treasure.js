@@ -1,0 +1,54 @@
+// another_mans_treasure.js: the hand, the discard, the patterns on the
+// table and the round scores. Cards are "B4", "R6s" (a smiley), wilds
+// "W1-6" (rules/another_mans_treasure/README.md).
+import { h } from '../js/dom.js';
+import { card, cardRow, backs, seatName, table } from './common.js';
+
+export const title = "Another Man's Treasure";
+export const summary = 'Draw, take the discard or claim it out of turn, and lay the round\'s patterns (sets and runs) from your hand; after five rounds the lowest penalty wins.';
+
+const COLOURS = {
+  B: ['blue', '●', 'blue'], R: ['red', '▲', 'red'], Y: ['yellow', '★', 'yellow'], G: ['green', '■', 'green'],
+};
+
+export function amtCard(entry) {
+  const name = typeof entry === 'string' ? entry : entry?.card ?? '?';
+  if (name.startsWith('W')) return card({ suit: 'purple', symbol: '✱', value: name.slice(1), name: `wild ${name.slice(1)}` });
+  const c = COLOURS[name[0]];
+  const smiley = name.endsWith('s');
+  const value = name.slice(1).replace(/s$/, '');
+  if (!c) return card({ value: name, name });
+  return card({ suit: c[0], symbol: c[1], value, note: smiley ? '☺' : null,
+                name: `${c[2]} ${value}${smiley ? ' with a smiley' : ''}` });
+}
+
+export function draw(view, ctx) {
+  const out = [];
+  out.push(h('p', null, `Round ${view.round ?? '?'} of ${view.rounds ?? '?'} · phase: ${view.phase ?? ''} · draw pile ${view.draw_pile ?? '?'} · discard pile ${view.discard_pile ?? '?'}${view.claim_window ? ' · the claim window is open' : ''}`));
+  if (view.discard_top) out.push(cardRow('Top of the discard pile', [amtCard(view.discard_top)]));
+  if (view.hand) out.push(cardRow('Your hand', view.hand.map(amtCard)));
+  out.push(h('p', { class: 'hint' }, 'Colours: ● blue · ▲ red · ★ yellow · ■ green · ✱ wild · ☺ smiley'));
+  // Patterns on the table: "P1.2" is seat 0's second; a wild says what it
+  // stands for.
+  for (const pattern of view.table ?? []) {
+    out.push(h('div', { class: 'panel' }, h('p', null, `${pattern.ref ?? ''}: ${pattern.kind ?? ''} of ${seatName(ctx, pattern.owner)}`),
+      h('ul', { class: 'cards', 'aria-label': `pattern ${pattern.ref ?? ''}` }, (pattern.cards ?? []).map((c) => {
+        const el = amtCard(c);
+        if (c.as) {
+          const img = el.firstChild;
+          img.setAttribute('aria-label', `${img.getAttribute('aria-label')} as ${c.as}`);
+          img.append(h('span', { class: 'note', 'aria-hidden': 'true' }, `=${c.as}`));
+        }
+        return el;
+      }))));
+  }
+  out.push(table('Players', ['Player', 'Cards in hand', 'Patterns done', 'Round scores', 'Total'],
+    (view.players ?? []).map((p) => [seatName(ctx, p.seat), h('ul', { class: 'cards' }, backs(p.hand_count ?? 0)),
+      String(p.completed_patterns ?? 0), (p.round_scores ?? []).join(', '), String(p.total ?? 0)])));
+  return out;
+}
+
+// The hand's cards as moves name them.
+export function hand(view) {
+  return (view.hand ?? []).map((c) => (typeof c === 'string' ? c : c.card));
+}
