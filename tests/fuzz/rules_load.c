@@ -18,7 +18,20 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
-/* Asks everything a loaded position can be asked. */
+/* Applies move for seat to a copy of state: a move the engine offered
+ * must be accepted, and leave a position that passes check(). */
+static void play_offered(const rules_engine *engine, const rules_state *state,
+                         int seat, const json_t *move)
+{
+    rules_error err = {{0}};
+    rules_state *copy = engine->clone(state);
+    if (!engine->apply(copy, seat, move, &err) || !engine->check(copy, &err))
+        abort();
+    engine->destroy(copy);
+}
+
+/* Asks everything a loaded position can be asked, and plays the first, the
+ * last and the default move of each seat that must act. */
 static void use_position(const rules_engine *engine, const rules_state *state,
                          int seats)
 {
@@ -26,10 +39,22 @@ static void use_position(const rules_engine *engine, const rules_state *state,
     engine->pending(state, &pending);
     for (int seat = RULES_SPECTATOR; seat < seats; seat++) {
         json_decref(engine->view(state, seat));
-        json_decref(engine->legal(state, seat));
         free(engine->view_text(state, seat));
-        if (engine->default_move != NULL && seat >= 0)
-            json_decref(engine->default_move(state, seat));
+        json_t *legal = engine->legal(state, seat);
+        const json_t *moves = json_object_get(legal, "moves");
+        bool acts = seat >= 0 && (pending.seats & (1u << seat));
+        if (acts && json_array_size(moves) > 0) {
+            play_offered(engine, state, seat, json_array_get(moves, 0));
+            play_offered(engine, state, seat,
+                         json_array_get(moves, json_array_size(moves) - 1));
+        }
+        json_decref(legal);
+        if (engine->default_move != NULL && seat >= 0) {
+            json_t *move = engine->default_move(state, seat);
+            if (acts && move != NULL)
+                play_offered(engine, state, seat, move);
+            json_decref(move);
+        }
     }
     json_decref(engine->result(state));
     if (engine->window != NULL) {

@@ -8,10 +8,11 @@
  *
  * Input: a first line "<game> <position> <seat>" (position and seat are
  * taken modulo what exists; a missing seat means the first seat that must
- * act), then the move text. A parsed action is formatted back, and applied
- * to a copy of the position: parse_move checks the form only, so apply must
- * judge anything it returns, and a position apply accepts must pass
- * check(). A broken promise aborts, so the fuzzer reports it. */
+ * act), then the move text. A parsed action is applied to a copy of the
+ * position: parse_move checks the form only, so apply must judge anything
+ * it returns; a position apply accepts must pass check(), and an action it
+ * accepts is legal, so its notation (format_move) must parse back to it.
+ * A broken promise aborts, so the fuzzer reports it. */
 #include <stdio.h>
 
 #include "fuzz.h"
@@ -134,11 +135,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(text);
         return 0;
     }
-    free(engine->format_move(state, seat, action));
+    char *formatted = engine->format_move(state, seat, action);
     rules_state *copy = engine->clone(state);
-    if (engine->apply(copy, seat, action, &err) && !engine->check(copy, &err))
-        abort(); /* apply made a position that breaks an invariant */
+    if (engine->apply(copy, seat, action, &err)) {
+        if (!engine->check(copy, &err))
+            abort(); /* apply made a position that breaks an invariant */
+        /* A legal action reads back as itself from its notation. */
+        json_t *again = formatted ? engine->parse_move(state, seat, formatted,
+                                                       &err)
+                                  : NULL;
+        if (!json_equal(again, action))
+            abort();
+        json_decref(again);
+    }
     engine->destroy(copy);
+    free(formatted);
     json_decref(action);
     free(text);
     return 0;
