@@ -34,14 +34,16 @@ static bool has_inexact(const json_t *value)
         return json_integer_value(value) > (1LL << 53) ||
                json_integer_value(value) < -(1LL << 53);
     case JSON_OBJECT:
-        json_object_foreach((json_t *)value, key, member)
+        json_object_foreach((json_t *)value, key, member) {
             if (has_inexact(member))
                 return true;
+        }
         return false;
     case JSON_ARRAY:
-        json_array_foreach(value, i, member)
+        json_array_foreach(value, i, member) {
             if (has_inexact(member))
                 return true;
+        }
         return false;
     default:
         return false;

@@ -50,8 +50,8 @@ static void expect_answer_or_error(json_t *answer, const apierr *err)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     json_error_t jerr;
-    json_t *body = json_loadb((const char *)data, size,
-                              JSON_REJECT_DUPLICATES, &jerr);
+    json_t *body =
+        json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES, &jerr);
     if (!json_is_object(body)) {
         json_decref(body);
         return 0;

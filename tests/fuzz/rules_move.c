@@ -65,12 +65,12 @@ static void play_match(positions *kept, int seats)
         }
         if (seat < 0)
             break;
-        json_t *move = engine->default_move ? engine->default_move(state, seat)
-                                            : NULL;
+        json_t *move =
+            engine->default_move ? engine->default_move(state, seat) : NULL;
         if (move == NULL) {
             json_t *legal = engine->legal(state, seat);
-            move = json_incref(
-                json_array_get(json_object_get(legal, "moves"), 0));
+            move =
+                json_incref(json_array_get(json_object_get(legal, "moves"), 0));
             json_decref(legal);
         }
         bool applied = move != NULL && engine->apply(state, seat, move, &err);
@@ -141,9 +141,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!engine->check(copy, &err))
             abort(); /* apply made a position that breaks an invariant */
         /* A legal action reads back as itself from its notation. */
-        json_t *again = formatted ? engine->parse_move(state, seat, formatted,
-                                                       &err)
-                                  : NULL;
+        json_t *again =
+            formatted ? engine->parse_move(state, seat, formatted, &err) : NULL;
         if (!json_equal(again, action))
             abort();
         json_decref(again);
