@@ -17,6 +17,13 @@ ifdef SAN
 BUILD := build-san
 OPT := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 endif
+# make fuzz builds the same sources with clang and libFuzzer's coverage
+# instrumentation, in their own folder (scripts/fuzz.sh, docs/fuzzing.md).
+ifdef FUZZ
+BUILD := build-fuzz
+CC := clang
+OPT := -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+endif
 # GMime (mail parsing) and the GLib under it, as system headers: their
 # warnings are not ours to fix.
 GMIME_CFLAGS := $(patsubst -I%,-isystem %,$(shell pkg-config --cflags gmime-3.0 2>/dev/null))
@@ -55,6 +62,14 @@ BENCHES := $(BUILD)/bench/engines $(BUILD)/bench/service $(BUILD)/bench/notify \
     $(BUILD)/bench/streams
 
 all: $(BUILD)/pbemd $(if $(CLI_SRC),$(BUILD)/pbem) $(SUITES) $(BENCHES)
+
+# Fuzz targets: tests/fuzz/<target>.c (plus <target>_reach.c, if any), each
+# linked twice: <target>-replay runs the corpus tests/fuzz/<target>/ once
+# (make test), <target>-fuzz is the libFuzzer binary (make fuzz).
+FUZZ_TARGETS := $(filter-out replay %_reach,$(basename $(notdir $(wildcard tests/fuzz/*.c))))
+fuzz_objs = $(call obj,tests/fuzz/$(1).c $(wildcard tests/fuzz/$(1)_reach.c))
+FUZZ_REPLAYS := $(patsubst %,$(BUILD)/tests/fuzz/%-replay,$(FUZZ_TARGETS))
+all: $(FUZZ_REPLAYS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -95,6 +110,22 @@ $(BUILD)/tests/rules/%/suite: $$(call obj,$$(wildcard tests/rules/%/*.c)) $(BUIL
 $(BUILD)/tests/%/suite: $$(call obj,$$(wildcard tests/%/*.c)) $(BUILD)/libsupport.a $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@$(if $(Q),echo "  LD $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS)
+
+$(BUILD)/tests/fuzz/%-replay: $$(call fuzz_objs,$$*) $(call obj,tests/fuzz/replay.c) $(BUILD)/libservice.a $(BUILD)/librules.a
+	@$(if $(Q),echo "  LD $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/tests/fuzz/%-fuzz: $$(call fuzz_objs,$$*) $(BUILD)/libservice.a $(BUILD)/librules.a
+	@$(if $(Q),echo "  LD $@")
+	$(Q)$(CC) -fsanitize=fuzzer,address,undefined -pthread -o $@ $^ $(LIBS)
+
+# The libFuzzer binaries; make fuzz calls this with FUZZ=1.
+fuzz-targets: $(patsubst %,$(BUILD)/tests/fuzz/%-fuzz,$(FUZZ_TARGETS))
+
+# Each fuzz target for FUZZ_SECONDS (default 60), then a table of
+# executions and crashes: make fuzz [FUZZ_SECONDS=…] [TARGETS="httpsig …"]
+fuzz:
+	$(Q)FUZZ_SECONDS=$(or $(FUZZ_SECONDS),60) scripts/fuzz.sh $(or $(TARGETS),$(FUZZ_TARGETS))
 
 deps:
 	$(Q)scripts/deps.sh
@@ -170,7 +201,8 @@ check:
 	    --inline-suppr -Irules -Iservice rules service cli
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz
 
 .PHONY: all deps run test test-rules soak bench verify check clean
+.PHONY: fuzz fuzz-targets
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -110,6 +110,22 @@ for suite in "$@"; do
     [ "$rc" -ne 0 ] && status=1
     rm -f "$log"
 done
+# The fuzz corpora (tests/fuzz/<target>/), each input once through its
+# target built by the ordinary compiler, so that every input make fuzz kept,
+# the crashes it found among them, stays a test (under SAN=1 too).
+for replay in "$build"/tests/fuzz/*-replay; do
+    [ -x "$replay" ] || continue
+    target=$(basename "$replay" -replay)
+    echo "== fuzz corpus $target"
+    tested=$((tested+1))
+    log=$(mktemp)
+    if "$replay" "tests/fuzz/$target" 2>"$log"; then
+        passing=$((passing+1))
+    else
+        tail -40 "$log"; failing=$((failing+1)); status=1
+    fi
+    rm -f "$log"
+done
 if [ -s "$record" ]; then
     echo "== e2e responses against openapi.yaml"
     tested=$((tested+1))
