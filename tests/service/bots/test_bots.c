@@ -1,0 +1,289 @@
+/* The example bots (examples/bots/), through the real pbemd: two players
+ * each grant a bot's key (one the JavaScript bot, the other the C bot);
+ * the bots, separate processes following their player's event stream,
+ * play a match to its end. What a bot author would check: the match is
+ * finished and verifies, every move names the bot that made it, and a bot
+ * killed mid-match and started again resumes its stream where it left off
+ * without playing a turn twice. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <signal.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../support/e2e.h"
+
+/* A bot process: how to run it, its key, and its log. */
+typedef struct bot {
+    const char *argv0[3]; /* the program (and its script), NULL-ended */
+    char key_file[200], state_file[256], log_file[256];
+    char public_key[64], key_id[64];
+    pid_t pid;
+} bot;
+
+static void bot_files(bot *b, const char *name)
+{
+    const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    snprintf(b->key_file, sizeof b->key_file, "%s/%s-%d.key", tmp, name, getpid());
+    snprintf(b->state_file, sizeof b->state_file, "%s.last-id", b->key_file);
+    snprintf(b->log_file, sizeof b->log_file, "%s.log", b->key_file);
+    unlink(b->key_file);
+    unlink(b->state_file);
+    unlink(b->log_file);
+}
+
+/* The JavaScript bot, run from the checkout (make test runs from its top). */
+static void js_bot(bot *b)
+{
+    b->argv0[0] = "node";
+    b->argv0[1] = "examples/bots/js/bot.mjs";
+    cr_assert_eq(access(b->argv0[1], R_OK), 0, "examples/bots/js/bot.mjs is missing");
+    cr_assert_eq(access("examples/bots/js/node_modules", R_OK), 0,
+                 "examples/bots/js is not installed (scripts/test.sh runs npm ci)");
+    bot_files(b, "js-bot");
+}
+
+/* The C bot, built beside pbemd. */
+static void c_bot(bot *b)
+{
+    static char path[512];
+    const char *bin = getenv("PBEM_BIN");
+    cr_assert_not_null(bin, "PBEM_BIN is not set: run the tests with make test");
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s", bin);
+    snprintf(path, sizeof path, "%s/examples/bots/c/pbem-random-bot", dirname(dir));
+    cr_assert_eq(access(path, X_OK), 0, "%s is not built (make all)", path);
+    b->argv0[0] = path;
+    bot_files(b, "c-bot");
+}
+
+/* "<bot> key FILE": the bot makes its key and prints it. */
+static void bot_key(bot *b)
+{
+    char command[1200];
+    snprintf(command, sizeof command, "'%s' %s key '%s'", b->argv0[0],
+             b->argv0[1] ? b->argv0[1] : "", b->key_file);
+    FILE *p = popen(command, "r");
+    cr_assert_not_null(p);
+    char line[512] = "";
+    cr_assert_not_null(fgets(line, sizeof line, p), "%s printed nothing", command);
+    cr_assert_eq(pclose(p), 0, "%s failed", command);
+    json_t *key = json_loads(line, 0, NULL);
+    cr_assert_not_null(key, "%s printed %s", command, line);
+    snprintf(b->public_key, sizeof b->public_key, "%s",
+             json_string_value(json_object_get(key, "public_key")));
+    snprintf(b->key_id, sizeof b->key_id, "%s",
+             json_string_value(json_object_get(key, "key_id")));
+    json_decref(key);
+}
+
+/* "<bot> play URL PLAYER KEYFILE STATEFILE --matches 1", its output
+ * appended to its log. */
+static void bot_start(bot *b, const e2e_server *server, const char *player)
+{
+    char url[64];
+    snprintf(url, sizeof url, "http://127.0.0.1:%d", server->port);
+    const char *argv[12];
+    int n = 0;
+    for (int i = 0; b->argv0[i] != NULL; i++)
+        argv[n++] = b->argv0[i];
+    const char *rest[] = {"play", url, player, b->key_file, b->state_file,
+                          "--matches", "1", NULL};
+    for (int i = 0; rest[i] != NULL; i++)
+        argv[n++] = rest[i];
+    argv[n] = NULL;
+    b->pid = fork();
+    cr_assert_neq(b->pid, -1);
+    if (b->pid == 0) {
+        int fd = open(b->log_file, O_WRONLY | O_CREAT | O_APPEND, 0600);
+        if (fd >= 0) {
+            dup2(fd, 1);
+            dup2(fd, 2);
+        }
+        execvp(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+}
+
+/* Waits at most timeout_ms for the bot to exit; its exit status, or -1
+ * when it did not (it is then killed). */
+static int bot_wait(bot *b, int timeout_ms)
+{
+    for (int waited = 0; waited <= timeout_ms; waited += 50) {
+        int status;
+        if (waitpid(b->pid, &status, WNOHANG) == b->pid)
+            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        nanosleep(&(struct timespec){0, 50 * 1000 * 1000}, NULL);
+    }
+    kill(b->pid, SIGKILL);
+    waitpid(b->pid, NULL, 0);
+    return -1;
+}
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "%s: %s", path, strerror(errno));
+    static char text[1 << 20];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    return text;
+}
+
+/* POST /v1/players/me/delegates by player for the bot's key: view and
+ * move in every match, for a day. */
+static void grant(const e2e_table *t, const e2e_player *player, const bot *b)
+{
+    char expires[32], body[512];
+    time_t day = time(NULL) + 86400;
+    strftime(expires, sizeof expires, "%Y-%m-%dT%H:%M:%SZ", gmtime(&day));
+    snprintf(body, sizeof body,
+             "{\"public_key\":\"%s\",\"name\":\"Random bot\","
+             "\"scope\":[\"view\",\"move\"],\"matches\":\"all\","
+             "\"expires\":\"%s\"}",
+             b->public_key, expires);
+    e2e_response r = e2e_call(&t->server, "POST", "/v1/players/me/delegates",
+                              body, player);
+    cr_assert_eq(r.status, 201, "grant: %ld %s", r.status, r.body);
+    cr_assert_str_eq(json_string_value(json_object_get(r.json, "key_id")),
+                     b->key_id, "the grant names the key the bot printed");
+    e2e_response_free(&r);
+}
+
+/* The moves in the log made by the bot holding key_id. */
+static int moves_by(const json_t *events, const char *key_id)
+{
+    int n = 0;
+    size_t i;
+    json_t *event;
+    json_array_foreach(events, i, event) {
+        json_t *delegate = json_object_get(json_object_get(event, "data"), "delegate");
+        const char *kind = json_string_value(json_object_get(event, "kind"));
+        const char *by = json_string_value(json_object_get(delegate, "key_id"));
+        if (strcmp(kind, "move") == 0 && by != NULL && strcmp(by, key_id) == 0)
+            n++;
+    }
+    return n;
+}
+
+static const char *match_status(const e2e_table *t)
+{
+    static char status[16];
+    json_t *match = e2e_get(t, "", NULL);
+    json_t *inner = json_object_get(match, "match");
+    snprintf(status, sizeof status, "%s",
+             json_string_value(json_object_get(inner ? inner : match, "status")));
+    json_decref(match);
+    return status;
+}
+
+/* Each turn (match and seq) the bot's log shows accepted, at most once. */
+static void expect_no_turn_twice(const char *log)
+{
+    char seen[512][48];
+    int n = 0;
+    for (const char *line = log; *line; line = strchr(line, '\n') + 1) {
+        char match[32], status[8];
+        long long seq;
+        if (sscanf(line, "bot: %31s seq %lld: %*[^>]> %7s", match, &seq, status) == 3 &&
+            status[0] == '2') {
+            char turn[48];
+            snprintf(turn, sizeof turn, "%s/%lld", match, seq);
+            for (int i = 0; i < n; i++)
+                cr_expect_str_neq(seen[i], turn, "the bot played %s twice", turn);
+            if (n < 512)
+                snprintf(seen[n++], sizeof seen[0], "%s", turn);
+        }
+        if (strchr(line, '\n') == NULL)
+            break;
+    }
+    cr_expect_gt(n, 0, "the bot's log shows no move it made:\n%s", log);
+}
+
+Test(bots, the_example_bots_play_a_match_to_its_end, .timeout = 120)
+{
+    e2e_table t;
+    e2e_sit_down(&t, "artifact_stack", 2, NULL);
+    bot js, c;
+    js_bot(&js);
+    c_bot(&c);
+    bot_key(&js);
+    bot_key(&c);
+    grant(&t, &t.players[0], &js);
+    grant(&t, &t.players[1], &c);
+
+    bot_start(&js, &t.server, t.players[0].id);
+    bot_start(&c, &t.server, t.players[1].id);
+
+    /* Once the JavaScript bot has played a few moves (and saved where its
+     * stream stands), it is killed and started again. */
+    json_t *events = NULL;
+    for (int waited = 0; waited < 30000; waited += 20) {
+        json_decref(events);
+        events = e2e_all_events(&t);
+        if (moves_by(events, js.key_id) >= 2 && access(js.state_file, R_OK) == 0)
+            break;
+        nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
+    }
+    cr_assert_geq(moves_by(events, js.key_id), 2,
+                  "the JavaScript bot did not play:\n%s", read_file(js.log_file));
+    json_decref(events);
+    kill(js.pid, SIGKILL);
+    waitpid(js.pid, NULL, 0);
+    cr_assert_str_neq(match_status(&t), "finished",
+                      "the match ended before the bot could be killed");
+    char saved[32];
+    snprintf(saved, sizeof saved, "%s", read_file(js.state_file));
+    saved[strcspn(saved, "\n")] = '\0';
+    bot_start(&js, &t.server, t.players[0].id);
+
+    /* Both bots stop by themselves after their match is over. */
+    cr_assert_eq(bot_wait(&js, 60000), 0, "the JavaScript bot did not finish:\n%s",
+                 read_file(js.log_file));
+    cr_assert_eq(bot_wait(&c, 10000), 0, "the C bot did not finish:\n%s",
+                 read_file(c.log_file));
+    cr_expect_str_eq(match_status(&t), "finished");
+
+    /* The restarted bot resumed after the id it had saved. */
+    char resumed[64];
+    snprintf(resumed, sizeof resumed, "stream after %s\n", saved);
+    const char *js_log = read_file(js.log_file);
+    cr_expect_not_null(strstr(js_log, resumed),
+                       "the restarted bot did not resume after %s:\n%s", saved, js_log);
+    expect_no_turn_twice(js_log);
+    expect_no_turn_twice(read_file(c.log_file));
+
+    /* The log verifies, and every move names its seat's bot. */
+    json_t *verdict = e2e_get(&t, "/verify", NULL);
+    cr_expect(json_is_true(json_object_get(verdict, "ok")), "verify: %s",
+              json_dumps(verdict, JSON_COMPACT));
+    json_decref(verdict);
+    events = e2e_all_events(&t);
+    size_t i;
+    json_t *event;
+    int moves = 0;
+    json_array_foreach(events, i, event) {
+        if (strcmp(json_string_value(json_object_get(event, "kind")), "move") != 0)
+            continue;
+        moves++;
+        int seat = (int)json_integer_value(json_object_get(event, "seat"));
+        json_t *delegate = json_object_get(json_object_get(event, "data"), "delegate");
+        cr_expect_str_eq(json_string_value(json_object_get(delegate, "key_id")),
+                         seat == 0 ? js.key_id : c.key_id,
+                         "move %zu was not made by seat %d's bot", i + 1, seat);
+        cr_expect_str_eq(json_string_value(json_object_get(delegate, "player")),
+                         t.players[seat].id);
+    }
+    cr_expect_eq(moves_by(events, js.key_id) + moves_by(events, c.key_id), moves);
+    cr_expect_gt(moves_by(events, c.key_id), 0, "the C bot made no move");
+    json_decref(events);
+    e2e_stop(&t.server);
+}
