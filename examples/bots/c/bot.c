@@ -85,11 +85,14 @@ static void save_last_id(bot *b, const char *id)
         rename(tmp, b->state_file);
 }
 
-/* A signed request by the bot, acting for its player. */
+/* A signed request by the bot, acting for its player. A move's answer
+ * holds the seat's new view (Prefer: return=representation). */
 static bool call(bot *b, const char *method, const char *path,
                  const char *body, client_response *out)
 {
-    client_send_options options = {.on_behalf_of = b->player};
+    const char *prefer[] = {"Prefer: return=representation", NULL};
+    client_send_options options = {.on_behalf_of = b->player,
+                                   .extra_headers = prefer};
     char err[256];
     if (client_send(b->http, method, path, body, &b->key, &options, out, err))
         return true;
@@ -110,57 +113,72 @@ static bool first_time(bot *b, const char *match, json_int_t seq)
     return true;
 }
 
+/* A random element of array (borrowed), or NULL when it is empty. */
+static json_t *any(const json_t *array)
+{
+    size_t n = json_array_size(array);
+    return n ? json_array_get(array, randombytes_uniform((uint32_t)n)) : NULL;
+}
+
+/* A random legal move from a seat's view (GET .../view, or a move's
+ * seat_view); NULL when the seat has nothing to do or played it already. */
+static json_t *pick(bot *b, const char *match, const json_t *view)
+{
+    json_t *action = any(json_object_get(json_object_get(view, "legal"), "moves"));
+    json_int_t seq = json_integer_value(
+        json_object_get(json_object_get(view, "head"), "seq"));
+    if (action == NULL || !first_time(b, match, seq))
+        return NULL;
+    return json_pack("{s:I,s:O}", "seq", seq, "action", action);
+}
+
 /* One turn: a random move among those the item lists (text notation), else
- * among the legal moves of the seat's view. A stale seq means the turn was
- * played already (by us before a restart, or it passed). */
+ * among the legal moves of the seat's view; then, while the turn stays ours
+ * (draw, then play), the next from the answer's seat_view: the stream tells
+ * of a turn only when it comes to us. A stale seq means the turn was played
+ * already (by us before a restart, or it passed). */
 static void play(bot *b, const json_t *turn)
 {
     const char *match = json_string_value(json_object_get(turn, "match"));
     json_int_t seq = json_integer_value(json_object_get(turn, "seq"));
-    json_t *moves = json_object_get(turn, "moves");
-    if (match == NULL || !first_time(b, match, seq))
-        return;
+    json_t *text = any(json_object_get(turn, "moves"));
     char path[128];
     json_t *move = NULL;
-    if (json_array_size(moves) > 0) {
-        size_t pick = randombytes_uniform((uint32_t)json_array_size(moves));
-        move = json_pack("{s:I,s:O}", "seq", seq, "move",
-                         json_array_get(moves, pick));
-    } else {
+    if (match == NULL)
+        return;
+    if (text == NULL) {
         client_response view = {0};
         snprintf(path, sizeof path, "/v1/matches/%s/view", match);
-        if (call(b, "GET", path, NULL, &view) && view.status == 200) {
-            json_t *legal = json_object_get(
-                json_object_get(view.json, "legal"), "moves");
-            json_int_t head = json_integer_value(
-                json_object_get(json_object_get(view.json, "head"), "seq"));
-            if (json_array_size(legal) > 0)
-                move = json_pack(
-                    "{s:I,s:O}", "seq", head, "action",
-                    json_array_get(legal, randombytes_uniform(
-                                              (uint32_t)json_array_size(legal))));
-        }
+        if (call(b, "GET", path, NULL, &view) && view.status == 200)
+            move = pick(b, match, view.json);
         client_response_free(&view);
-        if (move == NULL)
-            return;
+    } else if (first_time(b, match, seq)) {
+        move = json_pack("{s:I,s:O}", "seq", seq, "move", text);
     }
-    char *body = json_dumps(move, JSON_COMPACT);
-    char *shown = json_dumps(json_object_get(move, "action"), JSON_COMPACT);
-    client_response answer = {0};
     snprintf(path, sizeof path, "/v1/matches/%s/moves", match);
-    if (body != NULL && call(b, "POST", path, body, &answer)) {
-        const char *code = json_string_value(json_object_get(
-            json_object_get(answer.json, "error"), "code"));
-        fprintf(stderr, "bot: %s seq %lld: %s -> %ld %s\n", match,
-                (long long)json_integer_value(json_object_get(move, "seq")),
-                shown ? shown
-                      : json_string_value(json_object_get(move, "move")),
-                answer.status, code ? code : "");
+    while (move != NULL) {
+        char *body = json_dumps(move, JSON_COMPACT);
+        json_t *shown = json_object_get(move, "action");
+        char *action = shown ? json_dumps(shown, JSON_COMPACT) : NULL;
+        client_response answer = {0};
+        json_t *next = NULL;
+        if (body != NULL && call(b, "POST", path, body, &answer)) {
+            const char *code = json_string_value(json_object_get(
+                json_object_get(answer.json, "error"), "code"));
+            fprintf(stderr, "bot: %s seq %lld: %s -> %ld %s\n", match,
+                    (long long)json_integer_value(json_object_get(move, "seq")),
+                    action ? action
+                           : json_string_value(json_object_get(move, "move")),
+                    answer.status, code ? code : "");
+            if (answer.status == 200)
+                next = pick(b, match, json_object_get(answer.json, "seat_view"));
+        }
+        client_response_free(&answer);
+        free(action);
+        free(body);
+        json_decref(move);
+        move = next;
     }
-    client_response_free(&answer);
-    json_decref(move);
-    free(shown);
-    free(body);
 }
 
 /* One line of the stream. Its id is saved once it is handled, so a bot

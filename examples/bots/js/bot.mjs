@@ -64,31 +64,40 @@ class Bot {
 
     async call(method, path, body) {
         const text = body === undefined ? undefined : JSON.stringify(body);
-        const res = await fetch(this.url + path, {
-            method, body: text, headers: sign(this.key, this.player, method, path, text),
-        });
+        const headers = sign(this.key, this.player, method, path, text);
+        headers.prefer = 'return=representation';   // a move's answer holds our new view
+        const res = await fetch(this.url + path, { method, body: text, headers });
         return { status: res.status, json: await res.json().catch(() => null) };
     }
 
+    // A random legal move from a seat's view (GET .../view, or a move's
+    // seat_view); null when the seat has nothing to do or played it already.
+    pick(match, view) {
+        const legal = view?.legal?.moves ?? [];
+        if (legal.length === 0 || this.done.has(`${match}/${view.head.seq}`)) return null;
+        this.done.add(`${match}/${view.head.seq}`);
+        return { seq: view.head.seq, action: legal[Math.floor(Math.random() * legal.length)] };
+    }
+
     // One turn: a random move among those the item lists (text notation),
-    // else among the legal moves of the seat's view. A stale seq means the
-    // turn was played already (by us before a restart, or it passed).
+    // else among the legal moves of the seat's view; then, while the turn
+    // stays ours (draw, then play), the next from the answer's seat_view:
+    // the stream tells of a turn only when it comes to us. A stale seq means
+    // the turn was played already (by us before a restart, or it passed).
     async play(turn) {
-        const id = `${turn.match}/${turn.seq}`;
-        if (this.done.has(id)) return;
-        this.done.add(id);
-        let move = { seq: turn.seq };
-        if (turn.moves?.length) {
-            move.move = turn.moves[Math.floor(Math.random() * turn.moves.length)];
-        } else {
-            const view = await this.call('GET', `/v1/matches/${turn.match}/view`);
-            const legal = view.json?.legal?.moves ?? [];
-            if (legal.length === 0) return;
-            move = { seq: view.json.head.seq, action: legal[Math.floor(Math.random() * legal.length)] };
+        let move = null;
+        if (!turn.moves?.length) {
+            move = this.pick(turn.match, (await this.call('GET', `/v1/matches/${turn.match}/view`)).json);
+        } else if (!this.done.has(`${turn.match}/${turn.seq}`)) {
+            this.done.add(`${turn.match}/${turn.seq}`);
+            move = { seq: turn.seq, move: turn.moves[Math.floor(Math.random() * turn.moves.length)] };
         }
-        const res = await this.call('POST', `/v1/matches/${turn.match}/moves`, move);
-        log(`${turn.match} seq ${move.seq}: ${move.move ?? JSON.stringify(move.action)} -> ${res.status}`,
-            res.status >= 300 ? res.json?.error?.code ?? '' : '');
+        while (move) {
+            const res = await this.call('POST', `/v1/matches/${turn.match}/moves`, move);
+            log(`${turn.match} seq ${move.seq}: ${move.move ?? JSON.stringify(move.action)} -> ${res.status}`,
+                res.json?.error?.code ?? '');
+            move = res.status === 200 ? this.pick(turn.match, res.json.seat_view) : null;
+        }
     }
 
     async handle(item) {

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "../../support/e2e.h"
+#include "client_stream.h"
 
 /* A bot process: how to run it, its key, and its log. */
 typedef struct bot {
@@ -174,6 +175,34 @@ static int moves_by(const json_t *events, const char *key_id)
     return n;
 }
 
+/* What the players' streams and the match say, for a failure message. */
+static char *diagnosis(const e2e_table *t, const bot *js, const bot *c)
+{
+    static char text[1 << 16];
+    json_t *m = e2e_get(t, "", NULL);
+    char *match = json_dumps(json_object_get(m, "pending"), JSON_COMPACT);
+    char url[64], err[256];
+    snprintf(url, sizeof url, "http://127.0.0.1:%d", t->server.port);
+    const char *headers[] = {"Accept: application/x-ndjson", NULL};
+    char streams[2][8192];
+    for (int p = 0; p < 2; p++) {
+        client_stream *s = client_stream_open(url, "/v1/players/me/stream?after=0",
+                                              &t->players[p].key, headers, 5000, err);
+        client_stream_wait_for(s, "}\n", 0, 1000);
+        client_stream_wait_for(s, "x-never", 0, 500);
+        snprintf(streams[p], sizeof streams[p], "%ld %s", client_stream_status(s),
+                 client_stream_body(s, NULL));
+        client_stream_close(s);
+    }
+    snprintf(text, sizeof text, "pending %s\nstream 0: %s\nstream 1: %s\njs log:\n%s\n",
+             match, streams[0], streams[1], read_file(js->log_file));
+    snprintf(text + strlen(text), sizeof text - strlen(text), "c log:\n%s",
+             read_file(c->log_file));
+    free(match);
+    json_decref(m);
+    return text;
+}
+
 static const char *match_status(const e2e_table *t)
 {
     static char status[16];
@@ -212,7 +241,7 @@ Test(bots, the_example_bots_play_a_match_to_its_end, .timeout = 120)
 {
     e2e_table t;
     e2e_sit_down(&t, "artifact_stack", 2, NULL);
-    bot js, c;
+    bot js = {0}, c = {0};
     js_bot(&js);
     c_bot(&c);
     bot_key(&js);
@@ -234,7 +263,7 @@ Test(bots, the_example_bots_play_a_match_to_its_end, .timeout = 120)
         nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
     }
     cr_assert_geq(moves_by(events, js.key_id), 2,
-                  "the JavaScript bot did not play:\n%s", read_file(js.log_file));
+                  "the JavaScript bot did not play:\n%s", diagnosis(&t, &js, &c));
     json_decref(events);
     kill(js.pid, SIGKILL);
     waitpid(js.pid, NULL, 0);
@@ -246,8 +275,9 @@ Test(bots, the_example_bots_play_a_match_to_its_end, .timeout = 120)
     bot_start(&js, &t.server, t.players[0].id);
 
     /* Both bots stop by themselves after their match is over. */
-    cr_assert_eq(bot_wait(&js, 60000), 0, "the JavaScript bot did not finish:\n%s",
-                 read_file(js.log_file));
+    if (bot_wait(&js, 60000) != 0) {
+        cr_assert_fail("the JavaScript bot did not finish:\n%s", diagnosis(&t, &js, &c));
+    }
     cr_assert_eq(bot_wait(&c, 10000), 0, "the C bot did not finish:\n%s",
                  read_file(c.log_file));
     cr_expect_str_eq(match_status(&t), "finished");
