@@ -132,11 +132,25 @@ static json_t *pick(bot *b, const char *match, const json_t *view)
     return json_pack("{s:I,s:O}", "seq", seq, "action", action);
 }
 
+/* The same from GET .../view. */
+static json_t *pick_from_view(bot *b, const char *match)
+{
+    char path[128];
+    client_response view = {0};
+    json_t *move = NULL;
+    snprintf(path, sizeof path, "/v1/matches/%s/view", match);
+    if (call(b, "GET", path, NULL, &view) && view.status == 200)
+        move = pick(b, match, view.json);
+    client_response_free(&view);
+    return move;
+}
+
 /* One turn: a random move among those the item lists (text notation), else
  * among the legal moves of the seat's view; then, while the turn stays ours
  * (draw, then play), the next from the answer's seat_view: the stream tells
- * of a turn only when it comes to us. A stale seq means the turn was played
- * already (by us before a restart, or it passed). */
+ * of a turn only when it comes to us. A stale seq (409) means the turn was
+ * played already (by us before a restart) or moved on: the view says whether
+ * it is still ours. */
 static void play(bot *b, const json_t *turn)
 {
     const char *match = json_string_value(json_object_get(turn, "match"));
@@ -147,11 +161,7 @@ static void play(bot *b, const json_t *turn)
     if (match == NULL)
         return;
     if (text == NULL) {
-        client_response view = {0};
-        snprintf(path, sizeof path, "/v1/matches/%s/view", match);
-        if (call(b, "GET", path, NULL, &view) && view.status == 200)
-            move = pick(b, match, view.json);
-        client_response_free(&view);
+        move = pick_from_view(b, match);
     } else if (first_time(b, match, seq)) {
         move = json_pack("{s:I,s:O}", "seq", seq, "move", text);
     }
@@ -172,6 +182,8 @@ static void play(bot *b, const json_t *turn)
                     answer.status, code ? code : "");
             if (answer.status == 200)
                 next = pick(b, match, json_object_get(answer.json, "seat_view"));
+            else if (answer.status == 409)
+                next = pick_from_view(b, match);
         }
         client_response_free(&answer);
         free(action);

@@ -79,15 +79,20 @@ class Bot {
         return { seq: view.head.seq, action: legal[Math.floor(Math.random() * legal.length)] };
     }
 
+    async view(match) {
+        return (await this.call('GET', `/v1/matches/${match}/view`)).json;
+    }
+
     // One turn: a random move among those the item lists (text notation),
     // else among the legal moves of the seat's view; then, while the turn
     // stays ours (draw, then play), the next from the answer's seat_view:
-    // the stream tells of a turn only when it comes to us. A stale seq means
-    // the turn was played already (by us before a restart, or it passed).
+    // the stream tells of a turn only when it comes to us. A stale seq (409)
+    // means the turn was played already (by us before a restart) or moved
+    // on: the view says whether it is still ours.
     async play(turn) {
         let move = null;
         if (!turn.moves?.length) {
-            move = this.pick(turn.match, (await this.call('GET', `/v1/matches/${turn.match}/view`)).json);
+            move = this.pick(turn.match, await this.view(turn.match));
         } else if (!this.done.has(`${turn.match}/${turn.seq}`)) {
             this.done.add(`${turn.match}/${turn.seq}`);
             move = { seq: turn.seq, move: turn.moves[Math.floor(Math.random() * turn.moves.length)] };
@@ -96,7 +101,9 @@ class Bot {
             const res = await this.call('POST', `/v1/matches/${turn.match}/moves`, move);
             log(`${turn.match} seq ${move.seq}: ${move.move ?? JSON.stringify(move.action)} -> ${res.status}`,
                 res.json?.error?.code ?? '');
-            move = res.status === 200 ? this.pick(turn.match, res.json.seat_view) : null;
+            if (res.status === 200) move = this.pick(turn.match, res.json.seat_view);
+            else if (res.status === 409) move = this.pick(turn.match, await this.view(turn.match));
+            else move = null;
         }
     }
 

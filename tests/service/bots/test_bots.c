@@ -41,18 +41,18 @@ static void bot_files(bot *b, const char *name)
 }
 
 /* The JavaScript bot, run from the checkout (make test runs from its top). */
-static void js_bot(bot *b)
+static void js_bot(bot *b, const char *name)
 {
     b->argv0[0] = "node";
     b->argv0[1] = "examples/bots/js/bot.mjs";
     cr_assert_eq(access(b->argv0[1], R_OK), 0, "examples/bots/js/bot.mjs is missing");
     cr_assert_eq(access("examples/bots/js/node_modules", R_OK), 0,
                  "examples/bots/js is not installed (scripts/test.sh runs npm ci)");
-    bot_files(b, "js-bot");
+    bot_files(b, name);
 }
 
 /* The C bot, built beside pbemd. */
-static void c_bot(bot *b)
+static void c_bot(bot *b, const char *name)
 {
     static char path[512];
     const char *bin = getenv("PBEM_BIN");
@@ -62,7 +62,7 @@ static void c_bot(bot *b)
     snprintf(path, sizeof path, "%s/examples/bots/c/pbem-random-bot", dirname(dir));
     cr_assert_eq(access(path, X_OK), 0, "%s is not built (make all)", path);
     b->argv0[0] = path;
-    bot_files(b, "c-bot");
+    bot_files(b, name);
 }
 
 /* "<bot> key FILE": the bot makes its key and prints it. */
@@ -188,8 +188,13 @@ static char *diagnosis(const e2e_table *t, const bot *js, const bot *c)
     for (int p = 0; p < 2; p++) {
         client_stream *s = client_stream_open(url, "/v1/players/me/stream?after=0",
                                               &t->players[p].key, headers, 5000, err);
+        if (s == NULL) {
+            snprintf(streams[p], sizeof streams[p], "(%s)", err);
+            continue;
+        }
+        /* Whatever it holds within a second and a half. */
         client_stream_wait_for(s, "}\n", 0, 1000);
-        client_stream_wait_for(s, "x-never", 0, 500);
+        client_stream_wait_for(s, "(nothing)", 0, 500);
         snprintf(streams[p], sizeof streams[p], "%ld %s", client_stream_status(s),
                  client_stream_body(s, NULL));
         client_stream_close(s);
@@ -237,20 +242,69 @@ static void expect_no_turn_twice(const char *log)
     cr_expect_gt(n, 0, "the bot's log shows no move it made:\n%s", log);
 }
 
+/* Each bot's key granted by its seat's player, and the bots started. */
+static void start_bots(e2e_table *t, bot *bots)
+{
+    for (int seat = 0; seat < t->seats; seat++) {
+        bot_key(&bots[seat]);
+        grant(t, &t->players[seat], &bots[seat]);
+    }
+    for (int seat = 0; seat < t->seats; seat++)
+        bot_start(&bots[seat], &t->server, t->players[seat].id);
+}
+
+/* Every bot stops by itself once its match is over; then the match is
+ * finished, verifies from its public log, and each event a seat made
+ * (a move, a sealed choice) names that seat's bot and player. Each bot's
+ * log shows moves it made, none of them twice. */
+static void expect_played_to_the_end(e2e_table *t, bot *bots)
+{
+    for (int seat = 0; seat < t->seats; seat++)
+        if (bot_wait(&bots[seat], 60000) != 0)
+            cr_assert_fail("seat %d's bot did not finish:\n%s", seat,
+                           diagnosis(t, &bots[0], &bots[1]));
+    cr_expect_str_eq(match_status(t), "finished");
+    for (int seat = 0; seat < t->seats; seat++)
+        expect_no_turn_twice(read_file(bots[seat].log_file));
+
+    json_t *verdict = e2e_get(t, "/verify", NULL);
+    char *text = json_dumps(verdict, JSON_COMPACT);
+    cr_expect(json_is_true(json_object_get(verdict, "ok")), "verify: %s", text);
+    free(text);
+    json_decref(verdict);
+    json_t *events = e2e_all_events(t);
+    size_t i;
+    json_t *event;
+    int made[8] = {0};
+    json_array_foreach(events, i, event) {
+        const char *kind = json_string_value(json_object_get(event, "kind"));
+        if (strcmp(kind, "move") != 0 && strcmp(kind, "committed") != 0)
+            continue;
+        int seat = (int)json_integer_value(json_object_get(event, "seat"));
+        cr_assert(seat >= 0 && seat < t->seats);
+        json_t *delegate = json_object_get(json_object_get(event, "data"), "delegate");
+        const char *key_id = json_string_value(json_object_get(delegate, "key_id"));
+        cr_expect_str_eq(key_id ? key_id : "(none)", bots[seat].key_id,
+                         "event %zu (%s) was not made by seat %d's bot", i + 1,
+                         kind, seat);
+        cr_expect_str_eq(json_string_value(json_object_get(delegate, "player")),
+                         t->players[seat].id);
+        made[seat]++;
+    }
+    for (int seat = 0; seat < t->seats; seat++)
+        cr_expect_gt(made[seat], 0, "seat %d's bot made no move", seat);
+    json_decref(events);
+}
+
 Test(bots, the_example_bots_play_a_match_to_its_end, .timeout = 120)
 {
     e2e_table t;
     e2e_sit_down(&t, "artifact_stack", 2, NULL);
-    bot js = {0}, c = {0};
-    js_bot(&js);
-    c_bot(&c);
-    bot_key(&js);
-    bot_key(&c);
-    grant(&t, &t.players[0], &js);
-    grant(&t, &t.players[1], &c);
-
-    bot_start(&js, &t.server, t.players[0].id);
-    bot_start(&c, &t.server, t.players[1].id);
+    bot bots[2] = {0};
+    bot *js = &bots[0];
+    js_bot(&bots[0], "js-bot");
+    c_bot(&bots[1], "c-bot");
+    start_bots(&t, bots);
 
     /* Once the JavaScript bot has played a few moves (and saved where its
      * stream stands), it is killed and started again. */
@@ -258,62 +312,52 @@ Test(bots, the_example_bots_play_a_match_to_its_end, .timeout = 120)
     for (int waited = 0; waited < 30000; waited += 20) {
         json_decref(events);
         events = e2e_all_events(&t);
-        if (moves_by(events, js.key_id) >= 2 && access(js.state_file, R_OK) == 0)
+        if (moves_by(events, js->key_id) >= 2 && access(js->state_file, R_OK) == 0)
             break;
         nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
     }
-    cr_assert_geq(moves_by(events, js.key_id), 2,
-                  "the JavaScript bot did not play:\n%s", diagnosis(&t, &js, &c));
+    cr_assert_geq(moves_by(events, js->key_id), 2,
+                  "the JavaScript bot did not play:\n%s", diagnosis(&t, js, &bots[1]));
     json_decref(events);
-    kill(js.pid, SIGKILL);
-    waitpid(js.pid, NULL, 0);
+    kill(js->pid, SIGKILL);
+    waitpid(js->pid, NULL, 0);
     cr_assert_str_neq(match_status(&t), "finished",
                       "the match ended before the bot could be killed");
     char saved[32];
-    snprintf(saved, sizeof saved, "%s", read_file(js.state_file));
+    snprintf(saved, sizeof saved, "%s", read_file(js->state_file));
     saved[strcspn(saved, "\n")] = '\0';
-    bot_start(&js, &t.server, t.players[0].id);
+    bot_start(js, &t.server, t.players[0].id);
 
-    /* Both bots stop by themselves after their match is over. */
-    if (bot_wait(&js, 60000) != 0) {
-        cr_assert_fail("the JavaScript bot did not finish:\n%s", diagnosis(&t, &js, &c));
-    }
-    cr_assert_eq(bot_wait(&c, 10000), 0, "the C bot did not finish:\n%s",
-                 read_file(c.log_file));
-    cr_expect_str_eq(match_status(&t), "finished");
-
+    expect_played_to_the_end(&t, bots);
     /* The restarted bot resumed after the id it had saved. */
     char resumed[64];
     snprintf(resumed, sizeof resumed, "stream after %s\n", saved);
-    const char *js_log = read_file(js.log_file);
+    const char *js_log = read_file(js->log_file);
     cr_expect_not_null(strstr(js_log, resumed),
                        "the restarted bot did not resume after %s:\n%s", saved, js_log);
-    expect_no_turn_twice(js_log);
-    expect_no_turn_twice(read_file(c.log_file));
+    e2e_stop(&t.server);
+}
 
-    /* The log verifies, and every move names its seat's bot. */
-    json_t *verdict = e2e_get(&t, "/verify", NULL);
-    cr_expect(json_is_true(json_object_get(verdict, "ok")), "verify: %s",
-              json_dumps(verdict, JSON_COMPACT));
-    json_decref(verdict);
-    events = e2e_all_events(&t);
+/* Adel Verplichtet's secret choices, posted to /moves like any move: the
+ * service seals them (a committed event each) and reveals them when every
+ * seat has chosen. Two JavaScript bots and a C bot. */
+Test(bots, the_example_bots_make_sealed_choices_through_moves, .timeout = 120)
+{
+    e2e_table t;
+    e2e_sit_down(&t, "adel_verplichtet", 3, NULL);
+    bot bots[3] = {0};
+    js_bot(&bots[0], "js-bot-a");
+    c_bot(&bots[1], "c-bot");
+    js_bot(&bots[2], "js-bot-b");
+    start_bots(&t, bots);
+    expect_played_to_the_end(&t, bots);
+    json_t *events = e2e_all_events(&t);
     size_t i;
     json_t *event;
-    int moves = 0;
-    json_array_foreach(events, i, event) {
-        if (strcmp(json_string_value(json_object_get(event, "kind")), "move") != 0)
-            continue;
-        moves++;
-        int seat = (int)json_integer_value(json_object_get(event, "seat"));
-        json_t *delegate = json_object_get(json_object_get(event, "data"), "delegate");
-        cr_expect_str_eq(json_string_value(json_object_get(delegate, "key_id")),
-                         seat == 0 ? js.key_id : c.key_id,
-                         "move %zu was not made by seat %d's bot", i + 1, seat);
-        cr_expect_str_eq(json_string_value(json_object_get(delegate, "player")),
-                         t.players[seat].id);
-    }
-    cr_expect_eq(moves_by(events, js.key_id) + moves_by(events, c.key_id), moves);
-    cr_expect_gt(moves_by(events, c.key_id), 0, "the C bot made no move");
+    int sealed = 0;
+    json_array_foreach(events, i, event)
+        sealed += strcmp(json_string_value(json_object_get(event, "kind")), "committed") == 0;
+    cr_expect_gt(sealed, 0, "the match had no sealed choice");
     json_decref(events);
     e2e_stop(&t.server);
 }
