@@ -134,20 +134,27 @@ class Bot {
             return new Promise((resolve) => setTimeout(resolve, wait * 1000));
         }
         log(`following ${this.player}'s stream` + (this.lastId ? ` after ${this.lastId}` : ''));
-        let silence = setTimeout(() => this.abort.abort(), 40_000);
-        let text = '';
-        for await (const chunk of res.body.pipeThrough(new TextDecoderStream())) {
+        let silence;
+        const listen = () => {   // a stream silent past two heartbeats is dead
             clearTimeout(silence);
             silence = setTimeout(() => this.abort.abort(), 40_000);
-            text += chunk;
-            let end;
-            while ((end = text.indexOf('\n')) >= 0 && !this.stopping) {
-                const line = text.slice(0, end).trim();
-                text = text.slice(end + 1);
-                if (line) await this.handle(JSON.parse(line));
+        };
+        try {
+            listen();
+            let text = '';
+            for await (const chunk of res.body.pipeThrough(new TextDecoderStream())) {
+                listen();
+                text += chunk;
+                let end;
+                while ((end = text.indexOf('\n')) >= 0 && !this.stopping) {
+                    const line = text.slice(0, end).trim();
+                    text = text.slice(end + 1);
+                    if (line) await this.handle(JSON.parse(line));
+                }
             }
+        } finally {
+            clearTimeout(silence);
         }
-        clearTimeout(silence);
     }
 
     async run() {
