@@ -4,16 +4,17 @@
  * play a match to its end. What a bot author would check: the match is
  * finished and verifies, every move names the bot that made it, and a bot
  * killed mid-match and started again resumes its stream where it left off
- * without playing a turn twice. */
+ * without playing a turn twice. A second match has them make sealed choices
+ * (Adel Verplichtet) through /moves, which the service seals. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <signal.h>
-#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -103,6 +104,8 @@ static void bot_start(bot *b, const e2e_server *server, const char *player)
     b->pid = fork();
     cr_assert_neq(b->pid, -1);
     if (b->pid == 0) {
+        /* The bot dies with the test process, even one that failed. */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
         int fd = open(b->log_file, O_WRONLY | O_CREAT | O_APPEND, 0600);
         if (fd >= 0) {
             dup2(fd, 1);
