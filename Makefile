@@ -61,7 +61,11 @@ BENCHES := $(BUILD)/bench/engines $(BUILD)/bench/service $(BUILD)/bench/notify \
     $(BUILD)/bench/restore $(BUILD)/bench/mail $(BUILD)/bench/ratelimit \
     $(BUILD)/bench/streams
 
-all: $(BUILD)/pbemd $(if $(CLI_SRC),$(BUILD)/pbem) $(SUITES) $(BENCHES)
+# The example bots (examples/bots/): the C one is built with everything
+# else, so the bots' suite can play it and a client change cannot break it.
+EXAMPLES := $(BUILD)/examples/bots/c/pbem-random-bot
+
+all: $(BUILD)/pbemd $(if $(CLI_SRC),$(BUILD)/pbem) $(SUITES) $(BENCHES) $(EXAMPLES)
 
 # Fuzz targets: tests/fuzz/<target>.c (plus <target>_reach.c, if any), each
 # linked twice: <target>-replay runs the corpus tests/fuzz/<target>/ once
@@ -188,6 +192,11 @@ $(BUILD)/bench/mail: $(call obj,bench/mail.c) $(BUILD)/libclient.a $(BUILD)/libs
 
 $(BUILD)/bench/streams: $(call obj,bench/streams.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/examples/bots/c/pbem-random-bot: $(call obj,examples/bots/c/bot.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 # Checks a match from its public log: make verify MATCH=m_123 [URL=…]

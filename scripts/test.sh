@@ -57,6 +57,14 @@ if [ -f tests/node/package.json ]; then
     fi
 fi
 
+# The example JavaScript bot (examples/bots/js), played by tests/service/bots.
+if [ -f examples/bots/js/package.json ]; then
+    if [ ! -d examples/bots/js/node_modules ] || [ examples/bots/js/package-lock.json -nt examples/bots/js/node_modules ]; then
+        (cd examples/bots/js && npm ci --no-audit --no-fund --loglevel=error) || {
+            echo "pbem: npm ci in examples/bots/js failed (is the npm registry reachable?)" >&2; exit 1; }
+    fi
+fi
+
 tested=0 passing=0 failing=0 crashing=0 status=0
 if [ -f openapi.yaml ]; then
     echo "== openapi.yaml lint (redocly)"
