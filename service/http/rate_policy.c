@@ -98,11 +98,12 @@ static bool parse_cost(char *item)
             return true;
         }
     }
+    size_t len = strlen(item);
     if (strchr(item, ' ') == NULL || policy.override_count == OVERRIDES_MAX ||
-        strlen(item) >= sizeof policy.overrides[0].route)
+        len >= sizeof policy.overrides[0].route)
         return false;
     route_cost *o = &policy.overrides[policy.override_count++];
-    snprintf(o->route, sizeof o->route, "%s", item);
+    memcpy(o->route, item, len + 1);
     o->cost = cost;
     return true;
 }
