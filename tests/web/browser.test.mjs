@@ -662,6 +662,28 @@ await t.test('settings: both keys listed, this one marked; revoking the other si
   await alice.page.waitForSelector(`a[href="/matches/${artifactId}"]`);
 });
 
+await t.test('an email-only player (no key yet, as the mail path makes one) gets a first key by the link', async () => {
+  // The mail path (docs/playing-by-email.md) makes such players; the
+  // quickest way here is the row it writes (as tests/service/players does).
+  execFileSync('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', process.env.DATABASE_URL, '-c',
+    "INSERT INTO players (player_id, name, email) VALUES (floor(random() * 1e15)::bigint + 1, 'Erin', 'erin@example.org')"]);
+  const erin = await profile(browser, server.origin, PHONE);
+  try {
+    const link = await mailedLink(erin, 'erin@example.org');
+    await enrol(erin, link, 'phone', 'Erin');
+    await erin.page.waitForFunction(() => /No match yet/.test(document.getElementById('main').textContent));
+    await erin.page.goto(`${server.origin}/settings`);
+    await erin.page.waitForSelector('#k-title ~ div tbody tr');
+    const rows = await erin.page.$$eval('#k-title ~ div tbody tr', (trs) => trs.map((tr) => tr.innerText));
+    assert(rows.length === 1 && /phone/.test(rows[0]) && /this browser/.test(rows[0]), `Erin's keys: ${rows.join(' / ')}`);
+    await expectNoAxe(erin, 'the settings of an email-only player at phone width');
+    assert(erin.errors.length === 0 && erin.violations.length === 0, `Erin's page: ${erin.errors.concat(erin.violations).join('; ')}`);
+    for (const r of erin.requests.filter((u) => !u.startsWith('data:'))) assert(new URL(r).origin === server.origin, `Erin's page asked ${r}`);
+  } finally {
+    await erin.context.close();
+  }
+});
+
 await t.test('an unknown path is an HTML 404 page', async () => {
   const answer = await alice.page.goto(`${server.origin}/no/such/page`);
   assert(answer.status() === 404, `status ${answer.status()}`);
