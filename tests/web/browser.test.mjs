@@ -377,7 +377,13 @@ await t.test('the finished match\'s replay is verified in the browser (hash chai
   assert(back.length === 2, 'a step back lost a seat\'s panel');
   const end = await stepTo('End', head);
   assert(JSON.stringify(end) === JSON.stringify(atHead), 'End does not come back to the views of the last event');
+  await alice.page.screenshot({ path: `${shots}/replay.png`, fullPage: true });
   await expectNoAxe(alice, 'the replay page after stepping');
+  // At phone width the seats' panels stack, and nothing needs sideways scrolling.
+  await bob.page.goto(`${server.origin}/matches/${artifactId}/replay`);
+  await bob.page.waitForFunction((n) => document.getElementById('replay-views')?.dataset.seq === String(n), {}, head);
+  assert((await panels(bob)).length === 2, 'at phone width the replay lacks a seat\'s panel');
+  await expectNoAxe(bob, 'the replay page at phone width');
 });
 
 await t.test('a page whose log was tampered with is not verified', async () => {
