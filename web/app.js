@@ -3,6 +3,7 @@
 // page change the address without a reload.
 import { fill, h, announce } from './js/dom.js';
 import * as keys from './js/keys.js';
+import { onKeyRefused } from './js/api.js';
 import { startPage, gamesPage, myMatchesPage } from './js/pages/start.js';
 import { matchPage } from './js/pages/match.js';
 import { replayPage } from './js/pages/replay.js';
@@ -33,9 +34,30 @@ const app = {
   },
   async setIdentity(identity) {
     this.me = identity;
+    if (identity) fill(document.getElementById('notice')).hidden = true;
     showWho();
   },
 };
+
+// The server no longer takes this browser's key (revoked, here or from
+// another device): a revoked key never comes back, so it is forgotten, and
+// the page says so wherever the person is, with the way back in.
+onKeyRefused(async (key) => {
+  if (!app.me || app.me.keyId !== key.keyId) return;
+  const name = app.me.name;
+  app.me = null;
+  try {
+    await keys.forget();
+  } catch (e) {
+    // IndexedDB gone: the key is useless all the same.
+  }
+  showWho();
+  const notice = document.getElementById('notice');
+  fill(notice, h('strong', null, 'You are signed out. '),
+    `This browser's key no longer signs for ${name}: it was revoked (perhaps from another device). `,
+    h('a', { href: '/#sign-in', id: 'sign-in-again' }, 'Sign in again with a link mailed to you'), '.');
+  notice.hidden = false;
+});
 
 function showWho() {
   const who = document.getElementById('who');

@@ -163,6 +163,55 @@ async function playUntil(done, limit) {
   return moves;
 }
 
+// The replay's seat panels as a person reads them.
+function panels(w) {
+  return w.page.$$eval('#replay-views .seat-view', (ps) => ps.map((p) => ({
+    title: p.querySelector('h3').textContent, cards: p.querySelectorAll('.card').length, text: p.innerText })));
+}
+
+// A call signed with the key the page w keeps (it cannot be read out of
+// the browser: the page signs).
+function signedByPage(w, method, path, body) {
+  return w.page.evaluate(async (m, p, b) => {
+    const { call } = await import('/js/api.js');
+    const keys = await import('/js/keys.js');
+    return call(m, p, { body: b ?? undefined, key: await keys.load() });
+  }, method, path, body ?? null);
+}
+
+// Asks for a sign-in link on w's start page (the "I already have an
+// account" form) and returns the link the mail brought.
+async function mailedLink(w, email) {
+  const seen = server.mail.mails().length;
+  await w.page.goto(`${w.origin}/`);
+  await w.page.waitForSelector('#sign-in form[aria-labelledby=link-title]');
+  await w.page.type('#sign-in form[aria-labelledby=link-title] input[name=email]', email);
+  const [answer] = await Promise.all([
+    w.page.waitForResponse((r) => r.url().endsWith('/v1/players/sign-in-links')),
+    w.page.click('#sign-in form[aria-labelledby=link-title] button[type=submit]'),
+  ]);
+  assert(answer.status() === 202, `asking for a link: ${answer.status()} ${await answer.text()}`);
+  await w.page.waitForFunction(() => /a sign-in link is on its way/.test(document.querySelector('#sign-in .ok:not([hidden])')?.textContent ?? ''));
+  const mail = await server.mail.waitFor(email, /sign-in link/i, seen);
+  const link = mail.text.match(/https?:\/\/\S+\/sign-in\/[A-Za-z0-9_-]{43}\b/)?.[0];
+  assert(link && link.startsWith(`${server.origin}/sign-in/`), `the mail has no sign-in link of this server: ${mail.text}`);
+  return link;
+}
+
+// Opens a sign-in link in w and adds w's new key under keyName; resolves
+// when the page says who is signed in.
+async function enrol(w, link, keyName, expectName) {
+  await w.page.goto(link);
+  await w.page.waitForSelector('#device-name');
+  await w.page.$eval('#device-name', (e, v) => { e.value = v; }, keyName);
+  const [answer] = await Promise.all([
+    w.page.waitForResponse((r) => r.url().endsWith('/v1/players/me/keys') && r.request().method() === 'POST'),
+    w.page.click('#main form button[type=submit]'),
+  ]);
+  assert(answer.status() === 201, `enrolling the key: ${answer.status()} ${await answer.text()}`);
+  await w.page.waitForFunction((n) => document.getElementById('who').textContent.includes(n) && location.pathname === '/me', {}, expectName);
+}
+
 async function api(path) {
   const r = await fetch(`${server.origin}${path}`);
   return r.json();
@@ -285,9 +334,56 @@ await t.test('the finished match\'s replay is verified in the browser (hash chai
   assert(state[0] === 'verified', `the replay is not verified: ${state[1]}`);
   const head = (await api(`/v1/matches/${artifactId}`)).head.seq;
   assert(state[1].includes(`${head} events chain`), `the mark does not count the ${head} events: ${state[1]}`);
+  // One panel per seat, each that seat's view as the server's replay has
+  // it, the hands drawn as cards.
+  await alice.page.waitForFunction((n) => document.getElementById('replay-views')?.dataset.seq === String(n), {}, head);
+  const atHead = await panels(alice);
+  const names = (await api(`/v1/matches/${artifactId}`)).seats.map((x) => x.name);
+  assert(atHead.length === 2 && atHead.every((p, i) => p.title.startsWith(`${names[i]}'s view`)),
+    `the replay does not show each seat's view: ${atHead.map((p) => p.title).join(', ')}`);
+  assert(atHead.every((p) => p.cards > 0), `a seat's view shows no card: ${atHead.map((p) => `${p.title}: ${p.cards}`).join(', ')}`);
   await alice.page.click('#step-back');
   await alice.page.waitForFunction((n) => document.getElementById('step-at').textContent.startsWith(`Event ${n - 1} of ${n}`), {}, head);
   await expectNoAxe(alice, 'the replay page');
+  // With the keyboard alone: ← steps back, Home goes to the first event,
+  // → steps on, End to the last; the seats' views follow each step.
+  await alice.page.focus('h1');
+  const stepTo = async (key, n) => {
+    await alice.page.keyboard.press(key);
+    await alice.page.waitForFunction((s) => document.getElementById('replay-views').dataset.seq === String(s), { timeout: 10000 }, n);
+    return panels(alice);
+  };
+  const back = await stepTo('ArrowLeft', head - 2);
+  const line = await alice.page.$eval('#step-at', (e) => e.textContent);
+  assert(line.startsWith(`Event ${head - 2} of`), `the step line does not follow ←: ${line}`);
+  const first = await stepTo('Home', 1);
+  assert(first.length >= 1 && first.every((p) => /has not started/.test(p.text)),
+    `at the first event the seats have nothing yet: ${first.map((p) => p.text.slice(0, 60)).join(' / ')}`);
+  // → steps on; once the match has started, a step that changes what a
+  // seat holds (as the server's replay says) changes that seat's panel.
+  const theirs = async (n) => (await api(`/v1/matches/${artifactId}/replay?seq=${n}`)).views.map((v) => JSON.stringify(v.view));
+  let was = first;
+  let changed = 0;
+  for (let n = 2; n <= head && changed < 3; n++) {
+    const is = await stepTo('ArrowRight', n);
+    const [a, b] = [await theirs(n - 1), await theirs(n)];
+    if (a[0] !== 'null' && a[0] !== b[0]) {
+      assert(is[0].text !== was[0].text, `event ${n} changes ${names[0]}'s view, and the page's panel stays the same`);
+      changed++;
+    }
+    was = is;
+  }
+  assert(changed === 3, `stepping on changed a seat's view only ${changed} times`);
+  assert(back.length === 2, 'a step back lost a seat\'s panel');
+  const end = await stepTo('End', head);
+  assert(JSON.stringify(end) === JSON.stringify(atHead), 'End does not come back to the views of the last event');
+  await alice.page.screenshot({ path: `${shots}/replay.png`, fullPage: true });
+  await expectNoAxe(alice, 'the replay page after stepping');
+  // At phone width the seats' panels stack, and nothing needs sideways scrolling.
+  await bob.page.goto(`${server.origin}/matches/${artifactId}/replay`);
+  await bob.page.waitForFunction((n) => document.getElementById('replay-views')?.dataset.seq === String(n), {}, head);
+  assert((await panels(bob)).length === 2, 'at phone width the replay lacks a seat\'s panel');
+  await expectNoAxe(bob, 'the replay page at phone width');
 });
 
 await t.test('a page whose log was tampered with is not verified', async () => {
@@ -451,9 +547,21 @@ await t.test('a spectator sees the public page, the log as sentences, and moves 
   for (const r of spectator.requests.filter((u) => !u.startsWith('data:'))) assert(new URL(r).origin === server.origin, `the spectator's page asked ${r}`);
 });
 
-await t.test('my matches lists the matches this player is in', async () => {
-  await bob.page.goto(`${server.origin}/me`);
-  await bob.page.waitForSelector(`a[href="/matches/${artifactId}"]`);
+await t.test('my matches: the server\'s list, the matches waiting for this player first and marked "your turn" in words', async () => {
+  let turns = 0;
+  for (const w of [alice, bob]) {
+    await w.page.goto(`${server.origin}/me`);
+    await w.page.waitForSelector(`a[href="/matches/${artifactId}"]`);
+    const theirs = (await signedByPage(w, 'GET', '/v1/players/me/matches')).matches;
+    const rows = await w.page.$$eval('#main tbody tr', (trs) => trs.map((tr) => ({ id: tr.dataset.match, text: tr.innerText })));
+    assert(JSON.stringify(rows.map((r) => r.id)) === JSON.stringify(theirs.map((m) => m.match_id)),
+      `the page lists ${rows.map((r) => r.id).join(' ')}, the server ${theirs.map((m) => m.match_id).join(' ')}`);
+    const mine = theirs.filter((m) => m.your_turn).length;
+    assert(rows.slice(0, mine).every((r) => /your turn/.test(r.text)) && rows.slice(mine).every((r) => !/your turn/.test(r.text)),
+      `the matches waiting for ${await who(w)} are not first and marked in words: ${rows.map((r) => r.text.replace(/\s+/g, ' ')).join(' / ')}`);
+    turns += mine;
+  }
+  assert(turns > 0, 'no active match waits for anybody: nothing was checked');
   await expectNoAxe(bob, 'my matches at phone width');
 });
 
@@ -492,6 +600,96 @@ await t.test('settings: notifications saved, a vacation declared and cancelled, 
   await expectNoAxe(alice, 'the settings page');
 });
 
+// Dana is Alice on a second browser (no key there yet): she signs in by
+// the mailed link, then revokes Alice's first key from it.
+let dana = null;
+await t.test('sign-in by a mailed link: a second browser becomes the same player and sees her matches', async () => {
+  dana = await profile(browser, server.origin, DESKTOP); // its network log is checked below
+  const link = await mailedLink(dana, 'alice@example.org');
+  await expectNoAxe(dana, 'the start page after asking for a link');
+  await dana.page.goto(link);
+  await dana.page.waitForSelector('#device-name');
+  await expectNoAxe(dana, 'the sign-in link page');
+  await enrol(dana, link, 'second browser', 'Alice');
+  await dana.page.waitForSelector(`a[href="/matches/${artifactId}"]`);
+  const me = await signedByPage(dana, 'GET', '/v1/players/me');
+  const alices = await signedByPage(alice, 'GET', '/v1/players/me');
+  assert(me.player_id === alices.player_id, `the second browser signs for ${me.player_id}, Alice is ${alices.player_id}`);
+  await expectNoAxe(dana, 'my matches after signing in by link');
+  // The link works once: opened again, the page says so in the API's words.
+  await dana.page.goto(link);
+  await dana.page.waitForSelector('#device-name');
+  const [again] = await Promise.all([
+    dana.page.waitForResponse((r) => r.url().endsWith('/v1/players/me/keys') && r.request().method() === 'POST'),
+    dana.page.click('#main form button[type=submit]'),
+  ]);
+  const refusal = await again.json();
+  assert(again.status() === 409 && refusal.error.code === 'sign_in_token_spent', `a spent link: ${again.status()} ${JSON.stringify(refusal)}`);
+  await dana.page.waitForSelector('#main .error:not([hidden])');
+  assert(await dana.page.$eval('#main .error', (e) => e.textContent) === refusal.error.message, 'the page does not say why the link was refused');
+  assert((await who(dana)).includes('Alice'), 'a refused link signed the browser out');
+});
+
+await t.test('settings: both keys listed, this one marked; revoking the other signs that browser out, and it comes back by link', async () => {
+  assert(dana, 'the sign-in test did not run');
+  await dana.page.goto(`${server.origin}/settings`);
+  await dana.page.waitForSelector('#k-title ~ div tbody tr');
+  const rows = await dana.page.$$eval('#k-title ~ div tbody tr', (trs) => trs.map((tr) => tr.innerText));
+  const first = (await alice.page.evaluate(async () => (await import('/js/keys.js')).load())).keyId;
+  assert(rows.length === 2, `the keys listed: ${rows.join(' / ')}`);
+  assert(rows.some((r) => r.includes(first) && /active/.test(r)) && rows.some((r) => /second browser/.test(r) && /this browser/.test(r)),
+    `the keys do not read as Alice's first key and this one: ${rows.join(' / ')}`);
+  await expectNoAxe(dana, 'the keys in settings');
+  const [revoked] = await Promise.all([
+    dana.page.waitForResponse((r) => r.url().endsWith(`/v1/players/me/keys/${first}`) && r.request().method() === 'DELETE'),
+    dana.page.click(`#k-title ~ div button`),
+  ]);
+  const gone = await revoked.json();
+  assert(revoked.status() === 200 && gone.key?.key_id === first && gone.key.revoked_at, `revoking: ${revoked.status()} ${JSON.stringify(gone)}`);
+  await dana.page.waitForFunction((k) => [...document.querySelectorAll('#k-title ~ div tbody tr')].some((tr) => tr.innerText.includes(k) && /revoked/.test(tr.innerText)), {}, first);
+  // Alice's first browser: its next request is refused, and the page says
+  // she is signed out, with the way back.
+  const [refused] = await Promise.all([
+    alice.page.waitForResponse((r) => r.url().endsWith('/v1/players/me/notification-settings')),
+    alice.page.goto(`${server.origin}/settings`),
+  ]);
+  assert(refused.status() === 401, `a revoked key's request answered ${refused.status()}`);
+  await alice.page.waitForSelector('#notice:not([hidden])');
+  const notice = await alice.page.$eval('#notice', (e) => e.textContent);
+  assert(/signed out/i.test(notice) && /revoked/.test(notice), `the page does not say Alice is signed out: ${notice}`);
+  assert(!(await who(alice)).includes('Alice'), `the page still says ${await who(alice)}`);
+  await expectNoAxe(alice, 'a page signed out by a revoked key');
+  await alice.page.click('#sign-in-again');
+  await alice.page.waitForSelector('#sign-in form[aria-labelledby=link-title]');
+  assert(await alice.page.evaluate(async () => (await import('/js/keys.js')).load()) === null, 'the revoked key is still kept');
+  const link = await mailedLink(alice, 'alice@example.org');
+  await enrol(alice, link, 'first browser again', 'Alice');
+  assert(await alice.page.$eval('#notice', (e) => e.hidden), 'the signed-out notice stays after signing in again');
+  await alice.page.waitForSelector(`a[href="/matches/${artifactId}"]`);
+});
+
+await t.test('an email-only player (no key yet, as the mail path makes one) gets a first key by the link', async () => {
+  // The mail path (docs/playing-by-email.md) makes such players; the
+  // quickest way here is the row it writes (as tests/service/players does).
+  execFileSync('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', process.env.DATABASE_URL, '-c',
+    "INSERT INTO players (player_id, name, email) VALUES (floor(random() * 1e15)::bigint + 1, 'Erin', 'erin@example.org')"]);
+  const erin = await profile(browser, server.origin, PHONE);
+  try {
+    const link = await mailedLink(erin, 'erin@example.org');
+    await enrol(erin, link, 'phone', 'Erin');
+    await erin.page.waitForFunction(() => /No match yet/.test(document.getElementById('main').textContent));
+    await erin.page.goto(`${server.origin}/settings`);
+    await erin.page.waitForSelector('#k-title ~ div tbody tr');
+    const rows = await erin.page.$$eval('#k-title ~ div tbody tr', (trs) => trs.map((tr) => tr.innerText));
+    assert(rows.length === 1 && /phone/.test(rows[0]) && /this browser/.test(rows[0]), `Erin's keys: ${rows.join(' / ')}`);
+    await expectNoAxe(erin, 'the settings of an email-only player at phone width');
+    assert(erin.errors.length === 0 && erin.violations.length === 0, `Erin's page: ${erin.errors.concat(erin.violations).join('; ')}`);
+    for (const r of erin.requests.filter((u) => !u.startsWith('data:'))) assert(new URL(r).origin === server.origin, `Erin's page asked ${r}`);
+  } finally {
+    await erin.context.close();
+  }
+});
+
 await t.test('an unknown path is an HTML 404 page', async () => {
   const answer = await alice.page.goto(`${server.origin}/no/such/page`);
   assert(answer.status() === 404, `status ${answer.status()}`);
@@ -500,7 +698,7 @@ await t.test('an unknown path is an HTML 404 page', async () => {
 });
 
 await t.test('the network log: only the server was asked, every page came with the CSP, nothing was refused', async () => {
-  for (const w of [alice, bob]) {
+  for (const w of [alice, bob, dana].filter(Boolean)) {
     assert(w.requests.length > 20, 'too few requests were seen to judge');
     // data: URLs are no request (Chromium's own icons in date fields).
     for (const r of w.requests.filter((u) => !u.startsWith('data:'))) {

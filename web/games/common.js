@@ -32,7 +32,8 @@ export function die(face, name, note) {
 export function seatName(ctx, seat) {
   const s = ctx.seats?.find((x) => x.seat === seat);
   const name = s?.name ?? `seat ${seat}`;
-  return seat === ctx.seat ? `${name} (you)` : name;
+  // A replay draws each seat's view for everyone: nobody there is "you".
+  return seat === ctx.seat && !ctx.replay ? `${name} (you)` : name;
 }
 
 export function table(caption, head, rows) {

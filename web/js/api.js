@@ -46,6 +46,14 @@ export async function signatureHeaders(key, method, url, body, { created, nonce 
   return headers;
 }
 
+// Called with the identity when the server no longer knows the stored key
+// that signed a request (401 unknown_key: it was revoked, from this browser
+// or another one): the app signs this browser out and says so.
+let keyRefused = null;
+export function onKeyRefused(handler) {
+  keyRefused = handler;
+}
+
 // method path [body object] → the parsed JSON answer (null for 204), or
 // throws ApiError. key (keys.js identity or new key) signs when given.
 export async function call(method, path, { body, key, prefer } = {}) {
@@ -70,6 +78,9 @@ export async function call(method, path, { body, key, prefer } = {}) {
   }
   if (!response.ok) {
     const err = json?.error ?? {};
+    // Only a stored identity (it has a player): a new key being enrolled
+    // is unknown until the server takes it.
+    if (response.status === 401 && err.code === 'unknown_key' && key?.player && keyRefused) await keyRefused(key);
     throw new ApiError(response.status, err.code ?? 'http_' + response.status,
                        err.message ?? `the server answered ${response.status}`, json);
   }

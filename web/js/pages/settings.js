@@ -143,5 +143,11 @@ export async function settingsPage(main, app) {
     return;
   }
   main.append(h('p', null, `Signed in as ${app.me.name} (${app.me.player}).`));
-  main.append(await notifications(app), await vacations(app), await keyList(app));
+  // One request after the other: a key revoked elsewhere signs the page
+  // out at the first, and the rest is not asked for.
+  main.append(await notifications(app));
+  if (!app.me) return;
+  main.append(await vacations(app));
+  if (!app.me) return;
+  main.append(await keyList(app));
 }

@@ -183,7 +183,13 @@ async function drawMyMatches(list, app) {
   try {
     rows = (await call('GET', '/v1/players/me/matches', { key: app.me })).matches;
   } catch (e) {
-    rows = null; // a server without the list: this browser's own memory
+    // A server without the list: this browser's own memory. Any other
+    // refusal is said (a revoked key also signs this browser out).
+    if (!(e instanceof ApiError) || e.status !== 404) {
+      fill(list, h('p', { class: 'error' }, `Your matches cannot be listed: ${e.message}`));
+      return;
+    }
+    rows = null;
   }
   if (rows === null) {
     const ids = knownMatches();
@@ -199,9 +205,9 @@ async function drawMyMatches(list, app) {
     return;
   }
   fill(list, wide(h('table', null,
-    h('caption', { class: 'hint' }, 'Your matches, the ones waiting for you marked ▶'),
+    h('caption', { class: 'hint' }, 'Your matches, those waiting for you first, marked "your turn"'),
     h('thead', null, h('tr', null, ['Match', 'Game', 'Players', 'State', 'Updated'].map((t) => h('th', { scope: 'col' }, t)))),
-    h('tbody', null, rows.map((m) => h('tr', null,
+    h('tbody', null, rows.map((m) => h('tr', { class: m.your_turn ? 'your-turn' : null, 'data-match': m.match_id },
       h('td', null, h('a', { href: `/matches/${m.match_id}` }, m.match_id)),
       h('td', null, gameModule(m.game)?.title ?? m.game),
       h('td', null, (m.seats ?? []).map((s) => s.name ?? `seat ${s.seat}`).join(', ')),
