@@ -2,6 +2,7 @@
 #include "pgcluster.h"
 
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -11,6 +12,7 @@
 #include <poll.h>
 #include <pwd.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -378,4 +380,42 @@ void pgcluster_multi_url(const pgcluster *const *clusters, int n,
              "postgresql:///%s?host=%s&user=pbem"
              "&target_session_attrs=read-write",
              database, hosts);
+}
+
+/* The parent of process pid, from /proc, or 0. */
+static pid_t parent_of(pid_t pid)
+{
+    char path[64], line[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return 0;
+    bool read = fgets(line, sizeof line, f) != NULL;
+    fclose(f);
+    /* "pid (name) state ppid …": the name may hold anything but ends at
+     * the last parenthesis. */
+    char *name_end = read ? strrchr(line, ')') : NULL;
+    char state;
+    int parent;
+    if (name_end == NULL ||
+        sscanf(name_end + 1, " %c %d", &state, &parent) != 2)
+        return 0;
+    return (pid_t)parent;
+}
+
+void pgcluster_signal(const pgcluster *c, int sig)
+{
+    if (c->postmaster == 0)
+        return;
+    /* The postmaster first, so it starts nothing new meanwhile. */
+    kill(c->postmaster, sig);
+    DIR *proc = opendir("/proc");
+    cr_assert_not_null(proc, "/proc: %s", strerror(errno));
+    struct dirent *e;
+    while ((e = readdir(proc)) != NULL) {
+        pid_t pid = (pid_t)atoi(e->d_name);
+        if (pid > 0 && parent_of(pid) == c->postmaster)
+            kill(pid, sig);
+    }
+    closedir(proc);
 }

@@ -71,6 +71,11 @@ void pgcluster_make_synchronous(pgcluster *primary, const char *name);
  * Waits until it accepts writes. */
 void pgcluster_promote(pgcluster *standby);
 
+/* Sends sig to the postmaster and every process it started: SIGSTOP
+ * freezes the cluster as a hung machine does (connections are accepted by
+ * the kernel and never answered), SIGKILL fences it off for good. */
+void pgcluster_signal(const pgcluster *c, int sig);
+
 /* One libpq URL for database on every cluster of clusters (n of them),
  * connecting only to the one that accepts writes
  * (target_session_attrs=read-write): how a client follows a failover. */

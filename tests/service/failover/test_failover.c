@@ -16,6 +16,7 @@
  * PBEM_FAILOVER_SEED (printed; random when unset). */
 #include <criterion/criterion.h>
 #include <curl/curl.h>
+#include <signal.h>
 #include <sodium.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -46,6 +47,9 @@ static daemon_proc pbemd;
 
 static void clean_up(void)
 {
+    /* A frozen cluster (SIGSTOP) must be able to act on its stop. */
+    pgcluster_signal(&clusters[0], SIGCONT);
+    pgcluster_signal(&clusters[1], SIGCONT);
     daemon_kill(&pbemd);
     if (pbemd.key_file[0] != '\0')
         unlink(pbemd.key_file);
@@ -138,6 +142,99 @@ static void summarise(long *ms, int n, char *out, size_t size)
              ms[n / 2] / 1000.0);
 }
 
+/* The two clusters (clusters[0] the primary, its migrations applied by
+ * pbemd and reaching the standby as any other commit does), pbemd on
+ * both, and the players playing. */
+static void start_service(board *b, player *players, int clients,
+                          char base_url[64])
+{
+    pgcluster_create(&clusters[0], "pbem_failover");
+    pgcluster_create_standby(&clusters[1], &clusters[0], STANDBY);
+    pgcluster_make_synchronous(&clusters[0], STANDBY);
+    const pgcluster *hosts[] = {&clusters[0], &clusters[1]};
+    char url[512];
+    pgcluster_multi_url(hosts, 2, "pbem_failover", url, sizeof url);
+    setenv("DATABASE_URL", url, 1);
+    daemon_prepare(&pbemd);
+    daemon_start(&pbemd);
+    cr_assert_geq(daemon_wait_serving(&pbemd, RECOVERY_LIMIT_MS), 0,
+                  "pbemd did not serve within %d s; see %s",
+                  RECOVERY_LIMIT_MS / 1000, pbemd.log);
+    snprintf(base_url, 64, "http://127.0.0.1:%d", pbemd.port);
+    memset(b, 0, sizeof *b);
+    b->base_url = base_url;
+    pthread_mutex_init(&b->lock, NULL);
+    pthread_cond_init(&b->moved, NULL);
+    for (int i = 0; i < clients; i++) {
+        player_register(&players[i], b, i);
+        cr_assert_str_empty(players[i].failure, "%s", players[i].failure);
+    }
+    for (int i = 0; i < clients; i++)
+        player_start(&players[i]);
+}
+
+/* Every player plays on after the last failover (every worker of pbemd
+ * meets the new primary), then stops; every acknowledged move is looked
+ * for in the logs of the new primary. label heads the printed figures. */
+static void finish(board *b, player *players, int clients, const char *base_url,
+                   const char *label)
+{
+    long since[MAX_PLAYERS];
+    for (int i = 0; i < clients; i++)
+        since[i] = player_acknowledged(&players[i]);
+    long began = now_ms();
+    while (!everyone_moved_since(players, clients, since) &&
+           now_ms() - began < RECOVERY_LIMIT_MS)
+        let_them_play(b, 0);
+    atomic_store(&b->stop, true);
+    for (int i = 0; i < clients; i++)
+        player_join(&players[i]);
+
+    audit a = {0};
+    long acknowledged = 0, resent = 0, on_resend = 0, errors_gap = 0,
+         errors_up = 0;
+    int matches = 0;
+    client *reader = client_new(base_url);
+    for (int i = 0; i < clients; i++) {
+        player *p = &players[i];
+        player_audit(p, reader, &a);
+        cr_expect_str_empty(p->failure, "player %d: %s", i, p->failure);
+        acknowledged += p->move_count;
+        resent += p->resent;
+        on_resend += p->acknowledged_on_resend;
+        errors_gap += p->server_errors_outage;
+        errors_up += p->server_errors_up;
+        matches += p->match_count;
+    }
+    client_free(reader);
+    fprintf(stderr,
+            "failover: %s: clients=%d matches=%d acknowledged=%ld "
+            "lost=%ld duplicated=%ld misplaced=%ld unacknowledged=%ld "
+            "bad_chains=%ld resent=%ld acknowledged_on_resend=%ld "
+            "answered_from_store=%ld 500_in_gap=%ld 500_while_up=%ld\n",
+            label, clients, matches, acknowledged, a.lost, a.duplicated,
+            a.misplaced, a.unacknowledged, a.bad_chains, resent, on_resend,
+            a.replayed, errors_gap, errors_up);
+
+    cr_expect_gt(acknowledged, 0);
+    cr_expect_eq(a.lost, 0, "%ld acknowledged moves are not in the log",
+                 a.lost);
+    cr_expect_eq(a.duplicated, 0, "%ld moves are in the log twice",
+                 a.duplicated);
+    cr_expect_eq(a.misplaced, 0,
+                 "%ld moves are in the log at another seq than answered",
+                 a.misplaced);
+    cr_expect_eq(a.unacknowledged, 0,
+                 "%ld moves in the log were never acknowledged",
+                 a.unacknowledged);
+    cr_expect_eq(a.bad_chains, 0, "%ld matches do not verify", a.bad_chains);
+    cr_expect_eq(errors_up, 0,
+                 "%ld requests were answered 500 with a primary serving",
+                 errors_up);
+    for (int i = 0; i < clients; i++)
+        player_free(&players[i]);
+}
+
 Test(failover, no_acknowledged_move_is_lost_when_the_primary_dies,
      .fini = clean_up, .timeout = 3600)
 {
@@ -160,33 +257,10 @@ Test(failover, no_acknowledged_move_is_lost_when_the_primary_dies,
     fprintf(stderr, "failover: PBEM_FAILOVER_SEED=%llu cycles=%d clients=%d\n",
             (unsigned long long)seed, cycles, clients);
 
-    /* clusters[0] starts as the primary; pbemd applies its migrations
-     * there, and they reach the standby as any other commit does. */
-    pgcluster_create(&clusters[0], "pbem_failover");
-    pgcluster_create_standby(&clusters[1], &clusters[0], STANDBY);
-    pgcluster_make_synchronous(&clusters[0], STANDBY);
-    const pgcluster *hosts[] = {&clusters[0], &clusters[1]};
-    char url[512];
-    pgcluster_multi_url(hosts, 2, "pbem_failover", url, sizeof url);
-    setenv("DATABASE_URL", url, 1);
-    daemon_prepare(&pbemd);
-    daemon_start(&pbemd);
-    cr_assert_geq(daemon_wait_serving(&pbemd, RECOVERY_LIMIT_MS), 0,
-                  "pbemd did not serve within %d s; see %s",
-                  RECOVERY_LIMIT_MS / 1000, pbemd.log);
-
     char base_url[64];
-    snprintf(base_url, sizeof base_url, "http://127.0.0.1:%d", pbemd.port);
-    board b = {.base_url = base_url};
-    pthread_mutex_init(&b.lock, NULL);
-    pthread_cond_init(&b.moved, NULL);
+    board b;
     static player players[MAX_PLAYERS];
-    for (int i = 0; i < clients; i++) {
-        player_register(&players[i], &b, i);
-        cr_assert_str_empty(players[i].failure, "%s", players[i].failure);
-    }
-    for (int i = 0; i < clients; i++)
-        player_start(&players[i]);
+    start_service(&b, players, clients, base_url);
 
     long promote_ms[MAX_CYCLES], serve_ms[MAX_CYCLES], move_ms[MAX_CYCLES];
     int primary = 0;
@@ -250,71 +324,70 @@ Test(failover, no_acknowledged_move_is_lost_when_the_primary_dies,
         primary = 1 - primary;
     }
 
-    /* Every player plays on after the last failover: every worker of
-     * pbemd meets the new primary. */
-    long since[MAX_PLAYERS];
-    for (int i = 0; i < clients; i++)
-        since[i] = player_acknowledged(&players[i]);
-    long began = now_ms();
-    while (!everyone_moved_since(players, clients, since) &&
-           now_ms() - began < RECOVERY_LIMIT_MS)
-        let_them_play(&b, 0);
-    atomic_store(&b.stop, true);
-    for (int i = 0; i < clients; i++)
-        player_join(&players[i]);
-
-    audit a = {0};
-    long acknowledged = 0, resent = 0, on_resend = 0, errors_gap = 0,
-         errors_up = 0;
-    int matches = 0;
-    client *reader = client_new(base_url);
-    for (int i = 0; i < clients; i++) {
-        player *p = &players[i];
-        player_audit(p, reader, &a);
-        cr_expect_str_empty(p->failure, "player %d: %s", i, p->failure);
-        acknowledged += p->move_count;
-        resent += p->resent;
-        on_resend += p->acknowledged_on_resend;
-        errors_gap += p->server_errors_outage;
-        errors_up += p->server_errors_up;
-        matches += p->match_count;
-    }
-    client_free(reader);
+    char label[32];
+    snprintf(label, sizeof label, "cycles=%d", cycles);
+    finish(&b, players, clients, base_url, label);
 
     char promote_line[64], serve_line[64], move_line[64];
     summarise(promote_ms, cycles, promote_line, sizeof promote_line);
     summarise(serve_ms, cycles, serve_line, sizeof serve_line);
     summarise(move_ms, cycles, move_line, sizeof move_line);
     fprintf(stderr,
-            "failover: cycles=%d clients=%d matches=%d acknowledged=%ld "
-            "lost=%ld duplicated=%ld misplaced=%ld unacknowledged=%ld "
-            "bad_chains=%ld resent=%ld acknowledged_on_resend=%ld "
-            "answered_from_store=%ld 500_in_gap=%ld 500_while_up=%ld\n",
-            cycles, clients, matches, acknowledged, a.lost, a.duplicated,
-            a.misplaced, a.unacknowledged, a.bad_chains, resent, on_resend,
-            a.replayed, errors_gap, errors_up);
-    fprintf(stderr,
             "failover: kill->promoted: %s; kill->serving: %s; "
             "kill->first acknowledged move: %s\n",
             promote_line, serve_line, move_line);
 
-    cr_expect_gt(acknowledged, 0);
-    cr_expect_eq(a.lost, 0, "%ld acknowledged moves are not in the log",
-                 a.lost);
-    cr_expect_eq(a.duplicated, 0, "%ld moves are in the log twice",
-                 a.duplicated);
-    cr_expect_eq(a.misplaced, 0,
-                 "%ld moves are in the log at another seq than answered",
-                 a.misplaced);
-    cr_expect_eq(a.unacknowledged, 0,
-                 "%ld moves in the log were never acknowledged",
-                 a.unacknowledged);
-    cr_expect_eq(a.bad_chains, 0, "%ld matches do not verify", a.bad_chains);
-    cr_expect_eq(errors_up, 0,
-                 "%ld requests were answered 500 with a primary serving",
-                 errors_up);
-    for (int i = 0; i < clients; i++)
-        player_free(&players[i]);
+    int status = daemon_stop(&pbemd);
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+              "pbemd's exit after SIGTERM: wait status %d; see %s", status,
+              pbemd.log);
+}
+
+/* A primary that hangs instead of dying (a frozen machine, a network that
+ * drops everything) accepts connections and never answers on them. pbemd,
+ * whose every wait on PostgreSQL is bounded by PBEM_DB_TIMEOUT_MS, must
+ * give up on it and reach the promoted standby, the next host of its
+ * DATABASE_URL, on its own. */
+#define FROZEN_TIMEOUT_MS 2000
+
+Test(failover, a_frozen_primary_is_passed_over_for_the_promoted_standby,
+     .fini = clean_up, .timeout = 600)
+{
+    cr_assert(sodium_init() >= 0);
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    char timeout[16];
+    snprintf(timeout, sizeof timeout, "%d", FROZEN_TIMEOUT_MS);
+    setenv("PBEM_DB_TIMEOUT_MS", timeout, 1);
+    int clients = (int)env_long("PBEM_FAILOVER_CLIENTS", 4);
+    cr_assert(clients >= 1 && clients <= MAX_PLAYERS,
+              "1 <= PBEM_FAILOVER_CLIENTS <= %d", MAX_PLAYERS);
+    char base_url[64];
+    board b;
+    static player players[MAX_PLAYERS];
+    start_service(&b, players, clients, base_url);
+
+    let_them_play(&b, PLAY_MIN_MS);
+    atomic_fetch_add(&b.outage, 1);
+    long frozen = now_ms();
+    pgcluster_signal(&clusters[0], SIGSTOP);
+    pgcluster_promote(&clusters[1]);
+    long promoted = now_ms() - frozen;
+    long served = daemon_wait_serving(&pbemd, RECOVERY_LIMIT_MS);
+    cr_assert_geq(served, 0,
+                  "pbemd did not serve within %d s of the standby's "
+                  "promotion while the old primary hangs; see %s",
+                  RECOVERY_LIMIT_MS / 1000, pbemd.log);
+    long serving = now_ms() - frozen;
+    atomic_fetch_add(&b.outage, 1);
+    fprintf(stderr,
+            "failover: frozen primary (PBEM_DB_TIMEOUT_MS=%d): "
+            "freeze->promoted %.3f s, freeze->serving (first /healthz 200) "
+            "%.3f s\n",
+            FROZEN_TIMEOUT_MS, promoted / 1000.0, serving / 1000.0);
+    /* Fenced off for good before anyone could thaw it. */
+    pgcluster_signal(&clusters[0], SIGKILL);
+
+    finish(&b, players, clients, base_url, "frozen primary");
     int status = daemon_stop(&pbemd);
     cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0,
               "pbemd's exit after SIGTERM: wait status %d; see %s", status,
