@@ -13,7 +13,11 @@
  * "Failover"), so PBEM_FAILOVER_CYCLES cycles (1 by default, `make soak`
  * runs 5) go back and forth between the two folders under the same
  * players. PBEM_FAILOVER_CLIENTS players (4); the kill points come from
- * PBEM_FAILOVER_SEED (printed; random when unset). */
+ * PBEM_FAILOVER_SEED (printed; random when unset).
+ *
+ * A second test freezes the primary instead of killing it (a hung
+ * machine): pbemd must pass it over for the promoted standby on its own,
+ * within its PBEM_DB_TIMEOUT_MS. */
 #include <criterion/criterion.h>
 #include <curl/curl.h>
 #include <signal.h>
