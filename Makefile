@@ -3,7 +3,8 @@
 #   make test    the same set-up with a fresh test database, every suite
 #   make bench   benchmarks that print figures
 #   make soak    the engines' random play at ten times the volume, and
-#                50 crash cycles of pbemd and PostgreSQL (CRASH_CYCLES=…)
+#                50 crash cycles of pbemd and PostgreSQL (CRASH_CYCLES=…),
+#                5 failovers to a synchronous standby (FAILOVER_CYCLES=…)
 #   make check   static analysis (cppcheck) and the layering check (no include loops)
 #   make SAN=1 … AddressSanitizer + UndefinedBehaviorSanitizer build
 #   V=1          show full command lines
@@ -141,8 +142,10 @@ test-rules: $(BUILD)/tests/rules/$(GAME)/suite
 # The engines' random play at SOAK times the volume of `make test`
 # (default 10): thousands of complete matches per engine. Then CRASH_CYCLES
 # (default 50) kills of pbemd and crashes of PostgreSQL under players
-# (tests/service/crash, on a PostgreSQL cluster of its own).
-soak: $(filter $(BUILD)/tests/rules/%,$(SUITES)) $(BUILD)/pbemd $(BUILD)/tests/service/crash/suite
+# (tests/service/crash, on a PostgreSQL cluster of its own). Then
+# FAILOVER_CYCLES (default 5) crashes of a primary and promotions of its
+# synchronous standby under players (tests/service/failover).
+soak: $(filter $(BUILD)/tests/rules/%,$(SUITES)) $(BUILD)/pbemd $(BUILD)/tests/service/crash/suite $(BUILD)/tests/service/failover/suite
 	$(Q)for suite in $(filter-out %/toy/suite,$(filter $(BUILD)/tests/rules/%,$^)); do echo "== $$suite"; \
 	    start=$$(date +%s); \
 	    PBEM_SOAK=$(or $(SOAK),10) $$suite --jobs 2 || exit 1; \
@@ -150,8 +153,16 @@ soak: $(filter $(BUILD)/tests/rules/%,$(SUITES)) $(BUILD)/pbemd $(BUILD)/tests/s
 	$(Q)echo "== $(BUILD)/tests/service/crash/suite"; start=$$(date +%s); \
 	    tmp=$$(mktemp -d -t pbem-soak.XXXXXX); \
 	    TMPDIR=$$tmp PBEM_BIN=$$PWD/$(BUILD)/pbemd \
+	    PBEM_RATE_ANONYMOUS=1000000/60 PBEM_RATE_PLAYER=1000000/60 \
 	    PBEM_CRASH_CYCLES=$(or $(CRASH_CYCLES),50) \
 	    $(BUILD)/tests/service/crash/suite; rc=$$?; rm -rf "$$tmp"; \
+	    echo "   $$(($$(date +%s) - start)) s"; [ $$rc -eq 0 ] || exit $$rc
+	$(Q)echo "== $(BUILD)/tests/service/failover/suite"; start=$$(date +%s); \
+	    tmp=$$(mktemp -d -t pbem-soak.XXXXXX); \
+	    TMPDIR=$$tmp PBEM_BIN=$$PWD/$(BUILD)/pbemd \
+	    PBEM_RATE_ANONYMOUS=1000000/60 PBEM_RATE_PLAYER=1000000/60 \
+	    PBEM_FAILOVER_CYCLES=$(or $(FAILOVER_CYCLES),5) \
+	    $(BUILD)/tests/service/failover/suite; rc=$$?; rm -rf "$$tmp"; \
 	    echo "   $$(($$(date +%s) - start)) s"; exit $$rc
 
 run: deps

@@ -154,21 +154,31 @@ static bool wait_for(PGconn *conn, short events, long long deadline)
     }
 }
 
-/* Connects within limit milliseconds, a hung server included (libpq's own
- * connect_timeout only covers PQconnectdb, in whole seconds). The URL's
- * own settings come last, so they override these defaults: keepalives,
- * so a peer that vanished is noticed on an idle connection, and a
- * statement_timeout, so the server too gives up on what the client no
- * longer waits for. The result is never NULL; PQstatus tells. */
-static PGconn *connect_within(int limit)
+/* One attempt on the URL within limit milliseconds, a hung server
+ * included (libpq's own connect_timeout only covers PQconnectdb, in whole
+ * seconds); host, hostaddr and port, when not NULL, stand for the URL's.
+ * The URL's own settings come after the defaults, so they override them:
+ * keepalives, so a peer that vanished is noticed on an idle connection,
+ * and a statement_timeout, so the server too gives up on what the client
+ * no longer waits for. The result is never NULL; PQstatus tells. */
+static PGconn *connect_one(const char *host, const char *hostaddr,
+                           const char *port, int limit)
 {
     char options[64];
     snprintf(options, sizeof options, "-c statement_timeout=%d", timeout_ms);
-    const char *const keys[] = {"keepalives", "keepalives_idle",
-                                "keepalives_interval", "keepalives_count",
-                                "options", "dbname", NULL};
-    const char *const values[] = {"1", "30", "10", "3", options,
-                                  database_url, NULL};
+    /* libpq skips a NULL value: the URL's stays. */
+    const char *const keys[] = {"keepalives",
+                                "keepalives_idle",
+                                "keepalives_interval",
+                                "keepalives_count",
+                                "options",
+                                "dbname",
+                                "host",
+                                "hostaddr",
+                                "port",
+                                NULL};
+    const char *const values[] = {"1",          "30", "10",     "3",  options,
+                                  database_url, host, hostaddr, port, NULL};
     PGconn *conn = PQconnectStartParams(keys, values, 1);
     if (conn == NULL)
         abort();
@@ -186,6 +196,82 @@ static PGconn *connect_within(int limit)
         }
         state = PQconnectPoll(conn);
     }
+    return conn;
+}
+
+/* Entries in a comma-separated list of libpq's (hosts, ports); 0 for
+ * none. */
+static int list_length(const char *list)
+{
+    if (list == NULL || list[0] == '\0')
+        return 0;
+    int n = 1;
+    for (const char *c = list; *c != '\0'; c++)
+        n += *c == ',';
+    return n;
+}
+
+/* Entry i of list into out, or the whole list when it has a single entry
+ * (libpq uses one port for every host); NULL without a list. */
+static const char *list_item(const char *list, int i, char *out, size_t size)
+{
+    if (list_length(list) == 0)
+        return NULL;
+    if (list_length(list) == 1)
+        return list;
+    const char *at = list;
+    for (; i > 0 && at != NULL; i--) {
+        at = strchr(at, ',');
+        if (at != NULL)
+            at++;
+    }
+    if (at == NULL)
+        return NULL;
+    size_t len = strcspn(at, ",");
+    snprintf(out, size, "%.*s", (int)(len < size ? len : size - 1), at);
+    return out;
+}
+
+/* Connects within limit milliseconds. With several hosts (a primary and
+ * its standbys, target_session_attrs=read-write), each is tried in turn
+ * with its share of what is left of the limit: a host that hangs (a
+ * frozen machine, a network that drops everything) must not use up the
+ * whole limit before libpq would try the next, or a failover is never
+ * followed. */
+static PGconn *connect_within(int limit)
+{
+    PQconninfoOption *options = PQconninfoParse(database_url, NULL);
+    const char *host = NULL, *hostaddr = NULL, *port = NULL;
+    for (PQconninfoOption *o = options; o != NULL && o->keyword != NULL; o++) {
+        if (strcmp(o->keyword, "host") == 0)
+            host = o->val;
+        else if (strcmp(o->keyword, "hostaddr") == 0)
+            hostaddr = o->val;
+        else if (strcmp(o->keyword, "port") == 0)
+            port = o->val;
+    }
+    int hosts = list_length(host) > list_length(hostaddr)
+                    ? list_length(host)
+                    : list_length(hostaddr);
+    if (hosts <= 1) {
+        PQconninfoFree(options);
+        return connect_one(NULL, NULL, NULL, limit);
+    }
+    long long deadline = now_ms() + limit;
+    PGconn *conn = NULL;
+    for (int i = 0; i < hosts; i++) {
+        long long left = deadline - now_ms();
+        int share = (int)(left / (hosts - i));
+        char host_i[256], hostaddr_i[64], port_i[16];
+        PQfinish(conn);
+        conn = connect_one(
+            list_item(host, i, host_i, sizeof host_i),
+            list_item(hostaddr, i, hostaddr_i, sizeof hostaddr_i),
+            list_item(port, i, port_i, sizeof port_i), share > 1 ? share : 1);
+        if (PQstatus(conn) == CONNECTION_OK)
+            break;
+    }
+    PQconninfoFree(options);
     return conn;
 }
 
@@ -259,11 +345,8 @@ PGconn *db_conn(apierr *err)
         log_warn("database: this thread's connection was closed; "
                  "reconnecting");
     if (thread_slot != NULL) {
-        /* A reset connection is a new session: nothing is prepared. */
-        forget_prepared(thread_slot);
-        PQreset(thread_slot->conn);
-        if (PQstatus(thread_slot->conn) == CONNECTION_OK)
-            return thread_slot->conn;
+        /* Not PQreset: it waits on a hung server without limit, and on
+         * the first of several hosts until the kernel gives up. */
         drop_slot(thread_slot);
         thread_slot = NULL;
     }
@@ -340,22 +423,21 @@ static PGresult *await(PGconn *conn, int sent)
         if (PQstatus(conn) != CONNECTION_OK)
             break;
     }
-    return last != NULL ? last
-                        : PQmakeEmptyPGresult(conn, PGRES_FATAL_ERROR);
+    return last != NULL ? last : PQmakeEmptyPGresult(conn, PGRES_FATAL_ERROR);
 }
 
 static PGresult *exec_params(PGconn *conn, const char *sql, int nparams,
                              const char *const *params)
 {
-    return await(conn, PQsendQueryParams(conn, sql, nparams, NULL, params,
-                                         NULL, NULL, 0));
+    return await(conn, PQsendQueryParams(conn, sql, nparams, NULL, params, NULL,
+                                         NULL, 0));
 }
 
 static PGresult *exec_prepared(PGconn *conn, const char *name, int nparams,
                                const char *const *params)
 {
-    return await(conn, PQsendQueryPrepared(conn, name, nparams, params, NULL,
-                                           NULL, 0));
+    return await(
+        conn, PQsendQueryPrepared(conn, name, nparams, params, NULL, NULL, 0));
 }
 
 static PGresult *run(PGconn *conn, const char *sql, int nparams,

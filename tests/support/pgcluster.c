@@ -2,6 +2,7 @@
 #include "pgcluster.h"
 
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -11,6 +12,7 @@
 #include <poll.h>
 #include <pwd.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,7 +168,9 @@ void pgcluster_stop(pgcluster *c, const char *mode)
                  c->dir);
 }
 
-void pgcluster_create(pgcluster *c, const char *database)
+/* The folder of a new cluster under /tmp, owned by whoever runs
+ * PostgreSQL. */
+static void make_folder(pgcluster *c)
 {
     memset(c, 0, sizeof *c);
     find_bindir(c->bindir, sizeof c->bindir);
@@ -185,6 +189,11 @@ void pgcluster_create(pgcluster *c, const char *database)
         cr_assert_eq(chown(c->dir, c->uid, c->gid), 0, "chown %s: %s", c->dir,
                      strerror(errno));
     }
+}
+
+void pgcluster_create(pgcluster *c, const char *database)
+{
+    make_folder(c);
     char initdb[300], data[128];
     snprintf(initdb, sizeof initdb, "%s/initdb", c->bindir);
     snprintf(data, sizeof data, "%s/data", c->dir);
@@ -230,4 +239,183 @@ void pgcluster_remove(pgcluster *c)
     }
     nftw(c->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     c->dir[0] = '\0';
+}
+
+static long now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* Rows sql returns on the cluster's database postgres, with param as $1
+ * (or none when NULL); -1 when it cannot be asked. */
+static int count_rows(const pgcluster *c, const char *sql, const char *param)
+{
+    char url[256];
+    pgcluster_url(c, "postgres", url, sizeof url);
+    PGconn *conn = PQconnectdb(url);
+    int rows = -1;
+    if (PQstatus(conn) == CONNECTION_OK) {
+        const char *params[] = {param};
+        PGresult *r =
+            PQexecParams(conn, sql, param ? 1 : 0, NULL, params, NULL, NULL, 0);
+        if (PQresultStatus(r) == PGRES_TUPLES_OK)
+            rows = PQntuples(r);
+        PQclear(r);
+    }
+    PQfinish(conn);
+    return rows;
+}
+
+/* Polls until sql returns a row on c, at most 60 s; fails the test with
+ * what (a sentence) otherwise. */
+static void wait_for_row(const pgcluster *c, const char *sql, const char *param,
+                         const char *what)
+{
+    long began = now_ms();
+    while (count_rows(c, sql, param) <= 0) {
+        cr_assert_lt(now_ms() - began, 60000,
+                     "%s within 60 s; see %s/server.log", what, c->dir);
+        /* The pace of the poll, not a wait for anything in particular. */
+        poll(NULL, 0, 10);
+    }
+}
+
+/* Copies the running primary into standby's folder and starts it there,
+ * following primary as name. */
+static void copy_from(pgcluster *standby, const pgcluster *primary,
+                      const char *name)
+{
+    char basebackup[300], data[128], source[256];
+    snprintf(basebackup, sizeof basebackup, "%s/pg_basebackup",
+             standby->bindir);
+    snprintf(data, sizeof data, "%s/data", standby->dir);
+    /* -R writes standby.signal and a primary_conninfo made of these
+     * settings: application_name is the name the primary knows it by. */
+    snprintf(source, sizeof source, "host=%s user=pbem application_name=%s",
+             primary->dir, name);
+    char *const argv[] = {basebackup, "-D",   data,        "-d",
+                          source,     "-R",   "-X",        "stream",
+                          "-c",       "fast", "--no-sync", NULL};
+    cr_assert_eq(run(standby, argv), 0,
+                 "pg_basebackup failed; see %s/server.log", standby->dir);
+    pgcluster_start(standby);
+    wait_for_row(primary,
+                 "SELECT 1 FROM pg_stat_replication WHERE application_name = "
+                 "$1 AND state = 'streaming'",
+                 name, "the standby did not stream from the primary");
+}
+
+void pgcluster_create_standby(pgcluster *standby, const pgcluster *primary,
+                              const char *name)
+{
+    make_folder(standby);
+    copy_from(standby, primary, name);
+}
+
+void pgcluster_rebuild_as_standby(pgcluster *old, const pgcluster *primary,
+                                  const char *name)
+{
+    pgcluster_stop(old, "immediate");
+    char data[128];
+    snprintf(data, sizeof data, "%s/data", old->dir);
+    nftw(data, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    copy_from(old, primary, name);
+}
+
+void pgcluster_make_synchronous(pgcluster *primary, const char *name)
+{
+    char url[256];
+    pgcluster_url(primary, "postgres", url, sizeof url);
+    PGconn *conn = PQconnectdb(url);
+    cr_assert_eq(PQstatus(conn), CONNECTION_OK, "%s", PQerrorMessage(conn));
+    /* ALTER SYSTEM takes no parameters: the name as a quoted literal. */
+    char *literal = PQescapeLiteral(conn, name, strlen(name));
+    cr_assert_not_null(literal, "%s", PQerrorMessage(conn));
+    char sql[256];
+    snprintf(sql, sizeof sql, "ALTER SYSTEM SET synchronous_standby_names = %s",
+             literal);
+    PQfreemem(literal);
+    const char *const statements[] = {
+        sql, "ALTER SYSTEM SET synchronous_commit = on",
+        "SELECT pg_reload_conf()"};
+    for (size_t i = 0; i < sizeof statements / sizeof *statements; i++) {
+        PGresult *r = PQexec(conn, statements[i]);
+        cr_assert(PQresultStatus(r) == PGRES_COMMAND_OK ||
+                      PQresultStatus(r) == PGRES_TUPLES_OK,
+                  "%s: %s", statements[i], PQerrorMessage(conn));
+        PQclear(r);
+    }
+    PQfinish(conn);
+    wait_for_row(primary,
+                 "SELECT 1 FROM pg_stat_replication WHERE application_name = "
+                 "$1 AND sync_state = 'sync'",
+                 name, "the standby did not become synchronous");
+}
+
+void pgcluster_promote(pgcluster *standby)
+{
+    char pg_ctl[300], data[128];
+    snprintf(pg_ctl, sizeof pg_ctl, "%s/pg_ctl", standby->bindir);
+    snprintf(data, sizeof data, "%s/data", standby->dir);
+    char *const argv[] = {pg_ctl, "promote", "-D", data,
+                          "-w",   "-t",      "60", NULL};
+    cr_assert_eq(run(standby, argv), 0,
+                 "pg_ctl promote failed; see %s/server.log", standby->dir);
+    wait_for_row(standby, "SELECT 1 WHERE NOT pg_is_in_recovery()", NULL,
+                 "the promoted standby did not accept writes");
+}
+
+void pgcluster_multi_url(const pgcluster *const *clusters, int n,
+                         const char *database, char *url, size_t size)
+{
+    char hosts[512] = "";
+    size_t used = 0;
+    for (int i = 0; i < n && used < sizeof hosts; i++)
+        used += (size_t)snprintf(hosts + used, sizeof hosts - used, "%s%s",
+                                 i ? "," : "", clusters[i]->dir);
+    /* Every socket is .s.PGSQL.5432 in its own folder: one port for all. */
+    snprintf(url, size,
+             "postgresql:///%s?host=%s&user=pbem"
+             "&target_session_attrs=read-write",
+             database, hosts);
+}
+
+/* The parent of process pid, from /proc, or 0. */
+static pid_t parent_of(pid_t pid)
+{
+    char path[64], line[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return 0;
+    bool read = fgets(line, sizeof line, f) != NULL;
+    fclose(f);
+    /* "pid (name) state ppid …": the name may hold anything but ends at
+     * the last parenthesis. */
+    char *name_end = read ? strrchr(line, ')') : NULL;
+    char state;
+    int parent;
+    if (name_end == NULL ||
+        sscanf(name_end + 1, " %c %d", &state, &parent) != 2)
+        return 0;
+    return (pid_t)parent;
+}
+
+void pgcluster_signal(const pgcluster *c, int sig)
+{
+    if (c->postmaster == 0)
+        return;
+    /* The postmaster first, so it starts nothing new meanwhile. */
+    kill(c->postmaster, sig);
+    DIR *proc = opendir("/proc");
+    cr_assert_not_null(proc, "/proc: %s", strerror(errno));
+    struct dirent *e;
+    while ((e = readdir(proc)) != NULL) {
+        pid_t pid = (pid_t)atoi(e->d_name);
+        if (pid > 0 && parent_of(pid) == c->postmaster)
+            kill(pid, sig);
+    }
+    closedir(proc);
 }

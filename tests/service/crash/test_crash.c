@@ -24,8 +24,8 @@
 #include <unistd.h>
 
 #include "../../support/pgcluster.h"
-#include "daemon.h"
-#include "players.h"
+#include "../../support/daemon.h"
+#include "../../support/players.h"
 
 #define MAX_PLAYERS 32
 /* Play between two crashes: long enough that requests are in flight at

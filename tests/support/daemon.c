@@ -44,10 +44,10 @@ void daemon_prepare(daemon_proc *d)
     close(fd);
     const char *tmp = getenv("TMPDIR");
     tmp = tmp && *tmp ? tmp : "/tmp";
-    snprintf(d->key_file, sizeof d->key_file, "%s/pbem-crash-key-%d", tmp,
+    snprintf(d->key_file, sizeof d->key_file, "%s/pbem-daemon-key-%d", tmp,
              (int)getpid());
     unlink(d->key_file); /* pbemd creates it with mode 0600 */
-    snprintf(d->log, sizeof d->log, "%s/pbem-crash-pbemd-%d.log", tmp,
+    snprintf(d->log, sizeof d->log, "%s/pbem-daemon-pbemd-%d.log", tmp,
              (int)getpid());
 }
 

@@ -1,14 +1,14 @@
-/* players.h: the crash suite's players. Each is a thread with its own two
- * players and its own antiquity_quest matches, playing random legal moves
- * through whatever happens to pbemd and PostgreSQL, the way a careful
- * client does: a request without an answer (the connection cut, a 5xx) is
- * sent again unchanged, same nonce and all, so a move applied before its
+/* players.h: the players of the crash and failover suites. Each is a thread
+ * with its own two players and its own antiquity_quest matches, playing random
+ * legal moves through whatever happens to pbemd and PostgreSQL, the way a
+ * careful client does: a request without an answer (the connection cut, a 5xx)
+ * is sent again unchanged, same nonce and all, so a move applied before its
  * answer was lost is answered from the stored first answer and never
  * applied twice (docs/api.md, "Retries"). Every move answered 200 is
  * recorded with its nonce, to be looked for in the match's log at the
  * end. */
-#ifndef CRASH_PLAYERS_H
-#define CRASH_PLAYERS_H
+#ifndef TESTS_SUPPORT_PLAYERS_H
+#define TESTS_SUPPORT_PLAYERS_H
 
 #include <pthread.h>
 #include <stdatomic.h>

@@ -1,8 +1,8 @@
-/* daemon.h: pbemd as the crash suite runs it: on one fixed loopback port
- * across restarts (clients keep their address, as behind a real
+/* daemon.h: pbemd as the crash and failover suites run it: on one fixed
+ * loopback port across restarts (clients keep their address, as behind a real
  * deployment's name), killed without warning, started again. */
-#ifndef CRASH_DAEMON_H
-#define CRASH_DAEMON_H
+#ifndef TESTS_SUPPORT_DAEMON_H
+#define TESTS_SUPPORT_DAEMON_H
 
 #include <stdbool.h>
 #include <sys/types.h>

@@ -1,0 +1,399 @@
+/* Failover: players keep playing on pbemd whose DATABASE_URL names two
+ * PostgreSQL clusters, a primary and its synchronous streaming standby,
+ * with target_session_attrs=read-write. The primary is stopped with
+ * -m immediate under load (a crash: what it did not send is lost with it)
+ * and the standby promoted with pg_ctl promote; pbemd, never restarted,
+ * must find the new primary by itself. At the end every acknowledged move
+ * is in its match's log exactly once, at the seq its answer gave; every
+ * chain verifies; and no request was answered 500 outside the gap between
+ * the kill and the first answer of the new primary.
+ *
+ * Between cycles the failed primary's folder is made again as a standby of
+ * the new one (it never comes back as it was: see deploy/README.md,
+ * "Failover"), so PBEM_FAILOVER_CYCLES cycles (1 by default, `make soak`
+ * runs 5) go back and forth between the two folders under the same
+ * players. PBEM_FAILOVER_CLIENTS players (4); the kill points come from
+ * PBEM_FAILOVER_SEED (printed; random when unset).
+ *
+ * A second test freezes the primary instead of killing it (a hung
+ * machine): pbemd must pass it over for the promoted standby on its own,
+ * within its PBEM_DB_TIMEOUT_MS. */
+#include <criterion/criterion.h>
+#include <curl/curl.h>
+#include <signal.h>
+#include <sodium.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../support/daemon.h"
+#include "../../support/pgcluster.h"
+#include "../../support/players.h"
+#include "client.h"
+
+#define MAX_PLAYERS 32
+#define MAX_CYCLES 100
+/* Play before a kill: long enough that requests are in flight at the
+ * kill, short enough for make test. */
+#define PLAY_MIN_MS 300
+#define PLAY_MAX_MS 1500
+/* How long anything may take to recover (promotion, serving again). */
+#define RECOVERY_LIMIT_MS 60000
+/* The standby's name, in synchronous_standby_names. */
+#define STANDBY "standby1"
+
+static pgcluster clusters[2];
+static daemon_proc pbemd;
+
+static void clean_up(void)
+{
+    /* A frozen cluster (SIGSTOP) must be able to act on its stop. */
+    pgcluster_signal(&clusters[0], SIGCONT);
+    pgcluster_signal(&clusters[1], SIGCONT);
+    daemon_kill(&pbemd);
+    if (pbemd.key_file[0] != '\0')
+        unlink(pbemd.key_file);
+    pgcluster_remove(&clusters[0]);
+    pgcluster_remove(&clusters[1]);
+}
+
+/* splitmix64: the kill points from the printed seed. */
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static long env_long(const char *name, long fallback)
+{
+    const char *text = getenv(name);
+    return text && *text ? strtol(text, NULL, 10) : fallback;
+}
+
+static long now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* Lets the players play for ms milliseconds and at least one more
+ * acknowledged move; fails the test when no move comes for
+ * RECOVERY_LIMIT_MS. The number of moves acknowledged meanwhile. */
+static long let_them_play(board *b, long ms)
+{
+    pthread_mutex_lock(&b->lock);
+    long from = b->acknowledged;
+    long began = now_ms();
+    while (now_ms() - began < ms || b->acknowledged == from) {
+        if (b->acknowledged == from && now_ms() - began > RECOVERY_LIMIT_MS)
+            break;
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 50 * 1000000L;
+        until.tv_sec += until.tv_nsec / 1000000000L;
+        until.tv_nsec %= 1000000000L;
+        pthread_cond_timedwait(&b->moved, &b->lock, &until);
+    }
+    long moved = b->acknowledged - from;
+    pthread_mutex_unlock(&b->lock);
+    daemon_expect_running(&pbemd);
+    cr_assert_gt(moved, 0, "no move was acknowledged for %d s",
+                 RECOVERY_LIMIT_MS / 1000);
+    return moved;
+}
+
+static bool everyone_moved_since(player *players, int n, const long *since)
+{
+    for (int i = 0; i < n; i++)
+        if (player_acknowledged(&players[i]) <= since[i] &&
+            players[i].failure[0] == '\0')
+            return false;
+    return true;
+}
+
+/* GET /healthz's status, or 0 without an answer. */
+static long health(const char *base_url)
+{
+    client *c = client_new(base_url);
+    client_response r = {0};
+    char error[256];
+    long status = 0;
+    if (client_send(c, "GET", "/healthz", NULL, NULL, NULL, &r, error))
+        status = r.status;
+    client_response_free(&r);
+    client_free(c);
+    return status;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+/* "max 1.234 s, median 0.567 s" of n milliseconds (sorted in place). */
+static void summarise(long *ms, int n, char *out, size_t size)
+{
+    qsort(ms, (size_t)n, sizeof *ms, by_value);
+    snprintf(out, size, "max %.3f s, median %.3f s", ms[n - 1] / 1000.0,
+             ms[n / 2] / 1000.0);
+}
+
+/* The two clusters (clusters[0] the primary, its migrations applied by
+ * pbemd and reaching the standby as any other commit does), pbemd on
+ * both, and the players playing. */
+static void start_service(board *b, player *players, int clients,
+                          char base_url[64])
+{
+    pgcluster_create(&clusters[0], "pbem_failover");
+    pgcluster_create_standby(&clusters[1], &clusters[0], STANDBY);
+    pgcluster_make_synchronous(&clusters[0], STANDBY);
+    const pgcluster *hosts[] = {&clusters[0], &clusters[1]};
+    char url[512];
+    pgcluster_multi_url(hosts, 2, "pbem_failover", url, sizeof url);
+    setenv("DATABASE_URL", url, 1);
+    daemon_prepare(&pbemd);
+    daemon_start(&pbemd);
+    cr_assert_geq(daemon_wait_serving(&pbemd, RECOVERY_LIMIT_MS), 0,
+                  "pbemd did not serve within %d s; see %s",
+                  RECOVERY_LIMIT_MS / 1000, pbemd.log);
+    snprintf(base_url, 64, "http://127.0.0.1:%d", pbemd.port);
+    memset(b, 0, sizeof *b);
+    b->base_url = base_url;
+    pthread_mutex_init(&b->lock, NULL);
+    pthread_cond_init(&b->moved, NULL);
+    for (int i = 0; i < clients; i++) {
+        player_register(&players[i], b, i);
+        cr_assert_str_empty(players[i].failure, "%s", players[i].failure);
+    }
+    for (int i = 0; i < clients; i++)
+        player_start(&players[i]);
+}
+
+/* Every player plays on after the last failover (every worker of pbemd
+ * meets the new primary), then stops; every acknowledged move is looked
+ * for in the logs of the new primary. label heads the printed figures. */
+static void finish(board *b, player *players, int clients, const char *base_url,
+                   const char *label)
+{
+    long since[MAX_PLAYERS];
+    for (int i = 0; i < clients; i++)
+        since[i] = player_acknowledged(&players[i]);
+    long began = now_ms();
+    while (!everyone_moved_since(players, clients, since) &&
+           now_ms() - began < RECOVERY_LIMIT_MS)
+        let_them_play(b, 0);
+    atomic_store(&b->stop, true);
+    for (int i = 0; i < clients; i++)
+        player_join(&players[i]);
+
+    audit a = {0};
+    long acknowledged = 0, resent = 0, on_resend = 0, errors_gap = 0,
+         errors_up = 0;
+    int matches = 0;
+    client *reader = client_new(base_url);
+    for (int i = 0; i < clients; i++) {
+        player *p = &players[i];
+        player_audit(p, reader, &a);
+        cr_expect_str_empty(p->failure, "player %d: %s", i, p->failure);
+        acknowledged += p->move_count;
+        resent += p->resent;
+        on_resend += p->acknowledged_on_resend;
+        errors_gap += p->server_errors_outage;
+        errors_up += p->server_errors_up;
+        matches += p->match_count;
+    }
+    client_free(reader);
+    fprintf(stderr,
+            "failover: %s: clients=%d matches=%d acknowledged=%ld "
+            "lost=%ld duplicated=%ld misplaced=%ld unacknowledged=%ld "
+            "bad_chains=%ld resent=%ld acknowledged_on_resend=%ld "
+            "answered_from_store=%ld 500_in_gap=%ld 500_while_up=%ld\n",
+            label, clients, matches, acknowledged, a.lost, a.duplicated,
+            a.misplaced, a.unacknowledged, a.bad_chains, resent, on_resend,
+            a.replayed, errors_gap, errors_up);
+
+    cr_expect_gt(acknowledged, 0);
+    cr_expect_eq(a.lost, 0, "%ld acknowledged moves are not in the log",
+                 a.lost);
+    cr_expect_eq(a.duplicated, 0, "%ld moves are in the log twice",
+                 a.duplicated);
+    cr_expect_eq(a.misplaced, 0,
+                 "%ld moves are in the log at another seq than answered",
+                 a.misplaced);
+    cr_expect_eq(a.unacknowledged, 0,
+                 "%ld moves in the log were never acknowledged",
+                 a.unacknowledged);
+    cr_expect_eq(a.bad_chains, 0, "%ld matches do not verify", a.bad_chains);
+    cr_expect_eq(errors_up, 0,
+                 "%ld requests were answered 500 with a primary serving",
+                 errors_up);
+    for (int i = 0; i < clients; i++)
+        player_free(&players[i]);
+}
+
+Test(failover, no_acknowledged_move_is_lost_when_the_primary_dies,
+     .fini = clean_up, .timeout = 3600)
+{
+    cr_assert(sodium_init() >= 0);
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    int cycles = (int)env_long("PBEM_FAILOVER_CYCLES", 1);
+    int clients = (int)env_long("PBEM_FAILOVER_CLIENTS", 4);
+    cr_assert(cycles >= 1 && cycles <= MAX_CYCLES && clients >= 1 &&
+                  clients <= MAX_PLAYERS,
+              "1 <= PBEM_FAILOVER_CYCLES <= %d, 1 <= PBEM_FAILOVER_CLIENTS "
+              "<= %d",
+              MAX_CYCLES, MAX_PLAYERS);
+    uint64_t seed;
+    const char *seed_text = getenv("PBEM_FAILOVER_SEED");
+    if (seed_text && *seed_text)
+        seed = strtoull(seed_text, NULL, 10);
+    else
+        randombytes_buf(&seed, sizeof seed);
+    uint64_t random = seed;
+    fprintf(stderr, "failover: PBEM_FAILOVER_SEED=%llu cycles=%d clients=%d\n",
+            (unsigned long long)seed, cycles, clients);
+
+    char base_url[64];
+    board b;
+    static player players[MAX_PLAYERS];
+    start_service(&b, players, clients, base_url);
+
+    long promote_ms[MAX_CYCLES], serve_ms[MAX_CYCLES], move_ms[MAX_CYCLES];
+    int primary = 0;
+    for (int cycle = 0; cycle < cycles; cycle++) {
+        pgcluster *old = &clusters[primary], *next = &clusters[1 - primary];
+        let_them_play(&b, PLAY_MIN_MS + (long)(next_random(&random) %
+                                               (PLAY_MAX_MS - PLAY_MIN_MS)));
+        pthread_mutex_lock(&b.lock);
+        long before_kill = b.acknowledged;
+        pthread_mutex_unlock(&b.lock);
+        atomic_fetch_add(&b.outage, 1);
+        long killed = now_ms();
+        pgcluster_stop(old, "immediate");
+        /* With no primary, the standby refuses writes and pbemd has
+         * nowhere to write: it says so, and does not write to the
+         * standby. */
+        long gap_status = health(base_url);
+        cr_expect_eq(gap_status, 503,
+                     "cycle %d: /healthz answered %ld with no primary",
+                     cycle + 1, gap_status);
+        pgcluster_promote(next);
+        promote_ms[cycle] = now_ms() - killed;
+        long served = daemon_wait_serving(&pbemd, RECOVERY_LIMIT_MS);
+        cr_assert_geq(served, 0,
+                      "cycle %d: pbemd did not serve within %d s of the "
+                      "promotion; see %s",
+                      cycle + 1, RECOVERY_LIMIT_MS / 1000, pbemd.log);
+        serve_ms[cycle] = now_ms() - killed;
+        atomic_fetch_add(&b.outage, 1);
+        /* The first move acknowledged after the kill. */
+        pthread_mutex_lock(&b.lock);
+        while (b.acknowledged == before_kill &&
+               now_ms() - killed < RECOVERY_LIMIT_MS) {
+            struct timespec until;
+            clock_gettime(CLOCK_REALTIME, &until);
+            until.tv_nsec += 5 * 1000000L;
+            until.tv_sec += until.tv_nsec / 1000000000L;
+            until.tv_nsec %= 1000000000L;
+            pthread_cond_timedwait(&b.moved, &b.lock, &until);
+        }
+        bool moved = b.acknowledged > before_kill;
+        pthread_mutex_unlock(&b.lock);
+        move_ms[cycle] = now_ms() - killed;
+        cr_assert(moved,
+                  "cycle %d: no move acknowledged within %d s of the "
+                  "kill",
+                  cycle + 1, RECOVERY_LIMIT_MS / 1000);
+        fprintf(stderr,
+                "failover: cycle %d: kill->promoted %.3f s, kill->serving "
+                "(first /healthz 200) %.3f s, kill->first acknowledged move "
+                "%.3f s\n",
+                cycle + 1, promote_ms[cycle] / 1000.0, serve_ms[cycle] / 1000.0,
+                move_ms[cycle] / 1000.0);
+        /* The failed primary comes back only as a standby of the new one,
+         * for the next cycle. */
+        if (cycle + 1 < cycles) {
+            let_them_play(&b, 0);
+            pgcluster_rebuild_as_standby(old, next, STANDBY);
+            pgcluster_make_synchronous(next, STANDBY);
+        }
+        primary = 1 - primary;
+    }
+
+    char label[32];
+    snprintf(label, sizeof label, "cycles=%d", cycles);
+    finish(&b, players, clients, base_url, label);
+
+    char promote_line[64], serve_line[64], move_line[64];
+    summarise(promote_ms, cycles, promote_line, sizeof promote_line);
+    summarise(serve_ms, cycles, serve_line, sizeof serve_line);
+    summarise(move_ms, cycles, move_line, sizeof move_line);
+    fprintf(stderr,
+            "failover: kill->promoted: %s; kill->serving: %s; "
+            "kill->first acknowledged move: %s\n",
+            promote_line, serve_line, move_line);
+
+    int status = daemon_stop(&pbemd);
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+              "pbemd's exit after SIGTERM: wait status %d; see %s", status,
+              pbemd.log);
+}
+
+/* A primary that hangs instead of dying (a frozen machine, a network that
+ * drops everything) accepts connections and never answers on them. pbemd,
+ * whose every wait on PostgreSQL is bounded by PBEM_DB_TIMEOUT_MS, must
+ * give up on it and reach the promoted standby, the next host of its
+ * DATABASE_URL, on its own. */
+#define FROZEN_TIMEOUT_MS 2000
+
+Test(failover, a_frozen_primary_is_passed_over_for_the_promoted_standby,
+     .fini = clean_up, .timeout = 600)
+{
+    cr_assert(sodium_init() >= 0);
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    char timeout[16];
+    snprintf(timeout, sizeof timeout, "%d", FROZEN_TIMEOUT_MS);
+    setenv("PBEM_DB_TIMEOUT_MS", timeout, 1);
+    int clients = (int)env_long("PBEM_FAILOVER_CLIENTS", 4);
+    cr_assert(clients >= 1 && clients <= MAX_PLAYERS,
+              "1 <= PBEM_FAILOVER_CLIENTS <= %d", MAX_PLAYERS);
+    char base_url[64];
+    board b;
+    static player players[MAX_PLAYERS];
+    start_service(&b, players, clients, base_url);
+
+    let_them_play(&b, PLAY_MIN_MS);
+    atomic_fetch_add(&b.outage, 1);
+    long frozen = now_ms();
+    pgcluster_signal(&clusters[0], SIGSTOP);
+    pgcluster_promote(&clusters[1]);
+    long promoted = now_ms() - frozen;
+    long served = daemon_wait_serving(&pbemd, RECOVERY_LIMIT_MS);
+    cr_assert_geq(served, 0,
+                  "pbemd did not serve within %d s of the standby's "
+                  "promotion while the old primary hangs; see %s",
+                  RECOVERY_LIMIT_MS / 1000, pbemd.log);
+    long serving = now_ms() - frozen;
+    atomic_fetch_add(&b.outage, 1);
+    fprintf(stderr,
+            "failover: frozen primary (PBEM_DB_TIMEOUT_MS=%d): "
+            "freeze->promoted %.3f s, freeze->serving (first /healthz 200) "
+            "%.3f s\n",
+            FROZEN_TIMEOUT_MS, promoted / 1000.0, serving / 1000.0);
+    /* Fenced off for good before anyone could thaw it. */
+    pgcluster_signal(&clusters[0], SIGKILL);
+
+    finish(&b, players, clients, base_url, "frozen primary");
+    int status = daemon_stop(&pbemd);
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+              "pbemd's exit after SIGTERM: wait status %d; see %s", status,
+              pbemd.log);
+}
