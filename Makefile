@@ -59,7 +59,7 @@ CLI_SRC := $(wildcard cli/*.c)
 # them fails make test, not the next make bench.
 BENCHES := $(BUILD)/bench/engines $(BUILD)/bench/service $(BUILD)/bench/notify \
     $(BUILD)/bench/restore $(BUILD)/bench/mail $(BUILD)/bench/ratelimit \
-    $(BUILD)/bench/streams
+    $(BUILD)/bench/streams $(BUILD)/bench/slow_clients
 
 all: $(BUILD)/pbemd $(if $(CLI_SRC),$(BUILD)/pbem) $(SUITES) $(BENCHES)
 
@@ -189,6 +189,10 @@ $(BUILD)/bench/mail: $(call obj,bench/mail.c) $(BUILD)/libclient.a $(BUILD)/libs
 $(BUILD)/bench/streams: $(call obj,bench/streams.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/bench/slow_clients: $(call obj,bench/slow_clients.c)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -pthread
 
 # Checks a match from its public log: make verify MATCH=m_123 [URL=…]
 verify: $(BUILD)/pbem
