@@ -108,6 +108,13 @@ for suite in "$@"; do
         crashing=$((crashing+1))
     fi
     [ "$rc" -ne 0 ] && status=1
+    # Sanitizer builds: Criterion counts a test passed before its worker
+    # exits, and LeakSanitizer reports at that exit (or at pbemd's), so a
+    # leak would fail nothing by itself: its report fails the suite.
+    if grep -aq 'ERROR: LeakSanitizer' "$log"; then
+        echo "pbem: $name: LeakSanitizer reported a leak (above)" >&2
+        failing=$((failing+1)); status=1
+    fi
     rm -f "$log"
 done
 # The fuzz corpora (tests/fuzz/<target>/), each input once through its
