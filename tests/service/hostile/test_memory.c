@@ -10,7 +10,7 @@
 #include "cases.h"
 #include "wire.h"
 
-/* Rounds over every prompt case (about 30 of them): some 6,000 requests. */
+/* Rounds over every case (42 of them): some 8,000 requests. */
 #define ROUNDS 200
 
 /* The margin, and why: nothing of a refused request may be kept, so the
@@ -22,17 +22,21 @@
  * to 117 MB, about 4 KiB each, which over 6,000 requests is 24 MiB. */
 #define RSS_MARGIN_KIB (16 * 1024)
 
-static void send_prompt_cases(const e2e_server *server,
-                              const hostile_case *cases, size_t count)
+/* Each case once. Those the server answers at once are read to the
+ * close; the others the client gives up on as soon as they are sent, the
+ * way the issue's 500-argument requests left a record behind each. */
+static void send_cases(const e2e_server *server, const hostile_case *cases,
+                       size_t count)
 {
     for (size_t i = 0; i < count; i++) {
-        if (!cases[i].prompt)
-            continue;
         int fd = wire_connect(server->port);
         wire_send(fd, cases[i].bytes, cases[i].len);
-        wire_outcome got = wire_read_until(fd, wire_now() + WIRE_HANG_SECONDS);
+        if (cases[i].prompt) {
+            wire_outcome got =
+                wire_read_until(fd, wire_now() + WIRE_HANG_SECONDS);
+            cr_assert(got.closed, "%s: not closed", cases[i].name);
+        }
         close(fd);
-        cr_assert(got.closed, "%s: not closed", cases[i].name);
     }
 }
 
@@ -41,29 +45,42 @@ Test(hostile_memory, rss_stays_bounded_and_moves_still_play, .timeout = 300)
     char seconds[8];
     snprintf(seconds, sizeof seconds, "%d", WIRE_DEADLINE_SECONDS);
     setenv("PBEM_HTTP_REQUEST_SECONDS", seconds, 1);
+#ifdef __SANITIZE_ADDRESS__
+    /* AddressSanitizer keeps freed memory in a quarantine (256 MiB) to
+     * catch uses after free: RSS would measure the quarantine filling.
+     * Without it, the bound holds under SAN=1 too. */
+    char options[512];
+    const char *given = getenv("ASAN_OPTIONS");
+    snprintf(options, sizeof options, "%s%squarantine_size_mb=0",
+             given ? given : "", given && *given ? ":" : "");
+    setenv("ASAN_OPTIONS", options, 1);
+#endif
     e2e_table t;
     e2e_sit_down(&t, "antiquity_quest", 2, NULL);
     unsetenv("PBEM_HTTP_REQUEST_SECONDS");
+#ifdef __SANITIZE_ADDRESS__
+    if (given != NULL)
+        setenv("ASAN_OPTIONS", given, 1);
+    else
+        unsetenv("ASAN_OPTIONS");
+#endif
     size_t count = 0;
     hostile_case *cases = hostile_cases(&count);
-    size_t prompt = 0;
-    for (size_t i = 0; i < count; i++)
-        prompt += cases[i].prompt;
 
     /* Warm up: threads, arenas and the database connections are set up
      * by the first requests, not counted as growth. */
     for (int round = 0; round < 10; round++)
-        send_prompt_cases(&t.server, cases, count);
+        send_cases(&t.server, cases, count);
     long before = wire_rss_kib(t.server.pid);
     for (int round = 0; round < ROUNDS; round++)
-        send_prompt_cases(&t.server, cases, count);
+        send_cases(&t.server, cases, count);
     long after = wire_rss_kib(t.server.pid);
     cr_log_info("RSS %ld KiB before, %ld KiB after %zu hostile requests "
                 "(bound: before + %d KiB)",
-                before, after, prompt * ROUNDS, RSS_MARGIN_KIB);
+                before, after, count * ROUNDS, RSS_MARGIN_KIB);
     cr_expect_leq(after, before + RSS_MARGIN_KIB,
                   "RSS grew from %ld to %ld KiB over %zu hostile requests",
-                  before, after, prompt * ROUNDS);
+                  before, after, count * ROUNDS);
     hostile_cases_free(cases, count);
 
     json_t *match = e2e_get(&t, "", NULL);
