@@ -60,7 +60,7 @@ CLI_SRC := $(wildcard cli/*.c)
 # them fails make test, not the next make bench.
 BENCHES := $(BUILD)/bench/engines $(BUILD)/bench/service $(BUILD)/bench/notify \
     $(BUILD)/bench/restore $(BUILD)/bench/mail $(BUILD)/bench/ratelimit \
-    $(BUILD)/bench/streams
+    $(BUILD)/bench/streams $(BUILD)/bench/slow_clients
 
 # The example bots (examples/bots/): the C one is built with everything
 # else, so the bots' suite can play it and a client change cannot break it.
@@ -209,6 +209,10 @@ $(BUILD)/examples/bots/c/pbem-random-bot: $(call obj,examples/bots/c/bot.c) $(BU
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/bench/slow_clients: $(call obj,bench/slow_clients.c)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -pthread
 
 # Checks a match from its public log: make verify MATCH=m_123 [URL=…]
 verify: $(BUILD)/pbem

@@ -248,3 +248,24 @@ done
 kill "$streams_server"; wait "$streams_server" 2>/dev/null || true
 scripts/pg.sh dropdb "$streams_db" >/dev/null 2>&1 || true
 rm -f "$streams_out"
+
+echo
+echo "== slow clients: a normal client's /healthz while N connections trickle headers a line a second"
+echo "   (the slow ones from 127.0.0.2… at 200 per address, the limit; the deadline is the default 30 s,"
+echo "   so every slow connection is held for the whole measurement; load: $(cut -d' ' -f1-3 /proc/loadavg))"
+slow_db="pbem_bench_slow_$$"
+scripts/pg.sh createdb "$slow_db" >/dev/null
+slow_out=$(mktemp)
+DATABASE_URL=$(scripts/pg.sh url "$slow_db") PBEM_LISTEN=127.0.0.1:0 PBEM_QUIET=1 \
+    PBEM_KEY_FILE=var/bench.key PBEM_NOTIFY=0 "$build/pbemd" >"$slow_out" 2>&1 &
+slow_server=$!
+for _ in $(seq 100); do grep -q serving "$slow_out" && break; sleep 0.1; done
+slow_port=$(sed -nE 's/.*127\.0\.0\.1:([0-9]+).*/\1/p' "$slow_out")
+[ -n "$slow_port" ] || { echo "pbemd (slow clients) did not start" >&2; exit 1; }
+ulimit -n "$(ulimit -Hn)"
+for n in 0 1000; do
+    "$build/bench/slow_clients" "$slow_port" "$n" "$seconds" | sed 's/^/  /'
+done
+kill "$slow_server"; wait "$slow_server" 2>/dev/null || true
+scripts/pg.sh dropdb "$slow_db" >/dev/null 2>&1 || true
+rm -f "$slow_out"

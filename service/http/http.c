@@ -269,6 +269,35 @@ static void client_of(http_server *server, struct MHD_Connection *conn,
                  lookup_header(conn, "X-Forwarded-For"), out, size);
 }
 
+/* RFC 9110 5.5: a field value holding NUL, CR, LF or another control
+ * byte (HTAB aside) is invalid. libmicrohttpd passes such values on, and
+ * a NUL cuts the one we read short of the one a proxy or a log saw. */
+static enum MHD_Result control_byte_in(void *cls, enum MHD_ValueKind kind,
+                                       const char *key, size_t key_size,
+                                       const char *value, size_t value_size)
+{
+    (void)kind;
+    (void)key;
+    (void)key_size;
+    bool *found = cls;
+    for (size_t i = 0; i < value_size; i++) {
+        unsigned char c = (unsigned char)value[i];
+        if ((c < 0x20 && c != '\t') || c == 0x7f) {
+            *found = true;
+            return MHD_NO;
+        }
+    }
+    return MHD_YES;
+}
+
+static bool headers_hold_control_bytes(struct MHD_Connection *conn)
+{
+    bool found = false;
+    MHD_get_connection_values_n(conn, MHD_HEADER_KIND, control_byte_in,
+                                &found);
+    return found;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
                                   const char *url, const char *method,
                                   const char *version, const char *upload,
@@ -298,6 +327,16 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
             received(server, conn);
             answer_error(&out, 501, "unsupported_transfer_coding",
                          "the only transfer coding understood is chunked");
+            metrics_request(out.route, out.status, seconds_since(&req->began));
+            return send_answer(conn, &out);
+        }
+        if (headers_hold_control_bytes(conn)) {
+            answer out = {.route = "bad_header", .close = true};
+            received(server, conn);
+            answer_error(&out, 400, "bad_header",
+                         "a header value holds a control byte (NUL, CR, LF "
+                         "or another below 0x20 but tab): send printable "
+                         "text only");
             metrics_request(out.route, out.status, seconds_since(&req->began));
             return send_answer(conn, &out);
         }
