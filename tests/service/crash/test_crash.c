@@ -25,6 +25,7 @@
 
 #include "../../support/pgcluster.h"
 #include "../../support/daemon.h"
+#include "../../support/disruption.h"
 #include "../../support/players.h"
 
 #define MAX_PLAYERS 32
@@ -46,80 +47,15 @@ static void clean_up(void)
     pgcluster_remove(&cluster);
 }
 
-/* splitmix64: the kill points from the printed seed. */
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-static long env_long(const char *name, long fallback)
-{
-    const char *text = getenv(name);
-    return text && *text ? strtol(text, NULL, 10) : fallback;
-}
-
-static long now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
 /* Lets the players play for ms milliseconds and at least one more
- * acknowledged move (so a crash never lands on an idle service); fails
- * the test when no move comes for RECOVERY_LIMIT_MS. */
+ * acknowledged move; fails the test when none comes for
+ * RECOVERY_LIMIT_MS or pbemd is gone. */
 static void let_them_play(board *b, long ms)
 {
-    pthread_mutex_lock(&b->lock);
-    long from = b->acknowledged;
-    long began = now_ms();
-    while (now_ms() - began < ms || b->acknowledged == from) {
-        long waited = now_ms() - began;
-        if (b->acknowledged == from && waited > RECOVERY_LIMIT_MS)
-            break;
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += 50 * 1000000L;
-        until.tv_sec += until.tv_nsec / 1000000000L;
-        until.tv_nsec %= 1000000000L;
-        pthread_cond_timedwait(&b->moved, &b->lock, &until);
-    }
-    long moved = b->acknowledged - from;
-    pthread_mutex_unlock(&b->lock);
+    long moved = disruption_let_play(b, ms, RECOVERY_LIMIT_MS);
     daemon_expect_running(&pbemd);
     cr_assert_gt(moved, 0, "no move was acknowledged for %d s",
                  RECOVERY_LIMIT_MS / 1000);
-}
-
-/* Whether every player has acknowledged more than since[i] moves. */
-static bool everyone_moved_since(player *players, int n, const long *since)
-{
-    for (int i = 0; i < n; i++)
-        if (player_acknowledged(&players[i]) <= since[i] &&
-            players[i].failure[0] == '\0')
-            return false;
-    return true;
-}
-
-static int by_value(const void *a, const void *b)
-{
-    long x = *(const long *)a, y = *(const long *)b;
-    return (x > y) - (x < y);
-}
-
-/* "max 1.234 s, median 0.567 s" of n milliseconds (sorted in place). */
-static void summarise(long *ms, int n, char *out, size_t size)
-{
-    if (n == 0) {
-        snprintf(out, size, "none");
-        return;
-    }
-    qsort(ms, (size_t)n, sizeof *ms, by_value);
-    snprintf(out, size, "max %.3f s, median %.3f s", ms[n - 1] / 1000.0,
-             ms[n / 2] / 1000.0);
 }
 
 Test(crash, every_acknowledged_move_survives_kills_of_pbemd_and_postgresql,
@@ -127,8 +63,8 @@ Test(crash, every_acknowledged_move_survives_kills_of_pbemd_and_postgresql,
 {
     cr_assert(sodium_init() >= 0);
     curl_global_init(CURL_GLOBAL_DEFAULT);
-    int cycles = (int)env_long("PBEM_CRASH_CYCLES", 3);
-    int clients = (int)env_long("PBEM_CRASH_CLIENTS", 4);
+    int cycles = (int)disruption_env_long("PBEM_CRASH_CYCLES", 3);
+    int clients = (int)disruption_env_long("PBEM_CRASH_CLIENTS", 4);
     cr_assert(cycles >= 1 && clients >= 1 && clients <= MAX_PLAYERS,
               "PBEM_CRASH_CYCLES >= 1, 1 <= PBEM_CRASH_CLIENTS <= %d",
               MAX_PLAYERS);
@@ -169,31 +105,31 @@ Test(crash, every_acknowledged_move_survives_kills_of_pbemd_and_postgresql,
     long *postgres_ms = calloc((size_t)cycles, sizeof *postgres_ms);
     long *recovery_ms = calloc((size_t)cycles, sizeof *recovery_ms);
     for (int cycle = 0; cycle < cycles; cycle++) {
-        let_them_play(&b, PLAY_MIN_MS + (long)(next_random(&random) %
+        let_them_play(&b, PLAY_MIN_MS + (long)(disruption_random(&random) %
                                                (PLAY_MAX_MS - PLAY_MIN_MS)));
         daemon_kill(&pbemd);
-        long began = now_ms();
+        long began = disruption_now_ms();
         daemon_start(&pbemd);
         long served = daemon_wait_serving(&pbemd, RECOVERY_LIMIT_MS);
         cr_assert_geq(served, 0,
                       "cycle %d: pbemd did not serve within %d s of its "
                       "restart; see %s",
                       cycle + 1, RECOVERY_LIMIT_MS / 1000, pbemd.log);
-        pbemd_ms[cycle] = now_ms() - began;
+        pbemd_ms[cycle] = disruption_now_ms() - began;
 
-        let_them_play(&b, PLAY_MIN_MS + (long)(next_random(&random) %
+        let_them_play(&b, PLAY_MIN_MS + (long)(disruption_random(&random) %
                                                (PLAY_MAX_MS - PLAY_MIN_MS)));
         atomic_fetch_add(&b.outage, 1);
         pgcluster_stop(&cluster, "immediate");
-        began = now_ms();
+        began = disruption_now_ms();
         pgcluster_start(&cluster);
-        recovery_ms[cycle] = now_ms() - began;
+        recovery_ms[cycle] = disruption_now_ms() - began;
         served = daemon_wait_serving(&pbemd, RECOVERY_LIMIT_MS);
         cr_assert_geq(served, 0,
                       "cycle %d: pbemd did not serve within %d s of "
                       "PostgreSQL's restart; see %s",
                       cycle + 1, RECOVERY_LIMIT_MS / 1000, pbemd.log);
-        postgres_ms[cycle] = now_ms() - began;
+        postgres_ms[cycle] = disruption_now_ms() - began;
         atomic_fetch_add(&b.outage, 1);
         fprintf(stderr,
                 "crash: cycle %d: pbemd served %.3f s after its restart, "
@@ -208,9 +144,9 @@ Test(crash, every_acknowledged_move_survives_kills_of_pbemd_and_postgresql,
     long since[MAX_PLAYERS];
     for (int i = 0; i < clients; i++)
         since[i] = player_acknowledged(&players[i]);
-    long began = now_ms();
-    while (!everyone_moved_since(players, clients, since) &&
-           now_ms() - began < RECOVERY_LIMIT_MS)
+    long began = disruption_now_ms();
+    while (!disruption_everyone_moved_since(players, clients, since) &&
+           disruption_now_ms() - began < RECOVERY_LIMIT_MS)
         let_them_play(&b, 0);
     atomic_store(&b.stop, true);
     for (int i = 0; i < clients; i++)
@@ -236,9 +172,9 @@ Test(crash, every_acknowledged_move_survives_kills_of_pbemd_and_postgresql,
     client_free(reader);
 
     char pbemd_line[64], postgres_line[64], recovery_line[64];
-    summarise(pbemd_ms, cycles, pbemd_line, sizeof pbemd_line);
-    summarise(postgres_ms, cycles, postgres_line, sizeof postgres_line);
-    summarise(recovery_ms, cycles, recovery_line, sizeof recovery_line);
+    disruption_summarise(pbemd_ms, cycles, pbemd_line, sizeof pbemd_line);
+    disruption_summarise(postgres_ms, cycles, postgres_line, sizeof postgres_line);
+    disruption_summarise(recovery_ms, cycles, recovery_line, sizeof recovery_line);
     fprintf(stderr,
             "crash: cycles=%d clients=%d matches=%d acknowledged=%ld "
             "lost=%ld duplicated=%ld misplaced=%ld unacknowledged=%ld "

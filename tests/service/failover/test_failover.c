@@ -32,6 +32,7 @@
 
 #include "../../support/daemon.h"
 #include "../../support/pgcluster.h"
+#include "../../support/disruption.h"
 #include "../../support/players.h"
 #include "client.h"
 
@@ -61,61 +62,16 @@ static void clean_up(void)
     pgcluster_remove(&clusters[1]);
 }
 
-/* splitmix64: the kill points from the printed seed. */
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-static long env_long(const char *name, long fallback)
-{
-    const char *text = getenv(name);
-    return text && *text ? strtol(text, NULL, 10) : fallback;
-}
-
-static long now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
 /* Lets the players play for ms milliseconds and at least one more
- * acknowledged move; fails the test when no move comes for
- * RECOVERY_LIMIT_MS. The number of moves acknowledged meanwhile. */
+ * acknowledged move; fails the test when none comes for
+ * RECOVERY_LIMIT_MS or pbemd is gone. The moves acknowledged meanwhile. */
 static long let_them_play(board *b, long ms)
 {
-    pthread_mutex_lock(&b->lock);
-    long from = b->acknowledged;
-    long began = now_ms();
-    while (now_ms() - began < ms || b->acknowledged == from) {
-        if (b->acknowledged == from && now_ms() - began > RECOVERY_LIMIT_MS)
-            break;
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += 50 * 1000000L;
-        until.tv_sec += until.tv_nsec / 1000000000L;
-        until.tv_nsec %= 1000000000L;
-        pthread_cond_timedwait(&b->moved, &b->lock, &until);
-    }
-    long moved = b->acknowledged - from;
-    pthread_mutex_unlock(&b->lock);
+    long moved = disruption_let_play(b, ms, RECOVERY_LIMIT_MS);
     daemon_expect_running(&pbemd);
     cr_assert_gt(moved, 0, "no move was acknowledged for %d s",
                  RECOVERY_LIMIT_MS / 1000);
     return moved;
-}
-
-static bool everyone_moved_since(player *players, int n, const long *since)
-{
-    for (int i = 0; i < n; i++)
-        if (player_acknowledged(&players[i]) <= since[i] &&
-            players[i].failure[0] == '\0')
-            return false;
-    return true;
 }
 
 /* GET /healthz's status, or 0 without an answer. */
@@ -130,20 +86,6 @@ static long health(const char *base_url)
     client_response_free(&r);
     client_free(c);
     return status;
-}
-
-static int by_value(const void *a, const void *b)
-{
-    long x = *(const long *)a, y = *(const long *)b;
-    return (x > y) - (x < y);
-}
-
-/* "max 1.234 s, median 0.567 s" of n milliseconds (sorted in place). */
-static void summarise(long *ms, int n, char *out, size_t size)
-{
-    qsort(ms, (size_t)n, sizeof *ms, by_value);
-    snprintf(out, size, "max %.3f s, median %.3f s", ms[n - 1] / 1000.0,
-             ms[n / 2] / 1000.0);
 }
 
 /* The two clusters (clusters[0] the primary, its migrations applied by
@@ -186,9 +128,9 @@ static void finish(board *b, player *players, int clients, const char *base_url,
     long since[MAX_PLAYERS];
     for (int i = 0; i < clients; i++)
         since[i] = player_acknowledged(&players[i]);
-    long began = now_ms();
-    while (!everyone_moved_since(players, clients, since) &&
-           now_ms() - began < RECOVERY_LIMIT_MS)
+    long began = disruption_now_ms();
+    while (!disruption_everyone_moved_since(players, clients, since) &&
+           disruption_now_ms() - began < RECOVERY_LIMIT_MS)
         let_them_play(b, 0);
     atomic_store(&b->stop, true);
     for (int i = 0; i < clients; i++)
@@ -244,8 +186,8 @@ Test(failover, no_acknowledged_move_is_lost_when_the_primary_dies,
 {
     cr_assert(sodium_init() >= 0);
     curl_global_init(CURL_GLOBAL_DEFAULT);
-    int cycles = (int)env_long("PBEM_FAILOVER_CYCLES", 1);
-    int clients = (int)env_long("PBEM_FAILOVER_CLIENTS", 4);
+    int cycles = (int)disruption_env_long("PBEM_FAILOVER_CYCLES", 1);
+    int clients = (int)disruption_env_long("PBEM_FAILOVER_CLIENTS", 4);
     cr_assert(cycles >= 1 && cycles <= MAX_CYCLES && clients >= 1 &&
                   clients <= MAX_PLAYERS,
               "1 <= PBEM_FAILOVER_CYCLES <= %d, 1 <= PBEM_FAILOVER_CLIENTS "
@@ -270,13 +212,13 @@ Test(failover, no_acknowledged_move_is_lost_when_the_primary_dies,
     int primary = 0;
     for (int cycle = 0; cycle < cycles; cycle++) {
         pgcluster *old = &clusters[primary], *next = &clusters[1 - primary];
-        let_them_play(&b, PLAY_MIN_MS + (long)(next_random(&random) %
+        let_them_play(&b, PLAY_MIN_MS + (long)(disruption_random(&random) %
                                                (PLAY_MAX_MS - PLAY_MIN_MS)));
         pthread_mutex_lock(&b.lock);
         long before_kill = b.acknowledged;
         pthread_mutex_unlock(&b.lock);
         atomic_fetch_add(&b.outage, 1);
-        long killed = now_ms();
+        long killed = disruption_now_ms();
         pgcluster_stop(old, "immediate");
         /* With no primary, the standby refuses writes and pbemd has
          * nowhere to write: it says so, and does not write to the
@@ -286,18 +228,18 @@ Test(failover, no_acknowledged_move_is_lost_when_the_primary_dies,
                      "cycle %d: /healthz answered %ld with no primary",
                      cycle + 1, gap_status);
         pgcluster_promote(next);
-        promote_ms[cycle] = now_ms() - killed;
+        promote_ms[cycle] = disruption_now_ms() - killed;
         long served = daemon_wait_serving(&pbemd, RECOVERY_LIMIT_MS);
         cr_assert_geq(served, 0,
                       "cycle %d: pbemd did not serve within %d s of the "
                       "promotion; see %s",
                       cycle + 1, RECOVERY_LIMIT_MS / 1000, pbemd.log);
-        serve_ms[cycle] = now_ms() - killed;
+        serve_ms[cycle] = disruption_now_ms() - killed;
         atomic_fetch_add(&b.outage, 1);
         /* The first move acknowledged after the kill. */
         pthread_mutex_lock(&b.lock);
         while (b.acknowledged == before_kill &&
-               now_ms() - killed < RECOVERY_LIMIT_MS) {
+               disruption_now_ms() - killed < RECOVERY_LIMIT_MS) {
             struct timespec until;
             clock_gettime(CLOCK_REALTIME, &until);
             until.tv_nsec += 5 * 1000000L;
@@ -307,7 +249,7 @@ Test(failover, no_acknowledged_move_is_lost_when_the_primary_dies,
         }
         bool moved = b.acknowledged > before_kill;
         pthread_mutex_unlock(&b.lock);
-        move_ms[cycle] = now_ms() - killed;
+        move_ms[cycle] = disruption_now_ms() - killed;
         cr_assert(moved,
                   "cycle %d: no move acknowledged within %d s of the "
                   "kill",
@@ -333,9 +275,9 @@ Test(failover, no_acknowledged_move_is_lost_when_the_primary_dies,
     finish(&b, players, clients, base_url, label);
 
     char promote_line[64], serve_line[64], move_line[64];
-    summarise(promote_ms, cycles, promote_line, sizeof promote_line);
-    summarise(serve_ms, cycles, serve_line, sizeof serve_line);
-    summarise(move_ms, cycles, move_line, sizeof move_line);
+    disruption_summarise(promote_ms, cycles, promote_line, sizeof promote_line);
+    disruption_summarise(serve_ms, cycles, serve_line, sizeof serve_line);
+    disruption_summarise(move_ms, cycles, move_line, sizeof move_line);
     fprintf(stderr,
             "failover: kill->promoted: %s; kill->serving: %s; "
             "kill->first acknowledged move: %s\n",
@@ -362,7 +304,7 @@ Test(failover, a_frozen_primary_is_passed_over_for_the_promoted_standby,
     char timeout[16];
     snprintf(timeout, sizeof timeout, "%d", FROZEN_TIMEOUT_MS);
     setenv("PBEM_DB_TIMEOUT_MS", timeout, 1);
-    int clients = (int)env_long("PBEM_FAILOVER_CLIENTS", 4);
+    int clients = (int)disruption_env_long("PBEM_FAILOVER_CLIENTS", 4);
     cr_assert(clients >= 1 && clients <= MAX_PLAYERS,
               "1 <= PBEM_FAILOVER_CLIENTS <= %d", MAX_PLAYERS);
     char base_url[64];
@@ -372,16 +314,16 @@ Test(failover, a_frozen_primary_is_passed_over_for_the_promoted_standby,
 
     let_them_play(&b, PLAY_MIN_MS);
     atomic_fetch_add(&b.outage, 1);
-    long frozen = now_ms();
+    long frozen = disruption_now_ms();
     pgcluster_signal(&clusters[0], SIGSTOP);
     pgcluster_promote(&clusters[1]);
-    long promoted = now_ms() - frozen;
+    long promoted = disruption_now_ms() - frozen;
     long served = daemon_wait_serving(&pbemd, RECOVERY_LIMIT_MS);
     cr_assert_geq(served, 0,
                   "pbemd did not serve within %d s of the standby's "
                   "promotion while the old primary hangs; see %s",
                   RECOVERY_LIMIT_MS / 1000, pbemd.log);
-    long serving = now_ms() - frozen;
+    long serving = disruption_now_ms() - frozen;
     atomic_fetch_add(&b.outage, 1);
     fprintf(stderr,
             "failover: frozen primary (PBEM_DB_TIMEOUT_MS=%d): "
