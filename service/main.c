@@ -92,7 +92,7 @@ int main(int argc, char **argv)
         return fail(&err);
 
     /* Event streams' LISTEN connection, before any stream can open. */
-    if (!streams_hub_start(url, &err))
+    if (!streams_hub_start(&err))
         return fail(&err);
     const char *listen = env_or("PBEM_LISTEN", "127.0.0.1:8080");
     int threads = atoi(env_or("PBEM_THREADS", "8"));
@@ -102,7 +102,7 @@ int main(int argc, char **argv)
     notify_worker *notifier = NULL;
     if (strcmp(env_or("PBEM_NOTIFY", "1"), "0") != 0) {
         notify_config config;
-        notify_config_from_env(&config, url);
+        notify_config_from_env(&config);
         notifier = notify_start(&config, &err);
         if (notifier == NULL) {
             http_stop(server, 0);

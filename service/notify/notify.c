@@ -24,7 +24,6 @@
 
 struct notify_worker {
     notify_config config;
-    char *database_url;
     worker *thread;
     /* The thread's own, from begin to end: */
     CURLM *multi;
@@ -489,23 +488,6 @@ static int work_batch(notify_worker *w, worker *self, PGconn *conn)
     return n;
 }
 
-static PGconn *listen_connect(const char *url)
-{
-    PGconn *conn = PQconnectdb(url);
-    if (PQstatus(conn) != CONNECTION_OK) {
-        PQfinish(conn);
-        return NULL;
-    }
-    PGresult *r = PQexec(conn, "LISTEN pbem_outbox");
-    bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
-    PQclear(r);
-    if (!ok || PQsetnonblocking(conn, 1) != 0) {
-        PQfinish(conn);
-        return NULL;
-    }
-    return conn;
-}
-
 static void drain(PGconn *listen)
 {
     PGnotify *note;
@@ -562,8 +544,10 @@ static void one_round(worker *self, void *context, worker_pause *pause)
         PQfinish(w->listen);
         w->listen = NULL;
     }
-    if (w->listen == NULL)
-        w->listen = listen_connect(w->database_url);
+    if (w->listen == NULL) {
+        apierr err;
+        w->listen = db_listen("pbem_outbox", &err);
+    }
     if (w->listen != NULL) {
         PQconsumeInput(w->listen);
         drain(w->listen);
@@ -606,10 +590,6 @@ notify_worker *notify_start(const notify_config *config, apierr *err)
     if (w == NULL)
         abort();
     w->config = *config;
-    w->database_url = strdup(config->database_url);
-    if (w->database_url == NULL)
-        abort();
-    w->config.database_url = w->database_url;
     worker_spec spec = {
         .name = "notifications",
         .what = "outbox worker",
@@ -622,7 +602,6 @@ notify_worker *notify_start(const notify_config *config, apierr *err)
     };
     w->thread = worker_start(&spec, err);
     if (w->thread == NULL) {
-        free(w->database_url);
         free(w);
         return NULL;
     }
@@ -634,6 +613,5 @@ void notify_stop(notify_worker *w)
     if (w == NULL)
         return;
     worker_stop(w->thread);
-    free(w->database_url);
     free(w);
 }

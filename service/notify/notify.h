@@ -26,7 +26,8 @@
 typedef struct notify_worker notify_worker;
 
 /* Starts the worker thread with the delivery policy of config
- * (notify_policy.h; copied, database_url included). NULL with err filled. */
+ * (notify_policy.h; copied); it listens and works on the database
+ * db_init named. NULL with err filled. */
 notify_worker *notify_start(const notify_config *config, apierr *err);
 
 /* Stops it: transfers in flight are abandoned and their rows released

@@ -18,9 +18,8 @@ static long long env_number(const char *name, long long fallback)
     return *end == '\0' && value >= 0 ? value : fallback;
 }
 
-void notify_config_from_env(notify_config *config, const char *database_url)
+void notify_config_from_env(notify_config *config)
 {
-    config->database_url = database_url;
     config->poll_ms = (int)env_number("PBEM_NOTIFY_POLL_MS", 5000);
     config->batch = (int)env_number("PBEM_NOTIFY_BATCH", 16);
     if (config->batch < 1 || config->batch > NOTIFY_BATCH_MAX)

@@ -26,7 +26,6 @@
 #define NOTIFY_RETRY_AFTER_MAX_MS (24LL * 3600 * 1000)
 
 typedef struct notify_config {
-    const char *database_url;
     int poll_ms;
     int batch;
     int max_attempts;
@@ -37,8 +36,8 @@ typedef struct notify_config {
     bool allow_loopback;
 } notify_config;
 
-/* Defaults overridden by the environment; database_url is borrowed. */
-void notify_config_from_env(notify_config *config, const char *database_url);
+/* Defaults overridden by the environment. */
+void notify_config_from_env(notify_config *config);
 
 /* The delay before retry number attempt + 1 after attempt failures
  * (attempt >= 1): backoff_ms doubled per failure, capped, with jitter in

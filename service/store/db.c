@@ -306,6 +306,32 @@ static PGconn *connect_now(apierr *err)
     return conn;
 }
 
+PGconn *db_listen(const char *channel, apierr *err)
+{
+    /* The channel goes into the statement as an identifier: only the
+     * fixed names of this code, never text from outside. */
+    for (const char *c = channel; *c != '\0'; c++)
+        if (!((*c >= 'a' && *c <= 'z') || *c == '_'))
+            abort();
+    PGconn *conn = connect_now(err);
+    if (conn == NULL)
+        return NULL;
+    char sql[96];
+    snprintf(sql, sizeof sql, "LISTEN %s", channel);
+    PGresult *r = PQexec(conn, sql);
+    bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+    PQclear(r);
+    if (!ok || PQsetnonblocking(conn, 1) != 0) {
+        char detail[200];
+        first_line(PQerrorMessage(conn), detail, sizeof detail);
+        apierr_set(err, 503, "database_unavailable",
+                   "cannot LISTEN on %s: %s", channel, detail);
+        PQfinish(conn);
+        return NULL;
+    }
+    return conn;
+}
+
 bool db_init(const char *url, apierr *err)
 {
     free(database_url);

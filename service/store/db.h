@@ -36,6 +36,13 @@ bool db_ping(int milliseconds, apierr *err);
  * reached. Borrowed: do not PQfinish. */
 PGconn *db_conn(apierr *err);
 
+/* A connection of its own that LISTENs on channel (a fixed lower-case
+ * name, such as "pbem_outbox"), non-blocking, for a worker to poll: made
+ * as db_conn makes them (each host of a multi-host DATABASE_URL in turn,
+ * within the database time limit). The caller owns it (PQfinish). NULL
+ * with err filled (503) when it cannot be made. */
+PGconn *db_listen(const char *channel, apierr *err);
+
 /* Closes this thread's connection (at thread exit). */
 void db_close_thread(void);
 

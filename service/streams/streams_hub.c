@@ -36,7 +36,6 @@ static struct {
     int per_key;
     int max;
     worker *thread;
-    char *database_url;
     PGconn *listen;
     struct timespec next_beat;
     int keep_hours;
@@ -134,23 +133,6 @@ static void notified(const char *payload)
     wake_all(&wakes);
 }
 
-static PGconn *listen_connect(const char *url)
-{
-    PGconn *conn = PQconnectdb(url);
-    if (PQstatus(conn) != CONNECTION_OK) {
-        PQfinish(conn);
-        return NULL;
-    }
-    PGresult *r = PQexec(conn, "LISTEN pbem_stream");
-    bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
-    PQclear(r);
-    if (!ok || PQsetnonblocking(conn, 1) != 0) {
-        PQfinish(conn);
-        return NULL;
-    }
-    return conn;
-}
-
 static long long ms_until(const struct timespec *when)
 {
     struct timespec now;
@@ -200,7 +182,8 @@ static void round_once(worker *self, void *context, worker_pause *pause)
         hub.listen = NULL;
     }
     if (hub.listen == NULL) {
-        hub.listen = listen_connect(hub.database_url);
+        apierr err;
+        hub.listen = db_listen("pbem_stream", &err);
         /* Whatever was notified meanwhile is read from the database. */
         if (hub.listen != NULL)
             raise_all(STREAMS_NEWS);
@@ -241,7 +224,7 @@ static void end(void *context)
     db_close_thread();
 }
 
-bool streams_hub_start(const char *database_url, apierr *err)
+bool streams_hub_start(apierr *err)
 {
     hub.heartbeat_seconds = env_int("PBEM_STREAM_HEARTBEAT_SECONDS",
                                     STREAMS_HEARTBEAT_SECONDS, 1, 3600);
@@ -255,9 +238,6 @@ bool streams_hub_start(const char *database_url, apierr *err)
     clock_gettime(CLOCK_MONOTONIC, &hub.next_prune);
     hub.next_prune.tv_sec += hub.prune_seconds < 60 ? hub.prune_seconds : 60;
     hub.closing = false;
-    hub.database_url = strdup(database_url);
-    if (hub.database_url == NULL)
-        abort();
     clock_gettime(CLOCK_MONOTONIC, &hub.next_beat);
     hub.next_beat.tv_sec += hub.heartbeat_seconds;
     worker_spec spec = {
@@ -269,12 +249,7 @@ bool streams_hub_start(const char *database_url, apierr *err)
         .end = end,
     };
     hub.thread = worker_start(&spec, err);
-    if (hub.thread == NULL) {
-        free(hub.database_url);
-        hub.database_url = NULL;
-        return false;
-    }
-    return true;
+    return hub.thread != NULL;
 }
 
 void streams_hub_stop(void)
@@ -283,8 +258,6 @@ void streams_hub_stop(void)
         return;
     worker_stop(hub.thread);
     hub.thread = NULL;
-    free(hub.database_url);
-    hub.database_url = NULL;
 }
 
 streams_sub *streams_hub_join(streams_topic topic, long long id,

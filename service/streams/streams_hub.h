@@ -58,10 +58,11 @@ typedef struct streams_sub streams_sub;
  * back into the hub. */
 typedef void streams_wake_fn(void *context);
 
-/* Starts the LISTEN thread on database_url and reads the settings above
- * from the environment. False with err filled when the thread cannot
+/* Starts the LISTEN thread (its connection made by db_listen, so on
+ * the database db_init named) and reads the settings above from the
+ * environment. False with err filled when the thread cannot
  * start; a database that cannot be reached is retried, not an error. */
-bool streams_hub_start(const char *database_url, apierr *err);
+bool streams_hub_start(apierr *err);
 
 /* Stops the thread. Every stream must have left (streams_hub_close_all,
  * then the HTTP server's end). Does nothing when not started. */
