@@ -278,6 +278,7 @@ await t.test('Alice starts an Artifact Stack match and Bob joins through the inv
   await joinThroughLink(bob, artifactLink);
   await alice.page.waitForFunction(() => document.getElementById('main').dataset.status === 'active');
   await expectNoAxe(bob, 'a seat page at phone width');
+  await bob.page.screenshot({ path: `${shots}/artifact_stack_phone.png`, fullPage: true });
   const overflow = await bob.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert(overflow <= 1, `at phone width the seat page is ${overflow}px wider than the screen`);
 });
@@ -333,7 +334,7 @@ await t.test('the finished match\'s replay is verified in the browser (hash chai
   const state = await alice.page.$eval('#verified', (e) => [e.dataset.state, e.textContent]);
   assert(state[0] === 'verified', `the replay is not verified: ${state[1]}`);
   const head = (await api(`/v1/matches/${artifactId}`)).head.seq;
-  assert(state[1].includes(`${head} events chain`), `the mark does not count the ${head} events: ${state[1]}`);
+  assert(state[1].includes(`all ${head} events`), `the mark does not count the ${head} events: ${state[1]}`);
   // One panel per seat, each that seat's view as the server's replay has
   // it, the hands drawn as cards.
   await alice.page.waitForFunction((n) => document.getElementById('replay-views')?.dataset.seq === String(n), {}, head);
@@ -445,6 +446,7 @@ await t.test('one Adel Verplichtet round with its sealed choices', () => staged(
   stage('checking the page');
   await expectNoAxe(alice, 'a sealed decision');
   await expectNoAxe(bob, 'a sealed decision at phone width');
+  await bob.page.screenshot({ path: `${shots}/adel_verplichtet_phone.png`, fullPage: true });
   console.log(`        (${moves + 1} moves clicked, ${committed} sealed choices)`);
 }));
 

@@ -42,7 +42,8 @@ export async function replayPage(main, app, id) {
     mark.textContent = `Not verified: ${seals.problem}`;
   } else {
     mark.className = 'verified ok';
-    mark.textContent = `Verified: ${chain.checked} events chain, ${seals.checked} commitment${seals.checked === 1 ? '' : 's'} open${over ? '' : ' (the seed is revealed at the end)'}.`;
+    const commitments = `${seals.checked} commitment${seals.checked === 1 ? '' : 's'}`;
+    mark.textContent = `Verified: the hash chain of all ${chain.checked} events holds, and ${commitments} ${seals.checked === 1 ? 'matches' : 'match'} what was revealed${over ? '' : ' (the seed is revealed at the end)'}.`;
   }
   mark.dataset.state = chain.ok && seals.ok ? 'verified' : 'failed';
 
@@ -94,11 +95,11 @@ export async function replayPage(main, app, id) {
   document.addEventListener('keydown', onKey);
   app.onLeave(() => document.removeEventListener('keydown', onKey));
   stepper.append(h('div', { class: 'row' },
-    h('button', { class: 'secondary', id: 'step-first', onclick: () => go(1) }, '⏮ First'),
+    h('button', { class: 'secondary', id: 'step-first', onclick: () => go(1) }, '« First'),
     h('button', { class: 'secondary', id: 'step-back', onclick: () => go(seq - 1) }, '◀ Back'),
     range,
     h('button', { class: 'secondary', id: 'step-next', onclick: () => go(seq + 1) }, 'Next ▶'),
-    h('button', { class: 'secondary', id: 'step-last', onclick: () => go(head) }, 'Last ⏭')), where, stage);
+    h('button', { class: 'secondary', id: 'step-last', onclick: () => go(head) }, 'Last »')), where, stage);
   await go(head);
   announce(mark.textContent);
 }
