@@ -160,8 +160,9 @@ void mail_vars_fill(mail_vars *v, const char *notification_id,
      * player's key; the API's /view would answer an unsigned click 401. */
     snprintf(v->play, sizeof v->play, "%s/matches/%s", base,
              match ? match : "");
-    snprintf(v->settings, sizeof v->settings,
-             "%s/v1/players/me/notification-settings", base);
+    /* The settings page in the browser: the API's route would answer
+     * an unsigned click 401. */
+    snprintf(v->settings, sizeof v->settings, "%s/settings", base);
     char token[SEAL_TOKEN_TEXT], player_ref[32];
     seal_unsubscribe_token(player_id, token);
     store_player_ref(player_id, player_ref);

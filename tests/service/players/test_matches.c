@@ -285,6 +285,10 @@ Test(mail_link, the_play_link_opens_the_seats_web_page, .timeout = 90)
     snprintf(link, sizeof link, "href=\"https://pbem.example/matches/%s\"",
              match);
     cr_expect_not_null(strstr(html, link), "%s", html);
+    /* The settings link opens the settings page, not the signed API. */
+    cr_expect_not_null(
+        strstr(text, "Notification settings: https://pbem.example/settings\n"),
+        "%s", text);
     json_decref(mails);
     receiver_stop(&smtp);
     cr_expect_eq(e2e_stop(&s), 0, "pbemd did not stop cleanly");
