@@ -37,28 +37,46 @@ static void scope_text(unsigned scope, char out[32])
     }
 }
 
-bool store_grant_insert(PGconn *conn, store_grant *grant,
-                        const char *grant_request, apierr *err)
+/* The text forms of a grant's key, scope and matches, which its
+ * statements' parameters borrow. */
+typedef struct grant_text {
+    char key[2 * 32 + 3]; /* bytea hex input: \x and 64 digits */
+    char scope[32];
+    char *matches; /* "{…}", or NULL for all matches; malloc'd */
+} grant_text;
+
+/* Appends grant's columns to p in the order both INSERTs name them:
+ * player, key id, public key, name, scope, matches, expiry, the signed
+ * request, creation. Free text->matches after the statement. */
+static void grant_params(const store_grant *grant, const char *grant_request,
+                         grant_text *text, db_params *p)
 {
-    char key[2 * 32 + 3], scope[32];
-    key[0] = '\\';
-    key[1] = 'x';
-    sodium_bin2hex(key + 2, sizeof key - 2, grant->public_key, 32);
-    scope_text(grant->scope, scope);
-    char *matches = grant->all_matches
+    text->key[0] = '\\';
+    text->key[1] = 'x';
+    sodium_bin2hex(text->key + 2, sizeof text->key - 2, grant->public_key,
+                   32);
+    scope_text(grant->scope, text->scope);
+    text->matches = grant->all_matches
                         ? NULL
                         : db_params_int_array(grant->match_ids,
                                               grant->match_count);
+    db_params_int(p, grant->player_id);
+    db_params_text(p, grant->key_id);
+    db_params_text(p, text->key);
+    db_params_text(p, grant->name);
+    db_params_text(p, text->scope);
+    db_params_text(p, text->matches);
+    db_params_int(p, grant->expires);
+    db_params_text(p, grant_request);
+    db_params_int(p, grant->created);
+}
+
+bool store_grant_insert(PGconn *conn, store_grant *grant,
+                        const char *grant_request, apierr *err)
+{
+    grant_text text;
     db_params p = {0};
-    db_params_int(&p, grant->player_id);
-    db_params_text(&p, grant->key_id);
-    db_params_text(&p, key);
-    db_params_text(&p, grant->name);
-    db_params_text(&p, scope);
-    db_params_text(&p, matches);
-    db_params_int(&p, grant->expires);
-    db_params_text(&p, grant_request);
-    db_params_int(&p, grant->created);
+    grant_params(grant, grant_request, &text, &p);
     PGresult *r = db_query(conn,
                            "INSERT INTO delegates (player_id, key_id,"
                            " public_key, name, scope, match_ids, expires_at,"
@@ -67,7 +85,7 @@ bool store_grant_insert(PGconn *conn, store_grant *grant,
                            " to_timestamp($7::bigint), $8,"
                            " to_timestamp($9::bigint)) RETURNING delegate_id",
                            p.count, p.values, PGRES_TUPLES_OK, err);
-    free(matches);
+    free(text.matches);
     if (r == NULL)
         return false;
     grant->delegate_id = atoll(PQgetvalue(r, 0, 0));
@@ -78,26 +96,10 @@ bool store_grant_insert(PGconn *conn, store_grant *grant,
 int store_grant_import(PGconn *conn, const store_grant *grant,
                        const char *grant_request, apierr *err)
 {
-    char key[2 * 32 + 3], scope[32];
-    key[0] = '\\';
-    key[1] = 'x';
-    sodium_bin2hex(key + 2, sizeof key - 2, grant->public_key, 32);
-    scope_text(grant->scope, scope);
-    char *matches = grant->all_matches
-                        ? NULL
-                        : db_params_int_array(grant->match_ids,
-                                              grant->match_count);
+    grant_text text;
     db_params p = {0};
     db_params_int(&p, grant->delegate_id);
-    db_params_int(&p, grant->player_id);
-    db_params_text(&p, grant->key_id);
-    db_params_text(&p, key);
-    db_params_text(&p, grant->name);
-    db_params_text(&p, scope);
-    db_params_text(&p, matches);
-    db_params_int(&p, grant->expires);
-    db_params_text(&p, grant_request);
-    db_params_int(&p, grant->created);
+    grant_params(grant, grant_request, &text, &p);
     db_params_int(&p, grant->revoked);
     bool ok = db_command(conn,
                          "INSERT INTO delegates (delegate_id, player_id,"
@@ -110,7 +112,7 @@ int store_grant_import(PGconn *conn, const store_grant *grant,
                          " to_timestamp($11::bigint) END)"
                          " ON CONFLICT (delegate_id) DO NOTHING",
                          p.count, p.values, err);
-    free(matches);
+    free(text.matches);
     if (!ok)
         return -1;
     /* $1, $2 and $9 of p: the id, the player and the request. */
