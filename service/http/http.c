@@ -317,16 +317,30 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
          * must not hold a graceful stop that long too. */
         __atomic_add_fetch(&server->in_flight, 1, __ATOMIC_ACQ_REL);
         req->body_max = body_max_for(conn, method, url);
-        /* libmicrohttpd decodes only the chunked coding; with any other
-         * it waits for the body to end at a close that a client keeping
-         * the connection open never sends, until the idle timeout. */
+        /* Every body here is signed whole (Content-Digest), so a client
+         * has it all before sending and gains nothing from a chunked
+         * upload, while libmicrohttpd 0.9.75 answers some malformed
+         * chunked bodies (a chunk line past its buffer) with its own 500.
+         * A body must therefore announce its length: chunked gets 411,
+         * any other coding (which libmicrohttpd would wait on until the
+         * idle timeout) 501. Both are answered before a body byte is
+         * read, and the connection is closed. */
         const char *coding = MHD_lookup_connection_value(
             conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
-        if (coding != NULL && strcasecmp(coding, "chunked") != 0) {
-            answer out = {.route = "unknown_coding", .close = true};
+        if (coding != NULL) {
+            bool chunked = strcasecmp(coding, "chunked") == 0;
+            answer out = {.route = chunked ? "length_required"
+                                           : "unknown_coding",
+                          .close = true};
             received(server, conn);
-            answer_error(&out, 501, "unsupported_transfer_coding",
-                         "the only transfer coding understood is chunked");
+            if (chunked)
+                answer_error(&out, 411, "length_required",
+                             "send the body with a Content-Length header; "
+                             "chunked transfer coding is not accepted");
+            else
+                answer_error(&out, 501, "unsupported_transfer_coding",
+                             "transfer codings are not accepted: send the "
+                             "body with a Content-Length header");
             metrics_request(out.route, out.status, seconds_since(&req->began));
             return send_answer(conn, &out);
         }
@@ -350,11 +364,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
     }
     if (*upload_size > 0) {
         if (req->body_len + *upload_size > req->body_max) {
-            /* A chunked body announces no length: it is found too large
-             * only now. Reading the rest just to discard it would let a
-             * client keep the connection busy for as long as it sends;
-             * libmicrohttpd cannot answer in the middle of a body, so the
-             * connection is closed without one. */
+            /* Not reached while libmicrohttpd holds a body to its
+             * Content-Length, already checked against the cap; kept so
+             * the buffer's bound never rests on that alone. */
             log_info("%s %s: body over %zu bytes, connection closed", method,
                      url, req->body_max);
             metrics_request("oversize", 413, seconds_since(&req->began));

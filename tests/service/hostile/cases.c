@@ -147,28 +147,32 @@ hostile_case *hostile_cases(size_t *count)
     LIT(&l, "gzip before chunked",
         JSON_POST "Transfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n",
         EXPECT_STATUS, 501, true);
+    /* Every body must announce its length (411), so a chunked one is
+     * answered before a byte of it is read, however it is malformed. */
+    LIT(&l, "well-formed chunked body",
+        JSON_POST "Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+        EXPECT_STATUS, 411, true);
     LIT(&l, "chunk size not hexadecimal",
         JSON_POST "Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",
-        EXPECT_STATUS, 400, true);
+        EXPECT_STATUS, 411, true);
     LIT(&l, "negative chunk size",
         JSON_POST "Transfer-Encoding: chunked\r\n\r\n-2\r\n{}\r\n0\r\n\r\n",
-        EXPECT_STATUS, 400, true);
+        EXPECT_STATUS, 411, true);
     LIT(&l, "overflowing chunk size",
         JSON_POST "Transfer-Encoding: chunked\r\n\r\n"
                   "ffffffffffffffffffff\r\n{}\r\n0\r\n\r\n",
-        EXPECT_STATUS, 413, true);
+        EXPECT_STATUS, 411, true);
     LIT(&l, "chunk without its CRLF",
         JSON_POST "Transfer-Encoding: chunked\r\n\r\n2\r\n{}XX0\r\n\r\n",
-        EXPECT_STATUS, 400, true);
-    /* Extensions are read past (RFC 9112 7.1.1): the body "{}" reaches the
-     * route, which refuses a player without a name. */
+        EXPECT_STATUS, 411, true);
     LIT(&l, "chunk extension",
         JSON_POST "Transfer-Encoding: chunked\r\n\r\n2;a=b\r\n{}\r\n0\r\n\r\n",
-        EXPECT_REFUSED, 0, false);
+        EXPECT_STATUS, 411, true);
+    /* libmicrohttpd 0.9.75 answers this one 500 itself once it parses
+     * chunks; refused at the headers, it never does. */
     repeated(&l, "64 KiB chunk extension",
              JSON_POST "Transfer-Encoding: chunked\r\n\r\n2;", "a",
-             64 * 1024, "\r\n{}\r\n0\r\n\r\n", EXPECT_LIBMICROHTTPD_500, 0,
-             true);
+             64 * 1024, "\r\n{}\r\n0\r\n\r\n", EXPECT_REFUSED, 0, true);
     /* A good request, then bytes that are no request. */
     LIT(&l, "garbage pipelined after a good request",
         "GET /healthz HTTP/1.1\r\n" HOST "\r\n\0\1GARBAGE\xff\r\n\r\n",

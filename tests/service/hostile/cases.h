@@ -13,7 +13,6 @@ typedef enum hostile_expect {
     EXPECT_SERVED_FIRST,  /* a good request first: 200, the rest no 5xx */
     EXPECT_NO_5XX,        /* an answer below 500 (libmicrohttpd reads it
                              leniently; see the case) */
-    EXPECT_LIBMICROHTTPD_500, /* see test_requests.c */
 } hostile_expect;
 
 typedef struct hostile_case {
