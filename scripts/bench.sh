@@ -3,6 +3,9 @@
 # PostgreSQL (or DATABASE_URL's server). Prints figures; asserts nothing.
 #   PBEM_BENCH_SECONDS  seconds per measurement (default 10)
 #   PBEM_BENCH_RESTORE  matches exported and restored (default 1000)
+#   PBEM_BENCH_ONLY     the sections to run, comma-separated (default all):
+#                       engines, moves, growth, notify, mail, ratelimit,
+#                       restore, streams, slow
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The benchmarks measure the service at full speed from one address: the
@@ -27,245 +30,284 @@ cleanup() {
     scripts/pg.sh dropdb "${db}_restore_b" >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
+# wanted SECTION: whether PBEM_BENCH_ONLY (default: every section) names it.
+wanted() { [ -z "${PBEM_BENCH_ONLY:-}" ] || [[ ",$PBEM_BENCH_ONLY," == *",$1,"* ]]; }
 
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(. /etc/os-release; echo "$PRETTY_NAME"), $(psql -X -tAc 'show server_version' "$DATABASE_URL" | cut -d' ' -f1) PostgreSQL"
-echo
-echo "== rules engines: random complete games ($((seconds / 5 > 0 ? seconds / 5 : 1)) s per row)"
-"$build/bench/engines" "$((seconds / 5 > 0 ? seconds / 5 : 1))"
-
-echo
-echo "== service: signed moves through HTTP, signatures, rules and PostgreSQL"
-out=$(mktemp)
-mkdir -p var
-PBEM_LISTEN=127.0.0.1:0 PBEM_QUIET=1 PBEM_THREADS=${PBEM_THREADS:-16} \
-    PBEM_KEY_FILE=var/bench.key "$build/pbemd" >"$out" &
-server=$!
-for _ in $(seq 100); do grep -q serving "$out" && break; sleep 0.1; done
-port=$(sed -nE 's/.*127\.0\.0\.1:([0-9]+).*/\1/p' "$out")
-[ -n "$port" ] || { echo "pbemd did not start" >&2; exit 1; }
-# CPU time in clock ticks, from /proc: a process's own (all its threads),
-# the reaped children of this shell (the benchmark clients and pgbench, once
-# they exit), and the private cluster's (the postmaster, the backends it has
-# reaped, and the living ones).
-hz=$(getconf CLK_TCK)
-own_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-reaped_ticks() { awk '{print $16 + $17}' "/proc/$$/stat"; }
-pg_ticks() {
-    local pm t p
-    pm=$(head -1 var/pg/postmaster.pid)
-    t=$(awk '{print $14 + $15 + $16 + $17}' "/proc/$pm/stat")
-    for p in $(pgrep -P "$pm"); do
-        t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0)))
-    done
-    echo "$t"
+bench_engines() {
+    echo
+    echo "== rules engines: random complete games ($((seconds / 5 > 0 ? seconds / 5 : 1)) s per row)"
+    "$build/bench/engines" "$((seconds / 5 > 0 ? seconds / 5 : 1))"
 }
-ms_per() { awk -v t="$1" -v n="$2" -v hz="$hz" 'BEGIN{ if (n > 0) printf "%.3f", t * 1000 / hz / n; else print "n/a" }'; }
 
-declare -A service_rate service_p50 service_p99 raw_rate cpu_line
-for clients in 1 16 64; do
-    s0=$(own_ticks "$server"); p0=$(pg_ticks); c0=$(reaped_ticks)
-    line=$("$build/bench/service" "http://127.0.0.1:$port" antiquity_quest "$clients" "$seconds")
-    s1=$(own_ticks "$server"); p1=$(pg_ticks); c1=$(reaped_ticks)
-    service_rate[$clients]=$(sed -nE 's/.*moves_per_second=([0-9.]+).*/\1/p' <<<"$line")
-    service_p50[$clients]=$(sed -nE 's/.*p50_ms=([0-9.]+).*/\1/p' <<<"$line")
-    service_p99[$clients]=$(sed -nE 's/.*p99_ms=([0-9.]+).*/\1/p' <<<"$line")
-    accepted=$(sed -nE 's/.*accepted=([0-9]+).*/\1/p' <<<"$line")
-    cpu_line[$clients]="pbemd $(ms_per $((s1 - s0)) "$accepted"), PostgreSQL $(ms_per $((p1 - p0)) "$accepted"), client $(ms_per $((c1 - c0)) "$accepted")"
-    echo "  $line"
-done
+bench_moves() {
+    echo
+    echo "== service: signed moves through HTTP, signatures, rules and PostgreSQL"
+    out=$(mktemp)
+    mkdir -p var
+    PBEM_LISTEN=127.0.0.1:0 PBEM_QUIET=1 PBEM_THREADS=${PBEM_THREADS:-16} \
+        PBEM_KEY_FILE=var/bench.key "$build/pbemd" >"$out" &
+    server=$!
+    for _ in $(seq 100); do grep -q serving "$out" && break; sleep 0.1; done
+    port=$(sed -nE 's/.*127\.0\.0\.1:([0-9]+).*/\1/p' "$out")
+    [ -n "$port" ] || { echo "pbemd did not start" >&2; exit 1; }
+    # CPU time in clock ticks, from /proc: a process's own (all its threads),
+    # the reaped children of this shell (the benchmark clients and pgbench, once
+    # they exit), and the private cluster's (the postmaster, the backends it has
+    # reaped, and the living ones).
+    hz=$(getconf CLK_TCK)
+    own_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+    reaped_ticks() { awk '{print $16 + $17}' "/proc/$$/stat"; }
+    pg_ticks() {
+        local pm t p
+        pm=$(head -1 var/pg/postmaster.pid)
+        t=$(awk '{print $14 + $15 + $16 + $17}' "/proc/$pm/stat")
+        for p in $(pgrep -P "$pm"); do
+            t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0)))
+        done
+        echo "$t"
+    }
+    ms_per() { awk -v t="$1" -v n="$2" -v hz="$hz" 'BEGIN{ if (n > 0) printf "%.3f", t * 1000 / hz / n; else print "n/a" }'; }
 
-echo
-echo "== raw ceiling: pgbench running the same append statements (no HTTP, signatures, rules)"
-psql -X -q "$DATABASE_URL" -c "INSERT INTO matches (match_id, game, engine_version, options,
-    seat_count, status, head_seq, head_hash, sealed_seed, created_by)
-    SELECT g, 'bench', 1, '{}', 2, 'active', 0, decode(repeat('00', 32), 'hex'), decode('00', 'hex'), 1
-    FROM generate_series(1, 64) g"
-declare -A raw_cpu_line
-for clients in 1 16 64; do
-    p0=$(pg_ticks); c0=$(reaped_ticks)
-    out_pgbench=$(pgbench -n -M prepared -c "$clients" -j "$(nproc)" -T "$seconds" -f scripts/bench-append.sql \
-          "$DATABASE_URL" 2>/dev/null)
-    p1=$(pg_ticks); c1=$(reaped_ticks)
-    tps=$(sed -nE 's/^tps = ([0-9.]+).*/\1/p' <<<"$out_pgbench" | head -1)
-    done_count=$(sed -nE 's/^number of transactions actually processed: ([0-9]+).*/\1/p' <<<"$out_pgbench")
-    raw_rate[$clients]=$(awk -v t="$tps" 'BEGIN{ printf "%.1f", t }')
-    raw_cpu_line[$clients]="PostgreSQL $(ms_per $((p1 - p0)) "$done_count"), pgbench $(ms_per $((c1 - c0)) "$done_count")"
-    echo "  clients=$clients appends_per_second=${raw_rate[$clients]}"
-done
+    declare -A service_rate service_p50 service_p99 raw_rate cpu_line server_cpu raw_cpu
+    for clients in 1 16 64; do
+        s0=$(own_ticks "$server"); p0=$(pg_ticks); c0=$(reaped_ticks)
+        line=$("$build/bench/service" "http://127.0.0.1:$port" antiquity_quest "$clients" "$seconds")
+        s1=$(own_ticks "$server"); p1=$(pg_ticks); c1=$(reaped_ticks)
+        service_rate[$clients]=$(sed -nE 's/.*moves_per_second=([0-9.]+).*/\1/p' <<<"$line")
+        service_p50[$clients]=$(sed -nE 's/.*p50_ms=([0-9.]+).*/\1/p' <<<"$line")
+        service_p99[$clients]=$(sed -nE 's/.*p99_ms=([0-9.]+).*/\1/p' <<<"$line")
+        accepted=$(sed -nE 's/.*accepted=([0-9]+).*/\1/p' <<<"$line")
+        cpu_line[$clients]="pbemd $(ms_per $((s1 - s0)) "$accepted"), PostgreSQL $(ms_per $((p1 - p0)) "$accepted"), client $(ms_per $((c1 - c0)) "$accepted")"
+        server_cpu[$clients]=$(ms_per $((s1 - s0 + p1 - p0)) "$accepted")
+        echo "  $line"
+    done
 
-echo
-printf '%-8s %14s %10s %10s %16s %8s\n' clients "moves/s" "p50 ms" "p99 ms" "raw appends/s" ratio
-for clients in 1 16 64; do
-    ratio=$(awk -v a="${service_rate[$clients]}" -v b="${raw_rate[$clients]}" 'BEGIN{ if (b > 0) printf "%.2f", a / b; else print "n/a" }')
-    printf '%-8s %14s %10s %10s %16s %8s\n' "$clients" "${service_rate[$clients]}" \
-        "${service_p50[$clients]}" "${service_p99[$clients]}" "${raw_rate[$clients]}" "$ratio"
-done
-echo
-echo "CPU ms per accepted move / per raw append (the client, pbemd and PostgreSQL share $(nproc) cores):"
-for clients in 1 16 64; do
-    printf '  clients=%-3s move: %s; raw append: %s\n' "$clients" "${cpu_line[$clients]}" "${raw_cpu_line[$clients]}"
-done
+    echo
+    echo "== raw ceiling: pgbench running the same append statements (no HTTP, signatures, rules)"
+    psql -X -q "$DATABASE_URL" -c "INSERT INTO matches (match_id, game, engine_version, options,
+        seat_count, status, head_seq, head_hash, sealed_seed, created_by)
+        SELECT g, 'bench', 1, '{}', 2, 'active', 0, decode(repeat('00', 32), 'hex'), decode('00', 'hex'), 1
+        FROM generate_series(1, 64) g"
+    declare -A raw_cpu_line
+    for clients in 1 16 64; do
+        children=$(pgrep -P "$(head -1 var/pg/postmaster.pid)" | wc -l)
+        p0=$(pg_ticks); c0=$(reaped_ticks)
+        out_pgbench=$(pgbench -n -M prepared -c "$clients" -j "$(nproc)" -T "$seconds" -f scripts/bench-append.sql \
+              "$DATABASE_URL" 2>/dev/null)
+        # pgbench's backends end after it does: their CPU is counted once
+        # the postmaster has reaped them, not while they are exiting.
+        for _ in $(seq 100); do
+            [ "$(pgrep -P "$(head -1 var/pg/postmaster.pid)" | wc -l)" -le "$children" ] && break
+            sleep 0.02
+        done
+        p1=$(pg_ticks); c1=$(reaped_ticks)
+        tps=$(sed -nE 's/^tps = ([0-9.]+).*/\1/p' <<<"$out_pgbench" | head -1)
+        done_count=$(sed -nE 's/^number of transactions actually processed: ([0-9]+).*/\1/p' <<<"$out_pgbench")
+        raw_rate[$clients]=$(awk -v t="$tps" 'BEGIN{ printf "%.1f", t }')
+        raw_cpu_line[$clients]="PostgreSQL $(ms_per $((p1 - p0)) "$done_count"), pgbench $(ms_per $((c1 - c0)) "$done_count")"
+        raw_cpu[$clients]=$(ms_per $((p1 - p0 + c1 - c0)) "$done_count")
+        echo "  clients=$clients appends_per_second=${raw_rate[$clients]}"
+    done
 
-echo
-echo "== notifications: delivered per second to local receivers"
-echo "   (webhooks verified by npm standardwebhooks, mail parsed by smtp-server + mailparser, on the same cores)"
-if [ ! -d tests/node/node_modules ] || [ tests/node/package-lock.json -nt tests/node/node_modules ]; then
-    (cd tests/node && npm ci --no-audit --no-fund --loglevel=error) >/dev/null
-fi
-work=$(mktemp -d)
-: > "$work/secrets"
-node tests/node/webhook-receiver.mjs --out "$work/hooks.jsonl" --secrets "$work/secrets" >"$work/hook.out" &
-others+=($!)
-node tests/node/smtp-receiver.mjs --out "$work/mail.jsonl" >"$work/smtp.out" &
-others+=($!)
-for _ in $(seq 100); do grep -q listening "$work/hook.out" && grep -q listening "$work/smtp.out" && break; sleep 0.1; done
-hook_port=$(awk '/listening/{print $2}' "$work/hook.out")
-smtp_port=$(awk '/listening/{print $2}' "$work/smtp.out")
-[ -n "$hook_port" ] && [ -n "$smtp_port" ] || { echo "the receivers did not start" >&2; exit 1; }
-scripts/pg.sh createdb "$notify_db" >/dev/null 2>&1
-notify_url=$(scripts/pg.sh url "$notify_db")
-DATABASE_URL=$notify_url PBEM_LISTEN=127.0.0.1:0 PBEM_QUIET=1 PBEM_KEY_FILE=var/bench.key \
-    PBEM_SMTP_URL="smtp://127.0.0.1:$smtp_port" PBEM_WEBHOOK_ALLOW_LOOPBACK=1 \
-    PBEM_NOTIFY_BATCH=64 "$build/pbemd" >"$work/pbemd.out" &
-others+=($!)
-for _ in $(seq 100); do grep -q serving "$work/pbemd.out" && break; sleep 0.1; done
-notify_port=$(sed -nE 's/.*127\.0\.0\.1:([0-9]+).*/\1/p' "$work/pbemd.out")
-[ -n "$notify_port" ] || { echo "pbemd (notifications) did not start" >&2; exit 1; }
-DATABASE_URL=$notify_url "$build/bench/notify" "http://127.0.0.1:$notify_port" \
-    "http://127.0.0.1:$hook_port/hook" "$work/secrets" "${PBEM_BENCH_NOTIFICATIONS:-2000}" |
-    sed 's/^/  /'
-verified=$(grep -c '"verified":true' "$work/hooks.jsonl" || true)
-echo "  webhook deliveries verified by standardwebhooks: $verified of $(wc -l <"$work/hooks.jsonl")"
-rm -rf "$work"
+    echo
+    printf '%-8s %14s %10s %10s %16s %8s\n' clients "moves/s" "p50 ms" "p99 ms" "raw appends/s" ratio
+    for clients in 1 16 64; do
+        ratio=$(awk -v a="${service_rate[$clients]}" -v b="${raw_rate[$clients]}" 'BEGIN{ if (b > 0) printf "%.2f", a / b; else print "n/a" }')
+        printf '%-8s %14s %10s %10s %16s %8s\n' "$clients" "${service_rate[$clients]}" \
+            "${service_p50[$clients]}" "${service_p99[$clients]}" "${raw_rate[$clients]}" "$ratio"
+    done
+    echo
+    echo "CPU ms per accepted move / per raw append (the client, pbemd and PostgreSQL share $(nproc) cores):"
+    for clients in 1 16 64; do
+        printf '  clients=%-3s move: %s; raw append: %s\n' "$clients" "${cpu_line[$clients]}" "${raw_cpu_line[$clients]}"
+    done
+    echo
+    echo "Server CPU per accepted move (pbemd + PostgreSQL, the client excluded) over CPU per raw append"
+    echo "(PostgreSQL + pgbench), same run; target <= 1.5 at 16 and 64 clients:"
+    for clients in 1 16 64; do
+        printf '  clients=%-3s server per move %s ms / raw append %s ms = %s\n' "$clients" \
+            "${server_cpu[$clients]}" "${raw_cpu[$clients]}" \
+            "$(awk -v a="${server_cpu[$clients]}" -v b="${raw_cpu[$clients]}" 'BEGIN{ if (b > 0) printf "%.2f", a / b; else print "n/a" }')"
+    done
+}
 
-echo
-mail_matches=${PBEM_BENCH_MAIL_MATCHES:-16}
-mail_rounds=${PBEM_BENCH_MAIL_ROUNDS:-10}
-echo "== mail: messages handled per second ($mail_matches matches, $mail_rounds rounds of one mailed move each)"
-echo "   (the move's mail parsed by GMime, its reply address and sender checked, the move applied, the answer queued)"
-mail_db="pbem_bench_mail_$$"
-mail_dir=var/bench-mail-$$
-mkdir -p "$mail_dir"
-mail_public=$("$build/bench/mail" keygen "$mail_dir/mail.key")
-imap_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-scripts/dovecot.sh start "$mail_dir/dovecot" "$imap_port" pbem bench-secret
-for mode in mailin imap; do
-    scripts/pg.sh createdb "${mail_db}_$mode" >/dev/null
-    murl=$(scripts/pg.sh url "${mail_db}_$mode")
-    imap_env=()
-    [ "$mode" = imap ] && imap_env=(PBEM_IMAP_URL="imap://pbem:bench-secret@127.0.0.1:$imap_port/INBOX" PBEM_IMAP_POLL_MS=1000)
-    env DATABASE_URL="$murl" PBEM_LISTEN=127.0.0.1:0 PBEM_QUIET=1 PBEM_KEY_FILE=var/bench.key \
-        PBEM_MAIL_REPLY_TO=pbem@bench.example PBEM_MAIL_INBOUND_KEY="$mail_public" \
-        PBEM_MAIL_ANSWERS_PER_HOUR=1000000 PBEM_NOTIFY=0 "${imap_env[@]}" \
-        "$build/pbemd" >"$mail_dir/pbemd-$mode.out" 2>&1 &
-    mail_server=$!
-    for _ in $(seq 100); do grep -q serving "$mail_dir/pbemd-$mode.out" && break; sleep 0.1; done
-    mport=$(sed -nE 's/.*127\.0\.0\.1:([0-9]+).*/\1/p' "$mail_dir/pbemd-$mode.out")
-    [ -n "$mport" ] || { echo "pbemd (mail) did not start" >&2; cat "$mail_dir/pbemd-$mode.out" >&2; exit 1; }
-    DATABASE_URL="$murl" PBEM_MAIL_REPLY_TO=pbem@bench.example "$build/bench/mail" \
-        "http://127.0.0.1:$mport" "$mode" "$mail_matches" "$mail_rounds" var/bench.key \
-        "$mail_dir/mail.key" "$build/pbem" "imap://pbem:bench-secret@127.0.0.1:$imap_port/INBOX" | sed 's/^/  /'
-    kill "$mail_server"; wait "$mail_server" 2>/dev/null || true
-    scripts/pg.sh dropdb "${mail_db}_$mode" >/dev/null 2>&1 || true
-done
-scripts/dovecot.sh stop "$mail_dir/dovecot"
-rm -rf "$mail_dir"
-
-echo
-echo "== rate limits: a normal client's /healthz and moves while 16 anonymous loops GET /verify"
-echo "   (the flood from one address, the client from another, both behind a trusted proxy; the"
-echo "   verified match is a long one still in play, so each verify reads and hashes its whole log;"
-echo "   the flood runs niced in its own process: an attacker's CPU is not the server's)"
-rl_db="pbem_bench_rate_$$"
-rl_dir=var/bench-rate-$$
-mkdir -p "$rl_dir"
-scripts/pg.sh createdb "$rl_db" >/dev/null
-rl_url=$(scripts/pg.sh url "$rl_db")
-rl_match=
-for limits in off on; do
-    if [ "$limits" = off ]; then rl_env=(PBEM_RATE_ANONYMOUS=off PBEM_RATE_PLAYER=off)
-    # The anonymous budget at its default; the client plays at machine
-    # speed, far past what a person does, so its key gets room.
-    else rl_env=(PBEM_RATE_ANONYMOUS=600/60 PBEM_RATE_PLAYER=1000000/60); fi
-    env DATABASE_URL="$rl_url" PBEM_LISTEN=127.0.0.1:0 PBEM_QUIET=1 PBEM_KEY_FILE=var/bench.key \
-        PBEM_TRUSTED_PROXIES=127.0.0.1 PBEM_NOTIFY=0 "${rl_env[@]}" \
-        "$build/pbemd" >"$rl_dir/pbemd-$limits.out" 2>&1 &
-    rl_server=$!
-    for _ in $(seq 100); do grep -q serving "$rl_dir/pbemd-$limits.out" && break; sleep 0.1; done
-    rl_port=$(sed -nE 's/.*127\.0\.0\.1:([0-9]+).*/\1/p' "$rl_dir/pbemd-$limits.out")
-    [ -n "$rl_port" ] || { echo "pbemd (rate limits $limits) did not start" >&2; exit 1; }
-    rl_base="http://127.0.0.1:$rl_port"
-    if [ -z "$rl_match" ]; then
-        setup=$("$build/bench/ratelimit" setup "$rl_base" another_mans_treasure "${PBEM_BENCH_VERIFY_MOVES:-1500}")
-        rl_match=$(sed -nE 's/.*match=([^ ]+).*/\1/p' <<<"$setup")
-        echo "  verified match: $setup"
+bench_notify() {
+    echo
+    echo "== notifications: delivered per second to local receivers"
+    echo "   (webhooks verified by npm standardwebhooks, mail parsed by smtp-server + mailparser, on the same cores)"
+    if [ ! -d tests/node/node_modules ] || [ tests/node/package-lock.json -nt tests/node/node_modules ]; then
+        (cd tests/node && npm ci --no-audit --no-fund --loglevel=error) >/dev/null
     fi
-    echo "  limits=$limits quiet: $("$build/bench/ratelimit" measure "$rl_base" "$seconds")"
-    nice -n 19 "$build/bench/ratelimit" flood "$rl_base" "$rl_match" "$((seconds + 1))" 16 >"$rl_dir/flood" &
-    rl_flood=$!
-    sleep 0.5
-    measured=$("$build/bench/ratelimit" measure "$rl_base" "$seconds")
-    wait "$rl_flood"
-    echo "  limits=$limits flood: $measured $(cat "$rl_dir/flood")"
-    kill "$rl_server"; wait "$rl_server" 2>/dev/null || true
-done
-scripts/pg.sh dropdb "$rl_db" >/dev/null 2>&1 || true
-rm -rf "$rl_dir"
+    work=$(mktemp -d)
+    : > "$work/secrets"
+    node tests/node/webhook-receiver.mjs --out "$work/hooks.jsonl" --secrets "$work/secrets" >"$work/hook.out" &
+    others+=($!)
+    node tests/node/smtp-receiver.mjs --out "$work/mail.jsonl" >"$work/smtp.out" &
+    others+=($!)
+    for _ in $(seq 100); do grep -q listening "$work/hook.out" && grep -q listening "$work/smtp.out" && break; sleep 0.1; done
+    hook_port=$(awk '/listening/{print $2}' "$work/hook.out")
+    smtp_port=$(awk '/listening/{print $2}' "$work/smtp.out")
+    [ -n "$hook_port" ] && [ -n "$smtp_port" ] || { echo "the receivers did not start" >&2; exit 1; }
+    scripts/pg.sh createdb "$notify_db" >/dev/null 2>&1
+    notify_url=$(scripts/pg.sh url "$notify_db")
+    DATABASE_URL=$notify_url PBEM_LISTEN=127.0.0.1:0 PBEM_QUIET=1 PBEM_KEY_FILE=var/bench.key \
+        PBEM_SMTP_URL="smtp://127.0.0.1:$smtp_port" PBEM_WEBHOOK_ALLOW_LOOPBACK=1 \
+        PBEM_NOTIFY_BATCH=64 "$build/pbemd" >"$work/pbemd.out" &
+    others+=($!)
+    for _ in $(seq 100); do grep -q serving "$work/pbemd.out" && break; sleep 0.1; done
+    notify_port=$(sed -nE 's/.*127\.0\.0\.1:([0-9]+).*/\1/p' "$work/pbemd.out")
+    [ -n "$notify_port" ] || { echo "pbemd (notifications) did not start" >&2; exit 1; }
+    DATABASE_URL=$notify_url "$build/bench/notify" "http://127.0.0.1:$notify_port" \
+        "http://127.0.0.1:$hook_port/hook" "$work/secrets" "${PBEM_BENCH_NOTIFICATIONS:-2000}" |
+        sed 's/^/  /'
+    verified=$(grep -c '"verified":true' "$work/hooks.jsonl" || true)
+    echo "  webhook deliveries verified by standardwebhooks: $verified of $(wc -l <"$work/hooks.jsonl")"
+    rm -rf "$work"
+}
 
-echo
-restore_count=${PBEM_BENCH_RESTORE:-1000}
-echo "== restore: $restore_count exported matches verified (chain, signatures, requests, replay) and restored"
-scripts/pg.sh createdb "${db}_restore_a" >/dev/null
-scripts/pg.sh createdb "${db}_restore_b" >/dev/null
-restore_out=$("$build/bench/restore" "$build/pbemd" "$restore_count" \
-    "$(scripts/pg.sh url "${db}_restore_a")" "$(scripts/pg.sh url "${db}_restore_b")")
-sed 's/^/  /' <<<"$restore_out"
-line=$(tail -1 <<<"$restore_out")
-printf '  %s matches restored in %s s: %s matches/s, %s events verified and replayed per second\n' \
-    "$(sed -nE 's/.*matches=([0-9]+).*/\1/p' <<<"$line")" \
-    "$(sed -nE 's/.*seconds=([0-9.]+).*/\1/p' <<<"$line")" \
-    "$(sed -nE 's/.*matches_per_second=([0-9.]+).*/\1/p' <<<"$line")" \
-    "$(sed -nE 's/.*events_verified_and_replayed_per_second=([0-9.]+).*/\1/p' <<<"$line")"
+bench_mail() {
+    echo
+    mail_matches=${PBEM_BENCH_MAIL_MATCHES:-16}
+    mail_rounds=${PBEM_BENCH_MAIL_ROUNDS:-10}
+    echo "== mail: messages handled per second ($mail_matches matches, $mail_rounds rounds of one mailed move each)"
+    echo "   (the move's mail parsed by GMime, its reply address and sender checked, the move applied, the answer queued)"
+    mail_db="pbem_bench_mail_$$"
+    mail_dir=var/bench-mail-$$
+    mkdir -p "$mail_dir"
+    mail_public=$("$build/bench/mail" keygen "$mail_dir/mail.key")
+    imap_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+    scripts/dovecot.sh start "$mail_dir/dovecot" "$imap_port" pbem bench-secret
+    for mode in mailin imap; do
+        scripts/pg.sh createdb "${mail_db}_$mode" >/dev/null
+        murl=$(scripts/pg.sh url "${mail_db}_$mode")
+        imap_env=()
+        [ "$mode" = imap ] && imap_env=(PBEM_IMAP_URL="imap://pbem:bench-secret@127.0.0.1:$imap_port/INBOX" PBEM_IMAP_POLL_MS=1000)
+        env DATABASE_URL="$murl" PBEM_LISTEN=127.0.0.1:0 PBEM_QUIET=1 PBEM_KEY_FILE=var/bench.key \
+            PBEM_MAIL_REPLY_TO=pbem@bench.example PBEM_MAIL_INBOUND_KEY="$mail_public" \
+            PBEM_MAIL_ANSWERS_PER_HOUR=1000000 PBEM_NOTIFY=0 "${imap_env[@]}" \
+            "$build/pbemd" >"$mail_dir/pbemd-$mode.out" 2>&1 &
+        mail_server=$!
+        for _ in $(seq 100); do grep -q serving "$mail_dir/pbemd-$mode.out" && break; sleep 0.1; done
+        mport=$(sed -nE 's/.*127\.0\.0\.1:([0-9]+).*/\1/p' "$mail_dir/pbemd-$mode.out")
+        [ -n "$mport" ] || { echo "pbemd (mail) did not start" >&2; cat "$mail_dir/pbemd-$mode.out" >&2; exit 1; }
+        DATABASE_URL="$murl" PBEM_MAIL_REPLY_TO=pbem@bench.example "$build/bench/mail" \
+            "http://127.0.0.1:$mport" "$mode" "$mail_matches" "$mail_rounds" var/bench.key \
+            "$mail_dir/mail.key" "$build/pbem" "imap://pbem:bench-secret@127.0.0.1:$imap_port/INBOX" | sed 's/^/  /'
+        kill "$mail_server"; wait "$mail_server" 2>/dev/null || true
+        scripts/pg.sh dropdb "${mail_db}_$mode" >/dev/null 2>&1 || true
+    done
+    scripts/dovecot.sh stop "$mail_dir/dovecot"
+    rm -rf "$mail_dir"
+}
 
-echo
-echo "== streams: one match's events fanned out to N open spectator streams"
-echo "   (latency: from sending the move to reading its event on a stream, the move's own round trip included)"
-streams_db="pbem_bench_streams_$$"
-scripts/pg.sh createdb "$streams_db" >/dev/null
-streams_out=$(mktemp)
-# Every stream comes from this machine's one address, as from a proxy.
-DATABASE_URL=$(scripts/pg.sh url "$streams_db") PBEM_LISTEN=127.0.0.1:0 PBEM_QUIET=1 \
-    PBEM_KEY_FILE=var/bench.key PBEM_TRUSTED_PROXIES=127.0.0.1 PBEM_NOTIFY=0 \
-    "$build/pbemd" >"$streams_out" &
-streams_server=$!
-for _ in $(seq 100); do grep -q serving "$streams_out" && break; sleep 0.1; done
-sport=$(sed -nE 's/.*127\.0\.0\.1:([0-9]+).*/\1/p' "$streams_out")
-[ -n "$sport" ] || { echo "pbemd (streams) did not start" >&2; exit 1; }
-ulimit -n "$(ulimit -Hn)"
-for n in 10 100 1000; do
-    "$build/bench/streams" "http://127.0.0.1:$sport" antiquity_quest "$n" "$seconds" | sed 's/^/  /'
-done
-kill "$streams_server"; wait "$streams_server" 2>/dev/null || true
-scripts/pg.sh dropdb "$streams_db" >/dev/null 2>&1 || true
-rm -f "$streams_out"
+bench_ratelimit() {
+    echo
+    echo "== rate limits: a normal client's /healthz and moves while 16 anonymous loops GET /verify"
+    echo "   (the flood from one address, the client from another, both behind a trusted proxy; the"
+    echo "   verified match is a long one still in play, so each verify reads and hashes its whole log;"
+    echo "   the flood runs niced in its own process: an attacker's CPU is not the server's)"
+    rl_db="pbem_bench_rate_$$"
+    rl_dir=var/bench-rate-$$
+    mkdir -p "$rl_dir"
+    scripts/pg.sh createdb "$rl_db" >/dev/null
+    rl_url=$(scripts/pg.sh url "$rl_db")
+    rl_match=
+    for limits in off on; do
+        if [ "$limits" = off ]; then rl_env=(PBEM_RATE_ANONYMOUS=off PBEM_RATE_PLAYER=off)
+        # The anonymous budget at its default; the client plays at machine
+        # speed, far past what a person does, so its key gets room.
+        else rl_env=(PBEM_RATE_ANONYMOUS=600/60 PBEM_RATE_PLAYER=1000000/60); fi
+        env DATABASE_URL="$rl_url" PBEM_LISTEN=127.0.0.1:0 PBEM_QUIET=1 PBEM_KEY_FILE=var/bench.key \
+            PBEM_TRUSTED_PROXIES=127.0.0.1 PBEM_NOTIFY=0 "${rl_env[@]}" \
+            "$build/pbemd" >"$rl_dir/pbemd-$limits.out" 2>&1 &
+        rl_server=$!
+        for _ in $(seq 100); do grep -q serving "$rl_dir/pbemd-$limits.out" && break; sleep 0.1; done
+        rl_port=$(sed -nE 's/.*127\.0\.0\.1:([0-9]+).*/\1/p' "$rl_dir/pbemd-$limits.out")
+        [ -n "$rl_port" ] || { echo "pbemd (rate limits $limits) did not start" >&2; exit 1; }
+        rl_base="http://127.0.0.1:$rl_port"
+        if [ -z "$rl_match" ]; then
+            setup=$("$build/bench/ratelimit" setup "$rl_base" another_mans_treasure "${PBEM_BENCH_VERIFY_MOVES:-1500}")
+            rl_match=$(sed -nE 's/.*match=([^ ]+).*/\1/p' <<<"$setup")
+            echo "  verified match: $setup"
+        fi
+        echo "  limits=$limits quiet: $("$build/bench/ratelimit" measure "$rl_base" "$seconds")"
+        nice -n 19 "$build/bench/ratelimit" flood "$rl_base" "$rl_match" "$((seconds + 1))" 16 >"$rl_dir/flood" &
+        rl_flood=$!
+        sleep 0.5
+        measured=$("$build/bench/ratelimit" measure "$rl_base" "$seconds")
+        wait "$rl_flood"
+        echo "  limits=$limits flood: $measured $(cat "$rl_dir/flood")"
+        kill "$rl_server"; wait "$rl_server" 2>/dev/null || true
+    done
+    scripts/pg.sh dropdb "$rl_db" >/dev/null 2>&1 || true
+    rm -rf "$rl_dir"
+}
 
-echo
-echo "== slow clients: a normal client's /healthz while N connections trickle headers a line a second"
-echo "   (the slow ones from 127.0.0.2… at 200 per address, the limit; the deadline is the default 30 s,"
-echo "   so every slow connection is held for the whole measurement; load: $(cut -d' ' -f1-3 /proc/loadavg))"
-slow_db="pbem_bench_slow_$$"
-scripts/pg.sh createdb "$slow_db" >/dev/null
-slow_out=$(mktemp)
-DATABASE_URL=$(scripts/pg.sh url "$slow_db") PBEM_LISTEN=127.0.0.1:0 PBEM_QUIET=1 \
-    PBEM_KEY_FILE=var/bench.key PBEM_NOTIFY=0 "$build/pbemd" >"$slow_out" 2>&1 &
-slow_server=$!
-for _ in $(seq 100); do grep -q serving "$slow_out" && break; sleep 0.1; done
-slow_port=$(sed -nE 's/.*127\.0\.0\.1:([0-9]+).*/\1/p' "$slow_out")
-[ -n "$slow_port" ] || { echo "pbemd (slow clients) did not start" >&2; exit 1; }
-ulimit -n "$(ulimit -Hn)"
-for n in 0 1000; do
-    "$build/bench/slow_clients" "$slow_port" "$n" "$seconds" | sed 's/^/  /'
+bench_restore() {
+    echo
+    restore_count=${PBEM_BENCH_RESTORE:-1000}
+    echo "== restore: $restore_count exported matches verified (chain, signatures, requests, replay) and restored"
+    scripts/pg.sh createdb "${db}_restore_a" >/dev/null
+    scripts/pg.sh createdb "${db}_restore_b" >/dev/null
+    restore_out=$("$build/bench/restore" "$build/pbemd" "$restore_count" \
+        "$(scripts/pg.sh url "${db}_restore_a")" "$(scripts/pg.sh url "${db}_restore_b")")
+    sed 's/^/  /' <<<"$restore_out"
+    line=$(tail -1 <<<"$restore_out")
+    printf '  %s matches restored in %s s: %s matches/s, %s events verified and replayed per second\n' \
+        "$(sed -nE 's/.*matches=([0-9]+).*/\1/p' <<<"$line")" \
+        "$(sed -nE 's/.*seconds=([0-9.]+).*/\1/p' <<<"$line")" \
+        "$(sed -nE 's/.*matches_per_second=([0-9.]+).*/\1/p' <<<"$line")" \
+        "$(sed -nE 's/.*events_verified_and_replayed_per_second=([0-9.]+).*/\1/p' <<<"$line")"
+}
+
+bench_streams() {
+    echo
+    echo "== streams: one match's events fanned out to N open spectator streams"
+    echo "   (latency: from sending the move to reading its event on a stream, the move's own round trip included)"
+    streams_db="pbem_bench_streams_$$"
+    scripts/pg.sh createdb "$streams_db" >/dev/null
+    streams_out=$(mktemp)
+    # Every stream comes from this machine's one address, as from a proxy.
+    DATABASE_URL=$(scripts/pg.sh url "$streams_db") PBEM_LISTEN=127.0.0.1:0 PBEM_QUIET=1 \
+        PBEM_KEY_FILE=var/bench.key PBEM_TRUSTED_PROXIES=127.0.0.1 PBEM_NOTIFY=0 \
+        "$build/pbemd" >"$streams_out" &
+    streams_server=$!
+    for _ in $(seq 100); do grep -q serving "$streams_out" && break; sleep 0.1; done
+    sport=$(sed -nE 's/.*127\.0\.0\.1:([0-9]+).*/\1/p' "$streams_out")
+    [ -n "$sport" ] || { echo "pbemd (streams) did not start" >&2; exit 1; }
+    ulimit -n "$(ulimit -Hn)"
+    for n in 10 100 1000; do
+        "$build/bench/streams" "http://127.0.0.1:$sport" antiquity_quest "$n" "$seconds" | sed 's/^/  /'
+    done
+    kill "$streams_server"; wait "$streams_server" 2>/dev/null || true
+    scripts/pg.sh dropdb "$streams_db" >/dev/null 2>&1 || true
+    rm -f "$streams_out"
+}
+
+bench_slow() {
+    echo
+    echo "== slow clients: a normal client's /healthz while N connections trickle headers a line a second"
+    echo "   (the slow ones from 127.0.0.2… at 200 per address, the limit; the deadline is the default 30 s,"
+    echo "   so every slow connection is held for the whole measurement; load: $(cut -d' ' -f1-3 /proc/loadavg))"
+    slow_db="pbem_bench_slow_$$"
+    scripts/pg.sh createdb "$slow_db" >/dev/null
+    slow_out=$(mktemp)
+    DATABASE_URL=$(scripts/pg.sh url "$slow_db") PBEM_LISTEN=127.0.0.1:0 PBEM_QUIET=1 \
+        PBEM_KEY_FILE=var/bench.key PBEM_NOTIFY=0 "$build/pbemd" >"$slow_out" 2>&1 &
+    slow_server=$!
+    for _ in $(seq 100); do grep -q serving "$slow_out" && break; sleep 0.1; done
+    slow_port=$(sed -nE 's/.*127\.0\.0\.1:([0-9]+).*/\1/p' "$slow_out")
+    [ -n "$slow_port" ] || { echo "pbemd (slow clients) did not start" >&2; exit 1; }
+    ulimit -n "$(ulimit -Hn)"
+    for n in 0 1000; do
+        "$build/bench/slow_clients" "$slow_port" "$n" "$seconds" | sed 's/^/  /'
+    done
+    kill "$slow_server"; wait "$slow_server" 2>/dev/null || true
+    scripts/pg.sh dropdb "$slow_db" >/dev/null 2>&1 || true
+    rm -f "$slow_out"
+}
+
+for section in engines moves growth notify mail ratelimit restore streams slow; do
+    if wanted "$section"; then "bench_$section"; fi
 done
-kill "$slow_server"; wait "$slow_server" 2>/dev/null || true
-scripts/pg.sh dropdb "$slow_db" >/dev/null 2>&1 || true
-rm -f "$slow_out"
