@@ -132,6 +132,37 @@ bench_moves() {
     done
 }
 
+bench_growth() {
+    echo
+    local clients=${PBEM_BENCH_GROWTH_CLIENTS:-4}
+    echo "== growth: signed moves on matches whose logs already hold 10, 1,000 and 10,000 events"
+    echo "   ($clients clients, each with its own antiquity_quest matches; the logs are grown by play and"
+    echo "   admin rewinds, every $((40)) moves, which also keep them from ending; rewinds are not timed)"
+    local gdb="pbem_bench_growth_$$" gdir=var/bench-growth-$$ gout admin events matches
+    mkdir -p "$gdir"
+    admin=$("$build/bench/growth" keygen "$gdir/admin.key")
+    for events in 10 1000 10000; do
+        # Enough matches that the timed moves grow each log by a fraction
+        # of its size, few enough that making the long ones stays short.
+        case $events in 10) matches=50 ;; 1000) matches=8 ;; *) matches=2 ;; esac
+        scripts/pg.sh createdb "$gdb" >/dev/null
+        gout="$gdir/pbemd-$events.out"
+        : >"$gout"
+        DATABASE_URL=$(scripts/pg.sh url "$gdb") PBEM_LISTEN=127.0.0.1:0 PBEM_QUIET=1 \
+            PBEM_THREADS=${PBEM_THREADS:-16} PBEM_KEY_FILE=var/bench.key PBEM_NOTIFY=0 \
+            PBEM_ADMIN_KEY="$admin" "$build/pbemd" >"$gout" 2>&1 &
+        local gserver=$!
+        for _ in $(seq 100); do grep -q serving "$gout" && break; sleep 0.1; done
+        local gport; gport=$(sed -nE 's/.*127\.0\.0\.1:([0-9]+).*/\1/p' "$gout")
+        [ -n "$gport" ] || { echo "pbemd (growth) did not start" >&2; exit 1; }
+        "$build/bench/growth" "http://127.0.0.1:$gport" "$gdir/admin.key" "$clients" "$matches" \
+            "$seconds" "$events" | sed 's/^/  /'
+        kill "$gserver"; wait "$gserver" 2>/dev/null || true
+        scripts/pg.sh dropdb "$gdb" >/dev/null 2>&1 || true
+    done
+    rm -rf "$gdir"
+}
+
 bench_notify() {
     echo
     echo "== notifications: delivered per second to local receivers"
