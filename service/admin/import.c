@@ -1,10 +1,12 @@
 /* import.c */
 #include "admin/import.h"
 
+#include <pthread.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "auth/admin.h"
 #include "core/clock.h"
@@ -485,6 +487,77 @@ static void incoming_free(incoming *in)
     json_decref(in->imported_event);
 }
 
+/* The export check and the preparation of one match: no database, so
+ * matches can be checked side by side. */
+static bool check_one(incoming *in, const caller *who, bool new_id,
+                      apierr *err)
+{
+    verify_report report;
+    export_check(in->from, &report);
+    if (report.ok)
+        return prepare(in, who, new_id, err);
+    const char *ref = str(in->from->header, "match");
+    return apierr_set(err, 422, "export_rejected", "%s: event %lld: %s",
+                      ref ? ref : "(header)", report.bad_seq, report.reason);
+}
+
+/* Matches checked side by side on every core: each thread takes the next
+ * unchecked match. The answer names the first bad match in the export's
+ * order, as a check one by one would; matches after it are not checked. */
+typedef struct checking {
+    incoming *in;
+    int count;
+    const caller *who;
+    bool new_id;
+    int next;      /* the next match to take (atomic) */
+    int first_bad; /* the first failed match so far, count: none (atomic) */
+    apierr *errs;  /* one per match */
+} checking;
+
+static void *check_some(void *arg)
+{
+    checking *c = arg;
+    for (;;) {
+        int i = __atomic_fetch_add(&c->next, 1, __ATOMIC_RELAXED);
+        if (i >= c->count || i > __atomic_load_n(&c->first_bad, __ATOMIC_ACQUIRE))
+            return NULL;
+        if (check_one(&c->in[i], c->who, c->new_id, &c->errs[i]))
+            continue;
+        int bad = __atomic_load_n(&c->first_bad, __ATOMIC_ACQUIRE);
+        while (i < bad && !__atomic_compare_exchange_n(
+                              &c->first_bad, &bad, i, false, __ATOMIC_ACQ_REL,
+                              __ATOMIC_ACQUIRE))
+            ;
+    }
+}
+
+static bool check_all(incoming *in, int count, const caller *who,
+                      bool new_id, apierr *err)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int threads = cores < 1 ? 1 : cores > 16 ? 16 : (int)cores;
+    if (threads > count)
+        threads = count;
+    checking c = {.in = in, .count = count, .who = who, .new_id = new_id,
+                  .first_bad = count,
+                  .errs = calloc((size_t)count, sizeof(apierr))};
+    if (c.errs == NULL)
+        abort();
+    pthread_t helpers[16];
+    int started = 0;
+    while (started < threads - 1 &&
+           pthread_create(&helpers[started], NULL, check_some, &c) == 0)
+        started++;
+    check_some(&c);
+    for (int i = 0; i < started; i++)
+        pthread_join(helpers[i], NULL);
+    bool ok = c.first_bad == count;
+    if (!ok)
+        *err = c.errs[c.first_bad];
+    free(c.errs);
+    return ok;
+}
+
 json_t *import_matches(const caller *who, const char *text, size_t len,
                        bool new_id, apierr *err)
 {
@@ -500,19 +573,9 @@ json_t *import_matches(const caller *who, const char *text, size_t len,
     incoming *in = calloc((size_t)count, sizeof *in);
     if (in == NULL)
         abort();
-    bool ok = true;
-    for (int i = 0; ok && i < count; i++) {
+    for (int i = 0; i < count; i++)
         in[i].from = &matches[i];
-        export_check(&matches[i], &report);
-        if (!report.ok) {
-            const char *ref = str(matches[i].header, "match");
-            ok = apierr_set(err, 422, "export_rejected", "%s: event %lld: %s",
-                            ref ? ref : "(header)", report.bad_seq,
-                            report.reason);
-        } else {
-            ok = prepare(&in[i], who, new_id, err);
-        }
-    }
+    bool ok = check_all(in, count, who, new_id, err);
     PGconn *conn = ok ? db_conn(err) : NULL;
     ok = conn != NULL && store_begin(conn, err);
     if (ok && !lock_players(conn, in, count, err)) {

@@ -866,3 +866,82 @@ Test(admin_export, an_email_that_could_break_a_mail_header_is_refused,
     e2e_stop(&target);
     e2e_stop(&x.server);
 }
+
+/* The matches of an import are checked side by side, but the refusal
+ * names the first bad match in the export's order, whichever thread found
+ * which first, and nothing of a refused import is kept. */
+Test(admin_export, a_bulk_import_names_its_first_bad_match, .timeout = 300)
+{
+    cr_assert(sodium_init() >= 0);
+    e2e_player admin;
+    admin_key(&admin);
+    char db[64];
+    e2e_private_database(db, sizeof db);
+    enum { matches = 8 };
+    e2e_table t[matches];
+    e2e_sit_down(&t[0], "antiquity_quest", 2, NULL);
+    for (int m = 1; m < matches; m++)
+        sit_down_on(&t[m], &t[0].server, "antiquity_quest", 2);
+    for (int m = 0; m < matches; m++)
+        for (int i = 0; i < 6; i++)
+            cr_assert(e2e_play_one(&t[m]));
+    e2e_response r = e2e_call(&t[0].server, "GET",
+                              "/v1/admin/export?status=active", NULL, &admin);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    char *good = strdup(r.body);
+    e2e_response_free(&r);
+    int count;
+    char **lines = split_lines(good, &count);
+    /* The header lines, in the export's order, and each one's match. */
+    int header[matches], seen = 0;
+    char ref[matches][32];
+    for (int i = 0; i < count; i++) {
+        json_t *line = json_loads(lines[i], 0, NULL);
+        const char *format =
+            json_string_value(json_object_get(line, "format"));
+        if (format != NULL) {
+            cr_assert_lt(seen, matches);
+            header[seen] = i;
+            snprintf(ref[seen], sizeof ref[seen], "%s",
+                     json_string_value(json_object_get(line, "match")));
+            seen++;
+        }
+        json_decref(line);
+    }
+    cr_assert_eq(seen, matches);
+    /* One byte of the third event of the 4th and the 7th match. */
+    const int bad_ones[] = {3, 6};
+    for (size_t b = 0; b < 2; b++) {
+        char *line = lines[header[bad_ones[b]] + 3];
+        char *at = strstr(line, "\"at\":\"");
+        cr_assert_not_null(at);
+        char *digit = strchr(at + 6, 'Z') - 1;
+        *digit = *digit == '0' ? '1' : '0';
+    }
+    char *bad = join_lines(lines, count);
+    free_lines(lines, count);
+    e2e_server target = {0};
+    start_beside(&t[0].server, &target);
+    for (int attempt = 0; attempt < 5; attempt++) {
+        r = admin_import(&target, bad, NULL, &admin);
+        cr_assert_eq(r.status, 422, "%s", r.body);
+        cr_expect(strstr(r.body, ref[3]) != NULL &&
+                      strstr(r.body, ref[6]) == NULL,
+                  "the refusal should name %s alone: %s", ref[3], r.body);
+        e2e_response_free(&r);
+    }
+    r = e2e_call(&target, "GET", "/v1/admin/export", NULL, &admin);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    cr_expect_eq(headers_in(r.body ? r.body : ""), 0,
+                 "a refused import kept a match");
+    e2e_response_free(&r);
+    r = admin_import(&target, good, NULL, &admin);
+    cr_expect_eq(r.status, 201, "%s", r.body);
+    cr_expect_eq(json_array_size(json_object_get(r.json, "imported")),
+                 (size_t)matches, "%s", r.body);
+    e2e_response_free(&r);
+    free(bad);
+    free(good);
+    e2e_stop(&target);
+    e2e_stop(&t[0].server);
+}
