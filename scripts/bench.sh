@@ -118,16 +118,12 @@ bench_moves() {
             "${service_p50[$clients]}" "${service_p99[$clients]}" "${raw_rate[$clients]}" "$ratio"
     done
     echo
-    echo "CPU ms per accepted move / per raw append (the client, pbemd and PostgreSQL share $(nproc) cores):"
+    echo "CPU ms per accepted move / per raw append (the client, pbemd and PostgreSQL share $(nproc) cores);"
+    echo "server/raw: the server's CPU per move (pbemd + PostgreSQL, the client excluded) over the raw"
+    echo "append's (PostgreSQL + pgbench), same run (target: 1.5 or less at 16 and 64 clients):"
     for clients in 1 16 64; do
-        printf '  clients=%-3s move: %s; raw append: %s\n' "$clients" "${cpu_line[$clients]}" "${raw_cpu_line[$clients]}"
-    done
-    echo
-    echo "Server CPU per accepted move (pbemd + PostgreSQL, the client excluded) over CPU per raw append"
-    echo "(PostgreSQL + pgbench), same run; target <= 1.5 at 16 and 64 clients:"
-    for clients in 1 16 64; do
-        printf '  clients=%-3s server per move %s ms / raw append %s ms = %s\n' "$clients" \
-            "${server_cpu[$clients]}" "${raw_cpu[$clients]}" \
+        printf '  clients=%-3s move: %s; raw append: %s; server/raw %s\n' "$clients" "${cpu_line[$clients]}" \
+            "${raw_cpu_line[$clients]}" \
             "$(awk -v a="${server_cpu[$clients]}" -v b="${raw_cpu[$clients]}" 'BEGIN{ if (b > 0) printf "%.2f", a / b; else print "n/a" }')"
     done
 }
