@@ -385,7 +385,7 @@ static bool still_open(PGconn *conn)
 {
     if (PQstatus(conn) != CONNECTION_OK)
         return false;
-    if (PQtransactionStatus(conn) != PQTRANS_IDLE)
+    if (PQtransactionStatus(conn) != PQTRANS_IDLE || queue_open(conn))
         return true;
     /* Twice: a read that finds the server's parting message returns it
      * without looking for the close that follows it. */
@@ -397,11 +397,6 @@ static bool still_open(PGconn *conn)
 
 PGconn *db_conn(apierr *err)
 {
-    if (thread_slot != NULL && queue_open(thread_slot->conn)) {
-        /* A use case that ended without COMMIT or ROLLBACK. */
-        log_warn("database: a transaction was left open; rolling it back");
-        db_rollback(thread_slot->conn);
-    }
     if (thread_slot != NULL && still_open(thread_slot->conn))
         return thread_slot->conn;
     if (thread_slot != NULL)
