@@ -626,7 +626,7 @@ static void queue_send(PGconn *conn, const char *sql, int nparams,
             prepared_statement *p = &slot->prepared[slot->prepared_count];
             snprintf(p->name, sizeof p->name, "s%d", slot->names_made++);
             if (PQsendPrepare(conn, p->name, sql, nparams, NULL) == 0) {
-                queue.send_failed = true;
+                queue.send_failed = true; /* drain reports it */
             } else {
                 p->sql = sql;
                 p->text = strdup(sql);
@@ -640,10 +640,11 @@ static void queue_send(PGconn *conn, const char *sql, int nparams,
                                                   NULL, NULL, 0)
                             : PQsendQueryParams(conn, sql, nparams, NULL,
                                                 params, NULL, NULL, 0);
+    /* Pushed even when the send failed, so that drain runs and reports
+     * the connection as lost. */
     if (sent == 0)
         queue.send_failed = true;
-    else
-        queue_push("", sql, explain, facts);
+    queue_push("", sql, explain, facts);
 }
 
 /* The next result in the pipeline, waiting until deadline at most (then
@@ -725,7 +726,7 @@ static PGresult *drain(PGconn *conn, bool mine, apierr *err)
         PQclear(own);
         if (failure == NULL)
             failure = PQmakeEmptyPGresult(conn, PGRES_FATAL_ERROR);
-        report_failure(conn, failure, items[count > 0 ? count - 1 : 0].sql,
+        report_failure(conn, failure, count > 0 ? items[count - 1].sql : "",
                        err);
         return NULL;
     }
