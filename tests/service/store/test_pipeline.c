@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../../support/pgtest.h"
 #include "store/db.h"
@@ -329,6 +330,44 @@ Test(pipeline, prepared_statements_work_queued_and_a_failed_prepare_is_forgotten
     }
     cr_expect_eq(head_of(conn, 37), 3);
     store_match_free(&match);
+    db_close_thread();
+    db_shutdown();
+    PQfinish(setup);
+}
+
+static long long monotonic_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+Test(pipeline, a_server_that_does_not_answer_a_queued_transaction_is_503_in_time)
+{
+    char schema[64];
+    PGconn *setup = migrated(schema);
+    db_set_timeout(400);
+    PGconn *conn = thread_conn(schema);
+    apierr err = {.head = -1};
+    /* The server's own limit is longer than ours: only ours can end it. */
+    cr_assert(db_command(conn, "SET statement_timeout = '20s'", 0, NULL, &err),
+              "%s", err.message);
+    long long start = monotonic_ms();
+    cr_assert(store_begin(conn, &err), "%s", err.message);
+    bool ok = db_queue(conn, "SELECT pg_sleep(10)", 0, NULL, NULL, NULL,
+                       &err) &&
+              store_commit(conn, &err);
+    long long took = monotonic_ms() - start;
+    cr_expect(!ok);
+    cr_expect_eq(err.status, 503);
+    cr_expect_str_eq(err.code, "database_unavailable");
+    cr_expect_gt(err.retry_after, 0);
+    cr_expect_lt(took, 3000, "the request was held %lld ms", took);
+    store_rollback(conn);
+    /* The next request gets a new connection that works. */
+    PGconn *next = db_conn(&err);
+    cr_assert_not_null(next, "%s", err.message);
+    cr_expect(db_command(next, "SELECT 1", 0, NULL, &err), "%s", err.message);
     db_close_thread();
     db_shutdown();
     PQfinish(setup);
