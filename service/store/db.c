@@ -703,11 +703,10 @@ static PGresult *drain(PGconn *conn, bool mine, apierr *err)
             PQclear(failure);
             failure = r;
             lost = true;
-        } else if (mine && at == count - 1 && status != PGRES_PIPELINE_ABORTED &&
-                   own == NULL) {
+        } else if (mine && at == count - 1 &&
+                   status != PGRES_PIPELINE_ABORTED && own == NULL) {
             own = r;
-        } else if (!ok && status != PGRES_PIPELINE_ABORTED &&
-                   failure == NULL) {
+        } else if (!ok && status != PGRES_PIPELINE_ABORTED && failure == NULL) {
             failure = r;
             failed_at = at;
         } else {
@@ -731,8 +730,7 @@ static PGresult *drain(PGconn *conn, bool mine, apierr *err)
         return NULL;
     }
     if (failure == NULL)
-        return own != NULL ? own
-                           : PQmakeEmptyPGresult(conn, PGRES_COMMAND_OK);
+        return own != NULL ? own : PQmakeEmptyPGresult(conn, PGRES_COMMAND_OK);
     PQclear(own);
     char state[6];
     snprintf(state, sizeof state, "%s", db_sqlstate(failure));
@@ -768,9 +766,9 @@ bool db_queue(PGconn *conn, const char *sql, int nparams,
               const char *const *params, db_explain *explain,
               const long long facts[2], apierr *err)
 {
-    bool in_transaction = queue_open(conn) ||
-                          (queue.count == 0 &&
-                           PQtransactionStatus(conn) == PQTRANS_INTRANS);
+    bool in_transaction =
+        queue_open(conn) ||
+        (queue.count == 0 && PQtransactionStatus(conn) == PQTRANS_INTRANS);
     if (in_transaction && queue.count + 2 <= DB_QUEUE_MAX) {
         queue_send(conn, sql, nparams, params, explain, facts);
         return true;

@@ -401,8 +401,10 @@ bool store_append(PGconn *conn, store_match *match, json_t *const *events,
         bodies[i] = canonical_json(event);
         json_decref(event);
         chain_hash(prev, bodies[i], hash);
-        kinds[i] = strdup(
-            json_string_value(json_object_get(events[i], "kind")));
+        /* No kind: SQL NULL, which the table refuses. */
+        const char *kind =
+            json_string_value(json_object_get(events[i], "kind"));
+        kinds[i] = kind ? strdup(kind) : NULL;
         /* A seatless event (or a non-integer seat) stores SQL NULL. */
         if (json_is_integer(seat)) {
             seats[i] = malloc(24);
@@ -412,7 +414,8 @@ bool store_append(PGconn *conn, store_match *match, json_t *const *events,
         }
         prevs[i] = malloc(2 * STORE_HASH_BYTES + 3);
         hashes[i] = malloc(2 * STORE_HASH_BYTES + 3);
-        if (kinds[i] == NULL || prevs[i] == NULL || hashes[i] == NULL)
+        if ((kind && kinds[i] == NULL) || prevs[i] == NULL ||
+            hashes[i] == NULL)
             abort();
         bytea_param(prev, sizeof prev, prevs[i]);
         bytea_param(hash, sizeof hash, hashes[i]);

@@ -156,14 +156,14 @@ Test(pipeline, a_nonce_taken_meanwhile_is_409_and_takes_the_append_with_it)
      * (both found it unused)... */
     store_nonce theirs = {.status = 200, .response = "{\"first\":true}"};
     apierr other_err;
-    cr_assert(store_save_nonce(other, "k_1", "n-race", digest_b, &theirs,
-                               &other_err),
-              "%s", other_err.message);
+    cr_assert(
+        store_save_nonce(other, "k_1", "n-race", digest_b, &theirs, &other_err),
+        "%s", other_err.message);
     /* ...then this one queues the nonce and commits. */
-    store_nonce mine = {.status = 200, .response = "{}", .match_id = 33,
-                        .seq = 2};
-    queued = queued && store_save_nonce(conn, "k_1", "n-race", digest_a,
-                                        &mine, &err);
+    store_nonce mine = {
+        .status = 200, .response = "{}", .match_id = 33, .seq = 2};
+    queued = queued &&
+             store_save_nonce(conn, "k_1", "n-race", digest_a, &mine, &err);
     bool ok = queued && store_commit(conn, &err);
     cr_assert(!ok, "the nonce was taken twice");
     cr_expect_eq(err.status, 409);
@@ -173,20 +173,19 @@ Test(pipeline, a_nonce_taken_meanwhile_is_409_and_takes_the_append_with_it)
     cr_expect_eq(head_of(conn, 33), 1);
     cr_expect_eq(count_rows(conn, "SELECT count(*) FROM events"), 1);
     store_nonce found = {0};
-    cr_expect_eq(store_find_nonce(conn, "k_1", "n-race", digest_b, &found,
-                                  &err),
-                 1);
+    cr_expect_eq(
+        store_find_nonce(conn, "k_1", "n-race", digest_b, &found, &err), 1);
     cr_expect_str_eq(found.response, "{\"first\":true}");
     free(found.response);
     /* The connection goes on working, pipelined again. */
     match.head_seq = 1;
     e = event("move", 6);
-    cr_assert(store_begin(conn, &err) &&
-                  store_append(conn, &match, &e, 1, NULL, &err) &&
-                  store_save_nonce(conn, "k_1", "n-next", digest_a, &mine,
-                                   &err) &&
-                  store_commit(conn, &err),
-              "%s", err.message);
+    cr_assert(
+        store_begin(conn, &err) &&
+            store_append(conn, &match, &e, 1, NULL, &err) &&
+            store_save_nonce(conn, "k_1", "n-next", digest_a, &mine, &err) &&
+            store_commit(conn, &err),
+        "%s", err.message);
     json_decref(e);
     cr_expect_eq(head_of(conn, 33), 2);
     store_match_free(&match);
@@ -292,7 +291,8 @@ static PGconn *thread_conn(const char *schema)
     return conn;
 }
 
-Test(pipeline, prepared_statements_work_queued_and_a_failed_prepare_is_forgotten)
+Test(pipeline,
+     prepared_statements_work_queued_and_a_failed_prepare_is_forgotten)
 {
     char schema[64];
     PGconn *setup = migrated(schema);
@@ -305,12 +305,12 @@ Test(pipeline, prepared_statements_work_queued_and_a_failed_prepare_is_forgotten
         char nonce[16];
         snprintf(nonce, sizeof nonce, "n-%d", i);
         store_nonce answer = {.status = 200, .response = "{}"};
-        cr_assert(store_begin(conn, &err) &&
-                      store_append(conn, &match, &e, 1, NULL, &err) &&
-                      store_save_nonce(conn, "k_1", nonce, digest_a, &answer,
-                                       &err) &&
-                      store_commit(conn, &err),
-                  "move %d: %s", i, err.message);
+        cr_assert(
+            store_begin(conn, &err) &&
+                store_append(conn, &match, &e, 1, NULL, &err) &&
+                store_save_nonce(conn, "k_1", nonce, digest_a, &answer, &err) &&
+                store_commit(conn, &err),
+            "move %d: %s", i, err.message);
         json_decref(e);
     }
     cr_expect_eq(head_of(setup, 37), 3);
@@ -323,8 +323,7 @@ Test(pipeline, prepared_statements_work_queued_and_a_failed_prepare_is_forgotten
         bool ok = db_queue(conn, bad, 1, params, NULL, NULL, &err) &&
                   store_commit(conn, &err);
         cr_expect(!ok);
-        cr_expect_str_eq(err.code, "database:42P01", "try %d: %s", i,
-                         err.code);
+        cr_expect_str_eq(err.code, "database:42P01", "try %d: %s", i, err.code);
         store_rollback(conn);
         cr_expect_eq(PQtransactionStatus(conn), PQTRANS_IDLE);
     }
@@ -342,7 +341,8 @@ static long long monotonic_ms(void)
     return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
-Test(pipeline, a_server_that_does_not_answer_a_queued_transaction_is_503_in_time)
+Test(pipeline,
+     a_server_that_does_not_answer_a_queued_transaction_is_503_in_time)
 {
     char schema[64];
     PGconn *setup = migrated(schema);
@@ -354,9 +354,9 @@ Test(pipeline, a_server_that_does_not_answer_a_queued_transaction_is_503_in_time
               "%s", err.message);
     long long start = monotonic_ms();
     cr_assert(store_begin(conn, &err), "%s", err.message);
-    bool ok = db_queue(conn, "SELECT pg_sleep(10)", 0, NULL, NULL, NULL,
-                       &err) &&
-              store_commit(conn, &err);
+    bool ok =
+        db_queue(conn, "SELECT pg_sleep(10)", 0, NULL, NULL, NULL, &err) &&
+        store_commit(conn, &err);
     long long took = monotonic_ms() - start;
     cr_expect(!ok);
     cr_expect_eq(err.status, 503);
