@@ -32,7 +32,32 @@ typedef struct conn_slot {
     PGconn *conn;
     prepared_statement prepared[DB_PREPARED_MAX];
     int prepared_count;
+    /* Names are never reused: a PREPARE that failed in a pipeline is
+     * forgotten out of order (forget_name). */
+    int names_made;
 } conn_slot;
+
+/* A statement sent in pipeline mode whose result is read later, when a
+ * statement needs its own (drain): a PREPARE (name set) or a statement. */
+typedef struct queued_statement {
+    char name[16];
+    char sql[81]; /* the start of the text, for the log */
+    db_explain *explain;
+    long long facts[2];
+} queued_statement;
+
+/* At most this many statements wait unread; one more is sent after the
+ * ones waiting were read. */
+#define DB_QUEUE_MAX 32
+
+/* This thread's queue, on one connection at a time: the connection is in
+ * pipeline mode exactly while count > 0. */
+typedef struct statement_queue {
+    PGconn *conn;
+    int count;
+    bool send_failed;
+    queued_statement items[DB_QUEUE_MAX];
+} statement_queue;
 
 static char *database_url;
 /* How long any one wait on PostgreSQL may last (connecting, or one
@@ -45,6 +70,9 @@ static __thread bool timed_out;
 static conn_slot *slots[DB_THREADS_MAX];
 static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
 static __thread conn_slot *thread_slot;
+static __thread statement_queue queue;
+
+static bool queue_open(PGconn *conn);
 
 static void forget_prepared(conn_slot *slot)
 {
@@ -80,6 +108,10 @@ static void drop_slot(conn_slot *slot)
             slots[i] = NULL;
     }
     pthread_mutex_unlock(&slots_lock);
+    if (queue.conn == slot->conn) {
+        queue.count = 0;
+        queue.conn = NULL;
+    }
     forget_prepared(slot);
     PQfinish(slot->conn);
     free(slot);
@@ -353,7 +385,7 @@ static bool still_open(PGconn *conn)
 {
     if (PQstatus(conn) != CONNECTION_OK)
         return false;
-    if (PQtransactionStatus(conn) != PQTRANS_IDLE)
+    if (PQtransactionStatus(conn) != PQTRANS_IDLE || queue_open(conn))
         return true;
     /* Twice: a read that finds the server's parting message returns it
      * without looking for the close that follows it. */
@@ -479,7 +511,7 @@ static PGresult *run(PGconn *conn, const char *sql, int nparams,
     }
     if (slot->prepared_count < DB_PREPARED_MAX) {
         prepared_statement *p = &slot->prepared[slot->prepared_count];
-        snprintf(p->name, sizeof p->name, "s%d", slot->prepared_count);
+        snprintf(p->name, sizeof p->name, "s%d", slot->names_made++);
         PGresult *made =
             await(conn, PQsendPrepare(conn, p->name, sql, nparams, NULL));
         bool ok = PQresultStatus(made) == PGRES_COMMAND_OK;
@@ -519,7 +551,8 @@ static void report_failure(PGconn *conn, PGresult *result, const char *sql,
         PQclear(result);
         return;
     }
-    if (strcmp(db_sqlstate(result), "23505") == 0)
+    if (strcmp(db_sqlstate(result), "23505") == 0 ||
+        strcmp(db_sqlstate(result), DB_STALE_HEAD) == 0)
         log_info("database conflict: %s in: %.80s", detail, sql);
     else
         log_error("database: %s (SQLSTATE %s) in: %.80s", detail,
@@ -530,11 +563,260 @@ static void report_failure(PGconn *conn, PGresult *result, const char *sql,
     PQclear(result);
 }
 
+/* ---- the queue (pipeline mode) ---------------------------------------
+ *
+ * db_queue sends a statement without reading its result: libpq's pipeline
+ * mode keeps the results in order on the socket. The next statement that
+ * needs its own result (db_query, db_command: a read, or the COMMIT) goes
+ * after them with a Sync, and drain reads everything at once: a whole
+ * transaction (BEGIN, the append, the nonce, COMMIT) costs one wait. A Sync
+ * inside a BEGIN block commits nothing; after an error the server skips
+ * what follows up to the Sync, so the first failure is the one reported.
+ * Outside a transaction nothing is queued (a Sync would commit it). */
+
+static bool queue_open(PGconn *conn)
+{
+    return queue.count > 0 && queue.conn == conn;
+}
+
+static void forget_name(const char *name)
+{
+    conn_slot *slot = thread_slot;
+    for (int i = 0; slot != NULL && i < slot->prepared_count; i++) {
+        if (strcmp(slot->prepared[i].name, name) == 0) {
+            free(slot->prepared[i].text);
+            slot->prepared[i] = slot->prepared[--slot->prepared_count];
+            return;
+        }
+    }
+}
+
+static void queue_push(const char *name, const char *sql, db_explain *explain,
+                       const long long *facts)
+{
+    queued_statement *q = &queue.items[queue.count++];
+    snprintf(q->name, sizeof q->name, "%s", name);
+    snprintf(q->sql, sizeof q->sql, "%s", sql);
+    q->explain = explain;
+    q->facts[0] = facts ? facts[0] : 0;
+    q->facts[1] = facts ? facts[1] : 0;
+}
+
+/* Sends sql into conn's pipeline (entering pipeline mode for the first),
+ * prepared on first use like run(): the PREPARE is queued too. */
+static void queue_send(PGconn *conn, const char *sql, int nparams,
+                       const char *const *params, db_explain *explain,
+                       const long long *facts)
+{
+    if (queue.count == 0) {
+        queue.conn = conn;
+        queue.send_failed = PQenterPipelineMode(conn) == 0;
+    }
+    conn_slot *slot = thread_slot;
+    const char *name = NULL;
+    if (slot != NULL && conn == slot->conn && nparams > 0) {
+        for (int i = 0; name == NULL && i < slot->prepared_count; i++) {
+            prepared_statement *p = &slot->prepared[i];
+            if (p->sql == sql && strcmp(p->text, sql) == 0)
+                name = p->name;
+        }
+        if (name == NULL && slot->prepared_count < DB_PREPARED_MAX) {
+            /* Counted as prepared now; forgotten again if the PREPARE
+             * fails (drain). */
+            prepared_statement *p = &slot->prepared[slot->prepared_count];
+            snprintf(p->name, sizeof p->name, "s%d", slot->names_made++);
+            if (PQsendPrepare(conn, p->name, sql, nparams, NULL) == 0) {
+                queue.send_failed = true; /* drain reports it */
+            } else {
+                p->sql = sql;
+                p->text = strdup(sql);
+                slot->prepared_count++;
+                queue_push(p->name, sql, NULL, NULL);
+                name = p->name;
+            }
+        }
+    }
+    int sent = name != NULL ? PQsendQueryPrepared(conn, name, nparams, params,
+                                                  NULL, NULL, 0)
+                            : PQsendQueryParams(conn, sql, nparams, NULL,
+                                                params, NULL, NULL, 0);
+    /* Pushed even when the send failed, so that drain runs and reports
+     * the connection as lost. */
+    if (sent == 0)
+        queue.send_failed = true;
+    queue_push("", sql, explain, facts);
+}
+
+/* The next result in the pipeline, waiting until deadline at most (then
+ * the socket is shut, as in await). NULL ends each statement's results. */
+static PGresult *next_result(PGconn *conn, long long deadline)
+{
+    while (PQisBusy(conn)) {
+        if (!wait_for(conn, POLLIN, deadline)) {
+            timed_out = true;
+            shutdown(PQsocket(conn), SHUT_RDWR);
+        }
+        if (PQconsumeInput(conn) == 0)
+            break;
+    }
+    return PQgetResult(conn);
+}
+
+/* Sends a Sync and reads every queued result, then leaves pipeline mode.
+ * With mine, the last statement is the caller's own: its result, whatever
+ * its status, is returned for the caller to judge. Returns NULL with err
+ * filled when a statement queued before failed (the transaction is then
+ * rolled back and the statement's explain, if any, says what it means to
+ * its caller) or the connection was lost (503, as in report_failure). */
+static PGresult *drain(PGconn *conn, bool mine, apierr *err)
+{
+    queued_statement items[DB_QUEUE_MAX];
+    int count = queue.count;
+    bool lost = queue.send_failed;
+    memcpy(items, queue.items, sizeof items[0] * (size_t)count);
+    queue.count = 0;
+    queue.send_failed = false;
+    queue.conn = NULL;
+    timed_out = false;
+    long long deadline = now_ms() + limit_ms();
+    if (PQpipelineSync(conn) == 0)
+        lost = true;
+    PGresult *failure = NULL, *own = NULL;
+    int failed_at = -1, at = 0;
+    bool synced = false;
+    while (!lost && at <= count) {
+        PGresult *r = next_result(conn, deadline);
+        if (r == NULL) {
+            at++; /* the end of one statement's results */
+            continue;
+        }
+        ExecStatusType status = PQresultStatus(r);
+        if (status == PGRES_PIPELINE_SYNC) {
+            PQclear(r);
+            synced = true;
+            break;
+        }
+        bool ok = status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK;
+        if (at < count && !ok && items[at].name[0] != '\0')
+            forget_name(items[at].name);
+        if (PQstatus(conn) != CONNECTION_OK) {
+            PQclear(failure);
+            failure = r;
+            lost = true;
+        } else if (mine && at == count - 1 &&
+                   status != PGRES_PIPELINE_ABORTED && own == NULL) {
+            own = r;
+        } else if (!ok && status != PGRES_PIPELINE_ABORTED && failure == NULL) {
+            failure = r;
+            failed_at = at;
+        } else {
+            PQclear(r);
+        }
+    }
+    if (!synced || PQexitPipelineMode(conn) == 0) {
+        /* Out of step with the server, or cut off: the connection reads
+         * as lost and db_conn makes a new one. */
+        if (PQstatus(conn) == CONNECTION_OK)
+            shutdown(PQsocket(conn), SHUT_RDWR);
+        PQconsumeInput(conn);
+        lost = true;
+    }
+    if (lost) {
+        PQclear(own);
+        if (failure == NULL)
+            failure = PQmakeEmptyPGresult(conn, PGRES_FATAL_ERROR);
+        report_failure(conn, failure, count > 0 ? items[count - 1].sql : "",
+                       err);
+        return NULL;
+    }
+    if (failure == NULL)
+        return own != NULL ? own : PQmakeEmptyPGresult(conn, PGRES_COMMAND_OK);
+    PQclear(own);
+    char state[6];
+    snprintf(state, sizeof state, "%s", db_sqlstate(failure));
+    report_failure(conn, failure, items[failed_at].sql, err);
+    /* The statements after it did not run; nothing of the transaction
+     * stands. Its explanation may read again (the head now). */
+    if (PQtransactionStatus(conn) != PQTRANS_IDLE)
+        PQclear(exec_params(conn, "ROLLBACK", 0, NULL));
+    if (items[failed_at].explain != NULL && PQstatus(conn) == CONNECTION_OK)
+        items[failed_at].explain(conn, state, items[failed_at].facts, err);
+    return NULL;
+}
+
+/* Runs a statement that needs its result: after what is queued, if
+ * anything is. */
+static PGresult *run_now(PGconn *conn, const char *sql, int nparams,
+                         const char *const *params, apierr *err)
+{
+    if (!queue_open(conn))
+        return run(conn, sql, nparams, params);
+    if (queue.count + 2 > DB_QUEUE_MAX) {
+        PGresult *before = drain(conn, false, err);
+        if (before == NULL)
+            return NULL;
+        PQclear(before);
+        return run(conn, sql, nparams, params);
+    }
+    queue_send(conn, sql, nparams, params, NULL, NULL);
+    return drain(conn, true, err);
+}
+
+bool db_queue(PGconn *conn, const char *sql, int nparams,
+              const char *const *params, db_explain *explain,
+              const long long facts[2], apierr *err)
+{
+    bool in_transaction =
+        queue_open(conn) ||
+        (queue.count == 0 && PQtransactionStatus(conn) == PQTRANS_INTRANS);
+    if (in_transaction && queue.count + 2 <= DB_QUEUE_MAX) {
+        queue_send(conn, sql, nparams, params, explain, facts);
+        return true;
+    }
+    /* Not in a transaction (or the queue is full): at once, with the same
+     * meaning given to a failure. */
+    PGresult *result = run_now(conn, sql, nparams, params, err);
+    if (result == NULL)
+        return false;
+    ExecStatusType status = PQresultStatus(result);
+    if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) {
+        PQclear(result);
+        return true;
+    }
+    char state[6];
+    snprintf(state, sizeof state, "%s", db_sqlstate(result));
+    report_failure(conn, result, sql, err);
+    if (explain != NULL && PQstatus(conn) == CONNECTION_OK)
+        explain(conn, state, facts, err);
+    return false;
+}
+
+bool db_begin(PGconn *conn, apierr *err)
+{
+    if (queue.count == 0 && PQtransactionStatus(conn) == PQTRANS_IDLE) {
+        queue_send(conn, "BEGIN", 0, NULL, NULL, NULL);
+        return true;
+    }
+    return db_command(conn, "BEGIN", 0, NULL, err);
+}
+
+void db_rollback(PGconn *conn)
+{
+    if (queue_open(conn)) {
+        apierr ignored;
+        PQclear(drain(conn, false, &ignored));
+    }
+    if (PQtransactionStatus(conn) != PQTRANS_IDLE)
+        PQclear(exec_params(conn, "ROLLBACK", 0, NULL));
+}
+
 PGresult *db_query(PGconn *conn, const char *sql, int nparams,
                    const char *const *params, ExecStatusType expected,
                    apierr *err)
 {
-    PGresult *result = run(conn, sql, nparams, params);
+    PGresult *result = run_now(conn, sql, nparams, params, err);
+    if (result == NULL)
+        return NULL;
     if (PQresultStatus(result) == expected)
         return result;
     report_failure(conn, result, sql, err);
@@ -544,7 +826,9 @@ PGresult *db_query(PGconn *conn, const char *sql, int nparams,
 bool db_command(PGconn *conn, const char *sql, int nparams,
                 const char *const *params, apierr *err)
 {
-    PGresult *result = run(conn, sql, nparams, params);
+    PGresult *result = run_now(conn, sql, nparams, params, err);
+    if (result == NULL)
+        return false;
     ExecStatusType status = PQresultStatus(result);
     if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) {
         PQclear(result);

@@ -64,6 +64,43 @@ PGresult *db_query(PGconn *conn, const char *sql, int nparams,
 bool db_command(PGconn *conn, const char *sql, int nparams,
                 const char *const *params, apierr *err);
 
+/* ---- pipelined transactions ------------------------------------------
+ *
+ * Statements whose results are not needed before the COMMIT are queued:
+ * sent at once (libpq's pipeline mode) but read only when the next
+ * db_query or db_command, the COMMIT included, needs its own result. Then
+ * everything goes out with it and is read in one wait, in order. The first
+ * queued statement that failed is that statement's failure, reported there
+ * as db_command would have reported it, after the transaction was rolled
+ * back and the queued statement's explain (if any) gave it its meaning. A
+ * lost connection is 503 "database_unavailable", as for any statement. */
+
+/* Turns a queued statement's failure (err already filled as db_command
+ * fills it; sqlstate its SQLSTATE) into what it means to its caller, such
+ * as 409 "nonce_reused". Called after the rollback, so it may read. facts
+ * are the two numbers given to db_queue, copied. */
+typedef void db_explain(PGconn *conn, const char *sqlstate,
+                        const long long facts[2], apierr *err);
+
+/* The SQLSTATE of migration 014's append_match_events when the match is
+ * no longer at the head the writer expected. */
+#define DB_STALE_HEAD "PB409"
+
+/* Starts a transaction; the BEGIN is queued (it goes with the next
+ * statement that needs its result). */
+bool db_begin(PGconn *conn, apierr *err);
+
+/* Queues a statement of the open transaction (params are copied at once;
+ * explain and facts may be NULL). Outside a transaction it runs at once,
+ * and a failure gets explain's meaning there. False only then. */
+bool db_queue(PGconn *conn, const char *sql, int nparams,
+              const char *const *params, db_explain *explain,
+              const long long facts[2], apierr *err);
+
+/* Ends the transaction without keeping anything: what is queued is read
+ * and dropped, then ROLLBACK unless the transaction already ended. */
+void db_rollback(PGconn *conn);
+
 /* The SQLSTATE of a failed result ("23505" unique violation) or "". */
 const char *db_sqlstate(const PGresult *result);
 

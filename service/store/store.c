@@ -35,7 +35,7 @@ static bool bytea_value(const char *text, uint8_t *out, size_t len)
 
 bool store_begin(PGconn *conn, apierr *err)
 {
-    return db_command(conn, "BEGIN", 0, NULL, err);
+    return db_begin(conn, err);
 }
 
 bool store_commit(PGconn *conn, apierr *err)
@@ -45,7 +45,7 @@ bool store_commit(PGconn *conn, apierr *err)
 
 void store_rollback(PGconn *conn)
 {
-    PQclear(PQexec(conn, "ROLLBACK"));
+    db_rollback(conn);
 }
 
 void store_match_ref(long long match_id, char out[32])
@@ -312,6 +312,65 @@ bool store_load_head(PGconn *conn, long long match_id, long long *head,
     return true;
 }
 
+/* The text of a PostgreSQL array of count elements (text, bytea in its
+ * '\x' form, or numbers; NULL is SQL NULL), each quoted and escaped, for a
+ * text parameter cast to the array type. malloc'd. */
+static char *array_literal(char *const *items, int count)
+{
+    size_t size = 3;
+    for (int i = 0; i < count; i++)
+        size += items[i] ? 2 * strlen(items[i]) + 3 : 5;
+    char *text = malloc(size);
+    if (text == NULL)
+        abort();
+    size_t at = 0;
+    text[at++] = '{';
+    for (int i = 0; i < count; i++) {
+        if (i > 0)
+            text[at++] = ',';
+        if (items[i] == NULL) {
+            memcpy(text + at, "NULL", 4);
+            at += 4;
+            continue;
+        }
+        text[at++] = '"';
+        for (const char *c = items[i]; *c != '\0'; c++) {
+            if (*c == '"' || *c == '\\')
+                text[at++] = '\\';
+            text[at++] = *c;
+        }
+        text[at++] = '"';
+    }
+    text[at++] = '}';
+    text[at] = '\0';
+    return text;
+}
+
+/* What a failed append means (db_explain): a writer that lost the race
+ * learns the head it lost to, read after the rollback. facts: match id,
+ * the head the writer expected. */
+static void explain_append(PGconn *conn, const char *sqlstate,
+                           const long long facts[2], apierr *err)
+{
+    if (strcmp(sqlstate, "23505") == 0) {
+        apierr_set(err, 409, "stale_seq",
+                   "another request appended event %lld first; reload "
+                   "the match and try again",
+                   facts[1] + 1);
+        return;
+    }
+    if (strcmp(sqlstate, DB_STALE_HEAD) != 0)
+        return;
+    long long head = facts[1];
+    if (!store_load_head(conn, facts[0], &head, NULL, err))
+        return;
+    apierr_set(err, 409, "stale_seq",
+               "the match moved on to event %lld while this request "
+               "expected %lld; reload the match and try again",
+               head, facts[1]);
+    err->head = head;
+}
+
 bool store_append(PGconn *conn, store_match *match, json_t *const *events,
                   int count, const char *new_status, apierr *err)
 {
@@ -319,11 +378,18 @@ bool store_append(PGconn *conn, store_match *match, json_t *const *events,
     store_match_ref(match->match_id, ref);
     utc_now(at);
 
-    uint8_t hash[STORE_HASH_BYTES];
-    uint8_t prev[STORE_HASH_BYTES];
+    /* Per event: kind, seat, body, prev_hash, hash, as the function's
+     * arrays take them. */
+    char **columns[5];
+    for (int c = 0; c < 5; c++) {
+        columns[c] = calloc((size_t)count + 1, sizeof *columns[c]);
+        if (columns[c] == NULL)
+            abort();
+    }
+    char **kinds = columns[0], **seats = columns[1], **bodies = columns[2],
+         **prevs = columns[3], **hashes = columns[4];
+    uint8_t prev[STORE_HASH_BYTES], hash[STORE_HASH_BYTES];
     memcpy(prev, match->head_hash, sizeof prev);
-    char **bodies = calloc((size_t)count, sizeof *bodies);
-    uint8_t(*hashes)[STORE_HASH_BYTES] = calloc((size_t)count, sizeof *hashes);
     for (int i = 0; i < count; i++) {
         json_t *seat = json_object_get(events[i], "seat");
         json_t *event = json_pack(
@@ -334,83 +400,62 @@ bool store_append(PGconn *conn, store_match *match, json_t *const *events,
             json_object_get(events[i], "data"));
         bodies[i] = canonical_json(event);
         json_decref(event);
-        chain_hash(prev, bodies[i], hashes[i]);
-        memcpy(prev, hashes[i], sizeof prev);
+        chain_hash(prev, bodies[i], hash);
+        /* No kind: SQL NULL, which the table refuses. */
+        const char *kind =
+            json_string_value(json_object_get(events[i], "kind"));
+        kinds[i] = kind ? strdup(kind) : NULL;
+        /* A seatless event (or a non-integer seat) stores SQL NULL. */
+        if (json_is_integer(seat)) {
+            seats[i] = malloc(24);
+            if (seats[i] == NULL)
+                abort();
+            snprintf(seats[i], 24, "%lld", (long long)json_integer_value(seat));
+        }
+        prevs[i] = malloc(2 * STORE_HASH_BYTES + 3);
+        hashes[i] = malloc(2 * STORE_HASH_BYTES + 3);
+        if ((kind && kinds[i] == NULL) || prevs[i] == NULL ||
+            hashes[i] == NULL)
+            abort();
+        bytea_param(prev, sizeof prev, prevs[i]);
+        bytea_param(hash, sizeof hash, hashes[i]);
+        memcpy(prev, hash, sizeof prev);
     }
     memcpy(hash, prev, sizeof hash);
 
-    /* The guard: moving the head from exactly what we read locks the match
-     * row; a writer that lost the race finds head_seq changed and stops. */
+    /* One statement: the guard (moving the head from exactly what we read
+     * locks the match row; a writer that lost the race gets DB_STALE_HEAD)
+     * and the events. Queued in a transaction: its failure comes with the
+     * statement that next needs a result, the COMMIT at the latest. */
     char hash_text[2 * STORE_HASH_BYTES + 3];
     bytea_param(hash, sizeof hash, hash_text);
-    db_params guard = {0};
-    db_params_int(&guard, match->match_id);
-    db_params_int(&guard, match->head_seq);
-    db_params_int(&guard, match->head_seq + count);
-    db_params_text(&guard, hash_text);
-    db_params_text(&guard, new_status);
-    PGresult *result = db_query(
-        conn,
-        "UPDATE matches SET head_seq = $3, head_hash = $4,"
-        " status = coalesce($5, status), updated_at = now()"
-        " WHERE match_id = $1 AND head_seq = $2 RETURNING 1",
-        guard.count, guard.values, PGRES_TUPLES_OK, err);
-    bool ok = result != NULL;
-    if (ok && PQntuples(result) == 0) {
-        long long head = match->head_seq;
-        if (store_load_head(conn, match->match_id, &head, NULL, err)) {
-            apierr_set(err, 409, "stale_seq",
-                       "the match moved on to event %lld while this request "
-                       "expected %lld; reload the match and try again",
-                       head, match->head_seq);
-            err->head = head;
-        }
-        ok = false;
-    }
-    PQclear(result);
-
-    uint8_t chain[STORE_HASH_BYTES];
-    memcpy(chain, match->head_hash, sizeof chain);
-    for (int i = 0; ok && i < count; i++) {
-        char prev_text[2 * STORE_HASH_BYTES + 3];
-        char this_text[2 * STORE_HASH_BYTES + 3];
-        long long seq = match->head_seq + 1 + i;
-        json_t *seat = json_object_get(events[i], "seat");
-        bytea_param(chain, sizeof chain, prev_text);
-        bytea_param(hashes[i], STORE_HASH_BYTES, this_text);
-        db_params p = {0};
-        db_params_int(&p, match->match_id);
-        db_params_int(&p, seq);
-        db_params_text(&p,
-                       json_string_value(json_object_get(events[i], "kind")));
-        /* A seatless event (or a non-integer seat) stores SQL NULL. */
-        if (json_is_integer(seat))
-            db_params_int(&p, (long long)json_integer_value(seat));
-        else
-            db_params_text(&p, NULL);
-        db_params_text(&p, bodies[i]);
-        db_params_text(&p, prev_text);
-        db_params_text(&p, this_text);
-        ok = db_command(conn,
-                        "INSERT INTO events (match_id, seq, kind, seat, body,"
-                        " prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                        p.count, p.values, err);
-        if (!ok && strcmp(err->code, "database:23505") == 0)
-            apierr_set(err, 409, "stale_seq",
-                       "another request appended event %lld first; reload "
-                       "the match and try again", seq);
-        memcpy(chain, hashes[i], sizeof chain);
-    }
+    char *arrays[5];
+    for (int c = 0; c < 5; c++)
+        arrays[c] = array_literal(columns[c], count);
+    db_params p = {0};
+    db_params_int(&p, match->match_id);
+    db_params_int(&p, match->head_seq);
+    db_params_text(&p, hash_text);
+    db_params_text(&p, new_status);
+    for (int c = 0; c < 5; c++)
+        db_params_text(&p, arrays[c]);
+    const long long facts[2] = {match->match_id, match->head_seq};
+    bool ok = db_queue(conn,
+                       "SELECT append_match_events($1, $2, $3, $4, $5, $6,"
+                       " $7, $8, $9)",
+                       p.count, p.values, explain_append, facts, err);
     if (ok) {
         match->head_seq += count;
         memcpy(match->head_hash, hash, sizeof hash);
         if (new_status != NULL)
             snprintf(match->status, sizeof match->status, "%s", new_status);
     }
-    for (int i = 0; i < count; i++)
-        free(bodies[i]);
-    free(bodies);
-    free(hashes);
+    for (int c = 0; c < 5; c++) {
+        free(arrays[c]);
+        for (int i = 0; i < count; i++)
+            free(columns[c][i]);
+        free(columns[c]);
+    }
     return ok;
 }
 
@@ -579,6 +624,18 @@ int store_find_nonce(PGconn *conn, const char *key_id, const char *nonce,
     return found;
 }
 
+/* What a failed nonce insert means (db_explain). */
+static void explain_nonce(PGconn *conn, const char *sqlstate,
+                          const long long facts[2], apierr *err)
+{
+    (void)conn;
+    (void)facts;
+    if (strcmp(sqlstate, "23505") == 0)
+        apierr_set(err, 409, "nonce_reused",
+                   "this signature nonce was used a moment ago by a "
+                   "concurrent request; sign again with a new nonce");
+}
+
 bool store_save_nonce(PGconn *conn, const char *key_id, const char *nonce,
                       const uint8_t digest[32], const store_nonce *answer,
                       apierr *err)
@@ -600,17 +657,14 @@ bool store_save_nonce(PGconn *conn, const char *key_id, const char *nonce,
         db_params_int(&p, answer->seq);
     else
         db_params_text(&p, NULL);
-    if (db_command(conn,
-                   "INSERT INTO request_nonces (key_id, nonce, request_digest,"
-                   " status, response, match_id, seq)"
-                   " VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                   p.count, p.values, err))
-        return true;
-    if (strcmp(err->code, "database:23505") == 0)
-        return apierr_set(err, 409, "nonce_reused",
-                          "this signature nonce was used a moment ago by a "
-                          "concurrent request; sign again with a new nonce");
-    return false;
+    /* In a transaction (a use case's answer) it is queued, and a nonce
+     * taken meanwhile shows at the COMMIT; alone (a refusal) it runs at
+     * once. */
+    return db_queue(conn,
+                    "INSERT INTO request_nonces (key_id, nonce, request_digest,"
+                    " status, response, match_id, seq)"
+                    " VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                    p.count, p.values, explain_nonce, NULL, err);
 }
 
 int store_prune_nonces(PGconn *conn, long long seconds, int limit,
