@@ -355,6 +355,9 @@ json_t *aq_parse(const char *text, rules_error *err);
 json_t *aq_view(const aq_state *s, int seat);
 /* view() as plain text for people (view_text.c); malloc'd, caller frees. */
 char *aq_view_text(const aq_state *s, int seat);
+/* The same, written from view, aq_view(s, seat) built by the caller
+ * (borrowed). */
+char *aq_view_text_of(const aq_state *s, int seat, const json_t *view);
 /* One collection as views show it (new reference). */
 json_t *aq_collection_json(const aq_collection *c);
 /* The position (README "Position"): save writes it in one canonical

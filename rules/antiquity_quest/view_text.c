@@ -519,6 +519,13 @@ static void write_view(writer *w)
 char *aq_view_text(const aq_state *s, int seat)
 {
     json_t *view = aq_view(s, seat);
+    char *text = aq_view_text_of(s, seat, view);
+    json_decref(view);
+    return text;
+}
+
+char *aq_view_text_of(const aq_state *s, int seat, const json_t *view)
+{
     writer w = {.view = view,
                 .viewer =
                     seat >= 0 && seat < s->seats ? seat : RULES_SPECTATOR};
@@ -532,6 +539,5 @@ char *aq_view_text(const aq_state *s, int seat)
     /* A last resort no table played at random has needed. */
     aq_prose_cut(&w.out, AQ_TEXT_MAX_LINES,
                  "(The table is too large to list here: see the full view.)");
-    json_decref(view);
     return aq_prose_take(&w.out);
 }

@@ -55,19 +55,27 @@ static void put_legend(FILE *f, const store_match *match, int seat)
 char *seat_text_view(const store_match *match, const rules_engine *engine,
                      const rules_state *state, int seat)
 {
+    return seat_text_view_of(match, engine, state, seat, NULL);
+}
+
+char *seat_text_view_of(const store_match *match, const rules_engine *engine,
+                        const rules_state *state, int seat, const json_t *view)
+{
     char *out = NULL;
     size_t len = 0;
     FILE *f = open_text(&out, &len);
     put_legend(f, match, seat);
     fputc('\n', f);
-    char *view = engine->view_text(state, seat);
-    if (view != NULL) {
-        size_t view_len = strlen(view);
-        fputs(view, f);
-        if (view_len == 0 || view[view_len - 1] != '\n')
+    char *text = view != NULL && engine->view_text_of_view != NULL
+                     ? engine->view_text_of_view(state, seat, view)
+                     : engine->view_text(state, seat);
+    if (text != NULL) {
+        size_t text_len = strlen(text);
+        fwrite(text, 1, text_len, f);
+        if (text_len == 0 || text[text_len - 1] != '\n')
             fputc('\n', f);
     }
-    free(view);
+    free(text);
     return close_text(f, &out);
 }
 
@@ -169,31 +177,13 @@ static int form_of(const json_t *forms, const char *move)
     return -1;
 }
 
-/* The moves of legal as text, in their order (new reference). */
-static json_t *move_texts(const rules_engine *engine, const rules_state *state,
-                          int seat, const json_t *legal)
-{
-    json_t *texts = json_array();
-    size_t i;
-    const json_t *action;
-    json_array_foreach(json_object_get(legal, "moves"), i, action) {
-        char *text = engine->format_move(state, seat, action);
-        if (text != NULL)
-            json_array_append_new(texts, json_string(text));
-        free(text);
-    }
-    return texts;
-}
-
 /* One group: its heading, then its first examples. */
-static void put_group(FILE *f, const char *form, const json_t *moves,
-                      bool complete)
+static void put_group(FILE *f, const char *form, const char *const *moves,
+                      size_t count, bool complete)
 {
-    size_t count = json_array_size(moves);
-    const char *only = json_string_value(json_array_get(moves, 0));
-    if (count == 1 && strcmp(only, form) == 0) {
+    if (count == 1 && strcmp(moves[0], form) == 0) {
         /* A form without placeholders ("remington") is its own move. */
-        fprintf(f, "  %s\n", only);
+        fprintf(f, "  %s\n", moves[0]);
         return;
     }
     if (complete && count <= SEAT_TEXT_EXAMPLES)
@@ -202,31 +192,21 @@ static void put_group(FILE *f, const char *form, const json_t *moves,
         fprintf(f, "  %s (%zu moves), for example:\n", form, count);
     else
         fprintf(f, "  %s, for example:\n", form);
-    size_t i;
-    const json_t *move;
-    json_array_foreach(moves, i, move) {
-        if (i == SEAT_TEXT_EXAMPLES)
-            break;
-        fprintf(f, "    %s\n", json_string_value(move));
-    }
+    for (size_t i = 0; i < count && i < SEAT_TEXT_EXAMPLES; i++)
+        fprintf(f, "    %s\n", moves[i]);
 }
 
-char *seat_text_moves(const rules_engine *engine, const rules_state *state,
-                      int seat, const json_t *legal)
+/* The moves (count of them, in their order) listed or grouped by the
+ * forms of legal, written to f. */
+static void put_moves(FILE *f, const json_t *legal, const char *const *texts,
+                      size_t count)
 {
-    json_t *texts = move_texts(engine, state, seat, legal);
     const json_t *forms = json_object_get(legal, "forms");
     bool complete = json_is_true(json_object_get(legal, "complete"));
-    size_t count = json_array_size(texts);
-    char *out = NULL;
-    size_t len = 0;
-    FILE *f = open_text(&out, &len);
-    size_t i;
-    json_t *move;
-    if ((complete && count <= SEAT_TEXT_ALL_MOVES) ||
-        json_array_size(forms) == 0) {
+    size_t form_count = json_array_size(forms);
+    if ((complete && count <= SEAT_TEXT_ALL_MOVES) || form_count == 0) {
         /* Short enough to show whole, or nothing to group by. */
-        json_array_foreach(texts, i, move) {
+        for (size_t i = 0; i < count; i++) {
             if (i == SEAT_TEXT_ALL_MOVES) {
                 if (complete)
                     fprintf(f, "  … and %zu more\n", count - i);
@@ -234,30 +214,80 @@ char *seat_text_moves(const rules_engine *engine, const rules_state *state,
                     fprintf(f, "  … and others\n");
                 break;
             }
-            fprintf(f, "  %s\n", json_string_value(move));
+            fprintf(f, "  %s\n", texts[i]);
         }
-    } else {
-        /* One more group than forms: moves of no known form. */
-        size_t groups = json_array_size(forms) + 1;
-        json_t *grouped = json_array();
-        for (size_t g = 0; g < groups; g++)
-            json_array_append_new(grouped, json_array());
-        json_array_foreach(texts, i, move) {
-            int g = form_of(forms, json_string_value(move));
-            json_array_append(
-                json_array_get(grouped, g < 0 ? groups - 1 : (size_t)g), move);
-        }
-        for (size_t g = 0; g < groups; g++) {
-            const json_t *moves = json_array_get(grouped, g);
-            if (json_array_size(moves) == 0)
-                continue;
-            const char *form = g + 1 == groups
-                                   ? "other moves"
-                                   : json_string_value(json_array_get(forms, g));
-            put_group(f, form, moves, complete);
-        }
-        json_decref(grouped);
+        return;
     }
-    json_decref(texts);
+    /* One more group than forms: moves of no known form. Each move's
+     * group, then each group's moves in their order. */
+    size_t groups = form_count + 1;
+    size_t *group_of = malloc((count + 1) * sizeof *group_of);
+    size_t *sizes = calloc(groups, sizeof *sizes);
+    const char **members = malloc((count + 1) * sizeof *members);
+    if (group_of == NULL || sizes == NULL || members == NULL)
+        abort();
+    for (size_t i = 0; i < count; i++) {
+        int g = form_of(forms, texts[i]);
+        group_of[i] = g < 0 ? groups - 1 : (size_t)g;
+        sizes[group_of[i]]++;
+    }
+    for (size_t g = 0; g < groups; g++) {
+        if (sizes[g] == 0)
+            continue;
+        size_t n = 0;
+        for (size_t i = 0; i < count; i++)
+            if (group_of[i] == g)
+                members[n++] = texts[i];
+        const char *form = g + 1 == groups
+                               ? "other moves"
+                               : json_string_value(json_array_get(forms, g));
+        put_group(f, form, members, n, complete);
+    }
+    free(members);
+    free(sizes);
+    free(group_of);
+}
+
+char *seat_text_moves_of(const json_t *legal, const json_t *texts)
+{
+    size_t size = json_array_size(texts);
+    const char **list = calloc(size + 1, sizeof *list);
+    if (list == NULL)
+        abort();
+    size_t count = 0;
+    for (size_t i = 0; i < size; i++) {
+        const char *text = json_string_value(json_array_get(texts, i));
+        if (text != NULL)
+            list[count++] = text;
+    }
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_text(&out, &len);
+    put_moves(f, legal, list, count);
+    free(list);
+    return close_text(f, &out);
+}
+
+char *seat_text_moves(const rules_engine *engine, const rules_state *state,
+                      int seat, const json_t *legal)
+{
+    const json_t *moves = json_object_get(legal, "moves");
+    size_t size = json_array_size(moves);
+    char **list = calloc(size + 1, sizeof *list);
+    if (list == NULL)
+        abort();
+    size_t count = 0;
+    for (size_t i = 0; i < size; i++) {
+        char *text = engine->format_move(state, seat, json_array_get(moves, i));
+        if (text != NULL)
+            list[count++] = text;
+    }
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_text(&out, &len);
+    put_moves(f, legal, (const char *const *)list, count);
+    for (size_t i = 0; i < count; i++)
+        free(list[i]);
+    free(list);
     return close_text(f, &out);
 }
