@@ -31,13 +31,28 @@ static void append(aq_prose *p, const char *bytes, size_t n)
 void aq_prose_say(aq_prose *p, const char *fmt, ...)
 {
     va_list ap;
+    if (strchr(fmt, '%') == NULL) {
+        /* Words without a conversion, the most frequent: copied. */
+        size_t n = strlen(fmt);
+        grow(&p->para, &p->para_cap, p->para_len, n);
+        memcpy(p->para + p->para_len, fmt, n + 1);
+        p->para_len += n;
+        return;
+    }
+    /* Formatted straight into the room left, and again only when it
+     * did not fit. */
+    size_t room = p->para_cap > p->para_len ? p->para_cap - p->para_len : 0;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int n = vsnprintf(room > 0 ? p->para + p->para_len : NULL, room, fmt, ap);
     va_end(ap);
-    grow(&p->para, &p->para_cap, p->para_len, (size_t)n);
-    va_start(ap, fmt);
-    vsnprintf(p->para + p->para_len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
+    if (n < 0)
+        abort();
+    if ((size_t)n >= room) {
+        grow(&p->para, &p->para_cap, p->para_len, (size_t)n);
+        va_start(ap, fmt);
+        vsnprintf(p->para + p->para_len, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
     p->para_len += (size_t)n;
 }
 
