@@ -28,31 +28,96 @@ static void append(aq_prose *p, const char *bytes, size_t n)
     p->text[p->len] = '\0';
 }
 
+/* Appends n bytes to the paragraph in the making. */
+static void say_bytes(aq_prose *p, const char *bytes, size_t n)
+{
+    grow(&p->para, &p->para_cap, p->para_len, n);
+    memcpy(p->para + p->para_len, bytes, n);
+    p->para_len += n;
+    p->para[p->para_len] = '\0';
+}
+
+/* value in decimal, as printf writes it, at the end of buf (at least 24
+ * bytes); returns where it starts. */
+static char *decimal(char *end, unsigned long long value, bool negative)
+{
+    char *at = end;
+    do {
+        *--at = (char)('0' + value % 10);
+        value /= 10;
+    } while (value > 0);
+    if (negative)
+        *--at = '-';
+    return at;
+}
+
+/* Whether every conversion in fmt is %s, %d or %zu, which say_simple
+ * writes as printf would. */
+static bool simple_format(const char *fmt)
+{
+    for (const char *c = strchr(fmt, '%'); c != NULL; c = strchr(c, '%')) {
+        if (c[1] == 's' || c[1] == 'd')
+            c += 2;
+        else if (c[1] == 'z' && c[2] == 'u')
+            c += 3;
+        else
+            return false;
+    }
+    return true;
+}
+
+/* printf's %s, %d and %zu without its machinery: most of a view's text
+ * is card names and counts. */
+static void say_simple(aq_prose *p, const char *fmt, va_list ap)
+{
+    for (;;) {
+        const char *c = strchr(fmt, '%');
+        if (c == NULL) {
+            say_bytes(p, fmt, strlen(fmt));
+            return;
+        }
+        say_bytes(p, fmt, (size_t)(c - fmt));
+        char number[24];
+        if (c[1] == 's') {
+            const char *text = va_arg(ap, const char *);
+            if (text == NULL)
+                text = "(null)";
+            say_bytes(p, text, strlen(text));
+            fmt = c + 2;
+            continue;
+        }
+        char *end = number + sizeof number;
+        char *from;
+        if (c[1] == 'd') {
+            long long value = va_arg(ap, int);
+            from = decimal(end, value < 0 ? 0ull - (unsigned long long)value
+                                          : (unsigned long long)value,
+                           value < 0);
+            fmt = c + 2;
+        } else {
+            from = decimal(end, va_arg(ap, size_t), false);
+            fmt = c + 3;
+        }
+        say_bytes(p, from, (size_t)(end - from));
+    }
+}
+
 void aq_prose_say(aq_prose *p, const char *fmt, ...)
 {
     va_list ap;
-    if (strchr(fmt, '%') == NULL) {
-        /* Words without a conversion, the most frequent: copied. */
-        size_t n = strlen(fmt);
-        grow(&p->para, &p->para_cap, p->para_len, n);
-        memcpy(p->para + p->para_len, fmt, n + 1);
-        p->para_len += n;
+    if (simple_format(fmt)) {
+        va_start(ap, fmt);
+        say_simple(p, fmt, ap);
+        va_end(ap);
         return;
     }
-    /* Formatted straight into the room left, and again only when it
-     * did not fit. */
-    size_t room = p->para_cap > p->para_len ? p->para_cap - p->para_len : 0;
     va_start(ap, fmt);
-    int n = vsnprintf(room > 0 ? p->para + p->para_len : NULL, room, fmt, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    if (n < 0)
-        abort();
-    if ((size_t)n >= room) {
-        grow(&p->para, &p->para_cap, p->para_len, (size_t)n);
-        va_start(ap, fmt);
-        vsnprintf(p->para + p->para_len, (size_t)n + 1, fmt, ap);
-        va_end(ap);
-    }
+    grow(&p->para, &p->para_cap, p->para_len, (size_t)n);
+    va_start(ap, fmt);
+    vsnprintf(p->para + p->para_len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
     p->para_len += (size_t)n;
 }
 

@@ -79,18 +79,27 @@ char *seat_text_view_of(const store_match *match, const rules_engine *engine,
     return close_text(f, &out);
 }
 
-/* Splits text at spaces into words (at most WORDS_MAX; copied into buf,
- * which it must fit). The count. */
-static int split_words(const char *text, char *buf, size_t size,
-                       char **words)
+/* Text split at spaces into words (at most WORDS_MAX), from a copy cut
+ * to SPLIT_BYTES - 1 bytes. */
+#define SPLIT_BYTES 512
+typedef struct split {
+    char buf[SPLIT_BYTES];
+    char *words[WORDS_MAX];
+    int count;
+} split;
+
+/* Splits the first len bytes of text into out. */
+static void split_words(const char *text, size_t len, split *out)
 {
-    snprintf(buf, size, "%s", text);
-    int n = 0;
+    if (len > SPLIT_BYTES - 1)
+        len = SPLIT_BYTES - 1;
+    memcpy(out->buf, text, len);
+    out->buf[len] = '\0';
+    out->count = 0;
     char *save = NULL;
-    for (char *w = strtok_r(buf, " ", &save); w != NULL && n < WORDS_MAX;
-         w = strtok_r(NULL, " ", &save))
-        words[n++] = w;
-    return n;
+    for (char *w = strtok_r(out->buf, " ", &save);
+         w != NULL && out->count < WORDS_MAX; w = strtok_r(NULL, " ", &save))
+        out->words[out->count++] = w;
 }
 
 /* A word of the notation itself ("play", "with"), as opposed to a
@@ -117,58 +126,83 @@ static bool ends_with(const char *word, const char *suffix)
  * a placeholder takes one word, a repeated one ("CARD…", "DIE...") takes
  * the rest, and an optional part ("[CARD CARD]", "(at the round's end)")
  * ends the comparison. */
-static bool fits_alternative(const char *alternative, const char *move)
+static bool fits_alternative(const split *form, const split *move)
 {
-    char form_buf[512], move_buf[512];
-    char *form[WORDS_MAX], *words[WORDS_MAX];
-    int nf = split_words(alternative, form_buf, sizeof form_buf, form);
-    int nm = split_words(move, move_buf, sizeof move_buf, words);
     int j = 0;
-    for (int i = 0; i < nf; i++) {
-        const char *t = form[i];
+    for (int i = 0; i < form->count; i++) {
+        const char *t = form->words[i];
         if (t[0] == '[' || t[0] == '(')
             return true;
         if (ends_with(t, "\xe2\x80\xa6") || ends_with(t, "..."))
-            return j < nm;
-        if (j >= nm)
+            return j < move->count;
+        if (j >= move->count)
             return false;
-        if (literal(t) && strcmp(t, words[j]) != 0)
+        if (literal(t) && strcmp(t, move->words[j]) != 0)
             return false;
         j++;
     }
-    return j == nm;
+    return j == move->count;
 }
 
-/* Whether move fits any alternative of form ("cull DIE | done"). */
-static bool fits(const char *form, const char *move)
-{
-    const char *p = form;
-    for (;;) {
-        const char *bar = strstr(p, " | ");
-        char alternative[512];
-        size_t len = bar ? (size_t)(bar - p) : strlen(p);
-        snprintf(alternative, sizeof alternative, "%.*s", (int)len, p);
-        if (fits_alternative(alternative, move))
-            return true;
-        if (bar == NULL)
-            return false;
-        p = bar + 3;
-    }
-}
+/* The forms of a legal answer, each alternative ("cull DIE | done")
+ * split into words once for all the moves sorted under them. */
+typedef struct form_table {
+    const json_t *forms;
+    split *alternatives;
+    int *form_of_alternative;
+    int count;
+} form_table;
 
-/* The form a move is of: the first that fits it, else the first whose
- * first word is the move's, else -1. */
-static int form_of(const json_t *forms, const char *move)
+static void form_table_init(form_table *t, const json_t *forms)
 {
+    t->forms = forms;
+    t->count = 0;
+    size_t room = 0;
     size_t i;
     const json_t *form;
     json_array_foreach(forms, i, form) {
         const char *text = json_string_value(form);
-        if (text != NULL && fits(text, move))
-            return (int)i;
+        for (const char *p = text; p != NULL; room++) {
+            p = strstr(p, " | ");
+            if (p != NULL)
+                p += 3;
+        }
+    }
+    t->alternatives = malloc((room + 1) * sizeof *t->alternatives);
+    t->form_of_alternative = malloc((room + 1) * sizeof *t->form_of_alternative);
+    if (t->alternatives == NULL || t->form_of_alternative == NULL)
+        abort();
+    json_array_foreach(forms, i, form) {
+        const char *p = json_string_value(form);
+        while (p != NULL) {
+            const char *bar = strstr(p, " | ");
+            size_t len = bar ? (size_t)(bar - p) : strlen(p);
+            split_words(p, len, &t->alternatives[t->count]);
+            t->form_of_alternative[t->count++] = (int)i;
+            p = bar != NULL ? bar + 3 : NULL;
+        }
+    }
+}
+
+static void form_table_free(form_table *t)
+{
+    free(t->alternatives);
+    free(t->form_of_alternative);
+}
+
+/* The form a move is of: the first that fits it, else the first whose
+ * first word is the move's, else -1. */
+static int form_of(const form_table *t, const char *move, split *words)
+{
+    split_words(move, strlen(move), words);
+    for (int a = 0; a < t->count; a++) {
+        if (fits_alternative(&t->alternatives[a], words))
+            return t->form_of_alternative[a];
     }
     size_t first = strcspn(move, " ");
-    json_array_foreach(forms, i, form) {
+    size_t i;
+    const json_t *form;
+    json_array_foreach(t->forms, i, form) {
         const char *text = json_string_value(form);
         if (text != NULL && strncmp(text, move, first) == 0 &&
             (text[first] == ' ' || text[first] == '\0'))
@@ -226,11 +260,18 @@ static void put_moves(FILE *f, const json_t *legal, const char *const *texts,
     const char **members = malloc((count + 1) * sizeof *members);
     if (group_of == NULL || sizes == NULL || members == NULL)
         abort();
+    form_table table;
+    form_table_init(&table, forms);
+    split *words = malloc(sizeof *words);
+    if (words == NULL)
+        abort();
     for (size_t i = 0; i < count; i++) {
-        int g = form_of(forms, texts[i]);
+        int g = form_of(&table, texts[i], words);
         group_of[i] = g < 0 ? groups - 1 : (size_t)g;
         sizes[group_of[i]]++;
     }
+    free(words);
+    form_table_free(&table);
     for (size_t g = 0; g < groups; g++) {
         if (sizes[g] == 0)
             continue;
