@@ -186,6 +186,20 @@ void aq_prose_cut(aq_prose *p, int max_lines, const char *last)
     aq_prose_end(p);
 }
 
+void aq_prose_add(aq_prose *p, const aq_prose *from)
+{
+    if (from->len > 0)
+        append(p, from->text, from->len);
+    p->lines += from->lines;
+}
+
+void aq_prose_free(aq_prose *p)
+{
+    free(p->text);
+    free(p->para);
+    *p = (aq_prose){0};
+}
+
 void aq_prose_clear(aq_prose *p)
 {
     p->len = 0;
