@@ -12,7 +12,11 @@ static void grow(char **buf, size_t *cap, size_t len, size_t more)
 {
     if (len + more + 1 <= *cap)
         return;
+    /* A view's text is a few kilobytes: start near that, not at one
+     * phrase's length, and double. */
     *cap = (len + more + 1) * 2;
+    if (*cap < 1024)
+        *cap = 1024;
     *buf = realloc(*buf, *cap);
     if (*buf == NULL) {
         fprintf(stderr, "%s:%d: out of memory\n", __FILE__, __LINE__);
