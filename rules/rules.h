@@ -203,6 +203,13 @@ typedef struct rules_engine {
      * seat, so each of them must be offered one. Pure, like everything
      * here: the engine says how long, the service keeps the time. */
     bool (*window)(const rules_state *state, rules_window *out);
+
+    /* OPTIONAL (may be NULL: view_text does not start from view()). The
+     * same text as view_text(state, seat), written from view, which the
+     * caller has built already as view(state, seat) (borrowed): a caller
+     * that needs both builds the view once. */
+    char *(*view_text_of_view)(const rules_state *state, int seat,
+                               const json_t *view);
 } rules_engine;
 
 /* The registry of engines compiled into this build, in a stable order.

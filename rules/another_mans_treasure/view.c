@@ -14,7 +14,11 @@ json_t *amt_card_json(int id)
 {
     char name[AMT_NAME_LEN];
     amt_card_name(id, name);
-    return json_pack("{s:s}", "card", name);
+    /* Not json_pack: views and legal moves make one for every card they
+     * show, and its format parsing cost more than the object. */
+    json_t *card = json_object();
+    json_object_set_new(card, "card", json_string(name));
+    return card;
 }
 
 static json_t *meld_json(const amt_state *s, int mi)
@@ -41,8 +45,12 @@ static json_t *meld_json(const amt_state *s, int mi)
         index += s->melds[q].owner == m->owner;
     char ref[32];
     snprintf(ref, sizeof ref, "P%d.%d", m->owner + 1, index + 1);
-    return json_pack("{s:s,s:i,s:s,s:o}", "ref", ref, "owner", m->owner,
-                     "kind", amt_kind_name(m->kind), "cards", cards);
+    json_t *meld = json_object();
+    json_object_set_new(meld, "ref", json_string(ref));
+    json_object_set_new(meld, "owner", json_integer(m->owner));
+    json_object_set_new(meld, "kind", json_string(amt_kind_name(m->kind)));
+    json_object_set_new(meld, "cards", cards);
+    return meld;
 }
 
 json_t *amt_view(const rules_state *state, int seat)

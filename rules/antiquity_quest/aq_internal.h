@@ -45,8 +45,50 @@ typedef struct aq_card {
     int copy;   /* 0-based copy among the cards sharing the name */
 } aq_card;
 
-/* The card with id 0..AQ_CARDS-1. */
-aq_card aq_card_info(int id);
+/* Where each kind of card starts among the ids, and the name indexes of
+ * the treasures and characters (cards.c lays the deck out). */
+#define AQ_WILD_BASE 150
+#define AQ_TREASURE_BASE 168
+#define AQ_REMINGTON_BASE 203
+#define AQ_TESS_BASE 211
+#define AQ_NAME_TREASURE 36
+#define AQ_NAME_REMINGTON 41
+#define AQ_NAME_TESS 42
+
+/* The card with id 0..AQ_CARDS-1. Inline: listing legal moves asks it of
+ * every card in a hand for every candidate move. */
+static inline aq_card aq_card_info(int id)
+{
+    aq_card c = {.suit = AQ_NONE};
+    if (id < AQ_WILD_BASE) {
+        c.kind = AQ_ANTIQUITY;
+        c.suit = id / 25;
+        c.value = (id % 25) / 5 + 1;
+        c.copy = id % 5;
+        c.name = c.suit * 6 + c.value - 1;
+    } else if (id < AQ_TREASURE_BASE) {
+        c.kind = AQ_ANTIQUITY;
+        c.suit = (id - AQ_WILD_BASE) / 3;
+        c.value = 0;
+        c.copy = (id - AQ_WILD_BASE) % 3;
+        c.name = c.suit * 6 + 5;
+    } else if (id < AQ_REMINGTON_BASE) {
+        c.kind = AQ_TREASURE;
+        c.value = (id - AQ_TREASURE_BASE) / 7;
+        c.copy = (id - AQ_TREASURE_BASE) % 7;
+        c.name = AQ_NAME_TREASURE + c.value;
+    } else if (id < AQ_TESS_BASE) {
+        c.kind = AQ_REMINGTON;
+        c.copy = id - AQ_REMINGTON_BASE;
+        c.name = AQ_NAME_REMINGTON;
+    } else {
+        c.kind = AQ_TESS;
+        c.copy = id - AQ_TESS_BASE;
+        c.name = AQ_NAME_TESS;
+    }
+    return c;
+}
+
 /* "red2", "redW", "crown", "remington", "tess" for a name index. */
 const char *aq_name_text(int name);
 /* The name index of text (case-insensitive), or AQ_NONE. */
@@ -355,6 +397,9 @@ json_t *aq_parse(const char *text, rules_error *err);
 json_t *aq_view(const aq_state *s, int seat);
 /* view() as plain text for people (view_text.c); malloc'd, caller frees. */
 char *aq_view_text(const aq_state *s, int seat);
+/* The same, written from view, aq_view(s, seat) built by the caller
+ * (borrowed). */
+char *aq_view_text_of(const aq_state *s, int seat, const json_t *view);
 /* One collection as views show it (new reference). */
 json_t *aq_collection_json(const aq_collection *c);
 /* The position (README "Position"): save writes it in one canonical

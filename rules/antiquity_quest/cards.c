@@ -18,11 +18,6 @@
 #include <string.h>
 #include <strings.h>
 
-#define AQ_WILD_BASE 150
-#define AQ_TREASURE_BASE 168
-#define AQ_REMINGTON_BASE 203
-#define AQ_TESS_BASE 211
-
 /* DEFAULT (CLARIFICATIONS.md): the suit names, in suit order. */
 static const char *const suit_names[AQ_SUITS] = {
     "yellow", "green", "red", "orange", "blue", "purple",
@@ -83,42 +78,6 @@ static const char *const card_tokens[AQ_CARDS] = {
     "remington.7", "remington.8", "tess.1", "tess.2", "tess.3", "tess.4",
     "tess.5", "tess.6",
 };
-
-#define AQ_NAME_TREASURE 36
-#define AQ_NAME_REMINGTON 41
-#define AQ_NAME_TESS 42
-
-aq_card aq_card_info(int id)
-{
-    aq_card c = {.suit = AQ_NONE};
-    if (id < AQ_WILD_BASE) {
-        c.kind = AQ_ANTIQUITY;
-        c.suit = id / 25;
-        c.value = (id % 25) / 5 + 1;
-        c.copy = id % 5;
-        c.name = c.suit * 6 + c.value - 1;
-    } else if (id < AQ_TREASURE_BASE) {
-        c.kind = AQ_ANTIQUITY;
-        c.suit = (id - AQ_WILD_BASE) / 3;
-        c.value = 0;
-        c.copy = (id - AQ_WILD_BASE) % 3;
-        c.name = c.suit * 6 + 5;
-    } else if (id < AQ_REMINGTON_BASE) {
-        c.kind = AQ_TREASURE;
-        c.value = (id - AQ_TREASURE_BASE) / 7;
-        c.copy = (id - AQ_TREASURE_BASE) % 7;
-        c.name = AQ_NAME_TREASURE + c.value;
-    } else if (id < AQ_TESS_BASE) {
-        c.kind = AQ_REMINGTON;
-        c.copy = id - AQ_REMINGTON_BASE;
-        c.name = AQ_NAME_REMINGTON;
-    } else {
-        c.kind = AQ_TESS;
-        c.copy = id - AQ_TESS_BASE;
-        c.name = AQ_NAME_TESS;
-    }
-    return c;
-}
 
 const char *aq_name_text(int name)
 {

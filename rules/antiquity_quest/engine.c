@@ -84,6 +84,12 @@ static char *view_text_entry(const rules_state *state, int seat)
     return aq_view_text(aq_const_of(state), seat);
 }
 
+static char *view_text_of_view_entry(const rules_state *state, int seat,
+                                     const json_t *view)
+{
+    return aq_view_text_of(aq_const_of(state), seat, view);
+}
+
 static json_t *legal_entry(const rules_state *state, int seat)
 {
     return aq_legal(aq_const_of(state), seat);
@@ -173,6 +179,7 @@ const rules_engine aq_engine = {
     .format_move = format_entry,
     .parse_move = parse_entry,
     .view_text = view_text_entry,
+    .view_text_of_view = view_text_of_view_entry,
     .result = aq_result,
     .save = save_entry,
     .load = load_entry,

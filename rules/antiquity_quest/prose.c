@@ -12,7 +12,11 @@ static void grow(char **buf, size_t *cap, size_t len, size_t more)
 {
     if (len + more + 1 <= *cap)
         return;
+    /* A view's text is a few kilobytes: start near that, not at one
+     * phrase's length, and double. */
     *cap = (len + more + 1) * 2;
+    if (*cap < 1024)
+        *cap = 1024;
     *buf = realloc(*buf, *cap);
     if (*buf == NULL) {
         fprintf(stderr, "%s:%d: out of memory\n", __FILE__, __LINE__);
@@ -28,9 +32,89 @@ static void append(aq_prose *p, const char *bytes, size_t n)
     p->text[p->len] = '\0';
 }
 
+/* Appends n bytes to the paragraph in the making. */
+static void say_bytes(aq_prose *p, const char *bytes, size_t n)
+{
+    grow(&p->para, &p->para_cap, p->para_len, n);
+    memcpy(p->para + p->para_len, bytes, n);
+    p->para_len += n;
+    p->para[p->para_len] = '\0';
+}
+
+/* value in decimal, as printf writes it, at the end of buf (at least 24
+ * bytes); returns where it starts. */
+static char *decimal(char *end, unsigned long long value, bool negative)
+{
+    char *at = end;
+    do {
+        *--at = (char)('0' + value % 10);
+        value /= 10;
+    } while (value > 0);
+    if (negative)
+        *--at = '-';
+    return at;
+}
+
+/* Whether every conversion in fmt is %s, %d or %zu, which say_simple
+ * writes as printf would. */
+static bool simple_format(const char *fmt)
+{
+    for (const char *c = strchr(fmt, '%'); c != NULL; c = strchr(c, '%')) {
+        if (c[1] == 's' || c[1] == 'd')
+            c += 2;
+        else if (c[1] == 'z' && c[2] == 'u')
+            c += 3;
+        else
+            return false;
+    }
+    return true;
+}
+
+/* printf's %s, %d and %zu without its machinery: most of a view's text
+ * is card names and counts. */
+static void say_simple(aq_prose *p, const char *fmt, va_list ap)
+{
+    for (;;) {
+        const char *c = strchr(fmt, '%');
+        if (c == NULL) {
+            say_bytes(p, fmt, strlen(fmt));
+            return;
+        }
+        say_bytes(p, fmt, (size_t)(c - fmt));
+        char number[24];
+        if (c[1] == 's') {
+            const char *text = va_arg(ap, const char *);
+            if (text == NULL)
+                text = "(null)";
+            say_bytes(p, text, strlen(text));
+            fmt = c + 2;
+            continue;
+        }
+        char *end = number + sizeof number;
+        char *from;
+        if (c[1] == 'd') {
+            long long value = va_arg(ap, int);
+            from = decimal(end, value < 0 ? 0ull - (unsigned long long)value
+                                          : (unsigned long long)value,
+                           value < 0);
+            fmt = c + 2;
+        } else {
+            from = decimal(end, va_arg(ap, size_t), false);
+            fmt = c + 3;
+        }
+        say_bytes(p, from, (size_t)(end - from));
+    }
+}
+
 void aq_prose_say(aq_prose *p, const char *fmt, ...)
 {
     va_list ap;
+    if (simple_format(fmt)) {
+        va_start(ap, fmt);
+        say_simple(p, fmt, ap);
+        va_end(ap);
+        return;
+    }
     va_start(ap, fmt);
     int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
@@ -104,6 +188,20 @@ void aq_prose_cut(aq_prose *p, int max_lines, const char *last)
     p->lines = max_lines - 1;
     aq_prose_say(p, "%s", last);
     aq_prose_end(p);
+}
+
+void aq_prose_add(aq_prose *p, const aq_prose *from)
+{
+    if (from->len > 0)
+        append(p, from->text, from->len);
+    p->lines += from->lines;
+}
+
+void aq_prose_free(aq_prose *p)
+{
+    free(p->text);
+    free(p->para);
+    *p = (aq_prose){0};
 }
 
 void aq_prose_clear(aq_prose *p)

@@ -30,6 +30,11 @@ void aq_prose_end(aq_prose *p);
 /* When more than max_lines lines are written: keeps the first
  * max_lines - 1 and ends with the paragraph last. */
 void aq_prose_cut(aq_prose *p, int max_lines, const char *last);
+/* Adds the lines written in from (which must have no paragraph in the
+ * making) after those of p. */
+void aq_prose_add(aq_prose *p, const aq_prose *from);
+/* Releases everything p holds. */
+void aq_prose_free(aq_prose *p);
 /* Forgets everything written, keeping the memory. */
 void aq_prose_clear(aq_prose *p);
 /* The text written (malloc'd, never NULL: the caller frees it); p is

@@ -7,9 +7,22 @@
  * show its top card and size. */
 #include "aq_internal.h"
 
+/* Views are built often (every answer to a move carries one): their keys
+ * and strings are this file's ASCII constants, set without json_pack's
+ * parsing or jansson's UTF-8 checks. */
+static void put(json_t *object, const char *key, json_t *value)
+{
+    json_object_set_new_nocheck(object, key, value);
+}
+
+static json_t *text_json(const char *text)
+{
+    return json_string_nocheck(text);
+}
+
 static json_t *token_json(int id)
 {
-    return json_string(aq_card_token(id));
+    return text_json(aq_card_token(id));
 }
 
 static json_t *cards_json(const uint8_t *cards, int count)
@@ -32,14 +45,17 @@ json_t *aq_collection_json(const aq_collection *c)
     const char *family = shape.antiquities == 0 ? "treasure"
                          : shape.treasures == 0 ? "antiquity"
                                                 : "mixed";
-    return json_pack("{s:i,s:i,s:o,s:s,s:s,s:o,s:b,s:i}", "id", c->id, "side",
-                     c->side, "cards", cards_json(c->card, c->count), "family",
-                     family, "grade", aq_grade_text(aq_shape_grade(&shape)),
-                     "suit",
-                     shape.suit >= 0 ? json_string(aq_suit_text(shape.suit))
-                                     : json_null(),
-                     "complete", aq_shape_complete(&shape), "value",
-                     aq_shape_value(&shape));
+    json_t *out = json_object();
+    put(out, "id", json_integer(c->id));
+    put(out, "side", json_integer(c->side));
+    put(out, "cards", cards_json(c->card, c->count));
+    put(out, "family", text_json(family));
+    put(out, "grade", text_json(aq_grade_text(aq_shape_grade(&shape))));
+    put(out, "suit", shape.suit >= 0 ? text_json(aq_suit_text(shape.suit))
+                                     : json_null());
+    put(out, "complete", json_boolean(aq_shape_complete(&shape)));
+    put(out, "value", json_integer(aq_shape_value(&shape)));
+    return out;
 }
 
 static json_t *sides_json(const aq_state *s, int viewer_side)
@@ -56,15 +72,16 @@ static json_t *sides_json(const aq_state *s, int viewer_side)
             if (s->coll[i].side == side)
                 json_array_append_new(colls, aq_collection_json(&s->coll[i]));
         }
-        json_t *one = json_pack(
-            "{s:i,s:o,s:i,s:b,s:i,s:o}", "side", side, "seats", seats,
-            "cache_count", s->cache[side].count, "cache_taken",
-            s->cache_taken[side], "completed", aq_completed_count(s, side),
-            "collections", colls);
+        json_t *one = json_object();
+        put(one, "side", json_integer(side));
+        put(one, "seats", seats);
+        put(one, "cache_count", json_integer(s->cache[side].count));
+        put(one, "cache_taken", json_boolean(s->cache_taken[side]));
+        put(one, "completed", json_integer(aq_completed_count(s, side)));
+        put(one, "collections", colls);
         bool revealed = s->phase == AQ_PHASE_OVER || side == viewer_side;
         if (s->civ[side] != AQ_NONE && revealed)
-            json_object_set_new(one, "civilization",
-                                json_string(aq_suit_text(s->civ[side])));
+            put(one, "civilization", text_json(aq_suit_text(s->civ[side])));
         json_array_append_new(sides, one);
     }
     return sides;
@@ -126,37 +143,47 @@ json_t *aq_view(const aq_state *s, int seat)
 
     json_t *seats = json_array();
     for (int i = 0; i < s->seats; i++) {
-        json_t *one = json_pack("{s:i,s:i,s:i}", "seat", i, "side",
-                                aq_side_of(s, i), "hand_count",
-                                s->hand[i].count);
+        json_t *one = json_object();
+        put(one, "seat", json_integer(i));
+        put(one, "side", json_integer(aq_side_of(s, i)));
+        put(one, "hand_count", json_integer(s->hand[i].count));
         if (s->phase == AQ_PHASE_FINAL && !s->opt.pairs)
-            json_object_set_new(one, "final_chosen",
-                                json_boolean(s->choice[i].made));
+            put(one, "final_chosen", json_boolean(s->choice[i].made));
         json_array_append_new(seats, one);
     }
-    json_t *discard = json_pack("{s:i,s:o}", "count", s->discard.count, "top",
-                                top_json(&s->discard));
+    json_t *discard = json_object();
+    put(discard, "count", json_integer(s->discard.count));
+    put(discard, "top", top_json(&s->discard));
     if (on_turn)
-        json_object_set_new(discard, "cards",
-                            cards_json(s->discard.card, s->discard.count));
-    json_t *view = json_pack(
-        "{s:i,s:i,s:s,s:i,s:i,s:o,s:i,s:o,s:{s:i,s:o},s:o,s:o,s:o,s:o,s:o}",
-        "round", s->round, "rounds", s->opt.rounds, "phase",
-        aq_phase_text(s->phase), "turn", s->turn, "first", s->first, "going_out",
-        s->going_out == AQ_NONE ? json_null() : json_integer(s->going_out),
-        "draw_pile", s->draw.count, "discard_pile", discard, "character_pile",
-        "count", s->character.count, "top", top_json(&s->character), "seats",
-        seats, "sides", sides_json(s, viewer_side), "scores", aq_rounds_json(s),
-        "totals", aq_totals_json(s), "options", aq_options_json(&s->opt));
+        put(discard, "cards", cards_json(s->discard.card, s->discard.count));
+    json_t *character = json_object();
+    put(character, "count", json_integer(s->character.count));
+    put(character, "top", top_json(&s->character));
+    json_t *view = json_object();
+    put(view, "round", json_integer(s->round));
+    put(view, "rounds", json_integer(s->opt.rounds));
+    put(view, "phase", text_json(aq_phase_text(s->phase)));
+    put(view, "turn", json_integer(s->turn));
+    put(view, "first", json_integer(s->first));
+    put(view, "going_out", s->going_out == AQ_NONE
+                               ? json_null()
+                               : json_integer(s->going_out));
+    put(view, "draw_pile", json_integer(s->draw.count));
+    put(view, "discard_pile", discard);
+    put(view, "character_pile", character);
+    put(view, "seats", seats);
+    put(view, "sides", sides_json(s, viewer_side));
+    put(view, "scores", aq_rounds_json(s));
+    put(view, "totals", aq_totals_json(s));
+    put(view, "options", aq_options_json(&s->opt));
     if (player) {
-        json_t *you = json_pack("{s:i,s:i,s:o}", "seat", seat, "side",
-                                viewer_side, "hand",
-                                cards_json(s->hand[seat].card,
-                                           s->hand[seat].count));
+        json_t *you = json_object();
+        put(you, "seat", json_integer(seat));
+        put(you, "side", json_integer(viewer_side));
+        put(you, "hand", cards_json(s->hand[seat].card, s->hand[seat].count));
         if (s->choice[seat].made)
-            json_object_set_new(you, "final_plays",
-                                choice_json(&s->choice[seat]));
-        json_object_set_new(view, "you", you);
+            put(you, "final_plays", choice_json(&s->choice[seat]));
+        put(view, "you", you);
     }
     return view;
 }

@@ -8,6 +8,7 @@
 #include "aq_internal.h"
 #include "prose.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define AQ_TEXT_LINES 30     /* aim: shorten the table beyond this */
@@ -387,8 +388,9 @@ static void say_collections(writer *w, const json_t *collections)
         line(w);
 }
 
-/* One side: its seats, hands, cache, civilization, collections:
- * "seat 1: 7 cards in hand, cache of 10; 2 collections, 1 complete." */
+/* One side's first line: its seats, hands, cache, civilization,
+ * collections: "seat 1: 7 cards in hand, cache of 10; 2 collections, 1
+ * complete." (say_collections lists them.) */
 static void say_side(writer *w, const json_t *side)
 {
     int seats[RULES_MAX_SEATS];
@@ -440,7 +442,6 @@ static void say_side(writer *w, const json_t *side)
         say(w, "; %zu collection%s, %d complete.", made, made == 1 ? "" : "s",
             int_at(side, "completed"));
     line(w);
-    say_collections(w, collections);
 }
 
 /* The last finished round's scores, the totals and the viewer's own
@@ -498,7 +499,8 @@ static void say_scores(writer *w)
     line(w);
 }
 
-static void write_view(writer *w)
+/* Everything above the sides: heading, turn, sealed plays, hand, piles. */
+static void write_top(writer *w)
 {
     say_heading(w);
     say_turn(w);
@@ -507,31 +509,65 @@ static void write_view(writer *w)
         say_sealed(w);
     say_hand(w);
     say_piles(w);
-    size_t i;
-    const json_t *side;
-    json_array_foreach(json_object_get(w->view, "sides"), i, side)
-    {
-        say_side(w, side);
-    }
-    say_scores(w);
+}
+
+/* The writer's text so far, taken out of it: what follows goes to a
+ * fresh paragraph store. */
+static aq_prose take_part(writer *w)
+{
+    aq_prose part = w->out;
+    w->out = (aq_prose){0};
+    return part;
 }
 
 char *aq_view_text(const aq_state *s, int seat)
 {
     json_t *view = aq_view(s, seat);
+    char *text = aq_view_text_of(s, seat, view);
+    json_decref(view);
+    return text;
+}
+
+char *aq_view_text_of(const aq_state *s, int seat, const json_t *view)
+{
     writer w = {.view = view,
                 .viewer =
                     seat >= 0 && seat < s->seats ? seat : RULES_SPECTATOR};
+    /* Only the collections are written differently at each detail: the
+     * rest is written once and copied into each attempt. */
+    const json_t *sides = json_object_get(view, "sides");
+    size_t side_count = json_array_size(sides);
+    write_top(&w);
+    aq_prose top = take_part(&w);
+    aq_prose *side_lines = calloc(side_count + 1, sizeof *side_lines);
+    if (side_lines == NULL)
+        abort();
+    for (size_t i = 0; i < side_count; i++) {
+        say_side(&w, json_array_get(sides, i));
+        side_lines[i] = take_part(&w);
+    }
+    say_scores(&w);
+    aq_prose scores = take_part(&w);
     for (detail d = EACH_COLLECTION_ON_ITS_LINE;; d++) {
         aq_prose_clear(&w.out);
         w.detail = d;
-        write_view(&w);
+        aq_prose_add(&w.out, &top);
+        for (size_t i = 0; i < side_count; i++) {
+            aq_prose_add(&w.out, &side_lines[i]);
+            say_collections(&w, json_object_get(json_array_get(sides, i),
+                                                "collections"));
+        }
+        aq_prose_add(&w.out, &scores);
         if (w.out.lines <= AQ_TEXT_LINES || d == DETAIL_LEAST)
             break;
     }
+    for (size_t i = 0; i < side_count; i++)
+        aq_prose_free(&side_lines[i]);
+    free(side_lines);
+    aq_prose_free(&top);
+    aq_prose_free(&scores);
     /* A last resort no table played at random has needed. */
     aq_prose_cut(&w.out, AQ_TEXT_MAX_LINES,
                  "(The table is too large to list here: see the full view.)");
-    json_decref(view);
     return aq_prose_take(&w.out);
 }

@@ -11,8 +11,12 @@ json_t *as_card_json(const as_state *s, int card)
 {
     int stack = as_card_stack(card);
     int k = as_card_number(card) - 1;
-    json_t *o = json_pack("{s:s,s:s,s:b}", "card", as_card_name(card), "stack",
-                          as_data.stack_names[stack], "star", as_data.star[k]);
+    /* Key by key rather than json_pack: a view shows every card on the
+     * table, and answers to moves carry views. */
+    json_t *o = json_object();
+    json_object_set_new(o, "card", json_string(as_card_name(card)));
+    json_object_set_new(o, "stack", json_string(as_data.stack_names[stack]));
+    json_object_set_new(o, "star", json_boolean(as_data.star[k]));
     switch (stack) {
     case AS_CHINA:
         json_object_set_new(o, "letter",
@@ -48,9 +52,11 @@ static json_t *temple_json(const as_state *s, int seat)
             continue;
         as_slot_text(slot, at);
         bool down = as_data.covered[as_card_number(card) - 1];
-        json_t *o = json_pack("{s:s,s:s,s:i}", "at", at, "face",
-                              down ? "down" : "up", "covered_by",
-                              as_cover_count(s, slot));
+        json_t *o = json_object();
+        json_object_set_new(o, "at", json_string(at));
+        json_object_set_new(o, "face", json_string(down ? "down" : "up"));
+        json_object_set_new(o, "covered_by",
+                            json_integer(as_cover_count(s, slot)));
         if (!down || (seat >= 0 && s->peeked[seat][card]))
             json_object_set_new(o, "known", as_card_json(s, card));
         json_t *peekers = json_array();

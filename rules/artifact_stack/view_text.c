@@ -125,8 +125,10 @@ static void put_word(FILE *out, int *column, const char *word, int n)
         fputc(' ', out);
         (*column)++;
     }
+    /* Byte by byte, so without the stream's lock: out is this call's own
+     * memory stream. */
     for (int i = 0; i < n; i++)
-        fputc(word[i] == KEEP ? ' ' : word[i], out);
+        putc_unlocked(word[i] == KEEP ? ' ' : word[i], out);
     *column += n;
 }
 

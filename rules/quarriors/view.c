@@ -51,8 +51,12 @@ static json_t *face_json(const qq_state *st, int d)
 static json_t *die_json(const qq_state *st, int d)
 {
     const qq_die *die = &st->dice[d];
-    json_t *j = json_pack("{s:i,s:s,s:o}", "id", d, "zone",
-                          qq_zone_name(die->zone), "face", face_json(st, d));
+    /* Key by key rather than json_pack: a view shows every die in play,
+     * and answers to moves carry views. */
+    json_t *j = json_object();
+    json_object_set_new(j, "id", json_integer(d));
+    json_object_set_new(j, "zone", json_string(qq_zone_name(die->zone)));
+    json_object_set_new(j, "face", face_json(st, d));
     if (die->quest_die)
         json_object_set_new(j, "quest", json_string(
             qq_quests[st->quest_slots[die->slot].type].id));

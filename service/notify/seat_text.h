@@ -21,6 +21,11 @@
  * line, then what seat sees in state. malloc'd, ending in a newline. */
 char *seat_text_view(const store_match *match, const rules_engine *engine,
                      const rules_state *state, int seat);
+/* The same, for a caller that has built view as engine->view(state,
+ * seat) (borrowed; may be NULL): an engine that writes its text from the
+ * view (rules.h view_text_of_view) then does not build it again. */
+char *seat_text_view_of(const store_match *match, const rules_engine *engine,
+                        const rules_state *state, int seat, const json_t *view);
 
 /* The moves of legal (engine->legal's answer for seat, borrowed) in text
  * notation, one per line indented by two spaces: every move when the list
@@ -29,5 +34,9 @@ char *seat_text_view(const store_match *match, const rules_engine *engine,
  * per form and how many there are. malloc'd; "" when there is no move. */
 char *seat_text_moves(const rules_engine *engine, const rules_state *state,
                       int seat, const json_t *legal);
+/* The same, for a caller that has formatted the moves already: texts
+ * holds, for each of legal's "moves" in order, its text or null (what
+ * format_move returned; both borrowed). */
+char *seat_text_moves_of(const json_t *legal, const json_t *texts);
 
 #endif

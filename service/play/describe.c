@@ -204,8 +204,9 @@ json_t *describe_seat_view(const store_match *match,
     uint32_t committed;
     json_object_set_new(answer, "pending",
                         pending_of(match, engine, state, &committed));
-    json_object_set_new(answer, "view", engine->view(state, seat));
-    char *text = seat_text_view(match, engine, state, seat);
+    json_t *view = engine->view(state, seat);
+    json_object_set_new(answer, "view", view);
+    char *text = seat_text_view_of(match, engine, state, seat, view);
     json_object_set_new(answer, "text", json_string(text));
     free(text);
     json_object_set_new(answer, "result", result_of(match, engine, state));
@@ -226,7 +227,7 @@ json_t *describe_seat_view(const store_match *match,
         free(text);
     }
     json_object_set_new(legal, "texts", texts);
-    char *moves = seat_text_moves(engine, state, seat, legal);
+    char *moves = seat_text_moves_of(legal, texts);
     json_object_set_new(answer, "moves_text", json_string(moves));
     free(moves);
     json_object_set_new(answer, "legal", legal);

@@ -169,6 +169,16 @@ static void check_view_text(const rules_engine *engine, const rules_state *state
     if (seed_hex != NULL)
         cr_assert_null(strstr(text, seed_hex), "%s: %s: view_text(%d) shows "
                        "the seed", engine->name, where, seat);
+    if (engine->view_text_of_view != NULL) {
+        /* The same text from a view the caller built (the seat view does
+         * so, to build it once). */
+        json_t *view = engine->view(state, seat);
+        char *of_view = engine->view_text_of_view(state, seat, view);
+        cr_assert_str_eq(of_view, text, "%s: %s: view_text_of_view(%d) "
+                         "differs from view_text", engine->name, where, seat);
+        free(of_view);
+        json_decref(view);
+    }
     free(text);
 }
 

@@ -16,7 +16,8 @@
  *   - no view leaks the snapshot's seed;
  *   - view_text gives every seat and the spectator
  *     3 to 40 lines of at most 72 characters, ending in a newline, without
- *     control characters or the seed;
+ *     control characters or the seed; an engine's view_text_of_view
+ *     (when it has one) gives the same text from view()'s answer;
  *   - the match ends within max_moves, result() then says "over" and ranks
  *     every seat;
  *   - replaying the recorded (seat, action) list from the same seed gives a
