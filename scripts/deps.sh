@@ -3,7 +3,7 @@
 # the npm packages the browser page loads (web/package.json).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-packages=(build-essential pkg-config libmicrohttpd-dev libpq-dev libsodium-dev
+packages=(build-essential pkg-config libmicrohttpd-dev libpq-dev libsodium-dev libjemalloc-dev
           libjansson-dev libcriterion-dev libcurl4-openssl-dev postgresql
           postgresql-contrib nodejs npm libgmime-3.0-dev dovecot-imapd
           chromium)
