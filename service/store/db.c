@@ -446,11 +446,22 @@ void db_shutdown(void)
     database_url = NULL;
 }
 
-/* Runs sql on conn: by name once prepared on this thread's own connection
- * (prepared lazily, on first use); any other connection (tests, the
- * migrator) runs it unnamed. Transaction control is run as it is: it has
- * nothing to plan. A failed PREPARE falls back to running it
- * unnamed so the caller sees the statement's own error. */
+/* The next result in the pipeline, waiting until deadline at most (then
+ * the socket is shut, so that the connection reads as lost). NULL ends
+ * each statement's results. */
+static PGresult *next_result(PGconn *conn, long long deadline)
+{
+    while (PQisBusy(conn)) {
+        if (!wait_for(conn, POLLIN, deadline)) {
+            timed_out = true;
+            shutdown(PQsocket(conn), SHUT_RDWR);
+        }
+        if (PQconsumeInput(conn) == 0)
+            break;
+    }
+    return PQgetResult(conn);
+}
+
 /* The result of what was just sent on conn, waiting at most the limit: a
  * server that hangs (frozen, or a network that drops everything) must not
  * hold the request, nor its worker, for longer. Out of time, the socket is
@@ -465,15 +476,7 @@ static PGresult *await(PGconn *conn, int sent)
     long long deadline = now_ms() + limit_ms();
     PGresult *last = NULL;
     for (;;) {
-        while (PQisBusy(conn)) {
-            if (!wait_for(conn, POLLIN, deadline)) {
-                timed_out = true;
-                shutdown(PQsocket(conn), SHUT_RDWR);
-            }
-            if (PQconsumeInput(conn) == 0)
-                break;
-        }
-        PGresult *result = PQgetResult(conn);
+        PGresult *result = next_result(conn, deadline);
         if (result == NULL)
             break;
         PQclear(last);
@@ -498,6 +501,11 @@ static PGresult *exec_prepared(PGconn *conn, const char *name, int nparams,
         conn, PQsendQueryPrepared(conn, name, nparams, params, NULL, NULL, 0));
 }
 
+/* Runs sql on conn: by name once prepared on this thread's own connection
+ * (prepared lazily, on first use); any other connection (tests, the
+ * migrator) runs it unnamed. Transaction control is run as it is: it has
+ * nothing to plan. A failed PREPARE falls back to running it
+ * unnamed so the caller sees the statement's own error. */
 static PGresult *run(PGconn *conn, const char *sql, int nparams,
                      const char *const *params)
 {
@@ -645,21 +653,6 @@ static void queue_send(PGconn *conn, const char *sql, int nparams,
     if (sent == 0)
         queue.send_failed = true;
     queue_push("", sql, explain, facts);
-}
-
-/* The next result in the pipeline, waiting until deadline at most (then
- * the socket is shut, as in await). NULL ends each statement's results. */
-static PGresult *next_result(PGconn *conn, long long deadline)
-{
-    while (PQisBusy(conn)) {
-        if (!wait_for(conn, POLLIN, deadline)) {
-            timed_out = true;
-            shutdown(PQsocket(conn), SHUT_RDWR);
-        }
-        if (PQconsumeInput(conn) == 0)
-            break;
-    }
-    return PQgetResult(conn);
 }
 
 /* Sends a Sync and reads every queued result, then leaves pipeline mode.

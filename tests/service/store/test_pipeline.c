@@ -11,32 +11,10 @@
 #include <time.h>
 
 #include "../../support/pgtest.h"
+#include "store_support.h"
 #include "store/db.h"
 #include "store/migrate.h"
 #include "store/store.h"
-
-static PGconn *migrated(char *schema)
-{
-    cr_assert(sodium_init() >= 0);
-    PGconn *conn = pgtest_fresh_schema(schema);
-    apierr err;
-    cr_assert(migrate_apply(conn, "migrations", NULL, &err), "%s", err.message);
-    return conn;
-}
-
-static void new_match(PGconn *conn, store_match *match, long long id)
-{
-    memset(match, 0, sizeof *match);
-    match->match_id = id;
-    strcpy(match->game, "toy");
-    match->engine_version = 1;
-    match->options = json_object();
-    match->seat_count = 2;
-    strcpy(match->status, "open");
-    match->created_by = 1;
-    apierr err;
-    cr_assert(store_insert_match(conn, match, &err), "%s", err.message);
-}
 
 static json_t *event(const char *kind, int n)
 {
@@ -81,9 +59,9 @@ static const uint8_t digest_b[32] = {2};
 Test(pipeline, a_stale_append_is_refused_at_commit_with_the_head_it_lost_to)
 {
     char schema[64];
-    PGconn *conn = migrated(schema);
+    PGconn *conn = store_test_schema(schema);
     store_match match;
-    new_match(conn, &match, 31);
+    store_test_match(conn, &match, 31);
     append_n(conn, &match, 3);
     /* A writer that read the match at event 1. */
     store_match stale = match;
@@ -121,9 +99,9 @@ Test(pipeline, a_stale_append_is_refused_at_commit_with_the_head_it_lost_to)
 Test(pipeline, a_stale_append_outside_a_transaction_is_refused_at_once)
 {
     char schema[64];
-    PGconn *conn = migrated(schema);
+    PGconn *conn = store_test_schema(schema);
     store_match match;
-    new_match(conn, &match, 32);
+    store_test_match(conn, &match, 32);
     append_n(conn, &match, 2);
     store_match stale = match;
     stale.head_seq = 0;
@@ -141,10 +119,10 @@ Test(pipeline, a_stale_append_outside_a_transaction_is_refused_at_once)
 Test(pipeline, a_nonce_taken_meanwhile_is_409_and_takes_the_append_with_it)
 {
     char schema[64];
-    PGconn *conn = migrated(schema);
+    PGconn *conn = store_test_schema(schema);
     PGconn *other = pgtest_connect(schema);
     store_match match;
-    new_match(conn, &match, 33);
+    store_test_match(conn, &match, 33);
     append_n(conn, &match, 1);
     apierr err = {.head = -1};
     /* This request queues its append... */
@@ -196,9 +174,9 @@ Test(pipeline, a_nonce_taken_meanwhile_is_409_and_takes_the_append_with_it)
 Test(pipeline, a_read_in_the_middle_sees_what_was_queued_before_it)
 {
     char schema[64];
-    PGconn *conn = migrated(schema);
+    PGconn *conn = store_test_schema(schema);
     store_match match;
-    new_match(conn, &match, 34);
+    store_test_match(conn, &match, 34);
     apierr err = {.head = -1};
     json_t *events[2] = {event("move", 0), event("move", 1)};
     cr_assert(store_begin(conn, &err), "%s", err.message);
@@ -233,9 +211,9 @@ Test(pipeline, a_read_in_the_middle_sees_what_was_queued_before_it)
 Test(pipeline, a_read_in_the_middle_reports_the_queued_failure_first)
 {
     char schema[64];
-    PGconn *conn = migrated(schema);
+    PGconn *conn = store_test_schema(schema);
     store_match match;
-    new_match(conn, &match, 35);
+    store_test_match(conn, &match, 35);
     append_n(conn, &match, 2);
     store_match stale = match;
     stale.head_seq = 1;
@@ -259,9 +237,9 @@ Test(pipeline, a_read_in_the_middle_reports_the_queued_failure_first)
 Test(pipeline, rolling_back_drops_what_was_queued)
 {
     char schema[64];
-    PGconn *conn = migrated(schema);
+    PGconn *conn = store_test_schema(schema);
     store_match match;
-    new_match(conn, &match, 36);
+    store_test_match(conn, &match, 36);
     apierr err = {.head = -1};
     json_t *e = event("move", 0);
     cr_assert(store_begin(conn, &err) &&
@@ -295,10 +273,10 @@ Test(pipeline,
      prepared_statements_work_queued_and_a_failed_prepare_is_forgotten)
 {
     char schema[64];
-    PGconn *setup = migrated(schema);
+    PGconn *setup = store_test_schema(schema);
     PGconn *conn = thread_conn(schema);
     store_match match;
-    new_match(conn, &match, 37);
+    store_test_match(conn, &match, 37);
     apierr err = {.head = -1};
     for (int i = 0; i < 3; i++) {
         json_t *e = event("move", i);
@@ -345,7 +323,7 @@ Test(pipeline,
      a_server_that_does_not_answer_a_queued_transaction_is_503_in_time)
 {
     char schema[64];
-    PGconn *setup = migrated(schema);
+    PGconn *setup = store_test_schema(schema);
     db_set_timeout(400);
     PGconn *conn = thread_conn(schema);
     apierr err = {.head = -1};

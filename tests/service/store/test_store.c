@@ -7,31 +7,9 @@
 #include <string.h>
 
 #include "../../support/pgtest.h"
+#include "store_support.h"
 #include "store/migrate.h"
 #include "store/store.h"
-
-static PGconn *migrated(char *schema)
-{
-    cr_assert(sodium_init() >= 0);
-    PGconn *conn = pgtest_fresh_schema(schema);
-    apierr err;
-    cr_assert(migrate_apply(conn, "migrations", NULL, &err), "%s", err.message);
-    return conn;
-}
-
-static void new_match(PGconn *conn, store_match *match, long long id)
-{
-    memset(match, 0, sizeof *match);
-    match->match_id = id;
-    strcpy(match->game, "toy");
-    match->engine_version = 1;
-    match->options = json_object();
-    match->seat_count = 2;
-    strcpy(match->status, "open");
-    match->created_by = 1;
-    apierr err;
-    cr_assert(store_insert_match(conn, match, &err), "%s", err.message);
-}
 
 static json_t *event(const char *kind, int n)
 {
@@ -42,7 +20,7 @@ static json_t *event(const char *kind, int n)
 Test(store_migrations, apply_once_then_nothing)
 {
     char schema[64];
-    PGconn *conn = migrated(schema);
+    PGconn *conn = store_test_schema(schema);
     apierr err;
     int applied = -1;
     cr_assert(migrate_apply(conn, "migrations", &applied, &err), "%s",
@@ -57,7 +35,7 @@ Test(store_migrations, apply_once_then_nothing)
 Test(store_migrations, refuses_a_database_newer_than_itself)
 {
     char schema[64];
-    PGconn *conn = migrated(schema);
+    PGconn *conn = store_test_schema(schema);
     pgtest_exec(conn, "INSERT INTO schema_migrations (version, name)"
                       " VALUES (9999, '9999_future.sql')");
     apierr err;
@@ -71,9 +49,9 @@ Test(store_migrations, refuses_a_database_newer_than_itself)
 Test(store_events, appends_chain_their_hashes)
 {
     char schema[64];
-    PGconn *conn = migrated(schema);
+    PGconn *conn = store_test_schema(schema);
     store_match match;
-    new_match(conn, &match, 11);
+    store_test_match(conn, &match, 11);
     apierr err;
     for (int i = 0; i < 5; i++) {
         json_t *e = event("move", i);
@@ -119,9 +97,9 @@ Test(store_events, appends_chain_their_hashes)
 Test(store_events, a_stale_head_is_a_conflict_not_a_gap)
 {
     char schema[64];
-    PGconn *conn = migrated(schema);
+    PGconn *conn = store_test_schema(schema);
     store_match first, second;
-    new_match(conn, &first, 12);
+    store_test_match(conn, &first, 12);
     apierr err;
     cr_assert(store_load_match(conn, 12, &second, &err));
     json_t *e = event("move", 1);
@@ -140,9 +118,9 @@ Test(store_events, a_stale_head_is_a_conflict_not_a_gap)
 Test(store_events, tampering_with_one_event_is_named)
 {
     char schema[64];
-    PGconn *conn = migrated(schema);
+    PGconn *conn = store_test_schema(schema);
     store_match match;
-    new_match(conn, &match, 13);
+    store_test_match(conn, &match, 13);
     apierr err;
     for (int i = 0; i < 4; i++) {
         json_t *e = event("move", i);
@@ -206,9 +184,9 @@ static void *race(void *arg)
 Test(store_events, eight_racing_writers_win_each_seq_exactly_once)
 {
     char schema[64];
-    PGconn *conn = migrated(schema);
+    PGconn *conn = store_test_schema(schema);
     store_match match;
-    new_match(conn, &match, 14);
+    store_test_match(conn, &match, 14);
     pthread_t threads[RACERS];
     racer racers[RACERS];
     for (int i = 0; i < RACERS; i++) {
@@ -246,9 +224,9 @@ Test(store_events, eight_racing_writers_win_each_seq_exactly_once)
 Test(store_snapshots, the_latest_of_the_right_version_is_found)
 {
     char schema[64];
-    PGconn *conn = migrated(schema);
+    PGconn *conn = store_test_schema(schema);
     store_match match;
-    new_match(conn, &match, 15);
+    store_test_match(conn, &match, 15);
     apierr err;
     cr_assert(store_save_snapshot(conn, 15, 4, 1, "{\"at\":4}", &err));
     cr_assert(store_save_snapshot(conn, 15, 8, 1, "{\"at\":8}", &err));
@@ -272,7 +250,7 @@ Test(store_snapshots, the_latest_of_the_right_version_is_found)
 Test(store_nonces, a_retry_is_recognised_and_a_reuse_is_not)
 {
     char schema[64];
-    PGconn *conn = migrated(schema);
+    PGconn *conn = store_test_schema(schema);
     apierr err;
     uint8_t digest[32] = {1}, other[32] = {2};
     store_nonce found = {0};
@@ -307,7 +285,7 @@ static void made_ago(PGconn *conn, const char *nonce, const char *age)
 Test(store_nonces, only_nonces_past_the_window_are_pruned)
 {
     char schema[64];
-    PGconn *conn = migrated(schema);
+    PGconn *conn = store_test_schema(schema);
     apierr err;
     uint8_t digest[32] = {1};
     store_nonce answer = {.status = 200, .response = "{}"};
