@@ -65,7 +65,8 @@ CLI_SRC := $(wildcard cli/*.c)
 # them fails make test, not the next make bench.
 BENCHES := $(BUILD)/bench/engines $(BUILD)/bench/service $(BUILD)/bench/notify \
     $(BUILD)/bench/restore $(BUILD)/bench/mail $(BUILD)/bench/ratelimit \
-    $(BUILD)/bench/streams $(BUILD)/bench/slow_clients $(BUILD)/bench/growth
+    $(BUILD)/bench/streams $(BUILD)/bench/slow_clients $(BUILD)/bench/growth \
+    $(BUILD)/bench/moves_loop
 
 # The example bots (examples/bots/): the C one is built with everything
 # else, so the bots' suite can play it and a client change cannot break it.
@@ -191,6 +192,10 @@ $(BUILD)/bench/service: $(call obj,bench/service.c) $(BUILD)/libclient.a $(BUILD
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/bench/notify: $(call obj,bench/notify.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/bench/moves_loop: $(call obj,bench/moves_loop.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 

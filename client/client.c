@@ -200,6 +200,13 @@ bool client_send(client *c, const char *method, const char *path,
     return true;
 }
 
+bool client_sign_headers(const char *method, const char *path,
+                         const char *body, const client_key *signer,
+                         struct curl_slist **headers, char *errbuf)
+{
+    return sign(method, path, body, signer, NULL, headers, errbuf);
+}
+
 void client_response_free(client_response *response)
 {
     json_decref(response->json);

@@ -57,6 +57,16 @@ bool client_send(client *c, const char *method, const char *path,
 
 void client_response_free(client_response *response);
 
+struct curl_slist;
+
+/* Appends to *headers the Signature-Input, Signature and Content-Digest
+ * that client_send would send for method path body signed by signer, for
+ * a caller that sends the request itself (several at once through curl's
+ * multi interface). False with errbuf (256 bytes) filled. */
+bool client_sign_headers(const char *method, const char *path,
+                         const char *body, const client_key *signer,
+                         struct curl_slist **headers, char *errbuf);
+
 /* The key id the service gives a public key: "k_" and the hex of its
  * 8-byte BLAKE2b digest (known before registering, which is signed with
  * it). */
