@@ -154,7 +154,14 @@ bool client_send(client *c, const char *method, const char *path,
              options && options->content_type ? options->content_type
                                               : "application/json");
     headers = curl_slist_append(headers, content_type);
-    headers = curl_slist_append(headers, "Expect:");
+    /* A body past the server's usual 64 KiB cap waits for "100 Continue":
+     * a server that refuses it at its headers (413) closes the connection,
+     * and a body already on its way would meet a reset that can swallow
+     * the refusal ("Failed sending data to the peer" in place of 413,
+     * which pbem mail-in would take for a reason to try again). */
+    headers = curl_slist_append(headers, body != NULL && strlen(body) > 65536
+                                             ? "Expect: 100-continue"
+                                             : "Expect:");
     char *sent_body = body ? strdup(body) : NULL;
     if (signer != NULL &&
         !sign(method, path, body, signer, options, &headers, errbuf)) {
