@@ -27,6 +27,7 @@
 #include <time.h>
 
 #include "client.h"
+#include "latency.h"
 
 /* Moves between rewinds: well inside the shortest games. */
 #define CYCLE_MOVES 40
@@ -57,13 +58,6 @@ typedef struct worker {
     long long first_head, last_head; /* summed over the matches */
     char error[256];
 } worker;
-
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 static bool call(worker *w, const char *method, const char *path,
                  const char *body, const client_key *key, long expect,
@@ -169,9 +163,9 @@ static bool step(worker *w, match *m, double *took)
     m->view = NULL;
     snprintf(path, sizeof path, "/v1/matches/%s/moves", m->id);
     client_response r;
-    double started = now_seconds();
+    double started = bench_now();
     bool ok = call(w, "POST", path, text, &w->keys[m->seat], 200, &r);
-    *took = now_seconds() - started;
+    *took = bench_now() - started;
     free(text);
     if (!ok)
         return false;
@@ -271,12 +265,6 @@ static void *run(void *arg)
     return NULL;
 }
 
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static int keygen(const char *file)
 {
     client_key admin;
@@ -347,12 +335,12 @@ int main(int argc, char **argv)
     for (;;) {
         pthread_barrier_wait(&rounds); /* every client ready */
         stop = timed >= seconds;
-        double started = now_seconds();
+        double started = bench_now();
         pthread_barrier_wait(&rounds);
         if (stop)
             break;
         pthread_barrier_wait(&rounds); /* every client's round over */
-        timed += now_seconds() - started;
+        timed += bench_now() - started;
     }
     long moves = 0, samples = 0;
     long long first = 0, last = 0;
@@ -382,14 +370,14 @@ int main(int argc, char **argv)
         if (w->c != NULL)
             client_free(w->c);
     }
-    qsort(all, (size_t)n, sizeof *all, by_value);
+    double p50, p99;
+    bench_percentiles(all, n, &p50, &p99);
     long total = (long)clients * matches;
     printf("events=%s clients=%d matches=%ld log_at_start=%lld "
            "log_at_end=%lld moves=%ld moves_per_second=%.1f p50_ms=%.2f "
            "p99_ms=%.2f\n",
            argv[6], clients, total, first / total, last / total, moves,
-           timed > 0 ? (double)moves / timed : 0,
-           n ? all[n / 2] * 1e3 : 0, n ? all[(n * 99) / 100] * 1e3 : 0);
+           timed > 0 ? (double)moves / timed : 0, p50, p99);
     free(all);
     free(workers);
     free(threads);

@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "client.h"
+#include "latency.h"
 
 #define MAX_SAMPLES 400000
 
@@ -49,13 +50,6 @@ typedef struct run {
     long samples;
     char error[256];
 } run;
-
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 static size_t collect(char *data, size_t size, size_t count, void *user)
 {
@@ -100,7 +94,7 @@ static bool send_request(run *r, player *p, step doing, const char *method,
     curl_easy_setopt(p->easy, CURLOPT_WRITEFUNCTION, collect);
     curl_easy_setopt(p->easy, CURLOPT_WRITEDATA, p);
     curl_easy_setopt(p->easy, CURLOPT_PRIVATE, p);
-    p->sent = now_seconds();
+    p->sent = bench_now();
     r->in_flight++;
     return curl_multi_add_handle(r->multi, p->easy) == CURLM_OK;
 }
@@ -216,12 +210,6 @@ static bool answered(run *r, player *p, double at, bool more)
     return ok;
 }
 
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 int main(int argc, char **argv)
 {
     if (argc != 5) {
@@ -255,7 +243,7 @@ int main(int argc, char **argv)
         players[i].easy = curl_easy_init();
     }
     client_free(setup);
-    double start = now_seconds(), deadline = start + seconds;
+    double start = bench_now(), deadline = start + seconds;
     bool ok = true;
     for (int i = 0; ok && i < count; i++)
         ok = next_request(&r, &players[i]);
@@ -267,7 +255,7 @@ int main(int argc, char **argv)
         while (ok && (msg = curl_multi_info_read(r.multi, &left)) != NULL) {
             if (msg->msg != CURLMSG_DONE)
                 continue;
-            double at = now_seconds();
+            double at = bench_now();
             player *p = NULL;
             curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &p);
             if (msg->data.result != CURLE_OK) {
@@ -287,14 +275,13 @@ int main(int argc, char **argv)
         r.failed++;
         fprintf(stderr, "moves_loop: %s\n", r.error);
     }
-    double elapsed = now_seconds() - start;
-    qsort(r.latencies, (size_t)r.samples, sizeof(double), by_value);
-    long n = r.samples;
+    double elapsed = bench_now() - start;
+    double p50, p99;
+    bench_percentiles(r.latencies, r.samples, &p50, &p99);
     printf("clients=%d accepted=%ld failed=%ld moves_per_second=%.1f "
            "p50_ms=%.2f p99_ms=%.2f\n",
-           count, r.accepted, r.failed, (double)r.accepted / elapsed,
-           n ? r.latencies[n / 2] * 1e3 : 0,
-           n ? r.latencies[(n * 99) / 100] * 1e3 : 0);
+           count, r.accepted, r.failed, (double)r.accepted / elapsed, p50,
+           p99);
     for (int i = 0; i < count; i++) {
         curl_multi_remove_handle(r.multi, players[i].easy);
         curl_easy_cleanup(players[i].easy);

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "client.h"
+#include "latency.h"
 
 #define MAX_SAMPLES 200000
 
@@ -28,13 +29,6 @@ typedef struct worker {
     long samples;
     char error[256];
 } worker;
-
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 static bool call(client *c, const char *method, const char *path,
                  const char *body, const client_key *key, long expect,
@@ -86,7 +80,7 @@ static void *play(void *arg)
     }
     int seat = 0;
     json_t *view = NULL; /* the seat's view with its legal moves, when fresh */
-    while (now_seconds() < w->deadline) {
+    while (bench_now() < w->deadline) {
         if (match[0] == '\0' && !new_match(c, w, keys, match))
             break;
         char path[64];
@@ -117,9 +111,9 @@ static void *play(void *arg)
         view = NULL;
         snprintf(path, sizeof path, "/v1/matches/%s/moves", match);
         client_response r;
-        double started = now_seconds();
+        double started = bench_now();
         bool ok = call(c, "POST", path, text, &keys[seat], 200, &r, w);
-        double took = now_seconds() - started;
+        double took = bench_now() - started;
         free(text);
         if (!ok) {
             w->failed++;
@@ -147,12 +141,6 @@ done:
     return NULL;
 }
 
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 int main(int argc, char **argv)
 {
     if (argc != 5) {
@@ -166,7 +154,7 @@ int main(int argc, char **argv)
     double seconds = atof(argv[4]);
     worker *workers = calloc((size_t)clients, sizeof *workers);
     pthread_t *threads = calloc((size_t)clients, sizeof *threads);
-    double start = now_seconds();
+    double start = bench_now();
     for (int i = 0; i < clients; i++) {
         workers[i] = (worker){.base_url = argv[1], .game = argv[2],
                               .deadline = start + seconds};
@@ -182,7 +170,7 @@ int main(int argc, char **argv)
         if (workers[i].error[0])
             fprintf(stderr, "client %d: %s\n", i, workers[i].error);
     }
-    double elapsed = now_seconds() - start;
+    double elapsed = bench_now() - start;
     double *all = malloc((size_t)(samples ? samples : 1) * sizeof(double));
     long n = 0;
     for (int i = 0; i < clients; i++) {
@@ -191,12 +179,11 @@ int main(int argc, char **argv)
         n += workers[i].samples;
         free(workers[i].latencies);
     }
-    qsort(all, (size_t)n, sizeof *all, by_value);
-    double p50 = n ? all[n / 2] : 0, p99 = n ? all[(n * 99) / 100] : 0;
+    double p50, p99;
+    bench_percentiles(all, n, &p50, &p99);
     printf("clients=%d accepted=%ld failed=%ld moves_per_second=%.1f "
            "p50_ms=%.2f p99_ms=%.2f\n",
-           clients, accepted, failed, (double)accepted / elapsed, p50 * 1e3,
-           p99 * 1e3);
+           clients, accepted, failed, (double)accepted / elapsed, p50, p99);
     free(all);
     free(workers);
     free(threads);
