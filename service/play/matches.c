@@ -388,8 +388,6 @@ static json_t *play(PGconn *conn, const caller *who, store_match *match,
         json_object_set(json_object_get(events[0], "data"), "request",
                         who->signature);
     delegates_note(who, events[0]);
-    if (!store_begin(conn, err))
-        goto done;
     /* Notify only when someone new must act (or the match ends): a player
      * who draws and then plays is told once that it is their turn, and the
      * seats still owing a move in any order are not told again. */
@@ -398,6 +396,14 @@ static json_t *play(PGconn *conn, const caller *who, store_match *match,
     bool changed = after.wait != pending.wait ||
                    (after.seats & ~pending.seats) != 0 ||
                    strcmp(after.decision, pending.decision) != 0;
+    /* Who can be told is read before the transaction, so that a move
+     * needs no read inside it and can share its commit with other
+     * matches' (store_begin_shared). */
+    if (changed && match->reachability_unknown &&
+        !store_load_reachability(conn, match, err))
+        goto done;
+    if (!store_begin_shared(conn, match->match_id, err))
+        goto done;
     bool over = false;
     append_change change = {
         .events = events,

@@ -119,7 +119,7 @@ bool retry_remember_refusal(const caller *who, int status, const char *body,
         return false;
     /* A use case that failed has rolled back; one that did not would
      * commit its half-done work with this row. */
-    if (PQtransactionStatus(conn) != PQTRANS_IDLE)
+    if (db_in_transaction(conn))
         return apierr_set(err, 500, "internal",
                           "a refused request left its transaction open");
     store_nonce saved = {.status = status, .response = (char *)body};

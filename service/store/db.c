@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "core/log.h"
+#include "store/db_private.h"
 
 #include <pthread.h>
 
@@ -20,7 +21,7 @@
  * statement is found by its address and then its text: most SQL is a
  * string literal, but some is built in a buffer that is reused. */
 typedef struct prepared_statement {
-    const char *sql;
+    const void *sql; /* the caller's address for the text (queue_send_as) */
     char *text;
     char name[16];
 } prepared_statement;
@@ -46,9 +47,8 @@ typedef struct queued_statement {
     long long facts[2];
 } queued_statement;
 
-/* At most this many statements wait unread; one more is sent after the
- * ones waiting were read. */
-#define DB_QUEUE_MAX 32
+/* At most DB_QUEUE_MAX statements (db_private.h) wait unread; one more
+ * is sent after the ones waiting were read. */
 
 /* This thread's queue, on one connection at a time: the connection is in
  * pipeline mode exactly while count > 0. */
@@ -385,7 +385,8 @@ static bool still_open(PGconn *conn)
 {
     if (PQstatus(conn) != CONNECTION_OK)
         return false;
-    if (PQtransactionStatus(conn) != PQTRANS_IDLE || queue_open(conn))
+    if (PQtransactionStatus(conn) != PQTRANS_IDLE || queue_open(conn) ||
+        db_shared_recording(conn))
         return true;
     /* Twice: a read that finds the server's parting message returns it
      * without looking for the close that follows it. */
@@ -432,6 +433,7 @@ void db_close_thread(void)
 
 void db_shutdown(void)
 {
+    db_shared_stop();
     pthread_mutex_lock(&slots_lock);
     for (int i = 0; i < DB_THREADS_MAX; i++) {
         if (slots[i] != NULL) {
@@ -611,10 +613,12 @@ static void queue_push(const char *name, const char *sql, db_explain *explain,
 }
 
 /* Sends sql into conn's pipeline (entering pipeline mode for the first),
- * prepared on first use like run(): the PREPARE is queued too. */
-static void queue_send(PGconn *conn, const char *sql, int nparams,
-                       const char *const *params, db_explain *explain,
-                       const long long *facts)
+ * prepared on first use like run(): the PREPARE is queued too, with the
+ * statement's facts. id is the statement's identity for that (the address
+ * its caller gave, which a copy of the text keeps: db_shared.c). */
+static void queue_send_as(PGconn *conn, const void *id, const char *sql,
+                          int nparams, const char *const *params,
+                          db_explain *explain, const long long *facts)
 {
     if (queue.count == 0) {
         queue.conn = conn;
@@ -625,7 +629,7 @@ static void queue_send(PGconn *conn, const char *sql, int nparams,
     if (slot != NULL && conn == slot->conn && nparams > 0) {
         for (int i = 0; name == NULL && i < slot->prepared_count; i++) {
             prepared_statement *p = &slot->prepared[i];
-            if (p->sql == sql && strcmp(p->text, sql) == 0)
+            if (p->sql == id && strcmp(p->text, sql) == 0)
                 name = p->name;
         }
         if (name == NULL && slot->prepared_count < DB_PREPARED_MAX) {
@@ -636,10 +640,10 @@ static void queue_send(PGconn *conn, const char *sql, int nparams,
             if (PQsendPrepare(conn, p->name, sql, nparams, NULL) == 0) {
                 queue.send_failed = true; /* drain reports it */
             } else {
-                p->sql = sql;
+                p->sql = id;
                 p->text = strdup(sql);
                 slot->prepared_count++;
-                queue_push(p->name, sql, NULL, NULL);
+                queue_push(p->name, sql, NULL, facts);
                 name = p->name;
             }
         }
@@ -655,28 +659,36 @@ static void queue_send(PGconn *conn, const char *sql, int nparams,
     queue_push("", sql, explain, facts);
 }
 
-/* Sends a Sync and reads every queued result, then leaves pipeline mode.
- * With mine, the last statement is the caller's own: its result, whatever
- * its status, is returned for the caller to judge. Returns NULL with err
- * filled when a statement queued before failed (the transaction is then
- * rolled back and the statement's explain, if any, says what it means to
- * its caller) or the connection was lost (503, as in report_failure). */
-static PGresult *drain(PGconn *conn, bool mine, apierr *err)
+static void queue_send(PGconn *conn, const char *sql, int nparams,
+                       const char *const *params, db_explain *explain,
+                       const long long *facts)
 {
-    queued_statement items[DB_QUEUE_MAX];
+    queue_send_as(conn, sql, sql, nparams, params, explain, facts);
+}
+
+/* Sends a Sync and reads every queued result, then leaves pipeline mode
+ * and empties the queue. With mine, the last statement is the caller's
+ * own: its result, whatever its status, goes to *own. The first statement
+ * that failed comes back in *failure, its queue entry copied to *failed
+ * (*failure NULL: none failed). False when the connection was lost or fell
+ * out of step with the server (its socket is then shut, so it reads as
+ * lost): *failure is then what to report, never NULL. */
+static bool pipeline_read(PGconn *conn, bool mine, PGresult **own,
+                          PGresult **failure, queued_statement *failed)
+{
     int count = queue.count;
     bool lost = queue.send_failed;
-    memcpy(items, queue.items, sizeof items[0] * (size_t)count);
-    queue.count = 0;
-    queue.send_failed = false;
-    queue.conn = NULL;
     timed_out = false;
+    *own = NULL;
+    *failure = NULL;
+    memset(failed, 0, sizeof *failed);
+    if (count > 0)
+        *failed = queue.items[count - 1];
     long long deadline = now_ms() + limit_ms();
     if (PQpipelineSync(conn) == 0)
         lost = true;
-    PGresult *failure = NULL, *own = NULL;
-    int failed_at = -1, at = 0;
-    bool synced = false;
+    int at = 0;
+    bool synced = false, failed_seen = false;
     while (!lost && at <= count) {
         PGresult *r = next_result(conn, deadline);
         if (r == NULL) {
@@ -690,22 +702,27 @@ static PGresult *drain(PGconn *conn, bool mine, apierr *err)
             break;
         }
         bool ok = status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK;
-        if (at < count && !ok && items[at].name[0] != '\0')
-            forget_name(items[at].name);
+        if (at < count && !ok && queue.items[at].name[0] != '\0')
+            forget_name(queue.items[at].name);
         if (PQstatus(conn) != CONNECTION_OK) {
-            PQclear(failure);
-            failure = r;
+            PQclear(*failure);
+            *failure = r;
             lost = true;
         } else if (mine && at == count - 1 &&
-                   status != PGRES_PIPELINE_ABORTED && own == NULL) {
-            own = r;
-        } else if (!ok && status != PGRES_PIPELINE_ABORTED && failure == NULL) {
-            failure = r;
-            failed_at = at;
+                   status != PGRES_PIPELINE_ABORTED && *own == NULL) {
+            *own = r;
+        } else if (!ok && status != PGRES_PIPELINE_ABORTED && !failed_seen) {
+            *failure = r;
+            failed_seen = true;
+            if (at < count)
+                *failed = queue.items[at];
         } else {
             PQclear(r);
         }
     }
+    queue.count = 0;
+    queue.send_failed = false;
+    queue.conn = NULL;
     if (!synced || PQexitPipelineMode(conn) == 0) {
         /* Out of step with the server, or cut off: the connection reads
          * as lost and db_conn makes a new one. */
@@ -715,11 +732,26 @@ static PGresult *drain(PGconn *conn, bool mine, apierr *err)
         lost = true;
     }
     if (lost) {
-        PQclear(own);
-        if (failure == NULL)
-            failure = PQmakeEmptyPGresult(conn, PGRES_FATAL_ERROR);
-        report_failure(conn, failure, count > 0 ? items[count - 1].sql : "",
-                       err);
+        PQclear(*own);
+        *own = NULL;
+        if (*failure == NULL)
+            *failure = PQmakeEmptyPGresult(conn, PGRES_FATAL_ERROR);
+        return false;
+    }
+    return true;
+}
+
+/* Reads every queued result (pipeline_read). Returns the caller's own
+ * result (mine) or an empty success; NULL with err filled when a statement
+ * queued before failed (the transaction is then rolled back and the
+ * statement's explain, if any, says what it means to its caller) or the
+ * connection was lost (503, as in report_failure). */
+static PGresult *drain(PGconn *conn, bool mine, apierr *err)
+{
+    PGresult *own, *failure;
+    queued_statement failed;
+    if (!pipeline_read(conn, mine, &own, &failure, &failed)) {
+        report_failure(conn, failure, failed.sql, err);
         return NULL;
     }
     if (failure == NULL)
@@ -727,14 +759,43 @@ static PGresult *drain(PGconn *conn, bool mine, apierr *err)
     PQclear(own);
     char state[6];
     snprintf(state, sizeof state, "%s", db_sqlstate(failure));
-    report_failure(conn, failure, items[failed_at].sql, err);
+    report_failure(conn, failure, failed.sql, err);
     /* The statements after it did not run; nothing of the transaction
      * stands. Its explanation may read again (the head now). */
     if (PQtransactionStatus(conn) != PQTRANS_IDLE)
         PQclear(exec_params(conn, "ROLLBACK", 0, NULL));
-    if (items[failed_at].explain != NULL && PQstatus(conn) == CONNECTION_OK)
-        items[failed_at].explain(conn, state, items[failed_at].facts, err);
+    if (failed.explain != NULL && PQstatus(conn) == CONNECTION_OK)
+        failed.explain(conn, state, failed.facts, err);
     return NULL;
+}
+
+void db_pipeline_send(PGconn *conn, const void *id, const char *sql,
+                      int nparams, const char *const *params,
+                      db_explain *explain, const long long facts[2])
+{
+    queue_send_as(conn, id, sql, nparams, params, explain, facts);
+}
+
+void db_pipeline_read(PGconn *conn, db_pipeline_outcome *out)
+{
+    PGresult *own;
+    queued_statement failed;
+    out->lost = !pipeline_read(conn, false, &own, &out->failure, &failed);
+    PQclear(own);
+    out->facts[0] = failed.facts[0];
+    out->facts[1] = failed.facts[1];
+    snprintf(out->sql, sizeof out->sql, "%s", failed.sql);
+}
+
+void db_report_failure(PGconn *conn, PGresult *result, const char *sql,
+                       apierr *err)
+{
+    report_failure(conn, result, sql, err);
+}
+
+void db_run_plain(PGconn *conn, const char *sql)
+{
+    PQclear(exec_params(conn, sql, 0, NULL));
 }
 
 /* Runs a statement that needs its result: after what is queued, if
@@ -759,6 +820,9 @@ bool db_queue(PGconn *conn, const char *sql, int nparams,
               const char *const *params, db_explain *explain,
               const long long facts[2], apierr *err)
 {
+    if (db_shared_recording(conn))
+        return db_shared_record(conn, sql, sql, nparams, params, explain,
+                                facts, err);
     bool in_transaction =
         queue_open(conn) ||
         (queue.count == 0 && PQtransactionStatus(conn) == PQTRANS_INTRANS);
@@ -786,6 +850,10 @@ bool db_queue(PGconn *conn, const char *sql, int nparams,
 
 bool db_begin(PGconn *conn, apierr *err)
 {
+    /* Inside a shared transaction: as PostgreSQL takes a BEGIN inside a
+     * transaction (a warning), it goes on, as an ordinary one. */
+    if (db_shared_recording(conn))
+        db_shared_spill(conn);
     if (queue.count == 0 && PQtransactionStatus(conn) == PQTRANS_IDLE) {
         queue_send(conn, "BEGIN", 0, NULL, NULL, NULL);
         return true;
@@ -793,8 +861,26 @@ bool db_begin(PGconn *conn, apierr *err)
     return db_command(conn, "BEGIN", 0, NULL, err);
 }
 
+bool db_begin_shared(PGconn *conn, long long order_key, apierr *err)
+{
+    if (queue.count == 0 && PQtransactionStatus(conn) == PQTRANS_IDLE &&
+        !db_shared_recording(conn))
+        return db_shared_begin(conn, order_key);
+    return db_begin(conn, err);
+}
+
+bool db_in_transaction(PGconn *conn)
+{
+    return db_shared_recording(conn) || queue_open(conn) ||
+           PQtransactionStatus(conn) != PQTRANS_IDLE;
+}
+
 void db_rollback(PGconn *conn)
 {
+    if (db_shared_recording(conn)) {
+        db_shared_drop();
+        return;
+    }
     if (queue_open(conn)) {
         apierr ignored;
         PQclear(drain(conn, false, &ignored));
@@ -807,6 +893,10 @@ PGresult *db_query(PGconn *conn, const char *sql, int nparams,
                    const char *const *params, ExecStatusType expected,
                    apierr *err)
 {
+    /* A read inside a shared transaction needs the transaction's own
+     * writes and locks: it goes on as an ordinary one. */
+    if (db_shared_recording(conn))
+        db_shared_spill(conn);
     PGresult *result = run_now(conn, sql, nparams, params, err);
     if (result == NULL)
         return NULL;
@@ -819,6 +909,13 @@ PGresult *db_query(PGconn *conn, const char *sql, int nparams,
 bool db_command(PGconn *conn, const char *sql, int nparams,
                 const char *const *params, apierr *err)
 {
+    /* In a shared transaction a command is recorded like a queued
+     * statement, and the COMMIT hands them all to the committer. */
+    if (db_shared_recording(conn))
+        return strcmp(sql, "COMMIT") == 0
+                   ? db_shared_commit(conn, err)
+                   : db_shared_record(conn, sql, sql, nparams, params, NULL,
+                                      NULL, err);
     PGresult *result = run_now(conn, sql, nparams, params, err);
     if (result == NULL)
         return false;

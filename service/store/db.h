@@ -101,6 +101,35 @@ bool db_queue(PGconn *conn, const char *sql, int nparams,
  * and dropped, then ROLLBACK unless the transaction already ended. */
 void db_rollback(PGconn *conn);
 
+/* Whether conn is inside a transaction, a shared one included. */
+bool db_in_transaction(PGconn *conn);
+
+/* ---- shared commits (group commit) -------------------------------------
+ *
+ * PostgreSQL spends about as much on a commit (the WAL flush and the work
+ * around it) as on a small append, so transactions that arrive together
+ * from different requests share one: a committer thread runs them, in
+ * order of their order_key, in one transaction on its own connection,
+ * and commits them together. Each still fails alone: a statement that
+ * fails (a stale head, a nonce taken) is reported to its own transaction,
+ * after its explain gave it its meaning, and the others are run again
+ * without it and committed.
+ *
+ * db_begin_shared starts one: db_queue and db_command (but the COMMIT)
+ * record their statement instead of sending it, and their failures show
+ * at the COMMIT, which waits for the committer (its time limit is the
+ * database limit, per batch). A statement that needs its result inside
+ * the transaction (db_query), or a transaction of more statements than a
+ * shared commit takes, turns it into an ordinary one on conn: everything
+ * recorded is sent there, and nothing is shared. db_rollback forgets it.
+ * order_key orders the transactions of one shared commit (the match id:
+ * row locks are then taken in one order, by every process). */
+bool db_begin_shared(PGconn *conn, long long order_key, apierr *err);
+
+/* Shared commits made so far in this process, and the transactions they
+ * held. */
+void db_shared_stats(long long *commits, long long *transactions);
+
 /* The SQLSTATE of a failed result ("23505" unique violation) or "". */
 const char *db_sqlstate(const PGresult *result);
 

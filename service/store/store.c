@@ -38,6 +38,11 @@ bool store_begin(PGconn *conn, apierr *err)
     return db_begin(conn, err);
 }
 
+bool store_begin_shared(PGconn *conn, long long match_id, apierr *err)
+{
+    return db_begin_shared(conn, match_id, err);
+}
+
 bool store_commit(PGconn *conn, apierr *err)
 {
     return db_command(conn, "COMMIT", 0, NULL, err);

@@ -54,6 +54,10 @@ typedef struct store_match {
 } store_match;
 
 bool store_begin(PGconn *conn, apierr *err);
+/* A transaction on match_id that may share its commit with others (db.h,
+ * "shared commits"): what it writes shows at store_commit, and a read
+ * inside it makes it an ordinary one. */
+bool store_begin_shared(PGconn *conn, long long match_id, apierr *err);
 bool store_commit(PGconn *conn, apierr *err);
 void store_rollback(PGconn *conn);
 
