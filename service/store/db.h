@@ -126,9 +126,14 @@ bool db_in_transaction(PGconn *conn);
  * row locks are then taken in one order, by every process). */
 bool db_begin_shared(PGconn *conn, long long order_key, apierr *err);
 
-/* Shared commits made so far in this process, and the transactions they
- * held. */
-void db_shared_stats(long long *commits, long long *transactions);
+/* What the shared commits of this process have done so far. */
+typedef struct db_shared_figures {
+    long long commits;      /* shared commits made */
+    long long transactions; /* the transactions they held */
+    long long waiting;      /* transactions waiting for the committer now */
+} db_shared_figures;
+
+void db_shared_stats(db_shared_figures *figures);
 
 /* The SQLSTATE of a failed result ("23505" unique violation) or "". */
 const char *db_sqlstate(const PGresult *result);

@@ -322,10 +322,13 @@ void db_shared_stop(void)
     pthread_mutex_unlock(&lock);
 }
 
-void db_shared_stats(long long *commits, long long *transactions)
+void db_shared_stats(db_shared_figures *figures)
 {
     pthread_mutex_lock(&lock);
-    *commits = commits_made;
-    *transactions = transactions_made;
+    figures->commits = commits_made;
+    figures->transactions = transactions_made;
+    figures->waiting = 0;
+    for (const shared_tx *tx = waiting_first; tx != NULL; tx = tx->next)
+        figures->waiting++;
     pthread_mutex_unlock(&lock);
 }
