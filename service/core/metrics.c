@@ -47,6 +47,7 @@ typedef struct rate_route_counters {
 static rate_budget_gauges rate_budgets[RATE_POLICIES_MAX];
 static rate_route_counters rate_routes[ROUTES_MAX];
 static unsigned long verify_cache_hits, verify_cache_misses;
+static unsigned long shared_commits, shared_transactions;
 
 static route_counters *counters_for(const char *route)
 {
@@ -187,6 +188,13 @@ void metrics_rate_limited(const char *route, const char *policy)
         __atomic_add_fetch(&g->limited, 1, __ATOMIC_RELAXED);
 }
 
+void metrics_shared_commit(int transactions)
+{
+    __atomic_add_fetch(&shared_commits, 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&shared_transactions, (unsigned long)transactions,
+                       __ATOMIC_RELAXED);
+}
+
 void metrics_verify_cache(int hit)
 {
     __atomic_add_fetch(hit ? &verify_cache_hits : &verify_cache_misses, 1,
@@ -293,6 +301,16 @@ char *metrics_render(void)
         fprintf(out, "pbem_http_request_seconds_count{route=\"%s\"} %lu\n",
                 c->route, count);
     }
+    fprintf(out, "# HELP pbem_db_shared_commits_total Transactions PostgreSQL "
+                 "committed together (moves of different matches).\n"
+                 "# TYPE pbem_db_shared_commits_total counter\n"
+                 "pbem_db_shared_commits_total %lu\n"
+                 "# HELP pbem_db_shared_commit_transactions_total The "
+                 "transactions those commits held.\n"
+                 "# TYPE pbem_db_shared_commit_transactions_total counter\n"
+                 "pbem_db_shared_commit_transactions_total %lu\n",
+            __atomic_load_n(&shared_commits, __ATOMIC_RELAXED),
+            __atomic_load_n(&shared_transactions, __ATOMIC_RELAXED));
     fprintf(out, "# HELP pbem_events_appended_total Events appended to match "
                  "logs.\n# TYPE pbem_events_appended_total counter\n"
                  "pbem_events_appended_total %lu\n",

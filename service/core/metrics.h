@@ -44,6 +44,9 @@ void metrics_rate_limited(const char *route, const char *policy);
 /* A GET verify answered from the cache of finished matches, or computed. */
 void metrics_verify_cache(int hit);
 
+/* One shared commit (store/db.h) of transactions, committed or not. */
+void metrics_shared_commit(int transactions);
+
 /* The metrics page; caller frees. */
 char *metrics_render(void);
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/log.h"
+#include "core/metrics.h"
 
 /* A transaction of more statements goes on alone (db_shared_spill): a
  * move needs 4 or 5, a sealed decision's end a few more. */
@@ -55,6 +56,8 @@ static shared_tx *waiting_first, *waiting_last;
 static bool running, stopping;
 static pthread_t committer_thread;
 static long long arrivals, commits_made, transactions_made;
+/* Transactions waiting for the committer. */
+static int waiting_count;
 
 static void forget_items(void)
 {
@@ -230,6 +233,7 @@ static void *committer(void *unused)
             statements += waiting_first->count;
             batch[n++] = waiting_first;
             waiting_first = waiting_first->next;
+            waiting_count--;
         }
         if (waiting_first == NULL)
             waiting_last = NULL;
@@ -239,6 +243,7 @@ static void *committer(void *unused)
         pthread_mutex_lock(&lock);
         commits_made++;
         transactions_made += n;
+        metrics_shared_commit(n);
         for (int i = 0; i < n; i++) {
             batch[i]->done = true;
             pthread_cond_signal(&batch[i]->finished);
@@ -280,9 +285,11 @@ bool db_shared_commit(PGconn *conn, apierr *err)
         db_shared_spill(conn);
         return db_command(conn, "COMMIT", 0, NULL, err);
     }
+    own.conn = NULL;
     own.done = false;
     own.next = NULL;
     own.arrival = arrivals++;
+    waiting_count++;
     if (waiting_last != NULL)
         waiting_last->next = &own;
     else
@@ -292,8 +299,6 @@ bool db_shared_commit(PGconn *conn, apierr *err)
     while (!own.done)
         pthread_cond_wait(&own.finished, &lock);
     pthread_mutex_unlock(&lock);
-    /* No longer recording: an explain below reads on conn. */
-    own.conn = NULL;
     bool ok = own.committed;
     if (!ok) {
         *err = own.err;
@@ -327,8 +332,6 @@ void db_shared_stats(db_shared_figures *figures)
     pthread_mutex_lock(&lock);
     figures->commits = commits_made;
     figures->transactions = transactions_made;
-    figures->waiting = 0;
-    for (const shared_tx *tx = waiting_first; tx != NULL; tx = tx->next)
-        figures->waiting++;
+    figures->waiting = waiting_count;
     pthread_mutex_unlock(&lock);
 }
