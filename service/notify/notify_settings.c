@@ -223,6 +223,7 @@ json_t *notify_settings_put(long long player_id, const json_t *body,
                     " reminder_hours = $9, updated_at = now()",
                     p.count, p.values, err))
         return NULL;
+    store_reachability_changed();
     return notify_settings_get(player_id, err);
 }
 
@@ -257,6 +258,7 @@ json_t *notify_settings_unsubscribe(const char *player_ref, const char *token,
                     " updated_at = now()",
                     p.count, p.values, err))
         return NULL;
+    store_reachability_changed();
     return json_pack("{s:s,s:b}", "player", player_ref, "email", 0);
 }
 

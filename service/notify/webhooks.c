@@ -221,6 +221,7 @@ json_t *webhooks_register(long long player_id, long long match_id,
         sodium_memzero(secret, sizeof secret);
         return NULL;
     }
+    store_reachability_changed();
     json_t *hook = describe(webhook_id, match_id, url,
                             chat_format_name(format), PQgetvalue(r, 0, 0),
                             NULL, NULL);
@@ -318,6 +319,7 @@ json_t *webhooks_disable_mine(long long player_id, const char *ref,
         p.count, p.values, PGRES_TUPLES_OK, err);
     if (r == NULL)
         return NULL;
+    store_reachability_changed();
     if (PQntuples(r) != 1) {
         PQclear(r);
         return apierr_set(err, 404, "no_such_webhook",
@@ -415,11 +417,14 @@ bool webhooks_disable(PGconn *conn, long long webhook_id, const char *reason,
     db_params p = {0};
     db_params_int(&p, webhook_id);
     db_params_text(&p, reason);
-    return db_command(conn,
-                      "UPDATE webhooks SET disabled_at = now(),"
-                      " disabled_reason = $2"
-                      " WHERE webhook_id = $1 AND disabled_at IS NULL",
-                      p.count, p.values, err);
+    bool ok = db_command(conn,
+                         "UPDATE webhooks SET disabled_at = now(),"
+                         " disabled_reason = $2"
+                         " WHERE webhook_id = $1 AND disabled_at IS NULL",
+                         p.count, p.values, err);
+    if (ok)
+        store_reachability_changed();
+    return ok;
 }
 
 /* Loopback, private, shared, link-local, multicast, reserved and

@@ -84,6 +84,10 @@ static bool with_stored_seat(PGconn *conn, store_match *match, int seat,
     match->seat_has_webhook = stored.seat_has_webhook;
     match->relay_webhooks = stored.relay_webhooks;
     match->reachability_unknown = false;
+    match->reachability_read_ms = stored.reachability_read_ms;
+    match->reachability_changes = stored.reachability_changes;
+    memcpy(match->reachability_seat_player, stored.reachability_seat_player,
+           sizeof match->reachability_seat_player);
     store_match_free(&stored);
     return true;
 }

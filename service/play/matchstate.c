@@ -28,15 +28,21 @@ static cache_slot *slot_for(long long match_id)
     return &cache[(unsigned long long)match_id % CACHE_SLOTS];
 }
 
-/* A copy of match whose options the copy owns; notification reachability
- * is left unknown (it changes without an event). */
-static void copy_row(const store_match *match, store_match *copy)
+/* A copy of match whose options the copy owns. Who can be notified
+ * changes without an event: a copy recalled from the cache keeps it only
+ * while the reading is current (store_reachability_current), else it is
+ * left unknown, to be read again. */
+static void copy_row(const store_match *match, store_match *copy,
+                     bool recalled)
 {
     *copy = *match;
     copy->options = json_deep_copy(match->options);
-    copy->seat_has_email = copy->seat_has_webhook = 0;
-    copy->relay_webhooks = false;
-    copy->reachability_unknown = true;
+    if (recalled &&
+        !store_reachability_current(match, MATCHSTATE_REACHABILITY_MS)) {
+        copy->seat_has_email = copy->seat_has_webhook = 0;
+        copy->relay_webhooks = false;
+        copy->reachability_unknown = true;
+    }
     if (copy->options == NULL)
         abort();
 }
@@ -47,7 +53,7 @@ static void put(const rules_engine *engine, long long match_id,
 {
     store_match row = {0};
     if (match != NULL)
-        copy_row(match, &row);
+        copy_row(match, &row, false);
     pthread_mutex_lock(&cache_lock);
     cache_slot *slot = slot_for(match_id);
     rules_state *old = slot->state;
@@ -87,7 +93,7 @@ bool matchstate_recall(long long match_id, long long seq, store_match *match,
         slot->seq == seq) {
         *engine = slot->engine;
         *state = slot->engine->clone(slot->state);
-        copy_row(&slot->row, match);
+        copy_row(&slot->row, match, true);
         found = true;
     }
     pthread_mutex_unlock(&cache_lock);

@@ -57,13 +57,19 @@ void matchstate_remember(const rules_engine *engine, long long match_id,
 void matchstate_keep(const rules_engine *engine, const store_match *match,
                      rules_state *state);
 
+/* How long a cached reading of who can be notified is used (for the same
+ * seats, and while this process changed none of it): a change made through
+ * another process reaches this one's notifications within this time. */
+#define MATCHSTATE_REACHABILITY_MS 5000
+
 /* The match row and its state as this process last saw them at exactly
  * (match_id, seq), as copies the caller frees (store_match_free,
  * engine->destroy); false when they are not cached. Head, status and seats
  * change only with events, so they are exact for seq; who can be notified
- * is not (the copy says reachability_unknown). Another process may have
- * moved the match past seq: a write from the copy relies on store_append's
- * head guard. */
+ * is not: the copy keeps it while store_reachability_current says so
+ * (MATCHSTATE_REACHABILITY_MS), else it says reachability_unknown. Another
+ * process may have moved the match past seq: a write from the copy relies
+ * on store_append's head guard. */
 bool matchstate_recall(long long match_id, long long seq, store_match *match,
                        const rules_engine **engine, rules_state **state);
 

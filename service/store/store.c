@@ -118,12 +118,53 @@ bool store_insert_match(PGconn *conn, const store_match *match, apierr *err)
     return ok;
 }
 
+static unsigned long reachability_changes;
+
+static long long monotonic_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+void store_reachability_changed(void)
+{
+    __atomic_add_fetch(&reachability_changes, 1, __ATOMIC_SEQ_CST);
+}
+
+/* Notes when a reading of who can be notified starts: a change counted
+ * after this moment makes it out of date, even one made while it runs. */
+static void reachability_read_starts(store_match *match)
+{
+    match->reachability_changes =
+        __atomic_load_n(&reachability_changes, __ATOMIC_SEQ_CST);
+    match->reachability_read_ms = monotonic_ms();
+}
+
+/* Notes whose reachability was read (after the seats are known). */
+static void reachability_read_for_seats(store_match *match)
+{
+    memcpy(match->reachability_seat_player, match->seat_player,
+           sizeof match->seat_player);
+}
+
+bool store_reachability_current(const store_match *match, long long max_age_ms)
+{
+    return !match->reachability_unknown &&
+           match->reachability_changes ==
+               __atomic_load_n(&reachability_changes, __ATOMIC_SEQ_CST) &&
+           monotonic_ms() - match->reachability_read_ms < max_age_ms &&
+           memcmp(match->reachability_seat_player, match->seat_player,
+                  sizeof match->seat_player) == 0;
+}
+
 bool store_load_match(PGconn *conn, long long match_id, store_match *match,
                       apierr *err)
 {
     db_params p = {0};
     db_params_int(&p, match_id);
     memset(match, 0, sizeof *match);
+    reachability_read_starts(match);
     /* One round trip: the match row with its seats as a JSON array. */
     PGresult *result = db_query(
         conn,
@@ -195,11 +236,14 @@ bool store_load_match(PGconn *conn, long long match_id, store_match *match,
             match->seat_has_webhook |= 1u << seat;
     }
     json_decref(seats);
+    reachability_read_for_seats(match);
     return true;
 }
 
 bool store_load_reachability(PGconn *conn, store_match *match, apierr *err)
 {
+    reachability_read_starts(match);
+    reachability_read_for_seats(match);
     db_params p = {0};
     db_params_int(&p, match->match_id);
     PGresult *result = db_query(

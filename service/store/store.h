@@ -51,7 +51,24 @@ typedef struct store_match {
     /* Set on a copy from the process's cache (matchstate_recall): the
      * three fields above are not known until store_load_reachability. */
     bool reachability_unknown;
+    /* When they were read (store_reachability_current): the monotonic
+     * clock in ms, the process's count of changes to who can be notified
+     * then, and the seats' players then. */
+    long long reachability_read_ms;
+    unsigned long reachability_changes;
+    long long reachability_seat_player[STORE_MAX_SEATS];
 } store_match;
+
+/* Called after this process changed who can be notified (an email
+ * setting, a webhook, a first event stream): every reading of it taken
+ * before is out of date. */
+void store_reachability_changed(void);
+
+/* Whether match's reading of who can be notified may still be used: read
+ * less than max_age_ms ago, since when this process changed none of it,
+ * for the same players in the same seats. Another process's change is
+ * seen once the reading is max_age_ms old. */
+bool store_reachability_current(const store_match *match, long long max_age_ms);
 
 bool store_begin(PGconn *conn, apierr *err);
 /* A transaction on match_id that may share its commit with others (db.h,

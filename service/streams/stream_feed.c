@@ -201,6 +201,8 @@ static bool player_head(PGconn *conn, long long player_id, long long *last,
         p.count, p.values, PGRES_TUPLES_OK, err);
     if (r == NULL)
         return false;
+    /* A first stream makes its player reachable. */
+    store_reachability_changed();
     *last = PQntuples(r) > 0 ? atoll(PQgetvalue(r, 0, 0)) : 0;
     PQclear(r);
     return true;
