@@ -216,6 +216,53 @@ Test(settings, a_channel_turned_off_gets_nothing, .timeout = 60)
     receiver_stop(&hook);
 }
 
+/* The waited-for player moves until the turn passes; returns the player
+ * it passed to. */
+static const e2e_player *pass_turn(const e2e_server *s, const char *match,
+                                   const e2e_player *a, const e2e_player *b)
+{
+    const e2e_player *mover = waited_for(s, match, a, b);
+    for (int moves = 0; moves < 20; moves++) {
+        play_first_move(s, mover, match);
+        const e2e_player *next = waited_for(s, match, a, b);
+        if (next != mover)
+            return next;
+    }
+    cr_assert_fail("the turn never passed");
+    return NULL;
+}
+
+/* Moves are served from the process's cached match, which keeps who can
+ * be notified: a channel turned on must be used from the very next turn,
+ * though the match was cached while it was off. (One turned off needs no
+ * such care: the outbox's INSERT reads the settings itself.) */
+Test(settings, a_channel_turned_on_mid_match_is_used_from_the_next_turn,
+     .timeout = 60)
+{
+    receiver hook;
+    e2e_server s = {0};
+    e2e_player a, b;
+    scene(&hook, NULL, &s, &a, &b);
+    put_settings(&s, &a, "{\"webhooks\":false}");
+    put_settings(&s, &b, "{\"webhooks\":false}");
+    char match[32];
+    two_player_match(&s, &a, &b, match);
+    const e2e_player *second = pass_turn(&s, match, &a, &b);
+    json_t *list = my_notifications(&s, second);
+    cr_assert_eq(json_array_size(list), 0, "told on a channel turned off");
+    json_decref(list);
+
+    put_settings(&s, second, "{\"webhooks\":true}");
+    cr_assert_neq(pass_turn(&s, match, &a, &b), second);
+    cr_assert_eq(pass_turn(&s, match, &a, &b), second);
+    list = my_notifications(&s, second);
+    cr_expect_gt(json_array_size(list), 0,
+                 "the turn was not told on the channel turned on");
+    json_decref(list);
+    stop_server(&s);
+    receiver_stop(&hook);
+}
+
 /* The reminders of the match's first turn (a later turn schedules its own). */
 #define FIRST_TURN \
     " AND seq = (SELECT min(seq) FROM outbox WHERE reason LIKE 'reminder%')"

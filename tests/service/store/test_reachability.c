@@ -1,0 +1,61 @@
+/* When a reading of who can be notified may be kept with a cached match
+ * (store_reachability_current): a move served from the cache notifies by
+ * it, so it must go out of date whenever it could be wrong. */
+#include <criterion/criterion.h>
+
+#include "../../support/pgtest.h"
+#include "store/store.h"
+#include "store_support.h"
+
+static void load_seated_match(store_match *match)
+{
+    char schema[64];
+    PGconn *conn = store_test_schema(schema);
+    store_match made;
+    store_test_match(conn, &made, 81);
+    store_match_free(&made);
+    pgtest_exec(conn, "INSERT INTO players (player_id, name, email) VALUES"
+                      " (1, 'Ann', 'ann@example.org'), (2, 'Bo', NULL)");
+    pgtest_exec(conn, "INSERT INTO seats (match_id, seat, player_id) VALUES"
+                      " (81, 0, 1), (81, 1, 2)");
+    apierr err;
+    cr_assert(store_load_match(conn, 81, match, &err), "%s", err.message);
+    PQfinish(conn);
+    cr_assert_eq(match->seat_has_email, 1u, "seat 0 has email, seat 1 not");
+}
+
+Test(reachability, a_fresh_reading_is_current)
+{
+    store_match match;
+    load_seated_match(&match);
+    cr_expect(store_reachability_current(&match, 60000));
+    store_match_free(&match);
+}
+
+Test(reachability, a_change_in_this_process_makes_it_out_of_date)
+{
+    store_match match;
+    load_seated_match(&match);
+    store_reachability_changed();
+    cr_expect(!store_reachability_current(&match, 60000));
+    store_match_free(&match);
+}
+
+Test(reachability, other_seat_holders_make_it_out_of_date)
+{
+    store_match match;
+    load_seated_match(&match);
+    match.seat_player[1] = 3;
+    cr_expect(!store_reachability_current(&match, 60000));
+    store_match_free(&match);
+}
+
+Test(reachability, an_old_or_unknown_reading_is_out_of_date)
+{
+    store_match match;
+    load_seated_match(&match);
+    cr_expect(!store_reachability_current(&match, 0));
+    match.reachability_unknown = true;
+    cr_expect(!store_reachability_current(&match, 60000));
+    store_match_free(&match);
+}
