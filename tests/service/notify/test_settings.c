@@ -140,6 +140,18 @@ static void scene(receiver *hook, receiver *smtp, e2e_server *s, e2e_player *a,
     }
 }
 
+/* A scene (scene) whose two players both have settings, and a match
+ * between them. */
+static void match_with_settings(receiver *hook, e2e_server *s, e2e_player *a,
+                                e2e_player *b, const char *settings,
+                                char match[32])
+{
+    scene(hook, NULL, s, a, b);
+    put_settings(s, a, settings);
+    put_settings(s, b, settings);
+    two_player_match(s, a, b, match);
+}
+
 Test(settings, are_read_written_and_checked, .timeout = 60)
 {
     notify_server_env();
@@ -202,11 +214,8 @@ Test(settings, a_channel_turned_off_gets_nothing, .timeout = 60)
     receiver hook;
     e2e_server s = {0};
     e2e_player a, b;
-    scene(&hook, NULL, &s, &a, &b);
-    put_settings(&s, &a, "{\"webhooks\":false}");
-    put_settings(&s, &b, "{\"webhooks\":false}");
     char match[32];
-    two_player_match(&s, &a, &b, match);
+    match_with_settings(&hook, &s, &a, &b, "{\"webhooks\":false}", match);
     json_t *mine_a = my_notifications(&s, &a), *mine_b = my_notifications(&s, &b);
     cr_expect_eq(json_array_size(mine_a) + json_array_size(mine_b), 0,
                  "queued for a channel turned off");
@@ -242,11 +251,8 @@ Test(settings, a_channel_turned_on_mid_match_is_used_from_the_next_turn,
     receiver hook;
     e2e_server s = {0};
     e2e_player a, b;
-    scene(&hook, NULL, &s, &a, &b);
-    put_settings(&s, &a, "{\"webhooks\":false}");
-    put_settings(&s, &b, "{\"webhooks\":false}");
     char match[32];
-    two_player_match(&s, &a, &b, match);
+    match_with_settings(&hook, &s, &a, &b, "{\"webhooks\":false}", match);
     const e2e_player *second = pass_turn(&s, match, &a, &b);
     json_t *list = my_notifications(&s, second);
     cr_assert_eq(json_array_size(list), 0, "told on a channel turned off");
@@ -272,11 +278,8 @@ Test(settings, reminders_escalate_and_stop_once_the_player_acts, .timeout = 90)
     receiver hook;
     e2e_server s = {0};
     e2e_player a, b;
-    scene(&hook, NULL, &s, &a, &b);
-    put_settings(&s, &a, "{\"reminder_hours\":[24,72]}");
-    put_settings(&s, &b, "{\"reminder_hours\":[24,72]}");
     char match[32];
-    two_player_match(&s, &a, &b, match);
+    match_with_settings(&hook, &s, &a, &b, "{\"reminder_hours\":[24,72]}", match);
     const e2e_player *waiting = waited_for(&s, match, &a, &b);
 
     /* Scheduled 24 and 72 hours after the turn began. */

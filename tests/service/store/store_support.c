@@ -30,3 +30,11 @@ void store_test_match(PGconn *conn, store_match *match, long long id)
     apierr err;
     cr_assert(store_insert_match(conn, match, &err), "%s", err.message);
 }
+
+void store_expect_unavailable_in_time(const apierr *err, long long took_ms)
+{
+    cr_expect_eq(err->status, 503);
+    cr_expect_str_eq(err->code, "database_unavailable");
+    cr_expect_gt(err->retry_after, 0);
+    cr_expect_lt(took_ms, 3000, "the request was held %lld ms", took_ms);
+}
