@@ -403,19 +403,38 @@ static pid_t parent_of(pid_t pid)
     return (pid_t)parent;
 }
 
+/* The processes whose parent is parent, at most max of them. */
+static int children_of(pid_t parent, pid_t *out, int max)
+{
+    int count = 0;
+    DIR *proc = opendir("/proc");
+    cr_assert_not_null(proc, "/proc: %s", strerror(errno));
+    struct dirent *e;
+    while (count < max && (e = readdir(proc)) != NULL) {
+        pid_t pid = (pid_t)atoi(e->d_name);
+        if (pid > 0 && parent_of(pid) == parent)
+            out[count++] = pid;
+    }
+    closedir(proc);
+    return count;
+}
+
 void pgcluster_signal(const pgcluster *c, int sig)
 {
     if (c->postmaster == 0)
         return;
-    /* The postmaster first, so it starts nothing new meanwhile. */
+    /* Its children are found before the postmaster is signalled: once a
+     * SIGKILL has ended it they belong to init and are found no more (a
+     * frozen cluster's were left stopped for good). Then the postmaster,
+     * so it starts nothing new, then the children, then any it started
+     * between the two. */
+    pid_t children[512];
+    int count = children_of(c->postmaster, children, 512);
     kill(c->postmaster, sig);
-    DIR *proc = opendir("/proc");
-    cr_assert_not_null(proc, "/proc: %s", strerror(errno));
-    struct dirent *e;
-    while ((e = readdir(proc)) != NULL) {
-        pid_t pid = (pid_t)atoi(e->d_name);
-        if (pid > 0 && parent_of(pid) == c->postmaster)
-            kill(pid, sig);
-    }
-    closedir(proc);
+    for (int i = 0; i < count; i++)
+        kill(children[i], sig);
+    pid_t late[512];
+    int late_count = children_of(c->postmaster, late, 512);
+    for (int i = 0; i < late_count; i++)
+        kill(late[i], sig);
 }
