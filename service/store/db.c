@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "core/log.h"
-#include "store/db_private.h"
+#include "core/metrics.h"
 
 #include <pthread.h>
 
@@ -47,8 +47,10 @@ typedef struct queued_statement {
     long long facts[2];
 } queued_statement;
 
-/* At most DB_QUEUE_MAX statements (db_private.h) wait unread; one more
- * is sent after the ones waiting were read. */
+/* At most this many statements (PREPAREs included) wait unread; one more
+ * is sent after the ones waiting were read. A shared commit's whole batch,
+ * BEGIN to COMMIT, fits. */
+#define DB_QUEUE_MAX 256
 
 /* This thread's queue, on one connection at a time: the connection is in
  * pipeline mode exactly while count > 0. */
@@ -73,6 +75,9 @@ static __thread conn_slot *thread_slot;
 static __thread statement_queue queue;
 
 static bool queue_open(PGconn *conn);
+/* Shared commits (the section at the end of this file). */
+static bool shared_recording(const PGconn *conn);
+static void shared_stop(void);
 
 static void forget_prepared(conn_slot *slot)
 {
@@ -386,7 +391,7 @@ static bool still_open(PGconn *conn)
     if (PQstatus(conn) != CONNECTION_OK)
         return false;
     if (PQtransactionStatus(conn) != PQTRANS_IDLE || queue_open(conn) ||
-        db_shared_recording(conn))
+        shared_recording(conn))
         return true;
     /* Twice: a read that finds the server's parting message returns it
      * without looking for the close that follows it. */
@@ -433,7 +438,7 @@ void db_close_thread(void)
 
 void db_shutdown(void)
 {
-    db_shared_stop();
+    shared_stop();
     pthread_mutex_lock(&slots_lock);
     for (int i = 0; i < DB_THREADS_MAX; i++) {
         if (slots[i] != NULL) {
@@ -615,7 +620,7 @@ static void queue_push(const char *name, const char *sql, db_explain *explain,
 /* Sends sql into conn's pipeline (entering pipeline mode for the first),
  * prepared on first use like run(): the PREPARE is queued too, with the
  * statement's facts. id is the statement's identity for that (the address
- * its caller gave, which a copy of the text keeps: db_shared.c). */
+ * its caller gave, which a recorded copy of the text keeps: shared_record). */
 static void queue_send_as(PGconn *conn, const void *id, const char *sql,
                           int nparams, const char *const *params,
                           db_explain *explain, const long long *facts)
@@ -769,33 +774,339 @@ static PGresult *drain(PGconn *conn, bool mine, apierr *err)
     return NULL;
 }
 
-void db_pipeline_send(PGconn *conn, const void *id, const char *sql,
+/* ---- shared commits (db.h) ---------------------------------------------
+ *
+ * A request thread records its transaction's statements; one committer
+ * thread runs the transactions that wait, in one transaction of its own,
+ * and commits them together. */
+
+/* A transaction of more statements goes on alone (shared_spill): a
+ * move needs 4 or 5, a sealed decision's end a few more. */
+#define SHARED_STATEMENTS_MAX 24
+
+/* One shared commit holds at most this many transactions, and at most
+ * as many statements as the committer's pipeline takes: BEGIN, COMMIT,
+ * and each statement with the PREPARE it may need on first use. */
+#define SHARED_BATCH_MAX 64
+#define SHARED_BATCH_STATEMENTS ((DB_QUEUE_MAX - 2) / 2)
+
+typedef struct recorded_statement {
+    const void *id; /* the caller's address for the text (queue_send_as) */
+    char *sql;
+    int nparams;
+    char **params;
+    db_explain *explain;
+    long long facts[2];
+} recorded_statement;
+
+/* One thread's shared transaction: recorded by its thread, then run by
+ * the committer while that thread waits. */
+typedef struct shared_tx {
+    PGconn *conn; /* the recording thread's connection; NULL: none open */
+    long long order_key;
+    long long arrival;
+    recorded_statement items[SHARED_STATEMENTS_MAX];
+    int count;
+    /* The outcome, written by the committer before done. */
+    bool done;
+    bool committed;
+    int failed_item; /* the recorded statement that failed, or -1 */
+    char sqlstate[6];
+    apierr err;
+    pthread_cond_t finished;
+    bool finished_made;
+    struct shared_tx *next;
+} shared_tx;
+
+static __thread shared_tx own;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t arrived = PTHREAD_COND_INITIALIZER;
+static shared_tx *waiting_first, *waiting_last;
+static bool running, stopping;
+static pthread_t committer_thread;
+static long long arrivals, commits_made, transactions_made;
+/* Transactions waiting for the committer. */
+static int waiting_count;
+
+static void forget_items(void)
+{
+    for (int i = 0; i < own.count; i++) {
+        recorded_statement *s = &own.items[i];
+        for (int p = 0; p < s->nparams; p++)
+            free(s->params[p]);
+        free(s->params);
+        free(s->sql);
+    }
+    own.count = 0;
+}
+
+static char *copy_text(const char *text)
+{
+    if (text == NULL)
+        return NULL;
+    char *copy = strdup(text);
+    if (copy == NULL)
+        abort();
+    return copy;
+}
+
+static bool shared_begin(PGconn *conn, long long order_key)
+{
+    forget_items();
+    own.conn = conn;
+    own.order_key = order_key;
+    return true;
+}
+
+static bool shared_recording(const PGconn *conn)
+{
+    return own.conn != NULL && own.conn == conn;
+}
+
+static void shared_drop(void)
+{
+    forget_items();
+    own.conn = NULL;
+}
+
+static void shared_spill(PGconn *conn)
+{
+    own.conn = NULL;
+    apierr ignored;
+    /* Idle with nothing queued, so the BEGIN is queued and cannot fail. */
+    db_begin(conn, &ignored);
+    for (int i = 0; i < own.count; i++) {
+        recorded_statement *s = &own.items[i];
+        queue_send_as(conn, s->id, s->sql, s->nparams,
+                         (const char *const *)s->params, s->explain,
+                         s->facts);
+    }
+    forget_items();
+}
+
+static bool shared_record(PGconn *conn, const void *id, const char *sql,
                       int nparams, const char *const *params,
-                      db_explain *explain, const long long facts[2])
+                      db_explain *explain, const long long facts[2],
+                      apierr *err)
 {
-    queue_send_as(conn, id, sql, nparams, params, explain, facts);
+    if (own.count == SHARED_STATEMENTS_MAX) {
+        shared_spill(conn);
+        return db_queue(conn, sql, nparams, params, explain, facts, err);
+    }
+    recorded_statement *s = &own.items[own.count++];
+    s->id = id;
+    s->sql = copy_text(sql);
+    s->nparams = nparams;
+    s->params = nparams > 0 ? calloc((size_t)nparams, sizeof *s->params)
+                            : NULL;
+    if (nparams > 0 && s->params == NULL)
+        abort();
+    for (int p = 0; p < nparams; p++)
+        s->params[p] = copy_text(params[p]);
+    s->explain = explain;
+    s->facts[0] = facts ? facts[0] : 0;
+    s->facts[1] = facts ? facts[1] : 0;
+    return true;
 }
 
-void db_pipeline_read(PGconn *conn, db_pipeline_outcome *out)
+/* ---- the committer ---------------------------------------------------- */
+
+static int by_order(const void *a, const void *b)
 {
-    PGresult *own;
-    queued_statement failed;
-    out->lost = !pipeline_read(conn, false, &own, &out->failure, &failed);
-    PQclear(own);
-    out->facts[0] = failed.facts[0];
-    out->facts[1] = failed.facts[1];
-    snprintf(out->sql, sizeof out->sql, "%s", failed.sql);
+    const shared_tx *x = *(shared_tx *const *)a;
+    const shared_tx *y = *(shared_tx *const *)b;
+    if (x->order_key != y->order_key)
+        return x->order_key < y->order_key ? -1 : 1;
+    return x->arrival < y->arrival ? -1 : x->arrival > y->arrival;
 }
 
-void db_report_failure(PGconn *conn, PGresult *result, const char *sql,
-                       apierr *err)
+static void fail(shared_tx *tx, int failed_item, const char *sqlstate,
+                 const apierr *err)
 {
-    report_failure(conn, result, sql, err);
+    tx->committed = false;
+    tx->failed_item = failed_item;
+    snprintf(tx->sqlstate, sizeof tx->sqlstate, "%s", sqlstate);
+    tx->err = *err;
 }
 
-void db_run_plain(PGconn *conn, const char *sql)
+/* Runs batch (in lock order) as one transaction until it commits: a
+ * statement that fails fails its own transaction, which is left out, and
+ * the rest are run again from BEGIN. A lost connection, or a failure that
+ * is no one transaction's (the COMMIT), fails every one still in. */
+static void run_batch(shared_tx **batch, int n)
 {
-    PQclear(exec_params(conn, sql, 0, NULL));
+    apierr err;
+    memset(&err, 0, sizeof err);
+    err.head = -1;
+    PGconn *conn = db_conn(&err);
+    for (int i = 0; i < n; i++)
+        batch[i]->committed = conn != NULL;
+    if (conn == NULL) {
+        for (int i = 0; i < n; i++)
+            fail(batch[i], -1, "", &err);
+        return;
+    }
+    static const long long no_transaction[2] = {-1, -1};
+    for (int left = n; left > 0; left--) {
+        queue_send_as(conn, "BEGIN", "BEGIN", 0, NULL, NULL,
+                         no_transaction);
+        for (int i = 0; i < n; i++) {
+            shared_tx *tx = batch[i];
+            for (int k = 0; tx->committed && k < tx->count; k++) {
+                const recorded_statement *s = &tx->items[k];
+                const long long where[2] = {i, k};
+                queue_send_as(conn, s->id, s->sql, s->nparams,
+                                 (const char *const *)s->params, NULL, where);
+            }
+        }
+        queue_send_as(conn, "COMMIT", "COMMIT", 0, NULL, NULL,
+                         no_transaction);
+        PGresult *own, *failure;
+        queued_statement failed_entry;
+        bool lost = !pipeline_read(conn, false, &own, &failure, &failed_entry);
+        PQclear(own);
+        if (failure == NULL)
+            return;
+        char sqlstate[6];
+        snprintf(sqlstate, sizeof sqlstate, "%s", db_sqlstate(failure));
+        apierr failed;
+        memset(&failed, 0, sizeof failed);
+        failed.head = -1;
+        report_failure(conn, failure, failed_entry.sql, &failed);
+        if (!lost && PQtransactionStatus(conn) != PQTRANS_IDLE)
+            PQclear(exec_params(conn, "ROLLBACK", 0, NULL));
+        long long culprit = lost ? -1 : failed_entry.facts[0];
+        if (culprit < 0 || culprit >= n || !batch[culprit]->committed) {
+            for (int i = 0; i < n; i++)
+                if (batch[i]->committed)
+                    fail(batch[i], -1, sqlstate, &failed);
+            return;
+        }
+        fail(batch[culprit], (int)failed_entry.facts[1], sqlstate, &failed);
+    }
+}
+
+static void *committer(void *unused)
+{
+    (void)unused;
+    pthread_mutex_lock(&lock);
+    for (;;) {
+        while (waiting_first == NULL && !stopping)
+            pthread_cond_wait(&arrived, &lock);
+        if (waiting_first == NULL)
+            break;
+        /* Everything that arrived while the last commit ran, up to one
+         * batch: that wait is what groups them. The first always goes (no
+         * transaction has more than SHARED_STATEMENTS_MAX statements). */
+        shared_tx *batch[SHARED_BATCH_MAX];
+        int n = 0, statements = 0;
+        do {
+            statements += waiting_first->count;
+            batch[n++] = waiting_first;
+            waiting_first = waiting_first->next;
+            waiting_count--;
+        } while (waiting_first != NULL && n < SHARED_BATCH_MAX &&
+                 statements + waiting_first->count <= SHARED_BATCH_STATEMENTS);
+        if (waiting_first == NULL)
+            waiting_last = NULL;
+        pthread_mutex_unlock(&lock);
+        qsort(batch, (size_t)n, sizeof batch[0], by_order);
+        run_batch(batch, n);
+        pthread_mutex_lock(&lock);
+        commits_made++;
+        transactions_made += n;
+        metrics_shared_commit(n);
+        for (int i = 0; i < n; i++) {
+            batch[i]->done = true;
+            pthread_cond_signal(&batch[i]->finished);
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    db_close_thread();
+    return NULL;
+}
+
+/* Starts the committer if it is not running (lock held). */
+static bool committer_running(void)
+{
+    if (running)
+        return true;
+    stopping = false;
+    if (pthread_create(&committer_thread, NULL, committer, NULL) != 0) {
+        log_error("database: cannot start the commit thread; transactions "
+                  "commit one by one");
+        return false;
+    }
+    running = true;
+    return true;
+}
+
+static bool shared_commit(PGconn *conn, apierr *err)
+{
+    if (own.count == 0) {
+        shared_drop();
+        return true;
+    }
+    if (!own.finished_made) {
+        pthread_cond_init(&own.finished, NULL);
+        own.finished_made = true;
+    }
+    pthread_mutex_lock(&lock);
+    if (!committer_running()) {
+        pthread_mutex_unlock(&lock);
+        shared_spill(conn);
+        return db_command(conn, "COMMIT", 0, NULL, err);
+    }
+    own.conn = NULL;
+    own.done = false;
+    own.next = NULL;
+    own.arrival = arrivals++;
+    waiting_count++;
+    if (waiting_last != NULL)
+        waiting_last->next = &own;
+    else
+        waiting_first = &own;
+    waiting_last = &own;
+    pthread_cond_signal(&arrived);
+    while (!own.done)
+        pthread_cond_wait(&own.finished, &lock);
+    pthread_mutex_unlock(&lock);
+    bool ok = own.committed;
+    if (!ok) {
+        *err = own.err;
+        if (own.failed_item >= 0 && own.failed_item < own.count) {
+            const recorded_statement *s = &own.items[own.failed_item];
+            if (s->explain != NULL && PQstatus(conn) == CONNECTION_OK)
+                s->explain(conn, own.sqlstate, s->facts, err);
+        }
+    }
+    forget_items();
+    return ok;
+}
+
+static void shared_stop(void)
+{
+    pthread_mutex_lock(&lock);
+    bool was_running = running;
+    stopping = true;
+    pthread_cond_signal(&arrived);
+    pthread_mutex_unlock(&lock);
+    if (was_running)
+        pthread_join(committer_thread, NULL);
+    pthread_mutex_lock(&lock);
+    running = false;
+    stopping = false;
+    pthread_mutex_unlock(&lock);
+}
+
+void db_shared_stats(db_shared_figures *figures)
+{
+    pthread_mutex_lock(&lock);
+    figures->commits = commits_made;
+    figures->transactions = transactions_made;
+    figures->waiting = waiting_count;
+    pthread_mutex_unlock(&lock);
 }
 
 /* Runs a statement that needs its result: after what is queued, if
@@ -820,8 +1131,8 @@ bool db_queue(PGconn *conn, const char *sql, int nparams,
               const char *const *params, db_explain *explain,
               const long long facts[2], apierr *err)
 {
-    if (db_shared_recording(conn))
-        return db_shared_record(conn, sql, sql, nparams, params, explain,
+    if (shared_recording(conn))
+        return shared_record(conn, sql, sql, nparams, params, explain,
                                 facts, err);
     bool in_transaction =
         queue_open(conn) ||
@@ -852,8 +1163,8 @@ bool db_begin(PGconn *conn, apierr *err)
 {
     /* Inside a shared transaction: as PostgreSQL takes a BEGIN inside a
      * transaction (a warning), it goes on, as an ordinary one. */
-    if (db_shared_recording(conn))
-        db_shared_spill(conn);
+    if (shared_recording(conn))
+        shared_spill(conn);
     if (queue.count == 0 && PQtransactionStatus(conn) == PQTRANS_IDLE) {
         queue_send(conn, "BEGIN", 0, NULL, NULL, NULL);
         return true;
@@ -864,21 +1175,21 @@ bool db_begin(PGconn *conn, apierr *err)
 bool db_begin_shared(PGconn *conn, long long order_key, apierr *err)
 {
     if (queue.count == 0 && PQtransactionStatus(conn) == PQTRANS_IDLE &&
-        !db_shared_recording(conn))
-        return db_shared_begin(conn, order_key);
+        !shared_recording(conn))
+        return shared_begin(conn, order_key);
     return db_begin(conn, err);
 }
 
 bool db_in_transaction(PGconn *conn)
 {
-    return db_shared_recording(conn) || queue_open(conn) ||
+    return shared_recording(conn) || queue_open(conn) ||
            PQtransactionStatus(conn) != PQTRANS_IDLE;
 }
 
 void db_rollback(PGconn *conn)
 {
-    if (db_shared_recording(conn)) {
-        db_shared_drop();
+    if (shared_recording(conn)) {
+        shared_drop();
         return;
     }
     if (queue_open(conn)) {
@@ -895,8 +1206,8 @@ PGresult *db_query(PGconn *conn, const char *sql, int nparams,
 {
     /* A read inside a shared transaction needs the transaction's own
      * writes and locks: it goes on as an ordinary one. */
-    if (db_shared_recording(conn))
-        db_shared_spill(conn);
+    if (shared_recording(conn))
+        shared_spill(conn);
     PGresult *result = run_now(conn, sql, nparams, params, err);
     if (result == NULL)
         return NULL;
@@ -911,10 +1222,10 @@ bool db_command(PGconn *conn, const char *sql, int nparams,
 {
     /* In a shared transaction a command is recorded like a queued
      * statement, and the COMMIT hands them all to the committer. */
-    if (db_shared_recording(conn))
+    if (shared_recording(conn))
         return strcmp(sql, "COMMIT") == 0
-                   ? db_shared_commit(conn, err)
-                   : db_shared_record(conn, sql, sql, nparams, params, NULL,
+                   ? shared_commit(conn, err)
+                   : shared_record(conn, sql, sql, nparams, params, NULL,
                                       NULL, err);
     PGresult *result = run_now(conn, sql, nparams, params, err);
     if (result == NULL)
