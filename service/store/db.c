@@ -361,8 +361,8 @@ PGconn *db_listen(const char *channel, apierr *err)
     if (!ok || PQsetnonblocking(conn, 1) != 0) {
         char detail[200];
         first_line(PQerrorMessage(conn), detail, sizeof detail);
-        apierr_set(err, 503, "database_unavailable",
-                   "cannot LISTEN on %s: %s", channel, detail);
+        apierr_set(err, 503, "database_unavailable", "cannot LISTEN on %s: %s",
+                   channel, detail);
         PQfinish(conn);
         return NULL;
     }
@@ -820,10 +820,10 @@ typedef struct shared_tx {
 
 static __thread shared_tx own;
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t arrived = PTHREAD_COND_INITIALIZER;
+static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t shared_arrived = PTHREAD_COND_INITIALIZER;
 static shared_tx *waiting_first, *waiting_last;
-static bool running, stopping;
+static bool committer_started, committer_stopping;
 static pthread_t committer_thread;
 static long long arrivals, commits_made, transactions_made;
 /* Transactions waiting for the committer. */
@@ -879,16 +879,15 @@ static void shared_spill(PGconn *conn)
     for (int i = 0; i < own.count; i++) {
         recorded_statement *s = &own.items[i];
         queue_send_as(conn, s->id, s->sql, s->nparams,
-                         (const char *const *)s->params, s->explain,
-                         s->facts);
+                      (const char *const *)s->params, s->explain, s->facts);
     }
     forget_items();
 }
 
 static bool shared_record(PGconn *conn, const void *id, const char *sql,
-                      int nparams, const char *const *params,
-                      db_explain *explain, const long long facts[2],
-                      apierr *err)
+                          int nparams, const char *const *params,
+                          db_explain *explain, const long long facts[2],
+                          apierr *err)
 {
     if (own.count == SHARED_STATEMENTS_MAX) {
         shared_spill(conn);
@@ -898,8 +897,7 @@ static bool shared_record(PGconn *conn, const void *id, const char *sql,
     s->id = id;
     s->sql = copy_text(sql);
     s->nparams = nparams;
-    s->params = nparams > 0 ? calloc((size_t)nparams, sizeof *s->params)
-                            : NULL;
+    s->params = nparams > 0 ? calloc((size_t)nparams, sizeof *s->params) : NULL;
     if (nparams > 0 && s->params == NULL)
         abort();
     for (int p = 0; p < nparams; p++)
@@ -949,19 +947,17 @@ static void run_batch(shared_tx **batch, int n)
     }
     static const long long no_transaction[2] = {-1, -1};
     for (int left = n; left > 0; left--) {
-        queue_send_as(conn, "BEGIN", "BEGIN", 0, NULL, NULL,
-                         no_transaction);
+        queue_send_as(conn, "BEGIN", "BEGIN", 0, NULL, NULL, no_transaction);
         for (int i = 0; i < n; i++) {
             shared_tx *tx = batch[i];
             for (int k = 0; tx->committed && k < tx->count; k++) {
                 const recorded_statement *s = &tx->items[k];
                 const long long where[2] = {i, k};
                 queue_send_as(conn, s->id, s->sql, s->nparams,
-                                 (const char *const *)s->params, NULL, where);
+                              (const char *const *)s->params, NULL, where);
             }
         }
-        queue_send_as(conn, "COMMIT", "COMMIT", 0, NULL, NULL,
-                         no_transaction);
+        queue_send_as(conn, "COMMIT", "COMMIT", 0, NULL, NULL, no_transaction);
         PGresult *own, *failure;
         queued_statement failed_entry;
         bool lost = !pipeline_read(conn, false, &own, &failure, &failed_entry);
@@ -990,10 +986,10 @@ static void run_batch(shared_tx **batch, int n)
 static void *committer(void *unused)
 {
     (void)unused;
-    pthread_mutex_lock(&lock);
+    pthread_mutex_lock(&shared_lock);
     for (;;) {
-        while (waiting_first == NULL && !stopping)
-            pthread_cond_wait(&arrived, &lock);
+        while (waiting_first == NULL && !committer_stopping)
+            pthread_cond_wait(&shared_arrived, &shared_lock);
         if (waiting_first == NULL)
             break;
         /* Everything that arrived while the last commit ran, up to one
@@ -1010,10 +1006,10 @@ static void *committer(void *unused)
                  statements + waiting_first->count <= SHARED_BATCH_STATEMENTS);
         if (waiting_first == NULL)
             waiting_last = NULL;
-        pthread_mutex_unlock(&lock);
+        pthread_mutex_unlock(&shared_lock);
         qsort(batch, (size_t)n, sizeof batch[0], by_order);
         run_batch(batch, n);
-        pthread_mutex_lock(&lock);
+        pthread_mutex_lock(&shared_lock);
         commits_made++;
         transactions_made += n;
         metrics_shared_commit(n);
@@ -1022,23 +1018,23 @@ static void *committer(void *unused)
             pthread_cond_signal(&batch[i]->finished);
         }
     }
-    pthread_mutex_unlock(&lock);
+    pthread_mutex_unlock(&shared_lock);
     db_close_thread();
     return NULL;
 }
 
-/* Starts the committer if it is not running (lock held). */
+/* Starts the committer unless it runs (shared_lock held). */
 static bool committer_running(void)
 {
-    if (running)
+    if (committer_started)
         return true;
-    stopping = false;
+    committer_stopping = false;
     if (pthread_create(&committer_thread, NULL, committer, NULL) != 0) {
         log_error("database: cannot start the commit thread; transactions "
                   "commit one by one");
         return false;
     }
-    running = true;
+    committer_started = true;
     return true;
 }
 
@@ -1052,9 +1048,9 @@ static bool shared_commit(PGconn *conn, apierr *err)
         pthread_cond_init(&own.finished, NULL);
         own.finished_made = true;
     }
-    pthread_mutex_lock(&lock);
+    pthread_mutex_lock(&shared_lock);
     if (!committer_running()) {
-        pthread_mutex_unlock(&lock);
+        pthread_mutex_unlock(&shared_lock);
         shared_spill(conn);
         return db_command(conn, "COMMIT", 0, NULL, err);
     }
@@ -1068,10 +1064,10 @@ static bool shared_commit(PGconn *conn, apierr *err)
     else
         waiting_first = &own;
     waiting_last = &own;
-    pthread_cond_signal(&arrived);
+    pthread_cond_signal(&shared_arrived);
     while (!own.done)
-        pthread_cond_wait(&own.finished, &lock);
-    pthread_mutex_unlock(&lock);
+        pthread_cond_wait(&own.finished, &shared_lock);
+    pthread_mutex_unlock(&shared_lock);
     bool ok = own.committed;
     if (!ok) {
         *err = own.err;
@@ -1087,26 +1083,26 @@ static bool shared_commit(PGconn *conn, apierr *err)
 
 static void shared_stop(void)
 {
-    pthread_mutex_lock(&lock);
-    bool was_running = running;
-    stopping = true;
-    pthread_cond_signal(&arrived);
-    pthread_mutex_unlock(&lock);
+    pthread_mutex_lock(&shared_lock);
+    bool was_running = committer_started;
+    committer_stopping = true;
+    pthread_cond_signal(&shared_arrived);
+    pthread_mutex_unlock(&shared_lock);
     if (was_running)
         pthread_join(committer_thread, NULL);
-    pthread_mutex_lock(&lock);
-    running = false;
-    stopping = false;
-    pthread_mutex_unlock(&lock);
+    pthread_mutex_lock(&shared_lock);
+    committer_started = false;
+    committer_stopping = false;
+    pthread_mutex_unlock(&shared_lock);
 }
 
 void db_shared_stats(db_shared_figures *figures)
 {
-    pthread_mutex_lock(&lock);
+    pthread_mutex_lock(&shared_lock);
     figures->commits = commits_made;
     figures->transactions = transactions_made;
     figures->waiting = waiting_count;
-    pthread_mutex_unlock(&lock);
+    pthread_mutex_unlock(&shared_lock);
 }
 
 /* Runs a statement that needs its result: after what is queued, if
@@ -1132,8 +1128,8 @@ bool db_queue(PGconn *conn, const char *sql, int nparams,
               const long long facts[2], apierr *err)
 {
     if (shared_recording(conn))
-        return shared_record(conn, sql, sql, nparams, params, explain,
-                                facts, err);
+        return shared_record(conn, sql, sql, nparams, params, explain, facts,
+                             err);
     bool in_transaction =
         queue_open(conn) ||
         (queue.count == 0 && PQtransactionStatus(conn) == PQTRANS_INTRANS);
@@ -1225,8 +1221,8 @@ bool db_command(PGconn *conn, const char *sql, int nparams,
     if (shared_recording(conn))
         return strcmp(sql, "COMMIT") == 0
                    ? shared_commit(conn, err)
-                   : shared_record(conn, sql, sql, nparams, params, NULL,
-                                      NULL, err);
+                   : shared_record(conn, sql, sql, nparams, params, NULL, NULL,
+                                   err);
     PGresult *result = run_now(conn, sql, nparams, params, err);
     if (result == NULL)
         return false;

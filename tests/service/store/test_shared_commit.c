@@ -25,9 +25,8 @@ static void use_schema(const char *schema)
     const char *url = getenv("DATABASE_URL");
     cr_assert_not_null(url);
     char with_schema[1024];
-    snprintf(with_schema, sizeof with_schema,
-             "%s%soptions=-csearch_path%%3D%s", url,
-             strchr(url, '?') != NULL ? "&" : "?", schema);
+    snprintf(with_schema, sizeof with_schema, "%s%soptions=-csearch_path%%3D%s",
+             url, strchr(url, '?') != NULL ? "&" : "?", schema);
     apierr err;
     cr_assert(db_init(with_schema, &err), "%s", err.message);
 }
@@ -80,14 +79,16 @@ static void *move(void *arg)
     apierr err = {.head = -1};
     PGconn *conn = db_conn(&err);
     store_match match = {0};
-    bool loaded = conn != NULL && store_load_match(conn, m->match_id, &match,
-                                                   &err);
+    bool loaded =
+        conn != NULL && store_load_match(conn, m->match_id, &match, &err);
     if (loaded && m->head >= 0)
         match.head_seq = m->head;
     json_t *e = json_pack("{s:s,s:i,s:{s:s}}", "kind", "move", "seat", 0,
                           "data", "text", m->nonce);
-    store_nonce answer = {.status = 200, .response = "{}",
-                          .match_id = m->match_id, .seq = match.head_seq + 1};
+    store_nonce answer = {.status = 200,
+                          .response = "{}",
+                          .match_id = m->match_id,
+                          .seq = match.head_seq + 1};
     m->ok = loaded && store_begin_shared(conn, m->match_id, &err) &&
             store_append(conn, &match, &e, 1, NULL, &err) &&
             store_save_nonce(conn, "k_1", m->nonce, digest, &answer, &err) &&
@@ -172,7 +173,8 @@ Test(shared_commit, a_refused_transaction_fails_alone_and_the_others_commit)
      * waits, and the moves that arrive meanwhile wait together. */
     PGconn *blocker = pgtest_connect(schema);
     pgtest_exec(blocker, "BEGIN");
-    pgtest_exec(blocker, "SELECT 1 FROM matches WHERE match_id = 41 FOR UPDATE");
+    pgtest_exec(blocker,
+                "SELECT 1 FROM matches WHERE match_id = 41 FOR UPDATE");
     mover first = {.match_id = 41, .head = -1, .nonce = "n-41"};
     start(&first);
     until_blocked_by(blocker);
@@ -302,12 +304,12 @@ Test(shared_commit, a_server_that_does_not_answer_is_503_in_time_and_then_works)
     long long began = now_ms();
     /* The server's own limit is made longer than ours, inside the shared
      * transaction: only ours can end it. */
-    bool ok = store_begin_shared(conn, 71, &err) &&
-              db_command(conn, "SET LOCAL statement_timeout = '20s'", 0, NULL,
-                         &err) &&
-              db_queue(conn, "SELECT pg_sleep(10)", 0, NULL, NULL, NULL,
-                       &err) &&
-              store_commit(conn, &err);
+    bool ok =
+        store_begin_shared(conn, 71, &err) &&
+        db_command(conn, "SET LOCAL statement_timeout = '20s'", 0, NULL,
+                   &err) &&
+        db_queue(conn, "SELECT pg_sleep(10)", 0, NULL, NULL, NULL, &err) &&
+        store_commit(conn, &err);
     cr_expect(!ok);
     store_expect_unavailable_in_time(&err, now_ms() - began);
     store_rollback(conn);
