@@ -187,7 +187,7 @@ $(BUILD)/bench/engines: $(call obj,bench/engines.c) $(BUILD)/librules.a
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-$(BUILD)/bench/service: $(call obj,bench/service.c) $(call obj,bench/latency.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
+$(BUILD)/bench/service: $(call obj,bench/service.c) $(call obj,bench/latency.c) $(call obj,bench/play.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
@@ -195,11 +195,11 @@ $(BUILD)/bench/notify: $(call obj,bench/notify.c) $(BUILD)/libclient.a $(BUILD)/
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-$(BUILD)/bench/moves_loop: $(call obj,bench/moves_loop.c) $(call obj,bench/latency.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
+$(BUILD)/bench/moves_loop: $(call obj,bench/moves_loop.c) $(call obj,bench/latency.c) $(call obj,bench/play.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-$(BUILD)/bench/growth: $(call obj,bench/growth.c) $(call obj,bench/latency.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
+$(BUILD)/bench/growth: $(call obj,bench/growth.c) $(call obj,bench/latency.c) $(call obj,bench/play.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 

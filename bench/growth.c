@@ -29,6 +29,7 @@
 
 #include "client.h"
 #include "latency.h"
+#include "play.h"
 
 /* Moves between rewinds: well inside the shortest games. */
 #define CYCLE_MOVES 40
@@ -66,18 +67,7 @@ static bool call(worker *w, const char *method, const char *path,
                  const char *body, const client_key *key, long expect,
                  client_response *r)
 {
-    static const char *const prefer[] = {"Prefer: return=representation",
-                                         NULL};
-    client_send_options options = {.extra_headers = prefer};
-    if (!client_send(w->c, method, path, body, key, &options, r, w->error))
-        return false;
-    if (r->status != expect) {
-        snprintf(w->error, sizeof w->error, "%s %s: %ld %.180s", method, path,
-                 r->status, r->body ? r->body : "");
-        client_response_free(r);
-        return false;
-    }
-    return true;
+    return bench_call(w->c, method, path, body, key, expect, r, w->error);
 }
 
 static long long head_of(const json_t *match_json)
@@ -147,24 +137,14 @@ static bool step(worker *w, match *m, double *took)
         m->view = json_incref(r.json);
         client_response_free(&r);
     }
-    json_t *pending =
-        json_object_get(json_object_get(m->view, "pending"), "seats");
-    int to_move = (int)json_integer_value(json_array_get(pending, 0));
+    int to_move = bench_seat_to_move(m->view);
     if (to_move != m->seat) {
         m->seat = to_move;
         json_decref(m->view);
         m->view = NULL;
         return true;
     }
-    json_t *moves =
-        json_object_get(json_object_get(m->view, "legal"), "moves");
-    json_t *body = json_pack(
-        "{s:O,s:O}", "seq",
-        json_object_get(json_object_get(m->view, "head"), "seq"), "action",
-        json_array_get(moves,
-                       randombytes_uniform((uint32_t)json_array_size(moves))));
-    char *text = json_dumps(body, JSON_COMPACT);
-    json_decref(body);
+    char *text = bench_random_move(m->view);
     json_decref(m->view);
     m->view = NULL;
     snprintf(path, sizeof path, "/v1/matches/%s/moves", m->id);
@@ -186,8 +166,7 @@ static bool step(worker *w, match *m, double *took)
         client_response_free(&r);
         return true;
     }
-    int next = (int)json_integer_value(json_array_get(
-        json_object_get(json_object_get(r.json, "pending"), "seats"), 0));
+    int next = bench_seat_to_move(r.json);
     if (next == m->seat)
         m->view = json_incref(json_object_get(r.json, "seat_view"));
     m->seat = next;

@@ -19,6 +19,7 @@
 
 #include "client.h"
 #include "latency.h"
+#include "play.h"
 
 #define MAX_SAMPLES 400000
 
@@ -117,24 +118,14 @@ static bool next_request(run *r, player *p)
     }
     if (p->view == NULL)
         return ask_view(r, p);
-    json_t *pending =
-        json_object_get(json_object_get(p->view, "pending"), "seats");
-    int to_move = (int)json_integer_value(json_array_get(pending, 0));
+    int to_move = bench_seat_to_move(p->view);
     if (to_move != p->seat) {
         p->seat = to_move;
         json_decref(p->view);
         p->view = NULL;
         return ask_view(r, p);
     }
-    json_t *moves =
-        json_object_get(json_object_get(p->view, "legal"), "moves");
-    json_t *body = json_pack(
-        "{s:O,s:O}", "seq",
-        json_object_get(json_object_get(p->view, "head"), "seq"), "action",
-        json_array_get(moves,
-                       randombytes_uniform((uint32_t)json_array_size(moves))));
-    char *text = json_dumps(body, JSON_COMPACT);
-    json_decref(body);
+    char *text = bench_random_move(p->view);
     json_decref(p->view);
     p->view = NULL;
     char path[96];
@@ -196,9 +187,7 @@ static bool answered(run *r, player *p, double at, bool more)
         if (json_is_true(json_object_get(json, "over"))) {
             p->match[0] = '\0';
         } else {
-            int next = (int)json_integer_value(json_array_get(
-                json_object_get(json_object_get(json, "pending"), "seats"),
-                0));
+            int next = bench_seat_to_move(json);
             if (next == p->seat)
                 p->view = json_incref(json_object_get(json, "seat_view"));
             p->seat = next;

@@ -16,6 +16,7 @@
 
 #include "client.h"
 #include "latency.h"
+#include "play.h"
 
 #define MAX_SAMPLES 200000
 
@@ -34,18 +35,7 @@ static bool call(client *c, const char *method, const char *path,
                  const char *body, const client_key *key, long expect,
                  client_response *r, worker *w)
 {
-    static const char *const prefer[] = {"Prefer: return=representation",
-                                         NULL};
-    client_send_options options = {.extra_headers = prefer};
-    if (!client_send(c, method, path, body, key, &options, r, w->error))
-        return false;
-    if (r->status != expect) {
-        snprintf(w->error, sizeof w->error, "%s %s: %ld %.180s", method, path,
-                 r->status, r->body ? r->body : "");
-        client_response_free(r);
-        return false;
-    }
-    return true;
+    return bench_call(c, method, path, body, key, expect, r, w->error);
 }
 
 /* Creates a two-seat match between the worker's players; writes its id. */
@@ -92,21 +82,14 @@ static void *play(void *arg)
             view = json_incref(r.json);
             client_response_free(&r);
         }
-        json_t *pending = json_object_get(json_object_get(view, "pending"), "seats");
-        int to_move = (int)json_integer_value(json_array_get(pending, 0));
+        int to_move = bench_seat_to_move(view);
         if (to_move != seat) {
             seat = to_move;
             json_decref(view);
             view = NULL;
             continue;
         }
-        json_t *moves = json_object_get(json_object_get(view, "legal"), "moves");
-        json_t *body = json_pack(
-            "{s:O,s:O}", "seq", json_object_get(json_object_get(view, "head"), "seq"),
-            "action",
-            json_array_get(moves, randombytes_uniform((uint32_t)json_array_size(moves))));
-        char *text = json_dumps(body, JSON_COMPACT);
-        json_decref(body);
+        char *text = bench_random_move(view);
         json_decref(view);
         view = NULL;
         snprintf(path, sizeof path, "/v1/matches/%s/moves", match);
@@ -125,8 +108,7 @@ static void *play(void *arg)
         if (json_is_true(json_object_get(r.json, "over"))) {
             match[0] = '\0';
         } else {
-            int next = (int)json_integer_value(json_array_get(
-                json_object_get(json_object_get(r.json, "pending"), "seats"), 0));
+            int next = bench_seat_to_move(r.json);
             /* The answer shows the mover's view: still fresh if it moves
              * again. */
             if (next == seat)
