@@ -48,6 +48,8 @@ static rate_budget_gauges rate_budgets[RATE_POLICIES_MAX];
 static rate_route_counters rate_routes[ROUTES_MAX];
 static unsigned long verify_cache_hits, verify_cache_misses;
 static unsigned long shared_commits, shared_transactions;
+static int http_threads;
+static unsigned http_thread_connections[METRICS_HTTP_THREADS_MAX];
 
 static route_counters *counters_for(const char *route)
 {
@@ -193,6 +195,35 @@ void metrics_shared_commit(int transactions)
     __atomic_add_fetch(&shared_commits, 1, __ATOMIC_RELAXED);
     __atomic_add_fetch(&shared_transactions, (unsigned long)transactions,
                        __ATOMIC_RELAXED);
+}
+
+void metrics_http_threads(int count)
+{
+    __atomic_store_n(&http_threads,
+                     count < METRICS_HTTP_THREADS_MAX ? count
+                                                      : METRICS_HTTP_THREADS_MAX,
+                     __ATOMIC_RELAXED);
+}
+
+void metrics_http_thread_connections(int thread, unsigned connections)
+{
+    if (thread >= 0 && thread < METRICS_HTTP_THREADS_MAX)
+        __atomic_store_n(&http_thread_connections[thread], connections,
+                         __ATOMIC_RELAXED);
+}
+
+static void render_http_threads(FILE *out)
+{
+    int threads = __atomic_load_n(&http_threads, __ATOMIC_RELAXED);
+    if (threads == 0)
+        return;
+    fprintf(out, "# HELP pbem_http_thread_connections Connections each HTTP "
+                 "thread holds now.\n"
+                 "# TYPE pbem_http_thread_connections gauge\n");
+    for (int i = 0; i < threads; i++)
+        fprintf(out, "pbem_http_thread_connections{thread=\"%d\"} %u\n", i,
+                __atomic_load_n(&http_thread_connections[i],
+                                __ATOMIC_RELAXED));
 }
 
 void metrics_verify_cache(int hit)
@@ -350,6 +381,7 @@ char *metrics_render(void)
             __atomic_load_n(&mail_answers_failed, __ATOMIC_RELAXED),
             __atomic_load_n(&mail_answers_dead, __ATOMIC_RELAXED));
     render_rate_limits(out);
+    render_http_threads(out);
     fclose(out);
     return page;
 }

@@ -47,6 +47,14 @@ void metrics_verify_cache(int hit);
 /* One shared commit (store/db.h) of transactions, committed or not. */
 void metrics_shared_commit(int transactions);
 
+/* The HTTP server's threads (up to METRICS_HTTP_THREADS_MAX are shown)
+ * and the connections one of them holds now (http/acceptor.h spreads
+ * them): an operator sees at once when one thread serves far more
+ * connections than the others. */
+#define METRICS_HTTP_THREADS_MAX 256
+void metrics_http_threads(int count);
+void metrics_http_thread_connections(int thread, unsigned connections);
+
 /* The metrics page; caller frees. */
 char *metrics_render(void);
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "auth/admin.h"
+#include "http/acceptor.h"
 #include "store/db.h"
 #include "core/log.h"
 #include "core/metrics.h"
@@ -24,7 +25,9 @@
 #include "http/web_files.h"
 
 struct http_server {
-    struct MHD_Daemon *daemon;
+    struct MHD_Daemon **daemons; /* one thread each */
+    int daemon_count;
+    acceptor *acceptor; /* accepts, and spreads connections over them */
     int port;
     int in_flight;   /* requests the handler began, not completed (atomic) */
     reaper *reaper;  /* the deadline for receiving each request */
@@ -126,6 +129,10 @@ static void on_connection(void *cls, struct MHD_Connection *conn,
         peers_closed(server->peers, (struct sockaddr *)&c->peer);
     free(c);
     *socket_context = NULL;
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_DAEMON);
+    if (info != NULL)
+        acceptor_connection_closed(server->acceptor, info->daemon);
 }
 
 static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
@@ -469,6 +476,30 @@ static void enough_descriptors(unsigned connections)
     }
 }
 
+/* One daemon, one thread. The acceptor gives it connections (acceptor.h
+ * says why not libmicrohttpd's thread pool); the limit is the acceptor's,
+ * over all daemons, so none is refused here. Suspend/resume: an idle event
+ * stream parks its connection (stream_routes.h) instead of holding the
+ * thread. */
+static struct MHD_Daemon *start_daemon(http_server *server,
+                                       unsigned connections)
+{
+    return MHD_start_daemon(
+        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG |
+            MHD_ALLOW_SUSPEND_RESUME | MHD_USE_NO_LISTEN_SOCKET,
+        0,
+        on_accept, server,
+        on_request, server,
+        MHD_OPTION_URI_LOG_CALLBACK, on_uri, server,
+        MHD_OPTION_NOTIFY_COMPLETED, on_completed, server,
+        MHD_OPTION_NOTIFY_CONNECTION, on_connection, server,
+        MHD_OPTION_CONNECTION_LIMIT, connections,
+        MHD_OPTION_CONNECTION_TIMEOUT, 30u,
+        /* Headers only: bodies are buffered by us, under HTTP_BODY_MAX. */
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(32 * 1024),
+        MHD_OPTION_END);
+}
+
 http_server *http_start(const char *address, int threads, apierr *err)
 {
     struct sockaddr_in addr;
@@ -512,36 +543,31 @@ http_server *http_start(const char *address, int threads, apierr *err)
     server->reaper = reaper_start(request_seconds());
     unsigned connections = connection_limit();
     enough_descriptors(connections);
-    /* Suspend/resume: an idle event stream parks its connection
-     * (stream_routes.h) instead of holding a thread. */
-    server->daemon = MHD_start_daemon(
-        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG |
-            MHD_ALLOW_SUSPEND_RESUME,
-        0,
-        on_accept, server,
-        on_request, server, MHD_OPTION_LISTEN_SOCKET, fd,
-        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)threads,
-        MHD_OPTION_URI_LOG_CALLBACK, on_uri, server,
-        MHD_OPTION_NOTIFY_COMPLETED, on_completed, server,
-        MHD_OPTION_NOTIFY_CONNECTION, on_connection, server,
-        MHD_OPTION_CONNECTION_LIMIT, connections,
-        MHD_OPTION_CONNECTION_TIMEOUT, 30u,
-        /* Headers only: bodies are buffered by us, under HTTP_BODY_MAX. */
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(32 * 1024),
-        MHD_OPTION_END);
-    if (server->daemon == NULL) {
-        close(fd);
-        reaper_stop(server->reaper);
-        peers_free(server->peers);
-        free(server);
-        apierr_set(err, 500, "cannot_listen",
-                   "the HTTP server could not start on %s", address);
-        return NULL;
+    server->daemon_count = threads;
+    server->daemons = calloc((size_t)threads, sizeof *server->daemons);
+    if (server->daemons == NULL)
+        abort();
+    for (int i = 0; i < threads; i++) {
+        server->daemons[i] = start_daemon(server, connections);
+        if (server->daemons[i] == NULL) {
+            for (int j = 0; j < i; j++)
+                MHD_stop_daemon(server->daemons[j]);
+            free(server->daemons);
+            close(fd);
+            reaper_stop(server->reaper);
+            peers_free(server->peers);
+            free(server);
+            apierr_set(err, 500, "cannot_listen",
+                       "the HTTP server could not start on %s", address);
+            return NULL;
+        }
     }
     struct sockaddr_in bound;
     socklen_t len = sizeof bound;
     getsockname(fd, (struct sockaddr *)&bound, &len);
     server->port = ntohs(bound.sin_port);
+    server->acceptor =
+        acceptor_start(fd, server->daemons, threads, connections);
     return server;
 }
 
@@ -552,9 +578,7 @@ int http_port(const http_server *server)
 
 void http_stop(http_server *server, int grace_seconds)
 {
-    MHD_socket fd = MHD_quiesce_daemon(server->daemon);
-    if (fd != MHD_INVALID_SOCKET)
-        close(fd);
+    acceptor_stop(server->acceptor);
     /* Open streams would hold the grace period to its end (and a
      * suspended connection must not outlive the daemon): they end now. */
     stream_routes_close_all();
@@ -564,7 +588,10 @@ void http_stop(http_server *server, int grace_seconds)
             break;
         nanosleep(&tick, NULL);
     }
-    MHD_stop_daemon(server->daemon);
+    for (int i = 0; i < server->daemon_count; i++)
+        MHD_stop_daemon(server->daemons[i]);
+    free(server->daemons);
+    acceptor_free(server->acceptor);
     reaper_stop(server->reaper);
     peers_free(server->peers);
     free(server);

@@ -1,5 +1,5 @@
-/* http.h: the HTTP server (libmicrohttpd). It accepts connections on a
- * thread pool, captures each request's raw target (for signatures),
+/* http.h: the HTTP server (libmicrohttpd). It accepts connections and
+ * spreads them over its threads (acceptor.h), captures each request's raw target (for signatures),
  * accumulates bodies under a hard limit (413 beyond it), hands complete
  * requests to routes, and answers JSON (an export: a body streamed as the
  * client reads it; an event stream, stream_routes.h). Stopping is

@@ -7,7 +7,7 @@
  * connection (MHD_suspend_connection); the hub's wake-up (news from
  * LISTEN, a heartbeat, the shutdown) resumes it. So a thousand idle
  * streams cost a thousand sockets and a few kilobytes each, and the
- * thread pool keeps serving moves.
+ * server's threads keep serving moves.
  *
  * The format is Server-Sent Events, or NDJSON when Accept names
  * application/x-ndjson. A stream resumes after the id of its Last-Event-ID

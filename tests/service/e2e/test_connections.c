@@ -1,0 +1,164 @@
+/* How pbemd shares its threads among connections (http/acceptor.h): each
+ * new connection goes to the thread holding the fewest, so connections
+ * opened together are spread evenly, and a request that waits (here for a
+ * table lock) holds up no connection but its own. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../support/e2e.h"
+#include "../../support/rawhttp.h"
+
+/* A client of its own, so a connection of its own, opened by a first
+ * GET /healthz. */
+static client *another_connection(const e2e_server *server)
+{
+    char base[64], error[256];
+    snprintf(base, sizeof base, "http://127.0.0.1:%d", server->port);
+    client *c = client_new(base);
+    client_response r;
+    cr_assert(client_send(c, "GET", "/healthz", NULL, NULL, NULL, &r, error),
+              "%s", error);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    client_response_free(&r);
+    return c;
+}
+
+Test(connections, connections_opened_together_are_spread_over_the_threads,
+     .timeout = 60)
+{
+    setenv("PBEM_THREADS", "4", 1);
+    e2e_server server = {0};
+    e2e_start(&server);
+    unsetenv("PBEM_THREADS");
+    enum { opened = 12 };
+    client *clients[opened];
+    for (int i = 0; i < opened; i++)
+        clients[i] = another_connection(&server);
+
+    /* Asked on one more connection, the test's own. */
+    e2e_response r = e2e_call(&server, "GET", "/metrics", NULL, NULL);
+    cr_assert_eq(r.status, 200);
+    int threads = 0;
+    unsigned held[8], total = 0, least = ~0u, most = 0;
+    for (const char *at = strstr(r.body, "\npbem_http_thread_connections{");
+         at != NULL && threads < 8;
+         at = strstr(at + 1, "\npbem_http_thread_connections{")) {
+        int thread;
+        cr_assert_eq(sscanf(at, "\npbem_http_thread_connections{thread=\"%d\"} %u",
+                            &thread, &held[threads]),
+                     2, "%.80s", at + 1);
+        total += held[threads];
+        least = held[threads] < least ? held[threads] : least;
+        most = held[threads] > most ? held[threads] : most;
+        threads++;
+    }
+    cr_expect_eq(threads, 4, "threads shown: %d", threads);
+    cr_expect_eq(total, opened + 1, "connections held: %u", total);
+    cr_expect_leq(most - least, 1,
+                  "connections per thread: %u %u %u %u (fewest %u, most %u)",
+                  held[0], held[1], held[2], held[3], least, most);
+    e2e_response_free(&r);
+    for (int i = 0; i < opened; i++)
+        client_free(clients[i]);
+    e2e_stop(&server);
+}
+
+static long long count_of(PGconn *conn, const char *sql)
+{
+    PGresult *r = PQexec(conn, sql);
+    cr_assert_eq(PQresultStatus(r), PGRES_TUPLES_OK, "%s",
+                 PQerrorMessage(conn));
+    long long n = atoll(PQgetvalue(r, 0, 0));
+    PQclear(r);
+    return n;
+}
+
+static void exec_ok(PGconn *conn, const char *sql)
+{
+    PGresult *r = PQexec(conn, sql);
+    cr_assert_eq(PQresultStatus(r), PGRES_COMMAND_OK, "%s: %s", sql,
+                 PQerrorMessage(conn));
+    PQclear(r);
+}
+
+static void send_text(int fd, const char *text)
+{
+    size_t len = strlen(text);
+    cr_assert_eq(send(fd, text, len, MSG_NOSIGNAL), (ssize_t)len, "%s",
+                 strerror(errno));
+}
+
+/* Waits (10 s at most) until a backend waits for a lock blocker holds. */
+static void until_blocked_by(PGconn *blocker)
+{
+    char sql[160];
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) FROM pg_stat_activity"
+             " WHERE %d = ANY (pg_blocking_pids(pid))",
+             PQbackendPID(blocker));
+    /* Asked from outside the blocker's transaction, which would keep one
+     * snapshot of pg_stat_activity. */
+    PGconn *watch = PQconnectdb(getenv("DATABASE_URL"));
+    double until = rawhttp_now() + 10;
+    while (count_of(watch, sql) == 0) {
+        cr_assert_lt(rawhttp_now(), until, "no request waited for the lock");
+        struct timespec pause = {0, 2 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    PQfinish(watch);
+}
+
+/* Connections opened together, as a client with several does: the first
+ * one's request waits for a lock on the matches table; the others' are
+ * answered meanwhile. libmicrohttpd's thread pool gave such a burst of
+ * connections to one thread, where they waited behind the first. */
+Test(connections, a_request_that_waits_holds_up_no_other_connection,
+     .timeout = 60)
+{
+    char database[96];
+    e2e_private_database(database, sizeof database);
+    setenv("PBEM_THREADS", "4", 1);
+    e2e_table t;
+    e2e_sit_down(&t, "antiquity_quest", 2, NULL);
+    unsetenv("PBEM_THREADS");
+    enum { together = 3 };
+    int fds[together];
+    for (int i = 0; i < together; i++)
+        fds[i] = rawhttp_connect(t.server.port);
+
+    PGconn *blocker = PQconnectdb(getenv("DATABASE_URL"));
+    cr_assert_eq(PQstatus(blocker), CONNECTION_OK, "%s",
+                 PQerrorMessage(blocker));
+    exec_ok(blocker, "BEGIN");
+    exec_ok(blocker, "LOCK TABLE matches IN ACCESS EXCLUSIVE MODE");
+    char request[160];
+    snprintf(request, sizeof request,
+             "GET /v1/matches/%s HTTP/1.1\r\nHost: x\r\n\r\n", t.match);
+    send_text(fds[0], request);
+    until_blocked_by(blocker);
+
+    for (int i = 1; i < together; i++) {
+        double began = rawhttp_now();
+        send_text(fds[i], "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+        int status = rawhttp_status_within(fds[i], 5);
+        cr_expect_eq(status, 200,
+                     "GET /healthz on connection %d while the first "
+                     "waited: %d after %.2f s",
+                     i, status, rawhttp_now() - began);
+    }
+
+    exec_ok(blocker, "COMMIT");
+    cr_expect_eq(rawhttp_status_within(fds[0], 10), 200,
+                 "the waiting request, once the lock went");
+    PQfinish(blocker);
+    for (int i = 0; i < together; i++)
+        close(fds[i]);
+    e2e_stop(&t.server);
+}
