@@ -341,6 +341,9 @@ void aq_move_apply(aq_state *s, int seat, const aq_action *act);
  * cards to a collection; each keeps played_points up to date. */
 bool aq_add_ok(const aq_collection *coll, const uint8_t *ids, int n,
                rules_error *err);
+/* Whether aq_add_ok refuses coll whatever is added: a completed Standard
+ * or Perfect collection (legal.c skips listing adds to it). */
+bool aq_collection_closed(const aq_collection *coll);
 bool aq_new_collection_ok(const aq_state *s, const uint8_t *ids, int n,
                           rules_error *err);
 void aq_hand_take(aq_state *s, int seat, const uint8_t *ids, int n);

@@ -158,6 +158,10 @@ static void list_adds(lister *l)
         if (l->s->phase == AQ_PHASE_FINAL &&
             c->side != aq_side_of(l->s, l->seat))
             continue;
+        /* Every add to it would be refused: listing them only spends
+         * the tries. */
+        if (aq_collection_closed(c))
+            continue;
         a.target = c->id;
         list_multisets(l, &a, names, n, 1, AQ_NAMES, false);
         list_multisets(l, &a, names, n, 2, AQ_ADDS_PER_COLLECTION, false);

@@ -101,12 +101,23 @@ static bool last_card_ok(const aq_state *s, int seat, int hand_after,
 
 /* Whether cards may be added to coll (rulebook "Adding to your
  * collections"). */
+/* A completed Standard or Perfect collection takes no more cards. */
+static bool shape_closed(const aq_shape *shape)
+{
+    return aq_shape_complete(shape) && aq_shape_grade(shape) != AQ_GRADE_MIXED;
+}
+
+bool aq_collection_closed(const aq_collection *coll)
+{
+    aq_shape shape = aq_shape_of(coll->card, coll->count);
+    return shape_closed(&shape);
+}
+
 bool aq_add_ok(const aq_collection *coll, const uint8_t *ids, int n,
                    rules_error *err)
 {
     aq_shape before = aq_shape_of(coll->card, coll->count);
-    if (aq_shape_complete(&before) &&
-        aq_shape_grade(&before) != AQ_GRADE_MIXED)
+    if (shape_closed(&before))
         return rules_fail(err, "collection %d is a completed %s collection "
                                "and takes no more cards", coll->id,
                           aq_grade_text(aq_shape_grade(&before)));
