@@ -154,8 +154,7 @@ typedef struct cached {
 static cached cache[CACHE_SLOTS];
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 
-bool deadline_settings_load(PGconn *conn, long long match_id,
-                            deadline_settings *out, apierr *err)
+bool deadline_settings_cached(long long match_id, deadline_settings *out)
 {
     cached *slot = &cache[(unsigned long long)match_id % CACHE_SLOTS];
     pthread_mutex_lock(&cache_lock);
@@ -163,8 +162,15 @@ bool deadline_settings_load(PGconn *conn, long long match_id,
     if (hit)
         *out = slot->settings;
     pthread_mutex_unlock(&cache_lock);
-    if (hit)
+    return hit;
+}
+
+bool deadline_settings_load(PGconn *conn, long long match_id,
+                            deadline_settings *out, apierr *err)
+{
+    if (deadline_settings_cached(match_id, out))
         return true;
+    cached *slot = &cache[(unsigned long long)match_id % CACHE_SLOTS];
     db_params p = {0};
     db_params_int(&p, match_id);
     PGresult *r = db_query(conn,

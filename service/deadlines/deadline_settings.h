@@ -55,4 +55,8 @@ bool deadline_settings_save(PGconn *conn, long long match_id,
 bool deadline_settings_load(PGconn *conn, long long match_id,
                             deadline_settings *out, apierr *err);
 
+/* The cached settings of a match, when this process has read them: what
+ * deadline_settings_load would answer, without a connection. */
+bool deadline_settings_cached(long long match_id, deadline_settings *out);
+
 #endif

@@ -121,15 +121,20 @@ static void describe_deadlines(json_t *out, const store_match *match,
                                const rules_engine *engine)
 {
     apierr err;
-    PGconn *conn = db_conn(&err);
     deadline_settings settings;
-    if (conn == NULL ||
-        !deadline_settings_load(conn, match->match_id, &settings, &err))
+    /* The connection only when needed: db_conn checks that it is still
+     * open, two reads on its socket, and most views need none. */
+    PGconn *conn = NULL;
+    if (!deadline_settings_cached(match->match_id, &settings) &&
+        ((conn = db_conn(&err)) == NULL ||
+         !deadline_settings_load(conn, match->match_id, &settings, &err)))
         return;
     if (settings.enabled)
         json_object_set_new(out, "deadline",
                             deadline_settings_json(&settings));
     else if (engine == NULL || engine->window == NULL)
+        return;
+    if (conn == NULL && (conn = db_conn(&err)) == NULL)
         return;
     json_t *clocks = deadlines_describe(conn, match, &err);
     if (clocks != NULL)
