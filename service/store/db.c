@@ -1,6 +1,7 @@
 /* db.c: thread-local libpq connections and small query helpers. */
 #include "store/db.h"
 
+#include <errno.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -392,6 +393,12 @@ static bool still_open(PGconn *conn)
         return false;
     if (PQtransactionStatus(conn) != PQTRANS_IDLE || queue_open(conn) ||
         shared_recording(conn))
+        return true;
+    /* Nothing waiting (the common case) is one look, without reading. */
+    char next;
+    ssize_t waiting =
+        recv(PQsocket(conn), &next, 1, MSG_PEEK | MSG_DONTWAIT);
+    if (waiting < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
         return true;
     /* Twice: a read that finds the server's parting message returns it
      * without looking for the close that follows it. */
