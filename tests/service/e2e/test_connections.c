@@ -162,3 +162,35 @@ Test(connections, a_request_that_waits_holds_up_no_other_connection,
         close(fds[i]);
     e2e_stop(&t.server);
 }
+
+/* At PBEM_HTTP_CONNECTIONS, a new client waits in the backlog instead of
+ * being refused, and is served as soon as another connection closes. */
+Test(connections, past_the_limit_a_client_waits_for_a_connection_to_close,
+     .timeout = 60)
+{
+    setenv("PBEM_HTTP_CONNECTIONS", "16", 1);
+    e2e_server server = {0};
+    e2e_start(&server);
+    unsetenv("PBEM_HTTP_CONNECTIONS");
+    /* The test's own client holds no connection yet: all 16 are these. */
+    enum { limit = 16 };
+    static const char healthz[] = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
+    int fds[limit];
+    for (int i = 0; i < limit; i++) {
+        fds[i] = rawhttp_connect(server.port);
+        send_text(fds[i], healthz);
+        cr_assert_eq(rawhttp_status_within(fds[i], 5), 200, "connection %d",
+                     i);
+    }
+    int late = rawhttp_connect(server.port);
+    send_text(late, healthz);
+    cr_expect_eq(rawhttp_status_within(late, 1), 0,
+                 "a 17th connection was served while 16 were open");
+    close(fds[0]);
+    cr_expect_eq(rawhttp_status_within(late, 5), 200,
+                 "the waiting client, once a connection closed");
+    close(late);
+    for (int i = 1; i < limit; i++)
+        close(fds[i]);
+    e2e_stop(&server);
+}
