@@ -31,8 +31,8 @@ static int pending_seat(const e2e_table *t)
     return seat;
 }
 
-/* The ids of items, in order. */
-static json_t *ids_of(const json_t *items)
+/* The ids of items, in order; takes items (a list items_of made). */
+static json_t *ids_of(json_t *items)
 {
     json_t *ids = json_array();
     size_t i;
@@ -42,6 +42,7 @@ static json_t *ids_of(const json_t *items)
         if (json_is_integer(id))
             json_array_append(ids, id);
     }
+    json_decref(items);
     return ids;
 }
 
