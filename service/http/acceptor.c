@@ -149,7 +149,12 @@ acceptor *acceptor_start(int listen_fd, struct MHD_Daemon *const *daemons,
         abort();
     memcpy(a->daemons, daemons, (size_t)count * sizeof *a->daemons);
     metrics_http_threads(count);
-    pthread_cond_init(&a->room, NULL);
+    /* cannot_accept's pause is measured on the monotonic clock. */
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&a->room, &attr);
+    pthread_condattr_destroy(&attr);
     pthread_mutex_init(&a->lock, NULL);
     if (pthread_create(&a->thread, NULL, accept_loop, a) != 0) {
         log_error("cannot start the thread that accepts connections");

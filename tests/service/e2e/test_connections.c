@@ -1,13 +1,16 @@
-/* How pbemd shares its threads among connections (http/acceptor.h): each
- * new connection goes to the thread holding the fewest, so connections
- * opened together are spread evenly, and a request that waits (here for a
- * table lock) holds up no connection but its own. */
+/* How pbemd takes connections (http/acceptor.h): each new connection goes
+ * to the thread holding the fewest, so connections opened together are
+ * spread evenly, and a request that waits (here for a table lock) holds up
+ * no connection but its own; at the connection limit, or out of
+ * descriptors, new clients wait in the backlog and are served later. */
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <errno.h>
 #include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -192,5 +195,95 @@ Test(connections, past_the_limit_a_client_waits_for_a_connection_to_close,
     close(late);
     for (int i = 1; i < limit; i++)
         close(fds[i]);
+    e2e_stop(&server);
+}
+
+/* Descriptors pbemd holds open now. */
+static int open_descriptors(pid_t pid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/fd", (int)pid);
+    DIR *dir = opendir(path);
+    cr_assert_not_null(dir);
+    int n = 0;
+    for (struct dirent *e = readdir(dir); e != NULL; e = readdir(dir))
+        if (e->d_name[0] != '.')
+            n++;
+    closedir(dir);
+    return n;
+}
+
+/* pbemd's CPU time so far, in clock ticks. */
+static long cpu_ticks(pid_t pid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f);
+    char stat[1024];
+    cr_assert_not_null(fgets(stat, sizeof stat, f));
+    fclose(f);
+    /* Fields 14 and 15 (utime, stime) follow the command's closing ")". */
+    const char *at = strrchr(stat, ')');
+    cr_assert_not_null(at);
+    long utime = 0, stime = 0;
+    cr_assert_eq(sscanf(at + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u "
+                                "%ld %ld",
+                        &utime, &stime),
+                 2);
+    return utime + stime;
+}
+
+/* Out of descriptors, new clients wait in the backlog: the server does not
+ * spin trying to accept them, and serves them once descriptors are free. */
+Test(connections, out_of_descriptors_clients_wait_and_are_served_later,
+     .timeout = 60)
+{
+    setenv("PBEM_THREADS", "2", 1);
+    e2e_server server = {0};
+    e2e_start(&server);
+    unsetenv("PBEM_THREADS");
+    static const char healthz[] = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
+    /* Both threads with their database connection open. */
+    enum { threads = 2, room = 4, waiting = 4 };
+    int held[threads + room];
+    for (int i = 0; i < threads; i++) {
+        held[i] = rawhttp_connect(server.port);
+        send_text(held[i], healthz);
+        cr_assert_eq(rawhttp_status_within(held[i], 5), 200);
+    }
+    struct rlimit limit;
+    limit.rlim_cur = limit.rlim_max =
+        (rlim_t)(open_descriptors(server.pid) + room);
+    cr_assert_eq(prlimit(server.pid, RLIMIT_NOFILE, &limit, NULL), 0, "%s",
+                 strerror(errno));
+    for (int i = threads; i < threads + room; i++) {
+        held[i] = rawhttp_connect(server.port);
+        send_text(held[i], healthz);
+        cr_assert_eq(rawhttp_status_within(held[i], 5), 200,
+                     "connection %d, within the descriptors left", i);
+    }
+
+    int late[waiting];
+    for (int i = 0; i < waiting; i++) {
+        late[i] = rawhttp_connect(server.port);
+        send_text(late[i], healthz);
+    }
+    long before = cpu_ticks(server.pid);
+    cr_expect_eq(rawhttp_status_within(late[0], 1), 0,
+                 "served with no descriptor left");
+    long spent = cpu_ticks(server.pid) - before;
+    cr_expect_lt(spent, sysconf(_SC_CLK_TCK) / 5,
+                 "pbemd used %ld ticks in a second with nothing to do but "
+                 "wait for descriptors",
+                 spent);
+
+    for (int i = 0; i < threads + room; i++)
+        close(held[i]);
+    for (int i = 0; i < waiting; i++) {
+        cr_expect_eq(rawhttp_status_within(late[i], 5), 200,
+                     "waiting client %d, once descriptors were free", i);
+        close(late[i]);
+    }
     e2e_stop(&server);
 }
