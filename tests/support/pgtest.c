@@ -5,6 +5,7 @@
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 PGconn *pgtest_connect(const char *schema)
 {
@@ -45,4 +46,36 @@ void pgtest_exec(PGconn *conn, const char *sql)
     cr_assert(status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK,
               "%s failed: %s", sql, PQresultErrorMessage(result));
     PQclear(result);
+}
+
+static long long now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+void pgtest_until_blocked_by(PGconn *blocker)
+{
+    char sql[160];
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) FROM pg_stat_activity"
+             " WHERE %d = ANY (pg_blocking_pids(pid))",
+             PQbackendPID(blocker));
+    PGconn *watch = pgtest_connect("public");
+    long long deadline = now_ms() + 10000;
+    for (;;) {
+        PGresult *r = PQexec(watch, sql);
+        cr_assert_eq(PQresultStatus(r), PGRES_TUPLES_OK, "%s",
+                     PQerrorMessage(watch));
+        long long waiting = atoll(PQgetvalue(r, 0, 0));
+        PQclear(r);
+        if (waiting > 0)
+            break;
+        cr_assert_lt(now_ms(), deadline, "nothing waits for the lock");
+        /* A poll of what PostgreSQL shows, not a wait for time to pass. */
+        struct timespec pause = {0, 2 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    PQfinish(watch);
 }

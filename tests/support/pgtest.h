@@ -17,4 +17,9 @@ PGconn *pgtest_connect(const char *schema);
 /* Runs SQL that must succeed. */
 void pgtest_exec(PGconn *conn, const char *sql);
 
+/* Waits, 10 s at most, until some backend waits for a lock blocker
+ * holds (pg_blocking_pids), asked on a connection of its own: inside the
+ * blocker's transaction pg_stat_activity would not change. */
+void pgtest_until_blocked_by(PGconn *blocker);
+
 #endif

@@ -16,7 +16,8 @@
 #include <unistd.h>
 
 #include "../../support/e2e.h"
-#include "../../support/rawhttp.h"
+#include "../../support/pgtest.h"
+#include "../../support/wire.h"
 
 /* A client of its own, so a connection of its own, opened by a first
  * GET /healthz. */
@@ -33,13 +34,20 @@ static client *another_connection(const e2e_server *server)
     return c;
 }
 
+/* Starts pbemd with one setting of its environment. */
+static void start_with(e2e_server *server, const char *name, const char *value)
+{
+    setenv(name, value, 1);
+    *server = (e2e_server){0};
+    e2e_start(server);
+    unsetenv(name);
+}
+
 Test(connections, connections_opened_together_are_spread_over_the_threads,
      .timeout = 60)
 {
-    setenv("PBEM_THREADS", "4", 1);
-    e2e_server server = {0};
-    e2e_start(&server);
-    unsetenv("PBEM_THREADS");
+    e2e_server server;
+    start_with(&server, "PBEM_THREADS", "4");
     enum { opened = 12 };
     client *clients[opened];
     for (int i = 0; i < opened; i++)
@@ -73,16 +81,6 @@ Test(connections, connections_opened_together_are_spread_over_the_threads,
     e2e_stop(&server);
 }
 
-static long long count_of(PGconn *conn, const char *sql)
-{
-    PGresult *r = PQexec(conn, sql);
-    cr_assert_eq(PQresultStatus(r), PGRES_TUPLES_OK, "%s",
-                 PQerrorMessage(conn));
-    long long n = atoll(PQgetvalue(r, 0, 0));
-    PQclear(r);
-    return n;
-}
-
 static void exec_ok(PGconn *conn, const char *sql)
 {
     PGresult *r = PQexec(conn, sql);
@@ -96,26 +94,6 @@ static void send_text(int fd, const char *text)
     size_t len = strlen(text);
     cr_assert_eq(send(fd, text, len, MSG_NOSIGNAL), (ssize_t)len, "%s",
                  strerror(errno));
-}
-
-/* Waits (10 s at most) until a backend waits for a lock blocker holds. */
-static void until_blocked_by(PGconn *blocker)
-{
-    char sql[160];
-    snprintf(sql, sizeof sql,
-             "SELECT count(*) FROM pg_stat_activity"
-             " WHERE %d = ANY (pg_blocking_pids(pid))",
-             PQbackendPID(blocker));
-    /* Asked from outside the blocker's transaction, which would keep one
-     * snapshot of pg_stat_activity. */
-    PGconn *watch = PQconnectdb(getenv("DATABASE_URL"));
-    double until = rawhttp_now() + 10;
-    while (count_of(watch, sql) == 0) {
-        cr_assert_lt(rawhttp_now(), until, "no request waited for the lock");
-        struct timespec pause = {0, 2 * 1000 * 1000};
-        nanosleep(&pause, NULL);
-    }
-    PQfinish(watch);
 }
 
 /* Connections opened together, as a client with several does: the first
@@ -134,7 +112,7 @@ Test(connections, a_request_that_waits_holds_up_no_other_connection,
     enum { together = 3 };
     int fds[together];
     for (int i = 0; i < together; i++)
-        fds[i] = rawhttp_connect(t.server.port);
+        fds[i] = wire_connect(t.server.port);
 
     PGconn *blocker = PQconnectdb(getenv("DATABASE_URL"));
     cr_assert_eq(PQstatus(blocker), CONNECTION_OK, "%s",
@@ -145,20 +123,20 @@ Test(connections, a_request_that_waits_holds_up_no_other_connection,
     snprintf(request, sizeof request,
              "GET /v1/matches/%s HTTP/1.1\r\nHost: x\r\n\r\n", t.match);
     send_text(fds[0], request);
-    until_blocked_by(blocker);
+    pgtest_until_blocked_by(blocker);
 
     for (int i = 1; i < together; i++) {
-        double began = rawhttp_now();
+        double began = wire_now();
         send_text(fds[i], "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
-        int status = rawhttp_status_within(fds[i], 5);
+        int status = wire_status_within(fds[i], 5);
         cr_expect_eq(status, 200,
                      "GET /healthz on connection %d while the first "
                      "waited: %d after %.2f s",
-                     i, status, rawhttp_now() - began);
+                     i, status, wire_now() - began);
     }
 
     exec_ok(blocker, "COMMIT");
-    cr_expect_eq(rawhttp_status_within(fds[0], 10), 200,
+    cr_expect_eq(wire_status_within(fds[0], 10), 200,
                  "the waiting request, once the lock went");
     PQfinish(blocker);
     for (int i = 0; i < together; i++)
@@ -171,26 +149,24 @@ Test(connections, a_request_that_waits_holds_up_no_other_connection,
 Test(connections, past_the_limit_a_client_waits_for_a_connection_to_close,
      .timeout = 60)
 {
-    setenv("PBEM_HTTP_CONNECTIONS", "16", 1);
-    e2e_server server = {0};
-    e2e_start(&server);
-    unsetenv("PBEM_HTTP_CONNECTIONS");
+    e2e_server server;
+    start_with(&server, "PBEM_HTTP_CONNECTIONS", "16");
     /* The test's own client holds no connection yet: all 16 are these. */
     enum { limit = 16 };
     static const char healthz[] = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
     int fds[limit];
     for (int i = 0; i < limit; i++) {
-        fds[i] = rawhttp_connect(server.port);
+        fds[i] = wire_connect(server.port);
         send_text(fds[i], healthz);
-        cr_assert_eq(rawhttp_status_within(fds[i], 5), 200, "connection %d",
+        cr_assert_eq(wire_status_within(fds[i], 5), 200, "connection %d",
                      i);
     }
-    int late = rawhttp_connect(server.port);
+    int late = wire_connect(server.port);
     send_text(late, healthz);
-    cr_expect_eq(rawhttp_status_within(late, 1), 0,
+    cr_expect_eq(wire_status_within(late, 1), 0,
                  "a 17th connection was served while 16 were open");
     close(fds[0]);
-    cr_expect_eq(rawhttp_status_within(late, 5), 200,
+    cr_expect_eq(wire_status_within(late, 5), 200,
                  "the waiting client, once a connection closed");
     close(late);
     for (int i = 1; i < limit; i++)
@@ -239,18 +215,16 @@ static long cpu_ticks(pid_t pid)
 Test(connections, out_of_descriptors_clients_wait_and_are_served_later,
      .timeout = 60)
 {
-    setenv("PBEM_THREADS", "2", 1);
-    e2e_server server = {0};
-    e2e_start(&server);
-    unsetenv("PBEM_THREADS");
+    e2e_server server;
+    start_with(&server, "PBEM_THREADS", "2");
     static const char healthz[] = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
     /* Both threads with their database connection open. */
     enum { threads = 2, room = 4, waiting = 4 };
     int held[threads + room];
     for (int i = 0; i < threads; i++) {
-        held[i] = rawhttp_connect(server.port);
+        held[i] = wire_connect(server.port);
         send_text(held[i], healthz);
-        cr_assert_eq(rawhttp_status_within(held[i], 5), 200);
+        cr_assert_eq(wire_status_within(held[i], 5), 200);
     }
     struct rlimit limit;
     limit.rlim_cur = limit.rlim_max =
@@ -258,19 +232,19 @@ Test(connections, out_of_descriptors_clients_wait_and_are_served_later,
     cr_assert_eq(prlimit(server.pid, RLIMIT_NOFILE, &limit, NULL), 0, "%s",
                  strerror(errno));
     for (int i = threads; i < threads + room; i++) {
-        held[i] = rawhttp_connect(server.port);
+        held[i] = wire_connect(server.port);
         send_text(held[i], healthz);
-        cr_assert_eq(rawhttp_status_within(held[i], 5), 200,
+        cr_assert_eq(wire_status_within(held[i], 5), 200,
                      "connection %d, within the descriptors left", i);
     }
 
     int late[waiting];
     for (int i = 0; i < waiting; i++) {
-        late[i] = rawhttp_connect(server.port);
+        late[i] = wire_connect(server.port);
         send_text(late[i], healthz);
     }
     long before = cpu_ticks(server.pid);
-    cr_expect_eq(rawhttp_status_within(late[0], 1), 0,
+    cr_expect_eq(wire_status_within(late[0], 1), 0,
                  "served with no descriptor left");
     long spent = cpu_ticks(server.pid) - before;
     cr_expect_lt(spent, sysconf(_SC_CLK_TCK) / 5,
@@ -281,7 +255,7 @@ Test(connections, out_of_descriptors_clients_wait_and_are_served_later,
     for (int i = 0; i < threads + room; i++)
         close(held[i]);
     for (int i = 0; i < waiting; i++) {
-        cr_expect_eq(rawhttp_status_within(late[i], 5), 200,
+        cr_expect_eq(wire_status_within(late[i], 5), 200,
                      "waiting client %d, once descriptors were free", i);
         close(late[i]);
     }

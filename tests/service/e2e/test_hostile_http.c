@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "../../support/e2e.h"
-#include "../../support/rawhttp.h"
+#include "../../support/wire.h"
 
 /* Sends what the server takes; a server that answers early and closes may
  * refuse the rest, which is its right. */
@@ -66,10 +66,10 @@ static long rss_kib(pid_t pid)
 /* SIGTERM; the seconds until pbemd exited 0. */
 static double seconds_to_stop(e2e_server *server)
 {
-    double began = rawhttp_now();
+    double began = wire_now();
     int status = e2e_stop(server);
     cr_expect_eq(status, 0, "pbemd exit status %d", status);
-    return rawhttp_now() - began;
+    return wire_now() - began;
 }
 
 Test(hostile_http, requests_refused_while_parsed_leave_nothing_in_flight,
@@ -86,14 +86,14 @@ Test(hostile_http, requests_refused_while_parsed_leave_nothing_in_flight,
 
     long before = rss_kib(server.pid);
     for (int i = 0; i < 1000; i++) {
-        int fd = rawhttp_connect(server.port);
+        int fd = wire_connect(server.port);
         if (i % 2) {
             /* libmicrohttpd runs out of room for the arguments and never
              * answers; the client gives up at once. */
             send_some(fd, arguments, strlen(arguments));
         } else {
             send_some(fd, target, strlen(target));
-            int status = rawhttp_status_within(fd, 5);
+            int status = wire_status_within(fd, 5);
             cr_assert(status > 0 && status < 500,
                       "a 30 KB target got %d instead of an answer at once",
                       status);
@@ -125,11 +125,11 @@ Test(hostile_http, an_unknown_transfer_coding_is_refused_at_once,
         "Content-Type: application/json\r\n"
         "Transfer-Encoding: gzip\r\n\r\n"
         "{\"name\":\"gz\"";
-    int fd = rawhttp_connect(server.port);
+    int fd = wire_connect(server.port);
     send_some(fd, request, sizeof request - 1);
     /* The connection stays open, as a client waiting for its answer
      * keeps it: the server must not wait for the end of the body. */
-    int status = rawhttp_status_within(fd, 5);
+    int status = wire_status_within(fd, 5);
     close(fd);
     cr_expect_eq(status, 501, "got %d", status);
 
@@ -220,9 +220,9 @@ static int announced_body_status(int port, const char *path, size_t length,
              "Content-Type: application/json\r\n%s"
              "Content-Length: %zu\r\n\r\n",
              path, extra_headers, length);
-    int fd = rawhttp_connect(port);
+    int fd = wire_connect(port);
     send_some(fd, head, strlen(head));
-    int status = rawhttp_status_within(fd, 5);
+    int status = wire_status_within(fd, 5);
     close(fd);
     return status;
 }
@@ -294,10 +294,10 @@ Test(hostile_http, the_large_caps_are_for_the_admin_and_the_mail_server,
                  "Content-Type: application/json\r\n%s"
                  "Content-Length: %zu\r\n\r\n",
                  read[i].path, read[i].headers, mib / 2);
-        int fd = rawhttp_connect(server.port);
+        int fd = wire_connect(server.port);
         send_some(fd, head, strlen(head));
         send_some(fd, body, mib / 2);
-        int status = rawhttp_status_within(fd, 10);
+        int status = wire_status_within(fd, 10);
         close(fd);
         cr_expect(status == 401 || status == 400, "POST %s as claimed: %d",
                   read[i].path, status);
@@ -311,10 +311,10 @@ Test(hostile_http, the_large_caps_are_for_the_admin_and_the_mail_server,
 /* True when the server closed fd within limit seconds. */
 static bool closed_within(int fd, double limit)
 {
-    double until = rawhttp_now() + limit;
+    double until = wire_now() + limit;
     char sink[4096];
     for (;;) {
-        int left = (int)((until - rawhttp_now()) * 1000);
+        int left = (int)((until - wire_now()) * 1000);
         struct pollfd p = {.fd = fd, .events = POLLIN};
         if (left <= 0 || poll(&p, 1, left) != 1)
             return false;
@@ -343,9 +343,9 @@ Test(hostile_http, a_chunked_body_is_refused_before_it_is_read,
     int len = snprintf(text, 32, "%zx\r\n", chunk);
     memset(text + len, ' ', chunk);
     memcpy(text + len + chunk, "\r\n", 2);
-    int fd = rawhttp_connect(server.port);
+    int fd = wire_connect(server.port);
     send_some(fd, head, sizeof head - 1);
-    cr_expect_eq(rawhttp_status_within(fd, 5), 411,
+    cr_expect_eq(wire_status_within(fd, 5), 411,
                  "a chunked body was not refused at its headers");
     /* The body does not end: the client would go on sending. */
     send_some(fd, text, (size_t)len + chunk + 2);
@@ -380,14 +380,14 @@ Test(hostile_http, anonymous_import_bodies_hold_no_memory, .timeout = 120)
     long before = rss_kib(server.pid);
     int fds[clients];
     for (int i = 0; i < clients; i++) {
-        fds[i] = rawhttp_connect(server.port);
+        fds[i] = wire_connect(server.port);
         send_some(fds[i], head, strlen(head));
     }
     /* The answer is read before the body is pushed: bytes sent after the
      * server closed would reset the connection and could drop it. */
     int refused = 0;
     for (int i = 0; i < clients; i++)
-        refused += rawhttp_status_within(fds[i], 5) == 413;
+        refused += wire_status_within(fds[i], 5) == 413;
     /* 8 MiB each, a piece to each in turn, so all are in flight at once. */
     for (size_t sent = 0; sent < mib8; sent += chunk)
         for (int i = 0; i < clients; i++)
@@ -442,12 +442,12 @@ static void *probe_healthz(void *arg)
     static const char request[] =
         "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
     while (!p->stop) {
-        double began = rawhttp_now();
-        int fd = rawhttp_connect(p->port);
+        double began = wire_now();
+        int fd = wire_connect(p->port);
         send_some(fd, request, sizeof request - 1);
-        int status = rawhttp_status_within(fd, 10);
+        int status = wire_status_within(fd, 10);
         close(fd);
-        double took = rawhttp_now() - began;
+        double took = wire_now() - began;
         if (status == 200)
             p->answered++;
         else
@@ -485,8 +485,8 @@ Test(hostile_http, slow_clients_do_not_hold_the_server, .timeout = 120)
     pthread_t prober;
     cr_assert_eq(pthread_create(&prober, NULL, probe_healthz, &p), 0);
     int reopened = 0;
-    double began = rawhttp_now();
-    while (rawhttp_now() - began < 8) {
+    double began = wire_now();
+    while (wire_now() - began < 8) {
         for (int i = 0; i < slow; i++) {
             if (fds[i] < 0) {
                 fds[i] = connect_from(2 + i / per_host, server.port);
@@ -546,7 +546,7 @@ static int healthz_from(int host, int port)
         "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
     int fd = connect_blocking_from(host, port);
     send_some(fd, request, sizeof request - 1);
-    int status = rawhttp_status_within(fd, 5);
+    int status = wire_status_within(fd, 5);
     close(fd);
     return status;
 }

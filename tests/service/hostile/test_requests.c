@@ -12,7 +12,7 @@
 
 #include "../../support/e2e.h"
 #include "cases.h"
-#include "wire.h"
+#include "../../support/wire.h"
 
 static void expect_outcome(const hostile_case *c, wire_outcome got)
 {

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "../../support/e2e.h"
-#include "wire.h"
+#include "../../support/wire.h"
 
 static void start_with_deadline(e2e_server *server)
 {

@@ -120,23 +120,6 @@ static void until_waiting(long long waiting)
     }
 }
 
-/* Waits (5 s at most) until a backend waits for a lock blocker holds. */
-static void until_blocked_by(PGconn *blocker)
-{
-    char sql[160];
-    snprintf(sql, sizeof sql,
-             "SELECT count(*) FROM pg_stat_activity"
-             " WHERE %d = ANY (pg_blocking_pids(pid))",
-             PQbackendPID(blocker));
-    PGconn *watch = pgtest_connect("public");
-    long long deadline = now_ms() + 5000;
-    while (number(watch, sql) == 0) {
-        cr_assert_lt(now_ms(), deadline, "nothing waits for the lock");
-        pause_briefly();
-    }
-    PQfinish(watch);
-}
-
 /* A fresh schema holding match id, this process's connections pointed at
  * it, and this thread's connection; *setup is the test's own. */
 static PGconn *thread_conn_with_match(PGconn **setup, store_match *match,
@@ -177,7 +160,7 @@ Test(shared_commit, a_refused_transaction_fails_alone_and_the_others_commit)
                 "SELECT 1 FROM matches WHERE match_id = 41 FOR UPDATE");
     mover first = {.match_id = 41, .head = -1, .nonce = "n-41"};
     start(&first);
-    until_blocked_by(blocker);
+    pgtest_until_blocked_by(blocker);
 
     mover stale = {.match_id = 42, .head = 5, .nonce = "n-42"};
     mover fine = {.match_id = 43, .head = -1, .nonce = "n-43"};

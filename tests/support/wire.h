@@ -1,16 +1,17 @@
-/* wire.h: raw bytes to the real pbemd over loopback, and what came back.
- * Hostile requests cannot go through libcurl (it would refuse to send
- * most of them), so the suite writes them to a socket itself and reads
- * the first status line and whether the server closed, each within a
- * bounded wait. */
-#ifndef TESTS_SERVICE_HOSTILE_WIRE_H
-#define TESTS_SERVICE_HOSTILE_WIRE_H
+/* wire.h: raw bytes to the real pbemd over loopback, and what came back,
+ * for tests that need what a client library hides: hostile requests
+ * (libcurl would refuse to send most of them), connections opened at
+ * once, an answer that never comes. A test writes to a socket itself and
+ * reads the first status line and whether the server closed, each within
+ * a bounded wait. */
+#ifndef TESTS_SUPPORT_WIRE_H
+#define TESTS_SUPPORT_WIRE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
-/* The request deadline the suite's servers run with
+/* The request deadline the hostile suite's servers run with
  * (PBEM_HTTP_REQUEST_SECONDS), and the wait past it after which a
  * connection still open counts as hung: a generous bound on a busy
  * machine, not a measure of the server's speed. */
@@ -37,6 +38,10 @@ typedef struct wire_outcome {
 
 /* Reads until the server closes or until (a wire_now() time) passes. */
 wire_outcome wire_read_until(int fd, double until);
+
+/* Reads the status line within limit seconds on a connection that stays
+ * open: its code, or 0 when none came (or the connection closed first). */
+int wire_status_within(int fd, double limit);
 
 /* VmRSS of a process, KiB. */
 long wire_rss_kib(pid_t pid);

@@ -109,3 +109,22 @@ long wire_rss_kib(pid_t pid)
     fclose(f);
     return kib;
 }
+
+int wire_status_within(int fd, double limit)
+{
+    char head[512];
+    size_t len = 0;
+    double until = wire_now() + limit;
+    while (len < 12) {
+        int left = (int)((until - wire_now()) * 1000);
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        if (left <= 0 || poll(&p, 1, left) != 1)
+            return 0;
+        ssize_t n = recv(fd, head + len, sizeof head - 1 - len, 0);
+        if (n <= 0)
+            return 0;
+        len += (size_t)n;
+    }
+    head[len] = '\0';
+    return atoi(head + 9);
+}
