@@ -21,19 +21,6 @@
 #include "../../support/e2e.h"
 #include "../../support/wire.h"
 
-/* Sends what the server takes; a server that answers early and closes may
- * refuse the rest, which is its right. */
-static void send_some(int fd, const char *text, size_t len)
-{
-    while (len > 0) {
-        ssize_t n = send(fd, text, len, MSG_NOSIGNAL);
-        if (n <= 0)
-            return;
-        text += n;
-        len -= (size_t)n;
-    }
-}
-
 /* "GET /healthz?a0=1&a1=1…" with count arguments. */
 static char *many_arguments(int count)
 {
@@ -47,20 +34,6 @@ static char *many_arguments(int count)
     snprintf(request + len, cap - len,
              " HTTP/1.1\r\nHost: x\r\n\r\n");
     return request;
-}
-
-static long rss_kib(pid_t pid)
-{
-    char path[64], line[256];
-    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-    FILE *f = fopen(path, "r");
-    cr_assert_not_null(f);
-    long kib = -1;
-    while (fgets(line, sizeof line, f) != NULL)
-        if (sscanf(line, "VmRSS: %ld", &kib) == 1)
-            break;
-    fclose(f);
-    return kib;
 }
 
 /* SIGTERM; the seconds until pbemd exited 0. */
@@ -84,15 +57,15 @@ Test(hostile_http, requests_refused_while_parsed_leave_nothing_in_flight,
     memset(target + len, 'a', 30 * 1024);
     strcpy(target + len + 30 * 1024, " HTTP/1.1\r\nHost: x\r\n\r\n");
 
-    long before = rss_kib(server.pid);
+    long before = wire_rss_kib(server.pid);
     for (int i = 0; i < 1000; i++) {
         int fd = wire_connect(server.port);
         if (i % 2) {
             /* libmicrohttpd runs out of room for the arguments and never
              * answers; the client gives up at once. */
-            send_some(fd, arguments, strlen(arguments));
+            wire_send(fd, arguments, strlen(arguments));
         } else {
-            send_some(fd, target, strlen(target));
+            wire_send(fd, target, strlen(target));
             int status = wire_status_within(fd, 5);
             cr_assert(status > 0 && status < 500,
                       "a 30 KB target got %d instead of an answer at once",
@@ -100,7 +73,7 @@ Test(hostile_http, requests_refused_while_parsed_leave_nothing_in_flight,
         }
         close(fd);
     }
-    long after = rss_kib(server.pid);
+    long after = wire_rss_kib(server.pid);
     cr_log_info("RSS %ld KiB before, %ld KiB after 1000 hostile requests",
                 before, after);
     free(arguments);
@@ -126,7 +99,7 @@ Test(hostile_http, an_unknown_transfer_coding_is_refused_at_once,
         "Transfer-Encoding: gzip\r\n\r\n"
         "{\"name\":\"gz\"";
     int fd = wire_connect(server.port);
-    send_some(fd, request, sizeof request - 1);
+    wire_send(fd, request, sizeof request - 1);
     /* The connection stays open, as a client waiting for its answer
      * keeps it: the server must not wait for the end of the body. */
     int status = wire_status_within(fd, 5);
@@ -221,7 +194,7 @@ static int announced_body_status(int port, const char *path, size_t length,
              "Content-Length: %zu\r\n\r\n",
              path, extra_headers, length);
     int fd = wire_connect(port);
-    send_some(fd, head, strlen(head));
+    wire_send(fd, head, strlen(head));
     int status = wire_status_within(fd, 5);
     close(fd);
     return status;
@@ -295,8 +268,8 @@ Test(hostile_http, the_large_caps_are_for_the_admin_and_the_mail_server,
                  "Content-Length: %zu\r\n\r\n",
                  read[i].path, read[i].headers, mib / 2);
         int fd = wire_connect(server.port);
-        send_some(fd, head, strlen(head));
-        send_some(fd, body, mib / 2);
+        wire_send(fd, head, strlen(head));
+        wire_send(fd, body, mib / 2);
         int status = wire_status_within(fd, 10);
         close(fd);
         cr_expect(status == 401 || status == 400, "POST %s as claimed: %d",
@@ -344,11 +317,11 @@ Test(hostile_http, a_chunked_body_is_refused_before_it_is_read,
     memset(text + len, ' ', chunk);
     memcpy(text + len + chunk, "\r\n", 2);
     int fd = wire_connect(server.port);
-    send_some(fd, head, sizeof head - 1);
+    wire_send(fd, head, sizeof head - 1);
     cr_expect_eq(wire_status_within(fd, 5), 411,
                  "a chunked body was not refused at its headers");
     /* The body does not end: the client would go on sending. */
-    send_some(fd, text, (size_t)len + chunk + 2);
+    wire_send(fd, text, (size_t)len + chunk + 2);
     cr_expect(closed_within(fd, 5), "a refused chunked body was read on");
     close(fd);
     free(text);
@@ -377,11 +350,11 @@ Test(hostile_http, anonymous_import_bodies_hold_no_memory, .timeout = 120)
     char *text = malloc(chunk);
     cr_assert_not_null(text);
     memset(text, ' ', chunk);
-    long before = rss_kib(server.pid);
+    long before = wire_rss_kib(server.pid);
     int fds[clients];
     for (int i = 0; i < clients; i++) {
         fds[i] = wire_connect(server.port);
-        send_some(fds[i], head, strlen(head));
+        wire_send(fds[i], head, strlen(head));
     }
     /* The answer is read before the body is pushed: bytes sent after the
      * server closed would reset the connection and could drop it. */
@@ -391,8 +364,8 @@ Test(hostile_http, anonymous_import_bodies_hold_no_memory, .timeout = 120)
     /* 8 MiB each, a piece to each in turn, so all are in flight at once. */
     for (size_t sent = 0; sent < mib8; sent += chunk)
         for (int i = 0; i < clients; i++)
-            send_some(fds[i], text, chunk);
-    long after = rss_kib(server.pid);
+            wire_send(fds[i], text, chunk);
+    long after = wire_rss_kib(server.pid);
     for (int i = 0; i < clients; i++)
         close(fds[i]);
     free(text);
@@ -444,7 +417,7 @@ static void *probe_healthz(void *arg)
     while (!p->stop) {
         double began = wire_now();
         int fd = wire_connect(p->port);
-        send_some(fd, request, sizeof request - 1);
+        wire_send(fd, request, sizeof request - 1);
         int status = wire_status_within(fd, 10);
         close(fd);
         double took = wire_now() - began;
@@ -545,7 +518,7 @@ static int healthz_from(int host, int port)
     static const char request[] =
         "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
     int fd = connect_blocking_from(host, port);
-    send_some(fd, request, sizeof request - 1);
+    wire_send(fd, request, sizeof request - 1);
     int status = wire_status_within(fd, 5);
     close(fd);
     return status;
@@ -566,9 +539,9 @@ Test(hostile_http, a_trusted_proxy_is_not_held_to_one_address_limit,
     int proxy[held], other[held];
     for (int i = 0; i < held; i++) {
         proxy[i] = connect_blocking_from(2, server.port);
-        send_some(proxy[i], opening, sizeof opening - 1);
+        wire_send(proxy[i], opening, sizeof opening - 1);
         other[i] = connect_blocking_from(3, server.port);
-        send_some(other[i], opening, sizeof opening - 1);
+        wire_send(other[i], opening, sizeof opening - 1);
     }
     cr_expect_eq(healthz_from(2, server.port), 200,
                  "the trusted proxy was locked out");
