@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/ways.h"
 #include "store/db.h"
 #include "store/store.h"
 
@@ -26,9 +27,9 @@ static void request_digest(const httpsig_request *req, uint8_t out[32])
 
 /* Registered keys never change; a revocation is seen at once by the
  * process that made it (auth_forget_key) and within KEY_CACHE_SECONDS by
- * the others. A small direct-mapped cache saves a database round trip on
- * nearly every request. */
-#define KEY_CACHE_SLOTS 512
+ * the others. A small set-associative cache (core/ways.h) saves a
+ * database round trip on nearly every request. */
+#define KEY_CACHE_SETS 128 /* × WAYS_PER_SET keys */
 #define KEY_CACHE_SECONDS AUTH_KEY_CACHE_SECONDS
 
 typedef struct cached_key {
@@ -38,15 +39,39 @@ typedef struct cached_key {
     time_t fetched;
 } cached_key;
 
-static cached_key key_cache[KEY_CACHE_SLOTS];
+static ways_tag key_tags[KEY_CACHE_SETS][WAYS_PER_SET];
+static cached_key key_cache[KEY_CACHE_SETS][WAYS_PER_SET];
+static unsigned long long key_clock;
 static pthread_mutex_t key_cache_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static cached_key *key_slot(const char *key_id)
+static unsigned long long key_hash(const char *key_id)
 {
     uint8_t hash[8];
     crypto_generichash(hash, sizeof hash, (const uint8_t *)key_id,
                        strlen(key_id), NULL, 0);
-    return &key_cache[hash[0] | ((hash[1] & 1) << 8)];
+    unsigned long long value;
+    memcpy(&value, hash, sizeof value);
+    return value;
+}
+
+/* The cached entry of key_id (lock held), or NULL. */
+static cached_key *key_found(const char *key_id, ways_tag **tag)
+{
+    unsigned long long hash = key_hash(key_id);
+    unsigned set = (unsigned)(hash % KEY_CACHE_SETS);
+    int way = ways_find(key_tags[set], hash, &key_clock);
+    if (way < 0 || strcmp(key_cache[set][way].key_id, key_id) != 0)
+        return NULL;
+    *tag = &key_tags[set][way];
+    return &key_cache[set][way];
+}
+
+/* Where key_id is to be kept (lock held). */
+static cached_key *key_place(const char *key_id)
+{
+    unsigned long long hash = key_hash(key_id);
+    unsigned set = (unsigned)(hash % KEY_CACHE_SETS);
+    return &key_cache[set][ways_place(key_tags[set], hash, &key_clock)];
 }
 
 static bool find_key(const char *key_id, uint8_t public_key[32],
@@ -54,10 +79,10 @@ static bool find_key(const char *key_id, uint8_t public_key[32],
 {
     time_t now = time(NULL);
     bool hit = false;
+    ways_tag *tag;
     pthread_mutex_lock(&key_cache_lock);
-    cached_key *slot = key_slot(key_id);
-    if (strcmp(slot->key_id, key_id) == 0 &&
-        now - slot->fetched < KEY_CACHE_SECONDS) {
+    cached_key *slot = key_found(key_id, &tag);
+    if (slot != NULL && now - slot->fetched < KEY_CACHE_SECONDS) {
         memcpy(public_key, slot->public_key, 32);
         *player_id = slot->player_id;
         hit = true;
@@ -69,7 +94,7 @@ static bool find_key(const char *key_id, uint8_t public_key[32],
     if (conn == NULL || !store_find_key(conn, key_id, public_key, player_id, err))
         return false;
     pthread_mutex_lock(&key_cache_lock);
-    slot = key_slot(key_id);
+    slot = key_place(key_id);
     snprintf(slot->key_id, sizeof slot->key_id, "%s", key_id);
     memcpy(slot->public_key, public_key, 32);
     slot->player_id = *player_id;
@@ -80,10 +105,13 @@ static bool find_key(const char *key_id, uint8_t public_key[32],
 
 void auth_forget_key(const char *key_id)
 {
+    ways_tag *tag;
     pthread_mutex_lock(&key_cache_lock);
-    cached_key *slot = key_slot(key_id);
-    if (strcmp(slot->key_id, key_id) == 0)
+    cached_key *slot = key_found(key_id, &tag);
+    if (slot != NULL) {
         memset(slot, 0, sizeof *slot);
+        memset(tag, 0, sizeof *tag);
+    }
     pthread_mutex_unlock(&key_cache_lock);
 }
 

@@ -5,10 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/ways.h"
 #include "store/db.h"
 #include "store/db_params.h"
 
-#define CACHE_SLOTS 1024
+#define CACHE_SETS 256
 #define HOURS_MAX 8760 /* a year */
 #define VACATION_DAYS_MAX 365
 
@@ -145,24 +146,28 @@ bool deadline_settings_save(PGconn *conn, long long match_id,
 }
 
 /* Settings never change once a match exists, so a process keeps what it
- * read (no row included). */
-typedef struct cached {
-    long long match_id;
-    deadline_settings settings;
-} cached;
-
-static cached cache[CACHE_SLOTS];
+ * read (no row included), CACHE_SETS × WAYS_PER_SET matches (core/ways.h
+ * says why more than one per set). */
+static ways_tag cache_tags[CACHE_SETS][WAYS_PER_SET];
+static deadline_settings cache_kept[CACHE_SETS][WAYS_PER_SET];
+static unsigned long long cache_clock;
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static unsigned cache_set(long long match_id)
+{
+    return (unsigned)((unsigned long long)match_id % CACHE_SETS);
+}
 
 bool deadline_settings_cached(long long match_id, deadline_settings *out)
 {
-    cached *slot = &cache[(unsigned long long)match_id % CACHE_SLOTS];
+    unsigned set = cache_set(match_id);
     pthread_mutex_lock(&cache_lock);
-    bool hit = slot->match_id == match_id;
-    if (hit)
-        *out = slot->settings;
+    int way = ways_find(cache_tags[set], (unsigned long long)match_id,
+                        &cache_clock);
+    if (way >= 0)
+        *out = cache_kept[set][way];
     pthread_mutex_unlock(&cache_lock);
-    return hit;
+    return way >= 0;
 }
 
 bool deadline_settings_load(PGconn *conn, long long match_id,
@@ -170,7 +175,6 @@ bool deadline_settings_load(PGconn *conn, long long match_id,
 {
     if (deadline_settings_cached(match_id, out))
         return true;
-    cached *slot = &cache[(unsigned long long)match_id % CACHE_SLOTS];
     db_params p = {0};
     db_params_int(&p, match_id);
     PGresult *r = db_query(conn,
@@ -192,9 +196,11 @@ bool deadline_settings_load(PGconn *conn, long long match_id,
         out->vacation_days_max = atoi(PQgetvalue(r, 0, 5));
     }
     PQclear(r);
+    unsigned set = cache_set(match_id);
     pthread_mutex_lock(&cache_lock);
-    slot->match_id = match_id;
-    slot->settings = *out;
+    int way = ways_place(cache_tags[set], (unsigned long long)match_id,
+                         &cache_clock);
+    cache_kept[set][way] = *out;
     pthread_mutex_unlock(&cache_lock);
     return true;
 }
