@@ -54,7 +54,8 @@ static unsigned long long key_hash(const char *key_id)
     return value;
 }
 
-/* The cached entry of key_id (lock held), or NULL. */
+/* The cached entry of key_id (lock held), or NULL; its tag in *tag unless
+ * tag is NULL. */
 static cached_key *key_found(const char *key_id, ways_tag **tag)
 {
     unsigned long long hash = key_hash(key_id);
@@ -62,7 +63,8 @@ static cached_key *key_found(const char *key_id, ways_tag **tag)
     int way = ways_find(key_tags[set], hash, &key_clock);
     if (way < 0 || strcmp(key_cache[set][way].key_id, key_id) != 0)
         return NULL;
-    *tag = &key_tags[set][way];
+    if (tag != NULL)
+        *tag = &key_tags[set][way];
     return &key_cache[set][way];
 }
 
@@ -79,9 +81,8 @@ static bool find_key(const char *key_id, uint8_t public_key[32],
 {
     time_t now = time(NULL);
     bool hit = false;
-    ways_tag *tag;
     pthread_mutex_lock(&key_cache_lock);
-    cached_key *slot = key_found(key_id, &tag);
+    cached_key *slot = key_found(key_id, NULL);
     if (slot != NULL && now - slot->fetched < KEY_CACHE_SECONDS) {
         memcpy(public_key, slot->public_key, 32);
         *player_id = slot->player_id;
