@@ -4,12 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/json_text.h"
 #include "core/log.h"
 #include "play/retry.h"
 
 static char *dump(json_t *value)
 {
-    char *text = json_dumps(value, JSON_COMPACT);
+    char *text = json_text_compact(value);
     if (text == NULL)
         abort();
     return text;
