@@ -78,7 +78,6 @@ static __thread statement_queue queue;
 static bool queue_open(PGconn *conn);
 /* Shared commits (the section at the end of this file). */
 static bool shared_recording(const PGconn *conn);
-static void shared_stop(void);
 
 static void forget_prepared(conn_slot *slot)
 {
@@ -445,7 +444,6 @@ void db_close_thread(void)
 
 void db_shutdown(void)
 {
-    shared_stop();
     pthread_mutex_lock(&slots_lock);
     for (int i = 0; i < DB_THREADS_MAX; i++) {
         if (slots[i] != NULL) {
@@ -783,16 +781,21 @@ static PGresult *drain(PGconn *conn, bool mine, apierr *err)
 
 /* ---- shared commits (db.h) ---------------------------------------------
  *
- * A request thread records its transaction's statements; one committer
- * thread runs the transactions that wait, in one transaction of its own,
- * and commits them together. */
+ * A request thread records its transaction's statements, then queues them
+ * at its COMMIT. The first thread to queue while nobody commits leads: it
+ * runs what waits, as one transaction on its own connection, and commits
+ * it. Transactions that arrive meanwhile wait together; when its own is
+ * done, the leader hands the lead to the first of them.
+ *
+ * Why no committer thread: handing each batch to one, and back, cost two
+ * more context switches a batch, about one a move (docs/benchmarks.md). */
 
 /* A transaction of more statements goes on alone (shared_spill): a
  * move needs 4 or 5, a sealed decision's end a few more. */
 #define SHARED_STATEMENTS_MAX 24
 
 /* One shared commit holds at most this many transactions, and at most
- * as many statements as the committer's pipeline takes: BEGIN, COMMIT,
+ * as many statements as the leader's pipeline takes: BEGIN, COMMIT,
  * and each statement with the PREPARE it may need on first use. */
 #define SHARED_BATCH_MAX 64
 #define SHARED_BATCH_STATEMENTS ((DB_QUEUE_MAX - 2) / 2)
@@ -807,15 +810,16 @@ typedef struct recorded_statement {
 } recorded_statement;
 
 /* One thread's shared transaction: recorded by its thread, then run by
- * the committer while that thread waits. */
+ * the leader (its own thread, perhaps) while that thread waits. */
 typedef struct shared_tx {
     PGconn *conn; /* the recording thread's connection; NULL: none open */
     long long order_key;
     long long arrival;
     recorded_statement items[SHARED_STATEMENTS_MAX];
     int count;
-    /* The outcome, written by the committer before done. */
+    /* The outcome, written by the leader before done. */
     bool done;
+    bool lead; /* this thread is to lead the next batch */
     bool committed;
     int failed_item; /* the recorded statement that failed, or -1 */
     char sqlstate[6];
@@ -828,12 +832,10 @@ typedef struct shared_tx {
 static __thread shared_tx own;
 
 static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t shared_arrived = PTHREAD_COND_INITIALIZER;
 static shared_tx *waiting_first, *waiting_last;
-static bool committer_started, committer_stopping;
-static pthread_t committer_thread;
+static bool leading; /* a thread leads (runs batches) */
 static long long arrivals, commits_made, transactions_made;
-/* Transactions waiting for the committer. */
+/* Transactions queued and not yet in a batch. */
 static int waiting_count;
 
 static void forget_items(void)
@@ -915,7 +917,7 @@ static bool shared_record(PGconn *conn, const void *id, const char *sql,
     return true;
 }
 
-/* ---- the committer ---------------------------------------------------- */
+/* ---- leading a shared commit ------------------------------------------ */
 
 static int by_order(const void *a, const void *b)
 {
@@ -935,23 +937,15 @@ static void fail(shared_tx *tx, int failed_item, const char *sqlstate,
     tx->err = *err;
 }
 
-/* Runs batch (in lock order) as one transaction until it commits: a
- * statement that fails fails its own transaction, which is left out, and
- * the rest are run again from BEGIN. A lost connection, or a failure that
- * is no one transaction's (the COMMIT), fails every one still in. */
-static void run_batch(shared_tx **batch, int n)
+/* Runs batch (in lock order) on conn, the leader's connection, as one
+ * transaction until it commits: a statement that fails fails its own
+ * transaction, which is left out, and the rest are run again from BEGIN.
+ * A lost connection, or a failure that is no one transaction's (the
+ * COMMIT), fails every one still in. */
+static void run_batch(PGconn *conn, shared_tx **batch, int n)
 {
-    apierr err;
-    memset(&err, 0, sizeof err);
-    err.head = -1;
-    PGconn *conn = db_conn(&err);
     for (int i = 0; i < n; i++)
-        batch[i]->committed = conn != NULL;
-    if (conn == NULL) {
-        for (int i = 0; i < n; i++)
-            fail(batch[i], -1, "", &err);
-        return;
-    }
+        batch[i]->committed = true;
     static const long long no_transaction[2] = {-1, -1};
     for (int left = n; left > 0; left--) {
         queue_send_as(conn, "BEGIN", "BEGIN", 0, NULL, NULL, no_transaction);
@@ -990,15 +984,12 @@ static void run_batch(shared_tx **batch, int n)
     }
 }
 
-static void *committer(void *unused)
+/* With shared_lock held, by the leading thread: runs batches from the
+ * head of the queue on conn until this thread's own transaction is done,
+ * then hands the lead to the first transaction still queued, if any. */
+static void lead(PGconn *conn)
 {
-    (void)unused;
-    pthread_mutex_lock(&shared_lock);
-    for (;;) {
-        while (waiting_first == NULL && !committer_stopping)
-            pthread_cond_wait(&shared_arrived, &shared_lock);
-        if (waiting_first == NULL)
-            break;
+    while (!own.done) {
         /* Everything that arrived while the last commit ran, up to one
          * batch: that wait is what groups them. The first always goes (no
          * transaction has more than SHARED_STATEMENTS_MAX statements). */
@@ -1015,34 +1006,24 @@ static void *committer(void *unused)
             waiting_last = NULL;
         pthread_mutex_unlock(&shared_lock);
         qsort(batch, (size_t)n, sizeof batch[0], by_order);
-        run_batch(batch, n);
+        run_batch(conn, batch, n);
         pthread_mutex_lock(&shared_lock);
         commits_made++;
         transactions_made += n;
         metrics_shared_commit(n);
         for (int i = 0; i < n; i++) {
             batch[i]->done = true;
-            pthread_cond_signal(&batch[i]->finished);
+            if (batch[i] != &own)
+                pthread_cond_signal(&batch[i]->finished);
         }
     }
-    pthread_mutex_unlock(&shared_lock);
-    db_close_thread();
-    return NULL;
-}
-
-/* Starts the committer unless it runs (shared_lock held). */
-static bool committer_running(void)
-{
-    if (committer_started)
-        return true;
-    committer_stopping = false;
-    if (pthread_create(&committer_thread, NULL, committer, NULL) != 0) {
-        log_error("database: cannot start the commit thread; transactions "
-                  "commit one by one");
-        return false;
+    own.lead = false;
+    if (waiting_first != NULL) {
+        waiting_first->lead = true;
+        pthread_cond_signal(&waiting_first->finished);
+    } else {
+        leading = false;
     }
-    committer_started = true;
-    return true;
 }
 
 static bool shared_commit(PGconn *conn, apierr *err)
@@ -1056,13 +1037,9 @@ static bool shared_commit(PGconn *conn, apierr *err)
         own.finished_made = true;
     }
     pthread_mutex_lock(&shared_lock);
-    if (!committer_running()) {
-        pthread_mutex_unlock(&shared_lock);
-        shared_spill(conn);
-        return db_command(conn, "COMMIT", 0, NULL, err);
-    }
     own.conn = NULL;
     own.done = false;
+    own.lead = false;
     own.next = NULL;
     own.arrival = arrivals++;
     waiting_count++;
@@ -1071,9 +1048,14 @@ static bool shared_commit(PGconn *conn, apierr *err)
     else
         waiting_first = &own;
     waiting_last = &own;
-    pthread_cond_signal(&shared_arrived);
-    while (!own.done)
+    if (!leading) {
+        leading = true;
+        own.lead = true;
+    }
+    while (!own.done && !own.lead)
         pthread_cond_wait(&own.finished, &shared_lock);
+    if (own.lead)
+        lead(conn);
     pthread_mutex_unlock(&shared_lock);
     bool ok = own.committed;
     if (!ok) {
@@ -1086,21 +1068,6 @@ static bool shared_commit(PGconn *conn, apierr *err)
     }
     forget_items();
     return ok;
-}
-
-static void shared_stop(void)
-{
-    pthread_mutex_lock(&shared_lock);
-    bool was_running = committer_started;
-    committer_stopping = true;
-    pthread_cond_signal(&shared_arrived);
-    pthread_mutex_unlock(&shared_lock);
-    if (was_running)
-        pthread_join(committer_thread, NULL);
-    pthread_mutex_lock(&shared_lock);
-    committer_started = false;
-    committer_stopping = false;
-    pthread_mutex_unlock(&shared_lock);
 }
 
 void db_shared_stats(db_shared_figures *figures)
@@ -1224,7 +1191,7 @@ bool db_command(PGconn *conn, const char *sql, int nparams,
                 const char *const *params, apierr *err)
 {
     /* In a shared transaction a command is recorded like a queued
-     * statement, and the COMMIT hands them all to the committer. */
+     * statement, and the COMMIT queues them all for a shared commit. */
     if (shared_recording(conn))
         return strcmp(sql, "COMMIT") == 0
                    ? shared_commit(conn, err)

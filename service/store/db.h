@@ -108,16 +108,16 @@ bool db_in_transaction(PGconn *conn);
  *
  * PostgreSQL spends about as much on a commit (the WAL flush and the work
  * around it) as on a small append, so transactions that arrive together
- * from different requests share one: a committer thread runs them, in
- * order of their order_key, in one transaction on its own connection,
- * and commits them together. Each still fails alone: a statement that
- * fails (a stale head, a nonce taken) is reported to its own transaction,
- * after its explain gave it its meaning, and the others are run again
- * without it and committed.
+ * from different requests share one: one of their threads, the leader,
+ * runs them in order of their order_key, in one transaction on its own
+ * connection, and commits them together. Each still fails alone: a
+ * statement that fails (a stale head, a nonce taken) is reported to its
+ * own transaction, after its explain gave it its meaning, and the others
+ * are run again without it and committed.
  *
  * db_begin_shared starts one: db_queue and db_command (but the COMMIT)
  * record their statement instead of sending it, and their failures show
- * at the COMMIT, which waits for the committer (its time limit is the
+ * at the COMMIT, which waits for the shared commit (its time limit is the
  * database limit, per batch). A statement that needs its result inside
  * the transaction (db_query), or a transaction of more statements than a
  * shared commit takes, turns it into an ordinary one on conn: everything
@@ -130,7 +130,7 @@ bool db_begin_shared(PGconn *conn, long long order_key, apierr *err);
 typedef struct db_shared_figures {
     long long commits;      /* shared commits made */
     long long transactions; /* the transactions they held */
-    long long waiting;      /* transactions waiting for the committer now */
+    long long waiting;      /* transactions queued, not yet in a batch */
 } db_shared_figures;
 
 void db_shared_stats(db_shared_figures *figures);

@@ -17,7 +17,7 @@
 
 static const uint8_t digest[32] = {7};
 
-/* Points this process's db.h connections (the committer's included) at
+/* Points this process's db.h connections (each thread's) at
  * schema: every connection is made from the URL, so the search path goes
  * in the URL. */
 static void use_schema(const char *schema)
@@ -108,7 +108,7 @@ static void start(mover *m)
     cr_assert_eq(pthread_create(&m->thread, NULL, move, m), 0);
 }
 
-/* Waits (5 s at most) until the committer holds waiting transactions. */
+/* Waits (5 s at most) until transactions wait for a shared commit. */
 static void until_waiting(long long waiting)
 {
     db_shared_figures f;
@@ -238,7 +238,7 @@ Test(shared_commit, a_read_inside_makes_it_an_ordinary_transaction)
     cr_expect_eq(head_of(setup, 51), 1);
     db_shared_figures f;
     db_shared_stats(&f);
-    cr_expect_eq(f.commits, 0, "an ordinary transaction went to the committer");
+    cr_expect_eq(f.commits, 0, "an ordinary transaction was shared");
     store_match_free(&match);
     db_close_thread();
     db_shutdown();
@@ -296,7 +296,10 @@ Test(shared_commit, a_server_that_does_not_answer_is_503_in_time_and_then_works)
     cr_expect(!ok);
     store_expect_unavailable_in_time(&err, now_ms() - began);
     store_rollback(conn);
-    /* The committer makes a new connection for the next one. */
+    /* The next request's connection is a new one (each request asks
+     * db_conn for its thread's, which replaces the one that was cut). */
+    conn = db_conn(&err);
+    cr_assert_not_null(conn, "%s", err.message);
     json_t *e = a_move();
     cr_expect(store_begin_shared(conn, 71, &err) &&
                   store_append(conn, &match, &e, 1, NULL, &err) &&
