@@ -94,6 +94,43 @@ Test(store_events, appends_chain_their_hashes)
     PQfinish(conn);
 }
 
+/* Every move rewrites its match's row (head, hash, updated_at). With no
+ * index on a column that changes, PostgreSQL keeps the new version on the
+ * row's page and writes no index entry for it (a HOT update). Until
+ * migration 015 an index on (status, updated_at) made each move write an
+ * entry in both of the table's indexes, and leave them for vacuum. */
+Test(store_events, moving_the_head_writes_no_index_entries)
+{
+    char schema[64];
+    PGconn *conn = store_test_schema(schema);
+    store_match match;
+    store_test_match(conn, &match, 12);
+    apierr err;
+    for (int i = 0; i < 12; i++) {
+        json_t *e = event("move", i);
+        cr_assert(store_append(conn, &match, &e, 1, NULL, &err), "%s",
+                  err.message);
+        json_decref(e);
+    }
+    /* This backend's counts reach the statistics when it is next idle. */
+    pgtest_exec(conn, "SELECT pg_stat_force_next_flush()");
+    PGresult *r = PQexec(conn, "SELECT n_tup_upd, n_tup_hot_upd"
+                               " FROM pg_stat_user_tables"
+                               " WHERE relid = 'matches'::regclass");
+    cr_assert_eq(PQresultStatus(r), PGRES_TUPLES_OK, "%s",
+                 PQerrorMessage(conn));
+    long long updates = atoll(PQgetvalue(r, 0, 0));
+    long long in_place = atoll(PQgetvalue(r, 0, 1));
+    PQclear(r);
+    cr_expect_geq(updates, 12, "%lld updates of the match row", updates);
+    cr_expect_eq(in_place, updates,
+                 "%lld of %lld head updates were HOT: an index covers a"
+                 " column every move changes",
+                 in_place, updates);
+    store_match_free(&match);
+    PQfinish(conn);
+}
+
 Test(store_events, a_stale_head_is_a_conflict_not_a_gap)
 {
     char schema[64];
