@@ -987,6 +987,19 @@ static void run_batch(PGconn *conn, shared_tx **batch, int n)
 /* With shared_lock held, by the leading thread: runs batches from the
  * head of the queue on conn until this thread's own transaction is done,
  * then hands the lead to the first transaction still queued, if any. */
+/* With shared_lock held, when the leader's own transaction is done: the
+ * first transaction still queued, if any, leads the next batch. */
+static void hand_over_the_lead(void)
+{
+    own.lead = false;
+    if (waiting_first != NULL) {
+        waiting_first->lead = true;
+        pthread_cond_signal(&waiting_first->finished);
+    } else {
+        leading = false;
+    }
+}
+
 static void lead(PGconn *conn)
 {
     while (!own.done) {
@@ -1011,18 +1024,16 @@ static void lead(PGconn *conn)
         commits_made++;
         transactions_made += n;
         metrics_shared_commit(n);
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < n; i++)
             batch[i]->done = true;
+        /* The next leader is woken before the transactions just done:
+         * every move queued waits for it, each of these for itself. */
+        if (own.done)
+            hand_over_the_lead();
+        for (int i = 0; i < n; i++) {
             if (batch[i] != &own)
                 pthread_cond_signal(&batch[i]->finished);
         }
-    }
-    own.lead = false;
-    if (waiting_first != NULL) {
-        waiting_first->lead = true;
-        pthread_cond_signal(&waiting_first->finished);
-    } else {
-        leading = false;
     }
 }
 
