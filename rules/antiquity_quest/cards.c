@@ -85,24 +85,26 @@ const char *aq_name_text(int name)
 }
 
 /* The suit whose name is the first len characters of text
- * (case-insensitive), or AQ_NONE. */
+ * (case-insensitive), or AQ_NONE. The suits' first letters differ, so
+ * one comparison decides. */
 static int suit_prefix(const char *text, size_t len)
 {
+    int first = tolower((unsigned char)text[0]);
     for (int s = 0; s < AQ_SUITS; s++) {
-        if (strlen(suit_names[s]) == len &&
+        if (suit_names[s][0] == first && strlen(suit_names[s]) == len &&
             strncasecmp(text, suit_names[s], len) == 0)
             return s;
     }
     return AQ_NONE;
 }
 
-/* Read by the card's shape rather than by scanning all 43 names: an
- * antiquity is a suit name and one of 1-5 or W, anything else is one of
- * the seven treasure and character names. Loading a snapshot parses 217
- * of these. */
-int aq_name_parse(const char *text)
+/* aq_name_parse of the len characters at text. Read by the card's shape
+ * rather than by scanning all 43 names: an antiquity is a suit name and
+ * one of 1-5 or W, anything else is one of the seven treasure and
+ * character names. Loading a snapshot parses 217 of these, and a view's
+ * text about a hundred. */
+static int name_parse(const char *text, size_t len)
 {
-    size_t len = strlen(text);
     if (len < 2 || len > 9)
         return AQ_NONE;
     char last = (char)tolower((unsigned char)text[len - 1]);
@@ -111,11 +113,18 @@ int aq_name_parse(const char *text)
         if (suit != AQ_NONE)
             return suit * 6 + (last == 'w' ? 5 : last - '1');
     }
+    int first = tolower((unsigned char)text[0]);
     for (int n = AQ_NAME_TREASURE; n < AQ_NAMES; n++) {
-        if (strcasecmp(text, card_names[n]) == 0)
+        if (card_names[n][0] == first && strlen(card_names[n]) == len &&
+            strncasecmp(text, card_names[n], len) == 0)
             return n;
     }
     return AQ_NONE;
+}
+
+int aq_name_parse(const char *text)
+{
+    return name_parse(text, strlen(text));
 }
 
 int aq_name_first_id(int name)
@@ -148,12 +157,9 @@ int aq_card_parse(const char *word, int *name)
 {
     const char *dot = strchr(word, '.');
     size_t len = dot != NULL ? (size_t)(dot - word) : strlen(word);
-    char text[16];
-    if (len == 0 || len >= sizeof text)
+    if (len == 0 || len >= 16)
         return AQ_CARD_UNKNOWN;
-    memcpy(text, word, len);
-    text[len] = '\0';
-    *name = aq_name_parse(text);
+    *name = name_parse(word, len);
     if (*name == AQ_NONE)
         return AQ_CARD_UNKNOWN;
     if (dot == NULL)

@@ -125,6 +125,11 @@ void aq_prose_say(aq_prose *p, const char *fmt, ...)
     p->para_len += (size_t)n;
 }
 
+void aq_prose_put(aq_prose *p, const char *text)
+{
+    say_bytes(p, text, strlen(text));
+}
+
 static void new_line(aq_prose *p, size_t indent)
 {
     append(p, "\n", 1);

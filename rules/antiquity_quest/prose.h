@@ -25,6 +25,9 @@ typedef struct aq_prose {
 /* Adds printf-style words to the paragraph in the making. */
 void aq_prose_say(aq_prose *p, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* Adds text as it is (no conversions) to the paragraph in the making:
+ * for the many short words of a card list. */
+void aq_prose_put(aq_prose *p, const char *text);
 /* Writes the paragraph as wrapped lines and starts the next one. */
 void aq_prose_end(aq_prose *p);
 /* When more than max_lines lines are written: keeps the first

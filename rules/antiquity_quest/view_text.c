@@ -67,14 +67,18 @@ static void say_cards(writer *w, const json_t *tokens, listing how)
                 ids[count++] = (uint8_t)id;
         }
         aq_cards_in_notation_order(ids, count, listed);
-        for (int i = 0; i < count; i++)
-            say(w, "%s%s", i > 0 ? " " : "",
-                aq_name_text(aq_card_info(listed[i]).name));
+        for (int i = 0; i < count; i++) {
+            if (i > 0)
+                aq_prose_put(&w->out, " ");
+            aq_prose_put(&w->out, aq_name_text(aq_card_info(listed[i]).name));
+        }
         return;
     }
     for (size_t i = 0; i < n; i++) {
         size_t at = how == REVERSED ? n - 1 - i : i;
-        say(w, "%s%s", i > 0 ? " " : "", card_name(json_array_get(tokens, at)));
+        if (i > 0)
+            aq_prose_put(&w->out, " ");
+        aq_prose_put(&w->out, card_name(json_array_get(tokens, at)));
     }
 }
 
