@@ -10,44 +10,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/text_buffer.h"
+
 /* Deeper values go to json_dumps whole, which also finds cycles; no
  * answer of ours nests a tenth as deep. */
 #define JSON_TEXT_MAX_DEPTH 64
 
 typedef struct text {
-    char *bytes;
-    size_t len;
-    size_t cap;
+    text_buffer out;
     bool failed; /* a string jansson would refuse, or too deep */
 } text;
 
-static void make_room(text *t, size_t more)
-{
-    if (t->len + more + 1 <= t->cap)
-        return;
-    size_t cap = t->cap > 0 ? t->cap : 4096;
-    while (cap < t->len + more + 1)
-        cap *= 2;
-    char *grown = realloc(t->bytes, cap);
-    if (grown == NULL) {
-        fprintf(stderr, "%s:%d: out of memory\n", __FILE__, __LINE__);
-        abort();
-    }
-    t->bytes = grown;
-    t->cap = cap;
-}
-
 static void put(text *t, const void *bytes, size_t n)
 {
-    make_room(t, n);
-    memcpy(t->bytes + t->len, bytes, n);
-    t->len += n;
+    text_buffer_put(&t->out, bytes, n);
 }
 
 static void put_char(text *t, char c)
 {
-    make_room(t, 1);
-    t->bytes[t->len++] = c;
+    text_buffer_put_char(&t->out, c);
 }
 
 /* Bytes a string copies as they are: printable ASCII but '"' and '\'.
@@ -95,7 +76,7 @@ static size_t utf8_sequence(const unsigned char *s, size_t n)
 static void put_string(text *t, const char *chars, size_t n)
 {
     const unsigned char *s = (const unsigned char *)chars;
-    make_room(t, n + 2);
+    text_buffer_reserve(&t->out, n + 2);
     put_char(t, '"');
     size_t at = 0;
     while (at < n) {
@@ -245,12 +226,12 @@ char *json_text_compact(const json_t *value)
         return NULL;
     text t = {0};
     put_value(&t, value, 0);
+    char *written = text_buffer_finish(&t.out);
     if (t.failed) {
         /* A string jansson refuses fails there too; a deep value (or a
          * cycle) is jansson's to write or refuse. */
-        free(t.bytes);
+        free(written);
         return json_dumps(value, JSON_COMPACT);
     }
-    t.bytes[t.len] = '\0';
-    return t.bytes;
+    return written;
 }

@@ -7,29 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A growing output buffer; out of memory aborts (STYLE.md). */
-typedef struct text {
-    char *bytes;
-    size_t len, cap;
-} text;
+#include "core/text_buffer.h"
+
+typedef text_buffer text;
 
 static void put(text *t, const char *s, size_t n)
 {
-    if (t->len + n + 1 > t->cap) {
-        size_t cap = t->cap ? t->cap : 256;
-        while (t->len + n + 1 > cap)
-            cap *= 2;
-        char *grown = realloc(t->bytes, cap);
-        if (grown == NULL) {
-            fprintf(stderr, "%s:%d: out of memory\n", __FILE__, __LINE__);
-            abort();
-        }
-        t->bytes = grown;
-        t->cap = cap;
-    }
-    memcpy(t->bytes + t->len, s, n);
-    t->len += n;
-    t->bytes[t->len] = '\0';
+    text_buffer_put(t, s, n);
 }
 
 static void put_str(text *t, const char *s)
@@ -243,5 +227,5 @@ char *canonical_json(const json_t *value)
 {
     text t = {0};
     put_value(&t, value);
-    return t.bytes;
+    return text_buffer_finish(&t);
 }
