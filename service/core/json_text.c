@@ -135,9 +135,8 @@ static void put_integer(text *t, json_int_t value)
     char digits[24];
     char *end = digits + sizeof digits;
     char *first = end;
-    unsigned long long magnitude =
-        value < 0 ? 0ULL - (unsigned long long)value
-                  : (unsigned long long)value;
+    unsigned long long magnitude = value < 0 ? 0ULL - (unsigned long long)value
+                                             : (unsigned long long)value;
     do {
         *--first = (char)('0' + magnitude % 10);
         magnitude /= 10;

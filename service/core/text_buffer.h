@@ -31,8 +31,7 @@ static inline void text_buffer_reserve(text_buffer *t, size_t more)
     t->cap = cap;
 }
 
-static inline void text_buffer_put(text_buffer *t, const void *bytes,
-                                   size_t n)
+static inline void text_buffer_put(text_buffer *t, const void *bytes, size_t n)
 {
     text_buffer_reserve(t, n);
     memcpy(t->bytes + t->len, bytes, n);

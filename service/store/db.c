@@ -984,9 +984,6 @@ static void run_batch(PGconn *conn, shared_tx **batch, int n)
     }
 }
 
-/* With shared_lock held, by the leading thread: runs batches from the
- * head of the queue on conn until this thread's own transaction is done,
- * then hands the lead to the first transaction still queued, if any. */
 /* With shared_lock held, when the leader's own transaction is done: the
  * first transaction still queued, if any, leads the next batch. */
 static void hand_over_the_lead(void)
@@ -1000,6 +997,9 @@ static void hand_over_the_lead(void)
     }
 }
 
+/* With shared_lock held, by the leading thread: runs batches from the
+ * head of the queue on conn until this thread's own transaction is done,
+ * then hands the lead over. */
 static void lead(PGconn *conn)
 {
     while (!own.done) {

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "core/json_text.h"
-#include "rules.h"
 #include "rng.h"
+#include "rules.h"
 
 /* Fails the test unless both writers agree on value, where jansson
  * writes a text at all. */
@@ -33,8 +33,8 @@ Test(json_text, seat_views_and_move_listings_of_every_engine)
     for (const rules_engine *const *e = rules_engines(); *e != NULL; e++) {
         const rules_engine *engine = *e;
         for (int game = 0; game < 3; game++) {
-            int seats = engine->min_seats + game % (engine->max_seats -
-                                                    engine->min_seats + 1);
+            int seats = engine->min_seats +
+                        game % (engine->max_seats - engine->min_seats + 1);
             uint8_t seed[RULES_SEED_BYTES] = {(uint8_t)game, 7};
             rules_rng rng;
             rules_rng_init(&rng, seed);
@@ -69,12 +69,12 @@ Test(json_text, seat_views_and_move_listings_of_every_engine)
                 json_t *legal = engine->legal(state, mover);
                 json_t *moves = json_object_get(legal, "moves");
                 size_t count = json_array_size(moves);
-                cr_assert_gt(count, 0, "%s: seat %d has no move",
-                             engine->name, mover);
+                cr_assert_gt(count, 0, "%s: seat %d has no move", engine->name,
+                             mover);
                 json_t *move = json_array_get(
                     moves, rules_rng_below(&rng, (uint32_t)count));
-                cr_assert(engine->apply(state, mover, move, &err),
-                          "%s: %s", engine->name, err.message);
+                cr_assert(engine->apply(state, mover, move, &err), "%s: %s",
+                          engine->name, err.message);
                 json_decref(legal);
             }
             engine->destroy(state);
@@ -96,8 +96,8 @@ Test(json_text, strings_are_escaped_as_jansson_escapes_them)
         "ends in an escape\n",
     };
     for (size_t i = 0; i < sizeof strings / sizeof *strings; i++) {
-        json_t *value = json_pack("{s:s,s:[s]}", strings[i], strings[i],
-                                  "list", strings[i]);
+        json_t *value = json_pack("{s:s,s:[s]}", strings[i], strings[i], "list",
+                                  strings[i]);
         cr_assert_not_null(value);
         expect_same_text(value, strings[i]);
         json_decref(value);
@@ -138,11 +138,12 @@ Test(json_text, a_string_that_is_not_utf8_is_refused_as_jansson_refuses_it)
 
 Test(json_text, numbers_and_the_other_values)
 {
-    json_t *value = json_pack(
-        "{s:I,s:I,s:I,s:I,s:f,s:f,s:f,s:b,s:b,s:n,s:[],s:{}}", "zero",
-        (json_int_t)0, "negative", (json_int_t)-42, "least", (json_int_t)INT64_MIN,
-        "most", (json_int_t)INT64_MAX, "half", 0.5, "third", 1.0 / 3.0, "big",
-        1e300, "yes", 1, "no", 0, "nothing", "empty list", "empty object");
+    json_t *value =
+        json_pack("{s:I,s:I,s:I,s:I,s:f,s:f,s:f,s:b,s:b,s:n,s:[],s:{}}", "zero",
+                  (json_int_t)0, "negative", (json_int_t)-42, "least",
+                  (json_int_t)INT64_MIN, "most", (json_int_t)INT64_MAX, "half",
+                  0.5, "third", 1.0 / 3.0, "big", 1e300, "yes", 1, "no", 0,
+                  "nothing", "empty list", "empty object");
     cr_assert_not_null(value);
     expect_same_text(value, "numbers");
     json_decref(value);
