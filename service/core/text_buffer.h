@@ -1,5 +1,6 @@
-/* text_buffer.h: a growing text, for the writers that build JSON a piece
- * at a time (core/json_text.c, ledger/canonical.c). Small and called per
+/* text_buffer.h: a growing text, for what is written a piece at a time:
+ * the JSON writers (core/json_text.c, ledger/canonical.c) and the
+ * signature fields and base (ledger/httpsig.c). Small and called per
  * byte, so it is all inline. Out of memory aborts (STYLE.md). */
 #ifndef SERVICE_CORE_TEXT_BUFFER_H
 #define SERVICE_CORE_TEXT_BUFFER_H

@@ -15,6 +15,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/text_buffer.h"
+
 #define SF_PARAMS_MAX 16
 #define SF_INTEGER_MAX 999999999999999LL /* 15 digits, RFC 8941 3.3.1 */
 
@@ -41,34 +43,15 @@ __attribute__((format(printf, 2, 3))) static bool fail(httpsig_error *err,
     return false;
 }
 
-/* ---- a growing string ---- */
+/* ---- a growing string, NUL-terminated after every addition ---- */
 
-struct buf {
-    char *data;
-    size_t len;
-    size_t cap;
-};
-
-static void buf_add(struct buf *b, const char *s, size_t n)
+static void buf_add(text_buffer *b, const char *s, size_t n)
 {
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *data = realloc(b->data, cap);
-        if (data == NULL) {
-            fprintf(stderr, "%s:%d: out of memory\n", __FILE__, __LINE__);
-            abort();
-        }
-        b->data = data;
-        b->cap = cap;
-    }
-    memcpy(b->data + b->len, s, n);
-    b->len += n;
-    b->data[b->len] = '\0';
+    text_buffer_put(b, s, n);
+    b->bytes[b->len] = '\0'; /* text_buffer_put leaves room for it */
 }
 
-static void buf_str(struct buf *b, const char *s)
+static void buf_str(text_buffer *b, const char *s)
 {
     buf_add(b, s, strlen(s));
 }
@@ -715,7 +698,7 @@ static bool safe_value(const char *s, size_t n)
     return true;
 }
 
-static void add_lower(struct buf *b, const char *s, size_t n)
+static void add_lower(text_buffer *b, const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         char c = s[i];
@@ -727,7 +710,7 @@ static void add_lower(struct buf *b, const char *s, size_t n)
 
 /* The authority lower-cased, without the scheme's default port, as RFC 9421
  * 2.2.3 asks. */
-static bool add_authority(struct buf *b, const httpsig_request *req,
+static bool add_authority(text_buffer *b, const httpsig_request *req,
                           httpsig_error *err)
 {
     const char *a = req->authority;
@@ -747,7 +730,7 @@ static bool add_authority(struct buf *b, const httpsig_request *req,
     return true;
 }
 
-static bool add_scheme(struct buf *b, const httpsig_request *req,
+static bool add_scheme(text_buffer *b, const httpsig_request *req,
                        httpsig_error *err)
 {
     const char *s = req->scheme;
@@ -760,14 +743,14 @@ static bool add_scheme(struct buf *b, const httpsig_request *req,
     return true;
 }
 
-static void add_query(struct buf *b, const struct target *t)
+static void add_query(text_buffer *b, const struct target *t)
 {
     buf_add(b, "?", 1);
     if (t->query != NULL)
         buf_add(b, t->query, t->query_len);
 }
 
-static bool add_component(struct buf *b, const char *name,
+static bool add_component(text_buffer *b, const char *name,
                           const httpsig_request *req, const struct target *t,
                           httpsig_error *err)
 {
@@ -839,21 +822,21 @@ char *httpsig_signature_base(const httpsig_signature *sig,
     struct target t;
     if (!split_target(req->target, &t, err))
         return NULL;
-    struct buf b = {0};
+    text_buffer b = {0};
     for (size_t i = 0; i < sig->component_count; i++) {
         const char *name = sig->components[i];
         buf_str(&b, "\"");
         buf_str(&b, name);
         buf_str(&b, "\": ");
         if (!add_component(&b, name, req, &t, err)) {
-            free(b.data);
+            free(b.bytes);
             return NULL;
         }
         buf_str(&b, "\n");
     }
     buf_str(&b, "\"@signature-params\": ");
     buf_str(&b, sig->params);
-    return b.data;
+    return b.bytes;
 }
 
 bool httpsig_verify(const httpsig_signature *sig, const httpsig_request *req,
@@ -1051,15 +1034,15 @@ char *httpsig_content_digest(const unsigned char *body, size_t body_len)
                                        sodium_base64_VARIANT_ORIGINAL)];
     sodium_bin2base64(b64, sizeof b64, hash, sizeof hash,
                       sodium_base64_VARIANT_ORIGINAL);
-    struct buf b = {0};
+    text_buffer b = {0};
     buf_str(&b, "sha-256=:");
     buf_str(&b, b64);
     buf_str(&b, ":");
-    return b.data;
+    return b.bytes;
 }
 
 /* Appends s as an RFC 8941 string, or fails when it cannot be one. */
-static bool add_sf_string(struct buf *b, const char *what, const char *s,
+static bool add_sf_string(text_buffer *b, const char *what, const char *s,
                           httpsig_error *err)
 {
     if (strlen(s) > HTTPSIG_PARAM_MAX)
@@ -1121,7 +1104,7 @@ static bool sign_fill(const httpsig_request *req, const char *const *components,
                     HTTPSIG_COMPONENTS_MAX);
     if (created < -SF_INTEGER_MAX || created > SF_INTEGER_MAX)
         return fail(err, "the created time is out of range");
-    struct buf params = {0};
+    text_buffer params = {0};
     bool ok = true;
     buf_str(&params, "(");
     for (size_t i = 0; ok && i < count; i++) {
@@ -1153,10 +1136,10 @@ static bool sign_fill(const httpsig_request *req, const char *const *components,
     if (ok && params.len > HTTPSIG_FIELD_MAX - HTTPSIG_NAME_MAX - 1)
         ok = fail(err, "the Signature-Input would be too long");
     if (!ok) {
-        free(params.data);
+        free(params.bytes);
         return false;
     }
-    memcpy(sig->params, params.data, params.len + 1);
+    memcpy(sig->params, params.bytes, params.len + 1);
 
     struct sign_headers headers = {.req = req};
     if (req->body != NULL) {
@@ -1168,7 +1151,7 @@ static bool sign_fill(const httpsig_request *req, const char *const *components,
     with_digest.header_ctx = &headers;
     char *base = httpsig_signature_base(sig, &with_digest, err);
     if (base == NULL) {
-        free(params.data);
+        free(params.bytes);
         return false;
     }
     unsigned char signature[crypto_sign_BYTES];
@@ -1176,23 +1159,23 @@ static bool sign_fill(const httpsig_request *req, const char *const *components,
                          strlen(base), secret_key);
     free(base);
 
-    struct buf input = {0};
+    text_buffer input = {0};
     buf_str(&input, label);
     buf_str(&input, "=");
-    buf_add(&input, params.data, params.len);
-    free(params.data);
-    out->signature_input = input.data;
+    buf_add(&input, params.bytes, params.len);
+    free(params.bytes);
+    out->signature_input = input.bytes;
 
     char b64[sodium_base64_ENCODED_LEN(crypto_sign_BYTES,
                                        sodium_base64_VARIANT_ORIGINAL)];
     sodium_bin2base64(b64, sizeof b64, signature, sizeof signature,
                       sodium_base64_VARIANT_ORIGINAL);
-    struct buf value = {0};
+    text_buffer value = {0};
     buf_str(&value, label);
     buf_str(&value, "=:");
     buf_str(&value, b64);
     buf_str(&value, ":");
-    out->signature = value.data;
+    out->signature = value.bytes;
     return true;
 }
 
