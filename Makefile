@@ -36,8 +36,10 @@ LDFLAGS := $(if $(SAN),-fsanitize=address$(comma)undefined) -pthread
 LIBS := -lmicrohttpd -lpq -lsodium -ljansson -lcurl $(GMIME_LIBS) -lm
 # pbemd allocates with jemalloc: glibc's malloc spent a sixth of its CPU
 # under load, much of it consolidating fast bins whenever a request asked
-# for a kilobyte or more (docs/benchmarks.md). Not under the sanitizers,
-# which bring their own allocator.
+# for a kilobyte or more (docs/benchmarks.md). So do the benchmark clients
+# that play moves, which share the cores with it: parsing each answer with
+# jansson is their main cost, and glibc's malloc and free were a quarter
+# of that. Not under the sanitizers, which bring their own allocator.
 SERVER_MALLOC := $(if $(SAN)$(FUZZ),,-ljemalloc)
 TEST_LIBS := -lcriterion $(LIBS)
 
@@ -189,7 +191,7 @@ $(BUILD)/bench/engines: $(call obj,bench/engines.c) $(BUILD)/librules.a
 
 $(BUILD)/bench/service: $(call obj,bench/service.c) $(call obj,bench/latency.c) $(call obj,bench/play.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) $(SERVER_MALLOC)
 
 $(BUILD)/bench/notify: $(call obj,bench/notify.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@mkdir -p $(dir $@)
@@ -197,11 +199,11 @@ $(BUILD)/bench/notify: $(call obj,bench/notify.c) $(BUILD)/libclient.a $(BUILD)/
 
 $(BUILD)/bench/moves_loop: $(call obj,bench/moves_loop.c) $(call obj,bench/latency.c) $(call obj,bench/play.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) $(SERVER_MALLOC)
 
 $(BUILD)/bench/growth: $(call obj,bench/growth.c) $(call obj,bench/latency.c) $(call obj,bench/play.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) $(SERVER_MALLOC)
 
 $(BUILD)/bench/restore: $(call obj,bench/restore.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@mkdir -p $(dir $@)

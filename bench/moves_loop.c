@@ -1,27 +1,35 @@
-/* moves_loop.c: bench/service.c's players, all driven by one thread.
- *   moves_loop BASE_URL GAME CLIENTS SECONDS
+/* moves_loop.c: bench/service.c's players, driven by one thread per core.
+ *   moves_loop BASE_URL GAME CLIENTS SECONDS [THREADS]
  * CLIENTS players each play their own two-seat matches exactly as in
  * bench/service.c (read the seat's view, post a random legal move with
  * "Prefer: return=representation", read the view again only when the turn
- * passes), but every request goes through one curl multi handle on one
- * thread instead of a thread per player. On two shared cores, 64 client
+ * passes), but the requests go through curl multi handles, one per client
+ * thread, instead of a thread per player. On two shared cores, 64 client
  * threads compete with the server's for the scheduler, and a thread that
- * waits for its turn on a core counts that wait in its move's latency;
- * here the client is one runnable thread however many players it drives,
- * so the latency is closer to what the server gives. Prints the same line
- * as bench/service.c. */
+ * waits for its turn on a core counts that wait in its move's latency.
+ *
+ * THREADS (default: the cores online) share the players out. One thread
+ * was tried first: it left a core idle for a tenth of the run, while it
+ * read a burst of answers one after another and the server had nothing to
+ * do until it sent the next requests (perf sched, docs/benchmarks.md); each
+ * answer in the burst counted the reading of those before it in its
+ * latency. Prints the same line as bench/service.c. */
 #include <curl/curl.h>
+#include <pthread.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "client.h"
 #include "latency.h"
 #include "play.h"
 
-#define MAX_SAMPLES 400000
+#define MAX_SAMPLES 400000 /* per thread */
+#define MAX_THREADS 64
 
 typedef enum step { CREATE, JOIN, VIEW, MOVE } step;
 
@@ -40,11 +48,18 @@ typedef struct player {
     double sent;
 } player;
 
+/* One client thread: its players, its multi handle, what it measured. */
 typedef struct run {
     CURLM *multi;
     const char *base_url;
     const char *game;
-    int in_flight; /* requests sent and not yet answered */
+    player *players;
+    int count;
+    double deadline;
+    pthread_t thread;
+    int epoll_fd;    /* the sockets curl asked this thread to watch */
+    long timeout_ms; /* when curl wants to be called anyway; -1: never */
+    int in_flight;   /* requests sent and not yet answered */
     long accepted;
     long failed;
     double *latencies;
@@ -77,8 +92,7 @@ static bool send_request(run *r, player *p, step doing, const char *method,
     p->answer_len = 0;
     p->headers = curl_slist_append(NULL, "Content-Type: application/json");
     p->headers = curl_slist_append(p->headers, "Expect:");
-    p->headers =
-        curl_slist_append(p->headers, "Prefer: return=representation");
+    p->headers = curl_slist_append(p->headers, "Prefer: return=representation");
     if (!client_sign_headers(method, path, body, &p->keys[seat], &p->headers,
                              r->error))
         return false;
@@ -148,8 +162,7 @@ static bool answered(run *r, player *p, double at, bool more)
     long expect = p->doing == CREATE ? 201 : 200;
     if (status != expect) {
         snprintf(r->error, sizeof r->error, "step %d of %s: %ld %.180s",
-                 (int)p->doing, p->match, status,
-                 p->answer ? p->answer : "");
+                 (int)p->doing, p->match, status, p->answer ? p->answer : "");
         return false;
     }
     json_t *json = json_loads(p->answer, 0, NULL);
@@ -199,10 +212,118 @@ static bool answered(run *r, player *p, double at, bool more)
     return ok;
 }
 
+/* curl's socket callback: watch s for what curl waits on, or no more. */
+static int watch_socket(CURL *easy, curl_socket_t s, int what, void *user,
+                        void *socket_user)
+{
+    (void)easy;
+    run *r = user;
+    struct epoll_event ev = {.data.fd = s};
+    if (what == CURL_POLL_REMOVE) {
+        epoll_ctl(r->epoll_fd, EPOLL_CTL_DEL, s, NULL);
+        curl_multi_assign(r->multi, s, NULL);
+        return 0;
+    }
+    ev.events = (what & CURL_POLL_IN ? EPOLLIN : 0u) |
+                (what & CURL_POLL_OUT ? EPOLLOUT : 0u);
+    /* socket_user marks a socket already added. */
+    if (socket_user == NULL) {
+        epoll_ctl(r->epoll_fd, EPOLL_CTL_ADD, s, &ev);
+        curl_multi_assign(r->multi, s, r);
+    } else {
+        epoll_ctl(r->epoll_fd, EPOLL_CTL_MOD, s, &ev);
+    }
+    return 0;
+}
+
+static int set_timer(CURLM *multi, long timeout_ms, void *user)
+{
+    (void)multi;
+    ((run *)user)->timeout_ms = timeout_ms;
+    return 0;
+}
+
+/* Reads the transfers curl has finished: each answer, and the request
+ * that follows it. False on the first failure (r->error says it). */
+static bool read_answers(run *r)
+{
+    CURLMsg *msg;
+    int left;
+    while ((msg = curl_multi_info_read(r->multi, &left)) != NULL) {
+        if (msg->msg != CURLMSG_DONE)
+            continue;
+        double at = bench_now();
+        player *p = NULL;
+        curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &p);
+        if (msg->data.result != CURLE_OK) {
+            snprintf(r->error, sizeof r->error, "%s",
+                     curl_easy_strerror(msg->data.result));
+            return false;
+        }
+        /* Past the deadline, answers are counted and nothing new is
+         * sent. */
+        if (!answered(r, p, at, at < r->deadline))
+            return false;
+    }
+    return true;
+}
+
+/* One client thread: starts its players, then answers and sends until
+ * the deadline and every answer still awaited is in. curl's socket
+ * interface with epoll: each wake-up touches only the connections that
+ * are ready (curl_multi_poll polled all of them every time). */
+static void *drive(void *arg)
+{
+    run *r = arg;
+    r->timeout_ms = -1;
+    r->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+    if (r->epoll_fd < 0)
+        abort();
+    curl_multi_setopt(r->multi, CURLMOPT_SOCKETFUNCTION, watch_socket);
+    curl_multi_setopt(r->multi, CURLMOPT_SOCKETDATA, r);
+    curl_multi_setopt(r->multi, CURLMOPT_TIMERFUNCTION, set_timer);
+    curl_multi_setopt(r->multi, CURLMOPT_TIMERDATA, r);
+    bool ok = true;
+    for (int i = 0; ok && i < r->count; i++)
+        ok = next_request(r, &r->players[i]);
+    int running = 0;
+    struct epoll_event events[64];
+    while (ok && r->in_flight > 0) {
+        int wait_ms =
+            r->timeout_ms < 0 || r->timeout_ms > 100 ? 100 : (int)r->timeout_ms;
+        int n = wait_ms == 0 ? 0 : epoll_wait(r->epoll_fd, events, 64, wait_ms);
+        if (n <= 0) {
+            curl_multi_socket_action(r->multi, CURL_SOCKET_TIMEOUT, 0,
+                                     &running);
+        }
+        for (int i = 0; i < n; i++) {
+            int flags =
+                (events[i].events & EPOLLIN ? CURL_CSELECT_IN : 0) |
+                (events[i].events & EPOLLOUT ? CURL_CSELECT_OUT : 0) |
+                (events[i].events & (EPOLLERR | EPOLLHUP) ? CURL_CSELECT_ERR
+                                                          : 0);
+            curl_multi_socket_action(r->multi, events[i].data.fd, flags,
+                                     &running);
+        }
+        ok = read_answers(r);
+    }
+    if (!ok)
+        r->failed++;
+    close(r->epoll_fd);
+    return NULL;
+}
+
+static int online_cores(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 5) {
-        fprintf(stderr, "usage: %s BASE_URL GAME CLIENTS SECONDS\n", argv[0]);
+    if (argc != 5 && argc != 6) {
+        fprintf(stderr, "usage: %s BASE_URL GAME CLIENTS SECONDS [THREADS]\n",
+                argv[0]);
         return 2;
     }
     curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -210,78 +331,90 @@ int main(int argc, char **argv)
         return 1;
     int count = atoi(argv[3]);
     double seconds = atof(argv[4]);
-    if (count < 1)
+    int threads = argc == 6 ? atoi(argv[5]) : online_cores();
+    if (count < 1 || threads < 1 || threads > MAX_THREADS)
         return 2;
-    run r = {.multi = curl_multi_init(), .base_url = argv[1],
-             .game = argv[2],
-             .latencies = malloc(MAX_SAMPLES * sizeof(double))};
-    curl_multi_setopt(r.multi, CURLMOPT_MAXCONNECTS, (long)count);
+    if (threads > count)
+        threads = count;
     player *players = calloc((size_t)count, sizeof *players);
+    run *runs = calloc((size_t)threads, sizeof *runs);
+    if (players == NULL || runs == NULL)
+        abort();
     /* Registration, before anything is timed. */
+    char error[256];
     client *setup = client_new(argv[1]);
     for (int i = 0; i < count; i++) {
         char id[32];
         for (int k = 0; k < 2; k++) {
             client_new_key(&players[i].keys[k]);
-            if (!client_register(setup, "bench", NULL, &players[i].keys[k],
-                                 id, r.error)) {
-                fprintf(stderr, "%s\n", r.error);
+            if (!client_register(setup, "bench", NULL, &players[i].keys[k], id,
+                                 error)) {
+                fprintf(stderr, "%s\n", error);
                 return 1;
             }
         }
         players[i].easy = curl_easy_init();
     }
     client_free(setup);
-    double start = bench_now(), deadline = start + seconds;
-    bool ok = true;
-    for (int i = 0; ok && i < count; i++)
-        ok = next_request(&r, &players[i]);
-    int running = 0;
-    while (ok && r.in_flight > 0) {
-        curl_multi_perform(r.multi, &running);
-        CURLMsg *msg;
-        int left;
-        while (ok && (msg = curl_multi_info_read(r.multi, &left)) != NULL) {
-            if (msg->msg != CURLMSG_DONE)
-                continue;
-            double at = bench_now();
-            player *p = NULL;
-            curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &p);
-            if (msg->data.result != CURLE_OK) {
-                snprintf(r.error, sizeof r.error, "%s",
-                         curl_easy_strerror(msg->data.result));
-                ok = false;
-            } else {
-                /* Past the deadline, answers are counted and nothing
-                 * new is sent. */
-                ok = answered(&r, p, at, at < deadline);
-            }
-        }
-        if (ok && r.in_flight > 0)
-            curl_multi_poll(r.multi, NULL, 0, 100, NULL);
+    double start = bench_now();
+    for (int t = 0, first = 0; t < threads; t++) {
+        run *r = &runs[t];
+        int share = count / threads + (t < count % threads);
+        *r = (run){.multi = curl_multi_init(),
+                   .base_url = argv[1],
+                   .game = argv[2],
+                   .players = players + first,
+                   .count = share,
+                   .deadline = start + seconds,
+                   .latencies = malloc(MAX_SAMPLES * sizeof(double))};
+        if (r->multi == NULL || r->latencies == NULL)
+            abort();
+        curl_multi_setopt(r->multi, CURLMOPT_MAXCONNECTS, (long)share);
+        first += share;
+        if (pthread_create(&r->thread, NULL, drive, r) != 0)
+            abort();
     }
-    if (!ok) {
-        r.failed++;
-        fprintf(stderr, "moves_loop: %s\n", r.error);
+    long accepted = 0, failed = 0, samples = 0;
+    for (int t = 0; t < threads; t++) {
+        pthread_join(runs[t].thread, NULL);
+        accepted += runs[t].accepted;
+        failed += runs[t].failed;
+        samples += runs[t].samples;
+        if (runs[t].failed > 0)
+            fprintf(stderr, "moves_loop: %s\n", runs[t].error);
     }
     double elapsed = bench_now() - start;
+    double *latencies =
+        malloc((size_t)(samples > 0 ? samples : 1) * sizeof(double));
+    if (latencies == NULL)
+        abort();
+    for (int t = 0, at = 0; t < threads; t++) {
+        memcpy(latencies + at, runs[t].latencies,
+               (size_t)runs[t].samples * sizeof(double));
+        at += (int)runs[t].samples;
+    }
     double p50, p99;
-    bench_percentiles(r.latencies, r.samples, &p50, &p99);
+    bench_percentiles(latencies, samples, &p50, &p99);
     printf("clients=%d accepted=%ld failed=%ld moves_per_second=%.1f "
            "p50_ms=%.2f p99_ms=%.2f\n",
-           count, r.accepted, r.failed, (double)r.accepted / elapsed, p50,
-           p99);
-    for (int i = 0; i < count; i++) {
-        curl_multi_remove_handle(r.multi, players[i].easy);
-        curl_easy_cleanup(players[i].easy);
-        curl_slist_free_all(players[i].headers);
-        free(players[i].body);
-        free(players[i].answer);
-        json_decref(players[i].view);
+           count, accepted, failed, (double)accepted / elapsed, p50, p99);
+    for (int t = 0; t < threads; t++) {
+        run *r = &runs[t];
+        for (int i = 0; i < r->count; i++) {
+            player *p = &r->players[i];
+            curl_multi_remove_handle(r->multi, p->easy);
+            curl_easy_cleanup(p->easy);
+            curl_slist_free_all(p->headers);
+            free(p->body);
+            free(p->answer);
+            json_decref(p->view);
+        }
+        curl_multi_cleanup(r->multi);
+        free(r->latencies);
     }
+    free(latencies);
     free(players);
-    free(r.latencies);
-    curl_multi_cleanup(r.multi);
+    free(runs);
     curl_global_cleanup();
-    return r.failed > 0 || r.accepted == 0 ? 1 : 0;
+    return failed > 0 || accepted == 0 ? 1 : 0;
 }

@@ -82,11 +82,11 @@ bench_moves() {
         server_cpu[$clients]=$(ms_per $((s1 - s0 + p1 - p0)) "$accepted")
         echo "  $line"
     done
-    # The same 64 players from one client thread (curl multi): on two
-    # shared cores, 64 client threads wait for the scheduler too, and that
-    # wait counts in their latency.
+    # The same 64 players from one client thread per core (curl multi): on
+    # two shared cores, 64 client threads wait for the scheduler too, and
+    # that wait counts in their latency.
     loop_line=$("$build/bench/moves_loop" "http://127.0.0.1:$port" antiquity_quest 64 "$seconds")
-    echo "  one client thread for 64 players (bench/moves_loop): $loop_line"
+    echo "  one client thread per core for 64 players (bench/moves_loop): $loop_line"
 
     echo
     echo "== raw ceiling: pgbench running the same append statements (no HTTP, signatures, rules)"
