@@ -309,7 +309,6 @@ static void *drive(void *arg)
     }
     if (!ok)
         r->failed++;
-    close(r->epoll_fd);
     return NULL;
 }
 
@@ -409,7 +408,9 @@ int main(int argc, char **argv)
             free(p->answer);
             json_decref(p->view);
         }
+        /* After curl's last socket callback. */
         curl_multi_cleanup(r->multi);
+        close(r->epoll_fd);
         free(r->latencies);
     }
     free(latencies);
