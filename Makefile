@@ -40,7 +40,7 @@ LIBS := -lmicrohttpd -lpq -lsodium -ljansson -lcurl $(GMIME_LIBS) -lm
 # that play moves, which share the cores with it: parsing each answer with
 # jansson is their main cost, and glibc's malloc and free were a quarter
 # of that. Not under the sanitizers, which bring their own allocator.
-SERVER_MALLOC := $(if $(SAN)$(FUZZ),,-ljemalloc)
+MALLOC_LIBS := $(if $(SAN)$(FUZZ),,-ljemalloc)
 TEST_LIBS := -lcriterion $(LIBS)
 
 ifeq ($(V),1)
@@ -106,7 +106,7 @@ $(BUILD)/libharness.a: $(call obj,$(HARNESS_SRC))
 
 $(BUILD)/pbemd: $(call obj,service/main.c) $(BUILD)/libservice.a $(BUILD)/librules.a
 	@$(if $(Q),echo "  LD $@")
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) $(SERVER_MALLOC)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) $(MALLOC_LIBS)
 
 $(BUILD)/pbem: $(call obj,$(wildcard cli/*.c)) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@$(if $(Q),echo "  LD $@")
@@ -191,7 +191,7 @@ $(BUILD)/bench/engines: $(call obj,bench/engines.c) $(BUILD)/librules.a
 
 $(BUILD)/bench/service: $(call obj,bench/service.c) $(call obj,bench/latency.c) $(call obj,bench/play.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) $(SERVER_MALLOC)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) $(MALLOC_LIBS)
 
 $(BUILD)/bench/notify: $(call obj,bench/notify.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@mkdir -p $(dir $@)
@@ -199,11 +199,11 @@ $(BUILD)/bench/notify: $(call obj,bench/notify.c) $(BUILD)/libclient.a $(BUILD)/
 
 $(BUILD)/bench/moves_loop: $(call obj,bench/moves_loop.c) $(call obj,bench/latency.c) $(call obj,bench/play.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) $(SERVER_MALLOC)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) $(MALLOC_LIBS)
 
 $(BUILD)/bench/growth: $(call obj,bench/growth.c) $(call obj,bench/latency.c) $(call obj,bench/play.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) $(SERVER_MALLOC)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) $(MALLOC_LIBS)
 
 $(BUILD)/bench/restore: $(call obj,bench/restore.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@mkdir -p $(dir $@)
