@@ -114,7 +114,7 @@ static void event(writer *w, const char *kind, int seat, json_t *data)
                              "seq", (json_int_t)++w->seq, "kind", kind, "seat",
                              seat >= 0 ? json_integer(seat) : json_null(), "at",
                              at, "data", data);
-    char *bytes = rules_canonical_json(body);
+    char *bytes = rules_sorted_json(body);
     json_decref(body);
     uint8_t hash[STORE_HASH_BYTES];
     chain_hash(w->prev, bytes, hash);

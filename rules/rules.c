@@ -36,7 +36,7 @@ const char *rules_wait_name(rules_wait wait)
     }
 }
 
-char *rules_canonical_json(const json_t *value)
+char *rules_sorted_json(const json_t *value)
 {
     char *text = json_dumps(value, JSON_COMPACT | JSON_SORT_KEYS |
                                        JSON_ENCODE_ANY | JSON_REAL_PRECISION(17));

@@ -238,7 +238,7 @@ const char *rules_wait_name(rules_wait wait);
 /* Canonical bytes of a JSON value: compact, keys sorted, so equal values
  * give equal bytes (snapshots, event hashes). Caller frees. Aborts on
  * out of memory. */
-char *rules_canonical_json(const json_t *value);
+char *rules_sorted_json(const json_t *value);
 
 /* Reads options for setup(): checks that every key of options is declared
  * in declared (the describe_options() object) with the right type and

@@ -122,7 +122,7 @@ void admin_routes_retry_notification(const route_call *call, answer *out)
     const caller *who = call->who;
     json_t *result = notify_outbox_admin_retry(call->params->id, &err);
     PGconn *db = result ? db_conn(&err) : NULL;
-    char *text = result ? rules_canonical_json(result) : NULL;
+    char *text = result ? rules_sorted_json(result) : NULL;
     store_nonce saved = {.status = 200, .response = text};
     /* The retry itself is harmless to repeat; the nonce is spent after it
      * so a replay gets this answer back. */

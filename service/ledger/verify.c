@@ -72,7 +72,7 @@ static bool check_chain(const json_t *events, verify_report *report)
          * rare strings (controls as \u00XX) and numbers: either form
          * binds the same content. */
         if (sodium_memcmp(computed, stored, sizeof stored) != 0) {
-            bytes = rules_canonical_json(body);
+            bytes = rules_sorted_json(body);
             chain_hash(prev, bytes, computed);
             free(bytes);
         }
@@ -109,7 +109,7 @@ static bool opens_commitment(const json_t *event, const char *id, int seat,
         return false;
     /* Bound to the match id the decision was played under. */
     const char *match_ref = json_string_value(json_object_get(event, "match"));
-    char *canonical = rules_canonical_json(action);
+    char *canonical = rules_sorted_json(action);
     seal_choice_commitment(match_ref ? match_ref : "", id, seat, canonical,
                            nonce, computed);
     free(canonical);
@@ -211,7 +211,7 @@ static bool check_commitments(const json_t *events, verify_report *report)
              * copy imported under a new id keeps its original events). */
             const char *match_ref =
                 json_string_value(json_object_get(event, "match"));
-            char *canonical = rules_canonical_json(action);
+            char *canonical = rules_sorted_json(action);
             seal_choice_commitment(match_ref ? match_ref : "", id, (int)seat,
                                    canonical, nonce, computed);
             free(canonical);

@@ -108,7 +108,7 @@ static bool snapshot(PGconn *conn, const store_match *match,
                                      match->head_seq / APPEND_SNAPSHOT_EVERY)
         return true;
     json_t *saved = engine->save(change->state);
-    char *text = rules_canonical_json(saved);
+    char *text = rules_sorted_json(saved);
     bool ok = store_save_snapshot(conn, match->match_id, match->head_seq,
                                   engine->version, text, err);
     free(text);

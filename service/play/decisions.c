@@ -374,7 +374,7 @@ static void seal_for_seat(const decision_ctx *ctx, int seat,
 {
     uint8_t nonce[SEAL_NONCE_BYTES];
     randombytes_buf(nonce, sizeof nonce);
-    char *canonical = rules_canonical_json(action);
+    char *canonical = rules_sorted_json(action);
     seal_choice_commitment(ctx->match_ref, ctx->pending.decision, seat,
                            canonical, nonce, commitment);
     size_t plain_len = SEAL_NONCE_BYTES + strlen(canonical);
@@ -573,7 +573,7 @@ json_t *decisions_reveal(const caller *who, long long match_id,
                                       err);
     if (action == NULL)
         goto done;
-    char *canonical = rules_canonical_json(action);
+    char *canonical = rules_sorted_json(action);
     seal_choice_commitment(ctx.match_ref, ctx.pending.decision, ctx.seat,
                            canonical, nonce, computed);
     free(canonical);

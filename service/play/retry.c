@@ -97,7 +97,7 @@ int retry_find(const caller *who, retry_answer *replay, apierr *err)
 bool retry_commit(PGconn *conn, const caller *who, const store_match *match,
                   int status, const json_t *answer, apierr *err)
 {
-    char *text = rules_canonical_json(answer);
+    char *text = rules_sorted_json(answer);
     store_nonce saved = {.status = status,
                          .response = text,
                          .match_id = match ? match->match_id : 0,

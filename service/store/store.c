@@ -98,7 +98,7 @@ bool store_insert_match(PGconn *conn, const store_match *match, apierr *err)
     uint8_t zeros[STORE_HASH_BYTES] = {0};
     bytea_param(zeros, sizeof zeros, zero_hash);
     bytea_param(match->sealed_seed, sizeof match->sealed_seed, sealed);
-    char *options = rules_canonical_json(match->options);
+    char *options = rules_sorted_json(match->options);
     db_params p = {0};
     db_params_int(&p, match->match_id);
     db_params_text(&p, match->game);
@@ -906,7 +906,7 @@ bool store_import_match(PGconn *conn, const store_match *match,
         return apierr_set(err, 409, "match_exists",
                           "match %s is already here (imported twice?)", ref);
     }
-    char *options = rules_canonical_json(match->options);
+    char *options = rules_sorted_json(match->options);
     db_params p = {0};
     db_params_int(&p, match->match_id);
     db_params_text(&p, match->game);
@@ -949,7 +949,7 @@ bool store_import_events(PGconn *conn, long long match_id, const json_t *events,
         json_t *body = json_copy((json_t *)event);
         json_object_del(body, "hash");
         json_object_del(body, "prev_hash");
-        char *bytes = rules_canonical_json(body);
+        char *bytes = rules_sorted_json(body);
         json_decref(body);
         json_t *seat = json_object_get(event, "seat");
         json_array_append_new(

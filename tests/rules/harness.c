@@ -27,7 +27,7 @@ static char *snapshot_bytes(const rules_engine *engine, const rules_state *state
 {
     json_t *snapshot = engine->save(state);
     cr_assert_not_null(snapshot, "%s: save() returned NULL", engine->name);
-    char *bytes = rules_canonical_json(snapshot);
+    char *bytes = rules_sorted_json(snapshot);
     json_decref(snapshot);
     return bytes;
 }
@@ -72,7 +72,7 @@ static void expect_no_duplicates(const rules_engine *engine,
     char **texts = calloc(n + 1, sizeof *texts);
     cr_assert(texts != NULL);
     for (size_t i = 0; i < n; i++)
-        texts[i] = rules_canonical_json(json_array_get(moves, i));
+        texts[i] = rules_sorted_json(json_array_get(moves, i));
     qsort(texts, n, sizeof *texts, by_text);
     for (size_t i = 1; i < n; i++)
         cr_assert_str_neq(texts[i - 1], texts[i],
@@ -91,7 +91,7 @@ static void expect_rejected(const rules_engine *engine, rules_state *state,
 {
     rules_error err = {{0}};
     bool accepted = engine->apply(state, seat, action, &err);
-    char *text = rules_canonical_json(action);
+    char *text = rules_sorted_json(action);
     cr_assert(!accepted, "%s: %s: seat %d's %s was accepted (%s)",
               engine->name, where, seat, text, why);
     cr_assert(err.message[0] != '\0',
@@ -116,14 +116,14 @@ static void check_text_round_trip(const rules_engine *engine,
         size_t i = count <= TEXT_SAMPLE ? k : random_below((uint32_t)count);
         const json_t *action = json_array_get(moves, i);
         char *text = engine->format_move(state, seat, action);
-        char *json = rules_canonical_json(action);
+        char *json = rules_sorted_json(action);
         cr_assert_not_null(text, "%s: %s: format_move(%s) gave NULL",
                            engine->name, where, json);
         rules_error err = {{0}};
         json_t *parsed = engine->parse_move(state, seat, text, &err);
         cr_assert_not_null(parsed, "%s: %s: \"%s\" (from %s) does not parse: %s",
                            engine->name, where, text, json, err.message);
-        char *back = rules_canonical_json(parsed);
+        char *back = rules_sorted_json(parsed);
         cr_assert(json_equal(parsed, action),
                   "%s: %s: \"%s\" parses to %s, not %s", engine->name, where,
                   text, back, json);
@@ -213,7 +213,7 @@ static void check_snapshots(const rules_engine *engine, const rules_state *state
             json_t *view = engine->view(state, s);
             cr_assert_not_null(view, "%s: %s: view(%d) is NULL", engine->name,
                                where, s);
-            char *text = rules_canonical_json(view);
+            char *text = rules_sorted_json(view);
             cr_assert_null(strstr(text, seed_hex),
                            "%s: %s: view(%d) shows the seed", engine->name,
                            where, s);
@@ -242,7 +242,7 @@ static void check_default_move(const rules_engine *engine,
                        engine->name, where, seat);
     rules_state *trial = engine->clone(state);
     rules_error err = {{0}};
-    char *text = rules_canonical_json(move);
+    char *text = rules_sorted_json(move);
     cr_assert(engine->apply(trial, seat, move, &err),
               "%s: %s: default move %s of seat %d rejected: %s", engine->name,
               where, text, seat, err.message);
@@ -396,9 +396,9 @@ static void play_one_match(const harness_config *cfg, uint64_t n,
         check_default_move(engine, state, seat, idle, where);
         cr_assert(engine->apply(state, seat, action, &err),
                   "%s: %s: listed move %s rejected: %s", engine->name, where,
-                  rules_canonical_json(action), err.message);
+                  rules_sorted_json(action), err.message);
         cr_assert(engine->check(state, &err), "%s: %s: after %s: %s",
-                  engine->name, where, rules_canonical_json(action),
+                  engine->name, where, rules_sorted_json(action),
                   err.message);
         if (cfg->after_move != NULL)
             cfg->after_move(engine, state, seat, action);
@@ -559,7 +559,7 @@ void harness_default_play(const harness_config *cfg, harness_stats *stats)
                                "pending seat %d",
                                engine->name, (unsigned long long)n, moves,
                                seat);
-            char *text = rules_canonical_json(move);
+            char *text = rules_sorted_json(move);
             cr_assert(engine->apply(state, seat, move, &err),
                       "%s: seed #%llu move %d: default move %s rejected: %s",
                       engine->name, (unsigned long long)n, moves, text,
@@ -693,7 +693,7 @@ static void hostile_feed(hostile_run *run, const json_t *action)
 {
     const rules_engine *engine = run->engine;
     run->stats->hostile_actions++;
-    char *shown = rules_canonical_json(action);
+    char *shown = rules_sorted_json(action);
     if (strlen(shown) > HOSTILE_SHOWN)
         strcpy(shown + HOSTILE_SHOWN - 3, "...");
     if (run->trace)
@@ -1032,8 +1032,8 @@ static void hostile_seat(hostile_run *run, int seat, bool idle,
     json_array_foreach(bases, i, base) {
         json_t *action = json_deep_copy(base);
         hostile_mutate(run, action, action, 0);
-        char *after = rules_canonical_json(action);
-        char *expected = rules_canonical_json(base);
+        char *after = rules_sorted_json(action);
+        char *expected = rules_sorted_json(base);
         cr_assert_str_eq(after, expected, "harness: mutations not undone");
         free(after);
         free(expected);

@@ -87,7 +87,7 @@ Test(av_end, second_best_final_collection_advances_4_and_ties_break_on_it)
     cr_expect_eq(s->lord[1].pawn, 41, "four cards beat three: +8");
     cr_expect_eq(s->lord[0].pawn, 41, "second best: +4");
     json_t *result = av_engine.result((rules_state *)s);
-    char *text = rules_canonical_json(json_object_get(result, "ranking"));
+    char *text = rules_sorted_json(json_object_get(result, "ranking"));
     /* all three on 41: the four-card collection first, then the three-card
      * one, then the Lord with no set */
     cr_expect_str_eq(text, "[[1],[0],[2]]");
@@ -107,7 +107,7 @@ Test(av_end, equal_pawns_and_no_sets_share_the_place)
     const char *const finals[] = {"exhibit nothing", "exhibit nothing"};
     fixture_all(s, finals);
     json_t *result = av_engine.result((rules_state *)s);
-    char *text = rules_canonical_json(json_object_get(result, "ranking"));
+    char *text = rules_sorted_json(json_object_get(result, "ranking"));
     cr_expect_str_eq(text, "[[0,1]]");
     free(text);
     json_decref(result);
@@ -134,7 +134,7 @@ Test(av_end, the_final_exhibition_shows_the_largest_most_valuable_set)
     harness_reject_text(&av_engine, (rules_state *)s, 2, "exhibit C1 C2 C3",
                         "largest");
     json_t *legal = av_engine.legal((rules_state *)s, 0);
-    char *text = rules_canonical_json(json_object_get(legal, "moves"));
+    char *text = rules_sorted_json(json_object_get(legal, "moves"));
     cr_expect_str_eq(text, "[{\"cards\":[\"D1\",\"D2\",\"D3\",\"D4\"],"
                            "\"type\":\"exhibit\"}]");
     free(text);

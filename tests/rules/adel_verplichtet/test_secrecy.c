@@ -14,7 +14,7 @@
 static char *view_text(const rules_state *state, int seat)
 {
     json_t *view = av_engine.view(state, seat);
-    char *text = rules_canonical_json(view);
+    char *text = rules_sorted_json(view);
     json_decref(view);
     return text;
 }

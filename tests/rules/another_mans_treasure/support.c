@@ -147,7 +147,7 @@ bool amt_test_holds(const amt_state *s, int seat, const char *name)
 char *amt_test_view_json(const amt_state *s, int seat)
 {
     json_t *view = amt_engine.view((const rules_state *)s, seat);
-    char *text = rules_canonical_json(view);
+    char *text = rules_sorted_json(view);
     json_decref(view);
     return text;
 }

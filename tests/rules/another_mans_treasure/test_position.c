@@ -58,7 +58,7 @@ static void lay_by_hand(json_t *snap, const char *kind,
 
 static char *canonical(const json_t *v)
 {
-    return rules_canonical_json(v);
+    return rules_sorted_json(v);
 }
 
 /* load(snap) refuses with exactly message. */

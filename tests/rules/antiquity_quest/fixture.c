@@ -114,7 +114,7 @@ void fx_cache_taken(aq_state *s, int side)
 char *fx_view_json(const aq_state *s, int seat)
 {
     json_t *view = aq_engine.view((const rules_state *)s, seat);
-    char *text = rules_canonical_json(view);
+    char *text = rules_sorted_json(view);
     json_decref(view);
     return text;
 }

@@ -46,7 +46,7 @@ static void search_views(const rules_engine *engine, const rules_state *state,
     (void)seat;
     for (int viewer = RULES_SPECTATOR; viewer < s->seats; viewer++) {
         json_t *view = engine->view(state, viewer);
-        char *text = rules_canonical_json(view);
+        char *text = rules_sorted_json(view);
         char *words = engine->view_text(state, viewer);
         int lines = 0;
         for (const char *c = words; *c != '\0'; c++)

@@ -15,7 +15,7 @@
 static char *bytes_of(const rules_state *state)
 {
     json_t *snapshot = qq_engine.save(state);
-    char *bytes = rules_canonical_json(snapshot);
+    char *bytes = rules_sorted_json(snapshot);
     json_decref(snapshot);
     return bytes;
 }

@@ -157,7 +157,7 @@ void rechain(char **lines, int count, int from)
         sodium_bin2hex(hash_hex, sizeof hash_hex, prev, sizeof prev);
         json_object_del(event, "hash");
         json_object_del(event, "prev_hash");
-        char *bytes = rules_canonical_json(event);
+        char *bytes = rules_sorted_json(event);
         uint8_t hash[STORE_HASH_BYTES];
         chain_hash(prev, bytes, hash);
         free(bytes);

@@ -76,7 +76,7 @@ Test(decisions, a_missing_commitment_and_a_missing_reveal_are_both_timed_out,
     free(text);
     json_decref(body);
     json_t *choice1 = first_legal(&s, match, &p[1], &seq);
-    char *canonical1 = rules_canonical_json(choice1);
+    char *canonical1 = rules_sorted_json(choice1);
     uint8_t nonce1[SEAL_NONCE_BYTES], commitment1[SEAL_HASH_BYTES];
     char commitment_hex[65];
     randombytes_buf(nonce1, sizeof nonce1);

@@ -316,7 +316,7 @@ Test(bots, a_commitment_to_an_illegal_choice_does_not_stall_the_match)
                  json_object_get(match, "pending"), "decision")));
     json_decref(match);
     json_t *moon = json_pack("{s:s,s:s}", "type", "go", "location", "moon");
-    char *canonical = rules_canonical_json(moon);
+    char *canonical = rules_sorted_json(moon);
     uint8_t nonce[SEAL_NONCE_BYTES], commitment[SEAL_HASH_BYTES];
     char nonce_hex[65], commitment_hex[65], body[512];
     randombytes_buf(nonce, sizeof nonce);

@@ -77,7 +77,7 @@ Test(sealed, no_choice_is_visible_before_every_seat_has_committed, .timeout = 12
     /* Seat 0: server-sealed, by a plain move. */
     long long seq;
     json_t *choice0 = first_legal(&t, 0, &seq);
-    char *canonical0 = rules_canonical_json(choice0);
+    char *canonical0 = rules_sorted_json(choice0);
     e2e_response r = e2e_post_move(&t, 0, seq, choice0);
     cr_assert_eq(r.status, 200, "%s", r.body);
     cr_expect(!json_is_true(json_object_get(r.json, "decided")));
@@ -90,7 +90,7 @@ Test(sealed, no_choice_is_visible_before_every_seat_has_committed, .timeout = 12
 
     /* Seat 1: client commit-reveal; the service never sees the choice. */
     json_t *choice1 = first_legal(&t, 1, &seq);
-    char *canonical1 = rules_canonical_json(choice1);
+    char *canonical1 = rules_sorted_json(choice1);
     uint8_t nonce1[SEAL_NONCE_BYTES], commitment1[SEAL_HASH_BYTES];
     char nonce1_hex[65], commitment1_hex[65], path[160];
     randombytes_buf(nonce1, sizeof nonce1);
@@ -212,7 +212,7 @@ static void rechain(json_t *events)
         json_t *body = json_deep_copy(event);
         json_object_del(body, "hash");
         json_object_del(body, "prev_hash");
-        char *bytes = rules_canonical_json(body);
+        char *bytes = rules_sorted_json(body);
         chain_hash(prev, bytes, prev);
         free(bytes);
         json_decref(body);
