@@ -345,14 +345,35 @@ static bool apply_draw_phase(amt_state *s, int seat, const char *type,
 
 /* ---- laying patterns ---- */
 
-/* Reads a pattern action for seat and checks it against the rules,
- * working on s (swaps made, cards taken out of the hand): the caller
- * passes a scratch copy when it must not keep those changes. */
-static bool read_pattern(amt_state *s, int seat, const json_t *action,
-                         bool end_of_round, amt_play *play, rules_error *err)
+/* Counts the wilds in p's hand by type: a pattern play must not leave more
+ * wilds of a type in hand than it began with (a swapped wild is played on
+ * the turn it is taken). */
+static void count_wilds(const amt_player *p, int counts[AMT_WILD_TYPES])
 {
-    amt_player *me = &s->players[seat];
-    memset(play, 0, sizeof *play);
+    memset(counts, 0, AMT_WILD_TYPES * sizeof counts[0]);
+    for (int i = 0; i < p->hand_count; i++) {
+        amt_card c = amt_card_get(p->hand[i]);
+        if (c.wild)
+            counts[c.wild_type]++;
+    }
+}
+
+/* The table index of the meld that owner and number (JSON integers, as a
+ * player names a meld) point at, or -1 when there is no such meld. */
+static int meld_named(const amt_state *s, const json_t *jo, const json_t *jm)
+{
+    json_int_t owner = json_integer_value(jo);
+    json_int_t number = json_integer_value(jm);
+    if (owner < 0 || owner >= s->seats || number < 0 || number >= AMT_MAX_MELDS)
+        return -1;
+    return amt_meld_index(s, (int)owner, (int)number);
+}
+
+/* Reads the pattern an action marks off into play->mark: one of this
+ * round's patterns that seat has not used yet. */
+static bool read_mark(const amt_state *s, int seat, const json_t *action,
+                      amt_play *play, rules_error *err)
+{
     const char *mark = json_string_value(json_object_get(action, "mark"));
     play->mark = mark != NULL ? amt_pattern_find(mark) : -1;
     if (play->mark < 0)
@@ -370,70 +391,83 @@ static bool read_pattern(amt_state *s, int seat, const json_t *action,
         return rules_fail(err, "each collection pattern may be used only once "
                                "per game, and you have marked off %s",
                           amt_pattern_get(play->mark)->title);
+    return true;
+}
 
-    int before[AMT_WILD_TYPES] = {0};
-    for (int i = 0; i < me->hand_count; i++) {
-        amt_card c = amt_card_get(me->hand[i]);
-        if (c.wild)
-            before[c.wild_type]++;
+/* Makes one swap on s: the card named in sw goes from seat's hand into a
+ * meld in place of the wild standing for it, which goes to the hand. */
+static bool swap_wild(amt_state *s, int seat, const json_t *sw,
+                      rules_error *err)
+{
+    amt_player *me = &s->players[seat];
+    const json_t *jo = json_object_get(sw, "owner");
+    const json_t *jm = json_object_get(sw, "meld");
+    char name[AMT_NAME_LEN];
+    if (!json_is_integer(jo) || !json_is_integer(jm))
+        return rules_fail(err, "a swap names a meld by its owner and number");
+    if (!read_card(json_object_get(sw, "card"), name, err))
+        return false;
+    int mi = meld_named(s, jo, jm);
+    if (mi < 0)
+        return rules_fail(err, "there is no such meld on the table");
+    int card = hand_find(me, name);
+    if (card < 0)
+        return rules_fail(err, "you do not hold %s", name);
+    /* Which wild to take, when the meld has several standing for the card
+     * (a set's or a pair's): any of them may be used. */
+    int wild_type = -1;
+    char wild_name[AMT_NAME_LEN] = "wild";
+    const json_t *jw = json_object_get(sw, "wild");
+    if (jw != NULL) {
+        if (!read_card(jw, wild_name, err))
+            return false;
+        wild_type = wild_type_named(wild_name);
+        if (wild_type < 0)
+            return rules_fail(err, "name the wild you take, like W1-6, "
+                                   "W6-11 or W1-11");
     }
+    amt_meld *m = &s->melds[mi];
+    int at = amt_meld_wild_for(m, card, wild_type);
+    if (at < 0)
+        return rules_fail(err, "you may swap a played wild only for the "
+                               "exact card it stands for, and no %s in that "
+                               "meld stands for %s",
+                          wild_name, name);
+    int wild = m->cards[at];
+    m->cards[at] = (int16_t)card;
+    m->by[at] = (int8_t)seat;
+    hand_remove(me, card);
+    hand_add(me, wild);
+    return true;
+}
+
+/* Makes the swaps an action lists, if it lists any, in order. */
+static bool swap_wilds(amt_state *s, int seat, const json_t *action,
+                       bool end_of_round, rules_error *err)
+{
     const json_t *swaps = json_object_get(action, "swaps");
-    if (swaps != NULL) {
-        if (end_of_round)
-            return rules_fail(err, "the end of the round is not a full turn: "
-                                   "no wilds may be swapped");
-        if (!json_is_array(swaps) || json_array_size(swaps) == 0)
-            return rules_fail(err, "swaps must be a list of wild swaps");
-        size_t i;
-        const json_t *sw;
-        json_array_foreach(swaps, i, sw) {
-            const json_t *jo = json_object_get(sw, "owner");
-            const json_t *jm = json_object_get(sw, "meld");
-            char name[AMT_NAME_LEN];
-            if (!json_is_integer(jo) || !json_is_integer(jm))
-                return rules_fail(err, "a swap names a meld by its owner and "
-                                       "number");
-            if (!read_card(json_object_get(sw, "card"), name, err))
-                return false;
-            json_int_t owner = json_integer_value(jo);
-            json_int_t number = json_integer_value(jm);
-            int mi = owner >= 0 && owner < s->seats && number >= 0 &&
-                             number < AMT_MAX_MELDS
-                         ? amt_meld_index(s, (int)owner, (int)number)
-                         : -1;
-            if (mi < 0)
-                return rules_fail(err, "there is no such meld on the table");
-            int card = hand_find(me, name);
-            if (card < 0)
-                return rules_fail(err, "you do not hold %s", name);
-            /* Which wild to take, when the meld has several standing for
-             * the card (a set's or a pair's): any of them may be used. */
-            int wild_type = -1;
-            char wild_name[AMT_NAME_LEN] = "wild";
-            const json_t *jw = json_object_get(sw, "wild");
-            if (jw != NULL) {
-                if (!read_card(jw, wild_name, err))
-                    return false;
-                wild_type = wild_type_named(wild_name);
-                if (wild_type < 0)
-                    return rules_fail(err, "name the wild you take, like "
-                                           "W1-6, W6-11 or W1-11");
-            }
-            amt_meld *m = &s->melds[mi];
-            int at = amt_meld_wild_for(m, card, wild_type);
-            if (at < 0)
-                return rules_fail(err, "you may swap a played wild only for "
-                                       "the exact card it stands for, and "
-                                       "no %s in that meld stands for %s",
-                                  wild_name, name);
-            int wild = m->cards[at];
-            m->cards[at] = (int16_t)card;
-            m->by[at] = (int8_t)seat;
-            hand_remove(me, card);
-            hand_add(me, wild);
-        }
+    if (swaps == NULL)
+        return true;
+    if (end_of_round)
+        return rules_fail(err, "the end of the round is not a full turn: "
+                               "no wilds may be swapped");
+    if (!json_is_array(swaps) || json_array_size(swaps) == 0)
+        return rules_fail(err, "swaps must be a list of wild swaps");
+    size_t i;
+    const json_t *sw;
+    json_array_foreach(swaps, i, sw) {
+        if (!swap_wild(s, seat, sw, err))
+            return false;
     }
+    return true;
+}
 
+/* Reads the melds an action lists into play, taking their cards out of
+ * seat's hand; each must be a set, run or pair as the rules shape them. */
+static bool take_melds(amt_state *s, int seat, const json_t *action,
+                       amt_play *play, rules_error *err)
+{
+    amt_player *me = &s->players[seat];
     const json_t *melds = json_object_get(action, "melds");
     if (!json_is_array(melds) || json_array_size(melds) == 0 ||
         json_array_size(melds) > AMT_MAX_PATTERN_MELDS)
@@ -442,10 +476,9 @@ static bool read_pattern(amt_state *s, int seat, const json_t *action,
     size_t i;
     const json_t *meld;
     json_array_foreach(melds, i, meld) {
-        int kind = amt_kind_find(
-            json_string_value(json_object_get(meld, "kind")) != NULL
-                ? json_string_value(json_object_get(meld, "kind"))
-                : "");
+        const char *kind_name =
+            json_string_value(json_object_get(meld, "kind"));
+        int kind = amt_kind_find(kind_name != NULL ? kind_name : "");
         const json_t *cards = json_object_get(meld, "cards");
         if (kind < 0 || !json_is_array(cards) || json_array_size(cards) == 0 ||
             json_array_size(cards) > AMT_MAX_NUMBER)
@@ -471,9 +504,14 @@ static bool read_pattern(amt_state *s, int seat, const json_t *action,
             return false;
     }
     play->melds = (int)json_array_size(melds);
+    return true;
+}
 
-    /* The melds must be the pattern's (all of them, or at the round's end
-     * with partial plays allowed, some of them), each exactly its size. */
+/* The melds must be the pattern's (all of them, or at the round's end with
+ * partial plays allowed, some of them), each exactly its size. */
+static bool check_melds_fit(const amt_state *s, const amt_play *play,
+                            bool end_of_round, rules_error *err)
+{
     const amt_pattern *pat = amt_pattern_get(play->mark);
     bool taken[AMT_MAX_PATTERN_MELDS] = {false};
     for (int m = 0; m < play->melds; m++) {
@@ -492,13 +530,26 @@ static bool read_pattern(amt_state *s, int seat, const json_t *action,
     if (play->melds < pat->melds && (!end_of_round || !amt_partial_end(s)))
         return rules_fail(err, "collection patterns may only be played when "
                                "they are complete");
+    return true;
+}
 
-    int after[AMT_WILD_TYPES] = {0};
-    for (int k = 0; k < me->hand_count; k++) {
-        amt_card c = amt_card_get(me->hand[k]);
-        if (c.wild)
-            after[c.wild_type]++;
-    }
+/* Reads a pattern action for seat and checks it against the rules,
+ * working on s (swaps made, cards taken out of the hand): the caller
+ * passes a scratch copy when it must not keep those changes. */
+static bool read_pattern(amt_state *s, int seat, const json_t *action,
+                         bool end_of_round, amt_play *play, rules_error *err)
+{
+    memset(play, 0, sizeof *play);
+    if (!read_mark(s, seat, action, play, err))
+        return false;
+    int before[AMT_WILD_TYPES];
+    count_wilds(&s->players[seat], before);
+    if (!swap_wilds(s, seat, action, end_of_round, err) ||
+        !take_melds(s, seat, action, play, err) ||
+        !check_melds_fit(s, play, end_of_round, err))
+        return false;
+    int after[AMT_WILD_TYPES];
+    count_wilds(&s->players[seat], after);
     for (int t = 0; t < AMT_WILD_TYPES; t++) {
         if (after[t] > before[t])
             return rules_fail(err, "a swapped wild must be played with your "
@@ -539,12 +590,7 @@ static bool act_add(amt_state *s, int seat, const json_t *action,
     const json_t *jm = json_object_get(action, "meld");
     if (!json_is_integer(jo) || !json_is_integer(jm))
         return rules_fail(err, "an add names a meld by its owner and number");
-    json_int_t owner = json_integer_value(jo);
-    json_int_t number = json_integer_value(jm);
-    int mi = owner >= 0 && owner < s->seats && number >= 0 &&
-                     number < AMT_MAX_MELDS
-                 ? amt_meld_index(s, (int)owner, (int)number)
-                 : -1;
+    int mi = meld_named(s, jo, jm);
     if (mi < 0)
         return rules_fail(err, "there is no such meld on the table");
     char name[AMT_NAME_LEN];
