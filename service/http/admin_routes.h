@@ -6,7 +6,7 @@
 #ifndef SERVICE_HTTP_ADMIN_ROUTES_H
 #define SERVICE_HTTP_ADMIN_ROUTES_H
 
-#include "http/route.h"
+#include "http/route_call.h"
 
 route_handler admin_routes_export;             /* GET /v1/admin/export */
 route_handler admin_routes_export_match;       /* GET …/matches/{id}/export */

@@ -3,7 +3,7 @@
 #ifndef SERVICE_HTTP_MAIL_ROUTES_H
 #define SERVICE_HTTP_MAIL_ROUTES_H
 
-#include "http/route.h"
+#include "http/route_call.h"
 
 /* POST /v1/mail/inbound, the raw message as message/rfc822 (1 MiB at
  * most): 200 {"outcome": "handled", "what", "message"} once handled

@@ -5,7 +5,7 @@
 #ifndef SERVICE_HTTP_MATCH_ROUTES_H
 #define SERVICE_HTTP_MATCH_ROUTES_H
 
-#include "http/route.h"
+#include "http/route_call.h"
 
 route_handler match_routes_create;           /* POST /v1/matches */
 route_handler match_routes_show;             /* GET /v1/matches/{id} */

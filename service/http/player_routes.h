@@ -6,7 +6,7 @@
 #ifndef SERVICE_HTTP_PLAYER_ROUTES_H
 #define SERVICE_HTTP_PLAYER_ROUTES_H
 
-#include "http/route.h"
+#include "http/route_call.h"
 
 route_handler player_routes_register;          /* POST /v1/players */
 route_handler player_routes_unsubscribe_page;  /* GET /v1/unsubscribe */

@@ -21,7 +21,7 @@
 #include "http/path.h"
 #include "http/player_routes.h"
 #include "http/rate_policy.h"
-#include "http/route.h"
+#include "http/route_call.h"
 #include "http/service_routes.h"
 #include "http/stream_routes.h"
 #include "play/matches.h"

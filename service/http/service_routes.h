@@ -3,7 +3,7 @@
 #ifndef SERVICE_HTTP_SERVICE_ROUTES_H
 #define SERVICE_HTTP_SERVICE_ROUTES_H
 
-#include "http/route.h"
+#include "http/route_call.h"
 
 route_handler service_routes_health;  /* GET /healthz */
 route_handler service_routes_metrics; /* GET /metrics */

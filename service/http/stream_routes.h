@@ -15,7 +15,7 @@
 #ifndef SERVICE_HTTP_STREAM_ROUTES_H
 #define SERVICE_HTTP_STREAM_ROUTES_H
 
-#include "http/route.h"
+#include "http/route_call.h"
 
 /* GET /v1/players/me/stream (signed). */
 void stream_routes_player(const route_call *call, answer *out);

@@ -1,4 +1,4 @@
-/* route.h: what a route's handler gets (routes.c has matched the path,
+/* route_call.h: what a route's handler gets (routes.c has matched the path,
  * checked who may call and read the body before it runs) and the few
  * things a handler may still read from the request itself: its query
  * string and its preferences. */

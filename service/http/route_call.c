@@ -1,5 +1,5 @@
-/* route.c: a handler's reads of the request. */
-#include "http/route.h"
+/* route_call.c: a handler's reads of the request. */
+#include "http/route_call.h"
 
 #include <ctype.h>
 #include <stdlib.h>
