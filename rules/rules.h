@@ -235,9 +235,11 @@ int rules_seat_count(uint32_t seats);
  * "simultaneous" (what clients, views and notifications show). */
 const char *rules_wait_name(rules_wait wait);
 
-/* Canonical bytes of a JSON value: compact, keys sorted, so equal values
- * give equal bytes (snapshots, event hashes). Caller frees. Aborts on
- * out of memory. */
+/* A JSON value as jansson dumps it, compact with keys sorted, so equal
+ * values give equal bytes (snapshots, sealed choices' commitments, stored
+ * options and answers). Not RFC 8785: the hash chain takes its bytes from
+ * service/ledger/canonical.h (only events older than that used these).
+ * Caller frees. Aborts on out of memory. */
 char *rules_sorted_json(const json_t *value);
 
 /* Reads options for setup(): checks that every key of options is declared
