@@ -8,7 +8,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "../notify/receivers.h"
+#include "../../support/notify_scene.h"
 
 #define HOUR 3600LL
 #define DAY (24 * HOUR)

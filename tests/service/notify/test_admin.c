@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "receivers.h"
+#include "../../support/notify_scene.h"
 
 static void admin_key(e2e_player *admin)
 {

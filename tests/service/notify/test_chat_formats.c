@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "notify/chat_formats.h"
-#include "receivers.h"
+#include "../../support/notify_scene.h"
 
 #define PUBLIC_URL "https://pbem.example.org"
 

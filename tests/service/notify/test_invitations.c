@@ -14,7 +14,7 @@
 
 #include "auth/reply_token.h"
 #include "ledger/seal.h"
-#include "receivers.h"
+#include "../../support/notify_scene.h"
 #include "store/store.h"
 
 static const char *member(const json_t *object, const char *key)

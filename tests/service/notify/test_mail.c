@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "notify/mail.h"
-#include "receivers.h"
+#include "../../support/notify_scene.h"
 
 /* An address that could end the To: line or its angle brackets (say from
  * an edited import) is never written into a message. */

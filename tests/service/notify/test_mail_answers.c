@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "notify/mail_answers.h"
-#include "receivers.h"
+#include "../../support/notify_scene.h"
 
 static PGconn *database(void)
 {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "notify/mail_failures.h"
-#include "receivers.h"
+#include "../../support/notify_scene.h"
 
 static PGconn *database(void)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "notify/seat_text.h"
-#include "receivers.h"
+#include "../../support/notify_scene.h"
 
 /* The stand-in engine: its legal() answers whatever the test sets, its
  * moves are {"type": "x", "text": "…"} and read as their text. */

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "receivers.h"
+#include "../../support/notify_scene.h"
 
 static PGconn *database(void)
 {

@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
-#include "receivers.h"
+#include "../../support/notify_scene.h"
 
 static void url_of(const receiver *r, char *out, size_t size)
 {

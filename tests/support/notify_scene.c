@@ -1,15 +1,11 @@
-/* receivers.c */
-#include "receivers.h"
+/* notify_scene.c: see notify_scene.h. */
+#include "notify_scene.h"
 
 #include <criterion/criterion.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 void notify_server_env(void)
 {

@@ -1,14 +1,17 @@
-/* receivers.h: the loopback receivers of the notification tests (Node
- * processes in tests/node), and bounded waits on what they record. */
-#ifndef TESTS_NOTIFY_RECEIVERS_H
-#define TESTS_NOTIFY_RECEIVERS_H
+/* notify_scene.h: what the notification tests and the deadline tests
+ * set up around a real pbemd to see notifications arrive: its environment
+ * (loopback webhooks, fast retries), two players in a match, webhooks
+ * registered, a Standard Webhooks receiver (receiver.h), and bounded waits
+ * on a player's list of notifications. */
+#ifndef TESTS_SUPPORT_NOTIFY_SCENE_H
+#define TESTS_SUPPORT_NOTIFY_SCENE_H
 
 #include <jansson.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "../../support/e2e.h"
-#include "../../support/receiver.h"
+#include "e2e.h"
+#include "receiver.h"
 
 /* A pbemd for notification tests: a private database, loopback webhooks
  * allowed unless told otherwise, fast retries. */
@@ -34,7 +37,6 @@ json_t *wait_notification(const e2e_server *s, const e2e_player *p,
 /* Creates a 2-seat match between a and b (a creates, b joins). */
 void two_player_match(const e2e_server *s, const e2e_player *a,
                       const e2e_player *b, char match[32]);
-
 
 /* SIGTERM; pbemd must exit 0 by itself (graceful stop of the HTTP server
  * and the outbox worker), leak-free under LeakSanitizer. */
