@@ -4,7 +4,7 @@
  * Each person has their own configuration folder (XDG_CONFIG_HOME), so
  * two people on one machine are two players. With PBEM_CLI_TRANSCRIPT set
  * to a file, every command and what it printed is appended there, as a
- * terminal would show it ("alice$ pbem view m_12"): the README's
+ * terminal would show it ("alice$ pbem view m_12"): docs/playing.md's
  * transcript comes from it.
  */
 #ifndef PLAYERS_RUN_H
