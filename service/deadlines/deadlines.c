@@ -11,6 +11,7 @@
 #include "store/db.h"
 #include "store/db_params.h"
 #include "store/deadlines.h"
+#include "store/log_marks.h"
 
 /* What a seat must do now, as sync wants it. */
 typedef struct wanted {
@@ -471,20 +472,5 @@ bool deadlines_replan_player(PGconn *conn, long long player_id, apierr *err)
 bool deadlines_forfeited(PGconn *conn, long long match_id, uint32_t *seats,
                          apierr *err)
 {
-    db_params p = {0};
-    db_params_int(&p, match_id);
-    PGresult *r = db_query(conn,
-                           "SELECT seat FROM events WHERE match_id = $1"
-                           " AND kind = 'forfeited'",
-                           p.count, p.values, PGRES_TUPLES_OK, err);
-    *seats = 0;
-    if (r == NULL)
-        return false;
-    for (int i = 0; i < PQntuples(r); i++) {
-        int seat = atoi(PQgetvalue(r, i, 0));
-        if (seat >= 0 && seat < 32)
-            *seats |= 1u << seat;
-    }
-    PQclear(r);
-    return true;
+    return store_log_marks_forfeited(conn, match_id, seats, err);
 }
