@@ -107,6 +107,19 @@ static void read_rows(PGresult *r, store_deadline **out, int *count)
     PQclear(r);
 }
 
+/* Appends row's remind_at, due_at, grace_end_at and fire_at; with no
+ * reminder planned, remind_at is NULL. */
+static void moments(db_params *p, const store_deadline *row)
+{
+    if (row->remind_at)
+        db_params_int(p, row->remind_at);
+    else
+        db_params_text(p, NULL);
+    db_params_int(p, row->due_at);
+    db_params_int(p, row->grace_end_at);
+    db_params_int(p, row->fire_at);
+}
+
 bool store_deadlines_open(PGconn *conn, const store_deadline *row, apierr *err)
 {
     db_params p = {0};
@@ -120,14 +133,7 @@ bool store_deadlines_open(PGconn *conn, const store_deadline *row, apierr *err)
     db_params_int(&p, row->grace_seconds);
     db_params_int(&p, row->bank_seconds);
     db_params_int(&p, row->started_at);
-    /* No reminder planned: remind_at stays NULL. */
-    if (row->remind_at)
-        db_params_int(&p, row->remind_at);
-    else
-        db_params_text(&p, NULL);
-    db_params_int(&p, row->due_at);
-    db_params_int(&p, row->grace_end_at);
-    db_params_int(&p, row->fire_at);
+    moments(&p, row);
     return db_command(
         conn,
         "INSERT INTO deadlines (match_id, seat, kind, awaited, opened_seq,"
@@ -218,13 +224,7 @@ bool store_deadlines_move(PGconn *conn, const store_deadline *row, apierr *err)
     db_params p = {0};
     db_params_int(&p, row->match_id);
     db_params_int(&p, row->deadline_id);
-    if (row->remind_at)
-        db_params_int(&p, row->remind_at);
-    else
-        db_params_text(&p, NULL);
-    db_params_int(&p, row->due_at);
-    db_params_int(&p, row->grace_end_at);
-    db_params_int(&p, row->fire_at);
+    moments(&p, row);
     return db_command(conn,
                       "UPDATE deadlines SET"
                       " remind_at = to_timestamp($3::bigint),"
@@ -235,15 +235,23 @@ bool store_deadlines_move(PGconn *conn, const store_deadline *row, apierr *err)
                       p.count, p.values, err);
 }
 
+/* The first parameters of every change to one row: $1 its match, $2 its
+ * id, $3 the time of the change. */
+static void row_change(db_params *p, long long match_id, long long deadline_id,
+                       long long now)
+{
+    db_params_int(p, match_id);
+    db_params_int(p, deadline_id);
+    db_params_int(p, now);
+}
+
 bool store_deadlines_close(PGconn *conn, long long match_id,
                            long long deadline_id, long long now,
                            const char *outcome, long long bank_used,
                            apierr *err)
 {
     db_params p = {0};
-    db_params_int(&p, match_id);
-    db_params_int(&p, deadline_id);
-    db_params_int(&p, now);
+    row_change(&p, match_id, deadline_id, now);
     db_params_text(&p, outcome);
     db_params_int(&p, bank_used);
     return db_command(
@@ -261,9 +269,7 @@ bool store_deadlines_fire(PGconn *conn, long long match_id,
                           bool keep_current, apierr *err)
 {
     db_params p = {0};
-    db_params_int(&p, match_id);
-    db_params_int(&p, deadline_id);
-    db_params_int(&p, now);
+    row_change(&p, match_id, deadline_id, now);
     db_params_text(&p, outcome);
     db_params_int(&p, bank_used);
     db_params_text(&p, keep_current ? "true" : "false");
@@ -277,33 +283,34 @@ bool store_deadlines_fire(PGconn *conn, long long match_id,
         p.count, p.values, err);
 }
 
+/* Runs sql, a change to one row of row_change's parameters only. */
+static bool change_row(PGconn *conn, const char *sql, long long match_id,
+                       long long deadline_id, long long now, apierr *err)
+{
+    db_params p = {0};
+    row_change(&p, match_id, deadline_id, now);
+    return db_command(conn, sql, p.count, p.values, err);
+}
+
 bool store_deadlines_fail(PGconn *conn, long long match_id,
                           long long deadline_id, long long now, apierr *err)
 {
-    db_params p = {0};
-    db_params_int(&p, match_id);
-    db_params_int(&p, deadline_id);
-    db_params_int(&p, now);
-    return db_command(
+    return change_row(
         conn,
         "UPDATE deadlines SET fired_at = to_timestamp($3::bigint),"
         " outcome = 'failed'"
         " WHERE match_id = $1 AND deadline_id = $2",
-        p.count, p.values, err);
+        match_id, deadline_id, now, err);
 }
 
 bool store_deadlines_reminded(PGconn *conn, long long match_id,
                               long long deadline_id, long long now, apierr *err)
 {
-    db_params p = {0};
-    db_params_int(&p, match_id);
-    db_params_int(&p, deadline_id);
-    db_params_int(&p, now);
-    return db_command(
-        conn,
-        "UPDATE deadlines SET reminded_at = to_timestamp($3::bigint)"
-        " WHERE match_id = $1 AND deadline_id = $2",
-        p.count, p.values, err);
+    return change_row(conn,
+                      "UPDATE deadlines SET reminded_at ="
+                      " to_timestamp($3::bigint)"
+                      " WHERE match_id = $1 AND deadline_id = $2",
+                      match_id, deadline_id, now, err);
 }
 
 /* Reads (match_id, deadline_id) rows into out, at most max. */

@@ -7,6 +7,12 @@
 #include "store/db.h"
 #include "store/db_params.h"
 
+/* What read_vacations reads, of a player's vacations not cancelled. */
+#define VACATIONS_OF_PLAYER                                                    \
+    "SELECT vacation_id, extract(epoch FROM starts_at)::bigint,"               \
+    " extract(epoch FROM ends_at)::bigint FROM vacations"                      \
+    " WHERE player_id = $1 AND cancelled_at IS NULL"
+
 /* Reads rows of (vacation_id, starts, ends) into out, at most max. */
 static int read_vacations(PGresult *r, store_vacation *out, int max)
 {
@@ -29,15 +35,11 @@ int store_vacations_after(PGconn *conn, long long player_id, long long since,
     db_params_int(&p, player_id);
     db_params_int(&p, since);
     db_params_int(&p, max);
-    PGresult *r = db_query(conn,
-                           "SELECT vacation_id,"
-                           " extract(epoch FROM starts_at)::bigint,"
-                           " extract(epoch FROM ends_at)::bigint"
-                           " FROM vacations WHERE player_id = $1"
-                           " AND cancelled_at IS NULL"
-                           " AND ends_at > to_timestamp($2::bigint)"
-                           " ORDER BY starts_at LIMIT $3::int",
-                           p.count, p.values, PGRES_TUPLES_OK, err);
+    PGresult *r =
+        db_query(conn,
+                 VACATIONS_OF_PLAYER " AND ends_at > to_timestamp($2::bigint)"
+                                     " ORDER BY starts_at LIMIT $3::int",
+                 p.count, p.values, PGRES_TUPLES_OK, err);
     if (r == NULL)
         return -1;
     return read_vacations(r, out, max);
@@ -50,11 +52,7 @@ int store_vacations_latest(PGconn *conn, long long player_id,
     db_params_int(&p, player_id);
     db_params_int(&p, max);
     PGresult *r = db_query(conn,
-                           "SELECT vacation_id,"
-                           " extract(epoch FROM starts_at)::bigint,"
-                           " extract(epoch FROM ends_at)::bigint"
-                           " FROM vacations WHERE player_id = $1"
-                           " AND cancelled_at IS NULL"
+                           VACATIONS_OF_PLAYER
                            " ORDER BY starts_at DESC, vacation_id DESC"
                            " LIMIT $2::int",
                            p.count, p.values, PGRES_TUPLES_OK, err);
