@@ -6,12 +6,12 @@
 #include <string.h>
 
 #include "core/clock.h"
-#include "deadlines/deadline_settings.h"
-#include "deadlines/pauses.h"
 #include "store/db.h"
 #include "store/db_params.h"
 #include "store/deadlines.h"
 #include "store/log_marks.h"
+#include "deadlines/deadline_settings.h"
+#include "deadlines/pauses.h"
 
 /* What a seat must do now, as sync wants it. */
 typedef struct wanted {

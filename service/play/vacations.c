@@ -6,13 +6,13 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "store/db.h"
+#include "store/player_keys.h"
+#include "store/vacations.h"
 #include "deadlines/deadlines.h"
 #include "play/retry.h"
 #include "rules.h"
-#include "store/db.h"
-#include "store/player_keys.h"
 #include "store/store.h"
-#include "store/vacations.h"
 
 /* A vacation "from" this far in the past is taken to mean "now" (clock
  * skew of the client); further back it is refused. */

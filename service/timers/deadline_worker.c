@@ -8,14 +8,14 @@
 
 #include "auth/auth.h"
 #include "core/clock.h"
-#include "core/log.h"
-#include "core/metrics.h"
-#include "core/worker.h"
-#include "deadlines/deadlines.h"
 #include "store/db.h"
 #include "store/deadlines.h"
 #include "store/match_locks.h"
 #include "store/savepoint.h"
+#include "deadlines/deadlines.h"
+#include "core/log.h"
+#include "core/metrics.h"
+#include "core/worker.h"
 #include "store/store.h"
 #include "timers/timeouts.h"
 

@@ -6,15 +6,15 @@
 #include <string.h>
 
 #include "core/clock.h"
-#include "core/log.h"
-#include "notify/notify_outbox.h"
-#include "play/append.h"
-#include "play/decisions.h"
-#include "play/matchstate.h"
 #include "store/deadlines.h"
-#include "store/store.h"
+#include "play/decisions.h"
+#include "core/log.h"
+#include "play/append.h"
+#include "play/matchstate.h"
+#include "notify/notify_outbox.h"
 #include "timers/absent_move.h"
 #include "timers/rule_windows.h"
+#include "store/store.h"
 
 static json_t *time_json(long long seconds)
 {
