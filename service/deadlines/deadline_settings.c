@@ -2,12 +2,11 @@
 #include "deadlines/deadline_settings.h"
 
 #include <pthread.h>
-#include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/ways.h"
-#include "store/db.h"
-#include "store/db_params.h"
+#include "store/deadlines.h"
 
 #define CACHE_SETS 256
 #define HOURS_MAX 8760 /* a year */
@@ -130,19 +129,16 @@ bool deadline_settings_save(PGconn *conn, long long match_id,
 {
     if (!s->enabled)
         return true;
-    db_params p = {0};
-    db_params_int(&p, match_id);
-    db_params_int(&p, s->turn_hours);
-    db_params_int(&p, s->reminder_hours);
-    db_params_text(&p, deadline_action_name(s->action));
-    db_params_int(&p, s->grace_hours);
-    db_params_int(&p, s->time_bank_hours);
-    db_params_int(&p, s->vacation_days_max);
-    return db_command(conn,
-                      "INSERT INTO match_deadlines (match_id, turn_hours,"
-                      " reminder_hours, action, grace_hours, time_bank_hours,"
-                      " vacation_days_max) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                      p.count, p.values, err);
+    store_deadline_options options = {
+        .turn_hours = s->turn_hours,
+        .reminder_hours = s->reminder_hours,
+        .grace_hours = s->grace_hours,
+        .time_bank_hours = s->time_bank_hours,
+        .vacation_days_max = s->vacation_days_max,
+    };
+    snprintf(options.action, sizeof options.action, "%s",
+             deadline_action_name(s->action));
+    return store_deadlines_save_options(conn, match_id, &options, err);
 }
 
 /* Settings never change once a match exists, so a process keeps what it
@@ -175,27 +171,21 @@ bool deadline_settings_load(PGconn *conn, long long match_id,
 {
     if (deadline_settings_cached(match_id, out))
         return true;
-    db_params p = {0};
-    db_params_int(&p, match_id);
-    PGresult *r = db_query(conn,
-                           "SELECT turn_hours, reminder_hours, action,"
-                           " grace_hours, time_bank_hours, vacation_days_max"
-                           " FROM match_deadlines WHERE match_id = $1",
-                           p.count, p.values, PGRES_TUPLES_OK, err);
-    if (r == NULL)
+    store_deadline_options options;
+    bool found;
+    if (!store_deadlines_load_options(conn, match_id, &options, &found, err))
         return false;
     memset(out, 0, sizeof *out);
-    if (PQntuples(r) == 1) {
+    if (found) {
         out->enabled = true;
-        out->turn_hours = atoi(PQgetvalue(r, 0, 0));
-        out->reminder_hours = atoi(PQgetvalue(r, 0, 1));
-        if (!action_of(PQgetvalue(r, 0, 2), &out->action))
+        out->turn_hours = options.turn_hours;
+        out->reminder_hours = options.reminder_hours;
+        if (!action_of(options.action, &out->action))
             out->action = DEADLINE_NOTIFY_ADMINS;
-        out->grace_hours = atoi(PQgetvalue(r, 0, 3));
-        out->time_bank_hours = atoi(PQgetvalue(r, 0, 4));
-        out->vacation_days_max = atoi(PQgetvalue(r, 0, 5));
+        out->grace_hours = options.grace_hours;
+        out->time_bank_hours = options.time_bank_hours;
+        out->vacation_days_max = options.vacation_days_max;
     }
-    PQclear(r);
     unsigned set = cache_set(match_id);
     pthread_mutex_lock(&cache_lock);
     int way = ways_place(cache_tags[set], (unsigned long long)match_id,

@@ -8,6 +8,8 @@
 #include "core/clock.h"
 #include "store/db.h"
 #include "store/db_params.h"
+#include "store/deadlines.h"
+#include "store/log_marks.h"
 #include "deadlines/deadline_settings.h"
 #include "deadlines/pauses.h"
 
@@ -80,54 +82,32 @@ static bool charge_bank(PGconn *conn, long long match_id, int seat,
 {
     if (used <= 0)
         return true;
-    db_params p = {0};
-    db_params_int(&p, match_id);
-    db_params_int(&p, seat);
-    db_params_int(&p, used);
-    return db_command(conn,
-                      "UPDATE time_banks SET remaining_seconds ="
-                      " greatest(remaining_seconds - $3::bigint, 0)"
-                      " WHERE match_id = $1 AND seat = $2",
-                      p.count, p.values, err);
+    return store_deadlines_bank_charge(conn, match_id, seat, used, err);
 }
 
-/* Closes a current row whose seat no longer must act (r: sync's query).
- * A move made after the grace period used the time bank; a fired row paid
- * already; a window row has no bank to pay from. */
-static bool close_row(PGconn *conn, const store_match *match, const PGresult *r,
-                      int i, bool over, long long now, apierr *err)
+/* Closes a current row whose seat no longer must act. A move made after
+ * the grace period used the time bank; a fired row paid already; a window
+ * row has no bank to pay from. */
+static bool close_row(PGconn *conn, const store_match *match,
+                      const store_deadline *row, bool over, long long now,
+                      apierr *err)
 {
-    long long deadline_id = atoll(PQgetvalue(r, i, 0));
-    int seat = atoi(PQgetvalue(r, i, 1));
-    bool window = strcmp(PQgetvalue(r, i, 2), "window") == 0;
-    long long bank = atoll(PQgetvalue(r, i, 4));
-    long long grace_end = atoll(PQgetvalue(r, i, 5));
-    bool fired = strcmp(PQgetvalue(r, i, 6), "t") == 0;
+    int seat = row->seat;
+    bool window = strcmp(row->kind, "window") == 0;
     long long used = 0;
-    if (!fired && !over && !window && now > grace_end &&
+    if (!row->fired && !over && !window && now > row->grace_end_at &&
         seat < match->seat_count) {
         deadline_span pauses[PAUSES_MAX];
-        int n = pauses_of_player(conn, match->seat_player[seat], grace_end,
-                                 pauses, PAUSES_MAX, err);
+        int n = pauses_of_player(conn, match->seat_player[seat],
+                                 row->grace_end_at, pauses, PAUSES_MAX, err);
         if (n < 0)
             return false;
-        deadline_times times = {.grace_end_at = grace_end};
-        deadline_budget budget = {.bank = bank};
+        deadline_times times = {.grace_end_at = row->grace_end_at};
+        deadline_budget budget = {.bank = row->bank_seconds};
         used = deadline_math_bank_used(&times, &budget, now, pauses, n);
     }
-    db_params p = {0};
-    db_params_int(&p, match->match_id);
-    db_params_int(&p, deadline_id);
-    db_params_int(&p, now);
-    db_params_text(&p, over ? "ended" : "acted");
-    db_params_int(&p, used);
-    return db_command(
-               conn,
-               "UPDATE deadlines SET closed_at = to_timestamp($3::bigint),"
-               " outcome = coalesce(outcome, $4),"
-               " bank_used_seconds = bank_used_seconds + $5::bigint"
-               " WHERE match_id = $1 AND deadline_id = $2",
-               p.count, p.values, err) &&
+    return store_deadlines_close(conn, match->match_id, row->deadline_id, now,
+                                 over ? "ended" : "acted", used, err) &&
            charge_bank(conn, match->match_id, seat, used, err);
 }
 
@@ -139,27 +119,8 @@ static bool bank_left(PGconn *conn, long long match_id, int seat,
     *left = 0;
     if (settings->time_bank_hours <= 0)
         return true;
-    db_params p = {0};
-    db_params_int(&p, match_id);
-    db_params_int(&p, seat);
-    db_params_int(&p, settings->time_bank_hours * 3600LL);
-    /* The insert's row is not visible to the SELECT of the same statement:
-     * the union yields the new bank or the existing one. */
-    PGresult *r =
-        db_query(conn,
-                 "WITH created AS (INSERT INTO time_banks (match_id, seat,"
-                 "   remaining_seconds) VALUES ($1, $2, $3::bigint)"
-                 "   ON CONFLICT DO NOTHING RETURNING remaining_seconds)"
-                 " SELECT remaining_seconds FROM created UNION ALL"
-                 " SELECT remaining_seconds FROM time_banks"
-                 "  WHERE match_id = $1 AND seat = $2",
-                 p.count, p.values, PGRES_TUPLES_OK, err);
-    if (r == NULL)
-        return false;
-    if (PQntuples(r) > 0)
-        *left = atoll(PQgetvalue(r, 0, 0));
-    PQclear(r);
-    return true;
+    return store_deadlines_bank_left(
+        conn, match_id, seat, settings->time_bank_hours * 3600LL, left, err);
 }
 
 /* Inserts the current row of seat for what it awaits now (awaited: see
@@ -169,36 +130,23 @@ static bool insert_row(PGconn *conn, const store_match *match, int seat,
                        const deadline_budget *budget, const deadline_times *t,
                        long long now, apierr *err)
 {
-    db_params p = {0};
-    db_params_int(&p, match->match_id);
-    db_params_int(&p, seat);
-    db_params_text(&p, kind);
-    db_params_text(&p, awaited);
-    db_params_int(&p, match->head_seq);
-    db_params_int(&p, budget->turn);
-    db_params_int(&p, budget->reminder);
-    db_params_int(&p, budget->grace);
-    db_params_int(&p, budget->bank);
-    db_params_int(&p, now);
-    /* No reminder planned: remind_at stays NULL. */
-    if (t->remind_at)
-        db_params_int(&p, t->remind_at);
-    else
-        db_params_text(&p, NULL);
-    db_params_int(&p, t->due_at);
-    db_params_int(&p, t->grace_end_at);
-    db_params_int(&p, t->fire_at);
-    return db_command(
-        conn,
-        "INSERT INTO deadlines (match_id, seat, kind, awaited, opened_seq,"
-        " turn_seconds, reminder_seconds, grace_seconds, bank_seconds,"
-        " started_at, remind_at, due_at, grace_end_at, fire_at)"
-        " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,"
-        " to_timestamp($10::bigint), to_timestamp($11::bigint),"
-        " to_timestamp($12::bigint), to_timestamp($13::bigint),"
-        " to_timestamp($14::bigint))"
-        " ON CONFLICT (match_id, seat, awaited) DO NOTHING",
-        p.count, p.values, err);
+    store_deadline row = {
+        .match_id = match->match_id,
+        .seat = seat,
+        .opened_seq = match->head_seq,
+        .turn_seconds = budget->turn,
+        .reminder_seconds = budget->reminder,
+        .grace_seconds = budget->grace,
+        .bank_seconds = budget->bank,
+        .started_at = now,
+        .remind_at = t->remind_at,
+        .due_at = t->due_at,
+        .grace_end_at = t->grace_end_at,
+        .fire_at = t->fire_at,
+    };
+    snprintf(row.kind, sizeof row.kind, "%s", kind);
+    snprintf(row.awaited, sizeof row.awaited, "%s", awaited);
+    return store_deadlines_open(conn, &row, err);
 }
 
 /* A turn, commit or reveal row: the match's deadline options, the seat's
@@ -322,25 +270,18 @@ bool deadlines_sync(PGconn *conn, const store_match *match,
         return false;
     bool over = count == 0 && (strcmp(match->status, "active") != 0 ||
                                pending.wait == RULES_WAIT_NOBODY);
-    db_params p = {0};
-    db_params_int(&p, match->match_id);
-    PGresult *r =
-        db_query(conn,
-                 "SELECT deadline_id, seat, kind, awaited, bank_seconds,"
-                 " extract(epoch FROM grace_end_at)::bigint, fired_at IS"
-                 " NOT NULL FROM deadlines WHERE match_id = $1 AND"
-                 " closed_at IS NULL ORDER BY deadline_id FOR UPDATE",
-                 p.count, p.values, PGRES_TUPLES_OK, err);
-    if (r == NULL)
+    store_deadline *rows;
+    int current;
+    if (!store_deadlines_current(conn, match->match_id, true, &rows, &current,
+                                 err))
         return false;
     bool ok = true;
-    for (int i = 0; ok && i < PQntuples(r); i++) {
-        int seat = atoi(PQgetvalue(r, i, 1));
-        if (!still_wanted(want, count, seat, PQgetvalue(r, i, 2),
-                          PQgetvalue(r, i, 3), &pending, &window))
-            ok = close_row(conn, match, r, i, over, now, err);
+    for (int i = 0; ok && i < current; i++) {
+        if (!still_wanted(want, count, rows[i].seat, rows[i].kind,
+                          rows[i].awaited, &pending, &window))
+            ok = close_row(conn, match, &rows[i], over, now, err);
     }
-    PQclear(r);
+    free(rows);
     for (int k = 0; ok && k < count; k++) {
         if (want[k].present)
             continue;
@@ -353,65 +294,42 @@ bool deadlines_sync(PGconn *conn, const store_match *match,
     return ok;
 }
 
-static const char row_columns[] =
-    "match_id, deadline_id, seat, kind, awaited, opened_seq, turn_seconds,"
-    " reminder_seconds, grace_seconds, bank_seconds, coalesce(extract(epoch"
-    " FROM remind_at)::bigint, 0), extract(epoch FROM due_at)::bigint,"
-    " extract(epoch FROM grace_end_at)::bigint, extract(epoch FROM"
-    " fire_at)::bigint, reminded_at IS NOT NULL, fired_at IS NOT NULL,"
-    " extract(epoch FROM started_at)::bigint";
-
-static void read_row(const PGresult *r, int i, deadline_row *row)
+/* A stored row as the worker and the actions read it. */
+static void row_of(const store_deadline *stored, deadline_row *row)
 {
     memset(row, 0, sizeof *row);
-    row->match_id = atoll(PQgetvalue(r, i, 0));
-    row->deadline_id = atoll(PQgetvalue(r, i, 1));
-    row->seat = atoi(PQgetvalue(r, i, 2));
-    snprintf(row->kind, sizeof row->kind, "%s", PQgetvalue(r, i, 3));
+    row->match_id = stored->match_id;
+    row->deadline_id = stored->deadline_id;
+    row->seat = stored->seat;
+    snprintf(row->kind, sizeof row->kind, "%s", stored->kind);
     /* awaited: "turn:<seq>", "commit:<decision>", "reveal:<decision>",
      * "window:<window id>@<seq>". */
-    const char *awaited = PQgetvalue(r, i, 4);
-    const char *colon = strchr(awaited, ':');
+    const char *colon = strchr(stored->awaited, ':');
     if (strcmp(row->kind, "window") == 0)
-        window_id_of(awaited, row->window);
+        window_id_of(stored->awaited, row->window);
     else if (strcmp(row->kind, "turn") != 0 && colon != NULL)
         snprintf(row->decision, sizeof row->decision, "%s", colon + 1);
-    row->opened_seq = atoll(PQgetvalue(r, i, 5));
-    row->budget.turn = atoll(PQgetvalue(r, i, 6));
-    row->budget.reminder = atoll(PQgetvalue(r, i, 7));
-    row->budget.grace = atoll(PQgetvalue(r, i, 8));
-    row->budget.bank = atoll(PQgetvalue(r, i, 9));
-    row->times.remind_at = atoll(PQgetvalue(r, i, 10));
-    row->times.due_at = atoll(PQgetvalue(r, i, 11));
-    row->times.grace_end_at = atoll(PQgetvalue(r, i, 12));
-    row->times.fire_at = atoll(PQgetvalue(r, i, 13));
-    row->reminded = strcmp(PQgetvalue(r, i, 14), "t") == 0;
-    row->fired = strcmp(PQgetvalue(r, i, 15), "t") == 0;
-    row->started_at = atoll(PQgetvalue(r, i, 16));
+    row->opened_seq = stored->opened_seq;
+    row->budget.turn = stored->turn_seconds;
+    row->budget.reminder = stored->reminder_seconds;
+    row->budget.grace = stored->grace_seconds;
+    row->budget.bank = stored->bank_seconds;
+    row->times.remind_at = stored->remind_at;
+    row->times.due_at = stored->due_at;
+    row->times.grace_end_at = stored->grace_end_at;
+    row->times.fire_at = stored->fire_at;
+    row->reminded = stored->reminded;
+    row->fired = stored->fired;
+    row->started_at = stored->started_at;
 }
 
 bool deadlines_get(PGconn *conn, long long match_id, long long deadline_id,
                    deadline_row *row, apierr *err)
 {
-    char sql[1024];
-    db_params p = {0};
-    db_params_int(&p, match_id);
-    db_params_int(&p, deadline_id);
-    snprintf(sql, sizeof sql,
-             "SELECT %s FROM deadlines WHERE match_id = $1"
-             " AND deadline_id = $2",
-             row_columns);
-    PGresult *r = db_query(conn, sql, p.count, p.values, PGRES_TUPLES_OK, err);
-    if (r == NULL)
+    store_deadline stored;
+    if (!store_deadlines_get(conn, match_id, deadline_id, &stored, err))
         return false;
-    bool found = PQntuples(r) == 1;
-    if (found)
-        read_row(r, 0, row);
-    PQclear(r);
-    if (!found)
-        return apierr_set(err, 404, "no_such_deadline",
-                          "deadline %lld of match %lld is gone", deadline_id,
-                          match_id);
+    row_of(&stored, row);
     return true;
 }
 
@@ -419,36 +337,16 @@ bool deadlines_mark_fired(PGconn *conn, const deadline_row *row,
                           const char *outcome, bool keep_current, long long now,
                           apierr *err)
 {
-    db_params p = {0};
-    db_params_int(&p, row->match_id);
-    db_params_int(&p, row->deadline_id);
-    db_params_int(&p, now);
-    db_params_text(&p, outcome);
-    db_params_int(&p, row->budget.bank);
-    db_params_text(&p, keep_current ? "true" : "false");
-    return db_command(
-               conn,
-               "UPDATE deadlines SET fired_at = to_timestamp($3::bigint),"
-               " outcome = $4, bank_used_seconds = $5::bigint,"
-               " closed_at = CASE WHEN $6::boolean THEN NULL"
-               "   ELSE to_timestamp($3::bigint) END"
-               " WHERE match_id = $1 AND deadline_id = $2",
-               p.count, p.values, err) &&
+    return store_deadlines_fire(conn, row->match_id, row->deadline_id, now,
+                                outcome, row->budget.bank, keep_current, err) &&
            charge_bank(conn, row->match_id, row->seat, row->budget.bank, err);
 }
 
 bool deadlines_mark_reminded(PGconn *conn, const deadline_row *row,
                              long long now, apierr *err)
 {
-    db_params p = {0};
-    db_params_int(&p, row->match_id);
-    db_params_int(&p, row->deadline_id);
-    db_params_int(&p, now);
-    return db_command(
-        conn,
-        "UPDATE deadlines SET reminded_at = to_timestamp($3::bigint)"
-        " WHERE match_id = $1 AND deadline_id = $2",
-        p.count, p.values, err);
+    return store_deadlines_reminded(conn, row->match_id, row->deadline_id, now,
+                                    err);
 }
 
 static json_t *time_json(long long seconds)
@@ -475,8 +373,8 @@ static json_t *waiting_json(const deadline_row *row)
 
 /* One seat's clock: its bank, its vacations to come, what it waits for. */
 static json_t *seat_clock(PGconn *conn, const store_match *match, int seat,
-                          long long bank, const PGresult *rows, long long now,
-                          apierr *err)
+                          long long bank, const store_deadline *rows, int count,
+                          long long now, apierr *err)
 {
     deadline_span pauses[PAUSES_MAX];
     int n = pauses_of_player(conn, match->seat_player[seat], now, pauses,
@@ -491,11 +389,12 @@ static json_t *seat_clock(PGconn *conn, const store_match *match, int seat,
     json_t *clock =
         json_pack("{s:i,s:I,s:o}", "seat", seat, "time_bank_seconds",
                   (json_int_t)bank, "vacations", vacations);
-    for (int i = 0; i < PQntuples(rows); i++) {
+    for (int i = 0; i < count; i++) {
+        if (rows[i].seat != seat)
+            continue;
         deadline_row row;
-        read_row(rows, i, &row);
-        if (row.seat == seat)
-            json_object_set_new(clock, "waiting", waiting_json(&row));
+        row_of(&rows[i], &row);
+        json_object_set_new(clock, "waiting", waiting_json(&row));
     }
     return clock;
 }
@@ -505,23 +404,17 @@ json_t *deadlines_describe(PGconn *conn, const store_match *match, apierr *err)
     deadline_settings settings;
     if (!deadline_settings_load(conn, match->match_id, &settings, err))
         return NULL;
-    char sql[1024];
-    db_params p = {0};
-    db_params_int(&p, match->match_id);
-    snprintf(sql, sizeof sql,
-             "SELECT %s FROM deadlines"
-             " WHERE match_id = $1 AND closed_at IS NULL ORDER BY seat",
-             row_columns);
-    PGresult *rows =
-        db_query(conn, sql, p.count, p.values, PGRES_TUPLES_OK, err);
-    if (rows == NULL)
+    long long banks[STORE_MAX_SEATS];
+    for (int s = 0; s < STORE_MAX_SEATS; s++)
+        banks[s] = settings.time_bank_hours * 3600LL;
+    store_deadline *rows;
+    int count;
+    if (!store_deadlines_current(conn, match->match_id, false, &rows, &count,
+                                 err))
         return NULL;
-    PGresult *banks = db_query(conn,
-                               "SELECT seat, remaining_seconds FROM time_banks"
-                               " WHERE match_id = $1",
-                               p.count, p.values, PGRES_TUPLES_OK, err);
-    if (banks == NULL) {
-        PQclear(rows);
+    if (!store_deadlines_banks(conn, match->match_id, banks, STORE_MAX_SEATS,
+                               err)) {
+        free(rows);
         return NULL;
     }
     long long now = clock_now();
@@ -529,12 +422,8 @@ json_t *deadlines_describe(PGconn *conn, const store_match *match, apierr *err)
     for (int s = 0; clocks != NULL && s < match->seat_count; s++) {
         if (match->seat_player[s] == 0)
             continue;
-        long long bank = settings.time_bank_hours * 3600LL;
-        for (int i = 0; i < PQntuples(banks); i++) {
-            if (atoi(PQgetvalue(banks, i, 0)) == s)
-                bank = atoll(PQgetvalue(banks, i, 1));
-        }
-        json_t *clock = seat_clock(conn, match, s, bank, rows, now, err);
+        json_t *clock =
+            seat_clock(conn, match, s, banks[s], rows, count, now, err);
         if (clock == NULL) {
             json_decref(clocks);
             clocks = NULL;
@@ -542,88 +431,46 @@ json_t *deadlines_describe(PGconn *conn, const store_match *match, apierr *err)
             json_array_append_new(clocks, clock);
         }
     }
-    PQclear(rows);
-    PQclear(banks);
+    free(rows);
     return clocks;
 }
 
 bool deadlines_replan_player(PGconn *conn, long long player_id, apierr *err)
 {
-    db_params p = {0};
-    db_params_int(&p, player_id);
-    PGresult *r = db_query(conn,
-                           "SELECT d.match_id, d.deadline_id,"
-                           " extract(epoch FROM d.started_at)::bigint,"
-                           " d.turn_seconds, d.reminder_seconds,"
-                           " d.grace_seconds, d.bank_seconds FROM deadlines"
-                           " d JOIN seats s   ON s.match_id = d.match_id"
-                           " AND s.seat = d.seat WHERE s.player_id = $1 AND"
-                           " d.closed_at IS NULL   AND d.fired_at IS NULL"
-                           " AND d.kind <> 'window'"
-                           " ORDER BY d.match_id, d.deadline_id FOR UPDATE"
-                           " OF d",
-                           p.count, p.values, PGRES_TUPLES_OK, err);
-    if (r == NULL)
+    store_deadline *rows;
+    int count;
+    if (!store_deadlines_lock_of_player(conn, player_id, &rows, &count, err))
         return false;
     bool ok = true;
-    for (int i = 0; ok && i < PQntuples(r); i++) {
-        long long start = atoll(PQgetvalue(r, i, 2));
+    for (int i = 0; ok && i < count; i++) {
+        store_deadline *row = &rows[i];
         deadline_budget budget = {
-            .turn = atoll(PQgetvalue(r, i, 3)),
-            .reminder = atoll(PQgetvalue(r, i, 4)),
-            .grace = atoll(PQgetvalue(r, i, 5)),
-            .bank = atoll(PQgetvalue(r, i, 6)),
+            .turn = row->turn_seconds,
+            .reminder = row->reminder_seconds,
+            .grace = row->grace_seconds,
+            .bank = row->bank_seconds,
         };
         deadline_span pauses[PAUSES_MAX];
-        int n = pauses_of_player(conn, player_id, start, pauses, PAUSES_MAX,
-                                 err);
+        int n = pauses_of_player(conn, player_id, row->started_at, pauses,
+                                 PAUSES_MAX, err);
         if (n < 0) {
             ok = false;
             break;
         }
         deadline_times t;
-        deadline_math_times(start, &budget, pauses, n, &t);
-        /* The ids travel as the query returned them. */
-        db_params update = {0};
-        db_params_text(&update, PQgetvalue(r, i, 0));
-        db_params_text(&update, PQgetvalue(r, i, 1));
-        if (t.remind_at)
-            db_params_int(&update, t.remind_at);
-        else
-            db_params_text(&update, NULL);
-        db_params_int(&update, t.due_at);
-        db_params_int(&update, t.grace_end_at);
-        db_params_int(&update, t.fire_at);
-        ok = db_command(conn,
-                        "UPDATE deadlines SET"
-                        " remind_at = to_timestamp($3::bigint),"
-                        " due_at = to_timestamp($4::bigint),"
-                        " grace_end_at = to_timestamp($5::bigint),"
-                        " fire_at = to_timestamp($6::bigint)"
-                        " WHERE match_id = $1 AND deadline_id = $2",
-                        update.count, update.values, err);
+        deadline_math_times(row->started_at, &budget, pauses, n, &t);
+        row->remind_at = t.remind_at;
+        row->due_at = t.due_at;
+        row->grace_end_at = t.grace_end_at;
+        row->fire_at = t.fire_at;
+        ok = store_deadlines_move(conn, row, err);
     }
-    PQclear(r);
+    free(rows);
     return ok;
 }
 
 bool deadlines_forfeited(PGconn *conn, long long match_id, uint32_t *seats,
                          apierr *err)
 {
-    db_params p = {0};
-    db_params_int(&p, match_id);
-    PGresult *r = db_query(conn,
-                           "SELECT seat FROM events WHERE match_id = $1"
-                           " AND kind = 'forfeited'",
-                           p.count, p.values, PGRES_TUPLES_OK, err);
-    *seats = 0;
-    if (r == NULL)
-        return false;
-    for (int i = 0; i < PQntuples(r); i++) {
-        int seat = atoi(PQgetvalue(r, i, 0));
-        if (seat >= 0 && seat < 32)
-            *seats |= 1u << seat;
-    }
-    PQclear(r);
-    return true;
+    return store_log_marks_forfeited(conn, match_id, seats, err);
 }

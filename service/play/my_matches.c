@@ -2,16 +2,15 @@
 #include "play/my_matches.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "play/describe.h"
 #include "play/matchstate.h"
 #include "store/db.h"
-#include "store/db_params.h"
+#include "store/match_lists.h"
 #include "store/store.h"
-
-enum { COL_MATCH, COL_GAME, COL_STATUS, COL_SEAT, COL_HEAD, COL_UPDATED };
 
 static bool status_ok(const char *status)
 {
@@ -45,43 +44,18 @@ static bool must_act(PGconn *conn, long long match_id, int seat)
 }
 
 /* {"seat", "name"} of every taken seat of the listed matches, by match
- * ref: a new object, or NULL with err filled. */
-static json_t *seat_names(PGconn *conn, const PGresult *rows, apierr *err)
+ * id in decimal: a new object, or NULL with err filled. */
+static json_t *seat_names(PGconn *conn, const store_listed_match *listed,
+                          int count, apierr *err)
 {
-    int n = PQntuples(rows);
-    long long *ids = calloc((size_t)n + 1, sizeof *ids);
+    long long *ids = calloc((size_t)count + 1, sizeof *ids);
     if (ids == NULL)
         abort();
-    for (int i = 0; i < n; i++)
-        ids[i] = atoll(PQgetvalue(rows, i, COL_MATCH));
-    char *list = db_params_int_array(ids, n);
+    for (int i = 0; i < count; i++)
+        ids[i] = listed[i].match_id;
+    json_t *names = store_match_lists_seat_names(conn, ids, count, err);
     free(ids);
-    db_params p = {0};
-    db_params_text(&p, list);
-    PGresult *r = db_query(conn,
-                           "SELECT s.match_id, s.seat, p.name FROM seats s"
-                           " JOIN players p ON p.player_id = s.player_id"
-                           " WHERE s.match_id = ANY($1::bigint[])"
-                           " ORDER BY s.match_id, s.seat",
-                           p.count, p.values, PGRES_TUPLES_OK, err);
-    free(list);
-    if (r == NULL)
-        return NULL;
-    json_t *by_match = json_object();
-    for (int i = 0; i < PQntuples(r); i++) {
-        const char *id = PQgetvalue(r, i, 0);
-        json_t *seats = json_object_get(by_match, id);
-        if (seats == NULL) {
-            seats = json_array();
-            json_object_set_new(by_match, id, seats);
-        }
-        json_array_append_new(seats,
-                              json_pack("{s:i,s:s}", "seat",
-                                        atoi(PQgetvalue(r, i, 1)), "name",
-                                        PQgetvalue(r, i, 2)));
-    }
-    PQclear(r);
-    return by_match;
+    return names;
 }
 
 json_t *my_matches_list(const caller *who, const char *status, apierr *err)
@@ -95,56 +69,36 @@ json_t *my_matches_list(const caller *who, const char *status, apierr *err)
     PGconn *conn = db_conn(err);
     if (conn == NULL)
         return NULL;
-    db_params p = {0};
-    db_params_int(&p, who->player_id);
-    db_params_text(&p, status);
-    db_params_int(&p, MY_MATCHES_MAX);
-    PGresult *rows = db_query(
-        conn,
-        /* The active matches make the cut first (one of them may be the
-         * player's turn), then the list is in order of the latest
-         * change. */
-        "SELECT match_id, game, status, seat, head_seq,"
-        " to_char(updated_at AT TIME ZONE 'UTC',"
-        "         'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
-        " FROM (SELECT m.match_id, m.game, m.status, s.seat, m.head_seq,"
-        "              m.updated_at"
-        "       FROM seats s JOIN matches m ON m.match_id = s.match_id"
-        "       WHERE s.player_id = $1"
-        "       AND ($2::text IS NULL OR m.status = $2)"
-        "       ORDER BY m.status = 'active' DESC, m.updated_at DESC,"
-        "       m.match_id DESC LIMIT $3) mine"
-        " ORDER BY updated_at DESC, match_id DESC",
-        p.count, p.values, PGRES_TUPLES_OK, err);
-    if (rows == NULL)
+    store_listed_match *listed;
+    int count;
+    if (!store_match_lists_of_player(conn, who->player_id, status,
+                                     MY_MATCHES_MAX, &listed, &count, err))
         return NULL;
-    json_t *names = seat_names(conn, rows, err);
+    json_t *names = seat_names(conn, listed, count, err);
     if (names == NULL) {
-        PQclear(rows);
+        free(listed);
         return NULL;
     }
-    /* Your turn first; otherwise the order of the query. */
+    /* Your turn first; otherwise the order of the list. */
     json_t *mine = json_array();
     json_t *others = json_array();
-    for (int i = 0; i < PQntuples(rows); i++) {
-        long long match_id = atoll(PQgetvalue(rows, i, COL_MATCH));
-        int seat = atoi(PQgetvalue(rows, i, COL_SEAT));
-        const char *match_status = PQgetvalue(rows, i, COL_STATUS);
-        bool your_turn = strcmp(match_status, "active") == 0 &&
-                         must_act(conn, match_id, seat);
-        char ref[32];
-        store_match_ref(match_id, ref);
-        json_t *seats = json_object_get(names, PQgetvalue(rows, i, COL_MATCH));
+    for (int i = 0; i < count; i++) {
+        const store_listed_match *m = &listed[i];
+        bool your_turn = strcmp(m->status, "active") == 0 &&
+                         must_act(conn, m->match_id, m->seat);
+        char ref[32], id[24];
+        store_match_ref(m->match_id, ref);
+        snprintf(id, sizeof id, "%lld", m->match_id);
+        json_t *seats = json_object_get(names, id);
         seats = seats != NULL ? json_incref(seats) : json_array();
-        json_t *row = json_pack(
-            "{s:s,s:s,s:s,s:i,s:b,s:I,s:s,s:o}", "match_id", ref, "game",
-            PQgetvalue(rows, i, COL_GAME), "status", match_status, "seat",
-            seat, "your_turn", your_turn, "head_seq",
-            (json_int_t)atoll(PQgetvalue(rows, i, COL_HEAD)), "updated_at",
-            PQgetvalue(rows, i, COL_UPDATED), "seats", seats);
+        json_t *row = json_pack("{s:s,s:s,s:s,s:i,s:b,s:I,s:s,s:o}", "match_id",
+                                ref, "game", m->game, "status", m->status,
+                                "seat", m->seat, "your_turn", your_turn,
+                                "head_seq", (json_int_t)m->head_seq,
+                                "updated_at", m->updated_at, "seats", seats);
         json_array_append_new(your_turn ? mine : others, row);
     }
-    PQclear(rows);
+    free(listed);
     json_decref(names);
     json_array_extend(mine, others);
     json_decref(others);

@@ -7,7 +7,7 @@
 #include "ledger/replay.h"
 #include "rules.h"
 #include "store/db.h"
-#include "store/db_params.h"
+#include "store/log_marks.h"
 
 /* Why a request whose answer is stored may no longer stand: the event it
  * left the match at was undone by an admin's rewind since. Fills err and
@@ -15,18 +15,7 @@
 static bool undone_by_rewind(PGconn *conn, long long match_id, long long seq,
                              apierr *err)
 {
-    db_params p = {0};
-    db_params_int(&p, match_id);
-    db_params_int(&p, seq);
-    PGresult *result = db_query(conn,
-                                "SELECT 1 FROM events WHERE match_id = $1"
-                                " AND seq > $2 AND kind = 'rewound' LIMIT 1",
-                                p.count, p.values, PGRES_TUPLES_OK, err);
-    if (result == NULL)
-        return false;
-    bool rewound = PQntuples(result) > 0;
-    PQclear(result);
-    if (!rewound)
+    if (store_log_marks_rewound_after(conn, match_id, seq, err) != 1)
         return false;
     /* Retries are rare, rewinds rarer: read the whole log. */
     json_t *events = store_events_after(conn, match_id, 0, INT32_MAX, err);

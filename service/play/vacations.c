@@ -7,7 +7,8 @@
 
 #include "core/clock.h"
 #include "store/db.h"
-#include "store/db_params.h"
+#include "store/player_keys.h"
+#include "store/vacations.h"
 #include "deadlines/deadlines.h"
 #include "play/retry.h"
 #include "rules.h"
@@ -17,6 +18,8 @@
  * skew of the client); further back it is refused. */
 #define SKEW_SECONDS 300
 #define FUTURE_MAX_SECONDS (2LL * 365 * 86400)
+/* A player's list shows this many vacations, the latest first. */
+#define LIST_MAX 100
 
 static json_t *time_json(long long seconds)
 {
@@ -40,31 +43,17 @@ static json_t *vacation_json(long long id, long long from, long long until)
 static bool within_allowances(PGconn *conn, long long player_id, long long from,
                               long long until, json_t *allowances, apierr *err)
 {
-    db_params p = {0};
-    db_params_int(&p, player_id);
-    PGresult *r =
-        db_query(conn,
-                 "SELECT m.match_id, d.vacation_days_max::bigint * 86400,"
-                 " coalesce((SELECT sum(extract(epoch FROM"
-                 " v.ends_at)::bigint - greatest(extract(epoch FROM"
-                 " v.starts_at)::bigint, extract(epoch FROM"
-                 " m.created_at)::bigint)) FROM vacations v WHERE"
-                 " v.player_id = $1 AND v.cancelled_at IS NULL AND"
-                 " v.ends_at > m.created_at), 0) FROM seats s JOIN matches"
-                 " m USING (match_id) JOIN match_deadlines d USING"
-                 " (match_id) WHERE s.player_id = $1 AND m.status IN"
-                 " ('open', 'active') ORDER BY m.match_id",
-                 p.count, p.values, PGRES_TUPLES_OK, err);
-    if (r == NULL)
+    store_vacation_allowance *matches;
+    int count;
+    if (!store_vacations_allowances(conn, player_id, &matches, &count, err))
         return false;
     long long length = until - from;
     bool ok = true;
-    for (int i = 0; ok && i < PQntuples(r); i++) {
+    for (int i = 0; ok && i < count; i++) {
         char ref[32];
-        store_match_ref(atoll(PQgetvalue(r, i, 0)), ref);
-        long long allowed = atoll(PQgetvalue(r, i, 1));
-        long long taken = atoll(PQgetvalue(r, i, 2));
-        long long left = allowed - taken;
+        store_match_ref(matches[i].match_id, ref);
+        long long allowed = matches[i].allowed_seconds;
+        long long left = allowed - matches[i].taken_seconds;
         if (length > left) {
             ok = apierr_set(err, 422, "vacation_too_long",
                             "match %s allows %lld days of vacation per player "
@@ -79,7 +68,7 @@ static bool within_allowances(PGconn *conn, long long player_id, long long from,
                               json_pack("{s:s,s:f}", "match", ref, "days_left",
                                         (double)(left - length) / 86400.0));
     }
-    PQclear(r);
+    free(matches);
     return ok;
 }
 
@@ -117,33 +106,17 @@ json_t *vacations_declare(const caller *who, const json_t *body, apierr *err)
     PGconn *conn = db_conn(err);
     if (conn == NULL || !store_begin(conn, err))
         return NULL;
-    db_params p = {0};
-    db_params_int(&p, who->player_id);
-    db_params_int(&p, from);
-    db_params_int(&p, until);
     json_t *allowances = json_array();
     json_t *answer = NULL;
-    /* Serialises the same player's declarations, so two at once cannot
-     * both fit an allowance that holds only one. Only $1 of p here. */
-    PGresult *lock = db_query(conn,
-                              "SELECT 1 FROM players WHERE player_id = $1"
-                              " FOR UPDATE",
-                              1, p.values, PGRES_TUPLES_OK, err);
-    if (lock == NULL)
-        goto fail;
-    PQclear(lock);
-    if (!within_allowances(conn, who->player_id, from, until, allowances, err))
-        goto fail;
-    PGresult *r = db_query(conn,
-                           "INSERT INTO vacations (player_id, starts_at,"
-                           " ends_at) VALUES ($1, to_timestamp($2::bigint),"
-                           " to_timestamp($3::bigint)) RETURNING vacation_id",
-                           p.count, p.values, PGRES_TUPLES_OK, err);
-    if (r == NULL)
-        goto fail;
-    long long id = atoll(PQgetvalue(r, 0, 0));
-    PQclear(r);
-    if (!deadlines_replan_player(conn, who->player_id, err))
+    /* Holding the player's row serialises the same player's declarations,
+     * so two at once cannot both fit an allowance that holds only one. */
+    store_player player;
+    long long id;
+    if (!store_player_load(conn, who->player_id, true, &player, err) ||
+        !within_allowances(conn, who->player_id, from, until, allowances,
+                           err) ||
+        !store_vacations_add(conn, who->player_id, from, until, &id, err) ||
+        !deadlines_replan_player(conn, who->player_id, err))
         goto fail;
     answer = json_pack("{s:o,s:O}", "vacation", vacation_json(id, from, until),
                        "matches", allowances);
@@ -164,23 +137,15 @@ json_t *vacations_list(long long player_id, apierr *err)
     PGconn *conn = db_conn(err);
     if (conn == NULL)
         return NULL;
-    db_params p = {0};
-    db_params_int(&p, player_id);
-    PGresult *r = db_query(conn,
-                           "SELECT vacation_id, extract(epoch FROM"
-                           " starts_at)::bigint, extract(epoch FROM"
-                           " ends_at)::bigint FROM vacations WHERE"
-                           " player_id = $1 AND cancelled_at IS NULL ORDER"
-                           " BY starts_at DESC, vacation_id DESC LIMIT 100",
-                           p.count, p.values, PGRES_TUPLES_OK, err);
-    if (r == NULL)
+    store_vacation vacations[LIST_MAX];
+    int n = store_vacations_latest(conn, player_id, vacations, LIST_MAX, err);
+    if (n < 0)
         return NULL;
     json_t *list = json_array();
-    for (int i = 0; i < PQntuples(r); i++)
-        json_array_append_new(list, vacation_json(atoll(PQgetvalue(r, i, 0)),
-                                                  atoll(PQgetvalue(r, i, 1)),
-                                                  atoll(PQgetvalue(r, i, 2))));
-    PQclear(r);
+    for (int i = 0; i < n; i++)
+        json_array_append_new(list, vacation_json(vacations[i].vacation_id,
+                                                  vacations[i].starts,
+                                                  vacations[i].ends));
     return json_pack("{s:o}", "vacations", list);
 }
 
@@ -195,37 +160,16 @@ json_t *vacations_cancel(long long player_id, const char *ref, apierr *err)
     PGconn *conn = db_conn(err);
     if (conn == NULL || !store_begin(conn, err))
         return NULL;
-    long long now = clock_now();
-    db_params p = {0};
-    db_params_int(&p, player_id);
-    db_params_int(&p, id);
-    db_params_int(&p, now);
-    /* Not begun: cancelled. Under way: it ends now. */
-    PGresult *r = db_query(
-        conn,
-        "UPDATE vacations SET cancelled_at = CASE WHEN starts_at >="
-        " to_timestamp($3::bigint)   THEN to_timestamp($3::bigint) END,"
-        " ends_at = CASE WHEN starts_at >= to_timestamp($3::bigint)   THEN"
-        " ends_at ELSE to_timestamp($3::bigint) END WHERE player_id = $1"
-        " AND vacation_id = $2   AND cancelled_at IS NULL AND ends_at >"
-        " to_timestamp($3::bigint) RETURNING extract(epoch FROM"
-        " starts_at)::bigint, extract(epoch FROM ends_at)::bigint,"
-        " cancelled_at IS NOT NULL",
-        p.count, p.values, PGRES_TUPLES_OK, err);
-    if (r == NULL) {
+    store_vacation ended;
+    bool cancelled = false;
+    int found = store_vacations_end(conn, player_id, id, clock_now(), &ended,
+                                    &cancelled, err);
+    if (found < 0) {
         store_rollback(conn);
         return NULL;
     }
-    if (PQntuples(r) == 0) {
-        PQclear(r);
-        /* $1 and $2 of p: the player and the vacation. */
-        PGresult *seen =
-            db_query(conn,
-                     "SELECT 1 FROM vacations WHERE player_id = $1"
-                     " AND vacation_id = $2 AND cancelled_at IS NULL",
-                     2, p.values, PGRES_TUPLES_OK, err);
-        bool over = seen != NULL && PQntuples(seen) == 1;
-        PQclear(seen);
+    if (found == 0) {
+        bool over = store_vacations_exists(conn, player_id, id, err) == 1;
         store_rollback(conn);
         if (over)
             apierr_set(err, 409, "vacation_over", "vacation %s is already over",
@@ -235,11 +179,8 @@ json_t *vacations_cancel(long long player_id, const char *ref, apierr *err)
                        ref);
         return NULL;
     }
-    json_t *answer = vacation_json(id, atoll(PQgetvalue(r, 0, 0)),
-                                   atoll(PQgetvalue(r, 0, 1)));
-    json_object_set_new(answer, "cancelled",
-                        json_boolean(strcmp(PQgetvalue(r, 0, 2), "t") == 0));
-    PQclear(r);
+    json_t *answer = vacation_json(id, ended.starts, ended.ends);
+    json_object_set_new(answer, "cancelled", json_boolean(cancelled));
     if (!deadlines_replan_player(conn, player_id, err) ||
         !store_commit(conn, err)) {
         store_rollback(conn);

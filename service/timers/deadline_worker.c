@@ -9,7 +9,9 @@
 #include "auth/auth.h"
 #include "core/clock.h"
 #include "store/db.h"
-#include "store/db_params.h"
+#include "store/deadlines.h"
+#include "store/match_locks.h"
+#include "store/savepoint.h"
 #include "deadlines/deadlines.h"
 #include "core/log.h"
 #include "core/metrics.h"
@@ -37,64 +39,35 @@ static int remind_batch(deadline_worker *w, PGconn *conn)
 {
     apierr err;
     long long now = clock_now();
-    db_params p = {0};
-    db_params_int(&p, now);
-    db_params_int(&p, w->batch);
+    store_deadline_ref due[BATCH_MAX];
     if (!store_begin(conn, &err))
         return -1;
-    PGresult *r = db_query(conn,
-                           "SELECT match_id, deadline_id FROM deadlines"
-                           " WHERE closed_at IS NULL AND fired_at IS NULL"
-                           "   AND reminded_at IS NULL"
-                           "   AND remind_at <= to_timestamp($1::bigint)"
-                           " ORDER BY remind_at LIMIT $2::int"
-                           " FOR UPDATE SKIP LOCKED",
-                           p.count, p.values, PGRES_TUPLES_OK, &err);
-    if (r == NULL) {
+    int n = store_deadlines_claim_reminders(conn, now, w->batch, due, &err);
+    if (n < 0) {
         store_rollback(conn);
         return -1;
     }
-    int n = PQntuples(r);
     bool ok = true;
     for (int i = 0; ok && i < n; i++) {
         deadline_row row;
-        long long match_id = atoll(PQgetvalue(r, i, 0));
-        ok = deadlines_get(conn, match_id, atoll(PQgetvalue(r, i, 1)), &row,
+        ok = deadlines_get(conn, due[i].match_id, due[i].deadline_id, &row,
                            &err) &&
-             db_command(conn, "SAVEPOINT reminder", 0, NULL, &err);
+             store_savepoint_mark(conn, &err);
         if (ok && !timeouts_remind(conn, &row, now, &err)) {
             /* A match that cannot be loaded gets no reminder, but must not
              * stop the others: the row is marked and the failure logged. */
             log_error("match m_%lld: seat %d's deadline reminder could not "
                       "be queued: %s",
-                      match_id, row.seat, err.message);
-            ok = db_command(conn, "ROLLBACK TO SAVEPOINT reminder", 0, NULL,
-                            &err) &&
+                      due[i].match_id, row.seat, err.message);
+            ok = store_savepoint_undo(conn, &err) &&
                  deadlines_mark_reminded(conn, &row, now, &err);
         }
     }
-    PQclear(r);
     if (!ok || !store_commit(conn, &err)) {
         store_rollback(conn);
         return -1;
     }
     return n;
-}
-
-/* A row whose action failed is marked so it does not fire again and again;
- * it stays current, so the seat's next move closes it. */
-static void mark_failed(PGconn *conn, long long match_id, long long deadline_id,
-                        long long now)
-{
-    db_params p = {0};
-    db_params_int(&p, match_id);
-    db_params_int(&p, deadline_id);
-    db_params_int(&p, now);
-    apierr err;
-    db_command(conn,
-               "UPDATE deadlines SET fired_at = to_timestamp($3::bigint),"
-               " outcome = 'failed' WHERE match_id = $1 AND deadline_id = $2",
-               p.count, p.values, &err);
 }
 
 /* Fires one due row of a match not in busy. Returns 1 when it fired, 0
@@ -104,62 +77,39 @@ static int fire_one(PGconn *conn, long long *busy, int *busy_count)
 {
     apierr err;
     long long now = clock_now();
-    char *skip = db_params_int_array(busy, *busy_count);
-    db_params p = {0};
-    db_params_int(&p, now);
-    db_params_text(&p, skip);
-    if (!store_begin(conn, &err)) {
-        free(skip);
+    store_deadline_ref due;
+    if (!store_begin(conn, &err))
         return -1;
-    }
-    PGresult *r = db_query(conn,
-                           "SELECT match_id, deadline_id FROM deadlines"
-                           " WHERE closed_at IS NULL AND fired_at IS NULL"
-                           "   AND fire_at <= to_timestamp($1::bigint)"
-                           "   AND match_id <> ALL ($2::bigint[])"
-                           " ORDER BY fire_at LIMIT 1 FOR UPDATE SKIP LOCKED",
-                           p.count, p.values, PGRES_TUPLES_OK, &err);
-    free(skip);
-    if (r == NULL || PQntuples(r) == 0) {
-        int status = r == NULL ? -1 : 0;
-        PQclear(r);
+    int found =
+        store_deadlines_claim_due(conn, now, busy, *busy_count, &due, &err);
+    if (found <= 0) {
         store_rollback(conn);
-        return status;
+        return found;
     }
-    long long match_id = atoll(PQgetvalue(r, 0, 0));
-    long long deadline_id = atoll(PQgetvalue(r, 0, 1));
-    PQclear(r);
     /* Never wait for the match while holding the deadline row: a move in
      * progress holds the match and will want this row. */
-    db_params match_params = {0};
-    db_params_int(&match_params, match_id);
-    r = db_query(conn,
-                 "SELECT 1 FROM matches WHERE match_id = $1"
-                 " FOR UPDATE SKIP LOCKED",
-                 match_params.count, match_params.values, PGRES_TUPLES_OK,
-                 &err);
-    if (r == NULL || PQntuples(r) == 0) {
-        int status = r == NULL ? -1 : 2;
-        PQclear(r);
+    int held = store_match_locks_try(conn, due.match_id, &err);
+    if (held <= 0) {
         store_rollback(conn);
-        if (status == 2 && *busy_count < BUSY_MAX)
-            busy[(*busy_count)++] = match_id;
-        return status;
+        if (held == 0 && *busy_count < BUSY_MAX)
+            busy[(*busy_count)++] = due.match_id;
+        return held < 0 ? -1 : 2;
     }
-    PQclear(r);
-    if (!db_command(conn, "SAVEPOINT fire", 0, NULL, &err)) {
+    if (!store_savepoint_mark(conn, &err)) {
         store_rollback(conn);
         return -1;
     }
-    if (!timeouts_fire(conn, match_id, deadline_id, now, &err)) {
+    if (!timeouts_fire(conn, due.match_id, due.deadline_id, now, &err)) {
         log_error("match m_%lld: deadline %lld could not be applied: %s",
-                  match_id, deadline_id, err.message);
+                  due.match_id, due.deadline_id, err.message);
+        /* A row whose action failed is marked so it does not fire again
+         * and again; it stays current, so the seat's next move closes it. */
         apierr again;
-        if (!db_command(conn, "ROLLBACK TO SAVEPOINT fire", 0, NULL, &again)) {
+        if (!store_savepoint_undo(conn, &again)) {
             store_rollback(conn);
             return -1;
         }
-        mark_failed(conn, match_id, deadline_id, now);
+        store_deadlines_fail(conn, due.match_id, due.deadline_id, now, &again);
     }
     if (!store_commit(conn, &err)) {
         store_rollback(conn);

@@ -6,8 +6,7 @@
 #include <string.h>
 
 #include "core/clock.h"
-#include "store/db.h"
-#include "store/db_params.h"
+#include "store/deadlines.h"
 #include "play/decisions.h"
 #include "core/log.h"
 #include "play/append.h"
@@ -155,32 +154,22 @@ static bool also_due(PGconn *conn, const deadline_row *row, long long now,
                      const deadline_settings *settings, json_t **events,
                      int *count, uint32_t *seats, apierr *err)
 {
-    db_params p = {0};
-    db_params_int(&p, row->match_id);
-    db_params_int(&p, row->deadline_id);
-    db_params_int(&p, now);
-    PGresult *r = db_query(conn,
-                           "SELECT deadline_id FROM deadlines"
-                           " WHERE match_id = $1 AND deadline_id <> $2"
-                           " AND closed_at IS NULL AND fired_at IS NULL"
-                           " AND fire_at <= to_timestamp($3::bigint)"
-                           " AND kind <> 'window'"
-                           " ORDER BY seat FOR UPDATE",
-                           p.count, p.values, PGRES_TUPLES_OK, err);
-    if (r == NULL)
+    long long *ids;
+    int n;
+    if (!store_deadlines_lock_due_with(conn, row->match_id, row->deadline_id,
+                                       now, &ids, &n, err))
         return false;
     bool ok = true;
-    for (int i = 0; ok && i < PQntuples(r); i++) {
+    for (int i = 0; ok && i < n; i++) {
         deadline_row other;
-        ok = deadlines_get(conn, row->match_id, atoll(PQgetvalue(r, i, 0)),
-                           &other, err) &&
+        ok = deadlines_get(conn, row->match_id, ids[i], &other, err) &&
              deadlines_mark_fired(conn, &other, "forfeit", false, now, err);
         if (!ok || (*seats & (1u << other.seat)))
             continue;
         *seats |= 1u << other.seat;
         events[(*count)++] = timeout_event(match, &other, settings);
     }
-    PQclear(r);
+    free(ids);
     return ok;
 }
 
