@@ -12,6 +12,8 @@
 #include "store/db_params.h"
 #include "ledger/export_check.h"
 #include "core/log.h"
+#include "store/events.h"
+#include "store/matches.h"
 #include "store/store.h"
 
 #define EVENTS_PAGE_TEXT "256"

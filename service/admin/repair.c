@@ -15,6 +15,8 @@
 #include "play/request.h"
 #include "play/matchstate.h"
 #include "ledger/replay.h"
+#include "store/events.h"
+#include "store/matches.h"
 #include "store/store.h"
 
 #define REASON_MAX 500

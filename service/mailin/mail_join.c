@@ -8,6 +8,7 @@
 #include "play/retry.h"
 #include "store/db.h"
 #include "store/db_params.h"
+#include "store/players.h"
 #include "store/store.h"
 
 long long mail_join_player_of(const char *address, apierr *err)

@@ -26,6 +26,7 @@
 #include "play/players.h"
 #include "store/db.h"
 #include "store/db_params.h"
+#include "store/players.h"
 #include "store/store.h"
 
 static int answers_per_hour(void)

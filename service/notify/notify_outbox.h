@@ -30,7 +30,7 @@
 
 #include "core/apierr.h"
 #include "rules.h"
-#include "store/store.h"
+#include "store/matches.h"
 
 /* Queues the rows for match at match->head_seq (inside the caller's
  * transaction). */

@@ -10,6 +10,7 @@
 #include "ledger/forfeit.h"
 #include "notify/notify_outbox.h"
 #include "play/retry.h"
+#include "store/events.h"
 
 bool append_reveal_seed(const store_match *match,
                         char hex[2 * SEAL_SEED_BYTES + 1], apierr *err)

@@ -29,6 +29,7 @@
 #include "core/apierr.h"
 #include "ledger/seal.h"
 #include "rules.h"
+#include "store/matches.h"
 #include "store/store.h"
 
 /* Snapshot every this many events. */

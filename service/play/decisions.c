@@ -16,6 +16,8 @@
 #include "play/matchstate.h"
 #include "ledger/seal.h"
 #include "store/sealed_choices.h"
+#include "store/events.h"
+#include "store/matches.h"
 #include "store/store.h"
 
 typedef struct seat_choice {

@@ -12,6 +12,7 @@
 #include "play/retry.h"
 #include "store/db.h"
 #include "store/delegate_grants.h"
+#include "store/player_keys.h"
 #include "store/store.h"
 
 static json_t *time_json(long long seconds)

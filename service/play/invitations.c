@@ -15,6 +15,7 @@
 #include "rules.h"
 #include "store/db.h"
 #include "store/db_params.h"
+#include "store/matches.h"
 #include "store/store.h"
 
 #define EMAIL_MAX_LEN 254

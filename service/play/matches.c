@@ -17,6 +17,8 @@
 #include "play/request.h"
 #include "rules.h"
 #include "store/db.h"
+#include "store/events.h"
+#include "store/matches.h"
 #include "store/store.h"
 
 json_t *matches_games(void)

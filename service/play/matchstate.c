@@ -9,6 +9,7 @@
 #include "core/log.h"
 #include "core/ways.h"
 #include "ledger/replay.h"
+#include "store/events.h"
 
 /* The cache holds CACHE_SETS × WAYS_PER_SET matches, each in one of the
  * ways of the set its id picks, at most once (core/ways.h): two matches

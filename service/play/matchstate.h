@@ -11,7 +11,7 @@
 
 #include "core/apierr.h"
 #include "rules.h"
-#include "store/store.h"
+#include "store/matches.h"
 
 /* The engine a match was created with; 409 when this build's engine has
  * another version (the match would replay differently) or is missing. */

@@ -9,6 +9,7 @@
 #include "play/matchstate.h"
 #include "store/db.h"
 #include "store/db_params.h"
+#include "store/matches.h"
 #include "store/store.h"
 
 enum { COL_MATCH, COL_GAME, COL_STATUS, COL_SEAT, COL_HEAD, COL_UPDATED };

@@ -12,9 +12,9 @@
 #include "notify/mail_answers.h"
 #include "notify/templates.h"
 #include "store/db.h"
-#include "store/player_keys.h"
-#include "store/sign_in_links.h"
+#include "store/players.h"
 #include "store/store.h"
+#include "store/sign_in_links.h"
 
 #define TOKEN_BYTES 32
 #define TOKEN_VARIANT sodium_base64_VARIANT_URLSAFE_NO_PADDING

@@ -12,7 +12,8 @@
 #include "play/matchstate.h"
 #include "store/db.h"
 #include "store/db_params.h"
-#include "store/store.h"
+#include "store/events.h"
+#include "store/matches.h"
 
 struct stream_feed {
     streams_topic topic;

@@ -15,7 +15,7 @@
 #include "notify/notify_outbox.h"
 #include "timers/absent_move.h"
 #include "timers/rule_windows.h"
-#include "store/store.h"
+#include "store/matches.h"
 
 static json_t *time_json(long long seconds)
 {

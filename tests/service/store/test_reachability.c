@@ -4,7 +4,7 @@
 #include <criterion/criterion.h>
 
 #include "../../support/pgtest.h"
-#include "store/store.h"
+#include "store/matches.h"
 #include "store_support.h"
 
 static void load_seated_match(store_match *match)

@@ -1,0 +1,98 @@
+/* matches.h: the match rows and their seats (migrations/001_foundation.sql):
+ * a match's game, options, status and head, as every use case reads it in
+ * one round trip with its seats and who can be notified; new matches,
+ * joins, an admin's seat replacement and imports. The events that move the
+ * head are events.h's. */
+#ifndef SERVICE_STORE_MATCHES_H
+#define SERVICE_STORE_MATCHES_H
+
+#include <jansson.h>
+#include <libpq-fe.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/apierr.h"
+#include "ledger/seal.h"
+#include "store/store.h"
+
+typedef struct store_match {
+    long long match_id;
+    char game[64];
+    int engine_version;
+    json_t *options;             /* owned */
+    int seat_count;
+    char status[16];             /* open | active | finished */
+    long long head_seq;
+    uint8_t head_hash[STORE_HASH_BYTES];
+    uint8_t sealed_seed[SEAL_SEED_BYTES + SEAL_OVERHEAD];
+    long long created_by;
+    long long seat_player[STORE_MAX_SEATS];  /* 0 = empty seat */
+    char seat_name[STORE_MAX_SEATS][81];
+    /* Who can be notified, read with the match so that a move costs no
+     * extra round trip for it: bit s set when seat s's player has an email
+     * address / an enabled player webhook and has not turned that channel
+     * off (notification_settings), or has opened an event stream
+     * (streams/); relay_webhooks when the match has an
+     * enabled relay webhook. */
+    uint32_t seat_has_email;
+    uint32_t seat_has_webhook;
+    bool relay_webhooks;
+    /* Set on a copy from the process's cache (matchstate_recall): the
+     * three fields above are not known until store_load_reachability. */
+    bool reachability_unknown;
+    /* When they were read (store_reachability_current): the monotonic
+     * clock in ms, the process's count of changes to who can be notified
+     * then, and the seats' players then. */
+    long long reachability_read_ms;
+    unsigned long reachability_changes;
+    long long reachability_seat_player[STORE_MAX_SEATS];
+} store_match;
+
+/* Called after this process changed who can be notified (an email
+ * setting, a webhook, a first event stream): every reading of it taken
+ * before is out of date. */
+void store_reachability_changed(void);
+
+/* Whether match's reading of who can be notified may still be used: read
+ * less than max_age_ms ago, since when this process changed none of it,
+ * for the same players in the same seats. Another process's change is
+ * seen once the reading is max_age_ms old. */
+bool store_reachability_current(const store_match *match, long long max_age_ms);
+
+/* Inserts a new match row with head 0 (its first events come by append). */
+bool store_insert_match(PGconn *conn, const store_match *match, apierr *err);
+
+/* Reads a match and its seats. 404 when there is no such match. The caller
+ * frees with store_match_free. */
+bool store_load_match(PGconn *conn, long long match_id, store_match *match,
+                      apierr *err);
+/* Reads who can be notified (seat_has_email, seat_has_webhook,
+ * relay_webhooks) for a match struct made or changed by hand: an import,
+ * a replaced seat. store_load_match reads them already. */
+bool store_load_reachability(PGconn *conn, store_match *match, apierr *err);
+
+void store_match_free(store_match *match);
+
+/* The match's head sequence number and the engine version it is played
+ * under (may be NULL), a cheap read; 404 when there is no such match. */
+bool store_load_head(PGconn *conn, long long match_id, long long *head,
+                     int *engine_version, apierr *err);
+
+/* Puts player_id in an existing seat in place of its player (an admin's
+ * replacement); 409 when that player already holds another seat. */
+bool store_move_seat(PGconn *conn, long long match_id, int seat,
+                     long long player_id, apierr *err);
+
+/* Seats player_id at seat; 409 when the seat was taken or the player is
+ * already seated in this match. */
+bool store_insert_seat(PGconn *conn, long long match_id, int seat,
+                       long long player_id, apierr *err);
+
+/* Inserts a match row as it was (status, head_seq and head_hash taken from
+ * *match; created_at and updated_at as RFC 3339 text, NULL for now); 409
+ * "match_exists" when the id is taken. */
+bool store_import_match(PGconn *conn, const store_match *match,
+                        const char *created_at, const char *updated_at,
+                        apierr *err);
+
+#endif
