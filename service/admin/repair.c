@@ -17,6 +17,7 @@
 #include "ledger/replay.h"
 #include "store/events.h"
 #include "store/matches.h"
+#include "store/players.h"
 #include "store/store.h"
 
 #define REASON_MAX 500
@@ -179,26 +180,10 @@ static bool player_key(PGconn *conn, long long player_id, char name[81],
 {
     char ref[32];
     store_player_ref(player_id, ref);
-    db_params p = {0};
-    db_params_int(&p, player_id);
-    PGresult *result = db_query(
-        conn,
-        "SELECT p.name, translate(encode(k.public_key, 'base64'), E'\\n', ''),"
-        " k.key_id FROM players p"
-        " JOIN LATERAL (SELECT key_id, public_key FROM player_keys"
-        "   WHERE player_id = p.player_id AND revoked_at IS NULL"
-        "   ORDER BY created_at, key_id LIMIT 1) k ON true"
-        " WHERE p.player_id = $1",
-        p.count, p.values, PGRES_TUPLES_OK, err);
-    if (result == NULL)
+    bool found = false;
+    if (!store_player_signing_key(conn, player_id, name, key_b64, key_id,
+                                  &found, err))
         return false;
-    bool found = PQntuples(result) == 1;
-    if (found) {
-        snprintf(name, 81, "%s", PQgetvalue(result, 0, 0));
-        snprintf(key_b64, 64, "%s", PQgetvalue(result, 0, 1));
-        snprintf(key_id, 64, "%s", PQgetvalue(result, 0, 2));
-    }
-    PQclear(result);
     if (!found)
         return apierr_set(err, 404, "no_such_player",
                           "there is no player %s with a usable key", ref);

@@ -351,3 +351,45 @@ bool store_import_events(PGconn *conn, long long match_id, const json_t *events,
     free(text);
     return ok;
 }
+
+PGresult *store_events_seatings(PGconn *conn, long long match_id,
+                                long long head, apierr *err)
+{
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_int(&p, head);
+    return db_query(
+        conn,
+        "SELECT e.kind, e.seat, p.player_id, p.name, p.email,"
+        " CASE WHEN e.kind = 'joined' THEN encode(k.public_key, 'base64')"
+        "      ELSE e.body::json #>> '{data,public_key}' END,"
+        " CASE WHEN e.kind = 'joined' THEN k.key_id"
+        "      ELSE e.body::json #>> '{data,key_id}' END"
+        " FROM events e"
+        " JOIN players p ON p.player_id ="
+        "   substr(e.body::json #>> '{data,player}', 3)::bigint"
+        " LEFT JOIN LATERAL (SELECT key_id, public_key FROM player_keys"
+        "   WHERE player_id = p.player_id ORDER BY created_at, key_id"
+        "   LIMIT 1) k ON true"
+        " WHERE e.match_id = $1 AND e.seq <= $2"
+        "   AND e.kind IN ('joined', 'seat_replaced')"
+        " ORDER BY e.seq",
+        p.count, p.values, PGRES_TUPLES_OK, err);
+}
+
+PGresult *store_events_export_page(PGconn *conn, long long match_id,
+                                   long long after, long long upto,
+                                   int limit, apierr *err)
+{
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_int(&p, after);
+    db_params_int(&p, upto);
+    db_params_int(&p, limit);
+    return db_query(
+        conn,
+        "SELECT seq, body, encode(hash, 'hex'), encode(prev_hash, 'hex')"
+        " FROM events WHERE match_id = $1 AND seq > $2 AND seq <= $3"
+        " ORDER BY seq LIMIT $4::int",
+        p.count, p.values, PGRES_TUPLES_OK, err);
+}

@@ -54,4 +54,20 @@ bool store_save_snapshot(PGconn *conn, long long match_id, long long seq,
 bool store_import_events(PGconn *conn, long long match_id, const json_t *events,
                          apierr *err);
 
+/* The events up to head that seated a player ("joined", and an admin's
+ * "seat_replaced"), oldest first, with the player they name. The caller
+ * PQclears the result: rows of kind, seat, player_id, name, email (NULL:
+ * none), and the public key (standard base64) and key id the event stands
+ * for ("joined": the player's oldest key; "seat_replaced": the one it
+ * recorded; NULL for an email-only player). NULL with err filled. */
+PGresult *store_events_seatings(PGconn *conn, long long match_id,
+                                long long head, apierr *err);
+
+/* Events with after < seq <= upto, oldest first, at most limit, as an
+ * export writes them. The caller PQclears the result: rows of seq, the
+ * stored canonical body, hash and prev_hash in hex. NULL with err filled. */
+PGresult *store_events_export_page(PGconn *conn, long long match_id,
+                                   long long after, long long upto,
+                                   int limit, apierr *err);
+
 #endif

@@ -324,3 +324,86 @@ bool store_import_match(PGconn *conn, const store_match *match,
     return ok;
 }
 
+int store_seat_of(PGconn *conn, long long match_id, long long player_id,
+                  apierr *err)
+{
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_int(&p, player_id);
+    PGresult *r = db_query(conn,
+                           "SELECT seat FROM seats WHERE match_id = $1"
+                           " AND player_id = $2",
+                           p.count, p.values, PGRES_TUPLES_OK, err);
+    int seat = r && PQntuples(r) ? atoi(PQgetvalue(r, 0, 0)) : -1;
+    PQclear(r);
+    return seat;
+}
+
+int store_seats_recent_matches(PGconn *conn, long long player_id, int limit,
+                               long long *match_ids, apierr *err)
+{
+    db_params p = {0};
+    db_params_int(&p, player_id);
+    db_params_int(&p, limit);
+    PGresult *r = db_query(conn,
+                           "SELECT m.match_id FROM seats s"
+                           " JOIN matches m USING (match_id)"
+                           " WHERE s.player_id = $1"
+                           " ORDER BY m.status = 'finished', m.updated_at DESC"
+                           " LIMIT $2::int",
+                           p.count, p.values, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return -1;
+    int count = PQntuples(r) < limit ? PQntuples(r) : limit;
+    for (int i = 0; i < count; i++)
+        match_ids[i] = atoll(PQgetvalue(r, i, 0));
+    PQclear(r);
+    return count;
+}
+
+int store_seats_in_play(PGconn *conn, long long player_id, int limit,
+                        store_seat_ref *seats, apierr *err)
+{
+    db_params p = {0};
+    db_params_int(&p, player_id);
+    db_params_int(&p, limit);
+    PGresult *r = db_query(
+        conn,
+        "SELECT s.match_id, s.seat FROM seats s JOIN matches m USING"
+        " (match_id) WHERE s.player_id = $1 AND m.status = 'active'"
+        " ORDER BY m.updated_at, s.match_id LIMIT $2::int",
+        p.count, p.values, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return -1;
+    int count = PQntuples(r) < limit ? PQntuples(r) : limit;
+    for (int i = 0; i < count; i++) {
+        seats[i].match_id = atoll(PQgetvalue(r, i, 0));
+        seats[i].seat = atoi(PQgetvalue(r, i, 1));
+    }
+    PQclear(r);
+    return count;
+}
+
+PGresult *store_matches_export_page(PGconn *conn, const char *status,
+                                    const char *since, const char *until,
+                                    const char *after_created,
+                                    long long after_id, int limit,
+                                    apierr *err)
+{
+    db_params p = {0};
+    db_params_text(&p, status);
+    db_params_text(&p, since);
+    db_params_text(&p, until);
+    db_params_text(&p, after_created);
+    db_params_int(&p, after_id);
+    db_params_int(&p, limit);
+    return db_query(
+        conn,
+        "SELECT match_id, created_at::text FROM matches"
+        " WHERE ($1::text IS NULL OR status = $1)"
+        "   AND ($2::timestamptz IS NULL OR updated_at >= $2::timestamptz)"
+        "   AND ($3::timestamptz IS NULL OR updated_at < $3::timestamptz)"
+        "   AND (created_at, match_id) > ($4::timestamptz, $5::bigint)"
+        " ORDER BY created_at, match_id LIMIT $6::int",
+        p.count, p.values, PGRES_TUPLES_OK, err);
+}

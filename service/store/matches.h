@@ -95,4 +95,37 @@ bool store_import_match(PGconn *conn, const store_match *match,
                         const char *created_at, const char *updated_at,
                         apierr *err);
 
+/* The seat player_id holds in match_id, or -1 when none (and on a
+ * database error, with err filled). */
+int store_seat_of(PGconn *conn, long long match_id, long long player_id,
+                  apierr *err);
+
+/* The matches player_id holds a seat in, those in play first, the most
+ * recently changed first: at most limit ids into match_ids. How many, or
+ * -1 with err filled. */
+int store_seats_recent_matches(PGconn *conn, long long player_id, int limit,
+                               long long *match_ids, apierr *err);
+
+/* A seat of a player in a match. */
+typedef struct store_seat_ref {
+    long long match_id;
+    int seat;
+} store_seat_ref;
+
+/* The seats player_id holds in active matches, the match changed longest
+ * ago first: at most limit into seats. How many, or -1 with err filled. */
+int store_seats_in_play(PGconn *conn, long long player_id, int limit,
+                        store_seat_ref *seats, apierr *err);
+
+/* A page of the match ids an export takes, in order of creation (then id)
+ * after (after_created, after_id) (after_created: timestamptz text), at
+ * most limit: status (NULL: any), changed at or after since and before
+ * until (timestamptz text, NULL: no bound). The caller PQclears the
+ * result: rows of match_id and created_at as text. NULL with err filled. */
+PGresult *store_matches_export_page(PGconn *conn, const char *status,
+                                    const char *since, const char *until,
+                                    const char *after_created,
+                                    long long after_id, int limit,
+                                    apierr *err);
+
 #endif

@@ -155,3 +155,75 @@ bool store_import_player(PGconn *conn, long long player_id, const char *name,
     return false;
 }
 
+long long store_player_by_email(PGconn *conn, const char *email, apierr *err)
+{
+    db_params p = {0};
+    db_params_text(&p, email);
+    PGresult *r = db_query(conn,
+                           "SELECT player_id FROM players"
+                           " WHERE lower(email) = lower($1)"
+                           " ORDER BY created_at, player_id LIMIT 1",
+                           p.count, p.values, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return -1;
+    long long id = PQntuples(r) ? atoll(PQgetvalue(r, 0, 0)) : 0;
+    PQclear(r);
+    return id;
+}
+
+bool store_player_lock(PGconn *conn, long long player_id, apierr *err)
+{
+    db_params p = {0};
+    db_params_int(&p, player_id);
+    PGresult *r = db_query(conn,
+                           "SELECT 1 FROM players WHERE player_id = $1"
+                           " FOR UPDATE",
+                           p.count, p.values, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return false;
+    PQclear(r);
+    return true;
+}
+
+bool store_player_address(PGconn *conn, long long player_id, char *email,
+                          size_t size, bool *found, apierr *err)
+{
+    db_params p = {0};
+    db_params_int(&p, player_id);
+    PGresult *r = db_query(conn,
+                           "SELECT email FROM players WHERE player_id = $1",
+                           p.count, p.values, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return false;
+    *found = PQntuples(r) > 0;
+    snprintf(email, size, "%s", *found ? PQgetvalue(r, 0, 0) : "");
+    PQclear(r);
+    return true;
+}
+
+bool store_player_signing_key(PGconn *conn, long long player_id,
+                              char name[81], char key_b64[64],
+                              char key_id[64], bool *found, apierr *err)
+{
+    db_params p = {0};
+    db_params_int(&p, player_id);
+    PGresult *result = db_query(
+        conn,
+        "SELECT p.name, translate(encode(k.public_key, 'base64'), E'\\n', ''),"
+        " k.key_id FROM players p"
+        " JOIN LATERAL (SELECT key_id, public_key FROM player_keys"
+        "   WHERE player_id = p.player_id AND revoked_at IS NULL"
+        "   ORDER BY created_at, key_id LIMIT 1) k ON true"
+        " WHERE p.player_id = $1",
+        p.count, p.values, PGRES_TUPLES_OK, err);
+    if (result == NULL)
+        return false;
+    *found = PQntuples(result) == 1;
+    if (*found) {
+        snprintf(name, 81, "%s", PQgetvalue(result, 0, 0));
+        snprintf(key_b64, 64, "%s", PQgetvalue(result, 0, 1));
+        snprintf(key_id, 64, "%s", PQgetvalue(result, 0, 2));
+    }
+    PQclear(result);
+    return true;
+}

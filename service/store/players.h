@@ -8,6 +8,7 @@
 
 #include <libpq-fe.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/apierr.h"
@@ -46,5 +47,27 @@ bool store_lock_players(PGconn *conn, const long long *ids, int count,
 bool store_import_player(PGconn *conn, long long player_id, const char *name,
                          const char *email, const uint8_t public_key[32],
                          const char *key_id, apierr *err);
+
+/* The oldest player whose address is email (case aside), as the mail door
+ * and the sign-in links find a player by address: its id, 0 when there is
+ * none, -1 with err filled on a database error. */
+long long store_player_by_email(PGconn *conn, const char *email, apierr *err);
+
+/* Holds player_id's row (FOR UPDATE) until the caller's transaction ends,
+ * so that changes to one player's grants take turns; true also when there
+ * is no such player. */
+bool store_player_lock(PGconn *conn, long long player_id, apierr *err);
+
+/* The address of player_id ("" when they have none) into email (size
+ * bytes); *found false when there is no such player. */
+bool store_player_address(PGconn *conn, long long player_id, char *email,
+                          size_t size, bool *found, apierr *err);
+
+/* The player's name and the key their requests are checked with (their
+ * oldest key that is not revoked: its standard base64 and its id); *found
+ * false when there is no such player or they have no usable key. */
+bool store_player_signing_key(PGconn *conn, long long player_id,
+                              char name[81], char key_b64[64],
+                              char key_id[64], bool *found, apierr *err);
 
 #endif

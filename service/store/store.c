@@ -37,6 +37,12 @@ bool store_begin_shared(PGconn *conn, long long match_id, apierr *err)
     return db_begin_shared(conn, match_id, err);
 }
 
+bool store_begin_read_only(PGconn *conn, apierr *err)
+{
+    return db_command(conn, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY",
+                      0, NULL, err);
+}
+
 bool store_commit(PGconn *conn, apierr *err)
 {
     return db_command(conn, "COMMIT", 0, NULL, err);

@@ -30,6 +30,9 @@ bool store_begin(PGconn *conn, apierr *err);
  * "shared commits"): what it writes shows at store_commit, and a read
  * inside it makes it an ordinary one. */
 bool store_begin_shared(PGconn *conn, long long match_id, apierr *err);
+/* A read-only transaction that sees one snapshot of the database
+ * throughout (REPEATABLE READ), for a long read such as an export. */
+bool store_begin_read_only(PGconn *conn, apierr *err);
 bool store_commit(PGconn *conn, apierr *err);
 void store_rollback(PGconn *conn);
 
