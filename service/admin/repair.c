@@ -63,11 +63,12 @@ static json_t *answer_of(const store_match *match, const rules_engine *engine,
                      describe_match(match, engine, state));
 }
 
-/* Loads the match; 409 when its status is not among those allowed. */
+/* Loads the match, and who in it can be notified into *reach; 409 when
+ * its status is not among those allowed. */
 static bool load(PGconn *conn, long long match_id, store_match *match,
-                 bool open_ok, apierr *err)
+                 store_reachability *reach, bool open_ok, apierr *err)
 {
-    if (!store_load_match(conn, match_id, match, err))
+    if (!store_load_match_reachable(conn, match_id, match, reach, err))
         return false;
     const char *status = match->status;
     bool ok = true;
@@ -122,7 +123,8 @@ json_t *repair_rewind(const caller *who, long long match_id, const json_t *body,
     long long to_seq = (long long)json_integer_value(to);
     PGconn *conn = db_conn(err);
     store_match match;
-    if (conn == NULL || !load(conn, match_id, &match, false, err))
+    store_reachability reach;
+    if (conn == NULL || !load(conn, match_id, &match, &reach, false, err))
         return NULL;
     json_t *answer = NULL, *event = NULL;
     rules_state *state = NULL;
@@ -151,7 +153,8 @@ json_t *repair_rewind(const caller *who, long long match_id, const json_t *body,
                             .count = 1,
                             .state = state,
                             .tell = APPEND_TELL_PENDING,
-                            .snapshot_now = true};
+                            .snapshot_now = true,
+                            .reach = &reach};
     if (!drop_choices_after(conn, match_id, to_seq, err) ||
         !append_events(conn, &match, engine, &change, NULL, err)) {
         store_rollback(conn);
@@ -211,7 +214,8 @@ json_t *repair_replace_seat(const caller *who, long long match_id, int seat,
                NULL;
     PGconn *conn = db_conn(err);
     store_match match;
-    if (conn == NULL || !load(conn, match_id, &match, true, err))
+    store_reachability reach;
+    if (conn == NULL || !load(conn, match_id, &match, &reach, true, err))
         return NULL;
     json_t *answer = NULL, *event = NULL;
     rules_state *state = NULL;
@@ -284,7 +288,8 @@ json_t *repair_abort(const caller *who, long long match_id, const json_t *body,
     const char *reason = reason_of(body, err);
     PGconn *conn = reason ? db_conn(err) : NULL;
     store_match match;
-    if (conn == NULL || !load(conn, match_id, &match, true, err))
+    store_reachability reach;
+    if (conn == NULL || !load(conn, match_id, &match, &reach, true, err))
         return NULL;
     json_t *answer = NULL, *event = NULL;
     rules_state *state = NULL;
@@ -310,7 +315,8 @@ json_t *repair_abort(const caller *who, long long match_id, const json_t *body,
                             .state = state,
                             .status = "aborted",
                             .tell = APPEND_TELL_ABORTED,
-                            .reason = reason};
+                            .reason = reason,
+                            .reach = &reach};
     if (!append_events(conn, &match, engine, &change, NULL, err)) {
         store_rollback(conn);
         goto done;

@@ -15,7 +15,7 @@
 #include "core/log.h"
 #include "ledger/seal.h"
 #include "notify/chat_formats.h"
-#include "store/matches.h"
+#include "store/reachability.h"
 #include "store/request_nonces.h"
 #include "store/store.h"
 

@@ -71,26 +71,32 @@ static bool tell(PGconn *conn, store_match *match, const rules_engine *engine,
                  apierr *err)
 {
     const rules_state *state = change->state;
+    store_reachability *reach = change->reach;
+    store_reachability read;
     if (change->tell == APPEND_TELL_ABORTED)
-        return notify_outbox_queue_aborted(conn, match, engine, state,
+        return notify_outbox_queue_aborted(conn, match, reach, engine, state,
                                            change->reason, err);
     if (state == NULL)
         return true;
     if (change->forfeited != 0 && final != NULL)
-        return notify_outbox_queue_over(conn, match, engine, state, final,
-                                        err);
+        return notify_outbox_queue_over(conn, match, reach, engine, state,
+                                        final, err);
+    if (reach == NULL)
+        reach = &read;
     switch (change->tell) {
     case APPEND_TELL_PENDING:
-        /* A match copied from the cache does not know who can be reached
+        /* A match copied from the cache may not know who can be reached
          * (matchstate_recall). */
-        return (!match->reachability_unknown ||
-                store_load_reachability(conn, match, err)) &&
-               notify_outbox_queue(conn, match, engine, state, err);
+        return ((change->reach != NULL && !reach->unknown) ||
+                store_reachability_load(conn, match->match_id,
+                                        match->seat_player, reach, err)) &&
+               notify_outbox_queue(conn, match, reach, engine, state, err);
     case APPEND_TELL_SEATS:
         /* The seats changed hands (a replaced seat, an import): who can be
          * reached is read again. */
-        return store_load_reachability(conn, match, err) &&
-               notify_outbox_queue_seats(conn, match, engine, state,
+        return store_reachability_load(conn, match->match_id,
+                                       match->seat_player, reach, err) &&
+               notify_outbox_queue_seats(conn, match, reach, engine, state,
                                          change->seats, err);
     default:
         return true;

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "store/db.h"
 #include "store/db_params.h"
@@ -38,53 +37,21 @@ bool store_insert_match(PGconn *conn, const store_match *match, apierr *err)
     return ok;
 }
 
-static unsigned long reachability_changes;
-
-static long long monotonic_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
-void store_reachability_changed(void)
-{
-    __atomic_add_fetch(&reachability_changes, 1, __ATOMIC_SEQ_CST);
-}
-
-/* Notes when a reading of who can be notified starts: a change counted
- * after this moment makes it out of date, even one made while it runs. */
-static void reachability_read_starts(store_match *match)
-{
-    match->reachability_changes =
-        __atomic_load_n(&reachability_changes, __ATOMIC_SEQ_CST);
-    match->reachability_read_ms = monotonic_ms();
-}
-
-/* Notes whose reachability was read (after the seats are known). */
-static void reachability_read_for_seats(store_match *match)
-{
-    memcpy(match->reachability_seat_player, match->seat_player,
-           sizeof match->seat_player);
-}
-
-bool store_reachability_current(const store_match *match, long long max_age_ms)
-{
-    return !match->reachability_unknown &&
-           match->reachability_changes ==
-               __atomic_load_n(&reachability_changes, __ATOMIC_SEQ_CST) &&
-           monotonic_ms() - match->reachability_read_ms < max_age_ms &&
-           memcmp(match->reachability_seat_player, match->seat_player,
-                  sizeof match->seat_player) == 0;
-}
-
 bool store_load_match(PGconn *conn, long long match_id, store_match *match,
                       apierr *err)
+{
+    store_reachability unused;
+    return store_load_match_reachable(conn, match_id, match, &unused, err);
+}
+
+bool store_load_match_reachable(PGconn *conn, long long match_id,
+                                store_match *match, store_reachability *reach,
+                                apierr *err)
 {
     db_params p = {0};
     db_params_int(&p, match_id);
     memset(match, 0, sizeof *match);
-    reachability_read_starts(match);
+    store_reachability_starts(reach);
     /* One round trip: the match row with its seats as a JSON array. */
     PGresult *result = db_query(
         conn,
@@ -132,7 +99,7 @@ bool store_load_match(PGconn *conn, long long match_id, store_match *match,
     json_t *seats = PQgetisnull(result, 0, 9)
                         ? json_array()
                         : json_loads(PQgetvalue(result, 0, 9), 0, NULL);
-    match->relay_webhooks = PQgetvalue(result, 0, 10)[0] == 't';
+    reach->relay_webhooks = PQgetvalue(result, 0, 10)[0] == 't';
     PQclear(result);
     if (!ok || match->options == NULL || seats == NULL ||
         match->seat_count > STORE_MAX_SEATS) {
@@ -151,52 +118,12 @@ bool store_load_match(PGconn *conn, long long match_id, store_match *match,
         snprintf(match->seat_name[seat], sizeof match->seat_name[seat], "%s",
                  json_string_value(json_array_get(seat_row, 2)));
         if (json_is_true(json_array_get(seat_row, 3)))
-            match->seat_has_email |= 1u << seat;
+            reach->seat_has_email |= 1u << seat;
         if (json_is_true(json_array_get(seat_row, 4)))
-            match->seat_has_webhook |= 1u << seat;
+            reach->seat_has_webhook |= 1u << seat;
     }
     json_decref(seats);
-    reachability_read_for_seats(match);
-    return true;
-}
-
-bool store_load_reachability(PGconn *conn, store_match *match, apierr *err)
-{
-    reachability_read_starts(match);
-    reachability_read_for_seats(match);
-    db_params p = {0};
-    db_params_int(&p, match->match_id);
-    PGresult *result = db_query(
-        conn,
-        "SELECT s.seat, p.email IS NOT NULL AND coalesce(ns.email, true),"
-        "       coalesce(ns.webhooks, true) AND"
-        "       EXISTS (SELECT 1 FROM webhooks w"
-        "                WHERE w.player_id = p.player_id"
-        "                  AND w.match_id IS NULL AND w.disabled_at IS NULL)"
-        "       OR EXISTS (SELECT 1 FROM player_stream_heads h"
-        "                   WHERE h.player_id = p.player_id),"
-        "       EXISTS (SELECT 1 FROM webhooks w WHERE w.match_id = s.match_id"
-        "                  AND w.disabled_at IS NULL)"
-        "  FROM seats s JOIN players p USING (player_id)"
-        "  LEFT JOIN notification_settings ns USING (player_id)"
-        " WHERE s.match_id = $1",
-        p.count, p.values, PGRES_TUPLES_OK, err);
-    if (result == NULL)
-        return false;
-    match->seat_has_email = match->seat_has_webhook = 0;
-    match->relay_webhooks = false;
-    match->reachability_unknown = false;
-    for (int row = 0; row < PQntuples(result); row++) {
-        int seat = atoi(PQgetvalue(result, row, 0));
-        if (seat < 0 || seat >= STORE_MAX_SEATS)
-            continue;
-        if (PQgetvalue(result, row, 1)[0] == 't')
-            match->seat_has_email |= 1u << seat;
-        if (PQgetvalue(result, row, 2)[0] == 't')
-            match->seat_has_webhook |= 1u << seat;
-        match->relay_webhooks = PQgetvalue(result, row, 3)[0] == 't';
-    }
-    PQclear(result);
+    store_reachability_read_for(reach, match->seat_player);
     return true;
 }
 

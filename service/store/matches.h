@@ -1,8 +1,8 @@
 /* matches.h: the match rows and their seats (migrations/001_foundation.sql):
  * a match's game, options, status and head, as every use case reads it in
- * one round trip with its seats and who can be notified; new matches,
- * joins, an admin's seat replacement and imports. The events that move the
- * head are events.h's. */
+ * one round trip with its seats (and who can be notified, reachability.h);
+ * new matches, joins, an admin's seat replacement and imports. The events
+ * that move the head are events.h's. */
 #ifndef SERVICE_STORE_MATCHES_H
 #define SERVICE_STORE_MATCHES_H
 
@@ -13,6 +13,7 @@
 
 #include "core/apierr.h"
 #include "ledger/seal.h"
+#include "store/reachability.h"
 #include "store/store.h"
 
 typedef struct store_match {
@@ -28,36 +29,7 @@ typedef struct store_match {
     long long created_by;
     long long seat_player[STORE_MAX_SEATS];  /* 0 = empty seat */
     char seat_name[STORE_MAX_SEATS][81];
-    /* Who can be notified, read with the match so that a move costs no
-     * extra round trip for it: bit s set when seat s's player has an email
-     * address / an enabled player webhook and has not turned that channel
-     * off (notification_settings), or has opened an event stream
-     * (streams/); relay_webhooks when the match has an
-     * enabled relay webhook. */
-    uint32_t seat_has_email;
-    uint32_t seat_has_webhook;
-    bool relay_webhooks;
-    /* Set on a copy from the process's cache (matchstate_recall): the
-     * three fields above are not known until store_load_reachability. */
-    bool reachability_unknown;
-    /* When they were read (store_reachability_current): the monotonic
-     * clock in ms, the process's count of changes to who can be notified
-     * then, and the seats' players then. */
-    long long reachability_read_ms;
-    unsigned long reachability_changes;
-    long long reachability_seat_player[STORE_MAX_SEATS];
 } store_match;
-
-/* Called after this process changed who can be notified (an email
- * setting, a webhook, a first event stream): every reading of it taken
- * before is out of date. */
-void store_reachability_changed(void);
-
-/* Whether match's reading of who can be notified may still be used: read
- * less than max_age_ms ago, since when this process changed none of it,
- * for the same players in the same seats. Another process's change is
- * seen once the reading is max_age_ms old. */
-bool store_reachability_current(const store_match *match, long long max_age_ms);
 
 /* Inserts a new match row with head 0 (its first events come by append). */
 bool store_insert_match(PGconn *conn, const store_match *match, apierr *err);
@@ -66,10 +38,12 @@ bool store_insert_match(PGconn *conn, const store_match *match, apierr *err);
  * frees with store_match_free. */
 bool store_load_match(PGconn *conn, long long match_id, store_match *match,
                       apierr *err);
-/* Reads who can be notified (seat_has_email, seat_has_webhook,
- * relay_webhooks) for a match struct made or changed by hand: an import,
- * a replaced seat. store_load_match reads them already. */
-bool store_load_reachability(PGconn *conn, store_match *match, apierr *err);
+
+/* store_load_match, and who in the match can be notified into *reach, in
+ * the same round trip: for a use case that may notify (reachability.h). */
+bool store_load_match_reachable(PGconn *conn, long long match_id,
+                                store_match *match, store_reachability *reach,
+                                apierr *err);
 
 void store_match_free(store_match *match);
 

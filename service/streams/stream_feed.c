@@ -14,6 +14,7 @@
 #include "store/db_params.h"
 #include "store/events.h"
 #include "store/matches.h"
+#include "store/reachability.h"
 
 struct stream_feed {
     streams_topic topic;
