@@ -84,13 +84,15 @@ static bool tell(PGconn *conn, store_match *match, const rules_engine *engine,
     if (reach == NULL)
         reach = &read;
     switch (change->tell) {
-    case APPEND_TELL_PENDING:
-        /* A match copied from the cache may not know who can be reached
-         * (matchstate_recall). */
-        return ((change->reach != NULL && !reach->unknown) ||
+    case APPEND_TELL_PENDING: {
+        /* Not given, or a match copied from the cache whose reading went
+         * out of date (matchstate_recall): read now. */
+        bool known = change->reach != NULL && !change->reach->unknown;
+        return (known ||
                 store_reachability_load(conn, match->match_id,
                                         match->seat_player, reach, err)) &&
                notify_outbox_queue(conn, match, reach, engine, state, err);
+    }
     case APPEND_TELL_SEATS:
         /* The seats changed hands (a replaced seat, an import): who can be
          * reached is read again. */
