@@ -45,6 +45,8 @@ bool store_load_match_reachable(PGconn *conn, long long match_id,
                                 store_match *match, store_reachability *reach,
                                 apierr *err);
 
+/* Frees what match owns (its options); the struct itself is the
+ * caller's. */
 void store_match_free(store_match *match);
 
 /* The match's head sequence number and the engine version it is played
@@ -74,7 +76,7 @@ bool store_import_match(PGconn *conn, const store_match *match,
 int store_seat_of(PGconn *conn, long long match_id, long long player_id,
                   apierr *err);
 
-/* The matches player_id holds a seat in, those in play first, the most
+/* The matches player_id holds a seat in, unfinished ones first, the most
  * recently changed first: at most limit ids into match_ids. How many, or
  * -1 with err filled. */
 int store_seats_recent_matches(PGconn *conn, long long player_id, int limit,
