@@ -378,8 +378,8 @@ PGresult *store_events_seatings(PGconn *conn, long long match_id,
 }
 
 PGresult *store_events_export_page(PGconn *conn, long long match_id,
-                                   long long after, long long upto,
-                                   int limit, apierr *err)
+                                   long long after, long long upto, int limit,
+                                   apierr *err)
 {
     db_params p = {0};
     db_params_int(&p, match_id);

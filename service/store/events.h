@@ -67,7 +67,7 @@ PGresult *store_events_seatings(PGconn *conn, long long match_id,
  * export writes them. The caller PQclears the result: rows of seq, the
  * stored canonical body, hash and prev_hash in hex. NULL with err filled. */
 PGresult *store_events_export_page(PGconn *conn, long long match_id,
-                                   long long after, long long upto,
-                                   int limit, apierr *err);
+                                   long long after, long long upto, int limit,
+                                   apierr *err);
 
 #endif

@@ -41,8 +41,7 @@ bool store_invitations_lock(PGconn *conn, long long invitation_id,
         out->match_id = atoll(PQgetvalue(r, 0, 0));
         snprintf(out->email, sizeof out->email, "%s", PQgetvalue(r, 0, 1));
         snprintf(out->name, sizeof out->name, "%s", PQgetvalue(r, 0, 2));
-        out->player_id =
-            PQgetisnull(r, 0, 3) ? 0 : atoll(PQgetvalue(r, 0, 3));
+        out->player_id = PQgetisnull(r, 0, 3) ? 0 : atoll(PQgetvalue(r, 0, 3));
     }
     PQclear(r);
     return true;
@@ -72,8 +71,8 @@ bool store_invitations_accept(PGconn *conn, long long invitation_id,
 }
 
 bool store_invitations_address(PGconn *conn, long long invitation_id,
-                               char *email, size_t size,
-                               long long *player_id, apierr *err)
+                               char *email, size_t size, long long *player_id,
+                               apierr *err)
 {
     db_params p = {0};
     db_params_int(&p, invitation_id);

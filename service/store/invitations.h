@@ -44,7 +44,7 @@ bool store_invitations_accept(PGconn *conn, long long invitation_id,
  * there is no such invitation) and its player (*player_id, 0 when none
  * yet). */
 bool store_invitations_address(PGconn *conn, long long invitation_id,
-                               char *email, size_t size,
-                               long long *player_id, apierr *err);
+                               char *email, size_t size, long long *player_id,
+                               apierr *err);
 
 #endif

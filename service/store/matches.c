@@ -294,12 +294,12 @@ int store_seats_in_play(PGconn *conn, long long player_id, int limit,
     db_params p = {0};
     db_params_int(&p, player_id);
     db_params_int(&p, limit);
-    PGresult *r = db_query(
-        conn,
-        "SELECT s.match_id, s.seat FROM seats s JOIN matches m USING"
-        " (match_id) WHERE s.player_id = $1 AND m.status = 'active'"
-        " ORDER BY m.updated_at, s.match_id LIMIT $2::int",
-        p.count, p.values, PGRES_TUPLES_OK, err);
+    PGresult *r =
+        db_query(conn,
+                 "SELECT s.match_id, s.seat FROM seats s JOIN matches m USING"
+                 " (match_id) WHERE s.player_id = $1 AND m.status = 'active'"
+                 " ORDER BY m.updated_at, s.match_id LIMIT $2::int",
+                 p.count, p.values, PGRES_TUPLES_OK, err);
     if (r == NULL)
         return -1;
     int count = PQntuples(r) < limit ? PQntuples(r) : limit;
@@ -314,8 +314,7 @@ int store_seats_in_play(PGconn *conn, long long player_id, int limit,
 PGresult *store_matches_export_page(PGconn *conn, const char *status,
                                     const char *since, const char *until,
                                     const char *after_created,
-                                    long long after_id, int limit,
-                                    apierr *err)
+                                    long long after_id, int limit, apierr *err)
 {
     db_params p = {0};
     db_params_text(&p, status);

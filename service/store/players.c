@@ -190,9 +190,9 @@ bool store_player_address(PGconn *conn, long long player_id, char *email,
 {
     db_params p = {0};
     db_params_int(&p, player_id);
-    PGresult *r = db_query(conn,
-                           "SELECT email FROM players WHERE player_id = $1",
-                           p.count, p.values, PGRES_TUPLES_OK, err);
+    PGresult *r =
+        db_query(conn, "SELECT email FROM players WHERE player_id = $1",
+                 p.count, p.values, PGRES_TUPLES_OK, err);
     if (r == NULL)
         return false;
     *found = PQntuples(r) > 0;
@@ -201,9 +201,9 @@ bool store_player_address(PGconn *conn, long long player_id, char *email,
     return true;
 }
 
-bool store_player_signing_key(PGconn *conn, long long player_id,
-                              char name[81], char key_b64[64],
-                              char key_id[64], bool *found, apierr *err)
+bool store_player_signing_key(PGconn *conn, long long player_id, char name[81],
+                              char key_b64[64], char key_id[64], bool *found,
+                              apierr *err)
 {
     db_params p = {0};
     db_params_int(&p, player_id);

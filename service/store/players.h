@@ -66,8 +66,8 @@ bool store_player_address(PGconn *conn, long long player_id, char *email,
 /* The player's name and the key their requests are checked with (their
  * oldest key that is not revoked: its standard base64 and its id); *found
  * false when there is no such player or they have no usable key. */
-bool store_player_signing_key(PGconn *conn, long long player_id,
-                              char name[81], char key_b64[64],
-                              char key_id[64], bool *found, apierr *err);
+bool store_player_signing_key(PGconn *conn, long long player_id, char name[81],
+                              char key_b64[64], char key_id[64], bool *found,
+                              apierr *err);
 
 #endif

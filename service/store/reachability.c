@@ -43,8 +43,8 @@ bool store_reachability_current(const store_reachability *reach,
            reach->changes ==
                __atomic_load_n(&reachability_changes, __ATOMIC_SEQ_CST) &&
            monotonic_ms() - reach->read_ms < max_age_ms &&
-           memcmp(reach->seat_player, seat_player,
-                  sizeof reach->seat_player) == 0;
+           memcmp(reach->seat_player, seat_player, sizeof reach->seat_player) ==
+               0;
 }
 
 void store_reachability_forget(store_reachability *reach)

@@ -35,7 +35,6 @@ bool store_save_nonce(PGconn *conn, const char *key_id, const char *nonce,
  * sent, so its nonce neither guards against a replay nor serves a retry;
  * exports carry the signed requests in the events, not here. How many
  * rows went, or -1 with err. */
-int store_prune_nonces(PGconn *conn, long long seconds, int limit,
-                       apierr *err);
+int store_prune_nonces(PGconn *conn, long long seconds, int limit, apierr *err);
 
 #endif
