@@ -10,13 +10,15 @@
 
 #include "store/db.h"
 #include "store/db_params.h"
+#include "store/delegate_grants.h"
 #include "ledger/export_check.h"
 #include "core/log.h"
+#include "store/events.h"
+#include "store/matches.h"
 #include "store/store.h"
 
-#define EVENTS_PAGE_TEXT "256"
+#define EVENTS_PAGE 256
 #define MATCHES_PAGE 64
-#define MATCHES_PAGE_TEXT "64"
 
 struct export_stream {
     bool bulk;
@@ -60,26 +62,7 @@ static void put(export_stream *s, const char *text, size_t len)
 static bool players(PGconn *conn, long long match_id, long long head,
                     json_t *seats, json_t *replacements, apierr *err)
 {
-    db_params p = {0};
-    db_params_int(&p, match_id);
-    db_params_int(&p, head);
-    PGresult *result = db_query(
-        conn,
-        "SELECT e.kind, e.seat, p.player_id, p.name, p.email,"
-        " CASE WHEN e.kind = 'joined' THEN encode(k.public_key, 'base64')"
-        "      ELSE e.body::json #>> '{data,public_key}' END,"
-        " CASE WHEN e.kind = 'joined' THEN k.key_id"
-        "      ELSE e.body::json #>> '{data,key_id}' END"
-        " FROM events e"
-        " JOIN players p ON p.player_id ="
-        "   substr(e.body::json #>> '{data,player}', 3)::bigint"
-        " LEFT JOIN LATERAL (SELECT key_id, public_key FROM player_keys"
-        "   WHERE player_id = p.player_id ORDER BY created_at, key_id"
-        "   LIMIT 1) k ON true"
-        " WHERE e.match_id = $1 AND e.seq <= $2"
-        "   AND e.kind IN ('joined', 'seat_replaced')"
-        " ORDER BY e.seq",
-        p.count, p.values, PGRES_TUPLES_OK, err);
+    PGresult *result = store_events_seatings(conn, match_id, head, err);
     if (result == NULL)
         return false;
     for (int row = 0; row < PQntuples(result); row++) {
@@ -165,21 +148,7 @@ static json_t *sealed_choices(PGconn *conn, long long match_id, apierr *err)
 static json_t *delegates(PGconn *conn, long long match_id, long long head,
                          apierr *err)
 {
-    db_params p = {0};
-    db_params_int(&p, match_id);
-    db_params_int(&p, head);
-    PGresult *result = db_query(
-        conn,
-        "SELECT d.delegate_id, d.player_id, d.key_id, d.name,"
-        " d.grant_request::json #>> '{body}', d.grant_request,"
-        " to_char(d.revoked_at AT TIME ZONE 'UTC',"
-        "  'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
-        " FROM delegates d WHERE d.delegate_id IN ("
-        "  SELECT DISTINCT substr(e.body::json #>> '{data,delegate,grant}',"
-        "   3)::bigint FROM events e WHERE e.match_id = $1 AND e.seq <= $2"
-        "   AND e.body::json #>> '{data,delegate,grant}' IS NOT NULL)"
-        " ORDER BY d.delegate_id",
-        p.count, p.values, PGRES_TUPLES_OK, err);
+    PGresult *result = store_grants_of_match(conn, match_id, head, err);
     if (result == NULL)
         return NULL;
     json_t *list = json_array();
@@ -217,8 +186,7 @@ static json_t *delegates(PGconn *conn, long long match_id, long long head,
 static json_t *header(PGconn *conn, long long match_id, long long *head,
                       apierr *err)
 {
-    if (!db_command(conn, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", 0,
-                    NULL, err))
+    if (!store_begin_read_only(conn, err))
         return NULL;
     store_match match;
     json_t *out = NULL, *seats = json_array(), *replaced = json_array();
@@ -263,7 +231,7 @@ static json_t *header(PGconn *conn, long long match_id, long long *head,
         store_rollback(conn);
         return NULL;
     }
-    if (!db_command(conn, "COMMIT", 0, NULL, err)) {
+    if (!store_commit(conn, err)) {
         json_decref(out);
         return NULL;
     }
@@ -296,16 +264,8 @@ static bool start_match(export_stream *s, PGconn *conn, long long match_id,
  * hashes added. */
 static bool event_page(export_stream *s, PGconn *conn, apierr *err)
 {
-    db_params p = {0};
-    db_params_int(&p, s->match_id);
-    db_params_int(&p, s->written_seq);
-    db_params_int(&p, s->head);
-    PGresult *result = db_query(
-        conn,
-        "SELECT seq, body, encode(hash, 'hex'), encode(prev_hash, 'hex')"
-        " FROM events WHERE match_id = $1 AND seq > $2 AND seq <= $3"
-        " ORDER BY seq LIMIT " EVENTS_PAGE_TEXT,
-        p.count, p.values, PGRES_TUPLES_OK, err);
+    PGresult *result = store_events_export_page(
+        conn, s->match_id, s->written_seq, s->head, EVENTS_PAGE, err);
     if (result == NULL)
         return false;
     int rows = PQntuples(result);
@@ -334,21 +294,10 @@ static bool event_page(export_stream *s, PGconn *conn, apierr *err)
 
 static bool id_page(export_stream *s, PGconn *conn, apierr *err)
 {
-    db_params p = {0};
-    db_params_text(&p, s->status[0] ? s->status : NULL);
-    db_params_text(&p, s->has_since ? s->since : NULL);
-    db_params_text(&p, s->has_until ? s->until : NULL);
-    db_params_text(&p, s->after_created);
-    db_params_int(&p, s->after_id);
-    PGresult *result = db_query(
-        conn,
-        "SELECT match_id, created_at::text FROM matches"
-        " WHERE ($1::text IS NULL OR status = $1)"
-        "   AND ($2::timestamptz IS NULL OR updated_at >= $2::timestamptz)"
-        "   AND ($3::timestamptz IS NULL OR updated_at < $3::timestamptz)"
-        "   AND (created_at, match_id) > ($4::timestamptz, $5::bigint)"
-        " ORDER BY created_at, match_id LIMIT " MATCHES_PAGE_TEXT,
-        p.count, p.values, PGRES_TUPLES_OK, err);
+    PGresult *result = store_matches_export_page(
+        conn, s->status[0] ? s->status : NULL, s->has_since ? s->since : NULL,
+        s->has_until ? s->until : NULL, s->after_created, s->after_id,
+        MATCHES_PAGE, err);
     if (result == NULL)
         return false;
     s->id_count = PQntuples(result);

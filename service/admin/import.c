@@ -22,6 +22,9 @@
 #include "ledger/replay.h"
 #include "store/delegate_grants.h"
 #include "store/sealed_choices.h"
+#include "store/events.h"
+#include "store/matches.h"
+#include "store/players.h"
 #include "store/store.h"
 
 /* One match on its way in. */

@@ -15,6 +15,9 @@
 #include "play/request.h"
 #include "play/matchstate.h"
 #include "ledger/replay.h"
+#include "store/events.h"
+#include "store/matches.h"
+#include "store/players.h"
 #include "store/store.h"
 
 #define REASON_MAX 500
@@ -60,11 +63,12 @@ static json_t *answer_of(const store_match *match, const rules_engine *engine,
                      describe_match(match, engine, state));
 }
 
-/* Loads the match; 409 when its status is not among those allowed. */
+/* Loads the match, and who in it can be notified into *reach; 409 when
+ * its status is not among those allowed. */
 static bool load(PGconn *conn, long long match_id, store_match *match,
-                 bool open_ok, apierr *err)
+                 store_reachability *reach, bool open_ok, apierr *err)
 {
-    if (!store_load_match(conn, match_id, match, err))
+    if (!store_load_match_reachable(conn, match_id, match, reach, err))
         return false;
     const char *status = match->status;
     bool ok = true;
@@ -119,7 +123,8 @@ json_t *repair_rewind(const caller *who, long long match_id, const json_t *body,
     long long to_seq = (long long)json_integer_value(to);
     PGconn *conn = db_conn(err);
     store_match match;
-    if (conn == NULL || !load(conn, match_id, &match, false, err))
+    store_reachability reach;
+    if (conn == NULL || !load(conn, match_id, &match, &reach, false, err))
         return NULL;
     json_t *answer = NULL, *event = NULL;
     rules_state *state = NULL;
@@ -148,7 +153,8 @@ json_t *repair_rewind(const caller *who, long long match_id, const json_t *body,
                             .count = 1,
                             .state = state,
                             .tell = APPEND_TELL_PENDING,
-                            .snapshot_now = true};
+                            .snapshot_now = true,
+                            .reach = &reach};
     if (!drop_choices_after(conn, match_id, to_seq, err) ||
         !append_events(conn, &match, engine, &change, NULL, err)) {
         store_rollback(conn);
@@ -177,26 +183,10 @@ static bool player_key(PGconn *conn, long long player_id, char name[81],
 {
     char ref[32];
     store_player_ref(player_id, ref);
-    db_params p = {0};
-    db_params_int(&p, player_id);
-    PGresult *result = db_query(
-        conn,
-        "SELECT p.name, translate(encode(k.public_key, 'base64'), E'\\n', ''),"
-        " k.key_id FROM players p"
-        " JOIN LATERAL (SELECT key_id, public_key FROM player_keys"
-        "   WHERE player_id = p.player_id AND revoked_at IS NULL"
-        "   ORDER BY created_at, key_id LIMIT 1) k ON true"
-        " WHERE p.player_id = $1",
-        p.count, p.values, PGRES_TUPLES_OK, err);
-    if (result == NULL)
+    bool found = false;
+    if (!store_player_signing_key(conn, player_id, name, key_b64, key_id,
+                                  &found, err))
         return false;
-    bool found = PQntuples(result) == 1;
-    if (found) {
-        snprintf(name, 81, "%s", PQgetvalue(result, 0, 0));
-        snprintf(key_b64, 64, "%s", PQgetvalue(result, 0, 1));
-        snprintf(key_id, 64, "%s", PQgetvalue(result, 0, 2));
-    }
-    PQclear(result);
     if (!found)
         return apierr_set(err, 404, "no_such_player",
                           "there is no player %s with a usable key", ref);
@@ -224,7 +214,8 @@ json_t *repair_replace_seat(const caller *who, long long match_id, int seat,
                NULL;
     PGconn *conn = db_conn(err);
     store_match match;
-    if (conn == NULL || !load(conn, match_id, &match, true, err))
+    store_reachability reach;
+    if (conn == NULL || !load(conn, match_id, &match, &reach, true, err))
         return NULL;
     json_t *answer = NULL, *event = NULL;
     rules_state *state = NULL;
@@ -297,7 +288,8 @@ json_t *repair_abort(const caller *who, long long match_id, const json_t *body,
     const char *reason = reason_of(body, err);
     PGconn *conn = reason ? db_conn(err) : NULL;
     store_match match;
-    if (conn == NULL || !load(conn, match_id, &match, true, err))
+    store_reachability reach;
+    if (conn == NULL || !load(conn, match_id, &match, &reach, true, err))
         return NULL;
     json_t *answer = NULL, *event = NULL;
     rules_state *state = NULL;
@@ -323,7 +315,8 @@ json_t *repair_abort(const caller *who, long long match_id, const json_t *body,
                             .state = state,
                             .status = "aborted",
                             .tell = APPEND_TELL_ABORTED,
-                            .reason = reason};
+                            .reason = reason,
+                            .reach = &reach};
     if (!append_events(conn, &match, engine, &change, NULL, err)) {
         store_rollback(conn);
         goto done;

@@ -7,7 +7,7 @@
 
 #include "auth/auth.h"
 #include "store/db.h"
-#include "store/store.h"
+#include "store/request_nonces.h"
 
 const char *admin_public_key(void)
 {

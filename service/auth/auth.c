@@ -8,7 +8,7 @@
 
 #include "core/ways.h"
 #include "store/db.h"
-#include "store/store.h"
+#include "store/player_keys.h"
 
 /* Binds a nonce to one exact request, so a retry is recognised and a reuse
  * for something else is not. */

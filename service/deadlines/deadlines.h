@@ -20,7 +20,7 @@
 #include "core/apierr.h"
 #include "deadlines/deadline_math.h"
 #include "rules.h"
-#include "store/store.h"
+#include "store/matches.h"
 
 /* One row, as the worker and the actions need it. */
 typedef struct deadline_row {

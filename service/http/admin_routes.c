@@ -11,7 +11,7 @@
 #include "notify/notify_outbox.h"
 #include "rules.h"
 #include "store/db.h"
-#include "store/store.h"
+#include "store/request_nonces.h"
 
 static ssize_t stream_read(void *stream, uint64_t pos, char *buf, size_t max)
 {

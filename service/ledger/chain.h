@@ -3,7 +3,7 @@
  * first) followed by the event's canonical JSON (RFC 8785, canonical.h),
  * so changing, dropping or
  * reordering any event changes every hash after it. The store writes the
- * chain (store/store.h store_append); anyone can check it (verify.h). */
+ * chain (store/events.h store_append); anyone can check it (verify.h). */
 #ifndef SERVICE_LEDGER_CHAIN_H
 #define SERVICE_LEDGER_CHAIN_H
 

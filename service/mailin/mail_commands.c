@@ -23,6 +23,7 @@
 #include "play/retry.h"
 #include "play/vacations.h"
 #include "store/db.h"
+#include "store/matches.h"
 #include "store/store.h"
 
 #define MAX_COMMANDS 50

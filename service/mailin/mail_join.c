@@ -7,7 +7,8 @@
 #include "play/matches.h"
 #include "play/retry.h"
 #include "store/db.h"
-#include "store/db_params.h"
+#include "store/invitations.h"
+#include "store/players.h"
 #include "store/store.h"
 
 long long mail_join_player_of(const char *address, apierr *err)
@@ -15,17 +16,7 @@ long long mail_join_player_of(const char *address, apierr *err)
     PGconn *conn = db_conn(err);
     if (conn == NULL)
         return -1;
-    const char *params[] = {address};
-    PGresult *r = db_query(conn,
-                           "SELECT player_id FROM players"
-                           " WHERE lower(email) = lower($1)"
-                           " ORDER BY created_at, player_id LIMIT 1",
-                           1, params, PGRES_TUPLES_OK, err);
-    if (r == NULL)
-        return -1;
-    long long id = PQntuples(r) ? atoll(PQgetvalue(r, 0, 0)) : 0;
-    PQclear(r);
-    return id;
+    return store_player_by_email(conn, address, err);
 }
 
 /* The invitation's player, made or found once and kept on the invitation
@@ -35,51 +26,34 @@ static bool invited_player(PGconn *conn, long long invitation_id,
                            long long *match_id, long long *player_id,
                            apierr *err)
 {
-    db_params p = {0};
-    db_params_int(&p, invitation_id);
     if (!store_begin(conn, err))
         return false;
-    PGresult *r = db_query(conn,
-                           "SELECT match_id, email, name, player_id"
-                           " FROM invitations WHERE invitation_id = $1"
-                           " FOR UPDATE",
-                           p.count, p.values, PGRES_TUPLES_OK, err);
-    if (r == NULL)
+    store_invitation invitation;
+    bool found = false;
+    if (!store_invitations_lock(conn, invitation_id, &invitation, &found,
+                                err))
         goto fail;
-    if (PQntuples(r) == 0) {
-        PQclear(r);
+    if (!found) {
         apierr_set(err, 404, "no_invitation",
                    "this invitation no longer exists (the match was "
                    "deleted)");
         goto fail;
     }
-    *match_id = atoll(PQgetvalue(r, 0, 0));
-    if (!PQgetisnull(r, 0, 3)) {
-        *player_id = atoll(PQgetvalue(r, 0, 3));
-        PQclear(r);
+    *match_id = invitation.match_id;
+    if (invitation.player_id != 0) {
+        *player_id = invitation.player_id;
         store_rollback(conn);
         return true;
     }
-    char *email = strdup(PQgetvalue(r, 0, 1));
-    char *name = strdup(PQgetvalue(r, 0, 2));
-    PQclear(r);
-    *player_id = mail_join_player_of(email, err);
+    *player_id = mail_join_player_of(invitation.email, err);
     char key_id[40];
     bool ok = *player_id >= 0 &&
               (*player_id > 0 ||
-               store_create_player(conn, name, email, NULL, player_id, key_id,
-                                   err));
-    free(email);
-    free(name);
+               store_create_player(conn, invitation.name, invitation.email,
+                                   NULL, player_id, key_id, err));
     if (!ok)
         goto fail;
-    db_params u = {0};
-    db_params_int(&u, invitation_id);
-    db_params_int(&u, *player_id);
-    if (!db_command(conn,
-                    "UPDATE invitations SET player_id = $2"
-                    " WHERE invitation_id = $1",
-                    u.count, u.values, err) ||
+    if (!store_invitations_set_player(conn, invitation_id, *player_id, err) ||
         !store_commit(conn, err))
         goto fail;
     return true;
@@ -124,10 +98,5 @@ bool mail_join_accept(long long invitation_id, const caller *base,
     }
     *seat = (int)json_integer_value(json_object_get(answer, "seat"));
     json_decref(answer);
-    db_params p = {0};
-    db_params_int(&p, invitation_id);
-    return db_command(conn,
-                      "UPDATE invitations SET accepted_at = now()"
-                      " WHERE invitation_id = $1 AND accepted_at IS NULL",
-                      p.count, p.values, err);
+    return store_invitations_accept(conn, invitation_id, err);
 }

@@ -11,6 +11,8 @@
 #include "mailin/mail_join.h"
 #include "store/db.h"
 #include "store/db_params.h"
+#include "store/invitations.h"
+#include "store/players.h"
 
 static bool refused(mail_sender *out, const char *fmt, const char *a,
                     const char *b)
@@ -25,21 +27,24 @@ static bool refused(mail_sender *out, const char *fmt, const char *a,
 static bool address_of(PGconn *conn, const reply_token *token, char *out,
                        size_t size, long long *player_id, apierr *err)
 {
-    static const char *const sql[] = {
-        [REPLY_TOKEN_SEAT] = "SELECT email, player_id FROM players"
-                             " WHERE player_id = $1",
-        [REPLY_TOKEN_ACCOUNT] = "SELECT email, player_id FROM players"
-                                " WHERE player_id = $1",
-        [REPLY_TOKEN_INVITATION] = "SELECT email, player_id FROM invitations"
-                                   " WHERE invitation_id = $1",
-        [REPLY_TOKEN_CONFIRMATION] = "SELECT email, player_id"
-                                     " FROM mail_confirmations"
-                                     " WHERE confirmation_id = $1",
-    };
+    if (token->kind == REPLY_TOKEN_SEAT ||
+        token->kind == REPLY_TOKEN_ACCOUNT) {
+        bool found = false;
+        if (!store_player_address(conn, token->subject, out, size, &found,
+                                  err))
+            return false;
+        *player_id = found ? token->subject : 0;
+        return true;
+    }
+    if (token->kind == REPLY_TOKEN_INVITATION)
+        return store_invitations_address(conn, token->subject, out, size,
+                                         player_id, err);
     db_params p = {0};
     db_params_int(&p, token->subject);
-    PGresult *r = db_query(conn, sql[token->kind], p.count, p.values,
-                           PGRES_TUPLES_OK, err);
+    PGresult *r = db_query(conn,
+                           "SELECT email, player_id FROM mail_confirmations"
+                           " WHERE confirmation_id = $1",
+                           p.count, p.values, PGRES_TUPLES_OK, err);
     if (r == NULL)
         return false;
     out[0] = '\0';

@@ -6,8 +6,11 @@
 
 #include "play/matches.h"
 #include "store/db.h"
-#include "store/db_params.h"
+#include "store/matches.h"
 #include "store/store.h"
+
+/* The most matches "show" lists, those in play first. */
+#define MAIL_SHOW_MATCHES 20
 
 static const char *str(const json_t *object, const char *key)
 {
@@ -144,22 +147,16 @@ bool mail_show_matches(FILE *out, long long player_id, apierr *err)
     PGconn *conn = db_conn(err);
     if (conn == NULL)
         return false;
-    db_params p = {0};
-    db_params_int(&p, player_id);
-    PGresult *r = db_query(conn,
-                           "SELECT m.match_id FROM seats s"
-                           " JOIN matches m USING (match_id)"
-                           " WHERE s.player_id = $1"
-                           " ORDER BY m.status = 'finished', m.updated_at DESC"
-                           " LIMIT 20",
-                           p.count, p.values, PGRES_TUPLES_OK, err);
-    if (r == NULL)
+    long long match_ids[MAIL_SHOW_MATCHES];
+    int count = store_seats_recent_matches(conn, player_id, MAIL_SHOW_MATCHES,
+                                           match_ids, err);
+    if (count < 0)
         return false;
-    if (PQntuples(r) == 0)
+    if (count == 0)
         fprintf(out, "You have no matches yet.\n");
     caller who = {.player_id = player_id};
-    for (int i = 0; i < PQntuples(r); i++) {
-        long long match_id = atoll(PQgetvalue(r, i, 0));
+    for (int i = 0; i < count; i++) {
+        long long match_id = match_ids[i];
         apierr one;
         json_t *view = matches_seat_view(&who, match_id, &one);
         if (view == NULL)
@@ -185,7 +182,6 @@ bool mail_show_matches(FILE *out, long long player_id, apierr *err)
             fputc('\n', out);
         json_decref(view);
     }
-    PQclear(r);
     return true;
 }
 

@@ -26,6 +26,8 @@
 #include "play/players.h"
 #include "store/db.h"
 #include "store/db_params.h"
+#include "store/matches.h"
+#include "store/players.h"
 #include "store/store.h"
 
 static int answers_per_hour(void)
@@ -137,17 +139,8 @@ static bool record(PGconn *conn, const mail_message *message, const char *key,
 /* The seat player holds in match, or -1. */
 static int seat_in(PGconn *conn, long long match_id, long long player_id)
 {
-    db_params p = {0};
-    db_params_int(&p, match_id);
-    db_params_int(&p, player_id);
     apierr err;
-    PGresult *r = db_query(conn,
-                           "SELECT seat FROM seats WHERE match_id = $1"
-                           " AND player_id = $2",
-                           p.count, p.values, PGRES_TUPLES_OK, &err);
-    int seat = r && PQntuples(r) ? atoi(PQgetvalue(r, 0, 0)) : -1;
-    PQclear(r);
-    return seat;
+    return store_seat_of(conn, match_id, player_id, &err);
 }
 
 /* The answer's reply address: about the match the answer shows (the

@@ -253,15 +253,21 @@ static bool queue_seat(PGconn *conn, long long match_id, long long seq,
 }
 
 /* The seats whose players can be told anything, read with the match
- * (store_load_match), so a match nobody listens to costs no payload
- * building and no inserts. */
-static uint32_t listening_seats(const store_match *match)
+ * (store_load_match_reachable), so a match nobody listens to costs no
+ * payload building and no inserts. */
+static uint32_t listening_seats(const store_reachability *reach)
 {
     /* Not read (a cached copy): every seat, and the SQL decides. */
-    if (match->reachability_unknown)
+    if (reach == NULL || reach->unknown)
         return ~0u;
-    return match->seat_has_webhook |
-           (mail_configured() ? match->seat_has_email : 0);
+    return reach->seat_has_webhook |
+           (mail_configured() ? reach->seat_has_email : 0);
+}
+
+/* Whether the match's relays may be told: unknown counts as yes. */
+static bool relaying(const store_reachability *reach)
+{
+    return reach == NULL || reach->unknown || reach->relay_webhooks;
 }
 
 /* One row per enabled relay webhook of the match: public data only. */
@@ -290,11 +296,12 @@ static bool queue_relays(PGconn *conn, long long match_id, long long seq,
 /* The rows for whoever must act (every seat when over) among the seats in
  * only, and the match relays'; result as in public_payload. */
 static bool queue(PGconn *conn, const store_match *match,
-                  const rules_engine *engine, const rules_state *state,
-                  bool over, uint32_t only, const json_t *result, apierr *err)
+                  const store_reachability *reach, const rules_engine *engine,
+                  const rules_state *state, bool over, uint32_t only,
+                  const json_t *result, apierr *err)
 {
-    uint32_t listening = listening_seats(match);
-    bool relay = match->relay_webhooks || match->reachability_unknown;
+    uint32_t listening = listening_seats(reach);
+    bool relay = relaying(reach);
     rules_pending pending;
     engine->pending(state, &pending);
     if (over)
@@ -355,38 +362,43 @@ json_t *notify_outbox_turn_payload(PGconn *conn, const store_match *match,
 }
 
 bool notify_outbox_queue(PGconn *conn, const store_match *match,
+                         const store_reachability *reach,
                          const rules_engine *engine, const rules_state *state,
                          apierr *err)
 {
-    return notify_outbox_queue_seats(conn, match, engine, state, ~0u, err);
+    return notify_outbox_queue_seats(conn, match, reach, engine, state, ~0u,
+                                     err);
 }
 
 bool notify_outbox_queue_seats(PGconn *conn, const store_match *match,
+                               const store_reachability *reach,
                                const rules_engine *engine,
                                const rules_state *state, uint32_t only,
                                apierr *err)
 {
     rules_pending pending;
     engine->pending(state, &pending);
-    return queue(conn, match, engine, state, pending.wait == RULES_WAIT_NOBODY,
-                 only, NULL, err);
+    return queue(conn, match, reach, engine, state,
+                 pending.wait == RULES_WAIT_NOBODY, only, NULL, err);
 }
 
 bool notify_outbox_queue_over(PGconn *conn, const store_match *match,
+                              const store_reachability *reach,
                               const rules_engine *engine,
                               const rules_state *state, const json_t *result,
                               apierr *err)
 {
-    return queue(conn, match, engine, state, true, ~0u, result, err);
+    return queue(conn, match, reach, engine, state, true, ~0u, result, err);
 }
 
 bool notify_outbox_queue_aborted(PGconn *conn, const store_match *match,
+                                 const store_reachability *reach,
                                  const rules_engine *engine,
                                  const rules_state *state, const char *why,
                                  apierr *err)
 {
-    uint32_t listening = listening_seats(match);
-    bool relay = match->relay_webhooks || match->reachability_unknown;
+    uint32_t listening = listening_seats(reach);
+    bool relay = relaying(reach);
     if (listening == 0 && !relay)
         return true;
     char ref[32];
@@ -462,11 +474,12 @@ bool notify_outbox_queue_nudge(PGconn *conn, const store_match *match,
 }
 
 bool notify_outbox_remind(PGconn *conn, const store_match *match,
+                          const store_reachability *reach,
                           const rules_engine *engine, const rules_state *state,
                           int seat, long long seq, const json_t *deadline,
                           apierr *err)
 {
-    if (!(listening_seats(match) & (1u << seat)))
+    if (!(listening_seats(reach) & (1u << seat)))
         return true;
     rules_pending pending;
     engine->pending(state, &pending);

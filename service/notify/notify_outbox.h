@@ -30,11 +30,15 @@
 
 #include "core/apierr.h"
 #include "rules.h"
-#include "store/store.h"
+#include "store/matches.h"
+#include "store/reachability.h"
 
 /* Queues the rows for match at match->head_seq (inside the caller's
- * transaction). */
+ * transaction), for the seats and relays reach says can be told (NULL or
+ * unknown: every one, and the statements decide). The functions below that
+ * take a reach read it the same way. */
 bool notify_outbox_queue(PGconn *conn, const store_match *match,
+                         const store_reachability *reach,
                          const rules_engine *engine, const rules_state *state,
                          apierr *err);
 
@@ -82,6 +86,7 @@ int notify_outbox_cancel_pointless(PGconn *conn);
 /* The rows of a match that ended other than by the rules (a forfeit):
  * every seat and relay is told it is over, with result (borrowed). */
 bool notify_outbox_queue_over(PGconn *conn, const store_match *match,
+                              const store_reachability *reach,
                               const rules_engine *engine,
                               const rules_state *state, const json_t *result,
                               apierr *err);
@@ -91,6 +96,7 @@ bool notify_outbox_queue_over(PGconn *conn, const store_match *match,
  * (borrowed: when it is due and what happens then), about event seq, the
  * start of the wait. */
 bool notify_outbox_remind(PGconn *conn, const store_match *match,
+                          const store_reachability *reach,
                           const rules_engine *engine, const rules_state *state,
                           int seat, long long seq, const json_t *deadline,
                           apierr *err);
@@ -107,6 +113,7 @@ bool notify_outbox_admins(PGconn *conn, const store_match *match,
  * put in by an admin, or the seats of a restored sealed decision that have
  * not committed yet. */
 bool notify_outbox_queue_seats(PGconn *conn, const store_match *match,
+                               const store_reachability *reach,
                                const rules_engine *engine,
                                const rules_state *state, uint32_t only,
                                apierr *err);
@@ -116,6 +123,7 @@ bool notify_outbox_queue_seats(PGconn *conn, const store_match *match,
  * with the admin's reason why. engine and state may be NULL (a match that
  * had not started). */
 bool notify_outbox_queue_aborted(PGconn *conn, const store_match *match,
+                                 const store_reachability *reach,
                                  const rules_engine *engine,
                                  const rules_state *state, const char *why,
                                  apierr *err);

@@ -8,6 +8,7 @@
 #include "store/db.h"
 #include "store/db_params.h"
 #include "ledger/seal.h"
+#include "store/reachability.h"
 #include "store/store.h"
 #include "notify/templates.h"
 

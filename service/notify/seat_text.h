@@ -9,7 +9,7 @@
 #include <jansson.h>
 
 #include "rules.h"
-#include "store/store.h"
+#include "store/matches.h"
 
 /* A group of moves of one form shows at most this many examples. */
 #define SEAT_TEXT_EXAMPLES 3

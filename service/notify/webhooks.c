@@ -15,6 +15,8 @@
 #include "core/log.h"
 #include "ledger/seal.h"
 #include "notify/chat_formats.h"
+#include "store/reachability.h"
+#include "store/request_nonces.h"
 #include "store/store.h"
 
 #define SECRET_BYTES 32

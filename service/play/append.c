@@ -10,6 +10,7 @@
 #include "ledger/forfeit.h"
 #include "notify/notify_outbox.h"
 #include "play/retry.h"
+#include "store/events.h"
 
 bool append_reveal_seed(const store_match *match,
                         char hex[2 * SEAL_SEED_BYTES + 1], apierr *err)
@@ -70,26 +71,34 @@ static bool tell(PGconn *conn, store_match *match, const rules_engine *engine,
                  apierr *err)
 {
     const rules_state *state = change->state;
+    store_reachability *reach = change->reach;
+    store_reachability read;
     if (change->tell == APPEND_TELL_ABORTED)
-        return notify_outbox_queue_aborted(conn, match, engine, state,
+        return notify_outbox_queue_aborted(conn, match, reach, engine, state,
                                            change->reason, err);
     if (state == NULL)
         return true;
     if (change->forfeited != 0 && final != NULL)
-        return notify_outbox_queue_over(conn, match, engine, state, final,
-                                        err);
+        return notify_outbox_queue_over(conn, match, reach, engine, state,
+                                        final, err);
+    if (reach == NULL)
+        reach = &read;
     switch (change->tell) {
-    case APPEND_TELL_PENDING:
-        /* A match copied from the cache does not know who can be reached
-         * (matchstate_recall). */
-        return (!match->reachability_unknown ||
-                store_load_reachability(conn, match, err)) &&
-               notify_outbox_queue(conn, match, engine, state, err);
+    case APPEND_TELL_PENDING: {
+        /* Not given, or a match copied from the cache whose reading went
+         * out of date (matchstate_recall): read now. */
+        bool known = change->reach != NULL && !change->reach->unknown;
+        return (known ||
+                store_reachability_load(conn, match->match_id,
+                                        match->seat_player, reach, err)) &&
+               notify_outbox_queue(conn, match, reach, engine, state, err);
+    }
     case APPEND_TELL_SEATS:
         /* The seats changed hands (a replaced seat, an import): who can be
          * reached is read again. */
-        return store_load_reachability(conn, match, err) &&
-               notify_outbox_queue_seats(conn, match, engine, state,
+        return store_reachability_load(conn, match->match_id,
+                                       match->seat_player, reach, err) &&
+               notify_outbox_queue_seats(conn, match, reach, engine, state,
                                          change->seats, err);
     default:
         return true;

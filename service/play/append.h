@@ -29,6 +29,8 @@
 #include "core/apierr.h"
 #include "ledger/seal.h"
 #include "rules.h"
+#include "store/matches.h"
+#include "store/reachability.h"
 #include "store/store.h"
 
 /* Snapshot every this many events. */
@@ -65,6 +67,12 @@ typedef struct append_change {
     bool snapshot_now;        /* a snapshot at the new head whatever the
                                  count: replays start there (a rewind, an
                                  import) */
+    store_reachability *reach; /* who can be notified, as read with the
+                                 match (store_load_match_reachable) or kept
+                                 with it (matchstate_recall); NULL or
+                                 unknown: read here when the change tells
+                                 whoever must act, and then kept in it when
+                                 given. APPEND_TELL_SEATS reads it again. */
 } append_change;
 
 /* Appends change to match (moved to its new head) inside the caller's

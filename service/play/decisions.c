@@ -16,6 +16,8 @@
 #include "play/matchstate.h"
 #include "ledger/seal.h"
 #include "store/sealed_choices.h"
+#include "store/events.h"
+#include "store/matches.h"
 #include "store/store.h"
 
 typedef struct seat_choice {
@@ -31,6 +33,7 @@ typedef struct seat_choice {
 typedef struct decision_ctx {
     PGconn *conn;
     store_match match;
+    store_reachability reach;
     const rules_engine *engine;
     rules_state *state;
     rules_pending pending;
@@ -101,7 +104,8 @@ static bool open_decision(decision_ctx *ctx, const caller *who,
     ctx->seat = -1;
     ctx->conn = db_conn(err);
     if (ctx->conn == NULL ||
-        !store_load_match(ctx->conn, match_id, &ctx->match, err))
+        !store_load_match_reachable(ctx->conn, match_id, &ctx->match,
+                                    &ctx->reach, err))
         return false;
     store_match_ref(match_id, ctx->match_ref);
     ctx->engine = matchstate_engine(&ctx->match, err);
@@ -291,7 +295,8 @@ static bool advance(decision_ctx *ctx, json_t *const *lead, int lead_count,
             .events = events,
             .count = count,
             .state = ctx->state,
-            .tell = *decided ? APPEND_TELL_PENDING : APPEND_TELL_NOBODY};
+            .tell = *decided ? APPEND_TELL_PENDING : APPEND_TELL_NOBODY,
+            .reach = &ctx->reach};
         ok = append_events(ctx->conn, &ctx->match, ctx->engine, &change, over,
                            err);
     }

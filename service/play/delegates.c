@@ -12,6 +12,8 @@
 #include "play/retry.h"
 #include "store/db.h"
 #include "store/delegate_grants.h"
+#include "store/player_keys.h"
+#include "store/players.h"
 #include "store/store.h"
 
 static json_t *time_json(long long seconds)
@@ -173,16 +175,8 @@ json_t *delegates_grant(const caller *who, const json_t *body, apierr *err)
     if (conn == NULL || !store_begin(conn, err))
         goto done;
     /* Serialises the player's grants, so the cap holds under races. */
-    char player[24];
-    snprintf(player, sizeof player, "%lld", who->player_id);
-    const char *params[] = {player};
-    PGresult *lock = db_query(conn,
-                              "SELECT 1 FROM players WHERE player_id = $1"
-                              " FOR UPDATE",
-                              1, params, PGRES_TUPLES_OK, err);
-    if (lock == NULL)
+    if (!store_player_lock(conn, who->player_id, err))
         goto fail;
-    PQclear(lock);
     int in_force = store_grants_in_force(conn, who->player_id, now, err);
     if (in_force < 0)
         goto fail;

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "rules.h"
-#include "store/store.h"
+#include "store/matches.h"
 
 /* pending as {"wait", "seats", "prompt", "decision", "committed",
  * "reveal"} (new reference): seats of a sealed decision that have

@@ -14,7 +14,9 @@
 #include "play/retry.h"
 #include "rules.h"
 #include "store/db.h"
-#include "store/db_params.h"
+#include "store/invitations.h"
+#include "store/matches.h"
+#include "store/players.h"
 #include "store/store.h"
 
 #define EMAIL_MAX_LEN 254
@@ -105,20 +107,19 @@ static bool may_invite(const caller *who, const store_match *match,
     return true;
 }
 
-/* The inviter's name, as registered (out: 81 bytes). */
+/* The inviter's name, as registered (out: 81 bytes); "A player" when
+ * their row is gone. */
 static bool inviter_name(PGconn *conn, long long player_id, char *out,
                          apierr *err)
 {
-    db_params p = {0};
-    db_params_int(&p, player_id);
-    PGresult *r = db_query(conn,
-                           "SELECT name FROM players WHERE player_id = $1",
-                           p.count, p.values, PGRES_TUPLES_OK, err);
-    if (r == NULL)
+    store_player inviter;
+    if (store_player_load(conn, player_id, false, &inviter, err)) {
+        snprintf(out, NAME_MAX_LEN + 1, "%s", inviter.name);
+        return true;
+    }
+    if (err->status != 404)
         return false;
-    snprintf(out, NAME_MAX_LEN + 1, "%s",
-             PQntuples(r) == 1 ? PQgetvalue(r, 0, 0) : "A player");
-    PQclear(r);
+    snprintf(out, NAME_MAX_LEN + 1, "%s", "A player");
     return true;
 }
 
@@ -132,16 +133,8 @@ static bool insert(PGconn *conn, long long match_id, const char *email,
     *invitation_id = (long long)(random_id >> 1);
     if (*invitation_id == 0)
         *invitation_id = 1;
-    db_params p = {0};
-    db_params_int(&p, *invitation_id);
-    db_params_int(&p, match_id);
-    db_params_text(&p, email);
-    db_params_text(&p, name);
-    db_params_int(&p, invited_by);
-    return db_command(conn,
-                      "INSERT INTO invitations (invitation_id, match_id, email,"
-                      " name, invited_by) VALUES ($1, $2, $3, $4, $5)",
-                      p.count, p.values, err);
+    return store_invitations_insert(conn, *invitation_id, match_id, email,
+                                    name, invited_by, err);
 }
 
 /* The mail: who invites, to what game, and how to accept (malloc'd). */

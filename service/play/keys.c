@@ -10,6 +10,7 @@
 #include "play/sign_in.h"
 #include "store/db.h"
 #include "store/player_keys.h"
+#include "store/players.h"
 #include "store/store.h"
 
 json_t *keys_me(const caller *who, apierr *err)

@@ -17,6 +17,8 @@
 #include "play/request.h"
 #include "rules.h"
 #include "store/db.h"
+#include "store/events.h"
+#include "store/matches.h"
 #include "store/store.h"
 
 json_t *matches_games(void)
@@ -68,26 +70,19 @@ static bool entropy_of(const json_t *body, char out[65], apierr *err)
     return true;
 }
 
-/* The new seat as stored (its player's name) and who in the match can be
- * reached now, read inside the create's or join's transaction into match,
- * whose head stays the one the request read: the append's guard still
- * refuses a join if the match moved on meanwhile. */
+/* The new seat as stored (its player's name) into match, and who in the
+ * match can be reached now into reach, read inside the create's or join's
+ * transaction; match's head stays the one the request read: the append's
+ * guard still refuses a join if the match moved on meanwhile. */
 static bool with_stored_seat(PGconn *conn, store_match *match, int seat,
-                             apierr *err)
+                             store_reachability *reach, apierr *err)
 {
     store_match stored;
-    if (!store_load_match(conn, match->match_id, &stored, err))
+    if (!store_load_match_reachable(conn, match->match_id, &stored, reach,
+                                    err))
         return false;
     snprintf(match->seat_name[seat], sizeof match->seat_name[seat], "%s",
              stored.seat_name[seat]);
-    match->seat_has_email = stored.seat_has_email;
-    match->seat_has_webhook = stored.seat_has_webhook;
-    match->relay_webhooks = stored.relay_webhooks;
-    match->reachability_unknown = false;
-    match->reachability_read_ms = stored.reachability_read_ms;
-    match->reachability_changes = stored.reachability_changes;
-    memcpy(match->reachability_seat_player, stored.reachability_seat_player,
-           sizeof match->reachability_seat_player);
     store_match_free(&stored);
     return true;
 }
@@ -168,10 +163,11 @@ json_t *matches_create(const caller *who, const json_t *body, apierr *err)
     bool ok = conn != NULL && store_begin(conn, err);
     if (ok) {
         append_change change = {.events = events, .count = 2};
+        store_reachability reach;
         ok = store_insert_match(conn, &match, err) &&
              deadline_settings_save(conn, match.match_id, &deadline, err) &&
              store_insert_seat(conn, match.match_id, 0, who->player_id, err) &&
-             with_stored_seat(conn, &match, 0, err) &&
+             with_stored_seat(conn, &match, 0, &reach, err) &&
              append_events(conn, &match, engine, &change, NULL, err);
         if (ok) {
             match.seat_player[0] = who->player_id;
@@ -286,13 +282,15 @@ json_t *matches_join(const caller *who, long long match_id, const json_t *body,
     }
     if (!store_begin(conn, err))
         goto fail;
+    store_reachability reach;
     append_change change = {.events = events,
                             .count = starts ? 2 : 1,
                             .state = state,
                             .status = starts ? "active" : NULL,
-                            .tell = APPEND_TELL_PENDING};
+                            .tell = APPEND_TELL_PENDING,
+                            .reach = &reach};
     if (!store_insert_seat(conn, match_id, seat, who->player_id, err) ||
-        !with_stored_seat(conn, &match, seat, err) ||
+        !with_stored_seat(conn, &match, seat, &reach, err) ||
         !append_events(conn, &match, engine, &change, NULL, err)) {
         store_rollback(conn);
         goto fail;
@@ -318,14 +316,14 @@ fail:
     return answer;
 }
 
-/* Loads a match, the engine it is played under and the caller's seat;
- * fails (and frees the match) when the engine cannot replay it or the
- * caller has no seat (403). */
+/* Loads a match, who in it can be notified, the engine it is played under
+ * and the caller's seat; fails (and frees the match) when the engine
+ * cannot replay it or the caller has no seat (403). */
 static bool load_for_seat(PGconn *conn, long long match_id, const caller *who,
-                          store_match *match, const rules_engine **engine,
-                          int *seat, apierr *err)
+                          store_match *match, store_reachability *reach,
+                          const rules_engine **engine, int *seat, apierr *err)
 {
-    if (!store_load_match(conn, match_id, match, err))
+    if (!store_load_match_reachable(conn, match_id, match, reach, err))
         return false;
     *engine = matchstate_engine(match, err);
     *seat = request_seat_of(match, who->player_id);
@@ -345,8 +343,9 @@ static bool load_for_seat(PGconn *conn, long long match_id, const caller *who,
  * it stays the caller's. A move during a secret decision goes to
  * decisions_commit. */
 static json_t *play(PGconn *conn, const caller *who, store_match *match,
-                    const rules_engine *engine, rules_state **owned, int seat,
-                    const json_t *body, bool with_seat_view, apierr *err)
+                    store_reachability *reach, const rules_engine *engine,
+                    rules_state **owned, int seat, const json_t *body,
+                    bool with_seat_view, apierr *err)
 {
     rules_state *state = *owned;
     rules_pending pending;
@@ -403,8 +402,9 @@ static json_t *play(PGconn *conn, const caller *who, store_match *match,
     /* Who can be told is read before the transaction, so that a move
      * needs no read inside it and can share its commit with other
      * matches' (store_begin_shared). */
-    if (changed && match->reachability_unknown &&
-        !store_load_reachability(conn, match, err))
+    if (changed && reach->unknown &&
+        !store_reachability_load(conn, match->match_id, match->seat_player,
+                                 reach, err))
         goto done;
     if (!store_begin_shared(conn, match->match_id, err))
         goto done;
@@ -413,7 +413,8 @@ static json_t *play(PGconn *conn, const caller *who, store_match *match,
         .events = events,
         .count = 1,
         .state = state,
-        .tell = changed ? APPEND_TELL_PENDING : APPEND_TELL_NOBODY};
+        .tell = changed ? APPEND_TELL_PENDING : APPEND_TELL_NOBODY,
+        .reach = reach};
     if (!append_events(conn, match, engine, &change, &over, err)) {
         store_rollback(conn);
         goto done;
@@ -432,7 +433,7 @@ static json_t *play(PGconn *conn, const caller *who, store_match *match,
     if (with_seat_view)
         json_object_set_new(answer, "seat_view",
                             describe_seat_view(match, engine, state, seat));
-    matchstate_keep(engine, match, state);
+    matchstate_keep(engine, match, reach, state);
     *owned = NULL;
 done:
     json_decref(action);
@@ -451,9 +452,10 @@ static json_t *play_from_cache(PGconn *conn, const caller *who,
                                const json_t *body, bool with_seat_view)
 {
     store_match match;
+    store_reachability reach;
     const rules_engine *engine;
     rules_state *state;
-    if (!matchstate_recall(match_id, seq, &match, &engine, &state))
+    if (!matchstate_recall(match_id, seq, &match, &reach, &engine, &state))
         return NULL;
     json_t *answer = NULL;
     rules_pending pending;
@@ -462,7 +464,7 @@ static json_t *play_from_cache(PGconn *conn, const caller *who,
     apierr err = {.head = -1};
     if (seat >= 0 && strcmp(match.status, "active") == 0 &&
         pending.wait != RULES_WAIT_SIMULTANEOUS)
-        answer = play(conn, who, &match, engine, &state, seat, body,
+        answer = play(conn, who, &match, &reach, engine, &state, seat, body,
                       with_seat_view, &err);
     if (state != NULL)
         engine->destroy(state);
@@ -545,9 +547,11 @@ json_t *matches_move(const caller *who, long long match_id, const json_t *body,
     if (answer != NULL)
         return answer;
     store_match match;
+    store_reachability reach;
     const rules_engine *engine;
     int seat;
-    if (!load_for_seat(conn, match_id, who, &match, &engine, &seat, err))
+    if (!load_for_seat(conn, match_id, who, &match, &reach, &engine, &seat,
+                       err))
         return NULL;
     rules_state *state = NULL;
     if (!request_in_play(&match, err))
@@ -566,7 +570,7 @@ json_t *matches_move(const caller *who, long long match_id, const json_t *body,
         state = matchstate_load(conn, &match, engine, err);
     if (state == NULL)
         goto done;
-    answer = play(conn, who, &match, engine, &state, seat, body,
+    answer = play(conn, who, &match, &reach, engine, &state, seat, body,
                   with_seat_view, err);
 done:
     if (state != NULL)
@@ -614,7 +618,7 @@ static json_t *seat_view_from_cache(PGconn *conn, const caller *who,
     store_match match;
     const rules_engine *engine;
     rules_state *state;
-    if (!matchstate_recall(match_id, head, &match, &engine, &state))
+    if (!matchstate_recall(match_id, head, &match, NULL, &engine, &state))
         return NULL;
     int seat = request_seat_of(&match, who->player_id);
     json_t *answer = seat >= 0 && version == match.engine_version
@@ -634,9 +638,11 @@ json_t *matches_seat_view(const caller *who, long long match_id, apierr *err)
     if (answer != NULL)
         return answer;
     store_match match;
+    store_reachability reach;
     const rules_engine *engine;
     int seat;
-    if (!load_for_seat(conn, match_id, who, &match, &engine, &seat, err))
+    if (!load_for_seat(conn, match_id, who, &match, &reach, &engine, &seat,
+                       err))
         return NULL;
     rules_state *state = NULL;
     if (matchstate_has_state(&match)) {

@@ -9,6 +9,7 @@
 #include "core/log.h"
 #include "core/ways.h"
 #include "ledger/replay.h"
+#include "store/events.h"
 
 /* The cache holds CACHE_SETS × WAYS_PER_SET matches, each in one of the
  * ways of the set its id picks, at most once (core/ways.h): two matches
@@ -25,6 +26,8 @@ typedef struct cache_slot {
     rules_state *state;
     bool has_row;      /* row holds the match as read or written at seq */
     store_match row;   /* options owned by the slot */
+    store_reachability reach; /* who could be notified in it, and when
+                                 that was read */
 } cache_slot;
 
 static ways_tag tags[CACHE_SETS][WAYS_PER_SET];
@@ -54,32 +57,29 @@ static cache_slot *slot_for(long long match_id)
                                   &use_clock)];
 }
 
-/* A copy of match whose options the copy owns. Who can be notified
- * changes without an event: a copy recalled from the cache keeps it only
- * while the reading is current (store_reachability_current), else it is
- * left unknown, to be read again. */
-static void copy_row(const store_match *match, store_match *copy,
-                     bool recalled)
+/* A copy of match whose options the copy owns. */
+static void copy_row(const store_match *match, store_match *copy)
 {
     *copy = *match;
     copy->options = json_deep_copy(match->options);
-    if (recalled &&
-        !store_reachability_current(match, MATCHSTATE_REACHABILITY_MS)) {
-        copy->seat_has_email = copy->seat_has_webhook = 0;
-        copy->relay_webhooks = false;
-        copy->reachability_unknown = true;
-    }
     if (copy->options == NULL)
         abort();
 }
 
-/* Caches state, which the cache owns from now on. */
+/* Caches state, which the cache owns from now on, with match and reach
+ * (both may be NULL). */
 static void put(const rules_engine *engine, long long match_id,
-                long long seq, rules_state *copy, const store_match *match)
+                long long seq, rules_state *copy, const store_match *match,
+                const store_reachability *reach)
 {
     store_match row = {0};
+    store_reachability kept = {0};
     if (match != NULL)
-        copy_row(match, &row, false);
+        copy_row(match, &row);
+    if (reach != NULL)
+        kept = *reach;
+    else
+        store_reachability_forget(&kept);
     pthread_mutex_lock(&cache_lock);
     cache_slot *slot = slot_for(match_id);
     rules_state *old = slot->state;
@@ -91,6 +91,7 @@ static void put(const rules_engine *engine, long long match_id,
     slot->state = copy;
     slot->has_row = match != NULL;
     slot->row = row;
+    slot->reach = kept;
     pthread_mutex_unlock(&cache_lock);
     if (old != NULL)
         old_engine->destroy(old);
@@ -100,17 +101,18 @@ static void put(const rules_engine *engine, long long match_id,
 void matchstate_remember(const rules_engine *engine, long long match_id,
                          long long seq, const rules_state *state)
 {
-    put(engine, match_id, seq, engine->clone(state), NULL);
+    put(engine, match_id, seq, engine->clone(state), NULL, NULL);
 }
 
 void matchstate_keep(const rules_engine *engine, const store_match *match,
-                     rules_state *state)
+                     const store_reachability *reach, rules_state *state)
 {
-    put(engine, match->match_id, match->head_seq, state, match);
+    put(engine, match->match_id, match->head_seq, state, match, reach);
 }
 
 bool matchstate_recall(long long match_id, long long seq, store_match *match,
-                       const rules_engine **engine, rules_state **state)
+                       store_reachability *reach, const rules_engine **engine,
+                       rules_state **state)
 {
     bool found = false;
     pthread_mutex_lock(&cache_lock);
@@ -118,7 +120,17 @@ bool matchstate_recall(long long match_id, long long seq, store_match *match,
     if (slot != NULL && slot->has_row && slot->seq == seq) {
         *engine = slot->engine;
         *state = slot->engine->clone(slot->state);
-        copy_row(&slot->row, match, true);
+        copy_row(&slot->row, match);
+        /* Who can be notified changes without an event: the copy keeps
+         * the reading only while it is current, else it is left unknown,
+         * to be read again. */
+        if (reach != NULL) {
+            *reach = slot->reach;
+            if (!store_reachability_current(&slot->reach,
+                                            slot->row.seat_player,
+                                            MATCHSTATE_REACHABILITY_MS))
+                store_reachability_forget(reach);
+        }
         found = true;
     }
     pthread_mutex_unlock(&cache_lock);

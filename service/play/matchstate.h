@@ -11,7 +11,8 @@
 
 #include "core/apierr.h"
 #include "rules.h"
-#include "store/store.h"
+#include "store/matches.h"
+#include "store/reachability.h"
 
 /* The engine a match was created with; 409 when this build's engine has
  * another version (the match would replay differently) or is missing. */
@@ -53,9 +54,10 @@ void matchstate_remember(const rules_engine *engine, long long match_id,
 /* Remembers state, which the cache owns from now on (the caller must not
  * use or destroy it), and the match row (copied) at match->head_seq: for a
  * row read from the database or written by this process at that head, so
- * a request naming that head can skip reading the match. */
+ * a request naming that head can skip reading the match. Beside it, reach
+ * (copied; NULL: not known): who could be notified in it. */
 void matchstate_keep(const rules_engine *engine, const store_match *match,
-                     rules_state *state);
+                     const store_reachability *reach, rules_state *state);
 
 /* How long a cached reading of who can be notified is used (for the same
  * seats, and while this process changed none of it): a change made through
@@ -64,14 +66,16 @@ void matchstate_keep(const rules_engine *engine, const store_match *match,
 
 /* The match row and its state as this process last saw them at exactly
  * (match_id, seq), as copies the caller frees (store_match_free,
- * engine->destroy); false when they are not cached. Head, status and seats
- * change only with events, so they are exact for seq; who can be notified
- * is not: the copy keeps it while store_reachability_current says so
- * (MATCHSTATE_REACHABILITY_MS), else it says reachability_unknown. Another
- * process may have moved the match past seq: a write from the copy relies
- * on store_append's head guard. */
+ * engine->destroy), and who could be notified in it into *reach (may be
+ * NULL); false when they are not cached. Head, status and seats change
+ * only with events, so they are exact for seq; who can be notified is
+ * not: *reach is the kept reading while store_reachability_current says
+ * so (MATCHSTATE_REACHABILITY_MS), else it is unknown. Another process may
+ * have moved the match past seq: a write from the copy relies on
+ * store_append's head guard. */
 bool matchstate_recall(long long match_id, long long seq, store_match *match,
-                       const rules_engine **engine, rules_state **state);
+                       store_reachability *reach, const rules_engine **engine,
+                       rules_state **state);
 
 void matchstate_forget_all(void);
 

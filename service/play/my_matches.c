@@ -9,7 +9,9 @@
 #include "play/describe.h"
 #include "play/matchstate.h"
 #include "store/db.h"
+#include "store/db_params.h"
 #include "store/match_lists.h"
+#include "store/matches.h"
 #include "store/store.h"
 
 static bool status_ok(const char *status)

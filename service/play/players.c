@@ -8,6 +8,7 @@
 #include "notify/mail.h"
 #include "play/retry.h"
 #include "store/db.h"
+#include "store/players.h"
 #include "store/store.h"
 
 #define NAME_MAX_LEN 80

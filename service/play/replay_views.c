@@ -7,6 +7,8 @@
 
 #include "play/matchstate.h"
 #include "store/db.h"
+#include "store/events.h"
+#include "store/matches.h"
 #include "store/store.h"
 
 /* The seq of the log's "started" event, or 0 when there is none. */

@@ -10,7 +10,7 @@
 
 #include "core/apierr.h"
 #include "rules.h"
-#include "store/store.h"
+#include "store/matches.h"
 
 /* True when the match is being played; false with err filled (409
  * "aborted" with a sentence saying so, else "not_in_play"). */

@@ -7,7 +7,10 @@
 #include "ledger/replay.h"
 #include "rules.h"
 #include "store/db.h"
+#include "store/db_params.h"
+#include "store/events.h"
 #include "store/log_marks.h"
+#include "store/request_nonces.h"
 
 /* Why a request whose answer is stored may no longer stand: the event it
  * left the match at was undone by an admin's rewind since. Fills err and

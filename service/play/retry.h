@@ -15,7 +15,7 @@
 
 #include "auth/caller.h"
 #include "core/apierr.h"
-#include "store/store.h"
+#include "store/matches.h"
 
 /* Answers stored for retried requests: status and body of the first try. */
 typedef struct retry_answer {

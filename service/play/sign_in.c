@@ -12,9 +12,9 @@
 #include "notify/mail_answers.h"
 #include "notify/templates.h"
 #include "store/db.h"
-#include "store/player_keys.h"
-#include "store/sign_in_links.h"
+#include "store/players.h"
 #include "store/store.h"
+#include "store/sign_in_links.h"
 
 #define TOKEN_BYTES 32
 #define TOKEN_VARIANT sodium_base64_VARIANT_URLSAFE_NO_PADDING
@@ -133,7 +133,7 @@ json_t *sign_in_request_link(const json_t *body, apierr *err)
     PGconn *conn = db_conn(err);
     if (conn == NULL)
         return NULL;
-    long long player_id = store_sign_in_player_of(conn, email, err);
+    long long player_id = store_player_by_email(conn, email, err);
     if (player_id < 0 || (player_id > 0 && !mail_link(conn, player_id, err)))
         return NULL;
     return json_pack("{s:s}", "status", "sent");

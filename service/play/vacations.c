@@ -7,7 +7,7 @@
 
 #include "core/clock.h"
 #include "store/db.h"
-#include "store/player_keys.h"
+#include "store/players.h"
 #include "store/vacations.h"
 #include "deadlines/deadlines.h"
 #include "play/retry.h"

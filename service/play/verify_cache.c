@@ -8,6 +8,8 @@
 
 #include "core/metrics.h"
 #include "store/db.h"
+#include "store/matches.h"
+#include "store/events.h"
 
 #define VERIFY_EVENTS_MAX 1000000
 

@@ -266,3 +266,23 @@ int store_grant_revoke(PGconn *conn, long long player_id,
     PQclear(r);
     return found > 0 ? 1 : 0;
 }
+
+PGresult *store_grants_of_match(PGconn *conn, long long match_id,
+                                long long head, apierr *err)
+{
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_int(&p, head);
+    return db_query(
+        conn,
+        "SELECT d.delegate_id, d.player_id, d.key_id, d.name,"
+        " d.grant_request::json #>> '{body}', d.grant_request,"
+        " to_char(d.revoked_at AT TIME ZONE 'UTC',"
+        "  'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
+        " FROM delegates d WHERE d.delegate_id IN ("
+        "  SELECT DISTINCT substr(e.body::json #>> '{data,delegate,grant}',"
+        "   3)::bigint FROM events e WHERE e.match_id = $1 AND e.seq <= $2"
+        "   AND e.body::json #>> '{data,delegate,grant}' IS NOT NULL)"
+        " ORDER BY d.delegate_id",
+        p.count, p.values, PGRES_TUPLES_OK, err);
+}

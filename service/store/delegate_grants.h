@@ -74,4 +74,12 @@ int store_grant_import(PGconn *conn, const store_grant *grant,
 int store_grant_revoke(PGconn *conn, long long player_id,
                        long long delegate_id, long long now, apierr *err);
 
+/* The grants the events of match_id up to head were made under
+ * (data.delegate.grant), by id, as an export carries them. The caller
+ * PQclears the result: rows of delegate_id, player_id, key_id, name, the
+ * player's signed request body and the whole request (JSON text), and
+ * revoked_at (RFC 3339 UTC, NULL: in force). NULL with err filled. */
+PGresult *store_grants_of_match(PGconn *conn, long long match_id,
+                                long long head, apierr *err);
+
 #endif

@@ -1,6 +1,7 @@
 /* player_keys.c: see player_keys.h. */
 #include "store/player_keys.h"
 
+#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,32 +15,36 @@
 #define RFC3339(column) \
     "to_char(" column " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
 
-bool store_player_load(PGconn *conn, long long player_id, bool lock,
-                       store_player *out, apierr *err)
+void store_key_id(const uint8_t public_key[32], char key_id[40])
 {
-    db_params p = {0};
-    db_params_int(&p, player_id);
-    PGresult *r = db_query(conn,
-                           lock ? "SELECT name, coalesce(email, '')"
-                                  " FROM players WHERE player_id = $1"
-                                  " FOR UPDATE"
-                                : "SELECT name, coalesce(email, '')"
-                                  " FROM players WHERE player_id = $1",
-                           p.count, p.values, PGRES_TUPLES_OK, err);
-    if (r == NULL)
+    uint8_t digest[8];
+    crypto_generichash(digest, sizeof digest, public_key, 32, NULL, 0);
+    char digest_hex[17];
+    sodium_bin2hex(digest_hex, sizeof digest_hex, digest, sizeof digest);
+    snprintf(key_id, 40, "k_%s", digest_hex);
+}
+
+bool store_find_key(PGconn *conn, const char *key_id, uint8_t public_key[32],
+                    long long *player_id, apierr *err)
+{
+    const char *params[] = {key_id};
+    PGresult *result = db_query(conn,
+                                "SELECT public_key, player_id FROM player_keys"
+                                " WHERE key_id = $1 AND revoked_at IS NULL",
+                                1, params, PGRES_TUPLES_OK, err);
+    if (result == NULL)
         return false;
-    bool found = PQntuples(r) == 1;
-    if (found) {
-        out->player_id = player_id;
-        snprintf(out->name, sizeof out->name, "%s", PQgetvalue(r, 0, 0));
-        snprintf(out->email, sizeof out->email, "%s", PQgetvalue(r, 0, 1));
-    }
-    PQclear(r);
+    bool found = PQntuples(result) > 0 &&
+                 store_bytea_value(PQgetvalue(result, 0, 0), public_key, 32);
+    if (found)
+        *player_id = atoll(PQgetvalue(result, 0, 1));
+    PQclear(result);
     if (!found)
-        return apierr_set(err, 404, "no_such_player",
-                          "this player no longer exists");
+        return apierr_set(err, 401, "unknown_key",
+                          "the signature's keyid is not a registered key");
     return true;
 }
+
 
 /* The text of column c of row i, or JSON null when it is SQL NULL. */
 static json_t *text_or_null(const PGresult *r, int i, int c)

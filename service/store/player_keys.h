@@ -1,7 +1,7 @@
-/* player_keys.h: a player's own row and keys as their owner manages them:
- * read the account, list its keys, add one more, revoke one. Registration
- * (the first key with the player) is store_create_player (store.h); the
- * check of a signing key is store_find_key. */
+/* player_keys.h: players' keys (migrations/001_foundation.sql): the key id
+ * of a public key, the check of a signing key, and the keys as their owner
+ * manages them: list them, add one more, revoke one. Registration (the
+ * first key with the player) is store_create_player (players.h). */
 #ifndef SERVICE_STORE_PLAYER_KEYS_H
 #define SERVICE_STORE_PLAYER_KEYS_H
 
@@ -12,17 +12,15 @@
 
 #include "core/apierr.h"
 
-typedef struct store_player {
-    long long player_id;
-    char name[81];
-    char email[255]; /* "" when the player has none */
-} store_player;
+/* The key id the service gives an Ed25519 public key: "k_" and the hex of
+ * its 8-byte BLAKE2b digest, so that a client can sign its registration
+ * with the key id it is about to get. */
+void store_key_id(const uint8_t public_key[32], char key_id[40]);
 
-/* Reads player_id's row; with lock, holds it (FOR UPDATE) until the
- * caller's transaction ends, so that two changes to one account's keys
- * take turns. 404 "no_such_player" when there is none. */
-bool store_player_load(PGconn *conn, long long player_id, bool lock,
-                       store_player *out, apierr *err);
+/* The public key key_id names and its player, to check a signature by;
+ * 401 when the key is unknown or revoked. */
+bool store_find_key(PGconn *conn, const char *key_id, uint8_t public_key[32],
+                    long long *player_id, apierr *err);
 
 /* The player's keys, oldest first, as a new array of {"key_id",
  * "public_key" (standard base64), "name" (or null), "created_at",

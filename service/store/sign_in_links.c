@@ -7,23 +7,6 @@
 #include "store/db.h"
 #include "store/db_params.h"
 
-long long store_sign_in_player_of(PGconn *conn, const char *email,
-                                  apierr *err)
-{
-    db_params p = {0};
-    db_params_text(&p, email);
-    PGresult *r = db_query(conn,
-                           "SELECT player_id FROM players"
-                           " WHERE lower(email) = lower($1)"
-                           " ORDER BY created_at, player_id LIMIT 1",
-                           p.count, p.values, PGRES_TUPLES_OK, err);
-    if (r == NULL)
-        return -1;
-    long long id = PQntuples(r) ? atoll(PQgetvalue(r, 0, 0)) : 0;
-    PQclear(r);
-    return id;
-}
-
 int store_sign_in_links_since(PGconn *conn, const char *email,
                               long long since, apierr *err)
 {

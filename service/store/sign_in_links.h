@@ -20,12 +20,6 @@ typedef struct store_sign_in_link {
     bool spent;
 } store_sign_in_link;
 
-/* The oldest player whose address is email (case aside), as the mail door
- * finds a player by address: its id, 0 when there is none, -1 with err
- * filled on a database error. */
-long long store_sign_in_player_of(PGconn *conn, const char *email,
-                                  apierr *err);
-
 /* How many links were made for email (case aside) after since, or -1
  * with err filled. */
 int store_sign_in_links_since(PGconn *conn, const char *email,

@@ -12,7 +12,9 @@
 #include "play/matchstate.h"
 #include "store/db.h"
 #include "store/db_params.h"
-#include "store/store.h"
+#include "store/events.h"
+#include "store/matches.h"
+#include "store/reachability.h"
 
 struct stream_feed {
     streams_topic topic;
@@ -326,27 +328,20 @@ static json_t *envelope(json_t *payload)
  * carries the id the live part starts after. */
 static bool waiting(stream_feed *feed, PGconn *conn, apierr *err)
 {
-    db_params p = {0};
-    db_params_int(&p, feed->id);
-    db_params_int(&p, STREAM_FEED_WAITING_MAX);
-    PGresult *r = db_query(
-        conn,
-        "SELECT s.match_id, s.seat FROM seats s JOIN matches m USING"
-        " (match_id) WHERE s.player_id = $1 AND m.status = 'active'"
-        " ORDER BY m.updated_at, s.match_id LIMIT $2::int",
-        p.count, p.values, PGRES_TUPLES_OK, err);
-    if (r == NULL)
+    store_seat_ref seats[STREAM_FEED_WAITING_MAX];
+    int count = store_seats_in_play(conn, feed->id, STREAM_FEED_WAITING_MAX,
+                                    seats, err);
+    if (count < 0)
         return false;
     json_t *found = json_array();
-    for (int i = 0; i < PQntuples(r); i++) {
+    for (int i = 0; i < count; i++) {
         apierr one = {0};
-        json_t *payload = waiting_payload(conn, atoll(PQgetvalue(r, i, 0)),
-                                          atoi(PQgetvalue(r, i, 1)), &one);
+        json_t *payload =
+            waiting_payload(conn, seats[i].match_id, seats[i].seat, &one);
         /* A match this build cannot replay is left out, not fatal. */
         if (payload != NULL)
             json_array_append_new(found, envelope(payload));
     }
-    PQclear(r);
     size_t n = json_array_size(found);
     for (size_t i = 0; i < n; i++)
         item(feed, json_array_get(found, i),

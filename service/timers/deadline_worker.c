@@ -16,6 +16,7 @@
 #include "core/log.h"
 #include "core/metrics.h"
 #include "core/worker.h"
+#include "store/request_nonces.h"
 #include "store/store.h"
 #include "timers/timeouts.h"
 

@@ -15,7 +15,7 @@
 #include "core/apierr.h"
 #include "deadlines/deadlines.h"
 #include "rules.h"
-#include "store/store.h"
+#include "store/matches.h"
 
 /* Closes row's window for its seat at now, inside the deadline worker's
  * transaction, which holds the row and the match row locked (match at its

@@ -14,7 +14,7 @@
 #include "notify/notify_outbox.h"
 #include "timers/absent_move.h"
 #include "timers/rule_windows.h"
-#include "store/store.h"
+#include "store/matches.h"
 
 static json_t *time_json(long long seconds)
 {
@@ -40,9 +40,10 @@ bool timeouts_remind(PGconn *conn, const deadline_row *row, long long now,
                      apierr *err)
 {
     store_match match;
+    store_reachability reach;
     deadline_settings settings;
     if (!deadline_settings_load(conn, row->match_id, &settings, err) ||
-        !store_load_match(conn, row->match_id, &match, err))
+        !store_load_match_reachable(conn, row->match_id, &match, &reach, err))
         return false;
     const rules_engine *engine = matchstate_engine(&match, err);
     rules_state *state =
@@ -50,7 +51,8 @@ bool timeouts_remind(PGconn *conn, const deadline_row *row, long long now,
     bool ok = state != NULL;
     if (ok) {
         json_t *deadline = deadline_json(row, &settings);
-        ok = notify_outbox_remind(conn, &match, engine, state, row->seat,
+        ok = notify_outbox_remind(conn, &match, &reach, engine, state,
+                                  row->seat,
                                   row->opened_seq, deadline, err);
         json_decref(deadline);
         engine->destroy(state);
@@ -174,7 +176,8 @@ static bool also_due(PGconn *conn, const deadline_row *row, long long now,
 }
 
 static bool forfeit(PGconn *conn, const deadline_row *row, long long now,
-                    store_match *match, const rules_engine *engine,
+                    store_match *match, store_reachability *reach,
+                    const rules_engine *engine,
                     const rules_state *state, const deadline_settings *settings,
                     json_t *timeout, apierr *err)
 {
@@ -194,7 +197,8 @@ static bool forfeit(PGconn *conn, const deadline_row *row, long long now,
         append_change change = {.events = events,
                                 .count = count,
                                 .state = state,
-                                .forfeited = seats};
+                                .forfeited = seats,
+                                .reach = reach};
         ok = append_events(conn, match, engine, &change, NULL, err);
     }
     for (int i = 0; i < count; i++)
@@ -207,7 +211,8 @@ static bool forfeit(PGconn *conn, const deadline_row *row, long long now,
 
 /* skip or default_move. */
 static bool act_for_seat(PGconn *conn, const deadline_row *row, long long now,
-                         store_match *match, const rules_engine *engine,
+                         store_match *match, store_reachability *reach,
+                         const rules_engine *engine,
                          rules_state *state, const deadline_settings *settings,
                          json_t *timeout, apierr *err)
 {
@@ -218,7 +223,8 @@ static bool act_for_seat(PGconn *conn, const deadline_row *row, long long now,
         append_change change = {.events = &timeout,
                                 .count = 1,
                                 .state = state,
-                                .tell = APPEND_TELL_PENDING};
+                                .tell = APPEND_TELL_PENDING,
+                                .reach = reach};
         return play_for_seat(engine, state, row->seat, settings->action,
                              timeout, err) &&
                append_events(conn, match, engine, &change, NULL, err);
@@ -267,9 +273,10 @@ bool timeouts_fire(PGconn *conn, long long match_id, long long deadline_id,
     deadline_row row;
     deadline_settings settings;
     store_match match;
+    store_reachability reach;
     if (!deadlines_get(conn, match_id, deadline_id, &row, err) ||
         !deadline_settings_load(conn, match_id, &settings, err) ||
-        !store_load_match(conn, match_id, &match, err))
+        !store_load_match_reachable(conn, match_id, &match, &reach, err))
         return false;
     const rules_engine *engine = matchstate_engine(&match, err);
     rules_state *state = NULL;
@@ -305,13 +312,13 @@ bool timeouts_fire(PGconn *conn, long long match_id, long long deadline_id,
                            timeout, err);
         break;
     case DEADLINE_FORFEIT:
-        ok = forfeit(conn, &row, now, &match, engine, state, &settings, timeout,
-                     err);
+        ok = forfeit(conn, &row, now, &match, &reach, engine, state, &settings,
+                     timeout, err);
         break;
     case DEADLINE_SKIP:
     case DEADLINE_DEFAULT_MOVE:
-        ok = act_for_seat(conn, &row, now, &match, engine, state, &settings,
-                          timeout, err);
+        ok = act_for_seat(conn, &row, now, &match, &reach, engine, state,
+                          &settings, timeout, err);
         break;
     }
     if (ok)

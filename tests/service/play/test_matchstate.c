@@ -27,7 +27,7 @@ static void keep(long long id, long long seq)
     match.options = json_object();
     snprintf(match.game, sizeof match.game, "antiquity_quest");
     snprintf(match.status, sizeof match.status, "active");
-    matchstate_keep(engine(), &match, state);
+    matchstate_keep(engine(), &match, NULL, state);
     json_decref(match.options);
 }
 
@@ -36,7 +36,7 @@ static bool recalled(long long id, long long seq)
     store_match match;
     const rules_engine *e;
     rules_state *state;
-    if (!matchstate_recall(id, seq, &match, &e, &state))
+    if (!matchstate_recall(id, seq, &match, NULL, &e, &state))
         return false;
     e->destroy(state);
     store_match_free(&match);

@@ -5,7 +5,7 @@
 
 #include <libpq-fe.h>
 
-#include "store/store.h"
+#include "store/matches.h"
 
 /* A fresh schema (its name written to schema) with the migrations
  * applied; the connection uses it. */

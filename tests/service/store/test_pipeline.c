@@ -14,6 +14,9 @@
 #include "store_support.h"
 #include "store/db.h"
 #include "store/migrate.h"
+#include "store/events.h"
+#include "store/matches.h"
+#include "store/request_nonces.h"
 #include "store/store.h"
 
 static json_t *event(const char *kind, int n)

@@ -4,10 +4,11 @@
 #include <criterion/criterion.h>
 
 #include "../../support/pgtest.h"
-#include "store/store.h"
+#include "store/matches.h"
+#include "store/reachability.h"
 #include "store_support.h"
 
-static void load_seated_match(store_match *match)
+static void load_seated_match(store_match *match, store_reachability *reach)
 {
     char schema[64];
     PGconn *conn = store_test_schema(schema);
@@ -19,43 +20,48 @@ static void load_seated_match(store_match *match)
     pgtest_exec(conn, "INSERT INTO seats (match_id, seat, player_id) VALUES"
                       " (81, 0, 1), (81, 1, 2)");
     apierr err;
-    cr_assert(store_load_match(conn, 81, match, &err), "%s", err.message);
+    cr_assert(store_load_match_reachable(conn, 81, match, reach, &err), "%s",
+              err.message);
     PQfinish(conn);
-    cr_assert_eq(match->seat_has_email, 1u, "seat 0 has email, seat 1 not");
+    cr_assert_eq(reach->seat_has_email, 1u, "seat 0 has email, seat 1 not");
 }
 
 Test(reachability, a_fresh_reading_is_current)
 {
     store_match match;
-    load_seated_match(&match);
-    cr_expect(store_reachability_current(&match, 60000));
+    store_reachability reach;
+    load_seated_match(&match, &reach);
+    cr_expect(store_reachability_current(&reach, match.seat_player, 60000));
     store_match_free(&match);
 }
 
 Test(reachability, a_change_in_this_process_makes_it_out_of_date)
 {
     store_match match;
-    load_seated_match(&match);
+    store_reachability reach;
+    load_seated_match(&match, &reach);
     store_reachability_changed();
-    cr_expect(!store_reachability_current(&match, 60000));
+    cr_expect(!store_reachability_current(&reach, match.seat_player, 60000));
     store_match_free(&match);
 }
 
 Test(reachability, other_seat_holders_make_it_out_of_date)
 {
     store_match match;
-    load_seated_match(&match);
+    store_reachability reach;
+    load_seated_match(&match, &reach);
     match.seat_player[1] = 3;
-    cr_expect(!store_reachability_current(&match, 60000));
+    cr_expect(!store_reachability_current(&reach, match.seat_player, 60000));
     store_match_free(&match);
 }
 
 Test(reachability, an_old_or_unknown_reading_is_out_of_date)
 {
     store_match match;
-    load_seated_match(&match);
-    cr_expect(!store_reachability_current(&match, 0));
-    match.reachability_unknown = true;
-    cr_expect(!store_reachability_current(&match, 60000));
+    store_reachability reach;
+    load_seated_match(&match, &reach);
+    cr_expect(!store_reachability_current(&reach, match.seat_player, 0));
+    reach.unknown = true;
+    cr_expect(!store_reachability_current(&reach, match.seat_player, 60000));
     store_match_free(&match);
 }

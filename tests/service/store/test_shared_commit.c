@@ -12,6 +12,9 @@
 
 #include "../../support/pgtest.h"
 #include "store/db.h"
+#include "store/events.h"
+#include "store/matches.h"
+#include "store/request_nonces.h"
 #include "store/store.h"
 #include "store_support.h"
 

@@ -9,6 +9,9 @@
 #include "../../support/pgtest.h"
 #include "store_support.h"
 #include "store/migrate.h"
+#include "store/events.h"
+#include "store/matches.h"
+#include "store/request_nonces.h"
 #include "store/store.h"
 
 static json_t *event(const char *kind, int n)
