@@ -28,11 +28,6 @@
 
 #include "core/apierr.h"
 
-#define STREAMS_HEARTBEAT_SECONDS 15
-#define STREAMS_PER_KEY 4
-#define STREAMS_MAX 2000
-#define STREAMS_KEEP_HOURS 168
-#define STREAMS_PRUNE_SECONDS 3600
 /* Retry-After of a refused stream, in seconds: a key at its limit may
  * well hold a stream its client has left, which the refusal wakes to find
  * out (streams_hub_join), so it may try again soon. */
