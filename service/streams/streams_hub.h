@@ -54,8 +54,8 @@ typedef struct streams_sub streams_sub;
 typedef void streams_wake_fn(void *context);
 
 /* Starts the LISTEN thread (its connection made by db_listen, so on
- * the database db_init named) and reads the settings above from the
- * environment. False with err filled when the thread cannot
+ * the database db_init named) and takes the settings above from the
+ * configuration (core/config.h). False with err filled when the thread cannot
  * start; a database that cannot be reached is retried, not an error. */
 bool streams_hub_start(apierr *err);
 
