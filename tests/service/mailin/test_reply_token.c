@@ -123,5 +123,7 @@ Test(reply_token, addresses_carry_the_token_and_are_recognised)
     cr_expect_not(reply_token_in_address("other@example.org", found));
     cr_expect_not(reply_token_in_address("pbem@evil.example", found));
     unsetenv("PBEM_MAIL_REPLY_TO");
+    apierr err;
+    cr_assert(config_load(&err), "%s", err.message);
     cr_expect_not(reply_token_address(text, address, sizeof address));
 }
