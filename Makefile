@@ -5,7 +5,9 @@
 #   make soak    the engines' random play at ten times the volume, and
 #                50 crash cycles of pbemd and PostgreSQL (CRASH_CYCLES=…),
 #                5 failovers to a synchronous standby (FAILOVER_CYCLES=…)
-#   make check   static analysis (cppcheck) and the layering check (no include loops)
+#   make check   static analysis (cppcheck), the layering check (no include
+#                loops) and no getenv outside service/core/config.c
+#   make docs    docs/configuration.md, from pbemd's table of variables
 #   make SAN=1 … AddressSanitizer + UndefinedBehaviorSanitizer build
 #   V=1          show full command lines
 .DEFAULT_GOAL := all
@@ -234,15 +236,22 @@ $(BUILD)/bench/slow_clients: $(call obj,bench/slow_clients.c)
 verify: $(BUILD)/pbem
 	$(Q)$(BUILD)/pbem verify $(if $(URL),--url $(URL)) $(MATCH)
 
-# Static analysis, and no include loop between service/ modules or folders.
+# Static analysis, no include loop between service/ modules or folders,
+# and the environment read in service/core/config.c only.
 check:
 	scripts/cycles.sh
+	scripts/check_getenv.sh
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
 	    --inline-suppr -Irules -Iservice rules service cli
+
+# docs/configuration.md is written by the table in service/core/config.c;
+# tests/service/config fails when the two differ.
+docs: $(BUILD)/pbemd
+	$(Q)$(BUILD)/pbemd config --markdown > docs/configuration.md
 
 clean:
 	rm -rf build build-san build-fuzz
 
-.PHONY: all deps run test test-rules soak bench verify check clean
+.PHONY: all deps run test test-rules soak bench verify check docs clean
 .PHONY: fuzz fuzz-targets
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,13 +1,11 @@
 /* main.c: pbemd, the turn service.
- *   pbemd            apply migrations, then serve until SIGTERM/SIGINT
- *   pbemd migrate    apply migrations and exit
- * Environment: DATABASE_URL (required), PBEM_LISTEN (127.0.0.1:8080),
- * PBEM_KEY_FILE (var/service.key), PBEM_MIGRATIONS (migrations),
- * PBEM_THREADS (8), PBEM_QUIET (1: warnings and errors only),
- * PBEM_DB_TIMEOUT_MS (10000: the longest wait on PostgreSQL); the outbox
- * worker's and mail's variables are in notify.h and mail.h, the deadline
- * worker's in deadline_worker.h, the IMAP worker's (PBEM_IMAP_URL…) in
- * imap_config.h, the test clock (PBEM_CLOCK_FILE) in clock.h. */
+ *   pbemd                    apply migrations, then serve until
+ *                            SIGTERM/SIGINT
+ *   pbemd migrate            apply migrations and exit
+ *   pbemd config             print the configuration in effect and exit
+ *   pbemd config --markdown  print docs/configuration.md and exit
+ * Every environment variable it reads is in core/config.h's table
+ * (docs/configuration.md); a bad value stops it before anything else. */
 #include <curl/curl.h>
 #include <signal.h>
 #include <sodium.h>
@@ -16,6 +14,7 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "core/config.h"
 #include "store/db.h"
 #include "timers/deadline_worker.h"
 #include "http/http.h"
@@ -27,12 +26,6 @@
 #include "ledger/seal.h"
 #include "streams/streams_hub.h"
 
-static const char *env_or(const char *name, const char *fallback)
-{
-    const char *value = getenv(name);
-    return value && value[0] ? value : fallback;
-}
-
 static int fail(const apierr *err)
 {
     fprintf(stderr, "pbemd: %s\n", err->message);
@@ -41,10 +34,24 @@ static int fail(const apierr *err)
 
 int main(int argc, char **argv)
 {
-    bool migrate_only = argc > 1 && strcmp(argv[1], "migrate") == 0;
-    if (argc > 1 && !migrate_only) {
-        fprintf(stderr, "usage: pbemd [migrate]\n");
+    /* The documentation of the table needs no environment at all. */
+    if (argc == 3 && strcmp(argv[1], "config") == 0 &&
+        strcmp(argv[2], "--markdown") == 0) {
+        config_markdown(stdout);
+        return 0;
+    }
+    bool migrate_only = argc == 2 && strcmp(argv[1], "migrate") == 0;
+    bool show_config = argc == 2 && strcmp(argv[1], "config") == 0;
+    if (argc > 1 && !migrate_only && !show_config) {
+        fprintf(stderr, "usage: pbemd [migrate | config [--markdown]]\n");
         return 2;
+    }
+    apierr err;
+    if (!config_load(&err))
+        return fail(&err);
+    if (show_config) {
+        config_print(stdout);
+        return 0;
     }
     if (sodium_init() < 0) {
         fprintf(stderr, "pbemd: libsodium could not initialise\n");
@@ -52,29 +59,27 @@ int main(int argc, char **argv)
     }
     /* libcurl must be initialised before any thread starts. */
     curl_global_init(CURL_GLOBAL_DEFAULT);
-    log_set_quiet(strcmp(env_or("PBEM_QUIET", "0"), "1") == 0);
-    const char *url = getenv("DATABASE_URL");
-    if (url == NULL || url[0] == '\0') {
+    log_set_quiet(config_flag(CONFIG_QUIET));
+    const char *url = config_text(CONFIG_DATABASE_URL);
+    if (url == NULL) {
         fprintf(stderr, "pbemd: DATABASE_URL is not set; `make run` sets it "
                         "to a private PostgreSQL, or export it yourself\n");
         return 1;
     }
-    apierr err;
-    db_set_timeout(atoi(env_or("PBEM_DB_TIMEOUT_MS", "10000")));
+    db_set_timeout((int)config_whole(CONFIG_DB_TIMEOUT_MS));
     if (!clock_init(&err) || !db_init(url, &err))
         return fail(&err);
     PGconn *conn = db_conn(&err);
     int applied = 0;
     if (conn == NULL ||
-        !migrate_apply(conn, env_or("PBEM_MIGRATIONS", "migrations"), &applied,
-                       &err))
+        !migrate_apply(conn, config_text(CONFIG_MIGRATIONS), &applied, &err))
         return fail(&err);
     db_close_thread();
     if (migrate_only) {
         log_info("migrations: %d applied, database up to date", applied);
         return 0;
     }
-    if (!seal_load_key(env_or("PBEM_KEY_FILE", "var/service.key"), &err))
+    if (!seal_load_key(config_text(CONFIG_KEY_FILE), &err))
         return fail(&err);
 
     /* Block the stop signals in every thread; main waits for them. */
@@ -94,13 +99,13 @@ int main(int argc, char **argv)
     /* Event streams' LISTEN connection, before any stream can open. */
     if (!streams_hub_start(&err))
         return fail(&err);
-    const char *listen = env_or("PBEM_LISTEN", "127.0.0.1:8080");
-    int threads = atoi(env_or("PBEM_THREADS", "8"));
-    http_server *server = http_start(listen, threads > 0 ? threads : 8, &err);
+    const char *listen = config_text(CONFIG_LISTEN);
+    http_server *server =
+        http_start(listen, (int)config_whole(CONFIG_THREADS), &err);
     if (server == NULL)
         return fail(&err);
     notify_worker *notifier = NULL;
-    if (strcmp(env_or("PBEM_NOTIFY", "1"), "0") != 0) {
+    if (config_flag(CONFIG_NOTIFY)) {
         notify_config config;
         notify_config_from_env(&config);
         notifier = notify_start(&config, &err);
@@ -110,10 +115,10 @@ int main(int argc, char **argv)
         }
     }
     deadline_worker *deadlines = NULL;
-    if (strcmp(env_or("PBEM_DEADLINES", "1"), "0") != 0) {
+    if (config_flag(CONFIG_DEADLINES)) {
         deadlines = deadline_worker_start(
-            atoi(env_or("PBEM_DEADLINE_POLL_MS", "10000")),
-            atoi(env_or("PBEM_DEADLINE_BATCH", "16")), &err);
+            (int)config_whole(CONFIG_DEADLINE_POLL_MS),
+            (int)config_whole(CONFIG_DEADLINE_BATCH), &err);
         if (deadlines == NULL) {
             notify_stop(notifier);
             http_stop(server, 0);

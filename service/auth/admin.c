@@ -6,23 +6,24 @@
 #include <string.h>
 
 #include "auth/auth.h"
+#include "core/config.h"
 #include "store/db.h"
 #include "store/request_nonces.h"
 
 const char *admin_public_key(void)
 {
-    const char *configured = getenv("PBEM_ADMIN_KEY");
-    return configured && configured[0] ? configured : NULL;
+    return config_text(CONFIG_ADMIN_KEY);
 }
 
 /* A request signed with keyid by the Ed25519 key whose public half is
- * configured (base64) in the environment variable named by variable. */
+ * configured (base64) in the environment variable var. */
 static bool signed_by_configured(const httpsig_request *req, int64_t now,
-                                 const char *keyid, const char *variable,
-                                 caller *who, apierr *err)
+                                 const char *keyid, config_var var, caller *who,
+                                 apierr *err)
 {
     memset(who, 0, sizeof *who);
-    const char *configured = getenv(variable);
+    const char *variable = config_name(var);
+    const char *configured = config_text(var);
     uint8_t key[HTTPSIG_PUBLIC_KEY_BYTES];
     size_t key_len = 0;
     if (configured == NULL || configured[0] == '\0')
@@ -57,12 +58,12 @@ static bool signed_by_configured(const httpsig_request *req, int64_t now,
     return true;
 }
 
-/* The configured key of variable, decoded into key; false when unset or
+/* The configured key of var, decoded into key; false when unset or
  * not a base64 Ed25519 public key. */
-static bool configured_key(const char *variable,
+static bool configured_key(config_var var,
                            uint8_t key[HTTPSIG_PUBLIC_KEY_BYTES])
 {
-    const char *configured = getenv(variable);
+    const char *configured = config_text(var);
     size_t key_len = 0;
     return configured != NULL && configured[0] != '\0' &&
            sodium_base642bin(key, HTTPSIG_PUBLIC_KEY_BYTES, configured,
@@ -72,10 +73,10 @@ static bool configured_key(const char *variable,
 }
 
 static bool claimed_by(const httpsig_request *req, const char *keyid,
-                       const char *variable)
+                       config_var var)
 {
     uint8_t key[HTTPSIG_PUBLIC_KEY_BYTES];
-    if (!configured_key(variable, key))
+    if (!configured_key(var, key))
         return false;
     const char *input = req->header(req->header_ctx, "signature-input");
     const char *signature = req->header(req->header_ctx, "signature");
@@ -89,26 +90,25 @@ static bool claimed_by(const httpsig_request *req, const char *keyid,
 
 bool admin_claimed(const httpsig_request *req)
 {
-    return claimed_by(req, "admin", "PBEM_ADMIN_KEY");
+    return claimed_by(req, "admin", CONFIG_ADMIN_KEY);
 }
 
 bool admin_claimed_mail(const httpsig_request *req)
 {
-    return claimed_by(req, "mail", "PBEM_MAIL_INBOUND_KEY");
+    return claimed_by(req, "mail", CONFIG_MAIL_INBOUND_KEY);
 }
 
 bool admin_check(const httpsig_request *req, int64_t now, caller *who,
                  apierr *err)
 {
-    return signed_by_configured(req, now, "admin", "PBEM_ADMIN_KEY", who,
-                                err);
+    return signed_by_configured(req, now, "admin", CONFIG_ADMIN_KEY, who, err);
 }
 
 bool admin_check_mail(const httpsig_request *req, int64_t now, caller *who,
                       apierr *err)
 {
-    return signed_by_configured(req, now, "mail", "PBEM_MAIL_INBOUND_KEY",
-                                who, err);
+    return signed_by_configured(req, now, "mail", CONFIG_MAIL_INBOUND_KEY, who,
+                                err);
 }
 
 bool admin_spend_nonce(const caller *who, apierr *err)

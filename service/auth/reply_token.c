@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "core/clock.h"
+#include "core/config.h"
 #include "core/hex.h"
 #include "ledger/seal.h"
 
@@ -47,11 +48,7 @@ static unsigned long long get_u64(const uint8_t *in)
 
 static long long lifetime_seconds(void)
 {
-    const char *text = getenv("PBEM_MAIL_TOKEN_DAYS");
-    long days = text && text[0] ? strtol(text, NULL, 10) : 30;
-    if (days < 1 || days > 365)
-        days = 30;
-    return days * 86400LL;
+    return config_whole(CONFIG_MAIL_TOKEN_DAYS) * 86400LL;
 }
 
 void reply_token_make(reply_token_kind kind, long long subject,
@@ -151,7 +148,7 @@ bool reply_token_read(const char *text, long long now, reply_token *out,
 
 const char *reply_token_bare_address(void)
 {
-    const char *address = getenv("PBEM_MAIL_REPLY_TO");
+    const char *address = config_text(CONFIG_MAIL_REPLY_TO);
     return address && strchr(address, '@') ? address : NULL;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/config.h"
 #include "core/log.h"
 
 static const char *fake_file;
@@ -130,8 +131,8 @@ static long long read_fake(void)
 
 bool clock_init(apierr *err)
 {
-    const char *file = getenv("PBEM_CLOCK_FILE");
-    if (file == NULL || file[0] == '\0')
+    const char *file = config_text(CONFIG_CLOCK_FILE);
+    if (file == NULL)
         return true;
     fake_file = file;
     long long now = read_fake();

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "auth/admin.h"
+#include "core/config.h"
 #include "http/acceptor.h"
 #include "store/db.h"
 #include "core/log.h"
@@ -438,19 +439,14 @@ static bool parse_listen(const char *listen, struct sockaddr_in *addr)
 /* PBEM_HTTP_REQUEST_SECONDS: how long a request may take to arrive. */
 static int request_seconds(void)
 {
-    const char *text = getenv("PBEM_HTTP_REQUEST_SECONDS");
-    long seconds = text != NULL ? strtol(text, NULL, 10) : 0;
-    return seconds >= 1 && seconds <= 3600 ? (int)seconds
-                                           : HTTP_REQUEST_SECONDS;
+    return (int)config_whole(CONFIG_HTTP_REQUEST_SECONDS);
 }
 
 /* PBEM_HTTP_CONNECTIONS: the connections served at once, open event
  * streams included. */
 static unsigned connection_limit(void)
 {
-    const char *text = getenv("PBEM_HTTP_CONNECTIONS");
-    long n = text != NULL ? strtol(text, NULL, 10) : 0;
-    return n >= 16 && n <= 1000000 ? (unsigned)n : HTTP_CONNECTIONS;
+    return (unsigned)config_whole(CONFIG_HTTP_CONNECTIONS);
 }
 
 /* Each connection is a descriptor, beside the database connections and
@@ -533,7 +529,7 @@ http_server *http_start(const char *address, int threads, apierr *err)
     http_server *server = calloc(1, sizeof *server);
     if (server == NULL)
         abort();
-    server->peers = peers_new(getenv("PBEM_TRUSTED_PROXIES"),
+    server->peers = peers_new(config_text(CONFIG_TRUSTED_PROXIES),
                               HTTP_PER_ADDRESS_CONNECTIONS, err);
     if (server->peers == NULL) {
         close(fd);

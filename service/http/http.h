@@ -22,21 +22,17 @@
 #define HTTP_MAIL_BODY_MAX (1024 * 1024)
 #define HTTP_MAIL_PATH "/v1/mail/inbound"
 
-/* The longest a request may take to arrive, headers and body, unless
- * PBEM_HTTP_REQUEST_SECONDS says otherwise (1-3600): past it the
- * connection is closed, so slow clients cannot hold every connection. */
-#define HTTP_REQUEST_SECONDS 30
-
 /* The connections one client address may hold at once. The proxies
  * PBEM_TRUSTED_PROXIES names (comma-separated IPv4 addresses) are exempt,
  * as every user behind them shares their address, and only their
  * Forwarded / X-Forwarded-For headers are believed about the client. */
 #define HTTP_PER_ADDRESS_CONNECTIONS 200u
 
-/* The connections served at once (open event streams included), unless
- * PBEM_HTTP_CONNECTIONS says otherwise (16-1000000); the process's limit
- * of open files is raised to fit at start-up when the hard limit allows. */
-#define HTTP_CONNECTIONS 4096u
+/* A request has PBEM_HTTP_REQUEST_SECONDS (30) to arrive, headers and
+ * body: past it the connection is closed, so slow clients cannot hold
+ * every connection. PBEM_HTTP_CONNECTIONS (4096) are served at once (open
+ * event streams included); the process's limit of open files is raised
+ * to fit at start-up when the hard limit allows (core/config.h). */
 
 typedef struct http_server http_server;
 

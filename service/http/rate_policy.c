@@ -8,21 +8,19 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/config.h"
 #include "core/log.h"
 #include "core/metrics.h"
 #include "http/peers.h"
 #include "http/rate_limit.h"
 
-/* Defaults: far above what a person or a bot playing turns needs, far
- * below what hurts others. A verify of a long match costs ~0.1 s of CPU:
- * 20 a minute from one address is 3% of a core; registrations come 20 a
- * minute from one address too, instead of thousands a second. */
-#define ANONYMOUS_DEFAULT ((rate_budget){600, 60})
-#define PLAYER_DEFAULT ((rate_budget){3000, 60})
-#define TABLE_DEFAULT 16384
-#define TABLE_MAX (1 << 22)
+/* The budgets' defaults are config's (PBEM_RATE_ANONYMOUS 600/60,
+ * PBEM_RATE_PLAYER 3000/60): far above what a person or a bot playing
+ * turns needs, far below what hurts others. A verify of a long match costs
+ * ~0.1 s of CPU: 20 a minute from one address is 3% of a core;
+ * registrations come 20 a minute from one address too, instead of
+ * thousands a second. */
 #define QUOTA_MAX 1000000000LL
-#define WINDOW_MAX 86400LL
 
 static const char *const party_names[RATE_PARTIES] = {"anonymous", "player"};
 static const char *const class_names[RATE_CLASSES] = {"read", "write",
@@ -45,40 +43,6 @@ static struct {
     rate_limit *tables[RATE_PARTIES]; /* NULL: that budget is off */
     peers *proxies; /* PBEM_TRUSTED_PROXIES, to read the client address */
 } policy = {.once = PTHREAD_ONCE_INIT};
-
-/* "quota/window" into *budget; "off" leaves it untouched and returns
- * false with *off set. */
-static bool parse_budget(const char *name, const char *text,
-                         rate_budget *budget, bool *off)
-{
-    *off = false;
-    if (text == NULL || *text == '\0')
-        return true;
-    if (strcmp(text, "off") == 0) {
-        *off = true;
-        return true;
-    }
-    char *end = NULL;
-    errno = 0;
-    long long quota = strtoll(text, &end, 10);
-    long long window = 0;
-    if (errno == 0 && end != text && *end == '/') {
-        const char *at = end + 1;
-        window = strtoll(at, &end, 10);
-        if (end == at)
-            window = 0;
-    }
-    if (errno != 0 || *end != '\0' || quota < 1 || quota > QUOTA_MAX ||
-        window < 1 || window > WINDOW_MAX) {
-        log_warn("%s=%s is not a budget such as 600/60 (points per window "
-                 "of seconds) or off; using %lld/%lld",
-                 name, text, budget->quota, budget->window);
-        return false;
-    }
-    budget->quota = quota;
-    budget->window = window;
-    return true;
-}
 
 /* One item of PBEM_RATE_COSTS, "name=N": true when name is a class or a
  * route ("METHOD pattern" as /metrics names it) and N a cost. */
@@ -134,28 +98,13 @@ static void setup(void)
     policy.costs[RATE_READ] = 1;
     policy.costs[RATE_WRITE] = 2;
     policy.costs[RATE_HEAVY] = 30;
-    parse_costs(getenv("PBEM_RATE_COSTS"));
-    long long slots = TABLE_DEFAULT;
-    const char *table = getenv("PBEM_RATE_TABLE");
-    if (table != NULL) {
-        char *end = NULL;
-        slots = strtoll(table, &end, 10);
-        if (*end != '\0' || slots < 8 || slots > TABLE_MAX) {
-            log_warn("PBEM_RATE_TABLE=%s is not a number of buckets from 8 "
-                     "to %d; using %d",
-                     table, TABLE_MAX, TABLE_DEFAULT);
-            slots = TABLE_DEFAULT;
-        }
-    }
-    static const char *const env[RATE_PARTIES] = {"PBEM_RATE_ANONYMOUS",
-                                                  "PBEM_RATE_PLAYER"};
-    const rate_budget defaults[RATE_PARTIES] = {ANONYMOUS_DEFAULT,
-                                                PLAYER_DEFAULT};
+    parse_costs(config_text(CONFIG_RATE_COSTS));
+    long long slots = config_whole(CONFIG_RATE_TABLE);
+    static const config_var budget_vars[RATE_PARTIES] = {CONFIG_RATE_ANONYMOUS,
+                                                         CONFIG_RATE_PLAYER};
     for (int p = 0; p < RATE_PARTIES; p++) {
-        bool off = false;
-        policy.budgets[p] = defaults[p];
-        parse_budget(env[p], getenv(env[p]), &policy.budgets[p], &off);
-        if (off) {
+        if (!config_budget(budget_vars[p], &policy.budgets[p].quota,
+                           &policy.budgets[p].window)) {
             metrics_rate_budget(party_names[p], 0, 0, 0);
             continue;
         }
@@ -165,7 +114,7 @@ static void setup(void)
                             rate_limit_slots(policy.tables[p]));
     }
     apierr err;
-    policy.proxies = peers_new(getenv("PBEM_TRUSTED_PROXIES"), 0, &err);
+    policy.proxies = peers_new(config_text(CONFIG_TRUSTED_PROXIES), 0, &err);
     if (policy.proxies == NULL) {
         log_warn("rate limits: %s; every request is charged to its peer",
                  err.message);

@@ -22,7 +22,7 @@
  * headers-09, structured fields: `"anonymous";q=600;w=60` and
  * `"anonymous";r=570;t=3`).
  *
- * Environment (README's Configuration table):
+ * Configuration (core/config.h, docs/configuration.md):
  *   PBEM_RATE_ANONYMOUS  quota/window seconds per address, or "off"
  *   PBEM_RATE_PLAYER     quota/window seconds per key, or "off"
  *   PBEM_RATE_COSTS      e.g. "read=1,write=2,heavy=30", and a route's

@@ -13,6 +13,7 @@
 #include "auth/admin.h"
 #include "auth/auth.h"
 #include "auth/delegate.h"
+#include "core/config.h"
 #include "core/log.h"
 #include "ledger/httpsig.h"
 #include "http/admin_routes.h"
@@ -284,11 +285,10 @@ static void signed_request(struct MHD_Connection *conn, const char *method,
                            const char *target, const char *body, size_t len,
                            httpsig_request *req)
 {
-    const char *scheme = getenv("PBEM_PUBLIC_SCHEME");
     *req = (httpsig_request){
         .method = method,
         .target = target,
-        .scheme = scheme ? scheme : "http",
+        .scheme = config_text(CONFIG_PUBLIC_SCHEME),
         .authority = lookup_header(conn, "host"),
         .header = lookup_header,
         .header_ctx = conn,

@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/config.h"
+
 /* The page loads nothing but its own files, runs no inline script or
  * style, and may not be framed: a page holding a player's signing key
  * gives an injected script nothing to do and another site nothing to
@@ -31,8 +33,7 @@ static const char not_found_page[] =
 
 static const char *web_dir(void)
 {
-    const char *dir = getenv("PBEM_WEB_DIR");
-    return dir != NULL && dir[0] != '\0' ? dir : "web";
+    return config_text(CONFIG_WEB_DIR);
 }
 
 static bool starts_with(const char *text, const char *prefix)

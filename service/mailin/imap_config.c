@@ -9,12 +9,13 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "core/config.h"
+
 #define CODE "imap_config"
 
 bool imap_configured(void)
 {
-    const char *url = getenv("PBEM_IMAP_URL");
-    return url != NULL && url[0] != '\0';
+    return config_text(CONFIG_IMAP_URL) != NULL;
 }
 
 /* A mailbox name goes to the server as one quoted string, as written: it
@@ -28,28 +29,6 @@ static bool name_ok(const char *name)
         if (*p < 0x20 || *p > 0x7e)
             return false;
     }
-    return true;
-}
-
-/* An unset or empty variable keeps fallback; anything but a whole number
- * in [min, max] is an error. */
-static bool env_number(const char *name, long fallback, long min, long max,
-                       const char *unit, long *out, apierr *err)
-{
-    const char *text = getenv(name);
-    *out = fallback;
-    if (text == NULL || text[0] == '\0')
-        return true;
-    char *end = NULL;
-    errno = 0;
-    long value = strtol(text, &end, 10);
-    if (text[0] < '0' || text[0] > '9' || *end != '\0' || errno != 0 ||
-        value < min || value > max)
-        return apierr_set(err, 500, CODE,
-                          "%s must be a whole number of %s from %ld to %ld, "
-                          "not \"%.40s\"",
-                          name, unit, min, max, text);
-    *out = value;
     return true;
 }
 
@@ -164,9 +143,7 @@ done:
 
 static bool parse_done(imap_config *config, apierr *err)
 {
-    const char *text = getenv("PBEM_IMAP_DONE");
-    if (text == NULL || text[0] == '\0')
-        text = "move:Processed";
+    const char *text = config_text(CONFIG_IMAP_DONE);
     config->done_folder[0] = '\0';
     if (strcmp(text, "delete") == 0) {
         config->done = IMAP_CONFIG_DELETE;
@@ -191,27 +168,22 @@ static bool parse_done(imap_config *config, apierr *err)
     return true;
 }
 
-static bool parse_starttls(imap_config *config, apierr *err)
+/* config accepts no, try or required only. */
+static void read_starttls(imap_config *config)
 {
-    const char *text = getenv("PBEM_IMAP_STARTTLS");
-    if (text == NULL || text[0] == '\0' || strcmp(text, "no") == 0)
-        config->starttls = IMAP_CONFIG_STARTTLS_NO;
-    else if (strcmp(text, "try") == 0)
+    const char *text = config_text(CONFIG_IMAP_STARTTLS);
+    if (strcmp(text, "try") == 0)
         config->starttls = IMAP_CONFIG_STARTTLS_TRY;
     else if (strcmp(text, "required") == 0)
         config->starttls = IMAP_CONFIG_STARTTLS_REQUIRED;
     else
-        return apierr_set(err, 500, CODE,
-                          "PBEM_IMAP_STARTTLS must be no, try or required, "
-                          "not \"%.40s\"",
-                          text);
-    return true;
+        config->starttls = IMAP_CONFIG_STARTTLS_NO;
 }
 
 static bool parse_ca_file(imap_config *config, apierr *err)
 {
-    const char *path = getenv("PBEM_IMAP_CA_FILE");
-    if (path == NULL || path[0] == '\0')
+    const char *path = config_text(CONFIG_IMAP_CA_FILE);
+    if (path == NULL)
         return true;
     if (strlen(path) >= sizeof config->ca_file || access(path, R_OK) != 0)
         return apierr_set(err, 500, CODE,
@@ -225,25 +197,22 @@ static bool parse_ca_file(imap_config *config, apierr *err)
 bool imap_config_from_env(imap_config *config, apierr *err)
 {
     memset(config, 0, sizeof *config);
-    const char *url = getenv("PBEM_IMAP_URL");
-    if (url == NULL || url[0] == '\0')
+    const char *url = config_text(CONFIG_IMAP_URL);
+    if (url == NULL)
         return apierr_set(err, 500, CODE, "PBEM_IMAP_URL is not set (%s)",
                           "imaps://user:password@host/INBOX");
-    long poll_ms, batch, timeout;
     if (!parse_url(config, url, err) || !parse_done(config, err) ||
-        !parse_starttls(config, err) || !parse_ca_file(config, err) ||
-        !env_number("PBEM_IMAP_POLL_MS", 30000, 10, 86400000, "milliseconds",
-                    &poll_ms, err) ||
-        !env_number("PBEM_IMAP_BATCH", 16, 1, IMAP_CONFIG_BATCH_MAX, "messages",
-                    &batch, err) ||
-        !env_number("PBEM_IMAP_TIMEOUT", 60, 1, 600, "seconds", &timeout,
-                    err)) {
+        !parse_ca_file(config, err)) {
         /* Nothing half-read is left behind, the password least of all. */
         memset(config, 0, sizeof *config);
         return false;
     }
-    config->poll_ms = (int)poll_ms;
-    config->batch = (int)batch;
-    config->timeout_seconds = (int)timeout;
+    read_starttls(config);
+    /* The numbers' ranges are config's table's. */
+    config->poll_ms = (int)config_whole(CONFIG_IMAP_POLL_MS);
+    config->batch = (int)config_whole(CONFIG_IMAP_BATCH);
+    if (config->batch > IMAP_CONFIG_BATCH_MAX) /* the worker's arrays */
+        config->batch = IMAP_CONFIG_BATCH_MAX;
+    config->timeout_seconds = (int)config_whole(CONFIG_IMAP_TIMEOUT);
     return true;
 }

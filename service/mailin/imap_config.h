@@ -64,10 +64,11 @@ typedef struct imap_config {
 /* True when PBEM_IMAP_URL is set (and not empty). */
 bool imap_configured(void);
 
-/* Fills config from the environment (PBEM_IMAP_URL must be set). False
- * with err filled (status 500, code "imap_config", a sentence naming the
- * variable and what it accepts; never the password) on a malformed or
- * out-of-range value. */
+/* Fills config from the configuration (core/config.h, which refused
+ * numbers out of range and an unknown PBEM_IMAP_STARTTLS at start;
+ * PBEM_IMAP_URL must be set). False with err filled (status 500, code
+ * "imap_config", a sentence naming the variable and what it accepts;
+ * never the password) on a malformed URL, folder or CA file. */
 bool imap_config_from_env(imap_config *config, apierr *err);
 
 #endif

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "core/clock.h"
+#include "core/config.h"
 #include "mailin/mail_authres.h"
 #include "mailin/mail_join.h"
 #include "store/db.h"
@@ -93,8 +94,8 @@ static void our_token(const mail_message *message,
 
 static bool authenticated(const mail_message *message, mail_sender *out)
 {
-    const char *trusted = getenv("PBEM_MAIL_TRUST_AUTHSERV_ID");
-    if (trusted == NULL || trusted[0] == '\0') {
+    const char *trusted = config_text(CONFIG_MAIL_TRUST_AUTHSERV_ID);
+    if (trusted == NULL) {
         snprintf(out->authentication, sizeof out->authentication,
                  "reply address");
         return true;

@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "core/clock.h"
+#include "core/config.h"
 #include "core/hex.h"
 #include "core/log.h"
 #include "core/metrics.h"
@@ -32,9 +33,7 @@
 
 static int answers_per_hour(void)
 {
-    const char *text = getenv("PBEM_MAIL_ANSWERS_PER_HOUR");
-    int n = text && text[0] ? atoi(text) : 10;
-    return n > 0 ? n : 10;
+    return (int)config_whole(CONFIG_MAIL_ANSWERS_PER_HOUR);
 }
 
 static mailin_outcome finish(mailin_result *result, mailin_outcome outcome,

@@ -9,20 +9,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/config.h"
 #include "notify/mail_mime.h"
 #include "notify/mail_vars.h"
 #include "notify/templates.h"
 
 bool mail_configured(void)
 {
-    const char *url = getenv("PBEM_SMTP_URL");
-    return url != NULL && url[0] != '\0';
-}
-
-static const char *env_or(const char *name, const char *fallback)
-{
-    const char *value = getenv(name);
-    return value && value[0] ? value : fallback;
+    return config_text(CONFIG_SMTP_URL) != NULL;
 }
 
 void mail_bare_address(const char *from, char *out, size_t size)
@@ -142,7 +136,7 @@ typedef struct sender {
 
 static void sender_fill(sender *s, long long date)
 {
-    const char *from = env_or("PBEM_MAIL_FROM", "pbem <pbem@localhost>");
+    const char *from = config_text(CONFIG_MAIL_FROM);
     mail_bare_address(from, s->from_address, sizeof s->from_address);
     const char *at = strrchr(s->from_address, '@');
     snprintf(s->domain, sizeof s->domain, "%s", at ? at + 1 : "localhost");
@@ -371,22 +365,21 @@ bool mail_prepare(CURL *easy, const char *address, mail_upload *upload,
                   struct curl_slist **recipients, int timeout_seconds)
 {
     char from[256];
-    mail_bare_address(env_or("PBEM_MAIL_FROM", "pbem <pbem@localhost>"), from,
-                      sizeof from);
+    mail_bare_address(config_text(CONFIG_MAIL_FROM), from, sizeof from);
     char envelope_from[260], envelope_to[300];
     snprintf(envelope_from, sizeof envelope_from, "<%s>", from);
     snprintf(envelope_to, sizeof envelope_to, "<%s>", address);
     *recipients = curl_slist_append(NULL, envelope_to);
     if (*recipients == NULL)
         return false;
-    const char *tls = env_or("PBEM_SMTP_STARTTLS", "no");
+    const char *tls = config_text(CONFIG_SMTP_STARTTLS);
     long use_ssl = strcmp(tls, "required") == 0 ? (long)CURLUSESSL_ALL
                    : strcmp(tls, "try") == 0    ? (long)CURLUSESSL_TRY
                                                 : (long)CURLUSESSL_NONE;
-    const char *user = getenv("PBEM_SMTP_USER");
-    const char *password = getenv("PBEM_SMTP_PASSWORD");
+    const char *user = config_text(CONFIG_SMTP_USER);
+    const char *password = config_text(CONFIG_SMTP_PASSWORD);
     bool ok =
-        curl_easy_setopt(easy, CURLOPT_URL, getenv("PBEM_SMTP_URL")) == CURLE_OK &&
+        curl_easy_setopt(easy, CURLOPT_URL, config_text(CONFIG_SMTP_URL)) == CURLE_OK &&
         curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "smtp,smtps") == CURLE_OK &&
         curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L) == CURLE_OK &&
         curl_easy_setopt(easy, CURLOPT_TIMEOUT, (long)timeout_seconds) == CURLE_OK &&

@@ -7,11 +7,11 @@
  * List-Unsubscribe-Post headers, and {{unsubscribe_link}} in the body)
  * that turns the player's email notifications off.
  *
- * Configuration (environment): PBEM_SMTP_URL ("smtp://host:587"; unset:
+ * Configuration (core/config.h): PBEM_SMTP_URL ("smtp://host:587"; unset:
  * no email is queued), PBEM_SMTP_STARTTLS ("required" → CURLUSESSL_ALL,
  * "try" → CURLUSESSL_TRY, unset/"no" → plain), PBEM_SMTP_USER and
  * PBEM_SMTP_PASSWORD, PBEM_MAIL_FROM ("pbem <turns@example.org>"),
- * PBEM_PUBLIC_URL (links in the mail, "http://127.0.0.1:8080"),
+ * PBEM_PUBLIC_URL (links in the mail),
  * PBEM_MAIL_REPLY_TO (the address people answer; reply_token.h). */
 #ifndef SERVICE_MAIL_H
 #define SERVICE_MAIL_H

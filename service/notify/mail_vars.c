@@ -5,14 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/config.h"
 #include "ledger/seal.h"
 #include "store/store.h"
-
-static const char *env_or(const char *name, const char *fallback)
-{
-    const char *value = getenv(name);
-    return value && value[0] ? value : fallback;
-}
 
 static char *joined(const json_t *array, const char *prefix, const char *sep)
 {
@@ -153,7 +148,7 @@ void mail_vars_fill(mail_vars *v, const char *notification_id,
                     const char *player_name, const json_t *p, bool answerable)
 {
     const char *match = json_string_value(json_object_get(p, "match"));
-    const char *base = env_or("PBEM_PUBLIC_URL", "http://127.0.0.1:8080");
+    const char *base = config_text(CONFIG_PUBLIC_URL);
     snprintf(v->link, sizeof v->link, "%s/v1/matches/%s", base,
              match ? match : "");
     /* The seat's page in the browser (web/), signed there by the

@@ -5,7 +5,7 @@
  * of matches, a deadline's times, and the links (the match, the settings,
  * the one-click unsubscribe, and "Play": the seat's web page,
  * <PBEM_PUBLIC_URL>/matches/<match>). Links start with PBEM_PUBLIC_URL
- * ("http://127.0.0.1:8080"). */
+ * (core/config.h). */
 #ifndef SERVICE_NOTIFY_MAIL_VARS_H
 #define SERVICE_NOTIFY_MAIL_VARS_H
 

@@ -12,6 +12,7 @@
 
 #include "store/db.h"
 #include "store/db_params.h"
+#include "core/config.h"
 #include "core/log.h"
 #include "core/worker.h"
 #include "notify/mail.h"
@@ -264,8 +265,8 @@ static bool prepare_mail(notify_worker *w, PGconn *conn, job *j,
 static bool prepare_admin_mail(notify_worker *w, job *j,
                                const char *payload_text)
 {
-    const char *address = getenv("PBEM_ADMIN_EMAIL");
-    if (address == NULL || address[0] == '\0' || !mail_configured()) {
+    const char *address = config_text(CONFIG_ADMIN_EMAIL);
+    if (address == NULL || !mail_configured()) {
         finish(j, "skipped", true, 0,
                "kept for the admins: no PBEM_ADMIN_EMAIL (or no "
                "PBEM_SMTP_URL) to mail it to");

@@ -6,36 +6,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A variable that is unset, empty, not a number or negative keeps the
- * default: a typo never turns delivery off. */
-static long long env_number(const char *name, long long fallback)
-{
-    const char *text = getenv(name);
-    if (text == NULL || text[0] == '\0')
-        return fallback;
-    char *end = NULL;
-    long long value = strtoll(text, &end, 10);
-    return *end == '\0' && value >= 0 ? value : fallback;
-}
+#include "core/config.h"
 
+/* The ranges are config's table's: a value outside them stopped pbemd at
+ * start, so a typo never turns delivery off. */
 void notify_config_from_env(notify_config *config)
 {
-    config->poll_ms = (int)env_number("PBEM_NOTIFY_POLL_MS", 5000);
-    config->batch = (int)env_number("PBEM_NOTIFY_BATCH", 16);
-    if (config->batch < 1 || config->batch > NOTIFY_BATCH_MAX)
-        config->batch = 16;
-    config->max_attempts = (int)env_number("PBEM_NOTIFY_MAX_ATTEMPTS", 20);
-    if (config->max_attempts < 1)
-        config->max_attempts = 1;
-    config->backoff_ms = env_number("PBEM_NOTIFY_BACKOFF_MS", 30000);
-    config->backoff_max_ms = env_number("PBEM_NOTIFY_BACKOFF_MAX_MS", 21600000);
-    config->lease_seconds = (int)env_number("PBEM_NOTIFY_LEASE_SECONDS", 120);
-    if (config->lease_seconds < 1)
-        config->lease_seconds = 1;
-    long long timeout = env_number("PBEM_WEBHOOK_TIMEOUT", 20);
-    config->timeout_seconds = (int)(timeout < 15 ? 15 : timeout > 30 ? 30 : timeout);
-    const char *loopback = getenv("PBEM_WEBHOOK_ALLOW_LOOPBACK");
-    config->allow_loopback = loopback != NULL && strcmp(loopback, "1") == 0;
+    config->poll_ms = (int)config_whole(CONFIG_NOTIFY_POLL_MS);
+    config->batch = (int)config_whole(CONFIG_NOTIFY_BATCH);
+    if (config->batch > NOTIFY_BATCH_MAX) /* the worker's arrays */
+        config->batch = NOTIFY_BATCH_MAX;
+    config->max_attempts = (int)config_whole(CONFIG_NOTIFY_MAX_ATTEMPTS);
+    config->backoff_ms = config_whole(CONFIG_NOTIFY_BACKOFF_MS);
+    config->backoff_max_ms = config_whole(CONFIG_NOTIFY_BACKOFF_MAX_MS);
+    config->lease_seconds = (int)config_whole(CONFIG_NOTIFY_LEASE_SECONDS);
+    config->timeout_seconds = (int)config_whole(CONFIG_WEBHOOK_TIMEOUT);
+    config->allow_loopback = config_flag(CONFIG_WEBHOOK_ALLOW_LOOPBACK);
 }
 
 long long notify_backoff_ms(const notify_config *config, int attempt,

@@ -36,7 +36,8 @@ typedef struct notify_config {
     bool allow_loopback;
 } notify_config;
 
-/* Defaults overridden by the environment. */
+/* The values in effect (core/config.h: defaults, or the environment's
+ * as checked at start). */
 void notify_config_from_env(notify_config *config);
 
 /* The delay before retry number attempt + 1 after attempt failures

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/config.h"
+
 typedef struct buffer {
     char *data;
     size_t len, cap;
@@ -86,10 +88,8 @@ char *templates_render_text(const char *text, const templates_var *vars,
 char *templates_render_file(const char *name, const templates_var *vars,
                             int count, bool html)
 {
-    const char *dir = getenv("PBEM_TEMPLATES");
     char path[1024];
-    snprintf(path, sizeof path, "%s/%s", dir && dir[0] ? dir : "templates",
-             name);
+    snprintf(path, sizeof path, "%s/%s", config_text(CONFIG_TEMPLATES), name);
     FILE *file = fopen(path, "rb");
     if (file == NULL)
         return NULL;

@@ -12,6 +12,7 @@
 
 #include "store/db.h"
 #include "store/db_params.h"
+#include "core/config.h"
 #include "core/log.h"
 #include "ledger/seal.h"
 #include "notify/chat_formats.h"
@@ -401,10 +402,8 @@ char *webhooks_chat_body(PGconn *conn, long long match_id,
             abort();
     }
     PQclear(r);
-    const char *base = getenv("PBEM_PUBLIC_URL");
     char url[WEBHOOKS_URL_MAX + 64];
-    snprintf(url, sizeof url, "%s/matches/%s",
-             base && base[0] ? base : "http://127.0.0.1:8080",
+    snprintf(url, sizeof url, "%s/matches/%s", config_text(CONFIG_PUBLIC_URL),
              json_string_value(json_object_get(payload, "match"))
                  ? json_string_value(json_object_get(payload, "match"))
                  : "");

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/config.h"
 #include "core/log.h"
 #include "notify/mail.h"
 #include "notify/mail_answers.h"
@@ -146,7 +147,6 @@ static char *invitation_body(const char *name, const char *inviter,
     for (size_t i = 0; i < sizeof summaries / sizeof summaries[0]; i++)
         if (strcmp(summaries[i].game, game) == 0)
             what = summaries[i].what;
-    const char *base = getenv("PBEM_PUBLIC_URL");
     char *body = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&body, &len);
@@ -167,7 +167,7 @@ static char *invitation_body(const char *name, const char *inviter,
             "The match: %s/v1/matches/%s\n"
             "Not interested? Ignore this mail: nothing happens without your "
             "answer.\n",
-            base && base[0] ? base : "http://127.0.0.1:8080", match_ref);
+            config_text(CONFIG_PUBLIC_URL), match_ref);
     if (fclose(f) != 0)
         abort();
     return body;

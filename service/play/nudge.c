@@ -7,6 +7,7 @@
 #include "store/db.h"
 #include "store/db_params.h"
 #include "store/sealed_choices.h"
+#include "core/config.h"
 #include "core/log.h"
 #include "play/request.h"
 #include "play/matchstate.h"
@@ -14,9 +15,7 @@
 
 static long long window_seconds(void)
 {
-    const char *text = getenv("PBEM_NUDGE_HOURS");
-    double hours = text && *text ? atof(text) : 12.0;
-    return hours > 0 ? (long long)(hours * 3600.0) : 0;
+    return (long long)(config_number(CONFIG_NUDGE_HOURS) * 3600.0);
 }
 
 /* Seconds until seat may be nudged again (0: now), under the match row's

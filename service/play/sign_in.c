@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "core/config.h"
 #include "core/log.h"
 #include "notify/mail.h"
 #include "notify/mail_answers.h"
@@ -33,10 +34,9 @@ static void token_digest(const uint8_t token[TOKEN_BYTES],
 static bool queue_mail(PGconn *conn, const store_player *player,
                        const char *token, apierr *err)
 {
-    const char *base = getenv("PBEM_PUBLIC_URL");
     char link[600], minutes[16];
-    snprintf(link, sizeof link, "%s/sign-in/%s",
-             base && base[0] ? base : "http://127.0.0.1:8080", token);
+    snprintf(link, sizeof link, "%s/sign-in/%s", config_text(CONFIG_PUBLIC_URL),
+             token);
     snprintf(minutes, sizeof minutes, "%d", SIGN_IN_MINUTES);
     templates_var vars[] = {
         {"player", player->name},

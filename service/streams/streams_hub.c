@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/config.h"
 #include "core/log.h"
 #include "core/worker.h"
 #include "store/db.h"
@@ -41,25 +42,7 @@ static struct {
     int keep_hours;
     int prune_seconds;
     struct timespec next_prune;
-} hub = {.lock = PTHREAD_MUTEX_INITIALIZER,
-         .heartbeat_seconds = STREAMS_HEARTBEAT_SECONDS,
-         .per_key = STREAMS_PER_KEY,
-         .max = STREAMS_MAX};
-
-static int env_int(const char *name, int fallback, int low, int high)
-{
-    const char *text = getenv(name);
-    if (text == NULL || text[0] == '\0')
-        return fallback;
-    char *end = NULL;
-    long value = strtol(text, &end, 10);
-    if (*end != '\0' || value < low || value > high) {
-        log_warn("%s=%s is not a number from %d to %d; using %d", name, text,
-                 low, high, fallback);
-        return fallback;
-    }
-    return (int)value;
-}
+} hub = {.lock = PTHREAD_MUTEX_INITIALIZER}; /* limits: streams_hub_start */
 
 /* The parked streams a raise has unparked, woken once the lock is
  * released: the wake-up (libmicrohttpd's resume) takes the server's own
@@ -226,14 +209,11 @@ static void end(void *context)
 
 bool streams_hub_start(apierr *err)
 {
-    hub.heartbeat_seconds = env_int("PBEM_STREAM_HEARTBEAT_SECONDS",
-                                    STREAMS_HEARTBEAT_SECONDS, 1, 3600);
-    hub.per_key = env_int("PBEM_STREAMS_PER_KEY", STREAMS_PER_KEY, 1, 100000);
-    hub.max = env_int("PBEM_STREAMS_MAX", STREAMS_MAX, 1, 1000000);
-    hub.keep_hours = env_int("PBEM_STREAM_KEEP_HOURS", STREAMS_KEEP_HOURS, 1,
-                             24 * 366);
-    hub.prune_seconds = env_int("PBEM_STREAM_PRUNE_SECONDS",
-                                STREAMS_PRUNE_SECONDS, 1, 86400);
+    hub.heartbeat_seconds = (int)config_whole(CONFIG_STREAM_HEARTBEAT_SECONDS);
+    hub.per_key = (int)config_whole(CONFIG_STREAMS_PER_KEY);
+    hub.max = (int)config_whole(CONFIG_STREAMS_MAX);
+    hub.keep_hours = (int)config_whole(CONFIG_STREAM_KEEP_HOURS);
+    hub.prune_seconds = (int)config_whole(CONFIG_STREAM_PRUNE_SECONDS);
     /* The first pass a little after start, not in its rush. */
     clock_gettime(CLOCK_MONOTONIC, &hub.next_prune);
     hub.next_prune.tv_sec += hub.prune_seconds < 60 ? hub.prune_seconds : 60;

@@ -28,11 +28,6 @@
 
 #include "core/apierr.h"
 
-#define STREAMS_HEARTBEAT_SECONDS 15
-#define STREAMS_PER_KEY 4
-#define STREAMS_MAX 2000
-#define STREAMS_KEEP_HOURS 168
-#define STREAMS_PRUNE_SECONDS 3600
 /* Retry-After of a refused stream, in seconds: a key at its limit may
  * well hold a stream its client has left, which the refusal wakes to find
  * out (streams_hub_join), so it may try again soon. */
@@ -59,8 +54,8 @@ typedef struct streams_sub streams_sub;
 typedef void streams_wake_fn(void *context);
 
 /* Starts the LISTEN thread (its connection made by db_listen, so on
- * the database db_init named) and reads the settings above from the
- * environment. False with err filled when the thread cannot
+ * the database db_init named) and takes the settings above from the
+ * configuration (core/config.h). False with err filled when the thread cannot
  * start; a database that cannot be reached is retried, not an error. */
 bool streams_hub_start(apierr *err);
 

@@ -11,6 +11,7 @@
 #include "another_mans_treasure/another_mans_treasure.h"
 #include "artifact_stack/artifact_stack.h"
 #include "core/clock.h"
+#include "core/config.h"
 #include "deadlines/deadline_math.h"
 #include "deadlines/deadline_settings.h"
 #include "ledger/forfeit.h"
@@ -167,6 +168,7 @@ Test(clock, the_test_clock_follows_its_file)
     close(fd);
     setenv("PBEM_CLOCK_FILE", path, 1);
     apierr err;
+    cr_assert(config_load(&err), "%s", err.message);
     cr_assert(clock_init(&err), "%s", err.message);
     cr_assert(clock_is_fake());
     cr_assert_eq(clock_now(), T0);
@@ -185,6 +187,7 @@ Test(clock, a_clock_file_without_a_time_stops_the_start)
 {
     setenv("PBEM_CLOCK_FILE", "/nonexistent/pbem-clock", 1);
     apierr err;
+    cr_assert(config_load(&err), "%s", err.message);
     cr_assert_not(clock_init(&err));
     cr_assert_not_null(strstr(err.message, "tests only"), "%s", err.message);
     unsetenv("PBEM_CLOCK_FILE");

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/config.h"
 #include "core/log.h"
 
 static void pause_ms(int ms)
@@ -147,6 +148,7 @@ void test_config_url(const char *url, const char *done, imap_config *config)
     /* Warnings only: a worker's start line per test is noise. */
     log_set_quiet(1);
     apierr err;
+    cr_assert(config_load(&err), "%s", err.message);
     cr_assert(imap_config_from_env(config, &err), "%s", err.message);
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/config.h"
 #include "mailin/imap_config.h"
 
 static void clear(void)
@@ -18,22 +19,37 @@ static void clear(void)
 
 TestSuite(imap_config, .init = clear);
 
-/* The error for the environment as set; fails when it is accepted. */
+/* The environment as set, read again as pbemd reads it at start. */
+static void reload(void)
+{
+    apierr err;
+    cr_assert(config_load(&err), "%s", err.message);
+}
+
+/* The error for the environment as set: config's when a value is not one
+ * its variable accepts (a number out of range, a word not among the
+ * choices), else imap_config's; fails when it is accepted. */
 static apierr refused(void)
 {
     imap_config config;
     apierr err;
-    cr_assert_not(imap_config_from_env(&config, &err),
-                  "accepted PBEM_IMAP_URL=%s", getenv("PBEM_IMAP_URL"));
-    cr_expect_str_eq(err.code, "imap_config");
+    if (!config_load(&err)) {
+        cr_expect_str_eq(err.code, "config");
+    } else {
+        cr_assert_not(imap_config_from_env(&config, &err),
+                      "accepted PBEM_IMAP_URL=%s", getenv("PBEM_IMAP_URL"));
+        cr_expect_str_eq(err.code, "imap_config");
+    }
     cr_expect_null(strstr(err.message, "Pa55"), "%s", err.message);
     return err;
 }
 
 Test(imap_config, unset_means_no_worker)
 {
+    reload();
     cr_expect_not(imap_configured());
     setenv("PBEM_IMAP_URL", "", 1);
+    reload();
     cr_expect_not(imap_configured());
     refused();
 }
@@ -41,6 +57,7 @@ Test(imap_config, unset_means_no_worker)
 Test(imap_config, the_defaults)
 {
     setenv("PBEM_IMAP_URL", "imaps://turns:Pa55@mail.example.org", 1);
+    reload();
     cr_assert(imap_configured());
     imap_config c;
     apierr err;
@@ -69,6 +86,7 @@ Test(imap_config, everything_set)
     setenv("PBEM_IMAP_POLL_MS", "250", 1);
     setenv("PBEM_IMAP_BATCH", "64", 1);
     setenv("PBEM_IMAP_TIMEOUT", "5", 1);
+    reload();
     imap_config c;
     apierr err;
     cr_assert(imap_config_from_env(&c, &err), "%s", err.message);
@@ -85,6 +103,7 @@ Test(imap_config, everything_set)
                      "imap://turns@pbem.example:***@10.0.0.7:1143/Games/pbem");
     cr_expect_null(strstr(c.shown, "Pa55"));
     setenv("PBEM_IMAP_DONE", "move:Done/2026", 1);
+    reload();
     cr_assert(imap_config_from_env(&c, &err), "%s", err.message);
     cr_expect_str_eq(c.done_folder, "Done/2026");
 }
@@ -152,7 +171,8 @@ Test(imap_config, malformed_settings_are_refused_with_a_reason)
 Test(imap_config, a_refusal_leaves_no_password_behind)
 {
     setenv("PBEM_IMAP_URL", "imaps://turns:Pa55@mail.example.org/", 1);
-    setenv("PBEM_IMAP_BATCH", "0", 1);
+    setenv("PBEM_IMAP_DONE", "archive", 1);
+    reload();
     imap_config c;
     apierr err;
     cr_assert_not(imap_config_from_env(&c, &err));

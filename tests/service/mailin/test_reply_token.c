@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "auth/reply_token.h"
+#include "core/config.h"
 #include "ledger/seal.h"
 
 static void with_service_key(void)
@@ -21,6 +22,7 @@ static void with_service_key(void)
     cr_assert(seal_load_key(path, &err), "%s", err.message);
     setenv("PBEM_MAIL_REPLY_TO", "pbem@example.org", 1);
     unsetenv("PBEM_MAIL_TOKEN_DAYS");
+    cr_assert(config_load(&err), "%s", err.message);
 }
 
 TestSuite(reply_token, .init = with_service_key);
@@ -81,6 +83,8 @@ Test(reply_token, tokens_are_each_new_and_expire)
     cr_expect_not(reply_token_read(a, now + 31 * 86400, &t, why, sizeof why));
     cr_expect(strstr(why, "expired") != NULL, "%s", why);
     setenv("PBEM_MAIL_TOKEN_DAYS", "2", 1);
+    apierr err;
+    cr_assert(config_load(&err), "%s", err.message);
     reply_token_make(REPLY_TOKEN_SEAT, 1, 2, 0, now, a);
     cr_expect(reply_token_read(a, now + 86400, &t, why, sizeof why), "%s", why);
     cr_expect_not(reply_token_read(a, now + 3 * 86400, &t, why, sizeof why));
@@ -119,5 +123,7 @@ Test(reply_token, addresses_carry_the_token_and_are_recognised)
     cr_expect_not(reply_token_in_address("other@example.org", found));
     cr_expect_not(reply_token_in_address("pbem@evil.example", found));
     unsetenv("PBEM_MAIL_REPLY_TO");
+    apierr err;
+    cr_assert(config_load(&err), "%s", err.message);
     cr_expect_not(reply_token_address(text, address, sizeof address));
 }
