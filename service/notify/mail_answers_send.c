@@ -10,8 +10,7 @@
 #include "core/log.h"
 #include "core/metrics.h"
 #include "notify/mail.h"
-#include "store/db.h"
-#include "store/db_params.h"
+#include "store/mail_answers.h"
 
 /* One claimed row on its way out. */
 typedef struct answer_job {
@@ -26,10 +25,6 @@ typedef struct answer_job {
     char error[320];
 } answer_job;
 
-/* The columns claim reads, in this order. */
-enum { COL_ID, COL_TO, COL_SUBJECT, COL_BODY, COL_REPLY_TO, COL_IN_REPLY_TO,
-       COL_REFERENCES, COL_KIND, COL_ATTEMPTS };
-
 static const char *text_or_null(const PGresult *r, int row, int col)
 {
     return PQgetisnull(r, row, col) ? NULL : PQgetvalue(r, row, col);
@@ -43,37 +38,11 @@ static void warn_without_smtp(PGconn *conn)
     if (__atomic_load_n(&warned, __ATOMIC_ACQUIRE))
         return;
     apierr err;
-    PGresult *r = db_query(conn,
-                           "SELECT count(*) FROM mail_answers"
-                           " WHERE status = 'pending'",
-                           0, NULL, PGRES_TUPLES_OK, &err);
-    long long waiting = r != NULL ? atoll(PQgetvalue(r, 0, 0)) : 0;
-    PQclear(r);
+    long long waiting = store_mail_answers_pending(conn, &err);
     if (waiting > 0 && !__atomic_exchange_n(&warned, 1, __ATOMIC_ACQ_REL))
         log_warn("mail answers: %lld waiting, but this service has no SMTP "
                  "server (PBEM_SMTP_URL): they stay pending until it has one",
                  waiting);
-}
-
-/* Claims due rows under a lease; the result (caller clears) or NULL. */
-static PGresult *claim(PGconn *conn, const notify_config *config)
-{
-    db_params p = {0};
-    db_params_int(&p, config->lease_seconds);
-    db_params_int(&p, config->batch);
-    apierr err;
-    return db_query(
-        conn,
-        "UPDATE mail_answers a"
-        "   SET next_attempt_at = now() + make_interval(secs => $1::int)"
-        "  FROM (SELECT answer_id FROM mail_answers"
-        "         WHERE status = 'pending' AND next_attempt_at <= now()"
-        "         ORDER BY next_attempt_at LIMIT $2::int"
-        "         FOR UPDATE SKIP LOCKED) due"
-        " WHERE a.answer_id = due.answer_id"
-        " RETURNING a.answer_id, a.to_address, a.subject, a.body, a.reply_to,"
-        "   a.in_reply_to, a.\"references\", a.kind, a.attempts",
-        p.count, p.values, PGRES_TUPLES_OK, &err);
 }
 
 static void finish(answer_job *j, bool sent, bool permanent, const char *error)
@@ -99,17 +68,17 @@ static void message_id(const char *kind, long long answer_id, char out[64])
 static bool prepare(const PGresult *r, int i, const notify_config *config,
                     answer_job *j)
 {
-    const char *kind = PQgetvalue(r, i, COL_KIND);
+    const char *kind = PQgetvalue(r, i, STORE_MAIL_ANSWERS_KIND);
     char id[64], why[256] = "";
     message_id(kind, j->answer_id, id);
     mail_plain plain = {
         .id = id,
-        .to_address = PQgetvalue(r, i, COL_TO),
-        .subject = PQgetvalue(r, i, COL_SUBJECT),
-        .body = PQgetvalue(r, i, COL_BODY),
-        .reply_to = text_or_null(r, i, COL_REPLY_TO),
-        .in_reply_to = text_or_null(r, i, COL_IN_REPLY_TO),
-        .references = text_or_null(r, i, COL_REFERENCES),
+        .to_address = PQgetvalue(r, i, STORE_MAIL_ANSWERS_TO),
+        .subject = PQgetvalue(r, i, STORE_MAIL_ANSWERS_SUBJECT),
+        .body = PQgetvalue(r, i, STORE_MAIL_ANSWERS_BODY),
+        .reply_to = text_or_null(r, i, STORE_MAIL_ANSWERS_REPLY_TO),
+        .in_reply_to = text_or_null(r, i, STORE_MAIL_ANSWERS_IN_REPLY_TO),
+        .references = text_or_null(r, i, STORE_MAIL_ANSWERS_REFERENCES),
         /* RFC 3834: an answer to a mail is auto-replied; the rest were
          * made by the service on its own. */
         .auto_submitted = strcmp(kind, "answer") == 0 ? "auto-replied"
@@ -181,23 +150,9 @@ static void record(PGconn *conn, const notify_config *config, answer_job *j)
     long long delay;
     const char *status = notify_after_attempt(config, attempt, j->sent,
                                               j->permanent, 0, &delay);
-    char secs[32];
-    snprintf(secs, sizeof secs, "%.3f", (double)delay / 1000.0);
-    db_params p = {0};
-    db_params_int(&p, j->answer_id);
-    db_params_int(&p, attempt);
-    db_params_text(&p, status);
-    db_params_text(&p, j->sent ? NULL : j->error);
-    db_params_text(&p, secs);
     apierr err;
-    if (!db_command(conn,
-                    "UPDATE mail_answers SET attempts = $2::int, status = $3,"
-                    "   last_error = $4,"
-                    "   sent_at = CASE WHEN $3 = 'sent' THEN now() END,"
-                    "   next_attempt_at = now()"
-                    "     + make_interval(secs => $5::float8)"
-                    " WHERE answer_id = $1 AND status = 'pending'",
-                    p.count, p.values, &err))
+    if (!store_mail_answers_record(conn, j->answer_id, attempt, status,
+                                   j->sent ? NULL : j->error, delay, &err))
         log_error("mail answer %lld: its attempt could not be recorded; it "
                   "will be retried when its lease runs out",
                   j->answer_id);
@@ -214,13 +169,8 @@ static void record(PGconn *conn, const notify_config *config, answer_job *j)
  * attempt not counted. */
 static void release(PGconn *conn, const answer_job *j)
 {
-    db_params p = {0};
-    db_params_int(&p, j->answer_id);
     apierr err;
-    db_command(conn,
-               "UPDATE mail_answers SET next_attempt_at = now()"
-               " WHERE answer_id = $1 AND status = 'pending'",
-               p.count, p.values, &err);
+    store_mail_answers_release(conn, j->answer_id, &err);
 }
 
 int mail_answers_send(PGconn *conn, const notify_config *config, CURLM *multi,
@@ -230,7 +180,9 @@ int mail_answers_send(PGconn *conn, const notify_config *config, CURLM *multi,
         warn_without_smtp(conn);
         return 0;
     }
-    PGresult *r = claim(conn, config);
+    apierr err;
+    PGresult *r = store_mail_answers_claim(conn, config->lease_seconds,
+                                           config->batch, &err);
     if (r == NULL)
         return -1;
     int n = PQntuples(r);
@@ -239,8 +191,8 @@ int mail_answers_send(PGconn *conn, const notify_config *config, CURLM *multi,
         abort();
     for (int i = 0; i < n; i++) {
         answer_job *j = &jobs[i];
-        j->answer_id = atoll(PQgetvalue(r, i, COL_ID));
-        j->attempts = atoi(PQgetvalue(r, i, COL_ATTEMPTS));
+        j->answer_id = atoll(PQgetvalue(r, i, STORE_MAIL_ANSWERS_ID));
+        j->attempts = atoi(PQgetvalue(r, i, STORE_MAIL_ANSWERS_ATTEMPTS));
         if (!prepare(r, i, config, j) && !j->done)
             finish(j, false, false, "the delivery could not be prepared");
         if (j->done)
@@ -274,17 +226,8 @@ long long mail_answers_next_due_ms(PGconn *conn, long long ceiling_ms)
     if (!mail_configured())
         return ceiling_ms;
     apierr err;
-    PGresult *r = db_query(conn,
-                           "SELECT ceil(extract(epoch FROM min(next_attempt_at)"
-                           " - clock_timestamp()) * 1000)::bigint"
-                           " FROM mail_answers WHERE status = 'pending'",
-                           0, NULL, PGRES_TUPLES_OK, &err);
-    long long wait = ceiling_ms;
-    if (r != NULL && PQntuples(r) == 1 && !PQgetisnull(r, 0, 0)) {
-        long long due = atoll(PQgetvalue(r, 0, 0));
-        if (due < wait)
-            wait = due < 0 ? 0 : due;
-    }
-    PQclear(r);
+    long long wait = ceiling_ms, due;
+    if (store_mail_answers_next_due_ms(conn, &due, &err) && due < wait)
+        wait = due < 0 ? 0 : due;
     return wait;
 }

@@ -12,6 +12,7 @@
 
 #include "store/db.h"
 #include "store/db_params.h"
+#include "store/outbox.h"
 #include "core/log.h"
 #include "core/worker.h"
 #include "notify/mail.h"
@@ -298,44 +299,26 @@ static bool prepare_admin_mail(notify_worker *w, job *j,
 static int claim(notify_worker *w, PGconn *conn, job *jobs, char **payloads,
                  char (*created)[40])
 {
-    db_params p = {0};
-    db_params_int(&p, w->config.lease_seconds);
-    db_params_int(&p, w->config.batch);
     apierr err;
-    PGresult *r = db_query(
-        conn,
-        "UPDATE outbox o"
-        "   SET next_attempt_at = now() + make_interval(secs => $1::int)"
-        "  FROM (SELECT match_id, outbox_id FROM outbox"
-        "         WHERE status = 'pending' AND next_attempt_at <= now()"
-        "           AND NOT digest"
-        "           AND NOT (" NOTIFY_OUTBOX_CANCELLABLE("outbox") " AND"
-        "                    pbem_outbox_pointless(match_id, seq, player_id))"
-        "         ORDER BY next_attempt_at LIMIT $2::int"
-        "         FOR UPDATE SKIP LOCKED) due"
-        " WHERE o.match_id = due.match_id AND o.outbox_id = due.outbox_id"
-        " RETURNING o.match_id, o.outbox_id, o.player_id,"
-        "   coalesce(o.webhook_id, 0), o.channel, o.reason, o.payload::text,"
-        "   o.attempts, to_char(o.created_at AT TIME ZONE 'UTC',"
-        "   'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')",
-        p.count, p.values, PGRES_TUPLES_OK, &err);
+    PGresult *r = store_outbox_claim_due(conn, w->config.lease_seconds,
+                                         w->config.batch, &err);
     if (r == NULL)
         return -1;
     int n = PQntuples(r);
     for (int i = 0; i < n; i++) {
         job *j = &jobs[i];
         memset(j, 0, sizeof *j);
-        j->match_id = atoll(PQgetvalue(r, i, 0));
-        j->outbox_id = atoll(PQgetvalue(r, i, 1));
-        j->player_id = atoll(PQgetvalue(r, i, 2));
-        j->webhook_id = atoll(PQgetvalue(r, i, 3));
-        snprintf(j->channel, sizeof j->channel, "%s", PQgetvalue(r, i, 4));
-        snprintf(j->reason, sizeof j->reason, "%s", PQgetvalue(r, i, 5));
-        payloads[i] = strdup(PQgetvalue(r, i, 6));
+        j->match_id = atoll(PQgetvalue(r, i, STORE_OUTBOX_DUE_MATCH));
+        j->outbox_id = atoll(PQgetvalue(r, i, STORE_OUTBOX_DUE_ID));
+        j->player_id = atoll(PQgetvalue(r, i, STORE_OUTBOX_DUE_PLAYER));
+        j->webhook_id = atoll(PQgetvalue(r, i, STORE_OUTBOX_DUE_WEBHOOK));
+        snprintf(j->channel, sizeof j->channel, "%s", PQgetvalue(r, i, STORE_OUTBOX_DUE_CHANNEL));
+        snprintf(j->reason, sizeof j->reason, "%s", PQgetvalue(r, i, STORE_OUTBOX_DUE_REASON));
+        payloads[i] = strdup(PQgetvalue(r, i, STORE_OUTBOX_DUE_PAYLOAD));
         if (payloads[i] == NULL)
             abort();
-        j->attempts = atoi(PQgetvalue(r, i, 7));
-        snprintf(created[i], 40, "%s", PQgetvalue(r, i, 8));
+        j->attempts = atoi(PQgetvalue(r, i, STORE_OUTBOX_DUE_ATTEMPTS));
+        snprintf(created[i], 40, "%s", PQgetvalue(r, i, STORE_OUTBOX_DUE_CREATED));
         notify_outbox_ref(j->match_id, j->outbox_id, j->ref);
     }
     PQclear(r);
@@ -352,10 +335,10 @@ static void record(notify_worker *w, PGconn *conn, job *j)
         &w->config, attempt, sent, j->permanent, j->retry_after_ms, &delay);
     bool dead = strcmp(status, "dead") == 0;
     apierr err;
-    if (!notify_outbox_record_attempt(conn, j->match_id, j->outbox_id, attempt,
-                                      j->duration_ms, j->outcome, j->code,
-                                      j->error[0] ? j->error : NULL, status,
-                                      delay, &err))
+    if (!store_outbox_record_attempt(conn, j->match_id, j->outbox_id, attempt,
+                                     j->duration_ms, j->outcome, j->code,
+                                     j->error[0] ? j->error : NULL, status,
+                                     delay, &err))
         log_error("notification %s: its attempt could not be recorded; it "
                   "will be retried when its lease runs out", j->ref);
     if (sent)
@@ -372,14 +355,8 @@ static void record(notify_worker *w, PGconn *conn, job *j)
 
 static void release(PGconn *conn, const job *j)
 {
-    db_params p = {0};
-    db_params_int(&p, j->match_id);
-    db_params_int(&p, j->outbox_id);
     apierr err;
-    db_command(conn,
-               "UPDATE outbox SET next_attempt_at = now()"
-               " WHERE match_id = $1 AND outbox_id = $2 AND status = 'pending'",
-               p.count, p.values, &err);
+    store_outbox_release(conn, j->match_id, j->outbox_id, &err);
 }
 
 static void judge(job *j, CURLcode result)
@@ -499,18 +476,9 @@ static void drain(PGconn *listen)
 static long long next_due_ms(notify_worker *w, PGconn *conn)
 {
     apierr err;
-    PGresult *r = db_query(conn,
-                           "SELECT ceil(extract(epoch FROM min(next_attempt_at)"
-                           " - clock_timestamp()) * 1000)::bigint"
-                           " FROM outbox WHERE status = 'pending'",
-                           0, NULL, PGRES_TUPLES_OK, &err);
-    long long wait = w->config.poll_ms;
-    if (r != NULL && PQntuples(r) == 1 && !PQgetisnull(r, 0, 0)) {
-        long long due = atoll(PQgetvalue(r, 0, 0));
-        if (due < wait)
-            wait = due;
-    }
-    PQclear(r);
+    long long wait = w->config.poll_ms, due;
+    if (store_outbox_next_due_ms(conn, &due, &err) && due < wait)
+        wait = due;
     wait = mail_answers_next_due_ms(conn, wait);
     return wait < WAIT_MIN_MS ? WAIT_MIN_MS : wait;
 }
@@ -556,7 +524,7 @@ static void one_round(worker *self, void *context, worker_pause *pause)
     PGconn *conn = db_conn(&err);
     /* Pointless reminders go first, then digests, then single rows, then
      * the answers to mail (mail_answers.h). */
-    int claimed = conn && notify_outbox_cancel_pointless(conn) >= 0
+    int claimed = conn && store_outbox_cancel_pointless(conn, &err) >= 0
                       ? notify_digest_send(conn, &w->config)
                       : -1;
     if (claimed >= 0) {

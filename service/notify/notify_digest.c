@@ -10,12 +10,13 @@
 
 #include "store/db.h"
 #include "store/db_params.h"
+#include "store/outbox.h"
 #include "core/log.h"
 #include "notify/mail.h"
 #include "notify/notify_outbox.h"
 
 #define DIGEST_PLAYERS 4
-#define DIGEST_ROWS "200"
+#define DIGEST_ROWS 200
 
 /* Records one attempt on every row the digest covered. */
 static void record_all(PGconn *conn, const notify_config *config,
@@ -28,7 +29,7 @@ static void record_all(PGconn *conn, const notify_config *config,
         const char *status =
             notify_after_attempt(config, attempt, sent, false, 0, &delay);
         apierr err;
-        if (!notify_outbox_record_attempt(
+        if (!store_outbox_record_attempt(
                 conn, atoll(PQgetvalue(rows, i, 0)),
                 atoll(PQgetvalue(rows, i, 1)), attempt, duration_ms,
                 sent ? "sent" : "failed", code, error, status, delay, &err))
@@ -59,25 +60,9 @@ static json_t *latest_per_match(const PGresult *rows)
 static bool send_one(PGconn *conn, const notify_config *config,
                      const char *player)
 {
-    db_params p = {0};
-    db_params_text(&p, player);
-    db_params_int(&p, config->lease_seconds);
     apierr err;
-    PGresult *rows = db_query(
-        conn,
-        "WITH claimed AS ("
-        "  UPDATE outbox o"
-        "     SET next_attempt_at = now() + make_interval(secs => $2::int)"
-        "    FROM (SELECT match_id, outbox_id FROM outbox"
-        "           WHERE player_id = $1::bigint AND status = 'pending'"
-        "             AND digest AND next_attempt_at <= now()"
-        "             AND NOT pbem_outbox_pointless(match_id, seq, player_id)"
-        "           LIMIT " DIGEST_ROWS " FOR UPDATE SKIP LOCKED) due"
-        "   WHERE o.match_id = due.match_id AND o.outbox_id = due.outbox_id"
-        "  RETURNING o.match_id, o.outbox_id, o.payload::text, o.attempts, o.seq)"
-        " SELECT match_id, outbox_id, payload, attempts FROM claimed"
-        "  ORDER BY match_id, seq",
-        p.count, p.values, PGRES_TUPLES_OK, &err);
+    PGresult *rows = store_outbox_claim_digest(conn, player, DIGEST_ROWS,
+                                               config->lease_seconds, &err);
     if (rows == NULL)
         return false;
     if (PQntuples(rows) == 0) {
@@ -166,12 +151,8 @@ static bool send_one(PGconn *conn, const notify_config *config,
 int notify_digest_send(PGconn *conn, const notify_config *config)
 {
     apierr err;
-    PGresult *players = db_query(
-        conn,
-        "SELECT DISTINCT player_id FROM outbox"
-        " WHERE status = 'pending' AND digest AND next_attempt_at <= now()"
-        " LIMIT 4",
-        0, NULL, PGRES_TUPLES_OK, &err);
+    PGresult *players =
+        store_outbox_digest_players(conn, DIGEST_PLAYERS, &err);
     if (players == NULL)
         return -1;
     int sent = 0;

@@ -7,7 +7,8 @@
  * mail (templates/digest.*) listing each match once, sent over SMTP, and
  * the attempt recorded on every row it covers, with the same retries and
  * dead letters as single notifications. Rows about a turn the player has
- * taken meanwhile were cancelled before (notify_outbox_cancel_pointless). */
+ * taken meanwhile were cancelled before (store_outbox_cancel_pointless in
+ * store/outbox.h). */
 #ifndef SERVICE_NOTIFY_DIGEST_H
 #define SERVICE_NOTIFY_DIGEST_H
 
