@@ -12,13 +12,19 @@
 #ifndef SERVICE_NOTIFY_DIGEST_H
 #define SERVICE_NOTIFY_DIGEST_H
 
+#include <curl/curl.h>
 #include <libpq-fe.h>
 
+#include "core/worker.h"
 #include "notify/notify_policy.h"
 
-/* Sends the digests due now, for a few players at a time (blocking for at
- * most the SMTP timeout each). Returns how many players got one, or -1 on
- * a database error. */
-int notify_digest_send(PGconn *conn, const notify_config *config);
+/* Sends the digests due now, for a few players at a time, one after the
+ * other through the delivery loop (delivery.h) on multi: each waits for at
+ * most the SMTP timeout, and when self is asked to stop, a digest in
+ * flight is abandoned and its rows released (due now, no attempt
+ * counted). Returns how many players it dealt with, or -1 on a database
+ * error. */
+int notify_digest_send(PGconn *conn, const notify_config *config,
+                       CURLM *multi, worker *self);
 
 #endif
