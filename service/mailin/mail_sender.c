@@ -11,6 +11,8 @@
 #include "mailin/mail_join.h"
 #include "store/db.h"
 #include "store/db_params.h"
+#include "store/mail_confirmations.h"
+#include "store/mail_messages.h"
 
 static bool refused(mail_sender *out, const char *fmt, const char *a,
                     const char *b)
@@ -25,6 +27,9 @@ static bool refused(mail_sender *out, const char *fmt, const char *a,
 static bool address_of(PGconn *conn, const reply_token *token, char *out,
                        size_t size, long long *player_id, apierr *err)
 {
+    if (token->kind == REPLY_TOKEN_CONFIRMATION)
+        return store_mail_confirmations_address(conn, token->subject, out,
+                                                size, player_id, err);
     static const char *const sql[] = {
         [REPLY_TOKEN_SEAT] = "SELECT email, player_id FROM players"
                              " WHERE player_id = $1",
@@ -32,9 +37,6 @@ static bool address_of(PGconn *conn, const reply_token *token, char *out,
                                 " WHERE player_id = $1",
         [REPLY_TOKEN_INVITATION] = "SELECT email, player_id FROM invitations"
                                    " WHERE invitation_id = $1",
-        [REPLY_TOKEN_CONFIRMATION] = "SELECT email, player_id"
-                                     " FROM mail_confirmations"
-                                     " WHERE confirmation_id = $1",
     };
     db_params p = {0};
     db_params_int(&p, token->subject);
@@ -49,22 +51,6 @@ static bool address_of(PGconn *conn, const reply_token *token, char *out,
         if (!PQgetisnull(r, 0, 1))
             *player_id = atoll(PQgetvalue(r, 0, 1));
     }
-    PQclear(r);
-    return true;
-}
-
-/* Which message spent the token, if any ("" when none). */
-static bool spent_by(PGconn *conn, const char *token_id, char *key,
-                     size_t size, apierr *err)
-{
-    const char *params[] = {token_id};
-    PGresult *r = db_query(conn,
-                           "SELECT message_key FROM mail_tokens_spent"
-                           " WHERE token_id = $1",
-                           1, params, PGRES_TUPLES_OK, err);
-    if (r == NULL)
-        return false;
-    snprintf(key, size, "%s", PQntuples(r) ? PQgetvalue(r, 0, 0) : "");
     PQclear(r);
     return true;
 }
@@ -133,7 +119,8 @@ bool mail_sender_identify(const mail_message *message, const char *key,
         return refused(out, "%s%s", why, "");
     memcpy(out->token_id, token.id, sizeof out->token_id);
     char spender[1001];
-    if (!spent_by(conn, token.id, spender, sizeof spender, err))
+    if (!store_mail_tokens_spent_by(conn, token.id, spender, sizeof spender,
+                                    err))
         return false;
     if (spender[0] != '\0' && strcmp(spender, key) != 0)
         return refused(out,
@@ -181,16 +168,11 @@ bool mail_sender_spend(mail_sender *sender, const char *key, apierr *err)
     PGconn *conn = db_conn(err);
     if (conn == NULL)
         return false;
-    db_params p = {0};
-    db_params_text(&p, sender->token_id);
-    db_params_text(&p, key);
-    if (!db_command(conn,
-                    "INSERT INTO mail_tokens_spent (token_id, message_key)"
-                    " VALUES ($1, $2) ON CONFLICT (token_id) DO NOTHING",
-                    p.count, p.values, err))
+    if (!store_mail_tokens_spend(conn, sender->token_id, key, err))
         return false;
     char spender[1001];
-    if (!spent_by(conn, sender->token_id, spender, sizeof spender, err))
+    if (!store_mail_tokens_spent_by(conn, sender->token_id, spender,
+                                    sizeof spender, err))
         return false;
     if (strcmp(spender, key) != 0)
         refused(sender,
