@@ -25,6 +25,17 @@ void delivery_prepared(delivery *d, bool ok)
                         "the delivery could not be prepared");
 }
 
+bool delivery_prepare_mail(delivery *d, const char *address,
+                           const char *message, mail_upload *upload,
+                           struct curl_slist **recipients,
+                           int timeout_seconds)
+{
+    *upload = (mail_upload){.data = message, .len = strlen(message)};
+    d->easy = curl_easy_init();
+    return d->easy != NULL && mail_prepare(d->easy, address, upload,
+                                           recipients, timeout_seconds);
+}
+
 void delivery_judge_transfer(delivery *d, CURLcode result)
 {
     long status = 0;

@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "core/worker.h"
+#include "notify/mail.h"
 
 typedef struct delivery {
     /* The caller's set-up: the transfer, which delivery_run adds to the
@@ -57,6 +58,15 @@ void delivery_finish(delivery *d, const char *outcome, bool permanent,
 /* After the caller's set-up of d: when it failed (ok false) and did not
  * finish d itself, d fails ("the delivery could not be prepared"). */
 void delivery_prepared(delivery *d, bool ok);
+
+/* Sets up d's transfer: message (borrowed: it must outlive the run)
+ * mailed to address by SMTP (mail.h), through upload and *recipients,
+ * which are the caller's row's (*recipients freed by the caller after the
+ * run). False when libcurl refused. */
+bool delivery_prepare_mail(delivery *d, const char *address,
+                           const char *message, mail_upload *upload,
+                           struct curl_slist **recipients,
+                           int timeout_seconds);
 
 /* Judges a transfer by libcurl's result alone: "sent" when it finished,
  * "failed" with libcurl's words when not; the code is the answer's

@@ -86,11 +86,9 @@ static bool prepare(const PGresult *r, int i, const notify_config *config,
         delivery_finish(&j->delivery, "failed", true, 0, why);
         return true;
     }
-    j->upload = (mail_upload){.data = j->message, .len = strlen(j->message)};
-    j->delivery.easy = curl_easy_init();
-    return j->delivery.easy != NULL &&
-           mail_prepare(j->delivery.easy, plain.to_address, &j->upload,
-                        &j->recipients, config->timeout_seconds);
+    return delivery_prepare_mail(&j->delivery, plain.to_address, j->message,
+                                 &j->upload, &j->recipients,
+                                 config->timeout_seconds);
 }
 
 /* The SMTP server took the mail, or did not: its code goes into the

@@ -197,11 +197,8 @@ static bool prepare_mail(notify_worker *w, PGconn *conn, job *j,
         delivery_finish(&j->delivery, "failed", false, 0, why);
         return true;
     }
-    j->upload = (mail_upload){.data = j->body, .len = strlen(j->body)};
-    j->delivery.easy = curl_easy_init();
-    return j->delivery.easy != NULL &&
-           mail_prepare(j->delivery.easy, address, &j->upload, &j->headers,
-                        w->config.timeout_seconds);
+    return delivery_prepare_mail(&j->delivery, address, j->body, &j->upload,
+                                 &j->headers, w->config.timeout_seconds);
 }
 
 /* A deadline that passed in a match whose action is to tell the admins:
@@ -233,11 +230,8 @@ static bool prepare_admin_mail(notify_worker *w, job *j,
         delivery_finish(&j->delivery, "failed", false, 0, why);
         return true;
     }
-    j->upload = (mail_upload){.data = j->body, .len = strlen(j->body)};
-    j->delivery.easy = curl_easy_init();
-    return j->delivery.easy != NULL &&
-           mail_prepare(j->delivery.easy, address, &j->upload, &j->headers,
-                        w->config.timeout_seconds);
+    return delivery_prepare_mail(&j->delivery, address, j->body, &j->upload,
+                                 &j->headers, w->config.timeout_seconds);
 }
 
 /* Claims due rows; fills jobs, returns how many, or -1. */

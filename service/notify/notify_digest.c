@@ -158,11 +158,9 @@ static bool prepare(digest_job *j)
         delivery_finish(&j->delivery, "failed", false, 0, why);
         return true;
     }
-    j->upload = (mail_upload){.data = j->message, .len = strlen(j->message)};
-    j->delivery.easy = curl_easy_init();
-    return j->delivery.easy != NULL &&
-           mail_prepare(j->delivery.easy, address, &j->upload,
-                        &j->recipients, j->config->timeout_seconds);
+    return delivery_prepare_mail(&j->delivery, address, j->message,
+                                 &j->upload, &j->recipients,
+                                 j->config->timeout_seconds);
 }
 
 /* Claims, sends and records one player's digest. */
