@@ -13,6 +13,8 @@
 #include "store/db.h"
 #include "store/db_params.h"
 #include "store/invitations.h"
+#include "store/mail_confirmations.h"
+#include "store/mail_messages.h"
 #include "store/players.h"
 
 static bool refused(mail_sender *out, const char *fmt, const char *a,
@@ -40,39 +42,8 @@ static bool address_of(PGconn *conn, const reply_token *token, char *out,
     if (token->kind == REPLY_TOKEN_INVITATION)
         return store_invitations_address(conn, token->subject, out, size,
                                          player_id, err);
-    db_params p = {0};
-    db_params_int(&p, token->subject);
-    PGresult *r = db_query(conn,
-                           "SELECT email, player_id FROM mail_confirmations"
-                           " WHERE confirmation_id = $1",
-                           p.count, p.values, PGRES_TUPLES_OK, err);
-    if (r == NULL)
-        return false;
-    out[0] = '\0';
-    *player_id = 0;
-    if (PQntuples(r) > 0) {
-        snprintf(out, size, "%s", PQgetvalue(r, 0, 0));
-        if (!PQgetisnull(r, 0, 1))
-            *player_id = atoll(PQgetvalue(r, 0, 1));
-    }
-    PQclear(r);
-    return true;
-}
-
-/* Which message spent the token, if any ("" when none). */
-static bool spent_by(PGconn *conn, const char *token_id, char *key,
-                     size_t size, apierr *err)
-{
-    const char *params[] = {token_id};
-    PGresult *r = db_query(conn,
-                           "SELECT message_key FROM mail_tokens_spent"
-                           " WHERE token_id = $1",
-                           1, params, PGRES_TUPLES_OK, err);
-    if (r == NULL)
-        return false;
-    snprintf(key, size, "%s", PQntuples(r) ? PQgetvalue(r, 0, 0) : "");
-    PQclear(r);
-    return true;
+    return store_mail_confirmations_address(conn, token->subject, out, size,
+                                            player_id, err);
 }
 
 /* The token in the first recipient that is one of our reply addresses;
@@ -139,7 +110,8 @@ bool mail_sender_identify(const mail_message *message, const char *key,
         return refused(out, "%s%s", why, "");
     memcpy(out->token_id, token.id, sizeof out->token_id);
     char spender[1001];
-    if (!spent_by(conn, token.id, spender, sizeof spender, err))
+    if (!store_mail_tokens_spent_by(conn, token.id, spender, sizeof spender,
+                                    err))
         return false;
     if (spender[0] != '\0' && strcmp(spender, key) != 0)
         return refused(out,
@@ -187,16 +159,11 @@ bool mail_sender_spend(mail_sender *sender, const char *key, apierr *err)
     PGconn *conn = db_conn(err);
     if (conn == NULL)
         return false;
-    db_params p = {0};
-    db_params_text(&p, sender->token_id);
-    db_params_text(&p, key);
-    if (!db_command(conn,
-                    "INSERT INTO mail_tokens_spent (token_id, message_key)"
-                    " VALUES ($1, $2) ON CONFLICT (token_id) DO NOTHING",
-                    p.count, p.values, err))
+    if (!store_mail_tokens_spend(conn, sender->token_id, key, err))
         return false;
     char spender[1001];
-    if (!spent_by(conn, sender->token_id, spender, sizeof spender, err))
+    if (!store_mail_tokens_spent_by(conn, sender->token_id, spender,
+                                    sizeof spender, err))
         return false;
     if (strcmp(spender, key) != 0)
         refused(sender,

@@ -27,6 +27,8 @@
 #include "play/players.h"
 #include "store/db.h"
 #include "store/db_params.h"
+#include "store/mail_confirmations.h"
+#include "store/mail_messages.h"
 #include "store/matches.h"
 #include "store/players.h"
 #include "store/store.h"
@@ -61,78 +63,15 @@ static void key_of(const mail_message *message, char *key, size_t size)
     snprintf(key, size, "sha256:%s", hex);
 }
 
-/* Session advisory lock on the key: one process at a time handles it. */
-static int lock_key(PGconn *conn, const char *key, bool take, apierr *err)
-{
-    const char *params[] = {key};
-    PGresult *r = db_query(conn,
-                           take ? "SELECT pg_try_advisory_lock("
-                                  "hashtextextended($1, 9))"
-                                : "SELECT pg_advisory_unlock("
-                                  "hashtextextended($1, 9))",
-                           1, params, PGRES_TUPLES_OK, err);
-    if (r == NULL)
-        return -1;
-    int got = strcmp(PQgetvalue(r, 0, 0), "t") == 0;
-    PQclear(r);
-    return got;
-}
-
-/* 1 when the message was handled before, 0 when not, -1 on failure. */
-static int seen_before(PGconn *conn, const char *key, apierr *err)
-{
-    const char *params[] = {key};
-    PGresult *r = db_query(conn,
-                           "SELECT 1 FROM mail_messages WHERE message_key = $1",
-                           1, params, PGRES_TUPLES_OK, err);
-    if (r == NULL)
-        return -1;
-    int seen = PQntuples(r) > 0;
-    PQclear(r);
-    return seen;
-}
-
-/* How many answers went to sender in the last hour, or -1. */
-static int answers_last_hour(PGconn *conn, const char *sender, apierr *err)
-{
-    const char *params[] = {sender};
-    PGresult *r = db_query(conn,
-                           "SELECT count(*) FROM mail_messages"
-                           " WHERE lower(sender) = lower($1)"
-                           "   AND outcome IN ('answered', 'refused')"
-                           "   AND received_at > now() - interval '1 hour'",
-                           1, params, PGRES_TUPLES_OK, err);
-    if (r == NULL)
-        return -1;
-    int n = atoi(PQgetvalue(r, 0, 0));
-    PQclear(r);
-    return n;
-}
-
 /* Records the message as handled, inside the caller's transaction or
  * alone. */
 static bool record(PGconn *conn, const mail_message *message, const char *key,
                    const char *via, const char *outcome, long long player_id,
                    apierr *err)
 {
-    char sha[2 * 32 + 3] = "\\x";
-    hex_encode(message->sha256, 32, sha + 2);
-    db_params p = {0};
-    db_params_text(&p, key);
-    db_params_text(&p, sha);
-    db_params_text(&p, message->from);
-    db_params_text(&p, via);
-    db_params_text(&p, outcome);
-    if (player_id > 0)
-        db_params_int(&p, player_id);
-    else
-        db_params_text(&p, NULL);
-    return db_command(conn,
-                      "INSERT INTO mail_messages (message_key, sha256, sender,"
-                      " via, outcome, player_id)"
-                      " VALUES ($1, $2::bytea, $3, $4, $5, $6)"
-                      " ON CONFLICT (message_key) DO NOTHING",
-                      p.count, p.values, err);
+    return store_mail_messages_record(conn, key, message->sha256,
+                                      message->from, via, outcome, player_id,
+                                      err);
 }
 
 /* The seat player holds in match, or -1. */
@@ -318,11 +257,6 @@ static bool ask_confirmation(PGconn *conn, const mail_message *message,
                 name);
     fprintf(out, "If it was not you, ignore this mail: nothing happens.\n");
     fclose(out);
-    db_params p = {0};
-    db_params_int(&p, id);
-    db_params_text(&p, message->from);
-    db_params_text(&p, name);
-    db_params_text(&p, text);
     char *subject = re_subject(message->subject);
     mail_answer a = {.to = message->from,
                      .subject = subject,
@@ -332,11 +266,8 @@ static bool ask_confirmation(PGconn *conn, const mail_message *message,
                      .references = message->references,
                      .kind = "confirmation"};
     bool ok = store_begin(conn, err) &&
-              db_command(conn,
-                         "INSERT INTO mail_confirmations (confirmation_id,"
-                         " email, name, commands) VALUES ($1, $2, $3,"
-                         " left($4, 65536))",
-                         p.count, p.values, err) &&
+              store_mail_confirmations_insert(conn, id, message->from, name,
+                                              text, err) &&
               record(conn, message, key, via, "answered", player_id, err) &&
               mail_answers_queue(conn, &a, err) && store_commit(conn, err);
     if (!ok)
@@ -352,24 +283,22 @@ static bool ask_confirmation(PGconn *conn, const mail_message *message,
 static bool confirm(PGconn *conn, mail_sender *sender, char **commands,
                     apierr *err)
 {
-    db_params p = {0};
-    db_params_int(&p, sender->confirmation_id);
     if (!store_begin(conn, err))
         return false;
-    PGresult *r = db_query(conn,
-                           "SELECT email, name, commands, player_id"
-                           " FROM mail_confirmations"
-                           " WHERE confirmation_id = $1 FOR UPDATE",
-                           p.count, p.values, PGRES_TUPLES_OK, err);
+    PGresult *r =
+        store_mail_confirmations_lock(conn, sender->confirmation_id, err);
     if (r == NULL || PQntuples(r) == 0) {
         PQclear(r);
         store_rollback(conn);
         return r != NULL ? (*commands = strdup(""), true) : false;
     }
-    *commands = strdup(PQgetvalue(r, 0, 2));
-    long long player_id = PQgetisnull(r, 0, 3) ? 0 : atoll(PQgetvalue(r, 0, 3));
-    char *email = strdup(PQgetvalue(r, 0, 0));
-    char *name = strdup(PQgetvalue(r, 0, 1));
+    *commands = strdup(PQgetvalue(r, 0, STORE_MAIL_CONFIRMATIONS_COMMANDS));
+    long long player_id =
+        PQgetisnull(r, 0, STORE_MAIL_CONFIRMATIONS_PLAYER)
+            ? 0
+            : atoll(PQgetvalue(r, 0, STORE_MAIL_CONFIRMATIONS_PLAYER));
+    char *email = strdup(PQgetvalue(r, 0, STORE_MAIL_CONFIRMATIONS_EMAIL));
+    char *name = strdup(PQgetvalue(r, 0, STORE_MAIL_CONFIRMATIONS_NAME));
     PQclear(r);
     if (player_id == 0)
         player_id = mail_join_player_of(email, err);
@@ -380,15 +309,9 @@ static bool confirm(PGconn *conn, mail_sender *sender, char **commands,
                                    err));
     free(email);
     free(name);
-    db_params u = {0};
-    db_params_int(&u, sender->confirmation_id);
-    db_params_int(&u, player_id);
     ok = ok &&
-         db_command(conn,
-                    "UPDATE mail_confirmations SET player_id = $2,"
-                    " confirmed_at = coalesce(confirmed_at, now())"
-                    " WHERE confirmation_id = $1",
-                    u.count, u.values, err) &&
+         store_mail_confirmations_confirm(conn, sender->confirmation_id,
+                                          player_id, err) &&
          store_commit(conn, err);
     if (!ok) {
         store_rollback(conn);
@@ -456,7 +379,7 @@ static mailin_outcome handle(PGconn *conn, const mail_message *message,
                              mailin_result *result)
 {
     apierr err;
-    int seen = seen_before(conn, key, &err);
+    int seen = store_mail_messages_seen(conn, key, &err);
     if (seen != 0)
         return seen < 0 ? finish(result, MAILIN_TRY_LATER, err.message)
                         : finish(result, MAILIN_HANDLED, "duplicate");
@@ -483,7 +406,8 @@ static mailin_outcome handle(PGconn *conn, const mail_message *message,
                    ? finish(result, MAILIN_HANDLED, what)
                    : finish(result, MAILIN_TRY_LATER, err.message);
     }
-    int answered = answers_last_hour(conn, message->from, &err);
+    int answered =
+        store_mail_messages_answered_last_hour(conn, message->from, &err);
     if (answered < 0)
         return finish(result, MAILIN_TRY_LATER, err.message);
     if (answered >= answers_per_hour()) {
@@ -555,7 +479,9 @@ mailin_outcome mailin_receive(const char *raw, size_t length, const char *via,
     apierr err;
     PGconn *conn = db_conn(&err);
     mailin_outcome outcome;
-    int locked = conn ? lock_key(conn, result->message_key, true, &err) : -1;
+    int locked =
+        conn ? store_mail_messages_lock(conn, result->message_key, true, &err)
+             : -1;
     if (locked < 0)
         outcome = finish(result, MAILIN_TRY_LATER, err.message);
     else if (locked == 0)
@@ -563,7 +489,7 @@ mailin_outcome mailin_receive(const char *raw, size_t length, const char *via,
                          "another process is handling this message now");
     else {
         outcome = handle(conn, message, result->message_key, via, result);
-        lock_key(conn, result->message_key, false, &err);
+        store_mail_messages_lock(conn, result->message_key, false, &err);
     }
     mail_message_free(message);
     return outcome;

@@ -1,5 +1,5 @@
 /* mail_answers_send.c: the outbox worker's round over mail_answers
- * (mail_answers.h): claim, send in parallel, record. */
+ * (mail_answers.h): claim, then the delivery loop (delivery.h). */
 #include "notify/mail_answers.h"
 
 #include <stdio.h>
@@ -9,26 +9,25 @@
 
 #include "core/log.h"
 #include "core/metrics.h"
+#include "notify/delivery.h"
 #include "notify/mail.h"
-#include "store/db.h"
-#include "store/db_params.h"
+#include "store/mail_answers.h"
 
 /* One claimed row on its way out. */
 typedef struct answer_job {
+    delivery delivery; /* first: delivery_run hands it back */
     long long answer_id;
     int attempts; /* before this one */
     char *message;
     mail_upload upload;
     struct curl_slist *recipients;
-    CURL *easy;
-    char errbuf[CURL_ERROR_SIZE];
-    bool in_flight, done, sent, permanent;
-    char error[320];
 } answer_job;
 
-/* The columns claim reads, in this order. */
-enum { COL_ID, COL_TO, COL_SUBJECT, COL_BODY, COL_REPLY_TO, COL_IN_REPLY_TO,
-       COL_REFERENCES, COL_KIND, COL_ATTEMPTS };
+/* What the delivery callbacks of a round work with. */
+typedef struct answers_context {
+    PGconn *conn;
+    const notify_config *config;
+} answers_context;
 
 static const char *text_or_null(const PGresult *r, int row, int col)
 {
@@ -43,45 +42,11 @@ static void warn_without_smtp(PGconn *conn)
     if (__atomic_load_n(&warned, __ATOMIC_ACQUIRE))
         return;
     apierr err;
-    PGresult *r = db_query(conn,
-                           "SELECT count(*) FROM mail_answers"
-                           " WHERE status = 'pending'",
-                           0, NULL, PGRES_TUPLES_OK, &err);
-    long long waiting = r != NULL ? atoll(PQgetvalue(r, 0, 0)) : 0;
-    PQclear(r);
+    long long waiting = store_mail_answers_pending(conn, &err);
     if (waiting > 0 && !__atomic_exchange_n(&warned, 1, __ATOMIC_ACQ_REL))
         log_warn("mail answers: %lld waiting, but this service has no SMTP "
                  "server (PBEM_SMTP_URL): they stay pending until it has one",
                  waiting);
-}
-
-/* Claims due rows under a lease; the result (caller clears) or NULL. */
-static PGresult *claim(PGconn *conn, const notify_config *config)
-{
-    db_params p = {0};
-    db_params_int(&p, config->lease_seconds);
-    db_params_int(&p, config->batch);
-    apierr err;
-    return db_query(
-        conn,
-        "UPDATE mail_answers a"
-        "   SET next_attempt_at = now() + make_interval(secs => $1::int)"
-        "  FROM (SELECT answer_id FROM mail_answers"
-        "         WHERE status = 'pending' AND next_attempt_at <= now()"
-        "         ORDER BY next_attempt_at LIMIT $2::int"
-        "         FOR UPDATE SKIP LOCKED) due"
-        " WHERE a.answer_id = due.answer_id"
-        " RETURNING a.answer_id, a.to_address, a.subject, a.body, a.reply_to,"
-        "   a.in_reply_to, a.\"references\", a.kind, a.attempts",
-        p.count, p.values, PGRES_TUPLES_OK, &err);
-}
-
-static void finish(answer_job *j, bool sent, bool permanent, const char *error)
-{
-    j->done = true;
-    j->sent = sent;
-    j->permanent = permanent;
-    snprintf(j->error, sizeof j->error, "%s", error ? error : "");
 }
 
 /* The Message-ID's left-hand side: the kind and the row, stable across
@@ -99,17 +64,17 @@ static void message_id(const char *kind, long long answer_id, char out[64])
 static bool prepare(const PGresult *r, int i, const notify_config *config,
                     answer_job *j)
 {
-    const char *kind = PQgetvalue(r, i, COL_KIND);
+    const char *kind = PQgetvalue(r, i, STORE_MAIL_ANSWERS_KIND);
     char id[64], why[256] = "";
     message_id(kind, j->answer_id, id);
     mail_plain plain = {
         .id = id,
-        .to_address = PQgetvalue(r, i, COL_TO),
-        .subject = PQgetvalue(r, i, COL_SUBJECT),
-        .body = PQgetvalue(r, i, COL_BODY),
-        .reply_to = text_or_null(r, i, COL_REPLY_TO),
-        .in_reply_to = text_or_null(r, i, COL_IN_REPLY_TO),
-        .references = text_or_null(r, i, COL_REFERENCES),
+        .to_address = PQgetvalue(r, i, STORE_MAIL_ANSWERS_TO),
+        .subject = PQgetvalue(r, i, STORE_MAIL_ANSWERS_SUBJECT),
+        .body = PQgetvalue(r, i, STORE_MAIL_ANSWERS_BODY),
+        .reply_to = text_or_null(r, i, STORE_MAIL_ANSWERS_REPLY_TO),
+        .in_reply_to = text_or_null(r, i, STORE_MAIL_ANSWERS_IN_REPLY_TO),
+        .references = text_or_null(r, i, STORE_MAIL_ANSWERS_REFERENCES),
         /* RFC 3834: an answer to a mail is auto-replied; the rest were
          * made by the service on its own. */
         .auto_submitted = strcmp(kind, "answer") == 0 ? "auto-replied"
@@ -118,110 +83,73 @@ static bool prepare(const PGresult *r, int i, const notify_config *config,
     };
     j->message = mail_compose_plain(&plain, why);
     if (j->message == NULL) {
-        finish(j, false, true, why);
+        delivery_finish(&j->delivery, "failed", true, 0, why);
         return true;
     }
-    j->upload = (mail_upload){.data = j->message, .len = strlen(j->message)};
-    j->easy = curl_easy_init();
-    return j->easy != NULL &&
-           mail_prepare(j->easy, plain.to_address, &j->upload,
-                        &j->recipients, config->timeout_seconds) &&
-           curl_easy_setopt(j->easy, CURLOPT_ERRORBUFFER, j->errbuf) ==
-               CURLE_OK &&
-           curl_easy_setopt(j->easy, CURLOPT_PRIVATE, j) == CURLE_OK;
+    return delivery_prepare_mail(&j->delivery, plain.to_address, j->message,
+                                 &j->upload, &j->recipients,
+                                 config->timeout_seconds);
 }
 
-static void judge(answer_job *j, CURLcode result)
+/* The SMTP server took the mail, or did not: its code goes into the
+ * error, as mail_answers keeps no code of its own. */
+static void judge(delivery *d, CURLcode result)
 {
     if (result == CURLE_OK) {
-        finish(j, true, false, NULL);
+        delivery_finish(d, "sent", false, 0, NULL);
         return;
     }
     long code = 0;
-    curl_easy_getinfo(j->easy, CURLINFO_RESPONSE_CODE, &code);
+    curl_easy_getinfo(d->easy, CURLINFO_RESPONSE_CODE, &code);
     char error[320], answered[48] = "";
     if (code)
         snprintf(answered, sizeof answered, " (SMTP %ld)", code);
     snprintf(error, sizeof error, "%s%s%.200s%s", curl_easy_strerror(result),
-             j->errbuf[0] ? ": " : "", j->errbuf, answered);
-    finish(j, false, false, error);
-}
-
-/* Runs the transfers until all are done or the worker is asked to stop. */
-static void perform(CURLM *multi, worker *self)
-{
-    while (!worker_stopping(self)) {
-        int running = 0;
-        if (curl_multi_perform(multi, &running) != CURLM_OK)
-            return;
-        CURLMsg *msg;
-        int left;
-        while ((msg = curl_multi_info_read(multi, &left)) != NULL) {
-            if (msg->msg != CURLMSG_DONE)
-                continue;
-            answer_job *j = NULL;
-            curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&j);
-            if (j != NULL)
-                judge(j, msg->data.result);
-        }
-        if (running == 0)
-            return;
-        struct curl_waitfd extra = {.fd = worker_wake_fd(self),
-                                    .events = CURL_WAIT_POLLIN};
-        if (curl_multi_poll(multi, &extra, 1, 1000, NULL) != CURLM_OK)
-            return;
-    }
+             d->errbuf[0] ? ": " : "", d->errbuf, answered);
+    delivery_finish(d, "failed", false, code, error);
 }
 
 /* Writes the attempt's outcome into the row: sent, pending again after
  * the backoff, or dead. */
-static void record(PGconn *conn, const notify_config *config, answer_job *j)
+static void record(delivery *d, void *context)
 {
+    const answer_job *j = (const answer_job *)d;
+    const answers_context *round = context;
+    bool sent = strcmp(d->outcome, "sent") == 0;
     int attempt = j->attempts + 1;
     long long delay;
-    const char *status = notify_after_attempt(config, attempt, j->sent,
-                                              j->permanent, 0, &delay);
-    char secs[32];
-    snprintf(secs, sizeof secs, "%.3f", (double)delay / 1000.0);
-    db_params p = {0};
-    db_params_int(&p, j->answer_id);
-    db_params_int(&p, attempt);
-    db_params_text(&p, status);
-    db_params_text(&p, j->sent ? NULL : j->error);
-    db_params_text(&p, secs);
+    const char *status = notify_after_attempt(round->config, attempt, sent,
+                                              d->permanent, 0, &delay);
     apierr err;
-    if (!db_command(conn,
-                    "UPDATE mail_answers SET attempts = $2::int, status = $3,"
-                    "   last_error = $4,"
-                    "   sent_at = CASE WHEN $3 = 'sent' THEN now() END,"
-                    "   next_attempt_at = now()"
-                    "     + make_interval(secs => $5::float8)"
-                    " WHERE answer_id = $1 AND status = 'pending'",
-                    p.count, p.values, &err))
+    if (!store_mail_answers_record(round->conn, j->answer_id, attempt, status,
+                                   sent ? NULL : d->error, delay, &err))
         log_error("mail answer %lld: its attempt could not be recorded; it "
                   "will be retried when its lease runs out",
                   j->answer_id);
     bool dead = strcmp(status, "dead") == 0;
-    metrics_mail_answers(j->sent, !j->sent && !dead, dead);
-    if (j->sent)
+    metrics_mail_answers(sent, !sent && !dead, dead);
+    if (sent)
         log_info("mail answer %lld sent (attempt %d)", j->answer_id, attempt);
     else
         log_warn("mail answer %lld: attempt %d failed (%s)%s", j->answer_id,
-                 attempt, j->error, dead ? "; it is dead" : "");
+                 attempt, d->error, dead ? "; it is dead" : "");
 }
 
 /* A row whose transfer was cut short by a stop: due again now, and the
  * attempt not counted. */
-static void release(PGconn *conn, const answer_job *j)
+static void release(delivery *d, void *context)
 {
-    db_params p = {0};
-    db_params_int(&p, j->answer_id);
+    const answer_job *j = (const answer_job *)d;
+    const answers_context *round = context;
     apierr err;
-    db_command(conn,
-               "UPDATE mail_answers SET next_attempt_at = now()"
-               " WHERE answer_id = $1 AND status = 'pending'",
-               p.count, p.values, &err);
+    store_mail_answers_release(round->conn, j->answer_id, &err);
 }
+
+static const delivery_kind answer_delivery = {
+    .judge = judge,
+    .record = record,
+    .release = release,
+};
 
 int mail_answers_send(PGconn *conn, const notify_config *config, CURLM *multi,
                       worker *self)
@@ -230,41 +158,31 @@ int mail_answers_send(PGconn *conn, const notify_config *config, CURLM *multi,
         warn_without_smtp(conn);
         return 0;
     }
-    PGresult *r = claim(conn, config);
+    apierr err;
+    PGresult *r = store_mail_answers_claim(conn, config->lease_seconds,
+                                           config->batch, &err);
     if (r == NULL)
         return -1;
     int n = PQntuples(r);
     answer_job *jobs = calloc((size_t)(n > 0 ? n : 1), sizeof *jobs);
-    if (jobs == NULL)
+    delivery **batch = calloc((size_t)(n > 0 ? n : 1), sizeof *batch);
+    if (jobs == NULL || batch == NULL)
         abort();
     for (int i = 0; i < n; i++) {
         answer_job *j = &jobs[i];
-        j->answer_id = atoll(PQgetvalue(r, i, COL_ID));
-        j->attempts = atoi(PQgetvalue(r, i, COL_ATTEMPTS));
-        if (!prepare(r, i, config, j) && !j->done)
-            finish(j, false, false, "the delivery could not be prepared");
-        if (j->done)
-            continue;
-        if (curl_multi_add_handle(multi, j->easy) != CURLM_OK)
-            finish(j, false, false, "libcurl refused the transfer");
-        else
-            j->in_flight = true;
+        j->answer_id = atoll(PQgetvalue(r, i, STORE_MAIL_ANSWERS_ID));
+        j->attempts = atoi(PQgetvalue(r, i, STORE_MAIL_ANSWERS_ATTEMPTS));
+        delivery_prepared(&j->delivery, prepare(r, i, config, j));
+        batch[i] = &j->delivery;
     }
     PQclear(r);
-    perform(multi, self);
+    answers_context context = {.conn = conn, .config = config};
+    delivery_run(multi, self, batch, n, &answer_delivery, &context);
     for (int i = 0; i < n; i++) {
-        answer_job *j = &jobs[i];
-        if (j->in_flight)
-            curl_multi_remove_handle(multi, j->easy);
-        if (j->done)
-            record(conn, config, j);
-        else
-            release(conn, j);
-        if (j->easy != NULL)
-            curl_easy_cleanup(j->easy);
-        curl_slist_free_all(j->recipients);
-        free(j->message);
+        curl_slist_free_all(jobs[i].recipients);
+        free(jobs[i].message);
     }
+    free(batch);
     free(jobs);
     return n;
 }
@@ -274,17 +192,8 @@ long long mail_answers_next_due_ms(PGconn *conn, long long ceiling_ms)
     if (!mail_configured())
         return ceiling_ms;
     apierr err;
-    PGresult *r = db_query(conn,
-                           "SELECT ceil(extract(epoch FROM min(next_attempt_at)"
-                           " - clock_timestamp()) * 1000)::bigint"
-                           " FROM mail_answers WHERE status = 'pending'",
-                           0, NULL, PGRES_TUPLES_OK, &err);
-    long long wait = ceiling_ms;
-    if (r != NULL && PQntuples(r) == 1 && !PQgetisnull(r, 0, 0)) {
-        long long due = atoll(PQgetvalue(r, 0, 0));
-        if (due < wait)
-            wait = due < 0 ? 0 : due;
-    }
-    PQclear(r);
+    long long wait = ceiling_ms, due;
+    if (store_mail_answers_next_due_ms(conn, &due, &err) && due < wait)
+        wait = due < 0 ? 0 : due;
     return wait;
 }

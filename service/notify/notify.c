@@ -7,14 +7,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
 
 #include "store/db.h"
 #include "store/db_params.h"
 #include "core/config.h"
+#include "store/outbox.h"
 #include "core/log.h"
 #include "core/worker.h"
+#include "notify/delivery.h"
 #include "notify/mail.h"
 #include "notify/mail_answers.h"
 #include "notify/notify_digest.h"
@@ -33,80 +34,21 @@ struct notify_worker {
 
 /* One claimed row on its way out. */
 typedef struct job {
+    delivery delivery; /* first: delivery_run hands it back */
     long long match_id, outbox_id, player_id, webhook_id;
     int attempts; /* before this one */
     char ref[48], channel[48], reason[24];
-    CURL *easy;
     struct curl_slist *headers;
     char *body;
     mail_upload upload;
     webhooks_guard guard;
-    char errbuf[CURL_ERROR_SIZE];
-    long long retry_after_ms;
-    struct timespec started;
-    bool in_flight, done;
-    const char *outcome; /* sent | failed | gone | blocked | skipped */
-    bool permanent;      /* dead whatever the attempt count */
-    long code;
-    long long duration_ms;
-    char error[320];
 } job;
 
-static long long elapsed_ms(const struct timespec *since)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (now.tv_sec - since->tv_sec) * 1000LL +
-           (now.tv_nsec - since->tv_nsec) / 1000000;
-}
-
-static void finish(job *j, const char *outcome, bool permanent, long code,
-                   const char *error)
-{
-    j->done = true;
-    j->outcome = outcome;
-    j->permanent = permanent;
-    j->code = code;
-    snprintf(j->error, sizeof j->error, "%s", error ? error : "");
-}
-
-static size_t discard(char *data, size_t size, size_t count, void *user)
-{
-    (void)data;
-    (void)user;
-    return size * count;
-}
-
-static size_t read_header(char *data, size_t size, size_t count, void *user)
-{
-    job *j = user;
-    size_t len = size * count;
-    static const char name[] = "retry-after:";
-    if (len > sizeof name - 1 && len < 200 &&
-        strncasecmp(data, name, sizeof name - 1) == 0) {
-        char value[200];
-        snprintf(value, sizeof value, "%.*s", (int)(len - (sizeof name - 1)),
-                 data + sizeof name - 1);
-        char *v = value;
-        while (*v == ' ' || *v == '\t')
-            v++;
-        v[strcspn(v, "\r\n")] = '\0';
-        char *end = NULL;
-        long long seconds = strtoll(v, &end, 10);
-        if (end != v && *end == '\0' && seconds >= 0) {
-            /* Capped before it is counted in milliseconds: the endpoint
-             * may send any number. */
-            j->retry_after_ms = seconds < NOTIFY_RETRY_AFTER_MAX_MS / 1000
-                                    ? seconds * 1000
-                                    : NOTIFY_RETRY_AFTER_MAX_MS;
-        } else {
-            time_t when = curl_getdate(v, NULL);
-            if (when > 0)
-                j->retry_after_ms = ((long long)when - (long long)time(NULL)) * 1000;
-        }
-    }
-    return len;
-}
+/* What the delivery callbacks of a batch work with. */
+typedef struct batch_context {
+    notify_worker *w;
+    PGconn *conn;
+} batch_context;
 
 /* The Standard Webhooks body and headers of a delivery, signed with the
  * endpoint's secret; false when the secret is malformed. */
@@ -154,9 +96,9 @@ static bool prepare_webhook(notify_worker *w, PGconn *conn, job *j,
     if (found < 0)
         return false;
     if (found == 1 || disabled) {
-        finish(j, "skipped", true, 0,
-               found == 1 ? "the webhook no longer exists"
-                          : "the webhook is disabled");
+        delivery_finish(&j->delivery, "skipped", true, 0,
+                        found == 1 ? "the webhook no longer exists"
+                                   : "the webhook is disabled");
         sodium_memzero(secret, sizeof secret);
         return true;
     }
@@ -187,16 +129,18 @@ static bool prepare_webhook(notify_worker *w, PGconn *conn, job *j,
     sodium_memzero(secret, sizeof secret);
     j->headers = h;
     if (!ok) {
-        finish(j, "skipped", true, 0, "the webhook secret is malformed");
+        delivery_finish(&j->delivery, "skipped", true, 0,
+                        "the webhook secret is malformed");
         return true;
     }
-    j->easy = curl_easy_init();
+    CURL *easy = curl_easy_init();
+    j->delivery.easy = easy;
     j->guard.allow_loopback = w->config.allow_loopback;
-    if (j->easy == NULL ||
-        !webhooks_prepare(j->easy, url, w->config.timeout_seconds, &j->guard) ||
-        curl_easy_setopt(j->easy, CURLOPT_HTTPHEADER, j->headers) != CURLE_OK ||
-        curl_easy_setopt(j->easy, CURLOPT_POSTFIELDS, j->body) != CURLE_OK ||
-        curl_easy_setopt(j->easy, CURLOPT_POSTFIELDSIZE_LARGE,
+    if (easy == NULL ||
+        !webhooks_prepare(easy, url, w->config.timeout_seconds, &j->guard) ||
+        curl_easy_setopt(easy, CURLOPT_HTTPHEADER, j->headers) != CURLE_OK ||
+        curl_easy_setopt(easy, CURLOPT_POSTFIELDS, j->body) != CURLE_OK ||
+        curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE,
                          (curl_off_t)strlen(j->body)) != CURLE_OK)
         return false;
     return true;
@@ -206,7 +150,8 @@ static bool prepare_mail(notify_worker *w, PGconn *conn, job *j,
                          const char *payload_text)
 {
     if (!mail_configured()) {
-        finish(j, "skipped", true, 0, "this service has no SMTP server (PBEM_SMTP_URL)");
+        delivery_finish(&j->delivery, "skipped", true, 0,
+                        "this service has no SMTP server (PBEM_SMTP_URL)");
         return true;
     }
     db_params p = {0};
@@ -219,7 +164,8 @@ static bool prepare_mail(notify_worker *w, PGconn *conn, job *j,
         return false;
     if (PQntuples(r) != 1 || PQgetisnull(r, 0, 1)) {
         PQclear(r);
-        finish(j, "skipped", true, 0, "the player has no email address");
+        delivery_finish(&j->delivery, "skipped", true, 0,
+                        "the player has no email address");
         return true;
     }
     json_t *payload = json_loads(payload_text, 0, NULL);
@@ -249,14 +195,11 @@ static bool prepare_mail(notify_worker *w, PGconn *conn, job *j,
     PQclear(r);
     json_decref(payload);
     if (j->body == NULL) {
-        finish(j, "failed", false, 0, why);
+        delivery_finish(&j->delivery, "failed", false, 0, why);
         return true;
     }
-    j->upload = (mail_upload){.data = j->body, .len = strlen(j->body)};
-    j->easy = curl_easy_init();
-    return j->easy != NULL &&
-           mail_prepare(j->easy, address, &j->upload, &j->headers,
-                        w->config.timeout_seconds);
+    return delivery_prepare_mail(&j->delivery, address, j->body, &j->upload,
+                                 &j->headers, w->config.timeout_seconds);
 }
 
 /* A deadline that passed in a match whose action is to tell the admins:
@@ -267,9 +210,9 @@ static bool prepare_admin_mail(notify_worker *w, job *j,
 {
     const char *address = config_text(CONFIG_ADMIN_EMAIL);
     if (address == NULL || !mail_configured()) {
-        finish(j, "skipped", true, 0,
-               "kept for the admins: no PBEM_ADMIN_EMAIL (or no "
-               "PBEM_SMTP_URL) to mail it to");
+        delivery_finish(&j->delivery, "skipped", true, 0,
+                        "kept for the admins: no PBEM_ADMIN_EMAIL (or no "
+                        "PBEM_SMTP_URL) to mail it to");
         return true;
     }
     json_t *payload = json_loads(payload_text, 0, NULL);
@@ -285,58 +228,40 @@ static bool prepare_admin_mail(notify_worker *w, job *j,
     j->body = mail_compose(&n, why);
     json_decref(payload);
     if (j->body == NULL) {
-        finish(j, "failed", false, 0, why);
+        delivery_finish(&j->delivery, "failed", false, 0, why);
         return true;
     }
-    j->upload = (mail_upload){.data = j->body, .len = strlen(j->body)};
-    j->easy = curl_easy_init();
-    return j->easy != NULL &&
-           mail_prepare(j->easy, address, &j->upload, &j->headers,
-                        w->config.timeout_seconds);
+    return delivery_prepare_mail(&j->delivery, address, j->body, &j->upload,
+                                 &j->headers, w->config.timeout_seconds);
 }
 
 /* Claims due rows; fills jobs, returns how many, or -1. */
 static int claim(notify_worker *w, PGconn *conn, job *jobs, char **payloads,
                  char (*created)[40])
 {
-    db_params p = {0};
-    db_params_int(&p, w->config.lease_seconds);
-    db_params_int(&p, w->config.batch);
     apierr err;
-    PGresult *r = db_query(
-        conn,
-        "UPDATE outbox o"
-        "   SET next_attempt_at = now() + make_interval(secs => $1::int)"
-        "  FROM (SELECT match_id, outbox_id FROM outbox"
-        "         WHERE status = 'pending' AND next_attempt_at <= now()"
-        "           AND NOT digest"
-        "           AND NOT (" NOTIFY_OUTBOX_CANCELLABLE("outbox") " AND"
-        "                    pbem_outbox_pointless(match_id, seq, player_id))"
-        "         ORDER BY next_attempt_at LIMIT $2::int"
-        "         FOR UPDATE SKIP LOCKED) due"
-        " WHERE o.match_id = due.match_id AND o.outbox_id = due.outbox_id"
-        " RETURNING o.match_id, o.outbox_id, o.player_id,"
-        "   coalesce(o.webhook_id, 0), o.channel, o.reason, o.payload::text,"
-        "   o.attempts, to_char(o.created_at AT TIME ZONE 'UTC',"
-        "   'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')",
-        p.count, p.values, PGRES_TUPLES_OK, &err);
+    PGresult *r = store_outbox_claim_due(conn, w->config.lease_seconds,
+                                         w->config.batch, &err);
     if (r == NULL)
         return -1;
     int n = PQntuples(r);
     for (int i = 0; i < n; i++) {
         job *j = &jobs[i];
         memset(j, 0, sizeof *j);
-        j->match_id = atoll(PQgetvalue(r, i, 0));
-        j->outbox_id = atoll(PQgetvalue(r, i, 1));
-        j->player_id = atoll(PQgetvalue(r, i, 2));
-        j->webhook_id = atoll(PQgetvalue(r, i, 3));
-        snprintf(j->channel, sizeof j->channel, "%s", PQgetvalue(r, i, 4));
-        snprintf(j->reason, sizeof j->reason, "%s", PQgetvalue(r, i, 5));
-        payloads[i] = strdup(PQgetvalue(r, i, 6));
+        j->match_id = atoll(PQgetvalue(r, i, STORE_OUTBOX_DUE_MATCH));
+        j->outbox_id = atoll(PQgetvalue(r, i, STORE_OUTBOX_DUE_ID));
+        j->player_id = atoll(PQgetvalue(r, i, STORE_OUTBOX_DUE_PLAYER));
+        j->webhook_id = atoll(PQgetvalue(r, i, STORE_OUTBOX_DUE_WEBHOOK));
+        snprintf(j->channel, sizeof j->channel, "%s",
+                 PQgetvalue(r, i, STORE_OUTBOX_DUE_CHANNEL));
+        snprintf(j->reason, sizeof j->reason, "%s",
+                 PQgetvalue(r, i, STORE_OUTBOX_DUE_REASON));
+        payloads[i] = strdup(PQgetvalue(r, i, STORE_OUTBOX_DUE_PAYLOAD));
         if (payloads[i] == NULL)
             abort();
-        j->attempts = atoi(PQgetvalue(r, i, 7));
-        snprintf(created[i], 40, "%s", PQgetvalue(r, i, 8));
+        j->attempts = atoi(PQgetvalue(r, i, STORE_OUTBOX_DUE_ATTEMPTS));
+        snprintf(created[i], 40, "%s",
+                 PQgetvalue(r, i, STORE_OUTBOX_DUE_CREATED));
         notify_outbox_ref(j->match_id, j->outbox_id, j->ref);
     }
     PQclear(r);
@@ -344,19 +269,23 @@ static int claim(notify_worker *w, PGconn *conn, job *jobs, char **payloads,
 }
 
 /* Writes the attempt and the row's new state. */
-static void record(notify_worker *w, PGconn *conn, job *j)
+static void record(delivery *d, void *context)
 {
-    bool sent = strcmp(j->outcome, "sent") == 0;
+    job *j = (job *)d;
+    const batch_context *batch = context;
+    PGconn *conn = batch->conn;
+    bool sent = strcmp(d->outcome, "sent") == 0;
     int attempt = j->attempts + 1;
     long long delay;
-    const char *status = notify_after_attempt(
-        &w->config, attempt, sent, j->permanent, j->retry_after_ms, &delay);
+    const char *status =
+        notify_after_attempt(&batch->w->config, attempt, sent, d->permanent,
+                             d->retry_after_ms, &delay);
     bool dead = strcmp(status, "dead") == 0;
     apierr err;
-    if (!notify_outbox_record_attempt(conn, j->match_id, j->outbox_id, attempt,
-                                      j->duration_ms, j->outcome, j->code,
-                                      j->error[0] ? j->error : NULL, status,
-                                      delay, &err))
+    if (!store_outbox_record_attempt(conn, j->match_id, j->outbox_id, attempt,
+                                     d->duration_ms, d->outcome, d->code,
+                                     d->error[0] ? d->error : NULL, status,
+                                     delay, &err))
         log_error("notification %s: its attempt could not be recorded; it "
                   "will be retried when its lease runs out", j->ref);
     if (sent)
@@ -364,60 +293,66 @@ static void record(notify_worker *w, PGconn *conn, job *j)
                  attempt);
     else
         log_warn("notification %s: attempt %d %s (%s)%s", j->ref, attempt,
-                 j->outcome, j->error, dead ? "; moved to dead letters" : "");
-    if (strcmp(j->outcome, "gone") == 0 &&
+                 d->outcome, d->error, dead ? "; moved to dead letters" : "");
+    if (strcmp(d->outcome, "gone") == 0 &&
         !webhooks_disable(conn, j->webhook_id,
                           "the endpoint answered 410 Gone", &err))
         log_error("notification %s: could not disable its webhook", j->ref);
 }
 
-static void release(PGconn *conn, const job *j)
+static void release(delivery *d, void *context)
 {
-    db_params p = {0};
-    db_params_int(&p, j->match_id);
-    db_params_int(&p, j->outbox_id);
+    const job *j = (const job *)d;
+    const batch_context *batch = context;
     apierr err;
-    db_command(conn,
-               "UPDATE outbox SET next_attempt_at = now()"
-               " WHERE match_id = $1 AND outbox_id = $2 AND status = 'pending'",
-               p.count, p.values, &err);
+    store_outbox_release(batch->conn, j->match_id, j->outbox_id, &err);
 }
 
-static void judge(job *j, CURLcode result)
+static void judge(delivery *d, CURLcode result)
 {
-    long status = 0;
-    curl_easy_getinfo(j->easy, CURLINFO_RESPONSE_CODE, &status);
-    j->duration_ms = elapsed_ms(&j->started);
+    job *j = (job *)d;
     bool mail = strcmp(j->channel, "email") == 0;
-    char error[320];
     if (result != CURLE_OK && j->guard.blocked) {
+        char error[320];
         snprintf(error, sizeof error,
                  "refused to connect to the internal address %s",
                  j->guard.address);
-        finish(j, "blocked", false, 0, error);
-    } else if (result != CURLE_OK) {
-        snprintf(error, sizeof error, "%s%s%s", curl_easy_strerror(result),
-                 j->errbuf[0] ? ": " : "", j->errbuf);
-        finish(j, "failed", false, status, error);
-    } else if (mail || (status >= 200 && status <= 299)) {
-        finish(j, "sent", false, status, NULL);
+        delivery_finish(d, "blocked", false, 0, error);
+        return;
+    }
+    if (result != CURLE_OK || mail) {
+        delivery_judge_transfer(d, result);
+        return;
+    }
+    long status = 0;
+    curl_easy_getinfo(d->easy, CURLINFO_RESPONSE_CODE, &status);
+    if (status >= 200 && status <= 299) {
+        delivery_finish(d, "sent", false, status, NULL);
     } else if (status == 410) {
-        finish(j, "gone", true, status,
-               "the endpoint answered 410 Gone; the webhook is disabled");
+        delivery_finish(d, "gone", true, status,
+                        "the endpoint answered 410 Gone; the webhook is "
+                        "disabled");
     } else {
+        char error[320];
         snprintf(error, sizeof error, "the endpoint answered HTTP %ld%s",
                  status,
                  status >= 300 && status < 400 ? " (redirects are not followed)"
                                                : "");
-        finish(j, "failed", false, status, error);
+        delivery_finish(d, "failed", false, status, error);
     }
 }
+
+static const delivery_kind outbox_delivery = {
+    .judge = judge,
+    .record = record,
+    .release = release,
+};
 
 /* Claims, sends and records one batch; the number claimed or -1. */
 static int work_batch(notify_worker *w, worker *self, PGconn *conn)
 {
-    CURLM *multi = w->multi;
     job jobs[NOTIFY_BATCH_MAX];
+    delivery *batch[NOTIFY_BATCH_MAX];
     char *payloads[NOTIFY_BATCH_MAX] = {0};
     char created[NOTIFY_BATCH_MAX][40];
     int n = claim(w, conn, jobs, payloads, created);
@@ -433,62 +368,22 @@ static int work_batch(notify_worker *w, worker *self, PGconn *conn)
         else if (strcmp(j->channel, "admins") == 0)
             ok = prepare_admin_mail(w, j, payloads[i]);
         else {
-            finish(j, "skipped", true, 0, "no such channel");
+            delivery_finish(&j->delivery, "skipped", true, 0,
+                            "no such channel");
             ok = true;
         }
-        if (!ok && !j->done)
-            finish(j, "failed", false, 0, "the delivery could not be prepared");
-        if (j->done)
-            continue;
-        curl_easy_setopt(j->easy, CURLOPT_ERRORBUFFER, j->errbuf);
-        curl_easy_setopt(j->easy, CURLOPT_PRIVATE, j);
-        curl_easy_setopt(j->easy, CURLOPT_HEADERFUNCTION, read_header);
-        curl_easy_setopt(j->easy, CURLOPT_HEADERDATA, j);
-        curl_easy_setopt(j->easy, CURLOPT_WRITEFUNCTION, discard);
-        clock_gettime(CLOCK_MONOTONIC, &j->started);
-        if (curl_multi_add_handle(multi, j->easy) != CURLM_OK)
-            finish(j, "failed", false, 0, "libcurl refused the transfer");
-        else
-            j->in_flight = true;
+        delivery_prepared(&j->delivery, ok);
+        batch[i] = &j->delivery;
     }
-    int running = 1;
-    while (!worker_stopping(self)) {
-        if (curl_multi_perform(multi, &running) != CURLM_OK)
-            break;
-        CURLMsg *msg;
-        int left;
-        while ((msg = curl_multi_info_read(multi, &left)) != NULL) {
-            if (msg->msg != CURLMSG_DONE)
-                continue;
-            job *j = NULL;
-            curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&j);
-            if (j != NULL)
-                judge(j, msg->data.result);
-        }
-        if (running == 0)
-            break;
-        struct curl_waitfd extra = {.fd = worker_wake_fd(self),
-                                    .events = CURL_WAIT_POLLIN};
-        if (curl_multi_poll(multi, &extra, 1, 1000, NULL) != CURLM_OK)
-            break;
-    }
+    batch_context context = {.w = w, .conn = conn};
+    delivery_run(w->multi, self, batch, n, &outbox_delivery, &context);
     for (int i = 0; i < n; i++) {
-        job *j = &jobs[i];
-        if (j->in_flight)
-            curl_multi_remove_handle(multi, j->easy);
-        if (j->done)
-            record(w, conn, j);
-        else
-            release(conn, j);
-        if (j->easy)
-            curl_easy_cleanup(j->easy);
-        curl_slist_free_all(j->headers);
-        free(j->body);
+        curl_slist_free_all(jobs[i].headers);
+        free(jobs[i].body);
         free(payloads[i]);
     }
     return n;
 }
-
 static void drain(PGconn *listen)
 {
     PGnotify *note;
@@ -500,18 +395,9 @@ static void drain(PGconn *listen)
 static long long next_due_ms(notify_worker *w, PGconn *conn)
 {
     apierr err;
-    PGresult *r = db_query(conn,
-                           "SELECT ceil(extract(epoch FROM min(next_attempt_at)"
-                           " - clock_timestamp()) * 1000)::bigint"
-                           " FROM outbox WHERE status = 'pending'",
-                           0, NULL, PGRES_TUPLES_OK, &err);
-    long long wait = w->config.poll_ms;
-    if (r != NULL && PQntuples(r) == 1 && !PQgetisnull(r, 0, 0)) {
-        long long due = atoll(PQgetvalue(r, 0, 0));
-        if (due < wait)
-            wait = due;
-    }
-    PQclear(r);
+    long long wait = w->config.poll_ms, due;
+    if (store_outbox_next_due_ms(conn, &due, &err) && due < wait)
+        wait = due;
     wait = mail_answers_next_due_ms(conn, wait);
     return wait < WAIT_MIN_MS ? WAIT_MIN_MS : wait;
 }
@@ -557,8 +443,8 @@ static void one_round(worker *self, void *context, worker_pause *pause)
     PGconn *conn = db_conn(&err);
     /* Pointless reminders go first, then digests, then single rows, then
      * the answers to mail (mail_answers.h). */
-    int claimed = conn && notify_outbox_cancel_pointless(conn) >= 0
-                      ? notify_digest_send(conn, &w->config)
+    int claimed = conn && store_outbox_cancel_pointless(conn, &err) >= 0
+                      ? notify_digest_send(conn, &w->config, w->multi, self)
                       : -1;
     if (claimed >= 0) {
         int batch = work_batch(w, self, conn);

@@ -10,173 +10,193 @@
 
 #include "store/db.h"
 #include "store/db_params.h"
+#include "store/outbox.h"
 #include "core/log.h"
+#include "notify/delivery.h"
 #include "notify/mail.h"
 #include "notify/notify_outbox.h"
 
 #define DIGEST_PLAYERS 4
-#define DIGEST_ROWS "200"
+#define DIGEST_ROWS 200
+
+/* One player's digest on its way out: the rows it covers and its mail. */
+typedef struct digest_job {
+    delivery delivery; /* first: delivery_run hands it back */
+    PGconn *conn;
+    const notify_config *config;
+    const char *player;
+    PGresult *rows; /* STORE_OUTBOX_DIGEST_… columns */
+    char id[64];
+    char *message;
+    mail_upload upload;
+    struct curl_slist *recipients;
+} digest_job;
 
 /* Records one attempt on every row the digest covered. */
-static void record_all(PGconn *conn, const notify_config *config,
-                       const PGresult *rows, bool sent, long code,
-                       long long duration_ms, const char *error)
+static void record_all(const digest_job *j, bool sent)
 {
+    const delivery *d = &j->delivery;
+    const PGresult *rows = j->rows;
     for (int i = 0; i < PQntuples(rows); i++) {
-        int attempt = atoi(PQgetvalue(rows, i, 3)) + 1;
+        int attempt =
+            atoi(PQgetvalue(rows, i, STORE_OUTBOX_DIGEST_ATTEMPTS)) + 1;
         long long delay;
         const char *status =
-            notify_after_attempt(config, attempt, sent, false, 0, &delay);
+            notify_after_attempt(j->config, attempt, sent, false, 0, &delay);
         apierr err;
-        if (!notify_outbox_record_attempt(
-                conn, atoll(PQgetvalue(rows, i, 0)),
-                atoll(PQgetvalue(rows, i, 1)), attempt, duration_ms,
-                sent ? "sent" : "failed", code, error, status, delay, &err))
+        if (!store_outbox_record_attempt(
+                j->conn, atoll(PQgetvalue(rows, i, STORE_OUTBOX_DIGEST_MATCH)),
+                atoll(PQgetvalue(rows, i, STORE_OUTBOX_DIGEST_ID)), attempt,
+                d->duration_ms, sent ? "sent" : "failed", d->code,
+                sent ? NULL : d->error, status, delay, &err))
             log_error("digest row %s/%s: its attempt could not be recorded; it "
                       "will be retried when its lease runs out",
-                      PQgetvalue(rows, i, 0), PQgetvalue(rows, i, 1));
+                      PQgetvalue(rows, i, STORE_OUTBOX_DIGEST_MATCH),
+                      PQgetvalue(rows, i, STORE_OUTBOX_DIGEST_ID));
     }
 }
+
+static void record(delivery *d, void *context)
+{
+    (void)context;
+    const digest_job *j = (const digest_job *)d;
+    bool sent = strcmp(d->outcome, "sent") == 0;
+    record_all(j, sent);
+    if (j->message == NULL)
+        return; /* not sent at all: no mail to speak of */
+    if (sent)
+        log_info("digest %s sent to player %s (%d notifications)", j->id,
+                 j->player, PQntuples(j->rows));
+    else
+        log_warn("digest %s: %s", j->id, d->error);
+}
+
+/* A digest cut short by a stop: its rows due again now, no attempt. */
+static void release(delivery *d, void *context)
+{
+    (void)context;
+    const digest_job *j = (const digest_job *)d;
+    for (int i = 0; i < PQntuples(j->rows); i++) {
+        apierr err;
+        store_outbox_release(
+            j->conn, atoll(PQgetvalue(j->rows, i, STORE_OUTBOX_DIGEST_MATCH)),
+            atoll(PQgetvalue(j->rows, i, STORE_OUTBOX_DIGEST_ID)), &err);
+    }
+}
+
+static const delivery_kind digest_delivery = {
+    .judge = delivery_judge_transfer,
+    .record = record,
+    .release = release,
+};
 
 /* The payloads of rows (ordered by match, then seq), the latest per match. */
 static json_t *latest_per_match(const PGresult *rows)
 {
     json_t *matches = json_array();
     for (int i = 0; i < PQntuples(rows); i++) {
-        bool last_of_match = i + 1 == PQntuples(rows) ||
-                             strcmp(PQgetvalue(rows, i, 0),
-                                    PQgetvalue(rows, i + 1, 0)) != 0;
+        bool last_of_match =
+            i + 1 == PQntuples(rows) ||
+            strcmp(PQgetvalue(rows, i, STORE_OUTBOX_DIGEST_MATCH),
+                   PQgetvalue(rows, i + 1, STORE_OUTBOX_DIGEST_MATCH)) != 0;
         if (!last_of_match)
             continue;
-        json_t *payload = json_loads(PQgetvalue(rows, i, 2), 0, NULL);
+        json_t *payload = json_loads(
+            PQgetvalue(rows, i, STORE_OUTBOX_DIGEST_PAYLOAD), 0, NULL);
         if (payload != NULL)
             json_array_append_new(matches, payload);
     }
     return matches;
 }
 
-/* Claims, sends and records one player's digest. */
-static bool send_one(PGconn *conn, const notify_config *config,
-                     const char *player)
+/* Writes j's mail and sets up its transfer; j is finished instead when
+ * the player has no address any more or the mail cannot be written.
+ * False when libcurl refused. */
+static bool prepare(digest_job *j)
 {
-    db_params p = {0};
-    db_params_text(&p, player);
-    db_params_int(&p, config->lease_seconds);
     apierr err;
-    PGresult *rows = db_query(
-        conn,
-        "WITH claimed AS ("
-        "  UPDATE outbox o"
-        "     SET next_attempt_at = now() + make_interval(secs => $2::int)"
-        "    FROM (SELECT match_id, outbox_id FROM outbox"
-        "           WHERE player_id = $1::bigint AND status = 'pending'"
-        "             AND digest AND next_attempt_at <= now()"
-        "             AND NOT pbem_outbox_pointless(match_id, seq, player_id)"
-        "           LIMIT " DIGEST_ROWS " FOR UPDATE SKIP LOCKED) due"
-        "   WHERE o.match_id = due.match_id AND o.outbox_id = due.outbox_id"
-        "  RETURNING o.match_id, o.outbox_id, o.payload::text, o.attempts, o.seq)"
-        " SELECT match_id, outbox_id, payload, attempts FROM claimed"
-        "  ORDER BY match_id, seq",
-        p.count, p.values, PGRES_TUPLES_OK, &err);
-    if (rows == NULL)
-        return false;
-    if (PQntuples(rows) == 0) {
-        PQclear(rows);
-        return true;
-    }
     db_params who_params = {0};
-    db_params_text(&who_params, player);
-    PGresult *who = db_query(conn,
+    db_params_text(&who_params, j->player);
+    PGresult *who = db_query(j->conn,
                              "SELECT name, email FROM players WHERE player_id = $1",
                              who_params.count, who_params.values,
                              PGRES_TUPLES_OK, &err);
     if (who == NULL || PQntuples(who) != 1 || PQgetisnull(who, 0, 1)) {
-        record_all(conn, config, rows, false, 0, 0,
-                   "the player has no email address any more");
+        delivery_finish(&j->delivery, "failed", false, 0,
+                        "the player has no email address any more");
         PQclear(who);
-        PQclear(rows);
         return true;
     }
     /* Stable across retries: named after the first row it covers. */
-    char id[64], ref[48];
-    notify_outbox_ref(atoll(PQgetvalue(rows, 0, 0)), atoll(PQgetvalue(rows, 0, 1)),
-                      ref);
-    snprintf(id, sizeof id, "digest-%s", ref);
-    json_t *payload = json_pack("{s:o}", "matches", latest_per_match(rows));
+    char ref[48];
+    notify_outbox_ref(
+        atoll(PQgetvalue(j->rows, 0, STORE_OUTBOX_DIGEST_MATCH)),
+        atoll(PQgetvalue(j->rows, 0, STORE_OUTBOX_DIGEST_ID)), ref);
+    snprintf(j->id, sizeof j->id, "digest-%s", ref);
+    json_t *payload =
+        json_pack("{s:o}", "matches", latest_per_match(j->rows));
     char address[256], why[256] = "";
     snprintf(address, sizeof address, "%s", PQgetvalue(who, 0, 1));
     /* About several matches: an answer speaks for the player's account. */
     char reply_to[MAIL_ADDRESS_MAX];
-    mail_reply_address(REPLY_TOKEN_ACCOUNT, atoll(player), 0, -1, reply_to);
+    mail_reply_address(REPLY_TOKEN_ACCOUNT, atoll(j->player), 0, -1,
+                       reply_to);
     mail_notification n = {
-        .id = id,
+        .id = j->id,
         .reason = "digest",
-        .player_id = atoll(player),
+        .player_id = atoll(j->player),
         .to_name = PQgetvalue(who, 0, 0),
         .to_address = address,
         .payload = payload,
         .date = (long long)time(NULL),
         .reply_to = reply_to[0] ? reply_to : NULL,
     };
-    char *message = mail_compose(&n, why);
+    j->message = mail_compose(&n, why);
     json_decref(payload);
     PQclear(who);
-    if (message == NULL) {
-        record_all(conn, config, rows, false, 0, 0, why);
+    if (j->message == NULL) {
+        delivery_finish(&j->delivery, "failed", false, 0, why);
+        return true;
+    }
+    return delivery_prepare_mail(&j->delivery, address, j->message,
+                                 &j->upload, &j->recipients,
+                                 j->config->timeout_seconds);
+}
+
+/* Claims, sends and records one player's digest. */
+static bool send_one(PGconn *conn, const notify_config *config,
+                     const char *player, CURLM *multi, worker *self)
+{
+    apierr err;
+    PGresult *rows = store_outbox_claim_digest(conn, player, DIGEST_ROWS,
+                                               config->lease_seconds, &err);
+    if (rows == NULL)
+        return false;
+    if (PQntuples(rows) == 0) {
         PQclear(rows);
         return true;
     }
-    mail_upload upload = {.data = message, .len = strlen(message)};
-    struct curl_slist *recipients = NULL;
-    CURL *easy = curl_easy_init();
-    char errbuf[CURL_ERROR_SIZE] = "";
-    struct timespec started, ended;
-    clock_gettime(CLOCK_MONOTONIC, &started);
-    CURLcode rc = CURLE_FAILED_INIT;
-    if (easy != NULL &&
-        mail_prepare(easy, address, &upload, &recipients,
-                     config->timeout_seconds) &&
-        curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, errbuf) == CURLE_OK)
-        rc = curl_easy_perform(easy);
-    clock_gettime(CLOCK_MONOTONIC, &ended);
-    long long duration = (ended.tv_sec - started.tv_sec) * 1000LL +
-                         (ended.tv_nsec - started.tv_nsec) / 1000000;
-    long code = 0;
-    if (easy != NULL)
-        curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &code);
-    char error[320] = "";
-    if (rc != CURLE_OK)
-        snprintf(error, sizeof error, "%s%s%s", curl_easy_strerror(rc),
-                 errbuf[0] ? ": " : "", errbuf);
-    record_all(conn, config, rows, rc == CURLE_OK, code, duration,
-               rc == CURLE_OK ? NULL : error);
-    if (rc == CURLE_OK)
-        log_info("digest %s sent to player %s (%d notifications)", id, player,
-                 PQntuples(rows));
-    else
-        log_warn("digest %s: %s", id, error);
-    curl_slist_free_all(recipients);
-    if (easy != NULL)
-        curl_easy_cleanup(easy);
-    free(message);
+    digest_job j = {
+        .conn = conn, .config = config, .player = player, .rows = rows};
+    delivery_prepared(&j.delivery, prepare(&j));
+    delivery *batch[] = {&j.delivery};
+    delivery_run(multi, self, batch, 1, &digest_delivery, NULL);
+    curl_slist_free_all(j.recipients);
+    free(j.message);
     PQclear(rows);
     return true;
 }
 
-int notify_digest_send(PGconn *conn, const notify_config *config)
+int notify_digest_send(PGconn *conn, const notify_config *config,
+                       CURLM *multi, worker *self)
 {
     apierr err;
-    PGresult *players = db_query(
-        conn,
-        "SELECT DISTINCT player_id FROM outbox"
-        " WHERE status = 'pending' AND digest AND next_attempt_at <= now()"
-        " LIMIT 4",
-        0, NULL, PGRES_TUPLES_OK, &err);
+    PGresult *players = store_outbox_digest_players(conn, DIGEST_PLAYERS, &err);
     if (players == NULL)
         return -1;
     int sent = 0;
     for (int i = 0; i < PQntuples(players) && i < DIGEST_PLAYERS; i++) {
-        if (!send_one(conn, config, PQgetvalue(players, i, 0))) {
+        if (!send_one(conn, config, PQgetvalue(players, i, 0), multi, self)) {
             sent = -1;
             break;
         }

@@ -7,13 +7,14 @@
 
 #include "store/db.h"
 #include "store/db_params.h"
+#include "store/outbox.h"
 #include "notify/mail.h"
 #include "notify/mail_failures.h"
 #include "notify/seat_text.h"
 
 #define MOVES_IN_PAYLOAD 50
 #define CHANGES_MAX 30
-#define LIST_LIMIT "100"
+#define LIST_LIMIT 100
 
 void notify_outbox_ref(long long match_id, long long outbox_id, char out[48])
 {
@@ -161,95 +162,14 @@ static json_t *seat_payload(const json_t *public, const store_match *match,
     return payload;
 }
 
-/* One seat's rows: $1 match, $2 seq, $3 player, $4 reason, $5 payload,
- * $6 whether mail is configured. Each enabled player webhook and the email
- * address, as the player's notification_settings allow: email waits out
- * quiet hours (not a deadline reminder: held, it could come after the
- * deadline), and a "your turn" email waits for the daily digest when the
- * player wants one. A "your turn" also schedules the player's escalating
- * reminders on every channel; the worker cancels those the player has made
- * pointless by acting (notify.c). The same payload goes to the player's
- * event stream when they have opened one (migrations/012_streams.sql: the
- * next per-player id, taken under the player's row lock). The stream heads
- * of every seated player are locked first, in player order, so two
- * transactions telling the same players (two matches ending at once, the
- * seats in another order) cannot deadlock. */
-static const char queue_sql[] =
-    "WITH stream_locks AS ("
-    "  SELECT h.player_id FROM player_stream_heads h"
-    "   WHERE h.player_id IN (SELECT s.player_id FROM seats s"
-    "                          WHERE s.match_id = $1::bigint)"
-    "   ORDER BY h.player_id FOR UPDATE),"
-    " stream_id AS ("
-    "  UPDATE player_stream_heads SET last_id = last_id + 1"
-    "   WHERE player_id = $3::bigint"
-    "     AND (SELECT count(*) FROM stream_locks) >= 0"
-    "     AND NOT EXISTS (SELECT 1"
-    "     FROM player_stream ps WHERE ps.player_id = $3::bigint"
-    "      AND ps.match_id = $1::bigint AND ps.seq = $2::bigint"
-    "      AND ps.reason = $4::text)"
-    "  RETURNING last_id),"
-    " streamed AS ("
-    "  INSERT INTO player_stream (player_id, stream_id, match_id, seq,"
-    "                             reason, payload)"
-    "  SELECT $3::bigint, last_id, $1::bigint, $2::bigint, $4::text,"
-    "         $5::jsonb FROM stream_id),"
-    " settings AS ("
-    "  SELECT coalesce(ns.email, true) AS email,"
-    "         coalesce(ns.webhooks, true) AS webhooks,"
-    "         coalesce(ns.time_zone, 'UTC') AS tz, ns.quiet_start, ns.quiet_end,"
-    "         coalesce(ns.digest, false) AND $4::text = 'your_turn' AS digest,"
-    "         coalesce(ns.digest_hour, 8::smallint) AS digest_hour,"
-    "         CASE WHEN $4::text = 'your_turn'"
-    "              THEN coalesce(ns.reminder_hours, '{}') ELSE '{}' END"
-    "           AS reminders,"
-    "         p.email IS NOT NULL AND $6::boolean AS mailable"
-    "    FROM players p LEFT JOIN notification_settings ns USING (player_id)"
-    "   WHERE p.player_id = $3::bigint),"
-    " wanted AS ("
-    "  SELECT 'webhook:' || w.webhook_id AS channel, w.webhook_id,"
-    "         $4::text AS reason, $5::jsonb AS payload, now() AS due,"
-    "         false AS digest"
-    "    FROM webhooks w, settings"
-    "   WHERE w.player_id = $3::bigint AND w.match_id IS NULL"
-    "     AND w.disabled_at IS NULL AND settings.webhooks"
-    "  UNION ALL"
-    "  SELECT 'email', NULL::bigint, $4::text, $5::jsonb,"
-    "         CASE WHEN digest THEN pbem_next_digest(now(), tz, digest_hour)"
-    "              WHEN $4::text = 'deadline_reminder' THEN now()"
-    "              ELSE pbem_after_quiet_hours(now(), tz, quiet_start, quiet_end)"
-    "         END, digest"
-    "    FROM settings WHERE email AND mailable),"
-    " reminders AS ("
-    "  SELECT w.channel, w.webhook_id, 'reminder_' || h || 'h' AS reason,"
-    "         jsonb_set(jsonb_set(w.payload, '{type}', '\"match.reminder\"'),"
-    "                   '{reminder_hours}', to_jsonb(h)) AS payload,"
-    "         CASE WHEN w.channel = 'email'"
-    "              THEN pbem_after_quiet_hours(now() + make_interval(hours => h),"
-    "                                          s.tz, s.quiet_start, s.quiet_end)"
-    "              ELSE now() + make_interval(hours => h) END AS due,"
-    "         false AS digest"
-    "    FROM wanted w, settings s, unnest(s.reminders) h)"
-    " INSERT INTO outbox (match_id, seq, player_id, channel, reason, payload,"
-    "                     webhook_id, next_attempt_at, digest)"
-    " SELECT $1::bigint, $2::bigint, $3::bigint, channel, reason, payload,"
-    "        webhook_id, due, digest"
-    "   FROM (SELECT * FROM wanted UNION ALL SELECT * FROM reminders) rows"
-    " ON CONFLICT DO NOTHING";
-
-/* One seat's rows (queue_sql). */
+/* One seat's rows (store_outbox_queue_seat): its webhooks, its email
+ * when this service has SMTP, its event stream. */
 static bool queue_seat(PGconn *conn, long long match_id, long long seq,
                        long long player_id, const char *reason,
                        const char *payload, apierr *err)
 {
-    db_params p = {0};
-    db_params_int(&p, match_id);
-    db_params_int(&p, seq);
-    db_params_int(&p, player_id);
-    db_params_text(&p, reason);
-    db_params_text(&p, payload);
-    db_params_text(&p, mail_configured() ? "true" : "false");
-    return db_command(conn, queue_sql, p.count, p.values, err);
+    return store_outbox_queue_seat(conn, match_id, seq, player_id, reason,
+                                   payload, mail_configured(), err);
 }
 
 /* The seats whose players can be told anything, read with the match
@@ -275,20 +195,8 @@ static bool queue_relays(PGconn *conn, long long match_id, long long seq,
                          const char *reason, const json_t *public, apierr *err)
 {
     char *text = json_dumps(public, JSON_COMPACT | JSON_SORT_KEYS);
-    db_params p = {0};
-    db_params_int(&p, match_id);
-    db_params_int(&p, seq);
-    db_params_text(&p, reason);
-    db_params_text(&p, text);
-    bool ok = db_command(
-        conn,
-        "INSERT INTO outbox (match_id, seq, player_id, channel, reason,"
-        " payload, webhook_id)"
-        " SELECT $1, $2, 0, 'webhook:' || w.webhook_id, $3, $4::jsonb,"
-        "        w.webhook_id"
-        "   FROM webhooks w WHERE w.match_id = $1 AND w.disabled_at IS NULL"
-        " ON CONFLICT DO NOTHING",
-        p.count, p.values, err);
+    bool ok = store_outbox_queue_relays(conn, match_id, seq, reason, text,
+                                        err);
     free(text);
     return ok;
 }
@@ -496,64 +404,6 @@ bool notify_outbox_remind(PGconn *conn, const store_match *match,
     return ok;
 }
 
-bool notify_outbox_record_attempt(PGconn *conn, long long match_id,
-                                  long long outbox_id, int attempt,
-                                  long long duration_ms, const char *outcome,
-                                  long code, const char *error,
-                                  const char *status, long long delay_ms,
-                                  apierr *err)
-{
-    /* Seconds with milliseconds, for make_interval: not a whole number. */
-    char secs[32];
-    snprintf(secs, sizeof secs, "%.3f", (double)delay_ms / 1000.0);
-    db_params p = {0};
-    db_params_int(&p, match_id);
-    db_params_int(&p, outbox_id);
-    db_params_int(&p, attempt);
-    db_params_int(&p, duration_ms);
-    db_params_text(&p, outcome);
-    if (code)
-        db_params_int(&p, code);
-    else
-        db_params_text(&p, NULL);
-    db_params_text(&p, error);
-    db_params_text(&p, status);
-    db_params_text(&p, secs);
-    return db_command(
-        conn,
-        "WITH attempt AS (INSERT INTO outbox_attempts (match_id, outbox_id,"
-        "   attempt, duration_ms, outcome, code, error)"
-        "   VALUES ($1, $2, $3::int, $4::int, $5, $6::int, $7))"
-        " UPDATE outbox SET attempts = $3::int, status = $8, last_error = $7,"
-        "   sent_at = CASE WHEN $8 = 'sent' THEN now() ELSE sent_at END,"
-        "   next_attempt_at = now() + make_interval(secs => $9::float8)"
-        " WHERE match_id = $1 AND outbox_id = $2 AND status = 'pending'",
-        p.count, p.values, err);
-}
-
-int notify_outbox_cancel_pointless(PGconn *conn)
-{
-    apierr err;
-    PGresult *r = db_query(
-        conn,
-        "UPDATE outbox o SET status = 'cancelled',"
-        "   last_error = CASE WHEN m.status <> 'active'"
-        "                     THEN 'the match is ' || m.status"
-        "                     ELSE 'the player has acted since' END"
-        "  FROM matches m"
-        " WHERE m.match_id = o.match_id AND o.status = 'pending'"
-        "   AND o.next_attempt_at <= now()"
-        "   AND " NOTIFY_OUTBOX_CANCELLABLE("o")
-        "   AND pbem_outbox_pointless(o.match_id, o.seq, o.player_id)"
-        " RETURNING 1",
-        0, NULL, PGRES_TUPLES_OK, &err);
-    if (r == NULL)
-        return -1;
-    int n = PQntuples(r);
-    PQclear(r);
-    return n;
-}
-
 bool notify_outbox_admins(PGconn *conn, const store_match *match,
                           const rules_engine *engine, const rules_state *state,
                           const json_t *deadline, apierr *err)
@@ -565,69 +415,58 @@ bool notify_outbox_admins(PGconn *conn, const store_match *match,
     json_object_set(payload, "deadline", (json_t *)deadline);
     char *text = json_dumps(payload, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(payload);
-    db_params p = {0};
-    db_params_int(&p, match->match_id);
-    db_params_int(&p, match->head_seq);
-    db_params_text(&p, text);
-    bool ok = db_command(conn,
-                         "INSERT INTO outbox (match_id, seq, player_id,"
-                         " channel, reason, payload) VALUES ($1, $2, 0,"
-                         " 'admins', 'deadline_admins', $3::jsonb)"
-                         " ON CONFLICT DO NOTHING",
-                         p.count, p.values, err);
+    bool ok = store_outbox_queue_admins(conn, match->match_id,
+                                        match->head_seq, text, err);
     free(text);
     return ok;
 }
 
-#define TS(col) "to_char(" col " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
-
-/* Columns every listing reads, in this order. */
-static const char listing_columns[] =
-    "o.match_id, o.outbox_id, o.seq, o.reason, o.channel, o.status,"
-    " o.attempts, o.last_error, " TS("o.created_at") ", " TS("o.sent_at") ", "
-    TS("o.next_attempt_at") ", o.player_id,"
-    " (SELECT coalesce(json_agg(json_build_object('attempt', a.attempt,"
-    "   'at', " TS("a.attempted_at") ", 'outcome', a.outcome, 'code', a.code,"
-    "   'error', a.error, 'duration_ms', a.duration_ms) ORDER BY a.attempt_id),"
-    "   '[]') FROM outbox_attempts a"
-    "  WHERE a.match_id = o.match_id AND a.outbox_id = o.outbox_id)";
-
 static json_t *listing_row(const PGresult *r, int i, bool admin)
 {
     char ref[48], match[32];
-    notify_outbox_ref(atoll(PQgetvalue(r, i, 0)), atoll(PQgetvalue(r, i, 1)), ref);
-    store_match_ref(atoll(PQgetvalue(r, i, 0)), match);
-    const char *status = PQgetvalue(r, i, 5);
+    long long match_id = atoll(PQgetvalue(r, i, STORE_OUTBOX_LIST_MATCH));
+    notify_outbox_ref(match_id, atoll(PQgetvalue(r, i, STORE_OUTBOX_LIST_ID)),
+                      ref);
+    store_match_ref(match_id, match);
+    const char *status = PQgetvalue(r, i, STORE_OUTBOX_LIST_STATUS);
     json_t *row = json_pack(
         "{s:s,s:s,s:I,s:s,s:s,s:s,s:i,s:s}", "id", ref, "match", match, "seq",
-        (json_int_t)atoll(PQgetvalue(r, i, 2)), "reason", PQgetvalue(r, i, 3),
-        "channel", PQgetvalue(r, i, 4), "status", status, "attempts",
-        atoi(PQgetvalue(r, i, 6)), "created_at", PQgetvalue(r, i, 8));
-    if (!PQgetisnull(r, i, 7))
-        json_object_set_new(row, "last_error", json_string(PQgetvalue(r, i, 7)));
-    if (!PQgetisnull(r, i, 9))
-        json_object_set_new(row, "sent_at", json_string(PQgetvalue(r, i, 9)));
+        (json_int_t)atoll(PQgetvalue(r, i, STORE_OUTBOX_LIST_SEQ)), "reason",
+        PQgetvalue(r, i, STORE_OUTBOX_LIST_REASON), "channel",
+        PQgetvalue(r, i, STORE_OUTBOX_LIST_CHANNEL), "status", status,
+        "attempts", atoi(PQgetvalue(r, i, STORE_OUTBOX_LIST_ATTEMPTS)),
+        "created_at", PQgetvalue(r, i, STORE_OUTBOX_LIST_CREATED));
+    if (!PQgetisnull(r, i, STORE_OUTBOX_LIST_LAST_ERROR))
+        json_object_set_new(
+            row, "last_error",
+            json_string(PQgetvalue(r, i, STORE_OUTBOX_LIST_LAST_ERROR)));
+    if (!PQgetisnull(r, i, STORE_OUTBOX_LIST_SENT))
+        json_object_set_new(
+            row, "sent_at",
+            json_string(PQgetvalue(r, i, STORE_OUTBOX_LIST_SENT)));
     if (strcmp(status, "pending") == 0)
-        json_object_set_new(row, "next_attempt_at",
-                            json_string(PQgetvalue(r, i, 10)));
+        json_object_set_new(
+            row, "next_attempt_at",
+            json_string(PQgetvalue(r, i, STORE_OUTBOX_LIST_NEXT_ATTEMPT)));
     if (admin) {
         char player[32];
-        long long player_id = atoll(PQgetvalue(r, i, 11));
+        long long player_id =
+            atoll(PQgetvalue(r, i, STORE_OUTBOX_LIST_PLAYER));
         if (player_id) {
             store_player_ref(player_id, player);
             json_object_set_new(row, "player", json_string(player));
         }
     }
-    json_t *log = json_loads(PQgetvalue(r, i, 12), 0, NULL);
+    json_t *log = json_loads(PQgetvalue(r, i, STORE_OUTBOX_LIST_ATTEMPT_LOG),
+                             0, NULL);
     json_object_set_new(row, "attempt_log", log ? log : json_array());
     return row;
 }
 
-static json_t *listing(PGconn *conn, const char *sql, const db_params *params,
-                       bool admin, apierr *err)
+/* {"notifications": [...]} of a listing's rows r (cleared here); NULL
+ * when r is (the store's failure, err filled). */
+static json_t *listing(PGresult *r, bool admin)
 {
-    PGresult *r = db_query(conn, sql, params->count, params->values,
-                           PGRES_TUPLES_OK, err);
     if (r == NULL)
         return NULL;
     json_t *list = json_array();
@@ -642,16 +481,8 @@ json_t *notify_outbox_mine(long long player_id, apierr *err)
     PGconn *conn = db_conn(err);
     if (conn == NULL)
         return NULL;
-    db_params p = {0};
-    db_params_int(&p, player_id);
-    char sql[2048];
-    snprintf(sql, sizeof sql,
-             "SELECT %s FROM outbox o WHERE o.player_id = $1"
-             " OR (o.player_id = 0 AND o.webhook_id IN (SELECT webhook_id"
-             "     FROM webhooks WHERE player_id = $1))"
-             " ORDER BY o.created_at DESC, o.outbox_id DESC LIMIT " LIST_LIMIT,
-             listing_columns);
-    json_t *list = listing(conn, sql, &p, false, err);
+    json_t *list = listing(
+        store_outbox_list_of_player(conn, player_id, LIST_LIMIT, err), false);
     json_t *email = list ? mail_failures_status(conn, player_id, err) : NULL;
     if (email == NULL) {
         json_decref(list);
@@ -676,14 +507,8 @@ json_t *notify_outbox_admin_list(const char *status, apierr *err)
     PGconn *conn = db_conn(err);
     if (conn == NULL)
         return NULL;
-    db_params p = {0};
-    db_params_text(&p, status);
-    char sql[2048];
-    snprintf(sql, sizeof sql,
-             "SELECT %s FROM outbox o WHERE o.status = $1"
-             " ORDER BY o.created_at DESC, o.outbox_id DESC LIMIT " LIST_LIMIT,
-             listing_columns);
-    return listing(conn, sql, &p, true, err);
+    return listing(store_outbox_list_in_status(conn, status, LIST_LIMIT, err),
+                   true);
 }
 
 json_t *notify_outbox_admin_retry(const char *ref, apierr *err)
@@ -696,38 +521,22 @@ json_t *notify_outbox_admin_retry(const char *ref, apierr *err)
     PGconn *conn = db_conn(err);
     if (conn == NULL)
         return NULL;
-    db_params p = {0};
-    db_params_int(&p, match_id);
-    db_params_int(&p, outbox_id);
-    PGresult *r = db_query(conn,
-                           "SELECT status FROM outbox"
-                           " WHERE match_id = $1 AND outbox_id = $2",
-                           p.count, p.values, PGRES_TUPLES_OK, err);
-    if (r == NULL)
+    char status[16];
+    bool found;
+    if (!store_outbox_status(conn, match_id, outbox_id, status, &found, err))
         return NULL;
-    bool found = PQntuples(r) == 1;
-    bool dead = found && strcmp(PQgetvalue(r, 0, 0), "dead") == 0;
-    PQclear(r);
     if (!found)
         return apierr_set(err, 404, "no_such_notification",
                           "there is no notification %s", ref),
                NULL;
-    if (!dead)
+    if (strcmp(status, "dead") != 0)
         return apierr_set(err, 409, "not_dead",
                           "only dead notifications can be retried"),
                NULL;
-    if (!db_command(conn,
-                    "UPDATE outbox SET status = 'pending', attempts = 0,"
-                    " next_attempt_at = now(), last_error = NULL"
-                    " WHERE match_id = $1 AND outbox_id = $2 AND status = 'dead'",
-                    p.count, p.values, err) ||
-        !db_command(conn, "SELECT pg_notify('pbem_outbox', '')", 0, NULL, err))
+    if (!store_outbox_retry_dead(conn, match_id, outbox_id, err))
         return NULL;
-    char sql[2048];
-    snprintf(sql, sizeof sql,
-             "SELECT %s FROM outbox o WHERE o.match_id = $1 AND o.outbox_id = $2",
-             listing_columns);
-    json_t *list = listing(conn, sql, &p, true, err);
+    json_t *list =
+        listing(store_outbox_list_one(conn, match_id, outbox_id, err), true);
     if (list == NULL)
         return NULL;
     json_t *row = json_incref(json_array_get(json_object_get(list, "notifications"), 0));

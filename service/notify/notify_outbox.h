@@ -59,30 +59,6 @@ bool notify_outbox_queue_nudge(PGconn *conn, const store_match *match,
                                long long nudge_id, const char *nudged_by,
                                apierr *err);
 
-/* Records attempt number attempt of row (match_id, outbox_id): its
- * outcome ("sent", "failed", …), code (0: none), error (NULL: none) and
- * duration, and the row's new status: "sent", "dead", or "pending" again
- * in delay_ms. False with err filled when the database refused. */
-bool notify_outbox_record_attempt(PGconn *conn, long long match_id,
-                                  long long outbox_id, int attempt,
-                                  long long duration_ms, const char *outcome,
-                                  long code, const char *error,
-                                  const char *status, long long delay_ms,
-                                  apierr *err);
-
-/* SQL: whether outbox row alias may be cancelled once pointless (a
- * reminder, a nudge or a digest entry; never a plain "your turn" or "match
- * over"). The worker's claim skips such rows while they are pointless, so
- * a row falling due between the cancel pass and the claim is not sent. */
-#define NOTIFY_OUTBOX_CANCELLABLE(alias)                                  \
-    "(" alias ".reason LIKE 'reminder\\_%' OR "                            \
-    alias ".reason LIKE 'nudge\\_%' OR " alias ".digest)"
-
-/* Cancels the due reminders, nudges and digest entries that have become
- * pointless: the player has acted since (an event of their seat after the
- * row's), or the match is no longer active. How many, or -1. */
-int notify_outbox_cancel_pointless(PGconn *conn);
-
 /* The rows of a match that ended other than by the rules (a forfeit):
  * every seat and relay is told it is over, with result (borrowed). */
 bool notify_outbox_queue_over(PGconn *conn, const store_match *match,

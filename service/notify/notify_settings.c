@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "store/db.h"
-#include "store/db_params.h"
 #include "ledger/seal.h"
+#include "store/notification_settings.h"
 #include "store/reachability.h"
 #include "store/store.h"
 #include "notify/templates.h"
@@ -28,25 +28,34 @@ static int minutes_of(const json_t *value)
     return hours * 60 + minutes;
 }
 
+/* The settings of r's row (STORE_NOTIFICATION_SETTINGS_… columns). */
 static json_t *settings_json(const PGresult *r)
 {
     json_t *quiet = json_null();
-    if (!PQgetisnull(r, 0, 3)) {
-        int from = atoi(PQgetvalue(r, 0, 3)), until = atoi(PQgetvalue(r, 0, 4));
+    if (!PQgetisnull(r, 0, STORE_NOTIFICATION_SETTINGS_QUIET_START)) {
+        int from = atoi(
+            PQgetvalue(r, 0, STORE_NOTIFICATION_SETTINGS_QUIET_START));
+        int until =
+            atoi(PQgetvalue(r, 0, STORE_NOTIFICATION_SETTINGS_QUIET_END));
         char from_text[16], until_text[16];
         snprintf(from_text, sizeof from_text, "%02d:%02d", from / 60, from % 60);
         snprintf(until_text, sizeof until_text, "%02d:%02d", until / 60,
                  until % 60);
         quiet = json_pack("{s:s,s:s}", "from", from_text, "until", until_text);
     }
-    json_t *reminders = json_loads(PQgetvalue(r, 0, 7), 0, NULL);
-    return json_pack("{s:b,s:b,s:s,s:o,s:b,s:i,s:o}", "email",
-                     PQgetvalue(r, 0, 0)[0] == 't', "webhooks",
-                     PQgetvalue(r, 0, 1)[0] == 't', "time_zone",
-                     PQgetvalue(r, 0, 2), "quiet_hours", quiet, "digest",
-                     PQgetvalue(r, 0, 5)[0] == 't', "digest_hour",
-                     atoi(PQgetvalue(r, 0, 6)), "reminder_hours",
-                     reminders ? reminders : json_array());
+    json_t *reminders = json_loads(
+        PQgetvalue(r, 0, STORE_NOTIFICATION_SETTINGS_REMINDERS), 0, NULL);
+    return json_pack(
+        "{s:b,s:b,s:s,s:o,s:b,s:i,s:o}", "email",
+        PQgetvalue(r, 0, STORE_NOTIFICATION_SETTINGS_EMAIL)[0] == 't',
+        "webhooks",
+        PQgetvalue(r, 0, STORE_NOTIFICATION_SETTINGS_WEBHOOKS)[0] == 't',
+        "time_zone", PQgetvalue(r, 0, STORE_NOTIFICATION_SETTINGS_TIME_ZONE),
+        "quiet_hours", quiet, "digest",
+        PQgetvalue(r, 0, STORE_NOTIFICATION_SETTINGS_DIGEST)[0] == 't',
+        "digest_hour",
+        atoi(PQgetvalue(r, 0, STORE_NOTIFICATION_SETTINGS_DIGEST_HOUR)),
+        "reminder_hours", reminders ? reminders : json_array());
 }
 
 json_t *notify_settings_get(long long player_id, apierr *err)
@@ -54,17 +63,7 @@ json_t *notify_settings_get(long long player_id, apierr *err)
     PGconn *conn = db_conn(err);
     if (conn == NULL)
         return NULL;
-    db_params p = {0};
-    db_params_int(&p, player_id);
-    PGresult *r = db_query(
-        conn,
-        "SELECT coalesce(ns.email, true), coalesce(ns.webhooks, true),"
-        " coalesce(ns.time_zone, 'UTC'), ns.quiet_start, ns.quiet_end,"
-        " coalesce(ns.digest, false), coalesce(ns.digest_hour, 8),"
-        " array_to_json(coalesce(ns.reminder_hours, '{}'))::text"
-        " FROM (SELECT $1::bigint AS player_id) p"
-        " LEFT JOIN notification_settings ns USING (player_id)",
-        p.count, p.values, PGRES_TUPLES_OK, err);
+    PGresult *r = store_notification_settings_get(conn, player_id, err);
     if (r == NULL)
         return NULL;
     json_t *settings = settings_json(r);
@@ -180,49 +179,26 @@ json_t *notify_settings_put(long long player_id, const json_t *body,
     if (conn == NULL)
         return NULL;
     const char *tz = zone ? json_string_value(zone) : "UTC";
-    db_params zone_params = {0};
-    db_params_text(&zone_params, tz);
-    PGresult *known = db_query(conn,
-                               "SELECT 1 FROM pg_timezone_names WHERE name = $1",
-                               zone_params.count, zone_params.values,
-                               PGRES_TUPLES_OK, err);
-    if (known == NULL)
+    bool zone_known;
+    if (!store_notification_settings_zone_known(conn, tz, &zone_known, err))
         return NULL;
-    bool zone_known = PQntuples(known) > 0;
-    PQclear(known);
     if (!zone_known)
         return apierr_set(err, 400, "bad_settings",
                           "\"%.64s\" is not a time zone this server knows; use "
                           "an IANA name like \"America/New_York\"",
                           tz),
                NULL;
-    /* No quiet hours is NULL in both columns. */
-    db_params p = {0};
-    db_params_int(&p, player_id);
-    db_params_text(&p, email ? "true" : "false");
-    db_params_text(&p, webhooks ? "true" : "false");
-    db_params_text(&p, tz);
-    if (from >= 0)
-        db_params_int(&p, from);
-    else
-        db_params_text(&p, NULL);
-    if (until >= 0)
-        db_params_int(&p, until);
-    else
-        db_params_text(&p, NULL);
-    db_params_text(&p, digest ? "true" : "false");
-    db_params_int(&p, hour ? (long long)json_integer_value(hour) : 8LL);
-    db_params_text(&p, reminders);
-    if (!db_command(conn,
-                    "INSERT INTO notification_settings (player_id, email,"
-                    " webhooks, time_zone, quiet_start, quiet_end, digest,"
-                    " digest_hour, reminder_hours)"
-                    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
-                    " ON CONFLICT (player_id) DO UPDATE SET email = $2,"
-                    " webhooks = $3, time_zone = $4, quiet_start = $5,"
-                    " quiet_end = $6, digest = $7, digest_hour = $8,"
-                    " reminder_hours = $9, updated_at = now()",
-                    p.count, p.values, err))
+    store_notification_settings settings = {
+        .email = email,
+        .webhooks = webhooks,
+        .time_zone = tz,
+        .quiet_start = from,
+        .quiet_end = until,
+        .digest = digest,
+        .digest_hour = hour ? (int)json_integer_value(hour) : 8,
+        .reminder_hours = reminders,
+    };
+    if (!store_notification_settings_put(conn, player_id, &settings, err))
         return NULL;
     store_reachability_changed();
     return notify_settings_get(player_id, err);
@@ -250,14 +226,7 @@ json_t *notify_settings_unsubscribe(const char *player_ref, const char *token,
     PGconn *conn = db_conn(err);
     if (conn == NULL)
         return NULL;
-    db_params p = {0};
-    db_params_int(&p, player_id);
-    if (!db_command(conn,
-                    "INSERT INTO notification_settings (player_id, email)"
-                    " SELECT player_id, false FROM players WHERE player_id = $1"
-                    " ON CONFLICT (player_id) DO UPDATE SET email = false,"
-                    " updated_at = now()",
-                    p.count, p.values, err))
+    if (!store_notification_settings_stop_email(conn, player_id, err))
         return NULL;
     store_reachability_changed();
     return json_pack("{s:s,s:b}", "player", player_ref, "email", 0);

@@ -19,6 +19,7 @@
 #include "store/reachability.h"
 #include "store/request_nonces.h"
 #include "store/store.h"
+#include "store/webhooks.h"
 
 #define SECRET_BYTES 32
 #define SECRET_PREFIX "whsec_"
@@ -139,8 +140,6 @@ static json_t *describe(long long webhook_id, long long match_id,
     return out;
 }
 
-#define TIME_SQL(col)                                                          \
-    "to_char(" col " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
 
 json_t *webhooks_register(long long player_id, long long match_id,
                           const json_t *body, apierr *err)
@@ -204,31 +203,16 @@ json_t *webhooks_register(long long player_id, long long match_id,
     sealed_hex[1] = 'x';
     sodium_bin2hex(sealed_hex + 2, sizeof sealed_hex - 2, sealed,
                    secret_len + SEAL_OVERHEAD);
-    /* A player's own webhook (no match) has a NULL match_id. */
-    db_params p = {0};
-    db_params_int(&p, webhook_id);
-    db_params_int(&p, player_id);
-    if (match_id)
-        db_params_int(&p, match_id);
-    else
-        db_params_text(&p, NULL);
-    db_params_text(&p, url);
-    db_params_text(&p, sealed_hex);
-    db_params_text(&p, chat_format_name(format));
-    PGresult *r = db_query(conn,
-                           "INSERT INTO webhooks (webhook_id, player_id,"
-                           " match_id, url, sealed_secret, format)"
-                           " VALUES ($1, $2, $3, $4, $5, $6) RETURNING " TIME_SQL("created_at"),
-                           p.count, p.values, PGRES_TUPLES_OK, err);
-    if (r == NULL) {
+    char created_at[32];
+    if (!store_webhooks_insert(conn, webhook_id, player_id, match_id, url,
+                               sealed_hex, chat_format_name(format),
+                               created_at, err)) {
         sodium_memzero(secret, sizeof secret);
         return NULL;
     }
     store_reachability_changed();
     json_t *hook = describe(webhook_id, match_id, url,
-                            chat_format_name(format), PQgetvalue(r, 0, 0),
-                            NULL, NULL);
-    PQclear(r);
+                            chat_format_name(format), created_at, NULL, NULL);
     json_object_set_new(hook, "secret", json_string(secret));
     sodium_memzero(secret, sizeof secret);
     char ref[32];
@@ -271,29 +255,34 @@ json_t *webhooks_register_once(const caller *who, long long match_id,
     return answer;
 }
 
+/* The description of row i of r (STORE_WEBHOOKS_… columns). */
+static json_t *describe_row(const PGresult *r, int i)
+{
+    return describe(
+        atoll(PQgetvalue(r, i, STORE_WEBHOOKS_ID)),
+        atoll(PQgetvalue(r, i, STORE_WEBHOOKS_MATCH)),
+        PQgetvalue(r, i, STORE_WEBHOOKS_URL),
+        PQgetvalue(r, i, STORE_WEBHOOKS_FORMAT),
+        PQgetvalue(r, i, STORE_WEBHOOKS_CREATED),
+        PQgetisnull(r, i, STORE_WEBHOOKS_DISABLED_AT)
+            ? NULL
+            : PQgetvalue(r, i, STORE_WEBHOOKS_DISABLED_AT),
+        PQgetisnull(r, i, STORE_WEBHOOKS_DISABLED_REASON)
+            ? NULL
+            : PQgetvalue(r, i, STORE_WEBHOOKS_DISABLED_REASON));
+}
+
 json_t *webhooks_list(long long player_id, apierr *err)
 {
     PGconn *conn = db_conn(err);
     if (conn == NULL)
         return NULL;
-    db_params p = {0};
-    db_params_int(&p, player_id);
-    PGresult *r = db_query(
-        conn,
-        "SELECT webhook_id, coalesce(match_id, 0), url, " TIME_SQL("created_at")
-        ", " TIME_SQL("disabled_at") ", disabled_reason, format FROM webhooks"
-        " WHERE player_id = $1 ORDER BY created_at, webhook_id",
-        p.count, p.values, PGRES_TUPLES_OK, err);
+    PGresult *r = store_webhooks_of_player(conn, player_id, err);
     if (r == NULL)
         return NULL;
     json_t *list = json_array();
     for (int i = 0; i < PQntuples(r); i++)
-        json_array_append_new(
-            list, describe(atoll(PQgetvalue(r, i, 0)), atoll(PQgetvalue(r, i, 1)),
-                           PQgetvalue(r, i, 2), PQgetvalue(r, i, 6),
-                           PQgetvalue(r, i, 3),
-                           PQgetisnull(r, i, 4) ? NULL : PQgetvalue(r, i, 4),
-                           PQgetisnull(r, i, 5) ? NULL : PQgetvalue(r, i, 5)));
+        json_array_append_new(list, describe_row(r, i));
     PQclear(r);
     return json_pack("{s:o}", "webhooks", list);
 }
@@ -309,17 +298,8 @@ json_t *webhooks_disable_mine(long long player_id, const char *ref,
     PGconn *conn = db_conn(err);
     if (conn == NULL)
         return NULL;
-    db_params p = {0};
-    db_params_int(&p, webhook_id);
-    db_params_int(&p, player_id);
-    PGresult *r = db_query(
-        conn,
-        "UPDATE webhooks SET disabled_at = coalesce(disabled_at, now()),"
-        " disabled_reason = coalesce(disabled_reason, 'disabled by its owner')"
-        " WHERE webhook_id = $1 AND player_id = $2"
-        " RETURNING coalesce(match_id, 0), url, " TIME_SQL("created_at") ", "
-        TIME_SQL("disabled_at") ", disabled_reason, format",
-        p.count, p.values, PGRES_TUPLES_OK, err);
+    PGresult *r = store_webhooks_disable_owned(conn, webhook_id, player_id,
+                                               err);
     if (r == NULL)
         return NULL;
     store_reachability_changed();
@@ -329,10 +309,7 @@ json_t *webhooks_disable_mine(long long player_id, const char *ref,
                           "you have no webhook %s", ref),
                NULL;
     }
-    json_t *hook = describe(webhook_id, atoll(PQgetvalue(r, 0, 0)),
-                            PQgetvalue(r, 0, 1), PQgetvalue(r, 0, 5),
-                            PQgetvalue(r, 0, 2), PQgetvalue(r, 0, 3),
-                            PQgetvalue(r, 0, 4));
+    json_t *hook = describe_row(r, 0);
     PQclear(r);
     return json_pack("{s:o}", "webhook", hook);
 }
@@ -342,23 +319,21 @@ int webhooks_load(PGconn *conn, long long webhook_id,
                   char secret[WEBHOOKS_SECRET_MAX], bool *disabled,
                   chat_format *format, apierr *err)
 {
-    db_params p = {0};
-    db_params_int(&p, webhook_id);
-    PGresult *r = db_query(conn,
-                           "SELECT url, sealed_secret, disabled_at IS NOT NULL,"
-                           " format FROM webhooks WHERE webhook_id = $1",
-                           p.count, p.values, PGRES_TUPLES_OK, err);
+    PGresult *r = store_webhooks_load(conn, webhook_id, err);
     if (r == NULL)
         return -1;
     if (PQntuples(r) != 1) {
         PQclear(r);
         return 1;
     }
-    snprintf(url, WEBHOOKS_URL_MAX + 1, "%s", PQgetvalue(r, 0, 0));
-    *disabled = strcmp(PQgetvalue(r, 0, 2), "t") == 0;
-    if (!chat_format_parse(PQgetvalue(r, 0, 3), format))
+    snprintf(url, WEBHOOKS_URL_MAX + 1, "%s",
+             PQgetvalue(r, 0, STORE_WEBHOOKS_LOAD_URL));
+    *disabled =
+        strcmp(PQgetvalue(r, 0, STORE_WEBHOOKS_LOAD_DISABLED), "t") == 0;
+    if (!chat_format_parse(PQgetvalue(r, 0, STORE_WEBHOOKS_LOAD_FORMAT),
+                           format))
         *format = CHAT_STANDARD;
-    const char *hex = PQgetvalue(r, 0, 1);
+    const char *hex = PQgetvalue(r, 0, STORE_WEBHOOKS_LOAD_SEALED);
     uint8_t sealed[WEBHOOKS_SECRET_MAX + SEAL_OVERHEAD];
     size_t sealed_len = 0;
     bool ok = strncmp(hex, "\\x", 2) == 0 &&
@@ -415,14 +390,7 @@ char *webhooks_chat_body(PGconn *conn, long long match_id,
 bool webhooks_disable(PGconn *conn, long long webhook_id, const char *reason,
                       apierr *err)
 {
-    db_params p = {0};
-    db_params_int(&p, webhook_id);
-    db_params_text(&p, reason);
-    bool ok = db_command(conn,
-                         "UPDATE webhooks SET disabled_at = now(),"
-                         " disabled_reason = $2"
-                         " WHERE webhook_id = $1 AND disabled_at IS NULL",
-                         p.count, p.values, err);
+    bool ok = store_webhooks_disable(conn, webhook_id, reason, err);
     if (ok)
         store_reachability_changed();
     return ok;

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "store/db.h"
-#include "store/db_params.h"
+#include "store/nudges.h"
 #include "store/sealed_choices.h"
 #include "core/config.h"
 #include "core/log.h"
@@ -16,57 +16,6 @@
 static long long window_seconds(void)
 {
     return (long long)(config_number(CONFIG_NUDGE_HOURS) * 3600.0);
-}
-
-/* Seconds until seat may be nudged again (0: now), under the match row's
- * lock so that two nudgers cannot both pass. -1 on a database error. */
-static long long wait_for_seat(PGconn *conn, long long match_id, int seat,
-                               long long window, apierr *err)
-{
-    db_params p = {0};
-    db_params_int(&p, match_id);
-    db_params_int(&p, seat);
-    db_params_int(&p, window);
-    PGresult *r = db_query(
-        conn,
-        "SELECT coalesce(ceil(extract(epoch FROM max(created_at)"
-        "  + make_interval(secs => $3::int) - now()))::bigint, 0)"
-        " FROM nudges WHERE match_id = $1 AND seat = $2::int",
-        p.count, p.values, PGRES_TUPLES_OK, err);
-    if (r == NULL)
-        return -1;
-    long long wait = atoll(PQgetvalue(r, 0, 0));
-    PQclear(r);
-    return wait > 0 ? wait : 0;
-}
-
-static bool lock_match(PGconn *conn, long long match_id, apierr *err)
-{
-    db_params p = {0};
-    db_params_int(&p, match_id);
-    return db_command(conn,
-                      "SELECT 1 FROM matches WHERE match_id = $1 FOR UPDATE",
-                      p.count, p.values, err);
-}
-
-/* The nudge's id in *nudge_id. */
-static bool record_nudge(PGconn *conn, const store_match *match, int seat,
-                         long long by_player, long long *nudge_id, apierr *err)
-{
-    db_params p = {0};
-    db_params_int(&p, match->match_id);
-    db_params_int(&p, match->head_seq);
-    db_params_int(&p, seat);
-    db_params_int(&p, by_player);
-    PGresult *r = db_query(conn,
-                           "INSERT INTO nudges (match_id, seq, seat, by_player)"
-                           " VALUES ($1, $2, $3::int, $4) RETURNING nudge_id",
-                           p.count, p.values, PGRES_TUPLES_OK, err);
-    if (r == NULL)
-        return false;
-    *nudge_id = atoll(PQgetvalue(r, 0, 0));
-    PQclear(r);
-    return true;
 }
 
 json_t *nudge_send(const caller *who, long long match_id, apierr *err)
@@ -107,13 +56,14 @@ json_t *nudge_send(const caller *who, long long match_id, apierr *err)
     long long window = window_seconds();
     if (!store_begin(conn, err))
         goto done;
-    bool ok = lock_match(conn, match_id, err);
+    bool ok = store_nudges_lock(conn, match_id, err);
     json_t *nudged = json_array();
     long long soonest = 0;
     for (int s = 0; ok && s < match.seat_count; s++) {
         if (!(waited & (1u << s)))
             continue;
-        long long wait = wait_for_seat(conn, match_id, s, window, err);
+        /* Under the lock, so that two nudgers cannot both pass. */
+        long long wait = store_nudges_wait(conn, match_id, s, window, err);
         ok = wait >= 0;
         if (ok && wait > 0) {
             soonest = soonest == 0 || wait < soonest ? wait : soonest;
@@ -121,7 +71,8 @@ json_t *nudge_send(const caller *who, long long match_id, apierr *err)
         }
         long long nudge_id = 0;
         ok = ok &&
-             record_nudge(conn, &match, s, who->player_id, &nudge_id, err) &&
+             store_nudges_insert(conn, match_id, match.head_seq, s,
+                                 who->player_id, &nudge_id, err) &&
              notify_outbox_queue_nudge(conn, &match, engine, state, s,
                                        nudge_id, match.seat_name[seat], err);
         if (ok)

@@ -14,7 +14,9 @@
 #include "store/db_params.h"
 #include "store/events.h"
 #include "store/matches.h"
+#include "store/player_stream.h"
 #include "store/reachability.h"
+#include "store/store.h"
 
 struct stream_feed {
     streams_topic topic;
@@ -192,21 +194,10 @@ static void cache_keep(long long match_id, long long after, char *const *texts,
 static bool player_head(PGconn *conn, long long player_id, long long *last,
                         apierr *err)
 {
-    db_params p = {0};
-    db_params_int(&p, player_id);
-    PGresult *r = db_query(
-        conn,
-        "WITH made AS (INSERT INTO player_stream_heads (player_id)"
-        "   VALUES ($1) ON CONFLICT DO NOTHING RETURNING last_id)"
-        " SELECT last_id FROM made UNION ALL"
-        " SELECT last_id FROM player_stream_heads WHERE player_id = $1",
-        p.count, p.values, PGRES_TUPLES_OK, err);
-    if (r == NULL)
+    if (!store_player_stream_head(conn, player_id, last, err))
         return false;
     /* A first stream makes its player reachable. */
     store_reachability_changed();
-    *last = PQntuples(r) > 0 ? atoll(PQgetvalue(r, 0, 0)) : 0;
-    PQclear(r);
     return true;
 }
 
@@ -215,17 +206,12 @@ static bool player_head(PGconn *conn, long long player_id, long long *last,
 static bool still_kept(PGconn *conn, long long player_id, long long after,
                        long long last, apierr *err)
 {
-    db_params p = {0};
-    db_params_int(&p, player_id);
-    PGresult *r = db_query(conn,
-                           "SELECT min(stream_id) FROM player_stream"
-                           " WHERE player_id = $1",
-                           p.count, p.values, PGRES_TUPLES_OK, err);
-    if (r == NULL)
+    long long oldest;
+    bool any;
+    if (!store_player_stream_oldest(conn, player_id, &oldest, &any, err))
         return false;
-    long long oldest =
-        PQgetisnull(r, 0, 0) ? last + 1 : atoll(PQgetvalue(r, 0, 0));
-    PQclear(r);
+    if (!any)
+        oldest = last + 1;
     if (after + 1 < oldest)
         return apierr_set(err, 410, "stream_expired",
                           "the notifications after %lld are no longer kept "
@@ -394,26 +380,15 @@ static bool match_events(stream_feed *feed, PGconn *conn,
 static bool player_items(stream_feed *feed, PGconn *conn, bool *more,
                          apierr *err)
 {
-    db_params p = {0};
-    db_params_int(&p, feed->id);
-    db_params_int(&p, feed->after);
-    db_params_int(&p, STREAM_FEED_BATCH);
-    PGresult *r = db_query(
-        conn,
-        "SELECT stream_id, json_build_object('type',"
-        "   coalesce(payload->>'type', 'match.notification'), 'timestamp',"
-        "   to_char(created_at AT TIME ZONE 'UTC',"
-        "           'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'),"
-        "   'data', payload)::text FROM player_stream"
-        " WHERE player_id = $1 AND stream_id > $2"
-        " ORDER BY stream_id LIMIT $3::int",
-        p.count, p.values, PGRES_TUPLES_OK, err);
+    PGresult *r = store_player_stream_after(conn, feed->id, feed->after,
+                                            STREAM_FEED_BATCH, err);
     if (r == NULL)
         return false;
     int rows = PQntuples(r);
     for (int i = 0; i < rows; i++) {
-        long long id = atoll(PQgetvalue(r, i, 0));
-        json_t *payload = json_loads(PQgetvalue(r, i, 1), 0, NULL);
+        long long id = atoll(PQgetvalue(r, i, STORE_PLAYER_STREAM_ID));
+        json_t *payload =
+            json_loads(PQgetvalue(r, i, STORE_PLAYER_STREAM_ITEM), 0, NULL);
         if (payload != NULL)
             item(feed, payload, id);
         json_decref(payload);

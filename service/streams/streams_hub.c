@@ -13,7 +13,7 @@
 #include "core/log.h"
 #include "core/worker.h"
 #include "store/db.h"
-#include "store/db_params.h"
+#include "store/player_stream.h"
 
 struct streams_sub {
     streams_sub *prev, *next;
@@ -124,31 +124,27 @@ static long long ms_until(const struct timespec *when)
            (when->tv_nsec - now.tv_nsec) / 1000000;
 }
 
-/* Deletes players' stream items older than keep_hours, a batch at a time
- * so no statement holds many locks long. */
+/* The stream items one statement of a prune deletes at most: few enough
+ * that no statement holds many locks long. */
+#define PRUNE_BATCH 10000
+
+/* Deletes players' stream items older than keep_hours, a batch at a
+ * time. */
 static void prune(void)
 {
     apierr err;
     PGconn *conn = db_conn(&err);
     if (conn == NULL)
         return;
-    db_params p = {0};
-    db_params_int(&p, hub.keep_hours);
     for (int batch = 0; batch < 100; batch++) {
-        PGresult *r = db_query(
-            conn,
-            "DELETE FROM player_stream WHERE ctid IN (SELECT ctid"
-            " FROM player_stream WHERE created_at < now() -"
-            " make_interval(hours => $1::int) LIMIT 10000) RETURNING 1",
-            p.count, p.values, PGRES_TUPLES_OK, &err);
-        if (r == NULL) {
+        int deleted =
+            store_player_stream_prune(conn, hub.keep_hours, PRUNE_BATCH, &err);
+        if (deleted < 0) {
             log_warn("streams: pruning old stream items failed: %s",
                      err.message);
             return;
         }
-        int deleted = PQntuples(r);
-        PQclear(r);
-        if (deleted < 10000)
+        if (deleted < PRUNE_BATCH)
             return;
     }
 }

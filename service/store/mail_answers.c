@@ -1,0 +1,113 @@
+/* mail_answers.c: see mail_answers.h. */
+#include "store/mail_answers.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "store/db.h"
+#include "store/db_params.h"
+#include "store/outbox.h"
+
+bool store_mail_answers_insert(PGconn *conn, const char *to_address,
+                               const char *subject, const char *body,
+                               const char *reply_to, const char *in_reply_to,
+                               const char *references, const char *kind,
+                               apierr *err)
+{
+    db_params p = {0};
+    db_params_text(&p, to_address);
+    db_params_text(&p, subject);
+    db_params_text(&p, body);
+    db_params_text(&p, reply_to);
+    db_params_text(&p, in_reply_to);
+    db_params_text(&p, references);
+    db_params_text(&p, kind);
+    /* The worker listens on the outbox's channel: wake it at commit. */
+    return db_command(conn,
+                      "INSERT INTO mail_answers (to_address, subject, body, "
+                      "reply_to, in_reply_to, \"references\", kind) VALUES "
+                      "($1, left($2, 998), $3, $4, $5, $6, $7)",
+                      p.count, p.values, err) &&
+           store_outbox_wake(conn, err);
+}
+
+long long store_mail_answers_pending(PGconn *conn, apierr *err)
+{
+    PGresult *r = db_query(conn,
+                           "SELECT count(*) FROM mail_answers"
+                           " WHERE status = 'pending'",
+                           0, NULL, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return -1;
+    long long waiting = atoll(PQgetvalue(r, 0, 0));
+    PQclear(r);
+    return waiting;
+}
+
+PGresult *store_mail_answers_claim(PGconn *conn, int lease_seconds, int limit,
+                                   apierr *err)
+{
+    db_params p = {0};
+    db_params_int(&p, lease_seconds);
+    db_params_int(&p, limit);
+    return db_query(
+        conn,
+        "UPDATE mail_answers a"
+        "   SET next_attempt_at = now() + make_interval(secs => $1::int)"
+        "  FROM (SELECT answer_id FROM mail_answers"
+        "         WHERE status = 'pending' AND next_attempt_at <= now()"
+        "         ORDER BY next_attempt_at LIMIT $2::int"
+        "         FOR UPDATE SKIP LOCKED) due"
+        " WHERE a.answer_id = due.answer_id"
+        " RETURNING a.answer_id, a.to_address, a.subject, a.body, a.reply_to,"
+        "   a.in_reply_to, a.\"references\", a.kind, a.attempts",
+        p.count, p.values, PGRES_TUPLES_OK, err);
+}
+
+bool store_mail_answers_record(PGconn *conn, long long answer_id, int attempt,
+                               const char *status, const char *error,
+                               long long delay_ms, apierr *err)
+{
+    /* Seconds with milliseconds, for make_interval: not a whole number. */
+    char secs[32];
+    snprintf(secs, sizeof secs, "%.3f", (double)delay_ms / 1000.0);
+    db_params p = {0};
+    db_params_int(&p, answer_id);
+    db_params_int(&p, attempt);
+    db_params_text(&p, status);
+    db_params_text(&p, error);
+    db_params_text(&p, secs);
+    return db_command(conn,
+                      "UPDATE mail_answers SET attempts = $2::int, status = $3,"
+                      "   last_error = $4,"
+                      "   sent_at = CASE WHEN $3 = 'sent' THEN now() END,"
+                      "   next_attempt_at = now()"
+                      "     + make_interval(secs => $5::float8)"
+                      " WHERE answer_id = $1 AND status = 'pending'",
+                      p.count, p.values, err);
+}
+
+bool store_mail_answers_release(PGconn *conn, long long answer_id, apierr *err)
+{
+    db_params p = {0};
+    db_params_int(&p, answer_id);
+    return db_command(conn,
+                      "UPDATE mail_answers SET next_attempt_at = now()"
+                      " WHERE answer_id = $1 AND status = 'pending'",
+                      p.count, p.values, err);
+}
+
+bool store_mail_answers_next_due_ms(PGconn *conn, long long *due_ms,
+                                    apierr *err)
+{
+    PGresult *r = db_query(conn,
+                           "SELECT ceil(extract(epoch FROM min(next_attempt_at)"
+                           " - clock_timestamp()) * 1000)::bigint"
+                           " FROM mail_answers WHERE status = 'pending'",
+                           0, NULL, PGRES_TUPLES_OK, err);
+    bool any = r != NULL && PQntuples(r) == 1 && !PQgetisnull(r, 0, 0);
+    if (any)
+        *due_ms = atoll(PQgetvalue(r, 0, 0));
+    PQclear(r);
+    return any;
+}

@@ -1,0 +1,63 @@
+/* mail_answers.h: the queue of mail that answers mail, confirmations,
+ * invitations and sign-in links (migrations/009_mail.sql), as stored.
+ * notify/mail_answers.h says what goes in and how it is sent; this module
+ * only reads and writes the rows: queued inside the caller's transaction,
+ * claimed under a lease by the outbox worker, then sent, pending again or
+ * dead. */
+#ifndef SERVICE_STORE_MAIL_ANSWERS_H
+#define SERVICE_STORE_MAIL_ANSWERS_H
+
+#include <libpq-fe.h>
+#include <stdbool.h>
+
+#include "core/apierr.h"
+
+/* Queues a mail (the texts borrowed; the subject cut to 998 bytes, a
+ * header line's limit; reply_to, in_reply_to and references may be NULL)
+ * and wakes the outbox worker at commit. False with err filled. */
+bool store_mail_answers_insert(PGconn *conn, const char *to_address,
+                               const char *subject, const char *body,
+                               const char *reply_to, const char *in_reply_to,
+                               const char *references, const char *kind,
+                               apierr *err);
+
+/* How many mails wait to be sent, or -1 with err filled. */
+long long store_mail_answers_pending(PGconn *conn, apierr *err);
+
+/* The columns of store_mail_answers_claim's rows, in this order. */
+enum {
+    STORE_MAIL_ANSWERS_ID,
+    STORE_MAIL_ANSWERS_TO,
+    STORE_MAIL_ANSWERS_SUBJECT,
+    STORE_MAIL_ANSWERS_BODY,
+    STORE_MAIL_ANSWERS_REPLY_TO,    /* NULL when none */
+    STORE_MAIL_ANSWERS_IN_REPLY_TO, /* NULL when none */
+    STORE_MAIL_ANSWERS_REFERENCES,  /* NULL when none */
+    STORE_MAIL_ANSWERS_KIND,
+    STORE_MAIL_ANSWERS_ATTEMPTS, /* before this one */
+};
+
+/* Claims up to limit due pending rows, oldest due first, leased for
+ * lease_seconds (FOR UPDATE SKIP LOCKED, so processes share the work).
+ * The caller PQclears; NULL with err filled. */
+PGresult *store_mail_answers_claim(PGconn *conn, int lease_seconds, int limit,
+                                   apierr *err);
+
+/* Records attempt number attempt of answer_id: its new status ("sent",
+ * "dead", or "pending" again in delay_ms) and error (NULL: none). A row
+ * no longer pending is left alone. False with err filled. */
+bool store_mail_answers_record(PGconn *conn, long long answer_id, int attempt,
+                               const char *status, const char *error,
+                               long long delay_ms, apierr *err);
+
+/* A claimed row whose sending was cut short: due again now, no attempt
+ * counted. False with err filled. */
+bool store_mail_answers_release(PGconn *conn, long long answer_id, apierr *err);
+
+/* Milliseconds until the earliest pending row falls due (negative when it
+ * is overdue) in *due_ms. False when none is pending, or with err filled
+ * when the database failed. */
+bool store_mail_answers_next_due_ms(PGconn *conn, long long *due_ms,
+                                    apierr *err);
+
+#endif

@@ -1,0 +1,109 @@
+/* mail_messages.c: see mail_messages.h. */
+#include "store/mail_messages.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/hex.h"
+#include "store/db.h"
+#include "store/db_params.h"
+
+int store_mail_messages_lock(PGconn *conn, const char *key, bool take,
+                             apierr *err)
+{
+    const char *params[] = {key};
+    PGresult *r = db_query(conn,
+                           take ? "SELECT pg_try_advisory_lock("
+                                  "hashtextextended($1, 9))"
+                                : "SELECT pg_advisory_unlock("
+                                  "hashtextextended($1, 9))",
+                           1, params, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return -1;
+    int got = strcmp(PQgetvalue(r, 0, 0), "t") == 0;
+    PQclear(r);
+    return got;
+}
+
+int store_mail_messages_seen(PGconn *conn, const char *key, apierr *err)
+{
+    const char *params[] = {key};
+    PGresult *r = db_query(conn,
+                           "SELECT 1 FROM mail_messages WHERE message_key = $1",
+                           1, params, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return -1;
+    int seen = PQntuples(r) > 0;
+    PQclear(r);
+    return seen;
+}
+
+int store_mail_messages_answered_last_hour(PGconn *conn, const char *sender,
+                                           apierr *err)
+{
+    const char *params[] = {sender};
+    PGresult *r = db_query(conn,
+                           "SELECT count(*) FROM mail_messages"
+                           " WHERE lower(sender) = lower($1)"
+                           "   AND outcome IN ('answered', 'refused')"
+                           "   AND received_at > now() - interval '1 hour'",
+                           1, params, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return -1;
+    int n = atoi(PQgetvalue(r, 0, 0));
+    PQclear(r);
+    return n;
+}
+
+bool store_mail_messages_record(PGconn *conn, const char *key,
+                                const uint8_t sha256[32], const char *sender,
+                                const char *via, const char *outcome,
+                                long long player_id, apierr *err)
+{
+    char sha[2 * 32 + 3] = "\\x";
+    hex_encode(sha256, 32, sha + 2);
+    db_params p = {0};
+    db_params_text(&p, key);
+    db_params_text(&p, sha);
+    db_params_text(&p, sender);
+    db_params_text(&p, via);
+    db_params_text(&p, outcome);
+    if (player_id > 0)
+        db_params_int(&p, player_id);
+    else
+        db_params_text(&p, NULL);
+    return db_command(conn,
+                      "INSERT INTO mail_messages (message_key, sha256, sender,"
+                      " via, outcome, player_id)"
+                      " VALUES ($1, $2::bytea, $3, $4, $5, $6)"
+                      " ON CONFLICT (message_key) DO NOTHING",
+                      p.count, p.values, err);
+}
+
+bool store_mail_tokens_spend(PGconn *conn, const char *token_id,
+                             const char *key, apierr *err)
+{
+    db_params p = {0};
+    db_params_text(&p, token_id);
+    db_params_text(&p, key);
+    return db_command(conn,
+                      "INSERT INTO mail_tokens_spent (token_id, message_key)"
+                      " VALUES ($1, $2) ON CONFLICT (token_id) DO NOTHING",
+                      p.count, p.values, err);
+}
+
+bool store_mail_tokens_spent_by(PGconn *conn, const char *token_id, char *key,
+                                size_t size, apierr *err)
+{
+    const char *params[] = {token_id};
+    PGresult *r = db_query(conn,
+                           "SELECT message_key FROM mail_tokens_spent"
+                           " WHERE token_id = $1",
+                           1, params, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return false;
+    snprintf(key, size, "%s", PQntuples(r) ? PQgetvalue(r, 0, 0) : "");
+    PQclear(r);
+    return true;
+}
