@@ -128,3 +128,42 @@ int wire_status_within(int fd, double limit)
     head[len] = '\0';
     return atoi(head + 9);
 }
+
+size_t wire_read_text_until(int fd, double until, char *out, size_t size)
+{
+    size_t len = 0;
+    for (;;) {
+        int left = (int)((until - wire_now()) * 1000);
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        if (left <= 0 || poll(&p, 1, left) != 1)
+            break;
+        char block[4096];
+        ssize_t n = recv(fd, block, sizeof block, 0);
+        if (n <= 0)
+            break;
+        size_t keep = (size_t)n;
+        if (keep > size - 1 - len)
+            keep = size - 1 - len;
+        memcpy(out + len, block, keep);
+        len += keep;
+    }
+    out[len] = '\0';
+    return len;
+}
+
+int wire_close_wait(int port)
+{
+    /* st 08 is TCP_CLOSE_WAIT; addresses and ports are hexadecimal. */
+    FILE *f = fopen("/proc/net/tcp", "r");
+    cr_assert_not_null(f, "/proc/net/tcp: %s", strerror(errno));
+    char line[512];
+    int count = 0;
+    while (fgets(line, sizeof line, f) != NULL) {
+        unsigned local_port, state;
+        if (sscanf(line, " %*d: %*x:%x %*x:%*x %x", &local_port, &state) == 2 &&
+            (int)local_port == port && state == 0x08)
+            count++;
+    }
+    fclose(f);
+    return count;
+}
