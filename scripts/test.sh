@@ -93,9 +93,12 @@ fi
 record="$PWD/var/e2e-responses.jsonl"
 mkdir -p var && : > "$record"
 export PBEM_E2E_RECORD="$record"
+# Each suite's wall-clock seconds are printed after its lines, so a slow
+# one shows where make test's time goes.
 for suite in "$@"; do
     name=${suite#"$build"/tests/}; name=${name%/suite}
     echo "== $name"
+    began=$SECONDS
     log=$(mktemp)
     # A browser test (tests/web/*.test.mjs, node driving chromium) reports
     # "[browser] Tested: N | Passing: P | Failing: F", one per check.
@@ -134,6 +137,7 @@ for suite in "$@"; do
     fi
     [ "$rc" -ne 0 ] && status=1
     rm -f "$log"
+    echo "   $((SECONDS - began)) s"
 done
 # The fuzz corpora (tests/fuzz/<target>/), each input once through its
 # target built by the ordinary compiler, so that every input make fuzz kept,
@@ -142,6 +146,7 @@ for replay in "$build"/tests/fuzz/*-replay; do
     [ -x "$replay" ] || continue
     target=$(basename "$replay" -replay)
     echo "== fuzz corpus $target"
+    began=$SECONDS
     tested=$((tested+1))
     log=$(mktemp)
     if "$replay" "tests/fuzz/$target" 2>"$log"; then
@@ -150,6 +155,7 @@ for replay in "$build"/tests/fuzz/*-replay; do
         tail -40 "$log"; failing=$((failing+1)); status=1
     fi
     rm -f "$log"
+    echo "   $((SECONDS - began)) s"
 done
 if [ -s "$record" ]; then
     echo "== e2e responses against openapi.yaml"
@@ -160,5 +166,6 @@ if [ -s "$record" ]; then
         failing=$((failing+1)); status=1
     fi
 fi
+echo "   all: $SECONDS s"
 echo "[====] Synthesis: Tested: $tested | Passing: $passing | Failing: $failing | Crashing: $crashing"
 exit $status

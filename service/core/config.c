@@ -86,8 +86,9 @@ static const row table[CONFIG_VARS] = {
          .meaning = "the proxies in front of pbemd: only their Forwarded / "
                     "X-Forwarded-For is believed about the client's "
                     "address, and they are exempt from the limit of 200 "
-                    "connections per address; anything else stops the "
-                    "start"},
+                    "connections per address (past it, a request is "
+                    "answered 429 too_many_connections with Retry-After); "
+                    "anything else stops the start"},
     [CONFIG_RATE_ANONYMOUS] =
         {"PBEM_RATE_ANONYMOUS", KIND_BUDGET, "600/60",
          .meaning = "the rate limit per client address (behind "

@@ -125,8 +125,8 @@ static void *accept_loop(void *arg)
             continue; /* EINTR, ECONNABORTED, a network error on one */
         }
         int i = least_held(a);
-        /* A refused connection (the accept policy) is closed by
-         * libmicrohttpd and never started, so it is not counted. */
+        /* A connection libmicrohttpd refuses (out of memory) is closed
+         * by it and never started, so it is not counted. */
         if (MHD_add_connection(a->daemons[i], fd, (struct sockaddr *)&addr,
                                len) != MHD_YES)
             forget(a, i);

@@ -13,9 +13,9 @@
  * The connection limit is kept as before: while the server holds as many
  * connections as it allows, nothing more is accepted and new clients wait
  * in the kernel's backlog, as they did when libmicrohttpd stopped
- * listening. The accept policy (per-address limits) still applies: it runs
- * inside MHD_add_connection. GET /metrics shows the connections each
- * thread holds (pbem_http_thread_connections). */
+ * listening. A connection past its address's limit is accepted all the
+ * same, to be answered 429 (http.h). GET /metrics shows the connections
+ * each thread holds (pbem_http_thread_connections). */
 #ifndef SERVICE_HTTP_ACCEPTOR_H
 #define SERVICE_HTTP_ACCEPTOR_H
 

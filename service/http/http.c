@@ -50,6 +50,7 @@ typedef struct http_connection {
     reaper_watch *watch;
     struct sockaddr_storage peer; /* counted in peers while open */
     bool counted;
+    bool over_limit; /* its address held all it may: answered 429 */
 } http_connection;
 
 struct http_request {
@@ -112,8 +113,15 @@ static void on_connection(void *cls, struct MHD_Connection *conn,
         if (info != NULL && info->client_addr != NULL &&
             info->client_addr->sa_family == AF_INET) {
             memcpy(&c->peer, info->client_addr, sizeof(struct sockaddr_in));
-            peers_opened(server->peers, (struct sockaddr *)&c->peer);
-            c->counted = true;
+            /* Over its address's limit, a connection is kept only to say
+             * so (refuse_over_limit): closed unanswered, it looked to the
+             * client like a server that had failed. */
+            if (peers_admit(server->peers, (struct sockaddr *)&c->peer)) {
+                peers_opened(server->peers, (struct sockaddr *)&c->peer);
+                c->counted = true;
+            } else {
+                c->over_limit = true;
+            }
         }
         *socket_context = c;
         return;
@@ -255,14 +263,25 @@ static enum MHD_Result refuse_too_large(struct MHD_Connection *conn,
     return send_answer(conn, &out);
 }
 
-/* libmicrohttpd's own per-address limit cannot spare a trusted proxy, so
- * the count is kept here. */
-static enum MHD_Result on_accept(void *cls, const struct sockaddr *addr,
-                                 socklen_t addrlen)
+/* 429 and close, for a request on a connection past its address's
+ * limit (HTTP_PER_ADDRESS_CONNECTIONS): a client told when to come back
+ * can act on it, where one whose connection is closed unanswered sees a
+ * failed server. libmicrohttpd's own per-address limit closes silently
+ * and cannot spare a trusted proxy, so the count is kept in peers. */
+static enum MHD_Result refuse_over_limit(struct MHD_Connection *conn,
+                                         http_request *req)
 {
-    (void)addrlen;
-    http_server *server = cls;
-    return peers_admit(server->peers, addr) ? MHD_YES : MHD_NO;
+    answer out = {.route = "too_many_connections",
+                  .close = true,
+                  .retry_after = HTTP_PER_ADDRESS_RETRY_SECONDS};
+    char message[160];
+    snprintf(message, sizeof message,
+             "this address holds the %u connections it may have open at "
+             "once: close one, or retry after %d s",
+             HTTP_PER_ADDRESS_CONNECTIONS, HTTP_PER_ADDRESS_RETRY_SECONDS);
+    answer_error(&out, 429, "too_many_connections", message);
+    metrics_request(out.route, out.status, seconds_since(&req->began));
+    return send_answer(conn, &out);
 }
 
 /* The client's address for the log: the forwarding headers are read only
@@ -324,6 +343,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
          * parsing it holds its connection until the idle timeout, and
          * must not hold a graceful stop that long too. */
         __atomic_add_fetch(&server->in_flight, 1, __ATOMIC_ACQ_REL);
+        http_connection *c = connection_of(conn);
+        if (c != NULL && c->over_limit) {
+            received(server, conn);
+            return refuse_over_limit(conn, req);
+        }
         req->body_max = body_max_for(conn, method, url);
         /* Every body here is signed whole (Content-Digest), so a client
          * has it all before sending and gains nothing from a chunked
@@ -484,7 +508,7 @@ static struct MHD_Daemon *start_daemon(http_server *server,
         MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG |
             MHD_ALLOW_SUSPEND_RESUME | MHD_USE_NO_LISTEN_SOCKET,
         0,
-        on_accept, server,
+        NULL, NULL,
         on_request, server,
         MHD_OPTION_URI_LOG_CALLBACK, on_uri, server,
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, server,

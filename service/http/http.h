@@ -25,8 +25,12 @@
 /* The connections one client address may hold at once. The proxies
  * PBEM_TRUSTED_PROXIES names (comma-separated IPv4 addresses) are exempt,
  * as every user behind them shares their address, and only their
- * Forwarded / X-Forwarded-For headers are believed about the client. */
+ * Forwarded / X-Forwarded-For headers are believed about the client. A
+ * request on a connection past the limit is answered 429
+ * too_many_connections with Retry-After (HTTP_PER_ADDRESS_RETRY_SECONDS)
+ * and its connection closed. */
 #define HTTP_PER_ADDRESS_CONNECTIONS 200u
+#define HTTP_PER_ADDRESS_RETRY_SECONDS 1
 
 /* A request has PBEM_HTTP_REQUEST_SECONDS (30) to arrive, headers and
  * body: past it the connection is closed, so slow clients cannot hold

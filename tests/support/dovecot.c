@@ -47,11 +47,22 @@ static void who_runs(runner *r)
     snprintf(r->group, sizeof r->group, "%s", gr->gr_name);
 }
 
+/* The pace of a bounded poll, not a wait for anything in particular. */
 static void pause_ms(int ms)
 {
     struct timespec t = {.tv_sec = ms / 1000,
                          .tv_nsec = (ms % 1000) * 1000000L};
     nanosleep(&t, NULL);
+}
+
+/* The monotonic clock a wait's bound is read on, in seconds: a bound
+ * counted in rounds stretches with each round's own time on a busy
+ * machine. */
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
 /* A port nothing listens on now. Another process may take it before
@@ -261,7 +272,8 @@ static bool launch(dovecot *d, const runner *r)
     snprintf(log, sizeof log, "%s/dovecot.log", d->dir);
     snprintf(out, sizeof out, "%s/stderr.log", d->dir);
     d->pid = spawn(d, r);
-    for (int i = 0; i < 500; i++) {
+    double until = now_seconds() + 10;
+    while (now_seconds() < until) {
         int status;
         if (waitpid(d->pid, &status, WNOHANG) == d->pid) {
             d->pid = 0;
@@ -622,7 +634,8 @@ int dovecot_count(const dovecot *d, const char *user, const char *mailbox,
 bool dovecot_wait_count(const dovecot *d, const char *user, const char *mailbox,
                         const char *criteria, int expected, int seconds)
 {
-    for (int i = 0; i < seconds * 50; i++) {
+    double until = now_seconds() + seconds;
+    while (now_seconds() < until) {
         if (dovecot_count(d, user, mailbox, criteria) == expected)
             return true;
         pause_ms(20);

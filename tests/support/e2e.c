@@ -3,6 +3,7 @@
 
 #include <criterion/criterion.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sodium.h>
 #include <stdio.h>
@@ -13,6 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
+
+/* The longest pbemd may take to say it is serving. */
+#define E2E_START_SECONDS 60
 
 void e2e_start(e2e_server *server)
 {
@@ -47,6 +51,12 @@ void e2e_start(e2e_server *server)
         _exit(127);
     }
     close(out[1]);
+    /* Migrations on a fresh database and a busy machine take seconds;
+     * a minute without a word is a server that will not start. */
+    struct pollfd said = {.fd = out[0], .events = POLLIN};
+    cr_assert_eq(poll(&said, 1, E2E_START_SECONDS * 1000), 1,
+                 "waited %d s for pbemd's \"serving on\" line; none came",
+                 E2E_START_SECONDS);
     FILE *lines = fdopen(out[0], "r");
     char line[256] = {0};
     cr_assert_not_null(fgets(line, sizeof line, lines),

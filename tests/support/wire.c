@@ -69,28 +69,35 @@ static void count_answers(const char *text, size_t len, wire_outcome *out)
     }
 }
 
+/* Reads from fd until the server closes (true) or until passes (false),
+ * keeping the first cap bytes in text; *len receives how many. */
+static bool read_until(int fd, double until, char *text, size_t cap,
+                       size_t *len)
+{
+    *len = 0;
+    for (;;) {
+        int left = (int)((until - wire_now()) * 1000);
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        if (left <= 0 || poll(&p, 1, left) != 1)
+            return false;
+        char block[4096];
+        ssize_t n = recv(fd, block, sizeof block, 0);
+        if (n <= 0)
+            return true;
+        /* Only the head of what came matters; a long answer is cut. */
+        size_t keep = *len + (size_t)n <= cap ? (size_t)n : cap - *len;
+        memcpy(text + *len, block, keep);
+        *len += keep;
+    }
+}
+
 wire_outcome wire_read_until(int fd, double until)
 {
     wire_outcome out = {0};
     size_t cap = 64 * 1024, len = 0;
     char *text = malloc(cap);
     cr_assert_not_null(text);
-    for (;;) {
-        int left = (int)((until - wire_now()) * 1000);
-        struct pollfd p = {.fd = fd, .events = POLLIN};
-        if (left <= 0 || poll(&p, 1, left) != 1)
-            break;
-        char block[4096];
-        ssize_t n = recv(fd, block, sizeof block, 0);
-        if (n <= 0) {
-            out.closed = true;
-            break;
-        }
-        /* Only the head of what came matters; a long answer is cut. */
-        size_t keep = len + (size_t)n <= cap ? (size_t)n : cap - len;
-        memcpy(text + len, block, keep);
-        len += keep;
-    }
+    out.closed = read_until(fd, until, text, cap, &len);
     count_answers(text, len, &out);
     free(text);
     return out;
@@ -127,4 +134,29 @@ int wire_status_within(int fd, double limit)
     }
     head[len] = '\0';
     return atoi(head + 9);
+}
+
+size_t wire_read_text_until(int fd, double until, char *out, size_t size)
+{
+    size_t len = 0;
+    read_until(fd, until, out, size - 1, &len);
+    out[len] = '\0';
+    return len;
+}
+
+int wire_close_wait(int port)
+{
+    /* st 08 is TCP_CLOSE_WAIT; addresses and ports are hexadecimal. */
+    FILE *f = fopen("/proc/net/tcp", "r");
+    cr_assert_not_null(f, "/proc/net/tcp: %s", strerror(errno));
+    char line[512];
+    int count = 0;
+    while (fgets(line, sizeof line, f) != NULL) {
+        unsigned local_port, state;
+        if (sscanf(line, " %*d: %*x:%x %*x:%*x %x", &local_port, &state) == 2 &&
+            (int)local_port == port && state == 0x08)
+            count++;
+    }
+    fclose(f);
+    return count;
 }

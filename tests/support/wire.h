@@ -43,6 +43,15 @@ wire_outcome wire_read_until(int fd, double until);
  * open: its code, or 0 when none came (or the connection closed first). */
 int wire_status_within(int fd, double limit);
 
+/* Reads until the server closes or until (a wire_now() time) passes, and
+ * keeps the first size - 1 bytes in out, NUL-terminated (a NUL the server
+ * sent ends the text early); the bytes kept. */
+size_t wire_read_text_until(int fd, double until, char *out, size_t size);
+
+/* The sockets on local port port (pbemd's) in CLOSE-WAIT: their client has
+ * closed and the server has not, read from /proc/net/tcp. */
+int wire_close_wait(int port);
+
 /* VmRSS of a process, KiB. */
 long wire_rss_kib(pid_t pid);
 

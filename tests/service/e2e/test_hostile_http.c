@@ -545,8 +545,9 @@ Test(hostile_http, a_trusted_proxy_is_not_held_to_one_address_limit,
     }
     cr_expect_eq(healthz_from(2, server.port), 200,
                  "the trusted proxy was locked out");
-    cr_expect_eq(healthz_from(3, server.port), 0,
-                 "an untrusted address held more than 200 connections");
+    cr_expect_eq(healthz_from(3, server.port), 429,
+                 "an untrusted address past 200 connections was not told "
+                 "so");
     cr_expect_eq(healthz_from(1, server.port), 200);
     for (int i = 0; i < held; i++) {
         close(proxy[i]);

@@ -18,32 +18,40 @@ static int person_of(const mail_table *t, const json_t *mail)
     return -1;
 }
 
+/* How long a person waits for the service's next mail: generous on a
+ * busy machine, where the answer to one mail takes some 100 ms. */
+#define MAIL_WAIT_SECONDS 20
+
 void mail_table_read(mail_table *t)
 {
-    json_t *lines = receiver_lines(&t->scene->smtp);
-    for (; t->cursor < json_array_size(lines); t->cursor++) {
-        json_t *mail = json_array_get(lines, t->cursor);
+    const json_t *mail;
+    for (; (mail = receiver_await(&t->scene->smtp, t->cursor, 0)) != NULL;
+         t->cursor++) {
         int p = person_of(t, mail);
         if (p < 0 || mail_reply_to(mail) == NULL)
             continue;
         json_decref(t->people[p].latest);
-        t->people[p].latest = json_incref(mail);
+        t->people[p].latest = json_incref((json_t *)mail);
         t->people[p].answered = false;
     }
-    json_decref(lines);
 }
 
-/* Waits until person p has a mail not answered yet. */
-static void wait_for_mail(mail_table *t, int p)
+void mail_table_wait(mail_table *t, int p)
 {
-    for (int i = 0; i < 400; i++) {
+    double until = receiver_now() + MAIL_WAIT_SECONDS;
+    do {
         mail_table_read(t);
         if (t->people[p].latest != NULL && !t->people[p].answered)
             return;
-        pause_ms(50);
-    }
-    cr_assert_fail("%s got no mail to answer within 20 s",
-                   t->people[p].address);
+    } while (receiver_await(&t->scene->smtp, t->cursor, until) != NULL);
+    const json_t *latest = t->people[p].latest;
+    cr_assert_fail("waited %d s for a mail to %s with a reply address that "
+                   "they have not answered yet; none came (%zu mails in all; "
+                   "their latest: \"%s\")",
+                   MAIL_WAIT_SECONDS, t->people[p].address, t->cursor,
+                   latest != NULL ? json_string_value(
+                                        json_object_get(latest, "subject"))
+                                  : "none");
 }
 
 /* The id inside <…>. */
@@ -84,7 +92,7 @@ static char *reply_body(const char *text, const json_t *original)
 
 json_t *mail_table_answer(mail_table *t, int p, const char *text)
 {
-    wait_for_mail(t, p);
+    mail_table_wait(t, p);
     mail_person *person = &t->people[p];
     const json_t *latest = person->latest;
     char in_reply_to[256], id[128] = "";
@@ -98,30 +106,31 @@ json_t *mail_table_answer(mail_table *t, int p, const char *text)
                              in_reply_to, NULL, body, id);
     free(body);
     person->answered = true;
+    /* The answer comes after the mail is handed in: the mails before it
+     * need not be looked at again. */
+    size_t from = t->cursor;
     cr_assert_eq(mail_hand_in(t->scene, raw), 0,
                  "pbem mail-in refused %s's mail", person->address);
     free(raw);
     /* The service's answer is threaded under the mail sent. */
-    for (int i = 0; i < 400; i++) {
-        json_t *lines = receiver_lines(&t->scene->smtp);
-        size_t k;
-        json_t *mail;
-        json_array_foreach(lines, k, mail) {
-            char answered[256];
-            bare_id(json_string_value(json_object_get(mail, "in_reply_to")),
-                    answered, sizeof answered);
-            if (strcmp(answered, id) == 0) {
-                json_incref(mail);
-                json_decref(lines);
-                mail_table_read(t);
-                return mail;
-            }
+    double until = receiver_now() + MAIL_WAIT_SECONDS;
+    const json_t *mail;
+    for (size_t i = from;
+         (mail = receiver_await(&t->scene->smtp, i, until)) != NULL; i++) {
+        char answered[256];
+        bare_id(json_string_value(json_object_get(mail, "in_reply_to")),
+                answered, sizeof answered);
+        if (strcmp(answered, id) == 0) {
+            json_t *answer = json_incref((json_t *)mail);
+            mail_table_read(t);
+            return answer;
         }
-        json_decref(lines);
-        pause_ms(50);
     }
-    cr_assert_fail("no answer to %s's mail \"%s\" within 20 s",
-                   person->address, text);
+    cr_assert_fail("waited %d s for the answer to %s's mail \"%s\" (an "
+                   "In-Reply-To of <%s>); none came among the %zu mails "
+                   "after it",
+                   MAIL_WAIT_SECONDS, person->address, text, id,
+                   receiver_count(&t->scene->smtp) - from);
     return NULL;
 }
 
@@ -161,7 +170,7 @@ void mail_table_sit_down(mail_table *t, mail_scene *scene, const char *game,
                              "a new match", NULL, NULL, command, id);
     cr_assert_eq(mail_hand_in(scene, raw), 0);
     free(raw);
-    wait_for_mail(t, 0);
+    mail_table_wait(t, 0);
     cr_assert(strstr(mail_text(t->people[0].latest), "To go ahead, answer "
                                                       "this mail") != NULL,
               "not a confirmation request:\n%s",
@@ -178,7 +187,7 @@ void mail_table_sit_down(mail_table *t, mail_scene *scene, const char *game,
         cr_assert(strstr(mail_text(answer), "Invited") != NULL, "%s",
                   mail_text(answer));
         json_decref(answer);
-        wait_for_mail(t, p);
+        mail_table_wait(t, p);
         cr_assert(strstr(mail_text(t->people[p].latest), "join") != NULL,
                   "the invitation does not say how to join:\n%s",
                   mail_text(t->people[p].latest));
@@ -222,7 +231,7 @@ void mail_table_play_to_the_end(mail_table *t, int max_moves)
             continue;
         }
         /* Seat s is person s: they joined in that order. */
-        wait_for_mail(t, seat);
+        mail_table_wait(t, seat);
         json_t *moves = mail_offered_moves(t->people[seat].latest);
         json_t *answer;
         if (json_array_size(moves) == 0) {

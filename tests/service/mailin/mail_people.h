@@ -47,6 +47,10 @@ json_t *mail_table_answer(mail_table *t, int p, const char *text);
  * latest mails. */
 void mail_table_read(mail_table *t);
 
+/* Waits (20 s at most, woken by each mail) until person p has a mail they
+ * have not answered yet; fails the test, saying so, when none comes. */
+void mail_table_wait(mail_table *t, int p);
+
 void mail_table_free(mail_table *t);
 
 #endif

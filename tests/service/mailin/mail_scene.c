@@ -169,10 +169,7 @@ int mail_scene_pbem(const mail_scene *scene, const char *args,
 
 size_t mail_count(const mail_scene *scene)
 {
-    json_t *lines = receiver_lines(&scene->smtp);
-    size_t n = json_array_size(lines);
-    json_decref(lines);
-    return n;
+    return receiver_count(&scene->smtp);
 }
 
 static bool sent_to(const json_t *mail, const char *address)
@@ -189,21 +186,16 @@ static bool sent_to(const json_t *mail, const char *address)
 json_t *mail_next_to(mail_scene *scene, const char *address, size_t *from,
                      int seconds)
 {
-    for (int waited = 0; waited <= seconds * 20; waited++) {
-        json_t *lines = receiver_lines(&scene->smtp);
-        for (size_t i = *from; i < json_array_size(lines); i++) {
-            json_t *mail = json_array_get(lines, i);
-            if (sent_to(mail, address)) {
-                *from = i + 1;
-                json_incref(mail);
-                json_decref(lines);
-                return mail;
-            }
+    double until = receiver_now() + seconds;
+    for (size_t i = *from;; i++) {
+        const json_t *mail = receiver_await(&scene->smtp, i, until);
+        if (mail == NULL)
+            return NULL;
+        if (sent_to(mail, address)) {
+            *from = i + 1;
+            return json_incref((json_t *)mail);
         }
-        json_decref(lines);
-        pause_ms(50);
     }
-    return NULL;
 }
 
 const char *mail_reply_to(const json_t *mail)

@@ -350,12 +350,7 @@ Test(mail_refusals, two_mails_racing_for_one_turn, .timeout = 120)
     int seat = (int)json_integer_value(json_array_get(
         json_object_get(json_object_get(r.json, "pending"), "seats"), 0));
     e2e_response_free(&r);
-    for (int i = 0; i < 400 && (t.people[seat].latest == NULL ||
-                                t.people[seat].answered);
-         i++) {
-        mail_table_read(&t);
-        pause_ms(50);
-    }
+    mail_table_wait(&t, seat);
     json_t *moves = mail_offered_moves(t.people[seat].latest);
     cr_assert_geq(json_array_size(moves), 1, "a move to make");
     size_t other = json_array_size(moves) > 1 ? 1 : 0;
