@@ -13,6 +13,7 @@
 #include "store/db_params.h"
 #include "core/config.h"
 #include "store/outbox.h"
+#include "store/players.h"
 #include "core/log.h"
 #include "core/worker.h"
 #include "notify/delivery.h"
@@ -154,24 +155,21 @@ static bool prepare_mail(notify_worker *w, PGconn *conn, job *j,
                         "this service has no SMTP server (PBEM_SMTP_URL)");
         return true;
     }
-    db_params p = {0};
-    db_params_int(&p, j->player_id);
     apierr err;
-    PGresult *r = db_query(conn,
-                           "SELECT name, email FROM players WHERE player_id = $1",
-                           p.count, p.values, PGRES_TUPLES_OK, &err);
-    if (r == NULL)
-        return false;
-    if (PQntuples(r) != 1 || PQgetisnull(r, 0, 1)) {
-        PQclear(r);
+    store_player player;
+    if (!store_player_load(conn, j->player_id, false, &player, &err)) {
+        if (err.status != 404)
+            return false;
+        player.email[0] = '\0';
+    }
+    if (player.email[0] == '\0') {
         delivery_finish(&j->delivery, "skipped", true, 0,
                         "the player has no email address");
         return true;
     }
     json_t *payload = json_loads(payload_text, 0, NULL);
     char why[256] = "";
-    char address[256];
-    snprintf(address, sizeof address, "%s", PQgetvalue(r, 0, 1));
+    const char *address = player.email;
     /* Made at each attempt: an answer names the seat it plays for. */
     char reply_to[MAIL_ADDRESS_MAX];
     const json_t *seat = json_object_get(payload, "seat");
@@ -185,14 +183,13 @@ static bool prepare_mail(notify_worker *w, PGconn *conn, job *j,
         .id = j->ref,
         .reason = j->reason,
         .player_id = j->player_id,
-        .to_name = PQgetvalue(r, 0, 0),
+        .to_name = player.name,
         .to_address = address,
         .payload = payload,
         .date = (long long)time(NULL),
         .reply_to = reply_to[0] ? reply_to : NULL,
     };
     j->body = mail_compose(&n, why);
-    PQclear(r);
     json_decref(payload);
     if (j->body == NULL) {
         delivery_finish(&j->delivery, "failed", false, 0, why);

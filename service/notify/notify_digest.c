@@ -11,6 +11,7 @@
 #include "store/db.h"
 #include "store/db_params.h"
 #include "store/outbox.h"
+#include "store/players.h"
 #include "core/log.h"
 #include "notify/delivery.h"
 #include "notify/mail.h"
@@ -115,16 +116,11 @@ static json_t *latest_per_match(const PGresult *rows)
 static bool prepare(digest_job *j)
 {
     apierr err;
-    db_params who_params = {0};
-    db_params_text(&who_params, j->player);
-    PGresult *who = db_query(j->conn,
-                             "SELECT name, email FROM players WHERE player_id = $1",
-                             who_params.count, who_params.values,
-                             PGRES_TUPLES_OK, &err);
-    if (who == NULL || PQntuples(who) != 1 || PQgetisnull(who, 0, 1)) {
+    store_player who;
+    if (!store_player_load(j->conn, atoll(j->player), false, &who, &err) ||
+        who.email[0] == '\0') {
         delivery_finish(&j->delivery, "failed", false, 0,
                         "the player has no email address any more");
-        PQclear(who);
         return true;
     }
     /* Stable across retries: named after the first row it covers. */
@@ -135,8 +131,8 @@ static bool prepare(digest_job *j)
     snprintf(j->id, sizeof j->id, "digest-%s", ref);
     json_t *payload =
         json_pack("{s:o}", "matches", latest_per_match(j->rows));
-    char address[256], why[256] = "";
-    snprintf(address, sizeof address, "%s", PQgetvalue(who, 0, 1));
+    const char *address = who.email;
+    char why[256] = "";
     /* About several matches: an answer speaks for the player's account. */
     char reply_to[MAIL_ADDRESS_MAX];
     mail_reply_address(REPLY_TOKEN_ACCOUNT, atoll(j->player), 0, -1,
@@ -145,7 +141,7 @@ static bool prepare(digest_job *j)
         .id = j->id,
         .reason = "digest",
         .player_id = atoll(j->player),
-        .to_name = PQgetvalue(who, 0, 0),
+        .to_name = who.name,
         .to_address = address,
         .payload = payload,
         .date = (long long)time(NULL),
@@ -153,7 +149,6 @@ static bool prepare(digest_job *j)
     };
     j->message = mail_compose(&n, why);
     json_decref(payload);
-    PQclear(who);
     if (j->message == NULL) {
         delivery_finish(&j->delivery, "failed", false, 0, why);
         return true;

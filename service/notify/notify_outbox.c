@@ -7,6 +7,7 @@
 
 #include "store/db.h"
 #include "store/db_params.h"
+#include "store/events.h"
 #include "store/outbox.h"
 #include "notify/mail.h"
 #include "notify/mail_failures.h"
@@ -83,20 +84,8 @@ static json_t *public_payload(const store_match *match,
 static json_t *changes_since_last_turn(PGconn *conn, const store_match *match,
                                        int seat, apierr *err)
 {
-    db_params p = {0};
-    db_params_int(&p, match->match_id);
-    db_params_int(&p, seat);
-    db_params_int(&p, CHANGES_MAX);
-    PGresult *r = db_query(
-        conn,
-        "SELECT seat, kind, body::jsonb #>> '{data,text}' FROM ("
-        "  SELECT seq, seat, kind, body FROM events"
-        "   WHERE match_id = $1::bigint AND seq > (SELECT coalesce(max(seq), 0)"
-        "          FROM events WHERE match_id = $1::bigint AND seat = $2::int"
-        "           AND kind IN ('move', 'committed', 'revealed'))"
-        "     AND kind IN ('move', 'committed', 'decided')"
-        "   ORDER BY seq DESC LIMIT $3::int) latest ORDER BY seq",
-        p.count, p.values, PGRES_TUPLES_OK, err);
+    PGresult *r = store_events_since_seat_acted(conn, match->match_id, seat,
+                                                CHANGES_MAX, err);
     if (r == NULL)
         return NULL;
     json_t *changes = json_array();

@@ -16,6 +16,8 @@
 #include "core/log.h"
 #include "ledger/seal.h"
 #include "notify/chat_formats.h"
+#include "store/events.h"
+#include "store/matches.h"
 #include "store/reachability.h"
 #include "store/request_nonces.h"
 #include "store/store.h"
@@ -164,20 +166,10 @@ json_t *webhooks_register(long long player_id, long long match_id,
     if (conn == NULL)
         return NULL;
     if (match_id) {
-        db_params p = {0};
-        db_params_int(&p, match_id);
-        db_params_int(&p, player_id);
-        PGresult *r = db_query(
-            conn,
-            "SELECT m.created_by = $2 OR EXISTS (SELECT 1 FROM seats s"
-            " WHERE s.match_id = $1 AND s.player_id = $2)"
-            " FROM matches m WHERE m.match_id = $1",
-            p.count, p.values, PGRES_TUPLES_OK, err);
-        if (r == NULL)
+        bool found, member;
+        if (!store_match_membership(conn, match_id, player_id, &found,
+                                    &member, err))
             return NULL;
-        bool found = PQntuples(r) == 1;
-        bool member = found && strcmp(PQgetvalue(r, 0, 0), "t") == 0;
-        PQclear(r);
         if (!found)
             return apierr_set(err, 404, "no_such_match", "there is no such match"),
                    NULL;
@@ -356,27 +348,23 @@ char *webhooks_chat_body(PGconn *conn, long long match_id,
                          chat_format format, const json_t *payload,
                          apierr *err)
 {
-    db_params p = {0};
-    db_params_int(&p, match_id);
-    db_params_int(&p, json_integer_value(json_object_get(payload, "seq")));
-    PGresult *r = db_query(conn,
-                           "SELECT seat, body::jsonb #>> '{data,text}'"
-                           " FROM events WHERE match_id = $1 AND seq <= $2"
-                           " AND kind = 'move' ORDER BY seq DESC LIMIT 1",
-                           p.count, p.values, PGRES_TUPLES_OK, err);
-    if (r == NULL)
+    int seat;
+    char *text;
+    if (!store_events_last_move(
+            conn, match_id,
+            json_integer_value(json_object_get(payload, "seq")), &seat, &text,
+            err))
         return NULL;
     char *last = NULL;
-    if (PQntuples(r) == 1 && !PQgetisnull(r, 0, 1)) {
-        int seat = PQgetisnull(r, 0, 0) ? -1 : atoi(PQgetvalue(r, 0, 0));
+    if (text != NULL) {
         const char *name = json_string_value(json_array_get(
             json_object_get(payload, "players"), (size_t)seat));
         if (asprintf(&last, "%s: %s",
                      seat >= 0 && name != NULL && name[0] ? name : "someone",
-                     PQgetvalue(r, 0, 1)) < 0)
+                     text) < 0)
             abort();
+        free(text);
     }
-    PQclear(r);
     char url[WEBHOOKS_URL_MAX + 64];
     snprintf(url, sizeof url, "%s/matches/%s", config_text(CONFIG_PUBLIC_URL),
              json_string_value(json_object_get(payload, "match"))

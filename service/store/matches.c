@@ -333,3 +333,24 @@ PGresult *store_matches_export_page(PGconn *conn, const char *status,
         " ORDER BY created_at, match_id LIMIT $6::int",
         p.count, p.values, PGRES_TUPLES_OK, err);
 }
+
+bool store_match_membership(PGconn *conn, long long match_id,
+                            long long player_id, bool *found, bool *member,
+                            apierr *err)
+{
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_int(&p, player_id);
+    PGresult *r = db_query(
+        conn,
+        "SELECT m.created_by = $2 OR EXISTS (SELECT 1 FROM seats s"
+        " WHERE s.match_id = $1 AND s.player_id = $2)"
+        " FROM matches m WHERE m.match_id = $1",
+        p.count, p.values, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return false;
+    *found = PQntuples(r) == 1;
+    *member = *found && strcmp(PQgetvalue(r, 0, 0), "t") == 0;
+    PQclear(r);
+    return true;
+}

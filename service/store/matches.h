@@ -104,4 +104,10 @@ PGresult *store_matches_export_page(PGconn *conn, const char *status,
                                     long long after_id, int limit,
                                     apierr *err);
 
+/* Whether match_id exists (*found) and player_id created it or sits in one
+ * of its seats (*member). False with err filled. */
+bool store_match_membership(PGconn *conn, long long match_id,
+                            long long player_id, bool *found, bool *member,
+                            apierr *err);
+
 #endif
