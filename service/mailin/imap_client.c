@@ -142,6 +142,7 @@ imap_client *imap_client_open(const imap_config *config, int stop_fd,
     if (r == IMAP_CLIENT_OK)
         r = judge(
             c,
+            /* IMAP's SELECT, not SQL: it opens the mailbox. */
             imap_wire_command(c->wire, on_select, c, "SELECT %s", c->mailbox),
             "open the mailbox");
     if (r != IMAP_CLIENT_OK) {

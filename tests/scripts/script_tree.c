@@ -39,8 +39,13 @@ void script_tree_put(const char *path, const char *text)
     char full[PATH_MAX + 64], dir[PATH_MAX + 64];
     snprintf(full, sizeof full, "%s/%s", tree, path);
     snprintf(dir, sizeof dir, "%s", full);
-    *strrchr(dir, '/') = '\0';
-    mkdir(dir, 0700);
+    /* Each folder on the way, below the tree itself. */
+    for (char *slash = strchr(dir + strlen(tree) + 1, '/'); slash != NULL;
+         slash = strchr(slash + 1, '/')) {
+        *slash = '\0';
+        mkdir(dir, 0700);
+        *slash = '/';
+    }
     FILE *f = fopen(full, "w");
     cr_assert_not_null(f, "cannot write %s", full);
     fputs(text, f);

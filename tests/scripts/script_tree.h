@@ -16,7 +16,7 @@ int script_tree_run(const char *script, const char *dir, char *out,
  * (static, until script_tree_remove). */
 const char *script_tree_make(const char *name);
 
-/* Writes text into path inside the tree, creating its folder. */
+/* Writes text into path inside the tree, creating its folders. */
 void script_tree_put(const char *path, const char *text);
 
 /* Removes the tree, if one was made: the suites' .fini. */
