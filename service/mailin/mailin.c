@@ -24,6 +24,7 @@
 #include "notify/mail_answers.h"
 #include "notify/mail_failures.h"
 #include "play/players.h"
+#include "store/bytea.h"
 #include "store/db.h"
 #include "store/db_params.h"
 #include "store/store.h"
@@ -114,8 +115,8 @@ static bool record(PGconn *conn, const mail_message *message, const char *key,
                    const char *via, const char *outcome, long long player_id,
                    apierr *err)
 {
-    char sha[2 * 32 + 3] = "\\x";
-    hex_encode(message->sha256, 32, sha + 2);
+    char sha[BYTEA_TEXT_SIZE(32)];
+    bytea_write(message->sha256, 32, sha);
     db_params p = {0};
     db_params_text(&p, key);
     db_params_text(&p, sha);
