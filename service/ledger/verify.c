@@ -101,19 +101,17 @@ typedef struct sealed_seat {
 static bool opens_commitment(const json_t *event, const char *id, int seat,
                              const uint8_t commitment[SEAL_HASH_BYTES])
 {
-    uint8_t nonce[SEAL_NONCE_BYTES], computed[SEAL_HASH_BYTES];
+    uint8_t nonce[SEAL_NONCE_BYTES];
     const json_t *data = json_object_get(event, "data");
     const json_t *action = json_object_get(data, "action");
     if (!hex_bytes(data_string(event, "nonce"), nonce, sizeof nonce) ||
         action == NULL)
         return false;
-    /* Bound to the match id the decision was played under. */
+    /* Bound to the match id the decision was played under (a copy
+     * imported under a new id keeps its original events). */
     const char *match_ref = json_string_value(json_object_get(event, "match"));
-    char *canonical = rules_sorted_json(action);
-    seal_choice_commitment(match_ref ? match_ref : "", id, seat, canonical,
-                           nonce, computed);
-    free(canonical);
-    return sodium_memcmp(computed, commitment, SEAL_HASH_BYTES) == 0;
+    return seal_choice_opens(match_ref ? match_ref : "", id, seat, action,
+                             nonce, commitment);
 }
 
 static bool check_commitments(const json_t *events, verify_report *report)
@@ -195,7 +193,7 @@ static bool check_commitments(const json_t *events, verify_report *report)
                             seq);
             seats[seat].committed = true;
         } else if (strcmp(kind, "revealed") == 0) {
-            uint8_t nonce[SEAL_NONCE_BYTES], computed[SEAL_HASH_BYTES];
+            uint8_t nonce[SEAL_NONCE_BYTES];
             json_t *action = json_object_get(json_object_get(event, "data"),
                                              "action");
             if (!seats[seat].committed || seats[seat].revealed)
@@ -207,16 +205,8 @@ static bool check_commitments(const json_t *events, verify_report *report)
                 action == NULL)
                 return verify_fail(report, seq, "event %lld has no nonce or choice",
                             seq);
-            /* Bound to the match id the decision was played under (a
-             * copy imported under a new id keeps its original events). */
-            const char *match_ref =
-                json_string_value(json_object_get(event, "match"));
-            char *canonical = rules_sorted_json(action);
-            seal_choice_commitment(match_ref ? match_ref : "", id, (int)seat,
-                                   canonical, nonce, computed);
-            free(canonical);
-            if (sodium_memcmp(computed, seats[seat].commitment,
-                              SEAL_HASH_BYTES) != 0)
+            if (!opens_commitment(event, id, (int)seat,
+                                  seats[seat].commitment))
                 return verify_fail(report, seq,
                             "event %lld: seat %lld's revealed choice and nonce "
                             "do not match its commitment",

@@ -465,7 +465,7 @@ json_t *decisions_reveal(const caller *who, long long match_id,
     decision_ctx ctx;
     json_t *answer = NULL, *action = NULL, *revealed = NULL;
     json_t *revealed_actions[STORE_MAX_SEATS] = {0};
-    uint8_t nonce[SEAL_NONCE_BYTES], computed[SEAL_HASH_BYTES];
+    uint8_t nonce[SEAL_NONCE_BYTES];
     /* The body is judged before the match. */
     memset(&ctx, 0, sizeof ctx);
     if (!request_hex32(body, "nonce", "bad_nonce", nonce, err) ||
@@ -494,11 +494,8 @@ json_t *decisions_reveal(const caller *who, long long match_id,
                                       err);
     if (action == NULL)
         goto done;
-    char *canonical = rules_sorted_json(action);
-    seal_choice_commitment(ctx.match_ref, ctx.pending.decision, ctx.seat,
-                           canonical, nonce, computed);
-    free(canonical);
-    if (sodium_memcmp(computed, mine->commitment, sizeof computed) != 0) {
+    if (!seal_choice_opens(ctx.match_ref, ctx.pending.decision, ctx.seat,
+                           action, nonce, mine->commitment)) {
         apierr_set(err, 422, "commitment_mismatch",
                    "this choice and nonce do not match your commitment to %s",
                    ctx.pending.decision);
