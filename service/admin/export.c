@@ -15,6 +15,7 @@
 #include "core/log.h"
 #include "store/events.h"
 #include "store/matches.h"
+#include "store/sealed_choices.h"
 #include "store/store.h"
 
 #define EVENTS_PAGE 256
@@ -115,14 +116,7 @@ static bool players(PGconn *conn, long long match_id, long long head,
  * with its commitments intact. */
 static json_t *sealed_choices(PGconn *conn, long long match_id, apierr *err)
 {
-    db_params p = {0};
-    db_params_int(&p, match_id);
-    PGresult *result =
-        db_query(conn,
-                 "SELECT decision, seat, mode, encode(commitment, 'hex'),"
-                 " encode(sealed, 'hex'), revealed FROM sealed_choices"
-                 " WHERE match_id = $1 ORDER BY decision, seat",
-                 p.count, p.values, PGRES_TUPLES_OK, err);
+    PGresult *result = sealed_choices_export(conn, match_id, err);
     if (result == NULL)
         return NULL;
     json_t *choices = json_array();

@@ -255,22 +255,11 @@ static bool import_choices(PGconn *conn, long long match_id, const json_t *rows,
     json_array_foreach(rows, i, row) {
         char commitment[80];
         snprintf(commitment, sizeof commitment, "%s", str(row, "commitment"));
-        db_params p = {0};
-        db_params_int(&p, match_id);
-        db_params_text(&p, str(row, "decision"));
-        db_params_int(
-            &p, (long long)json_integer_value(json_object_get(row, "seat")));
-        db_params_text(&p, str(row, "mode"));
-        db_params_text(&p, commitment);
-        db_params_text(&p, str(row, "sealed"));
-        db_params_text(&p, json_is_true(json_object_get(row, "revealed"))
-                               ? "true"
-                               : "false");
-        if (!db_command(conn,
-                        "INSERT INTO sealed_choices (match_id, decision, seat,"
-                        " mode, commitment, sealed, revealed) VALUES ($1, $2,"
-                        " $3, $4, decode($5, 'hex'), decode($6, 'hex'), $7)",
-                        p.count, p.values, err))
+        if (!sealed_choices_import(
+                conn, match_id, str(row, "decision"),
+                (long long)json_integer_value(json_object_get(row, "seat")),
+                str(row, "mode"), commitment, str(row, "sealed"),
+                json_is_true(json_object_get(row, "revealed")), err))
             return false;
     }
     return true;

@@ -18,6 +18,7 @@
 #include "store/events.h"
 #include "store/matches.h"
 #include "store/players.h"
+#include "store/sealed_choices.h"
 #include "store/store.h"
 
 #define REASON_MAX 500
@@ -90,24 +91,6 @@ static bool load(PGconn *conn, long long match_id, store_match *match,
     return ok;
 }
 
-/* Sealed choices made after the rewind target are dropped: server-sealed
- * ones are never revealed, and a decision the rewind reopens can be
- * committed to afresh. */
-static bool drop_choices_after(PGconn *conn, long long match_id,
-                               long long to_seq, apierr *err)
-{
-    db_params p = {0};
-    db_params_int(&p, match_id);
-    db_params_int(&p, to_seq);
-    return db_command(
-        conn,
-        "DELETE FROM sealed_choices WHERE match_id = $1"
-        " AND decision IN (SELECT body::json #>> '{data,decision}'"
-        "   FROM events WHERE match_id = $1 AND seq > $2"
-        "    AND kind = 'committed')",
-        p.count, p.values, err);
-}
-
 json_t *repair_rewind(const caller *who, long long match_id, const json_t *body,
                       apierr *err)
 {
@@ -155,7 +138,7 @@ json_t *repair_rewind(const caller *who, long long match_id, const json_t *body,
                             .tell = APPEND_TELL_PENDING,
                             .snapshot_now = true,
                             .reach = &reach};
-    if (!drop_choices_after(conn, match_id, to_seq, err) ||
+    if (!sealed_choices_drop_after(conn, match_id, to_seq, err) ||
         !append_events(conn, &match, engine, &change, NULL, err)) {
         store_rollback(conn);
         goto done;

@@ -12,6 +12,7 @@
 #include "store/log_marks.h"
 #include "deadlines/deadline_settings.h"
 #include "deadlines/pauses.h"
+#include "store/sealed_choices.h"
 
 /* What a seat must do now, as sync wants it. */
 typedef struct wanted {
@@ -44,27 +45,10 @@ static bool wanted_now(PGconn *conn, const store_match *match,
     }
     if (!timed)
         return true;
-    db_params p = {0};
-    db_params_int(&p, match->match_id);
-    db_params_text(&p, pending->decision);
-    PGresult *r = db_query(conn,
-                           "SELECT seat, mode = 'client', revealed"
-                           " FROM sealed_choices"
-                           " WHERE match_id = $1 AND decision = $2",
-                           p.count, p.values, PGRES_TUPLES_OK, err);
-    if (r == NULL)
-        return false;
     uint32_t committed = 0, unrevealed_client = 0;
-    for (int i = 0; i < PQntuples(r); i++) {
-        int seat = atoi(PQgetvalue(r, i, 0));
-        if (seat < 0 || seat >= 32)
-            continue;
-        committed |= 1u << seat;
-        if (strcmp(PQgetvalue(r, i, 1), "t") == 0 &&
-            strcmp(PQgetvalue(r, i, 2), "f") == 0)
-            unrevealed_client |= 1u << seat;
-    }
-    PQclear(r);
+    if (!sealed_choices_progress(conn, match->match_id, pending->decision,
+                                 &committed, &unrevealed_client, err))
+        return false;
     bool all_committed = (pending->seats & ~committed) == 0;
     for (int s = 0; s < match->seat_count; s++) {
         if (!(pending->seats & (1u << s)))

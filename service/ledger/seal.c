@@ -5,9 +5,12 @@
 #include <fcntl.h>
 #include <sodium.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "rules.h"
 
 static uint8_t service_key[crypto_aead_xchacha20poly1305_ietf_KEYBYTES];
 
@@ -106,6 +109,21 @@ void seal_choice_commitment(const char *match_ref, const char *decision,
     }
     crypto_generichash_update(&state, nonce, SEAL_NONCE_BYTES);
     crypto_generichash_final(&state, commitment, SEAL_HASH_BYTES);
+}
+
+bool seal_choice_opens(const char *match_ref, const char *decision, int seat,
+                       const json_t *choice,
+                       const uint8_t nonce[SEAL_NONCE_BYTES],
+                       const uint8_t commitment[SEAL_HASH_BYTES])
+{
+    uint8_t computed[SEAL_HASH_BYTES];
+    char *canonical = rules_sorted_json(choice);
+    if (canonical == NULL)
+        return false;
+    seal_choice_commitment(match_ref, decision, seat, canonical, nonce,
+                           computed);
+    free(canonical);
+    return sodium_memcmp(computed, commitment, SEAL_HASH_BYTES) == 0;
 }
 
 static void match_id_bytes(long long match_id, uint8_t out[8])

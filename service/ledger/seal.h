@@ -7,6 +7,7 @@
 #ifndef SERVICE_SEAL_H
 #define SERVICE_SEAL_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -47,6 +48,16 @@ void seal_choice_commitment(const char *match_ref, const char *decision,
                             int seat, const char *canonical_choice,
                             const uint8_t nonce[SEAL_NONCE_BYTES],
                             uint8_t commitment[SEAL_HASH_BYTES]);
+
+/* Whether choice (an action, borrowed) and nonce open commitment, the
+ * seat's commitment to decision in match_ref: seal_choice_commitment over
+ * the choice's JSON with sorted keys (rules_sorted_json), compared in
+ * constant time. Every check of a reveal (the service's, verify's) is this
+ * one. */
+bool seal_choice_opens(const char *match_ref, const char *decision, int seat,
+                       const json_t *choice,
+                       const uint8_t nonce[SEAL_NONCE_BYTES],
+                       const uint8_t commitment[SEAL_HASH_BYTES]);
 
 /* A key of len bytes (16 to 64) for one purpose, derived from the service
  * key with crypto_kdf: context names the purpose in exactly 8 characters

@@ -93,169 +93,227 @@ typedef struct sealed_seat {
     bool committed;
     uint8_t commitment[SEAL_HASH_BYTES];
     bool revealed;
-    json_t *action;   /* borrowed from the events */
+    const json_t *action; /* borrowed from the events */
 } sealed_seat;
 
-/* Whether the choice ("action") and "nonce" of event open commitment
- * of seat in decision id. */
+/* The decision the log has open. Decisions are resolved one at a time, so
+ * one table suffices: it is cleared at each "decided" event, and at each
+ * rewind (which only goes back to a point outside any decision, see
+ * replay.h). */
+typedef struct open_decision {
+    char id[64]; /* "" when none is open */
+    sealed_seat seats[MAX_DECISION_SEATS];
+} open_decision;
+
+/* Reads the opening of a commitment an event gives: its choice
+ * ("action", borrowed) and "nonce". False when it lacks either. */
+static bool read_opening(const json_t *event, const json_t **action,
+                         uint8_t nonce[SEAL_NONCE_BYTES])
+{
+    *action = json_object_get(json_object_get(event, "data"), "action");
+    return *action != NULL &&
+           hex_bytes(data_string(event, "nonce"), nonce, SEAL_NONCE_BYTES);
+}
+
+/* Whether action and nonce, read from event, open commitment of seat in
+ * decision id. */
 static bool opens_commitment(const json_t *event, const char *id, int seat,
+                             const json_t *action,
+                             const uint8_t nonce[SEAL_NONCE_BYTES],
                              const uint8_t commitment[SEAL_HASH_BYTES])
 {
-    uint8_t nonce[SEAL_NONCE_BYTES], computed[SEAL_HASH_BYTES];
-    const json_t *data = json_object_get(event, "data");
-    const json_t *action = json_object_get(data, "action");
-    if (!hex_bytes(data_string(event, "nonce"), nonce, sizeof nonce) ||
-        action == NULL)
-        return false;
-    /* Bound to the match id the decision was played under. */
+    /* Bound to the match id the decision was played under (a copy
+     * imported under a new id keeps its original events). */
     const char *match_ref = json_string_value(json_object_get(event, "match"));
-    char *canonical = rules_sorted_json(action);
-    seal_choice_commitment(match_ref ? match_ref : "", id, seat, canonical,
-                           nonce, computed);
-    free(canonical);
-    return sodium_memcmp(computed, commitment, SEAL_HASH_BYTES) == 0;
+    return seal_choice_opens(match_ref ? match_ref : "", id, seat, action,
+                             nonce, commitment);
+}
+
+/* The choice that stands in for a commitment: a timeout's "choice" voids
+ * one that was never revealed, and a "voided" event's one revealed to a
+ * choice the rules refuse. NULL for other events. */
+static const json_t *stand_in_of(const json_t *event, const char *kind)
+{
+    if (strcmp(kind, "timeout") != 0 && strcmp(kind, "voided") != 0)
+        return NULL;
+    return json_object_get(json_object_get(event, "data"), "choice");
+}
+
+/* Checks that an event of a decision (id) belongs to the one open, opening
+ * it if none is, and names a seat the table holds (a "decided" event
+ * names none). */
+static bool joins_open_decision(open_decision *open, const char *kind,
+                                const char *id, json_int_t seat, long long seq,
+                                verify_report *report)
+{
+    if (id == NULL || strlen(id) >= sizeof open->id)
+        return verify_fail(report, seq, "event %lld names no decision", seq);
+    if (open->id[0] == '\0')
+        snprintf(open->id, sizeof open->id, "%s", id);
+    if (strcmp(open->id, id) != 0)
+        return verify_fail(report, seq,
+                           "event %lld belongs to decision %s while %s is open",
+                           seq, id, open->id);
+    if (strcmp(kind, "decided") != 0 &&
+        (seat < 0 || seat >= MAX_DECISION_SEATS))
+        return verify_fail(report, seq, "event %lld has no valid seat", seq);
+    return true;
+}
+
+static bool check_committed(open_decision *open, const json_t *event, int seat,
+                            long long seq, verify_report *report)
+{
+    sealed_seat *mine = &open->seats[seat];
+    if (mine->committed)
+        return verify_fail(report, seq, "seat %d committed twice to %s", seat,
+                           open->id);
+    if (!hex_bytes(data_string(event, "commitment"), mine->commitment,
+                   SEAL_HASH_BYTES))
+        return verify_fail(report, seq, "event %lld has no valid commitment",
+                           seq);
+    mine->committed = true;
+    return true;
+}
+
+static bool check_revealed(open_decision *open, const json_t *event, int seat,
+                           long long seq, verify_report *report)
+{
+    sealed_seat *mine = &open->seats[seat];
+    if (!mine->committed || mine->revealed)
+        return verify_fail(report, seq,
+                           "event %lld reveals a choice seat %d did not "
+                           "commit to (or revealed already)",
+                           seq, seat);
+    const json_t *action = NULL;
+    uint8_t nonce[SEAL_NONCE_BYTES];
+    if (!read_opening(event, &action, nonce))
+        return verify_fail(report, seq, "event %lld has no nonce or choice",
+                           seq);
+    if (!opens_commitment(event, open->id, seat, action, nonce,
+                          mine->commitment))
+        return verify_fail(report, seq,
+                           "event %lld: seat %d's revealed choice and nonce "
+                           "do not match its commitment",
+                           seq, seat);
+    mine->revealed = true;
+    mine->action = action;
+    report->commitments++;
+    return true;
+}
+
+/* A timeout's or a "voided" event's choice standing in for seat's. */
+static bool check_stand_in(open_decision *open, const json_t *event,
+                           const json_t *stand_in, bool voided, int seat,
+                           long long seq, verify_report *report)
+{
+    sealed_seat *mine = &open->seats[seat];
+    if (!mine->committed || mine->revealed)
+        return verify_fail(report, seq,
+                           "event %lld voids a commitment seat %d did not "
+                           "make (or revealed already)",
+                           seq, seat);
+    /* Voided at a reveal: the refused choice must open the commitment, or
+     * a seat could void a choice it never made. */
+    const json_t *action = NULL;
+    uint8_t nonce[SEAL_NONCE_BYTES];
+    if (voided && (!read_opening(event, &action, nonce) ||
+                   !opens_commitment(event, open->id, seat, action, nonce,
+                                     mine->commitment)))
+        return verify_fail(report, seq,
+                           "event %lld: seat %d's refused choice and nonce "
+                           "do not match its commitment",
+                           seq, seat);
+    if (voided)
+        report->commitments++;
+    mine->revealed = true;
+    mine->action = stand_in;
+    return true;
+}
+
+/* The "decided" event applies exactly the revealed choices of the seats
+ * that committed, and closes the decision. */
+static bool check_decided(open_decision *open, const json_t *event,
+                          long long seq, verify_report *report)
+{
+    const json_t *choices =
+        json_object_get(json_object_get(event, "data"), "choices");
+    size_t k;
+    const json_t *choice;
+    int count = 0;
+    json_array_foreach(choices, k, choice) {
+        json_int_t s = json_integer_value(json_object_get(choice, "seat"));
+        if (s < 0 || s >= MAX_DECISION_SEATS || !open->seats[s].revealed ||
+            !json_equal(open->seats[s].action,
+                        json_object_get(choice, "action")))
+            return verify_fail(report, seq,
+                               "event %lld applies a choice for seat %lld "
+                               "that is not the one revealed",
+                               seq, (long long)s);
+        count++;
+    }
+    for (int s = 0; s < MAX_DECISION_SEATS; s++) {
+        if (open->seats[s].committed && !open->seats[s].revealed)
+            return verify_fail(report, seq,
+                               "event %lld decides %s before seat %d revealed",
+                               seq, open->id, s);
+        if (open->seats[s].committed)
+            count--;
+    }
+    if (count != 0)
+        return verify_fail(report, seq,
+                           "event %lld's choices are not the committed seats'",
+                           seq);
+    memset(open, 0, sizeof *open);
+    return true;
+}
+
+/* Checks one event of the log against the decision open, if it is one of
+ * a sealed decision's. */
+static bool check_sealed_event(open_decision *open, const json_t *event,
+                               long long seq, verify_report *report)
+{
+    const char *kind = json_string_value(json_object_get(event, "kind"));
+    if (kind == NULL)
+        return verify_fail(report, seq, "event %lld has no kind", seq);
+    if (strcmp(kind, "rewound") == 0) {
+        memset(open, 0, sizeof *open);
+        return true;
+    }
+    bool voided = strcmp(kind, "voided") == 0;
+    const json_t *stand_in = stand_in_of(event, kind);
+    if (voided && stand_in == NULL)
+        return verify_fail(report, seq,
+                           "event %lld voids a commitment and names no "
+                           "choice to stand in",
+                           seq);
+    bool committed = strcmp(kind, "committed") == 0;
+    bool revealed = strcmp(kind, "revealed") == 0;
+    bool decided = strcmp(kind, "decided") == 0;
+    if (!committed && !revealed && !decided && stand_in == NULL)
+        return true;
+    json_int_t seat = json_integer_value(json_object_get(event, "seat"));
+    if (!joins_open_decision(open, kind, data_string(event, "decision"), seat,
+                             seq, report))
+        return false;
+    if (stand_in != NULL)
+        return check_stand_in(open, event, stand_in, voided, (int)seat, seq,
+                              report);
+    if (committed)
+        return check_committed(open, event, (int)seat, seq, report);
+    if (revealed)
+        return check_revealed(open, event, (int)seat, seq, report);
+    return check_decided(open, event, seq, report);
 }
 
 static bool check_commitments(const json_t *events, verify_report *report)
 {
-    /* Decisions are resolved one at a time, so one table suffices: it is
-     * cleared at each "decided" event, and at each rewind (which only goes
-     * back to a point outside any decision, see replay.h). */
-    char decision[64] = "";
-    sealed_seat seats[MAX_DECISION_SEATS];
-    memset(seats, 0, sizeof seats);
+    open_decision open;
+    memset(&open, 0, sizeof open);
     size_t i;
     const json_t *event;
     json_array_foreach(events, i, event) {
-        long long seq = (long long)i + 1;
-        const char *kind = json_string_value(json_object_get(event, "kind"));
-        json_int_t seat = json_integer_value(json_object_get(event, "seat"));
-        const char *id = data_string(event, "decision");
-        if (kind == NULL)
-            return verify_fail(report, seq, "event %lld has no kind", seq);
-        if (strcmp(kind, "rewound") == 0) {
-            memset(seats, 0, sizeof seats);
-            decision[0] = '\0';
-            continue;
-        }
-        /* A timeout that names a choice voids a commitment that was never
-         * revealed, and a "voided" event one revealed to a choice the
-         * rules refuse: that choice stands in for it. */
-        const json_t *data = json_object_get(event, "data");
-        bool voided = strcmp(kind, "voided") == 0;
-        const json_t *stand_in = strcmp(kind, "timeout") == 0 || voided
-                                     ? json_object_get(data, "choice")
-                                     : NULL;
-        if (voided && stand_in == NULL)
-            return verify_fail(report, seq,
-                               "event %lld voids a commitment and names no "
-                               "choice to stand in",
-                               seq);
-        bool sealed_kind = strcmp(kind, "committed") == 0 ||
-                           strcmp(kind, "revealed") == 0 ||
-                           strcmp(kind, "decided") == 0 || stand_in != NULL;
-        if (!sealed_kind)
-            continue;
-        if (id == NULL || strlen(id) >= sizeof decision)
-            return verify_fail(report, seq, "event %lld names no decision", seq);
-        if (decision[0] == '\0')
-            snprintf(decision, sizeof decision, "%s", id);
-        if (strcmp(decision, id) != 0)
-            return verify_fail(report, seq,
-                        "event %lld belongs to decision %s while %s is open",
-                        seq, id, decision);
-        if (strcmp(kind, "decided") != 0 &&
-            (seat < 0 || seat >= MAX_DECISION_SEATS))
-            return verify_fail(report, seq, "event %lld has no valid seat", seq);
-        if (stand_in != NULL) {
-            if (!seats[seat].committed || seats[seat].revealed)
-                return verify_fail(report, seq,
-                            "event %lld voids a commitment seat %lld did not "
-                            "make (or revealed already)",
-                            seq, (long long)seat);
-            /* Voided at a reveal: the refused choice must open the
-             * commitment, or a seat could void a choice it never made. */
-            if (voided && !opens_commitment(event, id, (int)seat,
-                                            seats[seat].commitment))
-                return verify_fail(report, seq,
-                            "event %lld: seat %lld's refused choice and nonce "
-                            "do not match its commitment",
-                            seq, (long long)seat);
-            if (voided)
-                report->commitments++;
-            seats[seat].revealed = true;
-            seats[seat].action = (json_t *)stand_in;
-        } else if (strcmp(kind, "committed") == 0) {
-            if (seats[seat].committed)
-                return verify_fail(report, seq, "seat %lld committed twice to %s",
-                            (long long)seat, id);
-            if (!hex_bytes(data_string(event, "commitment"),
-                           seats[seat].commitment, SEAL_HASH_BYTES))
-                return verify_fail(report, seq, "event %lld has no valid commitment",
-                            seq);
-            seats[seat].committed = true;
-        } else if (strcmp(kind, "revealed") == 0) {
-            uint8_t nonce[SEAL_NONCE_BYTES], computed[SEAL_HASH_BYTES];
-            json_t *action = json_object_get(json_object_get(event, "data"),
-                                             "action");
-            if (!seats[seat].committed || seats[seat].revealed)
-                return verify_fail(report, seq,
-                            "event %lld reveals a choice seat %lld did not "
-                            "commit to (or revealed already)",
-                            seq, (long long)seat);
-            if (!hex_bytes(data_string(event, "nonce"), nonce, sizeof nonce) ||
-                action == NULL)
-                return verify_fail(report, seq, "event %lld has no nonce or choice",
-                            seq);
-            /* Bound to the match id the decision was played under (a
-             * copy imported under a new id keeps its original events). */
-            const char *match_ref =
-                json_string_value(json_object_get(event, "match"));
-            char *canonical = rules_sorted_json(action);
-            seal_choice_commitment(match_ref ? match_ref : "", id, (int)seat,
-                                   canonical, nonce, computed);
-            free(canonical);
-            if (sodium_memcmp(computed, seats[seat].commitment,
-                              SEAL_HASH_BYTES) != 0)
-                return verify_fail(report, seq,
-                            "event %lld: seat %lld's revealed choice and nonce "
-                            "do not match its commitment",
-                            seq, (long long)seat);
-            seats[seat].revealed = true;
-            seats[seat].action = action;
-            report->commitments++;
-        } else {
-            const json_t *choices = json_object_get(json_object_get(event, "data"),
-                                                    "choices");
-            size_t k;
-            const json_t *choice;
-            int count = 0;
-            json_array_foreach(choices, k, choice) {
-                json_int_t s = json_integer_value(json_object_get(choice, "seat"));
-                if (s < 0 || s >= MAX_DECISION_SEATS || !seats[s].revealed ||
-                    !json_equal(seats[s].action,
-                                json_object_get(choice, "action")))
-                    return verify_fail(report, seq,
-                                "event %lld applies a choice for seat %lld "
-                                "that is not the one revealed",
-                                seq, (long long)s);
-                count++;
-            }
-            for (int s = 0; s < MAX_DECISION_SEATS; s++) {
-                if (seats[s].committed && !seats[s].revealed)
-                    return verify_fail(report, seq,
-                                "event %lld decides %s before seat %d revealed",
-                                seq, id, s);
-                if (seats[s].committed)
-                    count--;
-            }
-            if (count != 0)
-                return verify_fail(report, seq,
-                            "event %lld's choices are not the committed seats'",
-                            seq);
-            memset(seats, 0, sizeof seats);
-            decision[0] = '\0';
-        }
+        if (!check_sealed_event(&open, event, (long long)i + 1, report))
+            return false;
     }
     return true;
 }

@@ -25,6 +25,7 @@
 #include "notify/mail_answers.h"
 #include "notify/mail_failures.h"
 #include "play/players.h"
+#include "store/bytea.h"
 #include "store/db.h"
 #include "store/db_params.h"
 #include "store/mail_confirmations.h"

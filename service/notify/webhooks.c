@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "store/bytea.h"
 #include "store/db.h"
 #include "store/db_params.h"
 #include "core/config.h"
@@ -190,11 +191,8 @@ json_t *webhooks_register(long long player_id, long long match_id,
     /* Associated data: the negated webhook id, never a match id. */
     uint8_t sealed[WEBHOOKS_SECRET_MAX + SEAL_OVERHEAD];
     seal_encrypt(-webhook_id, (const uint8_t *)secret, secret_len, sealed);
-    char sealed_hex[2 * sizeof sealed + 3];
-    sealed_hex[0] = '\\';
-    sealed_hex[1] = 'x';
-    sodium_bin2hex(sealed_hex + 2, sizeof sealed_hex - 2, sealed,
-                   secret_len + SEAL_OVERHEAD);
+    char sealed_hex[BYTEA_TEXT_SIZE(sizeof sealed)];
+    bytea_write(sealed, secret_len + SEAL_OVERHEAD, sealed_hex);
     char created_at[32];
     if (!store_webhooks_insert(conn, webhook_id, player_id, match_id, url,
                                sealed_hex, chat_format_name(format),
@@ -328,9 +326,7 @@ int webhooks_load(PGconn *conn, long long webhook_id,
     const char *hex = PQgetvalue(r, 0, STORE_WEBHOOKS_LOAD_SEALED);
     uint8_t sealed[WEBHOOKS_SECRET_MAX + SEAL_OVERHEAD];
     size_t sealed_len = 0;
-    bool ok = strncmp(hex, "\\x", 2) == 0 &&
-              sodium_hex2bin(sealed, sizeof sealed, hex + 2, strlen(hex + 2),
-                             NULL, &sealed_len, NULL) == 0 &&
+    bool ok = bytea_read(hex, sealed, sizeof sealed, &sealed_len) &&
               sealed_len > SEAL_OVERHEAD &&
               sealed_len - SEAL_OVERHEAD < WEBHOOKS_SECRET_MAX &&
               seal_decrypt(-webhook_id, sealed, sealed_len, (uint8_t *)secret);

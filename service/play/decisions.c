@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "store/db.h"
-#include "store/db_params.h"
 #include "core/log.h"
 #include "core/hex.h"
 #include "play/append.h"
@@ -20,15 +19,6 @@
 #include "store/matches.h"
 #include "store/store.h"
 
-typedef struct seat_choice {
-    bool committed;
-    bool client_mode;
-    bool revealed;
-    uint8_t commitment[SEAL_HASH_BYTES];
-    uint8_t *sealed;       /* server mode, until revealed (malloc'd) */
-    size_t sealed_len;
-} seat_choice;
-
 /* Everything a use case needs about an open decision. */
 typedef struct decision_ctx {
     PGconn *conn;
@@ -39,59 +29,15 @@ typedef struct decision_ctx {
     rules_pending pending;
     char match_ref[32];
     int seat;
-    seat_choice seats[STORE_MAX_SEATS];
+    sealed_choice seats[SEALED_CHOICES_MAX_SEATS];
 } decision_ctx;
 
 static void ctx_free(decision_ctx *ctx)
 {
-    for (int s = 0; s < STORE_MAX_SEATS; s++)
-        free(ctx->seats[s].sealed);
+    sealed_choices_free(ctx->seats);
     if (ctx->state != NULL)
         ctx->engine->destroy(ctx->state);
     store_match_free(&ctx->match);
-}
-
-static bool bytea_hex(const char *text, uint8_t **out, size_t *len)
-{
-    if (strncmp(text, "\\x", 2) != 0)
-        return false;
-    size_t hex_len = strlen(text + 2);
-    *out = malloc(hex_len / 2 + 1);
-    return sodium_hex2bin(*out, hex_len / 2, text + 2, hex_len, NULL, len,
-                          NULL) == 0;
-}
-
-static bool load_choices(decision_ctx *ctx, apierr *err)
-{
-    db_params p = {0};
-    db_params_int(&p, ctx->match.match_id);
-    db_params_text(&p, ctx->pending.decision);
-    PGresult *result = db_query(
-        ctx->conn,
-        "SELECT seat, mode, commitment, sealed, revealed FROM sealed_choices"
-        " WHERE match_id = $1 AND decision = $2",
-        p.count, p.values, PGRES_TUPLES_OK, err);
-    if (result == NULL)
-        return false;
-    for (int row = 0; row < PQntuples(result); row++) {
-        int seat = atoi(PQgetvalue(result, row, 0));
-        if (seat < 0 || seat >= STORE_MAX_SEATS)
-            continue;
-        seat_choice *c = &ctx->seats[seat];
-        uint8_t *commitment = NULL;
-        size_t len = 0;
-        c->committed = true;
-        c->client_mode = strcmp(PQgetvalue(result, row, 1), "client") == 0;
-        c->revealed = strcmp(PQgetvalue(result, row, 4), "t") == 0;
-        if (bytea_hex(PQgetvalue(result, row, 2), &commitment, &len) &&
-            len == SEAL_HASH_BYTES)
-            memcpy(c->commitment, commitment, SEAL_HASH_BYTES);
-        free(commitment);
-        if (!PQgetisnull(result, row, 3))
-            bytea_hex(PQgetvalue(result, row, 3), &c->sealed, &c->sealed_len);
-    }
-    PQclear(result);
-    return true;
 }
 
 /* Loads the match and its open decision; the caller must hold a seat in it
@@ -135,7 +81,8 @@ static bool open_decision(decision_ctx *ctx, const caller *who,
         return apierr_set(err, 409, "not_your_decision",
                           "your seat has no choice to make in %s",
                           ctx->pending.decision);
-    return load_choices(ctx, err);
+    return sealed_choices_load(ctx->conn, ctx->match.match_id,
+                               ctx->pending.decision, ctx->seats, err);
 }
 
 /* The choice as its canonical bytes plus the nonce, for sealing. */
@@ -147,6 +94,25 @@ static json_t *sealed_payload(const uint8_t *plain, size_t len,
     memcpy(nonce, plain, SEAL_NONCE_BYTES);
     return json_loadb((const char *)plain + SEAL_NONCE_BYTES,
                       len - SEAL_NONCE_BYTES, 0, NULL);
+}
+
+/* The choice the service sealed (len bytes: nonce + choice under the
+ * service key), as a new reference, and its nonce; NULL when it cannot be
+ * opened with this service's key file. */
+static json_t *open_sealed(long long match_id, const uint8_t *sealed,
+                           size_t len, uint8_t nonce[SEAL_NONCE_BYTES])
+{
+    if (sealed == NULL || len <= SEAL_OVERHEAD + SEAL_NONCE_BYTES)
+        return NULL;
+    uint8_t *plain = malloc(len);
+    if (plain == NULL)
+        abort();
+    json_t *choice = NULL;
+    if (seal_decrypt(match_id, sealed, len, plain))
+        choice = sealed_payload(plain, len - SEAL_OVERHEAD, nonce);
+    sodium_memzero(plain, len);
+    free(plain);
+    return choice;
 }
 
 static json_t *revealed_event(int seat, const char *decision,
@@ -190,19 +156,6 @@ static json_t *default_choice(const decision_ctx *ctx, int seat)
     return first;
 }
 
-static bool mark_revealed(PGconn *conn, long long match_id,
-                          const char *decision, int seat, apierr *err)
-{
-    db_params p = {0};
-    db_params_int(&p, match_id);
-    db_params_text(&p, decision);
-    db_params_int(&p, seat);
-    return db_command(conn,
-                      "UPDATE sealed_choices SET revealed = true, sealed = NULL"
-                      " WHERE match_id = $1 AND decision = $2 AND seat = $3",
-                      p.count, p.values, err);
-}
-
 /* Checks that action is a choice the rules accept for seat now. */
 static bool choice_is_legal(const decision_ctx *ctx, int seat,
                             const json_t *action, apierr *err)
@@ -239,17 +192,12 @@ static bool advance(decision_ctx *ctx, json_t *const *lead, int lead_count,
     }
     bool ok = true;
     for (int s = 0; ok && all_committed && s < ctx->match.seat_count; s++) {
-        seat_choice *c = &ctx->seats[s];
+        sealed_choice *c = &ctx->seats[s];
         if (!(ctx->pending.seats & (1u << s)) || c->revealed || c->client_mode)
             continue;
-        uint8_t *plain = malloc(c->sealed_len);
         uint8_t nonce[SEAL_NONCE_BYTES];
-        json_t *action = NULL;
-        if (c->sealed_len > SEAL_OVERHEAD &&
-            seal_decrypt(ctx->match.match_id, c->sealed, c->sealed_len, plain))
-            action = sealed_payload(plain, c->sealed_len - SEAL_OVERHEAD, nonce);
-        sodium_memzero(plain, c->sealed_len);
-        free(plain);
+        json_t *action =
+            open_sealed(ctx->match.match_id, c->sealed, c->sealed_len, nonce);
         if (action == NULL) {
             ok = apierr_set(err, 500, "sealed_choice",
                             "seat %d's sealed choice cannot be opened with "
@@ -260,8 +208,8 @@ static bool advance(decision_ctx *ctx, json_t *const *lead, int lead_count,
         events[count++] = revealed_event(s, ctx->pending.decision, action, nonce);
         revealed_actions[s] = action;
         c->revealed = true;
-        ok = mark_revealed(ctx->conn, ctx->match.match_id,
-                           ctx->pending.decision, s, err);
+        ok = sealed_choices_mark_revealed(ctx->conn, ctx->match.match_id,
+                                          ctx->pending.decision, s, err);
     }
     for (int s = 0; s < ctx->match.seat_count; s++) {
         if ((ctx->pending.seats & (1u << s)) && !ctx->seats[s].revealed)
@@ -314,10 +262,11 @@ static json_t *decision_answer(const decision_ctx *ctx, bool decided,
     ctx->engine->pending(ctx->state, &pending);
     long long id = ctx->match.match_id;
     uint32_t committed = 0, unrevealed = 0;
-    if (pending.wait == RULES_WAIT_SIMULTANEOUS) {
-        committed = sealed_choices_committed(ctx->conn, id, pending.decision);
-        unrevealed = sealed_choices_unrevealed(ctx->conn, id, pending.decision);
-    }
+    apierr ignored;
+    /* A failed read shows nobody as committed, as the views do. */
+    if (pending.wait == RULES_WAIT_SIMULTANEOUS)
+        sealed_choices_progress(ctx->conn, id, pending.decision, &committed,
+                                &unrevealed, &ignored);
     return json_pack("{s:s,s:I,s:s,s:b,s:b,s:o,s:o}", "decision",
                      ctx->pending.decision, "seq",
                      (json_int_t)ctx->match.head_seq, "hash", head_hash,
@@ -405,17 +354,10 @@ static void seal_for_seat(const decision_ctx *ctx, int seat,
  * deadlocking. 409 when the match moved on since ctx was loaded. */
 static bool lock_match(const decision_ctx *ctx, apierr *err)
 {
-    db_params p = {0};
-    db_params_int(&p, ctx->match.match_id);
-    db_params_int(&p, ctx->match.head_seq);
-    PGresult *r = db_query(ctx->conn,
-                           "SELECT head_seq = $2::bigint FROM matches"
-                           " WHERE match_id = $1 FOR UPDATE",
-                           p.count, p.values, PGRES_TUPLES_OK, err);
-    if (r == NULL)
+    bool same = false;
+    if (!sealed_choices_hold_match(ctx->conn, ctx->match.match_id,
+                                   ctx->match.head_seq, &same, err))
         return false;
-    bool same = PQntuples(r) == 1 && strcmp(PQgetvalue(r, 0, 0), "t") == 0;
-    PQclear(r);
     if (!same) {
         apierr_set(err, 409, "stale_seq",
                    "the match moved on while this request was being "
@@ -430,30 +372,9 @@ static bool insert_choice(const decision_ctx *ctx, bool client_mode,
                           const uint8_t *sealed, size_t sealed_len,
                           apierr *err)
 {
-    char commitment_text[2 * SEAL_HASH_BYTES + 3];
-    char *sealed_text = NULL;
-    commitment_text[0] = '\\';
-    commitment_text[1] = 'x';
-    hex_encode(commitment, SEAL_HASH_BYTES, commitment_text + 2);
-    if (sealed != NULL) {
-        sealed_text = malloc(2 * sealed_len + 3);
-        sealed_text[0] = '\\';
-        sealed_text[1] = 'x';
-        hex_encode(sealed, sealed_len, sealed_text + 2);
-    }
-    db_params p = {0};
-    db_params_int(&p, ctx->match.match_id);
-    db_params_text(&p, ctx->pending.decision);
-    db_params_int(&p, ctx->seat);
-    db_params_text(&p, client_mode ? "client" : "server");
-    db_params_text(&p, commitment_text);
-    db_params_text(&p, sealed_text);
-    bool ok = db_command(ctx->conn,
-                         "INSERT INTO sealed_choices (match_id, decision, seat,"
-                         " mode, commitment, sealed) VALUES ($1, $2, $3, $4,"
-                         " $5, $6)",
-                         p.count, p.values, err);
-    free(sealed_text);
+    bool ok = sealed_choices_insert(
+        ctx->conn, ctx->match.match_id, ctx->pending.decision, ctx->seat,
+        client_mode, commitment, sealed, sealed_len, err);
     if (!ok && strcmp(err->code, "database:23505") == 0)
         apierr_set(err, 409, "already_committed",
                    "your seat has already committed to %s; a committed "
@@ -504,7 +425,7 @@ json_t *decisions_commit(const caller *who, long long match_id,
                           ctx.pending.decision, "commitment", commitment_hex,
                           "mode", client_mode ? "client" : "server");
     delegates_note(who, committed);
-    seat_choice *mine = &ctx.seats[ctx.seat];
+    sealed_choice *mine = &ctx.seats[ctx.seat];
     mine->committed = true;
     mine->client_mode = client_mode;
     memcpy(mine->commitment, commitment, sizeof commitment);
@@ -549,7 +470,7 @@ json_t *decisions_reveal(const caller *who, long long match_id,
     decision_ctx ctx;
     json_t *answer = NULL, *action = NULL, *revealed = NULL;
     json_t *revealed_actions[STORE_MAX_SEATS] = {0};
-    uint8_t nonce[SEAL_NONCE_BYTES], computed[SEAL_HASH_BYTES];
+    uint8_t nonce[SEAL_NONCE_BYTES];
     /* The body is judged before the match. */
     memset(&ctx, 0, sizeof ctx);
     if (!request_hex32(body, "nonce", "bad_nonce", nonce, err) ||
@@ -557,7 +478,7 @@ json_t *decisions_reveal(const caller *who, long long match_id,
         goto done;
     if (!open_decision(&ctx, who, match_id, decision, true, err))
         goto done;
-    seat_choice *mine = &ctx.seats[ctx.seat];
+    sealed_choice *mine = &ctx.seats[ctx.seat];
     if (!mine->committed || !mine->client_mode || mine->revealed) {
         apierr_set(err, 409, "nothing_to_reveal",
                    mine->revealed ? "your choice is already revealed"
@@ -578,11 +499,8 @@ json_t *decisions_reveal(const caller *who, long long match_id,
                                       err);
     if (action == NULL)
         goto done;
-    char *canonical = rules_sorted_json(action);
-    seal_choice_commitment(ctx.match_ref, ctx.pending.decision, ctx.seat,
-                           canonical, nonce, computed);
-    free(canonical);
-    if (sodium_memcmp(computed, mine->commitment, sizeof computed) != 0) {
+    if (!seal_choice_opens(ctx.match_ref, ctx.pending.decision, ctx.seat,
+                           action, nonce, mine->commitment)) {
         apierr_set(err, 422, "commitment_mismatch",
                    "this choice and nonce do not match your commitment to %s",
                    ctx.pending.decision);
@@ -616,10 +534,9 @@ json_t *decisions_reveal(const caller *who, long long match_id,
         goto done;
     bool decided = false, over = false;
     if (!lock_match(&ctx, err) ||
-        !mark_revealed(ctx.conn, match_id, ctx.pending.decision, ctx.seat,
-                       err) ||
-        !advance(&ctx, &revealed, 1, revealed_actions, &decided, &over,
-                 err)) {
+        !sealed_choices_mark_revealed(ctx.conn, match_id, ctx.pending.decision,
+                                      ctx.seat, err) ||
+        !advance(&ctx, &revealed, 1, revealed_actions, &decided, &over, err)) {
         store_rollback(ctx.conn);
         goto done;
     }
@@ -692,7 +609,7 @@ bool decisions_commit_default(PGconn *conn, long long match_id, int seat,
                               "committed", "seat", seat, "data", "decision",
                               ctx.pending.decision, "commitment",
                               commitment_hex, "mode", "server");
-        seat_choice *c = &ctx.seats[seat];
+        sealed_choice *c = &ctx.seats[seat];
         c->committed = true;
         memcpy(c->commitment, commitment, sizeof commitment);
         c->sealed = malloc(sealed_len);
@@ -728,7 +645,7 @@ bool decisions_void_reveal(PGconn *conn, long long match_id, int seat,
     if (ok && ctx.conn != conn)
         ok = apierr_set(err, 500, "internal",
                         "a deadline must act on the worker's connection");
-    seat_choice *c = &ctx.seats[seat < 0 ? 0 : seat % STORE_MAX_SEATS];
+    sealed_choice *c = &ctx.seats[seat < 0 ? 0 : seat % STORE_MAX_SEATS];
     if (ok && (!c->committed || !c->client_mode || c->revealed))
         ok = apierr_set(err, 409, "nothing_to_reveal",
                         "seat %d has no commitment of its own waiting to be "
@@ -749,9 +666,9 @@ bool decisions_void_reveal(PGconn *conn, long long match_id, int seat,
         revealed_actions[seat] = json_incref((json_t *)choice);
         c->revealed = true;
         bool decided = false, over = false;
-        ok = mark_revealed(conn, match_id, ctx.pending.decision, seat, err) &&
-             advance(&ctx, &timeout, 1, revealed_actions, &decided, &over,
-                     err);
+        ok = sealed_choices_mark_revealed(conn, match_id, ctx.pending.decision,
+                                          seat, err) &&
+             advance(&ctx, &timeout, 1, revealed_actions, &decided, &over, err);
     }
     if (ok)
         log_info("match %s: seat %d did not reveal in time; its commitment "
@@ -793,6 +710,83 @@ static int decision_exists(PGconn *conn, const store_match *match,
            strcmp(pending.decision, decision) == 0;
 }
 
+/* Whether event is of kind and is seat's in decision. */
+static bool seat_event(const json_t *event, const char *kind,
+                       const char *decision, int seat)
+{
+    const char *its_kind = json_string_value(json_object_get(event, "kind"));
+    const char *of = json_string_value(
+        json_object_get(json_object_get(event, "data"), "decision"));
+    return its_kind != NULL && strcmp(its_kind, kind) == 0 && of != NULL &&
+           strcmp(of, decision) == 0 &&
+           json_integer_value(json_object_get(event, "seat")) == seat;
+}
+
+/* Adds to entry what the log made public of seat's revealed choice in
+ * decision: the choice and nonce that open its commitment, or the choice
+ * that stood in for it. */
+static void add_public_outcome(json_t *entry, const json_t *log,
+                               const char *decision, int seat)
+{
+    size_t i;
+    json_t *event;
+    json_array_foreach(log, i, event) {
+        json_t *data = json_object_get(event, "data");
+        if (seat_event(event, "revealed", decision, seat)) {
+            json_object_set(entry, "action", json_object_get(data, "action"));
+            json_object_set(entry, "nonce", json_object_get(data, "nonce"));
+        }
+        /* A commitment revealed to a choice the rules refuse is void. */
+        if (seat_event(event, "voided", decision, seat)) {
+            json_object_set(entry, "action", json_object_get(data, "choice"));
+            json_object_set(entry, "refused_action",
+                            json_object_get(data, "action"));
+            json_object_set(entry, "nonce", json_object_get(data, "nonce"));
+            json_object_set_new(entry, "voided", json_true());
+        }
+        /* So is one never revealed in time; the deadline's choice stood
+         * in for it. */
+        if (seat_event(event, "timeout", decision, seat) &&
+            json_object_get(data, "choice") != NULL) {
+            json_object_set(entry, "action", json_object_get(data, "choice"));
+            json_object_set_new(entry, "voided", json_true());
+        }
+    }
+}
+
+/* Adds to entry the seat's own sealed choice and its nonce, opened with
+ * the service key, for the seat itself to read back. */
+static void add_own_choice(json_t *entry, long long match_id,
+                           const sealed_choice *choice)
+{
+    uint8_t nonce[SEAL_NONCE_BYTES];
+    json_t *mine =
+        open_sealed(match_id, choice->sealed, choice->sealed_len, nonce);
+    if (mine == NULL)
+        return;
+    char nonce_hex[2 * SEAL_NONCE_BYTES + 1];
+    hex_encode(nonce, sizeof nonce, nonce_hex);
+    sodium_memzero(nonce, sizeof nonce);
+    json_object_set_new(entry, "your_choice", mine);
+    json_object_set_new(entry, "your_nonce", json_string(nonce_hex));
+}
+
+/* The entry of a seat that committed: who and how, the commitment, and
+ * once revealed what the log made public. */
+static json_t *committed_entry(int seat, const sealed_choice *choice,
+                               const json_t *log, const char *decision)
+{
+    char commitment_hex[2 * SEAL_HASH_BYTES + 1];
+    hex_encode(choice->commitment, SEAL_HASH_BYTES, commitment_hex);
+    json_t *entry =
+        json_pack("{s:i,s:b,s:s,s:s,s:b}", "seat", seat, "committed", 1, "mode",
+                  choice->client_mode ? "client" : "server", "commitment",
+                  commitment_hex, "revealed", choice->revealed);
+    if (choice->revealed)
+        add_public_outcome(entry, log, decision, seat);
+    return entry;
+}
+
 json_t *decisions_show(const caller *who, long long match_id,
                        const char *decision, apierr *err)
 {
@@ -803,104 +797,39 @@ json_t *decisions_show(const caller *who, long long match_id,
     int my_seat = who ? request_seat_of(&match, who->player_id) : -1;
     char ref[32];
     store_match_ref(match_id, ref);
-    db_params p = {0};
-    db_params_int(&p, match_id);
-    db_params_text(&p, decision);
-    PGresult *result = db_query(
-        conn,
-        "SELECT seat, mode, encode(commitment, 'hex'), revealed,"
-        " sealed IS NOT NULL, sealed FROM sealed_choices"
-        " WHERE match_id = $1 AND decision = $2 ORDER BY seat",
-        p.count, p.values, PGRES_TUPLES_OK, err);
-    if (result == NULL) {
-        store_match_free(&match);
-        return NULL;
-    }
+    sealed_choice seats[SEALED_CHOICES_MAX_SEATS] = {0};
+    json_t *log = NULL, *answer = NULL;
+    if (!sealed_choices_load(conn, match_id, decision, seats, err))
+        goto done;
+    bool any_committed = false;
+    for (int s = 0; s < SEALED_CHOICES_MAX_SEATS; s++)
+        any_committed = any_committed || seats[s].committed;
     /* The reveals themselves are public events. */
-    json_t *log = store_events_after(conn, match_id, 0, 100000, err);
+    log = store_events_after(conn, match_id, 0, 100000, err);
     int known = log == NULL ? -1
-                : PQntuples(result) > 0
+                : any_committed
                     ? 1
                     : decision_exists(conn, &match, log, decision, err);
-    if (known <= 0) {
-        if (known == 0)
-            apierr_set(err, 404, "no_such_decision",
-                       "match %s has no decision %s", ref, decision);
-        json_decref(log);
-        PQclear(result);
-        store_match_free(&match);
-        return NULL;
-    }
-    json_t *seats = json_array();
-    json_t *answer = json_pack("{s:s,s:s,s:o}", "match", ref, "decision",
-                               decision, "seats", seats);
-    for (int row = 0; row < PQntuples(result); row++) {
-        int seat = atoi(PQgetvalue(result, row, 0));
-        bool revealed = strcmp(PQgetvalue(result, row, 3), "t") == 0;
-        json_t *entry = json_pack("{s:i,s:b,s:s,s:s,s:b}", "seat", seat,
-                                  "committed", 1, "mode",
-                                  PQgetvalue(result, row, 1), "commitment",
-                                  PQgetvalue(result, row, 2), "revealed",
-                                  revealed);
-        size_t i;
-        json_t *event;
-        json_array_foreach(log, i, event) {
-            json_t *data = json_object_get(event, "data");
-            const char *kind = json_string_value(json_object_get(event, "kind"));
-            const char *of = json_string_value(json_object_get(data, "decision"));
-            if (revealed && kind && strcmp(kind, "revealed") == 0 && of &&
-                strcmp(of, decision) == 0 &&
-                json_integer_value(json_object_get(event, "seat")) == seat) {
-                json_object_set(entry, "action", json_object_get(data, "action"));
-                json_object_set(entry, "nonce", json_object_get(data, "nonce"));
-            }
-            /* A commitment never revealed in time is void; the deadline's
-             * choice stood in for it. */
-            /* Nor is one revealed to a choice the rules refuse. */
-            if (revealed && kind && strcmp(kind, "voided") == 0 && of &&
-                strcmp(of, decision) == 0 &&
-                json_integer_value(json_object_get(event, "seat")) == seat) {
-                json_object_set(entry, "action",
-                                json_object_get(data, "choice"));
-                json_object_set(entry, "refused_action",
-                                json_object_get(data, "action"));
-                json_object_set(entry, "nonce", json_object_get(data, "nonce"));
-                json_object_set_new(entry, "voided", json_true());
-            }
-            if (revealed && kind && strcmp(kind, "timeout") == 0 && of &&
-                strcmp(of, decision) == 0 &&
-                json_object_get(data, "choice") != NULL &&
-                json_integer_value(json_object_get(event, "seat")) == seat) {
-                json_object_set(entry, "action",
-                                json_object_get(data, "choice"));
-                json_object_set_new(entry, "voided", json_true());
-            }
-        }
+    if (known == 0)
+        apierr_set(err, 404, "no_such_decision", "match %s has no decision %s",
+                   ref, decision);
+    if (known <= 0)
+        goto done;
+    json_t *entries = json_array();
+    answer = json_pack("{s:s,s:s,s:o}", "match", ref, "decision", decision,
+                       "seats", entries);
+    for (int s = 0; s < SEALED_CHOICES_MAX_SEATS; s++) {
+        if (!seats[s].committed)
+            continue;
+        json_t *entry = committed_entry(s, &seats[s], log, decision);
         /* A seat may read back its own sealed choice. */
-        if (seat == my_seat && !revealed &&
-            strcmp(PQgetvalue(result, row, 4), "t") == 0) {
-            uint8_t *sealed = NULL;
-            size_t len = 0;
-            if (bytea_hex(PQgetvalue(result, row, 5), &sealed, &len) &&
-                len > SEAL_OVERHEAD + SEAL_NONCE_BYTES) {
-                uint8_t *plain = malloc(len);
-                uint8_t nonce[SEAL_NONCE_BYTES];
-                if (seal_decrypt(match_id, sealed, len, plain)) {
-                    json_t *mine = sealed_payload(plain, len - SEAL_OVERHEAD, nonce);
-                    char nonce_hex[2 * SEAL_NONCE_BYTES + 1];
-                    hex_encode(nonce, sizeof nonce, nonce_hex);
-                    json_object_set_new(entry, "your_choice", mine);
-                    json_object_set_new(entry, "your_nonce", json_string(nonce_hex));
-                }
-                sodium_memzero(plain, len);
-                free(plain);
-            }
-            free(sealed);
-        }
-        json_array_append_new(seats, entry);
+        if (s == my_seat && !seats[s].revealed)
+            add_own_choice(entry, match_id, &seats[s]);
+        json_array_append_new(entries, entry);
     }
+done:
     json_decref(log);
-    PQclear(result);
+    sealed_choices_free(seats);
     store_match_free(&match);
     return answer;
 }

@@ -54,8 +54,10 @@ static uint32_t committed_seats(long long match_id, const rules_pending *pending
     PGconn *conn = db_conn(&err);
     if (conn == NULL)
         return 0;
-    *unrevealed = sealed_choices_unrevealed(conn, match_id, pending->decision);
-    return sealed_choices_committed(conn, match_id, pending->decision);
+    uint32_t committed = 0;
+    sealed_choices_progress(conn, match_id, pending->decision, &committed,
+                            unrevealed, &err);
+    return committed;
 }
 
 /* A match that ended by forfeit is over although its rules still wait

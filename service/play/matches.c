@@ -52,21 +52,18 @@ static int requested_seats(const json_t *body, const rules_engine *engine,
     return (int)json_integer_value(seats);
 }
 
+/* The player's public entropy, if the body gives any (else ""), as 64
+ * lower-case hex digits. */
 static bool entropy_of(const json_t *body, char out[65], apierr *err)
 {
     const json_t *entropy = json_object_get(body, "entropy");
     out[0] = '\0';
     if (entropy == NULL || json_is_null(entropy))
         return true;
-    const char *hex = json_string_value(entropy);
     uint8_t bytes[32];
-    size_t len = 0;
-    if (hex == NULL || strlen(hex) != 64 ||
-        sodium_hex2bin(bytes, sizeof bytes, hex, 64, NULL, &len, NULL) != 0 ||
-        len != 32)
-        return apierr_set(err, 400, "bad_entropy",
-                          "entropy must be 32 bytes as 64 hex digits");
-    sodium_bin2hex(out, 65, bytes, sizeof bytes);
+    if (!request_hex32(body, "entropy", "bad_entropy", bytes, err))
+        return false;
+    hex_encode(bytes, sizeof bytes, out);
     return true;
 }
 

@@ -1,11 +1,11 @@
 /* delegate_grants.c */
 #include "store/delegate_grants.h"
 
-#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/bytea.h"
 #include "store/db.h"
 #include "store/db_params.h"
 
@@ -40,7 +40,7 @@ static void scope_text(unsigned scope, char out[32])
 /* The text forms of a grant's key, scope and matches, which its
  * statements' parameters borrow. */
 typedef struct grant_text {
-    char key[2 * 32 + 3]; /* bytea hex input: \x and 64 digits */
+    char key[BYTEA_TEXT_SIZE(32)];
     char scope[32];
     char *matches; /* "{…}", or NULL for all matches; malloc'd */
 } grant_text;
@@ -51,10 +51,7 @@ typedef struct grant_text {
 static void grant_params(const store_grant *grant, const char *grant_request,
                          grant_text *text, db_params *p)
 {
-    text->key[0] = '\\';
-    text->key[1] = 'x';
-    sodium_bin2hex(text->key + 2, sizeof text->key - 2, grant->public_key,
-                   32);
+    bytea_write(grant->public_key, 32, text->key);
     scope_text(grant->scope, text->scope);
     text->matches = grant->all_matches
                         ? NULL
@@ -183,12 +180,7 @@ static bool read_grant(const PGresult *r, int row, store_grant *grant)
     grant->delegate_id = atoll(PQgetvalue(r, row, 0));
     grant->player_id = atoll(PQgetvalue(r, row, 1));
     snprintf(grant->key_id, sizeof grant->key_id, "%s", PQgetvalue(r, row, 2));
-    const char *key = PQgetvalue(r, row, 3);
-    size_t got = 0;
-    if (strncmp(key, "\\x", 2) != 0 ||
-        sodium_hex2bin(grant->public_key, 32, key + 2, strlen(key + 2), NULL,
-                       &got, NULL) != 0 ||
-        got != 32)
+    if (!bytea_read_exact(PQgetvalue(r, row, 3), grant->public_key, 32))
         return false;
     snprintf(grant->name, sizeof grant->name, "%s", PQgetvalue(r, row, 4));
     static const unsigned bits[] = {STORE_GRANT_VIEW, STORE_GRANT_MOVE,

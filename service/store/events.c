@@ -1,4 +1,5 @@
 /* events.c: the hash-chained event log and its snapshots (events.h). */
+#include "store/bytea.h"
 #include "store/events.h"
 
 #include <sodium.h>
@@ -131,8 +132,8 @@ bool store_append(PGconn *conn, store_match *match, json_t *const *events,
         if ((kind && kinds[i] == NULL) || prevs[i] == NULL ||
             hashes[i] == NULL)
             abort();
-        store_bytea_param(prev, sizeof prev, prevs[i]);
-        store_bytea_param(hash, sizeof hash, hashes[i]);
+        bytea_write(prev, sizeof prev, prevs[i]);
+        bytea_write(hash, sizeof hash, hashes[i]);
         memcpy(prev, hash, sizeof prev);
     }
     memcpy(hash, prev, sizeof hash);
@@ -142,7 +143,7 @@ bool store_append(PGconn *conn, store_match *match, json_t *const *events,
      * and the events. Queued in a transaction: its failure comes with the
      * statement that next needs a result, the COMMIT at the latest. */
     char hash_text[2 * STORE_HASH_BYTES + 3];
-    store_bytea_param(hash, sizeof hash, hash_text);
+    bytea_write(hash, sizeof hash, hash_text);
     char *arrays[5];
     for (int c = 0; c < 5; c++)
         arrays[c] = array_literal(columns[c], count);
@@ -235,9 +236,9 @@ bool store_verify_chain(PGconn *conn, long long match_id, bool *ok,
             *ok = false;
             break;
         }
-        store_bytea_value(PQgetvalue(result, row, 2), stored_prev,
+        bytea_read_exact(PQgetvalue(result, row, 2), stored_prev,
                           sizeof stored_prev);
-        store_bytea_value(PQgetvalue(result, row, 3), stored, sizeof stored);
+        bytea_read_exact(PQgetvalue(result, row, 3), stored, sizeof stored);
         chain_hash(chain, PQgetvalue(result, row, 1), computed);
         if (sodium_memcmp(stored_prev, chain, sizeof chain) != 0) {
             snprintf(reason, reason_size,
@@ -254,7 +255,7 @@ bool store_verify_chain(PGconn *conn, long long match_id, bool *ok,
     if (*ok && rows > 0) {
         uint8_t head_hash[STORE_HASH_BYTES];
         long long head = atoll(PQgetvalue(result, 0, 4));
-        store_bytea_value(PQgetvalue(result, 0, 5), head_hash,
+        bytea_read_exact(PQgetvalue(result, 0, 5), head_hash,
                           sizeof head_hash);
         if (head != expected_seq - 1 ||
             sodium_memcmp(head_hash, chain, sizeof chain) != 0) {

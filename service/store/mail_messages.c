@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/hex.h"
+#include "store/bytea.h"
 #include "store/db.h"
 #include "store/db_params.h"
 
@@ -61,8 +61,8 @@ bool store_mail_messages_record(PGconn *conn, const char *key,
                                 const char *via, const char *outcome,
                                 long long player_id, apierr *err)
 {
-    char sha[2 * 32 + 3] = "\\x";
-    hex_encode(sha256, 32, sha + 2);
+    char sha[BYTEA_TEXT_SIZE(32)];
+    bytea_write(sha256, 32, sha);
     db_params p = {0};
     db_params_text(&p, key);
     db_params_text(&p, sha);

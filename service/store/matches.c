@@ -1,4 +1,5 @@
 /* matches.c: the match rows and their seats (matches.h). */
+#include "store/bytea.h"
 #include "store/matches.h"
 
 #include <stdio.h>
@@ -15,8 +16,8 @@ bool store_insert_match(PGconn *conn, const store_match *match, apierr *err)
     char zero_hash[2 * STORE_HASH_BYTES + 3];
     char sealed[2 * sizeof match->sealed_seed + 3];
     uint8_t zeros[STORE_HASH_BYTES] = {0};
-    store_bytea_param(zeros, sizeof zeros, zero_hash);
-    store_bytea_param(match->sealed_seed, sizeof match->sealed_seed, sealed);
+    bytea_write(zeros, sizeof zeros, zero_hash);
+    bytea_write(match->sealed_seed, sizeof match->sealed_seed, sealed);
     char *options = rules_sorted_json(match->options);
     db_params p = {0};
     db_params_int(&p, match->match_id);
@@ -91,9 +92,9 @@ bool store_load_match_reachable(PGconn *conn, long long match_id,
     snprintf(match->status, sizeof match->status, "%s",
              PQgetvalue(result, 0, 4));
     match->head_seq = atoll(PQgetvalue(result, 0, 5));
-    bool ok = store_bytea_value(PQgetvalue(result, 0, 6), match->head_hash,
+    bool ok = bytea_read_exact(PQgetvalue(result, 0, 6), match->head_hash,
                                 STORE_HASH_BYTES) &&
-              store_bytea_value(PQgetvalue(result, 0, 7), match->sealed_seed,
+              bytea_read_exact(PQgetvalue(result, 0, 7), match->sealed_seed,
                                 sizeof match->sealed_seed);
     match->created_by = atoll(PQgetvalue(result, 0, 8));
     json_t *seats = PQgetisnull(result, 0, 9)
@@ -201,8 +202,8 @@ bool store_import_match(PGconn *conn, const store_match *match,
 {
     char head_hash[2 * STORE_HASH_BYTES + 3];
     char sealed[2 * sizeof match->sealed_seed + 3];
-    store_bytea_param(match->head_hash, STORE_HASH_BYTES, head_hash);
-    store_bytea_param(match->sealed_seed, sizeof match->sealed_seed, sealed);
+    bytea_write(match->head_hash, STORE_HASH_BYTES, head_hash);
+    bytea_write(match->sealed_seed, sizeof match->sealed_seed, sealed);
     db_params exists = {0};
     db_params_int(&exists, match->match_id);
     PGresult *found = db_query(conn,

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/hex.h"
+#include "store/bytea.h"
 #include "store/db.h"
 #include "store/db_params.h"
 #include "store/store.h"
@@ -35,7 +35,7 @@ bool store_find_key(PGconn *conn, const char *key_id, uint8_t public_key[32],
     if (result == NULL)
         return false;
     bool found = PQntuples(result) > 0 &&
-                 store_bytea_value(PQgetvalue(result, 0, 0), public_key, 32);
+                 bytea_read_exact(PQgetvalue(result, 0, 0), public_key, 32);
     if (found)
         *player_id = atoll(PQgetvalue(result, 0, 1));
     PQclear(result);
@@ -100,8 +100,8 @@ bool store_player_keys_add(PGconn *conn, long long player_id,
                            char key_id[40], apierr *err)
 {
     store_key_id(public_key, key_id);
-    char key_text[2 * 32 + 3] = "\\x";
-    hex_encode(public_key, 32, key_text + 2);
+    char key_text[BYTEA_TEXT_SIZE(32)];
+    bytea_write(public_key, 32, key_text);
     db_params p = {0};
     db_params_text(&p, key_id);
     db_params_int(&p, player_id);

@@ -1,4 +1,5 @@
 /* players.c: the players' rows (players.h). */
+#include "store/bytea.h"
 #include "store/players.h"
 
 #include <sodium.h>
@@ -53,7 +54,7 @@ bool store_create_player(PGconn *conn, const char *name, const char *email,
         *player_id = 1;
     char key_text[2 * 32 + 3] = "";
     if (public_key != NULL)
-        store_bytea_param(public_key, 32, key_text);
+        bytea_write(public_key, 32, key_text);
     db_params player = {0};
     db_params_int(&player, *player_id);
     db_params_text(&player, name);
@@ -100,7 +101,7 @@ bool store_import_player(PGconn *conn, long long player_id, const char *name,
 {
     char key_text[2 * 32 + 3] = "";
     if (public_key != NULL)
-        store_bytea_param(public_key, 32, key_text);
+        bytea_write(public_key, 32, key_text);
     db_params find = {0};
     db_params_int(&find, player_id);
     db_params_text(&find, public_key ? key_id : "");
@@ -117,7 +118,7 @@ bool store_import_player(PGconn *conn, long long player_id, const char *name,
     bool same = public_key == NULL;
     if (public_key != NULL && !PQgetisnull(result, 0, 1)) {
         uint8_t stored[32];
-        same = store_bytea_value(PQgetvalue(result, 0, 1), stored,
+        same = bytea_read_exact(PQgetvalue(result, 0, 1), stored,
                                  sizeof stored) &&
                sodium_memcmp(stored, public_key, sizeof stored) == 0;
     }

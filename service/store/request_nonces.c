@@ -1,5 +1,6 @@
 /* request_nonces.c: the stored answers of signed requests
  * (request_nonces.h). */
+#include "store/bytea.h"
 #include "store/request_nonces.h"
 
 #include <sodium.h>
@@ -27,7 +28,7 @@ int store_find_nonce(PGconn *conn, const char *key_id, const char *nonce,
     if (PQntuples(result) > 0) {
         uint8_t stored[32];
         found = 2;
-        if (store_bytea_value(PQgetvalue(result, 0, 0), stored,
+        if (bytea_read_exact(PQgetvalue(result, 0, 0), stored,
                               sizeof stored) &&
             sodium_memcmp(stored, digest, sizeof stored) == 0) {
             found = 1;
@@ -58,7 +59,7 @@ bool store_save_nonce(PGconn *conn, const char *key_id, const char *nonce,
                       apierr *err)
 {
     char digest_text[2 * 32 + 3];
-    store_bytea_param(digest, 32, digest_text);
+    bytea_write(digest, 32, digest_text);
     db_params p = {0};
     db_params_text(&p, key_id);
     db_params_text(&p, nonce);

@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "core/hex.h"
+#include "store/bytea.h"
 #include "store/db.h"
 #include "store/db_params.h"
 
@@ -25,22 +25,14 @@ int store_sign_in_links_since(PGconn *conn, const char *email,
     return count;
 }
 
-static void digest_param(const uint8_t digest[SIGN_IN_DIGEST_BYTES],
-                         char out[2 * SIGN_IN_DIGEST_BYTES + 3])
-{
-    out[0] = '\\';
-    out[1] = 'x';
-    hex_encode(digest, SIGN_IN_DIGEST_BYTES, out + 2);
-}
-
 bool store_sign_in_links_insert(PGconn *conn, const char *email,
                                 long long player_id,
                                 const uint8_t digest[SIGN_IN_DIGEST_BYTES],
                                 long long now, long long expires,
                                 apierr *err)
 {
-    char digest_text[2 * SIGN_IN_DIGEST_BYTES + 3];
-    digest_param(digest, digest_text);
+    char digest_text[BYTEA_TEXT_SIZE(SIGN_IN_DIGEST_BYTES)];
+    bytea_write(digest, SIGN_IN_DIGEST_BYTES, digest_text);
     db_params old = {0};
     db_params_text(&old, email);
     db_params_int(&old, now - 24 * 3600);
@@ -68,8 +60,8 @@ bool store_sign_in_links_find(PGconn *conn,
                               store_sign_in_link *link, bool *found,
                               apierr *err)
 {
-    char digest_text[2 * SIGN_IN_DIGEST_BYTES + 3];
-    digest_param(digest, digest_text);
+    char digest_text[BYTEA_TEXT_SIZE(SIGN_IN_DIGEST_BYTES)];
+    bytea_write(digest, SIGN_IN_DIGEST_BYTES, digest_text);
     db_params p = {0};
     db_params_text(&p, digest_text);
     PGresult *r = db_query(conn,

@@ -1,4 +1,4 @@
-/* store.c: the transaction, public ids and bytea text (store.h). */
+/* store.c: the transaction and public ids (store.h). */
 #include "store/store.h"
 
 #include <errno.h>
@@ -8,24 +8,6 @@
 #include <string.h>
 
 #include "store/db.h"
-
-void store_bytea_param(const uint8_t *bytes, size_t len, char *out)
-{
-    out[0] = '\\';
-    out[1] = 'x';
-    sodium_bin2hex(out + 2, 2 * len + 1, bytes, len);
-}
-
-bool store_bytea_value(const char *text, uint8_t *out, size_t len)
-{
-    size_t got = 0;
-    if (strncmp(text, "\\x", 2) != 0)
-        return false;
-    if (sodium_hex2bin(out, len, text + 2, strlen(text + 2), NULL, &got,
-                       NULL) != 0)
-        return false;
-    return got == len;
-}
 
 bool store_begin(PGconn *conn, apierr *err)
 {

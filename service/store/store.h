@@ -1,15 +1,21 @@
-/* store.h: what every module of store/ shares, one module per table (or
- * close group of tables) owning that table's statements: matches.h
- * (matches and seats), events.h (the hash-chained event log and its
- * snapshots), players.h, player_keys.h, request_nonces.h, invitations.h,
- * delegate_grants.h, sign_in_links.h, sealed_choices.h, and reachability.h
- * (who in a match can be notified).
+/* store.h: what every module of store/ shares. Each table (or close group
+ * of tables) has one module owning its statements, so that a schema change
+ * touches one file: matches.h (matches and seats), events.h (the
+ * hash-chained event log and its snapshots), players.h, player_keys.h,
+ * request_nonces.h, invitations.h, delegate_grants.h, sign_in_links.h,
+ * sealed_choices.h, deadlines.h, vacations.h, outbox.h, webhooks.h,
+ * notification_settings.h, nudges.h, mail_answers.h, mail_failures.h,
+ * mail_messages.h, mail_confirmations.h, player_stream.h, and the reads
+ * that serve one use case across tables (match_lists.h, log_marks.h,
+ * match_locks.h, savepoint.h); reachability.h is who in a match can be
+ * notified, migrate.h the schema's migrations,
+ * bytea.h the text form bytea travels in, db.h the connections.
  *
- * Here: the transaction a use case composes their functions in, the
- * public ids, and the text form bytea travels in. Store functions take the
- * caller's connection so a use case can compose several of them in one
- * transaction (store_begin … store_commit); they return false (or NULL,
- * or -1) with err filled on failure.
+ * Here: the transaction a use case composes their functions in, and the
+ * public ids. Store functions take the caller's connection so a use case
+ * can compose several of them in one transaction (store_begin …
+ * store_commit); they return false (or NULL, or -1) with err filled on
+ * failure. make check fails on SQL anywhere outside store/.
  */
 #ifndef SERVICE_STORE_H
 #define SERVICE_STORE_H
@@ -43,16 +49,5 @@ void store_match_ref(long long match_id, char out[32]);
 long long store_parse_match_ref(const char *text);
 void store_player_ref(long long player_id, char out[32]);
 long long store_parse_player_ref(const char *text);
-
-/* The size of len bytes as bytea text ('\x', two hex digits a byte, NUL). */
-#define STORE_BYTEA_TEXT(len) (2 * (len) + 3)
-
-/* Writes len bytes as bytea text ('\x<hex>') into out, which holds
- * STORE_BYTEA_TEXT(len) characters. */
-void store_bytea_param(const uint8_t *bytes, size_t len, char *out);
-
-/* Reads bytea text into out: false unless it is '\x' and exactly len
- * bytes of hex. */
-bool store_bytea_value(const char *text, uint8_t *out, size_t len);
 
 #endif
