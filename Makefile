@@ -6,7 +6,8 @@
 #                50 crash cycles of pbemd and PostgreSQL (CRASH_CYCLES=…),
 #                5 failovers to a synchronous standby (FAILOVER_CYCLES=…)
 #   make check   static analysis (cppcheck), the layering check (no include
-#                loops) and no getenv outside service/core/config.c
+#                loops), no getenv outside service/core/config.c, no SQL
+#                outside service/store/, header guards named after their paths
 #   make docs    docs/configuration.md, from pbemd's table of variables
 #   make SAN=1 … AddressSanitizer + UndefinedBehaviorSanitizer build
 #   V=1          show full command lines
@@ -237,10 +238,13 @@ verify: $(BUILD)/pbem
 	$(Q)$(BUILD)/pbem verify $(if $(URL),--url $(URL)) $(MATCH)
 
 # Static analysis, no include loop between service/ modules or folders,
-# and the environment read in service/core/config.c only.
+# the environment read in service/core/config.c only, SQL in service/store/
+# only, and every header's guard its path.
 check:
 	scripts/cycles.sh
 	scripts/check_getenv.sh
+	scripts/check_sql.sh
+	scripts/header_guards.sh
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
 	    --inline-suppr -Irules -Iservice rules service cli
 

@@ -1,6 +1,6 @@
 /* json_io.h: JSON in and out for the command-line tool. */
-#ifndef JSON_IO_H
-#define JSON_IO_H
+#ifndef CLI_JSON_IO_H
+#define CLI_JSON_IO_H
 
 #include <jansson.h>
 #include <stdio.h>

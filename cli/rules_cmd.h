@@ -5,8 +5,8 @@
  * database and no server. A position is an engine snapshot (JSON) read from
  * standard input and written, pretty-printed, to standard output.
  */
-#ifndef RULES_CMD_H
-#define RULES_CMD_H
+#ifndef CLI_RULES_CMD_H
+#define CLI_RULES_CMD_H
 
 /* Runs `pbem rules …`; argv[0] is "rules". Returns the exit code: 0 ok,
  * 1 a move or position refused by the rules (the sentence on stderr),

@@ -1,6 +1,6 @@
 /* verify_cmd.h: `pbem verify`, checking a match from its public log. */
-#ifndef VERIFY_CMD_H
-#define VERIFY_CMD_H
+#ifndef CLI_VERIFY_CMD_H
+#define CLI_VERIFY_CMD_H
 
 /* pbem verify [--url URL] MATCH   fetch the log from a server
  * pbem verify --file FILE         a saved log: the events array, or the

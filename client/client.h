@@ -3,8 +3,8 @@
  * httpsig. Used by the pbem command, the benchmarks and the end-to-end
  * tests. One client per thread (it keeps one curl handle, so connections
  * are reused). Call curl_global_init and sodium_init first. */
-#ifndef CLIENT_H
-#define CLIENT_H
+#ifndef CLIENT_CLIENT_H
+#define CLIENT_CLIENT_H
 
 #include <jansson.h>
 #include <stdbool.h>

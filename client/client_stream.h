@@ -4,8 +4,8 @@
  * are read at once and whose body (chunked or not) is read on demand,
  * each read bounded by a timeout. For tests and benchmarks that hold many
  * streams open at once (a socket each, no thread). */
-#ifndef CLIENT_STREAM_H
-#define CLIENT_STREAM_H
+#ifndef CLIENT_CLIENT_STREAM_H
+#define CLIENT_CLIENT_STREAM_H
 
 #include <stdbool.h>
 #include <stddef.h>

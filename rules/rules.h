@@ -12,8 +12,8 @@
  *
  * Seats are numbered 0 .. seats-1 in play order ("clockwise" = increasing).
  */
-#ifndef RULES_H
-#define RULES_H
+#ifndef RULES_RULES_H
+#define RULES_RULES_H
 
 #include <jansson.h>
 #include <stdbool.h>

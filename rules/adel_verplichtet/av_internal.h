@@ -1,7 +1,7 @@
 /* av_internal.h: the state and helpers shared by the Adel Verplichtet
  * engine's files. Nothing outside rules/adel_verplichtet/ includes it. */
-#ifndef AV_INTERNAL_H
-#define AV_INTERNAL_H
+#ifndef RULES_ADEL_VERPLICHTET_AV_INTERNAL_H
+#define RULES_ADEL_VERPLICHTET_AV_INTERNAL_H
 
 #include <stdbool.h>
 #include <stdint.h>

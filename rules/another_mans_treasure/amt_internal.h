@@ -1,8 +1,8 @@
 /* amt_internal.h: the state and helpers shared by the Another Man's
  * Treasure engine's files. Nothing here is seen outside the engine (the
  * engine's own tests include it to build rulebook positions). */
-#ifndef AMT_INTERNAL_H
-#define AMT_INTERNAL_H
+#ifndef RULES_ANOTHER_MANS_TREASURE_AMT_INTERNAL_H
+#define RULES_ANOTHER_MANS_TREASURE_AMT_INTERNAL_H
 
 #include "another_mans_treasure.h"
 #include "rng.h"

@@ -1,8 +1,8 @@
 /* antiquity_quest.h: the Antiquity Quest engine (rulebook
  * shared/rules/antiquity-quest.md), reached only through its rules_engine
  * table. Everything else in this folder is private to the engine. */
-#ifndef AQ_ANTIQUITY_QUEST_H
-#define AQ_ANTIQUITY_QUEST_H
+#ifndef RULES_ANTIQUITY_QUEST_ANTIQUITY_QUEST_H
+#define RULES_ANTIQUITY_QUEST_ANTIQUITY_QUEST_H
 
 #include "rules.h"
 

@@ -7,8 +7,8 @@
  * side's cache or a collection. A "side" is a seat, or a partnership when
  * playing in pairs (seat s and seat s + seats/2 form side s % (seats/2)).
  */
-#ifndef AQ_INTERNAL_H
-#define AQ_INTERNAL_H
+#ifndef RULES_ANTIQUITY_QUEST_AQ_INTERNAL_H
+#define RULES_ANTIQUITY_QUEST_AQ_INTERNAL_H
 
 #include <stdbool.h>
 #include <stdint.h>

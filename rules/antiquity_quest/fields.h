@@ -5,8 +5,8 @@
  * mostly follow from it. Card lists are read word by word, and every card
  * is placed in exactly one place: a second place for the same card, or a
  * word that is no card, is a failure that names both places or the word. */
-#ifndef AQ_FIELDS_H
-#define AQ_FIELDS_H
+#ifndef RULES_ANTIQUITY_QUEST_FIELDS_H
+#define RULES_ANTIQUITY_QUEST_FIELDS_H
 
 #include "aq_internal.h"
 

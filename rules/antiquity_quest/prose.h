@@ -2,8 +2,8 @@
  * and wrapped between words into lines of at most AQ_PROSE_WIDTH
  * characters; a paragraph's continuation lines are indented two spaces
  * more than its first. Used by view_text.c. Out of memory aborts. */
-#ifndef AQ_PROSE_H
-#define AQ_PROSE_H
+#ifndef RULES_ANTIQUITY_QUEST_PROSE_H
+#define RULES_ANTIQUITY_QUEST_PROSE_H
 
 #include <stddef.h>
 

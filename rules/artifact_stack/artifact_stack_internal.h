@@ -1,8 +1,8 @@
 /* artifact_stack_internal.h: the state and the verbs shared by the files of
  * the Artifact Stack engine. Nothing outside rules/artifact_stack/ (and its
  * tests) includes this header. */
-#ifndef ARTIFACT_STACK_INTERNAL_H
-#define ARTIFACT_STACK_INTERNAL_H
+#ifndef RULES_ARTIFACT_STACK_ARTIFACT_STACK_INTERNAL_H
+#define RULES_ARTIFACT_STACK_ARTIFACT_STACK_INTERNAL_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* qq_internal.h: types and verbs shared by the files of the Quarriors
  * engine. Nothing here is seen outside rules/quarriors/. */
-#ifndef QQ_INTERNAL_H
-#define QQ_INTERNAL_H
+#ifndef RULES_QUARRIORS_QQ_INTERNAL_H
+#define RULES_QUARRIORS_QQ_INTERNAL_H
 
 #include "rng.h"
 #include "rules.h"

@@ -5,8 +5,8 @@
  * phases and places. Every name written here is read back by the same
  * module's comparison, so a name never has two spellings in the engine.
  * Nothing here is seen outside rules/quarriors/. */
-#ifndef QQ_NAMES_H
-#define QQ_NAMES_H
+#ifndef RULES_QUARRIORS_QQ_NAMES_H
+#define RULES_QUARRIORS_QQ_NAMES_H
 
 #include "qq_internal.h"
 

@@ -5,8 +5,8 @@
  * (README "Snapshot" lists every mark). snapshot_save.c writes it,
  * snapshot_load.c reads it back through the names of the position's
  * cards and quests. Nothing here is seen outside rules/quarriors/. */
-#ifndef QQ_SNAPSHOT_H
-#define QQ_SNAPSHOT_H
+#ifndef RULES_QUARRIORS_QQ_SNAPSHOT_H
+#define RULES_QUARRIORS_QQ_SNAPSHOT_H
 
 #include "qq_names.h"
 

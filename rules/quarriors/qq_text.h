@@ -3,8 +3,8 @@
  * lines after a paragraph's first indented by two spaces (nothing is
  * aligned in columns, so it reads the same in any font). Out of memory
  * aborts. Nothing here is seen outside rules/quarriors/. */
-#ifndef QQ_TEXT_H
-#define QQ_TEXT_H
+#ifndef RULES_QUARRIORS_QQ_TEXT_H
+#define RULES_QUARRIORS_QQ_TEXT_H
 
 #include <stddef.h>
 

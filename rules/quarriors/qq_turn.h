@@ -2,8 +2,8 @@
  * move to the phase it belongs to). Nothing here is seen outside
  * rules/quarriors/, and only the files that play a turn include it.
  */
-#ifndef QQ_TURN_H
-#define QQ_TURN_H
+#ifndef RULES_QUARRIORS_QQ_TURN_H
+#define RULES_QUARRIORS_QQ_TURN_H
 
 #include "qq_internal.h"
 

@@ -1,6 +1,6 @@
 /* quarriors.h: the Quarriors engine with the Quartifacts quest rules. */
-#ifndef QQ_QUARRIORS_H
-#define QQ_QUARRIORS_H
+#ifndef RULES_QUARRIORS_QUARRIORS_H
+#define RULES_QUARRIORS_QUARRIORS_H
 
 #include "rules.h"
 

@@ -6,8 +6,8 @@
  * no open transaction between pages, so a stream can be read piecemeal on
  * the calling thread's connection (db.h) while the thread serves other
  * requests in between. */
-#ifndef SERVICE_EXPORT_H
-#define SERVICE_EXPORT_H
+#ifndef SERVICE_ADMIN_EXPORT_H
+#define SERVICE_ADMIN_EXPORT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -21,8 +21,8 @@
  * its head, and whoever must act now gets the usual "your turn"
  * notifications (seats of a sealed decision that have committed are not
  * asked again). */
-#ifndef SERVICE_IMPORT_H
-#define SERVICE_IMPORT_H
+#ifndef SERVICE_ADMIN_IMPORT_H
+#define SERVICE_ADMIN_IMPORT_H
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -26,8 +26,8 @@
  * with err filled: 400 a bad body, 404 no such match, seat or player, 409
  * the match's status forbids it, 422 a rewind target that is not
  * allowed. */
-#ifndef SERVICE_REPAIR_H
-#define SERVICE_REPAIR_H
+#ifndef SERVICE_ADMIN_REPAIR_H
+#define SERVICE_ADMIN_REPAIR_H
 
 #include <jansson.h>
 

@@ -7,8 +7,8 @@
  * Admin signatures are single-use, like a player's: a state-changing
  * request retried with the same nonce gets its first answer back and is
  * never applied twice, and any other reuse of a nonce is refused (401). */
-#ifndef SERVICE_ADMIN_H
-#define SERVICE_ADMIN_H
+#ifndef SERVICE_AUTH_ADMIN_H
+#define SERVICE_AUTH_ADMIN_H
 
 #include <stdbool.h>
 #include <stdint.h>

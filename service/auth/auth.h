@@ -2,8 +2,8 @@
  * (Ed25519) with an RFC 9530 Content-Digest over its body; auth checks the
  * signature policy (httpsig), finds the key, verifies, and says which player
  * it is. Any failure is a 401 with a sentence saying what to fix. */
-#ifndef SERVICE_AUTH_H
-#define SERVICE_AUTH_H
+#ifndef SERVICE_AUTH_AUTH_H
+#define SERVICE_AUTH_AUTH_H
 
 #include <stdbool.h>
 #include <stdint.h>

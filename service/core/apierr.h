@@ -1,8 +1,8 @@
 /* apierr.h: the service's one error value. Every layer below the HTTP
  * handlers fills one of these, and every handler ends by turning it into
  * the same JSON body: {"error": {"code": "...", "message": "..."}}. */
-#ifndef SERVICE_APIERR_H
-#define SERVICE_APIERR_H
+#ifndef SERVICE_CORE_APIERR_H
+#define SERVICE_CORE_APIERR_H
 
 #include <stdbool.h>
 

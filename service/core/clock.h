@@ -12,8 +12,8 @@
  * Transport times stay on the system clock whatever the file says:
  * signature freshness, webhook timestamps, mail Date headers, outbox
  * retries. */
-#ifndef SERVICE_CLOCK_H
-#define SERVICE_CLOCK_H
+#ifndef SERVICE_CORE_CLOCK_H
+#define SERVICE_CORE_CLOCK_H
 
 #include <stdbool.h>
 

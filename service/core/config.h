@@ -14,8 +14,8 @@
  *
  * `pbemd config` prints the values in effect (config_print) and
  * docs/configuration.md is this table written out (config_markdown). */
-#ifndef SERVICE_CONFIG_H
-#define SERVICE_CONFIG_H
+#ifndef SERVICE_CORE_CONFIG_H
+#define SERVICE_CORE_CONFIG_H
 
 #include <stdbool.h>
 #include <stdio.h>

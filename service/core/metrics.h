@@ -1,8 +1,8 @@
 /* metrics.h: counters for GET /metrics, in Prometheus text format:
  * requests by route and status, a request latency histogram, events
  * appended, deadline worker passes, mail answers sent. Safe to call from any thread. */
-#ifndef SERVICE_METRICS_H
-#define SERVICE_METRICS_H
+#ifndef SERVICE_CORE_METRICS_H
+#define SERVICE_CORE_METRICS_H
 
 #include <stddef.h>
 

@@ -9,8 +9,8 @@
  * time bank is drawn down; when that is gone too, the match's deadline
  * action fires. A paused span stops the clock, so every one of these
  * moments moves by the part of the pause that falls before it. */
-#ifndef SERVICE_DEADLINE_MATH_H
-#define SERVICE_DEADLINE_MATH_H
+#ifndef SERVICE_DEADLINES_DEADLINE_MATH_H
+#define SERVICE_DEADLINES_DEADLINE_MATH_H
 
 /* A span in which a seat's clock does not run: [from, until). */
 typedef struct deadline_span {

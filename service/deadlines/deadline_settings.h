@@ -6,8 +6,8 @@
  *                "vacation_days_max": 14}
  * No "deadline" (or null): the match has no deadlines. They never change
  * after creation, so a process may cache them. */
-#ifndef SERVICE_DEADLINE_SETTINGS_H
-#define SERVICE_DEADLINE_SETTINGS_H
+#ifndef SERVICE_DEADLINES_DEADLINE_SETTINGS_H
+#define SERVICE_DEADLINES_DEADLINE_SETTINGS_H
 
 #include <jansson.h>
 #include <libpq-fe.h>

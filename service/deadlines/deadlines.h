@@ -9,8 +9,8 @@
  * act, so they survive restarts and every process sees the same clocks;
  * the deadline worker (deadline_worker.h) fires them. Times are match time
  * (clock.h), unix seconds; the arithmetic is deadline_math.h's. */
-#ifndef SERVICE_DEADLINES_H
-#define SERVICE_DEADLINES_H
+#ifndef SERVICE_DEADLINES_DEADLINES_H
+#define SERVICE_DEADLINES_DEADLINES_H
 
 #include <jansson.h>
 #include <libpq-fe.h>

@@ -5,8 +5,8 @@
  * client reads it; an event stream, stream_routes.h). Stopping is
  * graceful: it stops accepting, ends open event streams, lets in-flight
  * requests finish, then closes. */
-#ifndef SERVICE_HTTP_H
-#define SERVICE_HTTP_H
+#ifndef SERVICE_HTTP_HTTP_H
+#define SERVICE_HTTP_HTTP_H
 
 #include <stdbool.h>
 #include <stddef.h>

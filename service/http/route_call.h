@@ -2,8 +2,8 @@
  * checked who may call and read the body before it runs) and the few
  * things a handler may still read from the request itself: its query
  * string and its preferences. */
-#ifndef SERVICE_HTTP_ROUTE_H
-#define SERVICE_HTTP_ROUTE_H
+#ifndef SERVICE_HTTP_ROUTE_CALL_H
+#define SERVICE_HTTP_ROUTE_CALL_H
 
 #include <jansson.h>
 #include <microhttpd.h>

@@ -38,8 +38,8 @@
  * the bot's own request signed by the granted key and covering its
  * Pbem-On-Behalf-Of; the sealed choices match the log's
  * commitments and cover the decision in progress, if any. */
-#ifndef SERVICE_EXPORT_CHECK_H
-#define SERVICE_EXPORT_CHECK_H
+#ifndef SERVICE_LEDGER_EXPORT_CHECK_H
+#define SERVICE_LEDGER_EXPORT_CHECK_H
 
 #include <jansson.h>
 #include <stddef.h>

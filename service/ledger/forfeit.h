@@ -5,8 +5,8 @@
  * forfeited share the last place; every other seat keeps its place in the
  * engine's ranking of the scores so far (with the rulebook's tie-breaks),
  * the forfeited seats taken out of it. Scores are not changed. */
-#ifndef SERVICE_FORFEIT_H
-#define SERVICE_FORFEIT_H
+#ifndef SERVICE_LEDGER_FORFEIT_H
+#define SERVICE_LEDGER_FORFEIT_H
 
 #include <jansson.h>
 #include <stdint.h>

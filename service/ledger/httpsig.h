@@ -19,8 +19,8 @@
  * from several threads at once. Errors come back as one sentence a person
  * can read, never containing key material. Out of memory aborts with
  * file:line. */
-#ifndef HTTPSIG_H
-#define HTTPSIG_H
+#ifndef SERVICE_LEDGER_HTTPSIG_H
+#define SERVICE_LEDGER_HTTPSIG_H
 
 #include <stdbool.h>
 #include <stddef.h>

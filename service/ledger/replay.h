@@ -18,8 +18,8 @@
  *
  * Pure: no database, no clock. Events are the objects GET
  * /v1/matches/{id}/events returns, oldest first from seq 1. */
-#ifndef SERVICE_REPLAY_H
-#define SERVICE_REPLAY_H
+#ifndef SERVICE_LEDGER_REPLAY_H
+#define SERVICE_LEDGER_REPLAY_H
 
 #include <jansson.h>
 #include <stdbool.h>

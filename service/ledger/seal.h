@@ -4,8 +4,8 @@
  * randomness is derived from that seed and the players' public entropy, and
  * the seed is committed in the match's first event and revealed at its end,
  * so anyone can replay the match and check every shuffle. */
-#ifndef SERVICE_SEAL_H
-#define SERVICE_SEAL_H
+#ifndef SERVICE_LEDGER_SEAL_H
+#define SERVICE_LEDGER_SEAL_H
 
 #include <jansson.h>
 #include <stdbool.h>

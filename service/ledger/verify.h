@@ -10,8 +10,8 @@
  * "forfeited" events the result must be forfeit_result (forfeit.h). Pure:
  * no database, no clock. Shared by GET /v1/matches/{id}/verify and
  * `pbem verify`. */
-#ifndef SERVICE_VERIFY_H
-#define SERVICE_VERIFY_H
+#ifndef SERVICE_LEDGER_VERIFY_H
+#define SERVICE_LEDGER_VERIFY_H
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -13,8 +13,8 @@
  * PBEM_SMTP_PASSWORD, PBEM_MAIL_FROM ("pbem <turns@example.org>"),
  * PBEM_PUBLIC_URL (links in the mail),
  * PBEM_MAIL_REPLY_TO (the address people answer; reply_token.h). */
-#ifndef SERVICE_MAIL_H
-#define SERVICE_MAIL_H
+#ifndef SERVICE_NOTIFY_MAIL_H
+#define SERVICE_NOTIFY_MAIL_H
 
 #include <curl/curl.h>
 #include <jansson.h>

@@ -17,8 +17,8 @@
  * (where rows of the "admins" channel, deadline notices, are mailed;
  * without it they go to the dead letters at once, where the admin API
  * shows them); the delivery policy's variables are in notify_policy.h. */
-#ifndef SERVICE_NOTIFY_H
-#define SERVICE_NOTIFY_H
+#ifndef SERVICE_NOTIFY_NOTIFY_H
+#define SERVICE_NOTIFY_NOTIFY_H
 
 #include "core/apierr.h"
 #include "notify/notify_policy.h"

@@ -9,8 +9,8 @@
  * dead letters as single notifications. Rows about a turn the player has
  * taken meanwhile were cancelled before (store_outbox_cancel_pointless in
  * store/outbox.h). */
-#ifndef SERVICE_NOTIFY_DIGEST_H
-#define SERVICE_NOTIFY_DIGEST_H
+#ifndef SERVICE_NOTIFY_NOTIFY_DIGEST_H
+#define SERVICE_NOTIFY_NOTIFY_DIGEST_H
 
 #include <curl/curl.h>
 #include <libpq-fe.h>

@@ -21,8 +21,8 @@
  *
  * A notification's public id is "ntf_<match_id>_<outbox_id>"; it is also
  * the webhook-id of every delivery attempt of it. */
-#ifndef SERVICE_NOTIFY_OUTBOX_H
-#define SERVICE_NOTIFY_OUTBOX_H
+#ifndef SERVICE_NOTIFY_NOTIFY_OUTBOX_H
+#define SERVICE_NOTIFY_NOTIFY_OUTBOX_H
 
 #include <jansson.h>
 #include <libpq-fe.h>

@@ -10,8 +10,8 @@
  * and are cancelled once the player acts. PUT replaces the whole settings
  * (absent fields take the defaults above: every channel, UTC, no quiet
  * hours, no digest, no reminders); unknown fields are refused. */
-#ifndef SERVICE_NOTIFY_SETTINGS_H
-#define SERVICE_NOTIFY_SETTINGS_H
+#ifndef SERVICE_NOTIFY_NOTIFY_SETTINGS_H
+#define SERVICE_NOTIFY_NOTIFY_SETTINGS_H
 
 #include <jansson.h>
 

@@ -3,8 +3,8 @@
  * mode every value is HTML-escaped (& < > " '), so match and player data
  * can never become markup. An unknown name renders as nothing. There are
  * no conditionals or loops: callers pass prepared text. */
-#ifndef SERVICE_TEMPLATES_H
-#define SERVICE_TEMPLATES_H
+#ifndef SERVICE_NOTIFY_TEMPLATES_H
+#define SERVICE_NOTIFY_TEMPLATES_H
 
 #include <stdbool.h>
 

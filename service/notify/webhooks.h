@@ -16,8 +16,8 @@
  * Deliveries never follow redirects and, unless loopback is allowed for
  * tests, never connect to loopback, private, link-local or otherwise
  * internal addresses (checked on the address actually connected to). */
-#ifndef SERVICE_WEBHOOKS_H
-#define SERVICE_WEBHOOKS_H
+#ifndef SERVICE_NOTIFY_WEBHOOKS_H
+#define SERVICE_NOTIFY_WEBHOOKS_H
 
 #include <curl/curl.h>
 #include <jansson.h>

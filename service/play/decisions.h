@@ -10,8 +10,8 @@
  * revealed it applies the choices in seat order ("decided" event). Until
  * then no answer, event or log line holds a choice, except a seat reading
  * back its own. */
-#ifndef SERVICE_DECISIONS_H
-#define SERVICE_DECISIONS_H
+#ifndef SERVICE_PLAY_DECISIONS_H
+#define SERVICE_PLAY_DECISIONS_H
 
 #include <jansson.h>
 #include <libpq-fe.h>

@@ -4,8 +4,8 @@
  * which keeps the request's answer with its nonce, so a retried request
  * gets the stored answer. Every function returns a new JSON answer, or
  * NULL with err filled (its status is the HTTP status). */
-#ifndef SERVICE_MATCHES_H
-#define SERVICE_MATCHES_H
+#ifndef SERVICE_PLAY_MATCHES_H
+#define SERVICE_PLAY_MATCHES_H
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -4,8 +4,8 @@
  * the seed and every event that counts (replay.h: an admin's rewind undoes
  * the events it goes back over). The cache is only a cache: several
  * processes may serve one match. */
-#ifndef SERVICE_MATCHSTATE_H
-#define SERVICE_MATCHSTATE_H
+#ifndef SERVICE_PLAY_MATCHSTATE_H
+#define SERVICE_PLAY_MATCHSTATE_H
 
 #include <libpq-fe.h>
 

@@ -3,8 +3,8 @@
  * "nudge" notification on its channels, naming who nudged. A seat can be
  * nudged once per PBEM_NUDGE_HOURS (default 12) by anyone; a nudge inside
  * that window is 429 with Retry-After, so a nudge never becomes spam. */
-#ifndef SERVICE_NUDGE_H
-#define SERVICE_NUDGE_H
+#ifndef SERVICE_PLAY_NUDGE_H
+#define SERVICE_PLAY_NUDGE_H
 
 #include <jansson.h>
 

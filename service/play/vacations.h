@@ -6,8 +6,8 @@
  *   POST   /v1/players/me/vacation {"from": RFC 3339, "until": RFC 3339}
  *   GET    /v1/players/me/vacation
  *   DELETE /v1/players/me/vacation/{id}   (one that has begun ends now) */
-#ifndef SERVICE_VACATIONS_H
-#define SERVICE_VACATIONS_H
+#ifndef SERVICE_PLAY_VACATIONS_H
+#define SERVICE_PLAY_VACATIONS_H
 
 #include <jansson.h>
 #include <libpq-fe.h>

@@ -2,8 +2,8 @@
  * first use and kept for the thread's life (libpq connections must not be
  * shared between threads). Connection failures become one sentence that says
  * what to do, never a page of libpq noise, and never show a password. */
-#ifndef SERVICE_DB_H
-#define SERVICE_DB_H
+#ifndef SERVICE_STORE_DB_H
+#define SERVICE_STORE_DB_H
 
 #include <libpq-fe.h>
 #include <stdbool.h>

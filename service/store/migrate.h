@@ -3,8 +3,8 @@
  * a database that already holds a migration this build does not know (it
  * was migrated by a newer service). Safe to run from several processes at
  * once (an advisory lock serialises them). */
-#ifndef SERVICE_MIGRATE_H
-#define SERVICE_MIGRATE_H
+#ifndef SERVICE_STORE_MIGRATE_H
+#define SERVICE_STORE_MIGRATE_H
 
 #include <libpq-fe.h>
 #include <stdbool.h>

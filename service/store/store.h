@@ -17,8 +17,8 @@
  * store_commit); they return false (or NULL, or -1) with err filled on
  * failure. make check fails on SQL anywhere outside store/.
  */
-#ifndef SERVICE_STORE_H
-#define SERVICE_STORE_H
+#ifndef SERVICE_STORE_STORE_H
+#define SERVICE_STORE_STORE_H
 
 #include <libpq-fe.h>
 #include <stdbool.h>

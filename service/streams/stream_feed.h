@@ -18,8 +18,8 @@
  * SSE: "id: N\ndata: <json>\n\n"; a heartbeat is ": ping\n\n".
  * NDJSON: one JSON object a line; a player stream's lines carry their id
  * as "stream_id"; a heartbeat is an empty line. */
-#ifndef SERVICE_STREAM_FEED_H
-#define SERVICE_STREAM_FEED_H
+#ifndef SERVICE_STREAMS_STREAM_FEED_H
+#define SERVICE_STREAMS_STREAM_FEED_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -21,8 +21,8 @@
  * The same thread prunes players' stream items older than
  * PBEM_STREAM_KEEP_HOURS (168, a week) every PBEM_STREAM_PRUNE_SECONDS
  * (3600): a client may resume within that time (stream_feed.h). */
-#ifndef SERVICE_STREAMS_HUB_H
-#define SERVICE_STREAMS_HUB_H
+#ifndef SERVICE_STREAMS_STREAMS_HUB_H
+#define SERVICE_STREAMS_STREAMS_HUB_H
 
 #include <stdbool.h>
 

@@ -17,8 +17,8 @@
  *
  * Environment: PBEM_DEADLINES (0: no worker in this process),
  * PBEM_DEADLINE_POLL_MS (10000), PBEM_DEADLINE_BATCH (16). */
-#ifndef SERVICE_DEADLINE_WORKER_H
-#define SERVICE_DEADLINE_WORKER_H
+#ifndef SERVICE_TIMERS_DEADLINE_WORKER_H
+#define SERVICE_TIMERS_DEADLINE_WORKER_H
 
 #include "core/apierr.h"
 

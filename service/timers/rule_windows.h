@@ -6,8 +6,8 @@
  * it like any other row. When its time is up the seat passes, whatever
  * the match's deadline action: the rules, not the match's deadline
  * options, say what an unanswered window means. */
-#ifndef SERVICE_RULE_WINDOWS_H
-#define SERVICE_RULE_WINDOWS_H
+#ifndef SERVICE_TIMERS_RULE_WINDOWS_H
+#define SERVICE_TIMERS_RULE_WINDOWS_H
 
 #include <libpq-fe.h>
 #include <stdbool.h>

@@ -24,8 +24,8 @@
  *     change and the seat's clock stays fired until it acts.
  * A window row (a wait the rules bound in time) is not the match's
  * deadline: whatever the action, the seat passes (rule_windows.h). */
-#ifndef SERVICE_TIMEOUTS_H
-#define SERVICE_TIMEOUTS_H
+#ifndef SERVICE_TIMERS_TIMEOUTS_H
+#define SERVICE_TIMERS_TIMEOUTS_H
 
 #include <jansson.h>
 #include <libpq-fe.h>

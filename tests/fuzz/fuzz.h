@@ -8,8 +8,8 @@
  *
  * Inputs are split with fuzz_line: a target that needs several strings reads
  * them as lines, so a seed is a text file a person can read and edit. */
-#ifndef FUZZ_H
-#define FUZZ_H
+#ifndef TESTS_FUZZ_FUZZ_H
+#define TESTS_FUZZ_FUZZ_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* json_bodies_reach.h: body checks that sit behind a database call in their
  * use case, made callable for the json_bodies fuzz target. */
-#ifndef FUZZ_JSON_BODIES_REACH_H
-#define FUZZ_JSON_BODIES_REACH_H
+#ifndef TESTS_FUZZ_JSON_BODIES_REACH_H
+#define TESTS_FUZZ_JSON_BODIES_REACH_H
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -1,8 +1,8 @@
 /* script_tree.h: what the tests of the checks in scripts/ share: running a
  * check on a folder, and a throwaway tree of files to run it on (inside
  * the repository, as the checks take folders relative to it). */
-#ifndef TESTS_SCRIPT_TREE_H
-#define TESTS_SCRIPT_TREE_H
+#ifndef TESTS_SCRIPTS_SCRIPT_TREE_H
+#define TESTS_SCRIPTS_SCRIPT_TREE_H
 
 #include <stddef.h>
 

@@ -7,8 +7,8 @@
  * terminal would show it ("alice$ pbem view m_12"): docs/playing.md's
  * transcript comes from it.
  */
-#ifndef PLAYERS_RUN_H
-#define PLAYERS_RUN_H
+#ifndef TESTS_CLI_PLAYERS_PLAYERS_RUN_H
+#define TESTS_CLI_PLAYERS_PLAYERS_RUN_H
 
 #include <stdbool.h>
 

@@ -4,8 +4,8 @@
  * positions are read from rules/<game>/examples/, both relative to the
  * repository root, where the suite is run from.
  */
-#ifndef TEST_RUN_H
-#define TEST_RUN_H
+#ifndef TESTS_CLI_WORKBENCH_TEST_RUN_H
+#define TESTS_CLI_WORKBENCH_TEST_RUN_H
 
 #include <jansson.h>
 

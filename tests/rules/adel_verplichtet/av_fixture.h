@@ -1,7 +1,7 @@
 /* av_fixture.h: helpers the named tests use to set up rulebook positions
  * by hand (they reach the engine's state through av_internal.h). */
-#ifndef AV_FIXTURE_H
-#define AV_FIXTURE_H
+#ifndef TESTS_RULES_ADEL_VERPLICHTET_AV_FIXTURE_H
+#define TESTS_RULES_ADEL_VERPLICHTET_AV_FIXTURE_H
 
 #include "adel_verplichtet/adel_verplichtet.h"
 #include "adel_verplichtet/av_internal.h"

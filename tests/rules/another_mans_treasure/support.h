@@ -1,7 +1,7 @@
 /* support.h: building rulebook positions for the Another Man's Treasure
  * tests, and a fast random player. */
-#ifndef AMT_TEST_SUPPORT_H
-#define AMT_TEST_SUPPORT_H
+#ifndef TESTS_RULES_ANOTHER_MANS_TREASURE_SUPPORT_H
+#define TESTS_RULES_ANOTHER_MANS_TREASURE_SUPPORT_H
 
 #include "another_mans_treasure/amt_internal.h"
 

@@ -2,8 +2,8 @@
  * A fixture starts from a real setup, returns every hand and cache to the
  * draw pile, and then places named cards where a test wants them, so the
  * 217 cards stay accounted for and check() holds throughout. */
-#ifndef AQ_TEST_FIXTURE_H
-#define AQ_TEST_FIXTURE_H
+#ifndef TESTS_RULES_ANTIQUITY_QUEST_FIXTURE_H
+#define TESTS_RULES_ANTIQUITY_QUEST_FIXTURE_H
 
 #include "antiquity_quest/aq_internal.h"
 

@@ -1,7 +1,7 @@
 /* fixture.h: builds rulebook positions for the named tests by moving cards
  * of a freshly set-up match (keeping every invariant check() knows). */
-#ifndef AS_FIXTURE_H
-#define AS_FIXTURE_H
+#ifndef TESTS_RULES_ARTIFACT_STACK_FIXTURE_H
+#define TESTS_RULES_ARTIFACT_STACK_FIXTURE_H
 
 #include "artifact_stack/artifact_stack.h"
 #include "artifact_stack/artifact_stack_internal.h"

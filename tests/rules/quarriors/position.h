@@ -1,8 +1,8 @@
 /* position.h: test positions as a referee writes them: an example of
  * rules/quarriors/examples/ (the suite runs from the repository's root),
  * edited field by field in its JSON, then loaded. */
-#ifndef QQ_TEST_POSITION_H
-#define QQ_TEST_POSITION_H
+#ifndef TESTS_RULES_QUARRIORS_POSITION_H
+#define TESTS_RULES_QUARRIORS_POSITION_H
 
 #include "rules.h"
 

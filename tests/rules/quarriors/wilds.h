@@ -1,8 +1,8 @@
 /* wilds.h: test positions put the cards they need into the Wilds the way
  * setup could have dealt them: one card of each class (qq_check refuses
  * two Defender of the Pale side by side). */
-#ifndef QQ_TEST_WILDS_H
-#define QQ_TEST_WILDS_H
+#ifndef TESTS_RULES_QUARRIORS_WILDS_H
+#define TESTS_RULES_QUARRIORS_WILDS_H
 
 #include "quarriors/qq_internal.h"
 

@@ -1,8 +1,8 @@
 /* admin_support.h: what the admin suites share: the admin's key, matches
  * on a running server, exports split into lines and re-chained after an
  * edit, and a look at the outbox of the test's private database. */
-#ifndef TESTS_ADMIN_SUPPORT_H
-#define TESTS_ADMIN_SUPPORT_H
+#ifndef TESTS_SERVICE_ADMIN_ADMIN_SUPPORT_H
+#define TESTS_SERVICE_ADMIN_ADMIN_SUPPORT_H
 
 #include <jansson.h>
 #include <stdbool.h>

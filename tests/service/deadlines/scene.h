@@ -2,8 +2,8 @@
  * clock file every pbemd of the test reads (clock.h), servers sharing the
  * service key, matches created with deadline options, and bounded waits on
  * what the servers do (no sleeping on a guess). */
-#ifndef TESTS_DEADLINES_SCENE_H
-#define TESTS_DEADLINES_SCENE_H
+#ifndef TESTS_SERVICE_DEADLINES_SCENE_H
+#define TESTS_SERVICE_DEADLINES_SCENE_H
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -1,7 +1,7 @@
 /* fixtures.h: the vectors of ../shared/vectors/rfc9421.md, copied here so the
  * suite does not read files, and a small header table for requests. */
-#ifndef HTTPSIG_FIXTURES_H
-#define HTTPSIG_FIXTURES_H
+#ifndef TESTS_SERVICE_LEDGER_FIXTURES_H
+#define TESTS_SERVICE_LEDGER_FIXTURES_H
 
 #include "ledger/httpsig.h"
 

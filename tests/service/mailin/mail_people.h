@@ -2,8 +2,8 @@
  * nothing else: one starts it by writing to the service's address, invites
  * the others by mail, they answer "join", and each plays by answering the
  * latest mail the service sent them with one of the moves it lists. */
-#ifndef TESTS_MAILIN_MAIL_PEOPLE_H
-#define TESTS_MAILIN_MAIL_PEOPLE_H
+#ifndef TESTS_SERVICE_MAILIN_MAIL_PEOPLE_H
+#define TESTS_SERVICE_MAILIN_MAIL_PEOPLE_H
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -3,8 +3,8 @@
  * service sends, and mail handed in the way a mail server would: through
  * `pbem mail-in` (its exit status kept) or appended to a private Dovecot
  * that pbemd's IMAP worker reads. */
-#ifndef TESTS_MAILIN_MAIL_SCENE_H
-#define TESTS_MAILIN_MAIL_SCENE_H
+#ifndef TESTS_SERVICE_MAILIN_MAIL_SCENE_H
+#define TESTS_SERVICE_MAILIN_MAIL_SCENE_H
 
 #include <jansson.h>
 #include <stdbool.h>

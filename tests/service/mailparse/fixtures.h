@@ -1,7 +1,7 @@
 /* fixtures.h: the mails of fixtures/, as each mail program writes them,
  * read from the repository root (where make test runs the suites). */
-#ifndef TESTS_MAILPARSE_FIXTURES_H
-#define TESTS_MAILPARSE_FIXTURES_H
+#ifndef TESTS_SERVICE_MAILPARSE_FIXTURES_H
+#define TESTS_SERVICE_MAILPARSE_FIXTURES_H
 
 #include <stddef.h>
 

@@ -3,8 +3,8 @@
  * loopback SMTP receiver; players registered with or without an address;
  * requests signed by keys the server does not know yet (a browser about
  * to enrol); and the sign-in link read out of its mail. */
-#ifndef TESTS_PLAYERS_SCENE_H
-#define TESTS_PLAYERS_SCENE_H
+#ifndef TESTS_SERVICE_PLAYERS_PLAYERS_SCENE_H
+#define TESTS_SERVICE_PLAYERS_PLAYERS_SCENE_H
 
 #include <jansson.h>
 #include <stdbool.h>

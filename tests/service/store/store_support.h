@@ -1,7 +1,7 @@
 /* store_support.h: what the store suites set up alike: a schema of its
  * own with every migration applied, and a match row to append to. */
-#ifndef TESTS_SERVICE_STORE_SUPPORT_H
-#define TESTS_SERVICE_STORE_SUPPORT_H
+#ifndef TESTS_SERVICE_STORE_STORE_SUPPORT_H
+#define TESTS_SERVICE_STORE_STORE_SUPPORT_H
 
 #include <libpq-fe.h>
 

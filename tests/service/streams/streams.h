@@ -1,7 +1,7 @@
 /* streams.h: what the stream suites share: opening a stream on an e2e
  * server and reading its items as a client would. */
-#ifndef TESTS_SERVICE_STREAMS_H
-#define TESTS_SERVICE_STREAMS_H
+#ifndef TESTS_SERVICE_STREAMS_STREAMS_H
+#define TESTS_SERVICE_STREAMS_STREAMS_H
 
 #include <jansson.h>
 #include <stdbool.h>
