@@ -1,7 +1,7 @@
 /* cards.c: every DEFAULT of Artifact Stack in one table.
  *
  * Provenance: the publisher's card list is not known to us. Everything below
- * comes from /work/shared/rules/CLARIFICATIONS.md, section "Artifact Stack"
+ * comes from ../shared/rules/CLARIFICATIONS.md, section "Artifact Stack"
  * (marked DEFAULT there), and from the rulebook (artifact-stack.nl.md) for
  * the numbers it prints: 40 silver, 2 each, 4 star cards of 3 VP, the
  * 5x3 / 4x2 / 3x1 temple, the bonus sizes and set values. Where the
