@@ -169,3 +169,34 @@ json_t *rules_pick_move(const json_t *legal, const char *preferences)
         chosen = json_array_get(moves, 0);
     return chosen != NULL ? json_incref(chosen) : NULL;
 }
+
+/* Aborts on out of memory, like rules_sorted_json: a sentence is never
+ * worth a half-told story. */
+static char *tell_fallback(const rules_engine *engine, const rules_state *before,
+                           int actor, const json_t *action, int viewer,
+                           const char *const *names)
+{
+    char *notation = engine->format_move(before, actor, action);
+    const char *who = actor == viewer ? "You" : names[actor];
+    char *text = NULL;
+    int n = notation != NULL ? asprintf(&text, "%s: %s.", who, notation)
+                             : asprintf(&text, "%s moved.", who);
+    free(notation);
+    if (n < 0) {
+        fprintf(stderr, "%s:%d: out of memory\n", __FILE__, __LINE__);
+        abort();
+    }
+    return text;
+}
+
+char *rules_tell(const rules_engine *engine, const rules_state *before,
+                 const rules_state *after, int actor, const json_t *action,
+                 int viewer, const char *const *names)
+{
+    if (engine->tell != NULL) {
+        char *told = engine->tell(before, after, actor, action, viewer, names);
+        if (told != NULL)
+            return told;
+    }
+    return tell_fallback(engine, before, actor, action, viewer, names);
+}

@@ -158,7 +158,14 @@ typedef struct rules_engine {
      * the rulebook's tie-breaks:
      * {"over": bool, "scores": [int per seat], "ranking": [[seat, …], …]
      *  (places, best first; seats sharing a place share an array),
-     *  "detail": engine-specific breakdown}. */
+     *  "detail": engine-specific breakdown,
+     *  "reason": once over, why the match ended, a sentence naming the
+     *            rule ("Four Wild piles were empty."),
+     *  "tie_break": once over and only when the rulebook's tie-break
+     *               separated seats with equal scores, a sentence naming
+     *               it ("Tied at 41: Ann holds more money.")}.
+     * Where "detail" itemises a seat's score, its parts add up to the
+     * score; counts that are not points (tie-breakers) are labelled so. */
     json_t *(*result)(const rules_state *state);
 
     /* A complete snapshot (everything, hidden information included) and
@@ -210,6 +217,25 @@ typedef struct rules_engine {
      * that needs both builds the view once. */
     char *(*view_text_of_view)(const rules_state *state, int seat,
                                const json_t *view);
+
+    /* OPTIONAL (may be NULL: rules_tell says "Bob: <notation>."). What
+     * happened when seat actor played action, told to viewer (a seat, or
+     * RULES_SPECTATOR for the public): one to three sentences, past tense,
+     * at most 300 characters, saying the move's outcome and not only the
+     * move ("You drew mask and blue5." to the drawer, "Bob drew 2 cards."
+     * to the others; "Bob attacked with Quake Dragon (4): your Squire (3)
+     * was destroyed. Bob scored 2 glory."; "Round 1 scored: Carol 175,
+     * Bob 30, Alice 0."). before is the state action was applied to and
+     * after the state it gave (both borrowed). names[s] is seat s's name
+     * (borrowed, one per seat); the viewer's own seat is told in the second
+     * person ("You drew", "your Squire"). Names nothing viewer may not see
+     * in before or after: a card another seat drew is counted, not named;
+     * a sealed choice is told only once the decision is resolved. A
+     * malloc'd string without a trailing newline (the caller frees it), or
+     * NULL when the engine has nothing better than the notation. */
+    char *(*tell)(const rules_state *before, const rules_state *after,
+                  int actor, const json_t *action, int viewer,
+                  const char *const *names);
 } rules_engine;
 
 /* The registry of engines compiled into this build, in a stable order.
@@ -227,6 +253,14 @@ const rules_engine *rules_find(const char *name);
  * move listed: a new reference, or NULL when nothing is listed. Aborts on a
  * malformed preferences text (a programming error). For default_move. */
 json_t *rules_pick_move(const json_t *legal, const char *preferences);
+
+/* What happened when actor played action, told to viewer, as
+ * rules_engine.tell says: the engine's sentence, or "Bob: <notation>."
+ * ("You: …" to actor) when it has none. Never NULL; the caller frees it.
+ * Aborts on out of memory. */
+char *rules_tell(const rules_engine *engine, const rules_state *before,
+                 const rules_state *after, int actor, const json_t *action,
+                 int viewer, const char *const *names);
 
 /* Counts the seats set in a pending mask. */
 int rules_seat_count(uint32_t seats);
