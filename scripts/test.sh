@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # test.sh BUILD SUITE…: every test suite against a fresh test database. A
 # SUITE is a Criterion binary, or a browser test tests/web/*.test.mjs.
+# PBEM_TEST_FILTER, when set, is passed to each Criterion suite as its
+# --filter ("games/*"), to run some tests of a suite while working on them.
 # Uses the private PostgreSQL of this checkout unless DATABASE_URL names a
 # server (whose user may create databases). Ends with one Criterion-style
 # synthesis line over all suites and a non-zero exit on any failure.
@@ -108,7 +110,8 @@ for suite in "$@"; do
         line=$(grep -a '\[browser\] Tested:' "$log" | tail -1)
         [ -n "$line" ] && line="$line | Crashing: 0"
     else
-        "$suite" --jobs "${PBEM_TEST_JOBS:-2}" 2>&1 | tee "$log"
+        "$suite" --jobs "${PBEM_TEST_JOBS:-2}" \
+            ${PBEM_TEST_FILTER:+--filter "$PBEM_TEST_FILTER"} 2>&1 | tee "$log"
         rc=${PIPESTATUS[0]}
         line=$(grep -a 'Synthesis: Tested:' "$log" | tail -1)
     fi

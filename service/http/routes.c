@@ -84,6 +84,8 @@ static const route table[] = {
           service_routes_metrics),
     ROUTE("GET", "/v1/games", ANYONE, RETRY_NONE, BODY_ANY, any_method,
           service_routes_games),
+    ROUTE("GET", "/v1/games/{game}", ANYONE, RETRY_NONE, BODY_ANY, any_method,
+          service_routes_game),
     ROUTE("POST", "/v1/players", NEW_KEY, RETRY_ON_FAILURE, BODY_JSON,
           any_method, player_routes_register),
     ROUTE("POST", "/v1/matches", PLAYER, RETRY_ON_FAILURE, BODY_JSON,

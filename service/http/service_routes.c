@@ -35,3 +35,10 @@ void service_routes_games(const route_call *call, answer *out)
     (void)call;
     answer_json(out, 200, matches_games());
 }
+
+void service_routes_game(const route_call *call, answer *out)
+{
+    apierr err;
+    json_t *game = matches_game(call->params->id, &err);
+    answer_result(out, 200, game, &err);
+}

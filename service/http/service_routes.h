@@ -8,5 +8,6 @@
 route_handler service_routes_health;  /* GET /healthz */
 route_handler service_routes_metrics; /* GET /metrics */
 route_handler service_routes_games;   /* GET /v1/games */
+route_handler service_routes_game;    /* GET /v1/games/{game} */
 
 #endif

@@ -13,6 +13,7 @@
 #include "play/decisions.h"
 #include "play/delegates.h"
 #include "play/describe.h"
+#include "play/game_rules.h"
 #include "play/matchstate.h"
 #include "play/request.h"
 #include "rules.h"
@@ -21,18 +22,51 @@
 #include "store/matches.h"
 #include "store/store.h"
 
+/* A game as the API lists it; rules_page is where a person reads its rules
+ * (the page the web app serves). */
+static json_t *game_json(const rules_engine *engine)
+{
+    char page[96];
+    snprintf(page, sizeof page, "/games/%s", engine->name);
+    return json_pack("{s:s,s:s,s:i,s:i,s:i,s:o,s:s}", "name", engine->name,
+                     "title", engine->title, "version", engine->version,
+                     "min_seats", engine->min_seats, "max_seats",
+                     engine->max_seats, "options", engine->describe_options(),
+                     "rules_page", page);
+}
+
 json_t *matches_games(void)
 {
     json_t *games = json_array();
-    for (const rules_engine *const *e = rules_engines(); *e != NULL; e++) {
-        json_array_append_new(
-            games, json_pack("{s:s,s:s,s:i,s:i,s:i,s:o}", "name", (*e)->name,
-                             "title", (*e)->title, "version", (*e)->version,
-                             "min_seats", (*e)->min_seats, "max_seats",
-                             (*e)->max_seats, "options",
-                             (*e)->describe_options()));
-    }
+    for (const rules_engine *const *e = rules_engines(); *e != NULL; e++)
+        json_array_append_new(games, game_json(*e));
     return json_pack("{s:o}", "games", games);
+}
+
+json_t *matches_game(const char *name, apierr *err)
+{
+    const rules_engine *engine = rules_find(name);
+    if (engine == NULL) {
+        apierr_set(err, 404, "unknown_game",
+                   "there is no game called \"%.60s\" here: GET /v1/games "
+                   "lists the games",
+                   name);
+        return NULL;
+    }
+    char *summary = game_rules_summary(engine->name);
+    if (summary == NULL) {
+        log_error("the rules summary of %s cannot be read from the "
+                  "templates folder (PBEM_TEMPLATES)",
+                  engine->name);
+        apierr_set(err, 500, "summary_missing",
+                   "the rules summary of %s is missing on this server",
+                   engine->title);
+        return NULL;
+    }
+    json_t *game = game_json(engine);
+    json_object_set_new(game, "summary", json_string(summary));
+    free(summary);
+    return game;
 }
 
 static int requested_seats(const json_t *body, const rules_engine *engine,

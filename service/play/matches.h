@@ -14,7 +14,13 @@
 #include "auth/caller.h"
 #include "core/apierr.h"
 
+/* The games this build plays: {"games": [{name, title, version,
+ * min_seats, max_seats, options, rules_page}]}. */
 json_t *matches_games(void);
+/* One game as matches_games lists it, with its rules summary for players
+ * ("summary", plain text of lines up to 72 characters); NULL with err
+ * 404 unknown_game when this build has no such game. */
+json_t *matches_game(const char *name, apierr *err);
 json_t *matches_create(const caller *who, const json_t *body, apierr *err);
 json_t *matches_join(const caller *who, long long match_id,
                      const json_t *body, apierr *err);
