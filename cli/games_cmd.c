@@ -32,18 +32,54 @@ static void print_option(const char *name, const json_t *option)
     free(fallback);
 }
 
+/* Prints a text the server sent, without the control characters a
+ * hostile server could use to rewrite the terminal (newlines kept). */
+static void print_plain(const char *text)
+{
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        if (*p == '\n' || *p >= 0x20)
+            putchar(*p == 0x7f ? '?' : *p);
+}
+
+/* pbem games GAME: one game's rules in short. */
+static int show_rules(player_session *s, const char *game)
+{
+    if (game[0] == '\0' ||
+        strspn(game, "abcdefghijklmnopqrstuvwxyz_") != strlen(game)) {
+        fprintf(stderr, "pbem: \"%s\" is not a game's name; pbem games "
+                        "lists them.\n",
+                game);
+        return PLAYER_USAGE;
+    }
+    char path[128];
+    snprintf(path, sizeof path, "/v1/games/%s", game);
+    client_response r;
+    int code = player_call(s, "GET", path, NULL, &r);
+    if (code != PLAYER_OK)
+        return code;
+    print_plain(player_text(json_object_get(r.json, "summary")));
+    client_response_free(&r);
+    return PLAYER_OK;
+}
+
 int games_cmd_main(int argc, char **argv)
 {
-    if (argc != 1) {
+    if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
         bool help = strcmp(argv[1], "--help") == 0;
-        fputs("usage: pbem games\nLists the games the server runs, their "
-              "seats and options\n(pass options to pbem new as --option "
-              "NAME=VALUE).\n",
+        fputs("usage: pbem games [GAME]\nLists the games the server runs, "
+              "their seats and options\n(pass options to pbem new as "
+              "--option NAME=VALUE); with GAME, prints\nthat game's rules "
+              "in short, with its move notation.\n",
               help ? stdout : stderr);
         return help ? PLAYER_OK : PLAYER_USAGE;
     }
     player_session s;
     int code = player_open(&s, PLAYER_NEEDS_NOTHING);
+    if (code == PLAYER_OK && argc == 2) {
+        code = show_rules(&s, argv[1]);
+        player_close(&s);
+        return code;
+    }
     client_response r;
     if (code == PLAYER_OK)
         code = player_call(&s, "GET", "/v1/games", NULL, &r);
@@ -72,6 +108,7 @@ int games_cmd_main(int argc, char **argv)
         }
         putchar('\n');
     }
+    fputs("pbem games GAME prints a game's rules in short.\n", stdout);
     client_response_free(&r);
     player_close(&s);
     return PLAYER_OK;

@@ -31,7 +31,7 @@ typedef struct pbem_command {
 static const pbem_command player_commands[] = {
     {"keygen", keygen_cmd_main, "make your key (in ~/.config/pbem)"},
     {"register", register_cmd_main, "register your key as a player"},
-    {"games", games_cmd_main, "the games the server runs"},
+    {"games", games_cmd_main, "the games the server runs, or one's rules"},
     {"new", new_cmd_main, "start a match"},
     {"join", join_cmd_main, "take a seat in a match"},
     {"matches", matches_cmd_main, "your matches"},

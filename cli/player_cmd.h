@@ -12,7 +12,8 @@ int keygen_cmd_main(int argc, char **argv);
 /* pbem register NAME [EMAIL]: registers the key as a new player. */
 int register_cmd_main(int argc, char **argv);
 
-/* pbem games: the games the server runs, one line each. */
+/* pbem games [GAME]: the games the server runs, one line each, or one
+ * game's rules in short. */
 int games_cmd_main(int argc, char **argv);
 
 /* pbem new GAME --seats N [--option NAME=VALUE]…: creates a match. */

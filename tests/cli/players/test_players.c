@@ -415,6 +415,33 @@ Test(pbem_players, a_server_that_is_down_is_exit_3, .timeout = 60)
     }
 }
 
+Test(pbem_players, games_game_prints_the_rules_in_short, .timeout = 60)
+{
+    e2e_server server;
+    char url[64];
+    pl_server(&server, url);
+    pl_person finn;
+    pl_person_new(&finn, "finn");
+    pl_result r = pl_run(&finn, url, ARGS("games", "artifact_stack"));
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect(strncmp(r.out, "Artifact Stack: the rules in short\n", 35) == 0,
+              "%s", r.out);
+    cr_expect(strstr(r.out, "\nNotation, one example each\n  take 2.1.0") !=
+                  NULL,
+              "%s", r.out);
+    pl_free(&r);
+    r = pl_run(&finn, url, ARGS("games", "chess"));
+    cr_expect_neq(r.status, 0);
+    cr_expect(strstr(r.err, "there is no game called \"chess\"") != NULL,
+              "%s", r.err);
+    pl_free(&r);
+    r = pl_run(&finn, url, ARGS("games", "../etc"));
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, "is not a game's name") != NULL, "%s", r.err);
+    pl_free(&r);
+    cr_assert_eq(e2e_stop(&server), 0);
+}
+
 Test(pbem_players, options_are_typed_as_the_game_declares, .timeout = 60)
 {
     e2e_server server;
