@@ -10,15 +10,20 @@ cmd=$1 dir=$2
 case $cmd in
 start)
     port=$3 user=$4 password=$5
-    mkdir -p "$dir"/run "$dir"/state "$dir"/mail
+    mkdir -p "$dir"/state "$dir"/mail
     dir=$(cd "$dir" && pwd)
+    # Dovecot's unix sockets live in base_dir and a socket's path holds
+    # about 107 bytes: a deep checkout's would not fit, so base_dir is a
+    # short folder in /tmp (named in DIR/run_dir for stop).
+    run=$(mktemp -d /tmp/pbem-dovecot-XXXXXX)
+    echo "$run" > "$dir/run_dir"
     if [ "$(id -u)" -eq 0 ]; then run_user=dovecot; else run_user=$(id -un); fi
     run_group=$(id -gn "$run_user")
     uid=$(id -u "$run_user") gid=$(id -g "$run_user")
     b64=$(printf %s "$password" | base64 -w0)
     printf '%s:{PLAIN.b64}%s::::::\n' "$user" "$b64" > "$dir/passwd"
     cat > "$dir/dovecot.conf" <<CONF
-base_dir = $dir/run
+base_dir = $run
 state_dir = $dir/state
 log_path = $dir/dovecot.log
 protocols = imap
@@ -59,8 +64,8 @@ service anvil {
 }
 ssl = no
 CONF
-    [ "$(id -u)" -eq 0 ] && chown -R "$run_user:$run_group" "$dir"
-    chmod 755 "$dir" "$dir/run"
+    [ "$(id -u)" -eq 0 ] && chown -R "$run_user:$run_group" "$dir" "$run"
+    chmod 755 "$dir" "$run"
     setsid /usr/sbin/dovecot -F -c "$dir/dovecot.conf" >"$dir/stderr.log" 2>&1 &
     echo $! > "$dir/pid"
     for _ in $(seq 100); do
@@ -75,6 +80,10 @@ stop)
     pid=$(cat "$dir/pid")
     kill -- -"$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true
     rm -f "$dir/pid"
+    if [ -f "$dir/run_dir" ]; then
+        rm -rf "$(cat "$dir/run_dir")"
+        rm -f "$dir/run_dir"
+    fi
     ;;
 *)
     echo "usage: dovecot.sh start DIR PORT USER PASSWORD | stop DIR" >&2

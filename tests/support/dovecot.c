@@ -107,7 +107,7 @@ static void write_config(const dovecot *d, const runner *r)
     /* Everything under d->dir, every process as r: no root, no syslog,
      * no chroot (which needs root), nothing but IMAP on loopback. */
     fprintf(f,
-            "base_dir = %s/run\n"
+            "base_dir = %s\n"
             "state_dir = %s/state\n"
             "log_path = %s/dovecot.log\n"
             "protocols = imap\n"
@@ -147,7 +147,7 @@ static void write_config(const dovecot *d, const runner *r)
             "service anvil {\n"
             "  chroot =\n"
             "}\n",
-            d->dir, d->dir, d->dir, r->user, r->group, r->user,
+            d->run_dir, d->dir, d->dir, r->user, r->group, r->user,
             (unsigned)r->uid, (unsigned)r->uid, (unsigned)r->gid, d->dir,
             d->dir, (unsigned)r->uid, (unsigned)r->gid, d->dir, d->port,
             d->tls_port);
@@ -346,25 +346,34 @@ static int remove_entry(const char *path, const struct stat *st, int type,
     return 0;
 }
 
-/* Removes the folders of tests that died before dovecot_remove (a crash
- * skips the test's clean-up): var/dovecot-<pid>-<n> whose pid is gone. */
-static void sweep_dead(void)
+/* Removes the folders in parent named prefix<pid>-<n> of tests that died
+ * before dovecot_remove (a crash skips the test's clean-up): those whose
+ * pid is gone. */
+static void sweep_dead_in(const char *parent, const char *prefix)
 {
-    DIR *var = opendir("var");
-    if (var == NULL)
+    DIR *folder = opendir(parent);
+    if (folder == NULL)
         return;
     const struct dirent *entry;
-    while ((entry = readdir(var)) != NULL) {
+    size_t prefix_len = strlen(prefix);
+    while ((entry = readdir(folder)) != NULL) {
         int pid = 0, n = 0;
         /* Only when no process has that pid any more (ESRCH). */
-        if (sscanf(entry->d_name, "dovecot-%d-%d", &pid, &n) != 2 || pid <= 0 ||
-            kill(pid, 0) == 0 || errno != ESRCH)
+        if (strncmp(entry->d_name, prefix, prefix_len) != 0 ||
+            sscanf(entry->d_name + prefix_len, "%d-%d", &pid, &n) != 2 ||
+            pid <= 0 || kill(pid, 0) == 0 || errno != ESRCH)
             continue;
         char path[300];
-        snprintf(path, sizeof path, "var/%s", entry->d_name);
+        snprintf(path, sizeof path, "%s/%s", parent, entry->d_name);
         nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     }
-    closedir(var);
+    closedir(folder);
+}
+
+static void sweep_dead(void)
+{
+    sweep_dead_in("var", "dovecot-");
+    sweep_dead_in("/tmp", "pbem-dovecot-");
 }
 
 static void start(dovecot *d, const char *const *users, bool tls)
@@ -387,16 +396,21 @@ static void start(dovecot *d, const char *const *users, bool tls)
     sweep_dead();
     snprintf(d->dir, sizeof d->dir, "%s/var/dovecot-%d-%d", cwd, (int)getpid(),
              ++started);
+    /* Dovecot's unix sockets live in base_dir, and a socket's path holds
+     * about 107 bytes: under a deep checkout it would not fit, so
+     * base_dir is a short folder in /tmp. */
+    snprintf(d->run_dir, sizeof d->run_dir, "/tmp/pbem-dovecot-%d-%d",
+             (int)getpid(), started);
     make_dir(d->dir, &r);
+    make_dir(d->run_dir, &r);
     char path[600];
-    static const char *const subdirs[] = {"run", "state", "mail"};
+    static const char *const subdirs[] = {"state", "mail"};
     for (size_t i = 0; i < sizeof subdirs / sizeof subdirs[0]; i++) {
         snprintf(path, sizeof path, "%s/%s", d->dir, subdirs[i]);
         make_dir(path, &r);
     }
     /* Dovecot wants its base_dir readable by all (and says so). */
-    snprintf(path, sizeof path, "%s/run", d->dir);
-    cr_assert_eq(chmod(path, 0755), 0);
+    cr_assert_eq(chmod(d->run_dir, 0755), 0);
     write_passwd(d, &r);
     if (tls)
         make_certificate(d, &r);
@@ -460,7 +474,10 @@ void dovecot_remove(dovecot *d)
     dovecot_stop(d);
     if (d->dir[0] != '\0')
         nftw(d->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    if (d->run_dir[0] != '\0')
+        nftw(d->run_dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     d->dir[0] = '\0';
+    d->run_dir[0] = '\0';
 }
 
 const char *dovecot_password(const dovecot *d, const char *user)

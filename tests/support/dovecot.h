@@ -5,7 +5,8 @@
  * 127.0.0.1 only, plain IMAP (and with dovecot_start_tls, IMAPS and
  * STARTTLS with a self-signed certificate for 127.0.0.1 too), logging to
  * dovecot.log in its folder, users from a passwd-file, mail in maildirs
- * in its folder.
+ * in its folder; its sockets in a short folder of its own in /tmp, as a
+ * deep checkout's path would not fit a socket's.
  *
  * It runs as the current user, or as root as the unprivileged 'dovecot'
  * user (Dovecot never lets root read mail), which then owns the folder;
@@ -31,6 +32,7 @@ typedef struct dovecot {
     int tls_port;      /* IMAPS; 0 without TLS */
     char ca_file[600]; /* the certificate, to trust; "" without TLS */
     char dir[512];
+    char run_dir[64]; /* base_dir: its sockets, in /tmp (a short path) */
     int users;
     char user[DOVECOT_USERS_MAX][64];
     char password[DOVECOT_USERS_MAX][64];
