@@ -4,7 +4,8 @@
 #   make bench   benchmarks that print figures
 #   make soak    the engines' random play at ten times the volume, and
 #                50 crash cycles of pbemd and PostgreSQL (CRASH_CYCLES=…),
-#                5 failovers to a synchronous standby (FAILOVER_CYCLES=…)
+#                5 failovers to a synchronous standby (FAILOVER_CYCLES=…),
+#                10 rounds of automatic failovers (AUTOFAILOVER_CYCLES=…)
 #   make check   static analysis (cppcheck), the layering check (no include
 #                loops), no getenv outside service/core/config.c, no SQL
 #                outside service/store/, header guards named after their paths
@@ -155,7 +156,9 @@ test-rules: $(BUILD)/tests/rules/$(GAME)/suite
 # (default 50) kills of pbemd and crashes of PostgreSQL under players
 # (tests/service/crash, on a PostgreSQL cluster of its own). Then
 # FAILOVER_CYCLES (default 5) crashes of a primary and promotions of its
-# synchronous standby under players (tests/service/failover).
+# synchronous standby under players (tests/service/failover), and
+# AUTOFAILOVER_CYCLES (default 10) rounds of three faults of a primary that
+# pg_auto_failover's monitor fails over by itself.
 soak: $(filter $(BUILD)/tests/rules/%,$(SUITES)) $(BUILD)/pbemd $(BUILD)/tests/service/crash/suite $(BUILD)/tests/service/failover/suite
 	$(Q)for suite in $(filter-out %/toy/suite,$(filter $(BUILD)/tests/rules/%,$^)); do echo "== $$suite"; \
 	    start=$$(date +%s); \
@@ -173,6 +176,7 @@ soak: $(filter $(BUILD)/tests/rules/%,$(SUITES)) $(BUILD)/pbemd $(BUILD)/tests/s
 	    TMPDIR=$$tmp PBEM_BIN=$$PWD/$(BUILD)/pbemd \
 	    PBEM_RATE_ANONYMOUS=1000000/60 PBEM_RATE_PLAYER=1000000/60 \
 	    PBEM_FAILOVER_CYCLES=$(or $(FAILOVER_CYCLES),5) \
+	    PBEM_AUTOFAILOVER_CYCLES=$(or $(AUTOFAILOVER_CYCLES),10) \
 	    $(BUILD)/tests/service/failover/suite; rc=$$?; rm -rf "$$tmp"; \
 	    echo "   $$(($$(date +%s) - start)) s"; exit $$rc
 

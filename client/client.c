@@ -13,6 +13,9 @@
 struct client {
     CURL *curl;
     char base_url[200];
+    char authority[200]; /* the base URL's host[:port], for @target-uri */
+    bool https;
+    char ca_file[256]; /* "" : the system's CAs */
 };
 
 client *client_new(const char *base_url)
@@ -22,7 +25,19 @@ client *client_new(const char *base_url)
         return NULL;
     c->curl = curl_easy_init();
     snprintf(c->base_url, sizeof c->base_url, "%s", base_url);
+    const char *host = strstr(base_url, "://");
+    c->https = strncmp(base_url, "https://", 8) == 0;
+    if (host != NULL) {
+        host += 3;
+        snprintf(c->authority, sizeof c->authority, "%.*s",
+                 (int)strcspn(host, "/?#"), host);
+    }
     return c;
+}
+
+void client_trust_ca(client *c, const char *ca_file)
+{
+    snprintf(c->ca_file, sizeof c->ca_file, "%s", ca_file ? ca_file : "");
 }
 
 void client_free(client *c)
@@ -70,10 +85,16 @@ static const char *covered_header(void *ctx, const char *name)
     return strcmp(name, "pbem-on-behalf-of") == 0 ? ctx : NULL;
 }
 
-/* Adds Signature-Input, Signature and Content-Digest for the request. */
+/* Adds Signature-Input, Signature and Content-Digest for the request.
+ * over_tls names the server's host[:port] when the request goes over TLS:
+ * the signature then covers @target-uri too, so it holds only for the
+ * server the client meant (a proxy that forwards it elsewhere, or a
+ * server that does not know it sits behind TLS, refuses it). NULL: plain
+ * HTTP, @path alone. */
 static bool sign(const char *method, const char *path, const char *body,
                  const client_key *signer, const client_send_options *options,
-                 struct curl_slist **headers, char *errbuf)
+                 const char *over_tls, struct curl_slist **headers,
+                 char *errbuf)
 {
     char random_nonce[33];
     const char *nonce = options ? options->nonce : NULL;
@@ -85,8 +106,10 @@ static bool sign(const char *method, const char *path, const char *body,
     }
     int64_t created = options && options->created ? options->created
                                                   : (int64_t)time(NULL);
-    const char *components[5] = {"@method", "@path"};
+    const char *components[6] = {"@method", "@path"};
     size_t count = 2;
+    if (over_tls != NULL)
+        components[count++] = "@target-uri";
     if (strchr(path, '?') != NULL)
         components[count++] = "@query";
     if (body != NULL)
@@ -96,7 +119,8 @@ static bool sign(const char *method, const char *path, const char *body,
         components[count++] = "pbem-on-behalf-of";
     httpsig_request req = {.method = method,
                            .target = path,
-                           .scheme = "http",
+                           .scheme = over_tls != NULL ? "https" : "http",
+                           .authority = over_tls,
                            .header = on_behalf_of ? covered_header : NULL,
                            .header_ctx = (void *)on_behalf_of,
                            .body = (const unsigned char *)body,
@@ -148,6 +172,8 @@ bool client_send(client *c, const char *method, const char *path,
     curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method);
     curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(curl, CURLOPT_TIMEOUT, 30L);
+    if (c->ca_file[0] != '\0')
+        curl_easy_setopt(curl, CURLOPT_CAINFO, c->ca_file);
     struct curl_slist *headers = NULL;
     char content_type[128];
     snprintf(content_type, sizeof content_type, "Content-Type: %s",
@@ -164,7 +190,8 @@ bool client_send(client *c, const char *method, const char *path,
                                              : "Expect:");
     char *sent_body = body ? strdup(body) : NULL;
     if (signer != NULL &&
-        !sign(method, path, body, signer, options, &headers, errbuf)) {
+        !sign(method, path, body, signer, options,
+              c->https ? c->authority : NULL, &headers, errbuf)) {
         curl_slist_free_all(headers);
         free(sent_body);
         return false;
@@ -211,7 +238,7 @@ bool client_sign_headers(const char *method, const char *path,
                          const char *body, const client_key *signer,
                          struct curl_slist **headers, char *errbuf)
 {
-    return sign(method, path, body, signer, NULL, headers, errbuf);
+    return sign(method, path, body, signer, NULL, NULL, headers, errbuf);
 }
 
 void client_response_free(client_response *response)

@@ -42,9 +42,16 @@ typedef struct client_send_options {
                                          signature */
 } client_send_options;
 
-/* A client for base_url ("http://127.0.0.1:8080"). NULL on out of memory. */
+/* A client for base_url ("http://127.0.0.1:8080"). NULL on out of memory.
+ * With an https base URL every signature also covers @target-uri (the
+ * scheme and host the client meant), as a server behind a TLS proxy
+ * (PBEM_PUBLIC_SCHEME=https) checks it. */
 client *client_new(const char *base_url);
 void client_free(client *c);
+
+/* Trusts the certificate authorities in ca_file (PEM) for https, in place
+ * of the system's (a test's own CA); NULL or "": the system's again. */
+void client_trust_ca(client *c, const char *ca_file);
 
 /* Sends method path (with query) and body (may be NULL), signed by signer
  * unless it is NULL. False with errbuf (256 bytes) filled when no answer

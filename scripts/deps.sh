@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 packages=(build-essential pkg-config libmicrohttpd-dev libpq-dev libsodium-dev libjemalloc-dev
           libjansson-dev libcriterion-dev libcurl4-openssl-dev postgresql
           postgresql-contrib nodejs npm libgmime-3.0-dev dovecot-imapd
-          chromium)
+          chromium nginx postgresql-15-auto-failover pg-auto-failover-cli)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \

@@ -47,8 +47,11 @@ void daemon_prepare(daemon_proc *d)
     snprintf(d->key_file, sizeof d->key_file, "%s/pbem-daemon-key-%d", tmp,
              (int)getpid());
     unlink(d->key_file); /* pbemd creates it with mode 0600 */
-    snprintf(d->log, sizeof d->log, "%s/pbem-daemon-pbemd-%d.log", tmp,
-             (int)getpid());
+    /* One log per pbemd of the test (a test may run several, on one
+     * database: they share the service key, as a deployment's do). */
+    static int prepared;
+    snprintf(d->log, sizeof d->log, "%s/pbem-daemon-pbemd-%d-%d.log", tmp,
+             (int)getpid(), ++prepared);
 }
 
 void daemon_start(daemon_proc *d)

@@ -14,7 +14,9 @@ typedef struct daemon_proc {
     pid_t pid;          /* 0 while down */
 } daemon_proc;
 
-/* Picks a free port and the key and log files (in $TMPDIR). */
+/* Picks a free port and the key and log files (in $TMPDIR): every pbemd
+ * of a test shares one key file (start one and wait until it serves
+ * before the next, so the first creates it) and has a log of its own. */
 void daemon_prepare(daemon_proc *d);
 
 /* Starts $PBEM_BIN on d->port against $DATABASE_URL (not waiting). */

@@ -174,9 +174,15 @@ void e2e_sit_down(e2e_table *t, const char *game, int seats,
                   const char *options)
 {
     memset(t, 0, sizeof *t);
+    e2e_start(&t->server);
+    e2e_seat_players(t, game, seats, options);
+}
+
+void e2e_seat_players(e2e_table *t, const char *game, int seats,
+                      const char *options)
+{
     cr_assert_leq(seats, 8);
     t->seats = seats;
-    e2e_start(&t->server);
     static const char *names[] = {"Robert", "Eliza", "Nigel", "Tess",
                                   "Ada",    "Grace", "Alan",  "Edsger"};
     for (int i = 0; i < seats; i++)

@@ -75,6 +75,11 @@ typedef struct e2e_table {
 void e2e_sit_down(e2e_table *t, const char *game, int seats,
                   const char *options);
 
+/* The same at t->server, a server already there (t->server.http set, as
+ * a test that reaches pbemd through a proxy makes it). */
+void e2e_seat_players(e2e_table *t, const char *game, int seats,
+                      const char *options);
+
 /* GET /v1/matches/{id}<suffix> (signed by signer unless NULL), which must
  * answer 200; returns the JSON (caller decrefs). */
 json_t *e2e_get(const e2e_table *t, const char *suffix,

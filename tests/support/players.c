@@ -248,6 +248,7 @@ static void *play(void *arg)
 {
     player *p = arg;
     client *c = client_new(p->board->base_url);
+    client_trust_ca(c, p->board->ca_file);
     p->deaf = fopen("/dev/null", "r");
     if (p->deaf == NULL)
         fail(p, "cannot open /dev/null");
@@ -271,6 +272,7 @@ void player_register(player *p, board *b, int index)
     p->index = index;
     p->board = b;
     client *c = client_new(b->base_url);
+    client_trust_ca(c, b->ca_file);
     for (int i = 0; i < 2 && p->failure[0] == '\0'; i++) {
         char id[32], error[256];
         client_new_key(&p->keys[i]);

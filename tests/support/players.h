@@ -20,6 +20,7 @@
 /* What the players and the one who crashes things share. */
 typedef struct board {
     const char *base_url;
+    const char *ca_file; /* the CAs to trust over https; NULL: the system's */
     pthread_mutex_t lock;
     pthread_cond_t moved; /* signalled on every acknowledged move */
     long acknowledged;    /* under lock */

@@ -1,0 +1,485 @@
+/* autofailover.c */
+#include "autofailover.h"
+
+#include <arpa/inet.h>
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <grp.h>
+#include <libpq-fe.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MONITOR_DB "pg_auto_failover"
+/* How long a node may take to be made (initdb, a base backup). */
+#define CREATE_LIMIT_MS 120000
+
+extern char **environ;
+
+static long now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+static int free_port(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    cr_assert_geq(fd, 0);
+    struct sockaddr_in addr = {.sin_family = AF_INET,
+                               .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t len = sizeof addr;
+    cr_assert_eq(bind(fd, (struct sockaddr *)&addr, sizeof addr), 0);
+    cr_assert_eq(getsockname(fd, (struct sockaddr *)&addr, &len), 0);
+    close(fd);
+    return ntohs(addr.sin_port);
+}
+
+static void find_bindir(autofailover *a)
+{
+    a->bindir[0] = '\0';
+    FILE *p = popen("pg_config --bindir 2>/dev/null", "r");
+    if (p != NULL) {
+        if (fgets(a->bindir, sizeof a->bindir, p) == NULL)
+            a->bindir[0] = '\0';
+        a->bindir[strcspn(a->bindir, "\n")] = '\0';
+        pclose(p);
+    }
+    char pg_ctl[300];
+    snprintf(pg_ctl, sizeof pg_ctl, "%s/pg_ctl", a->bindir);
+    cr_assert(a->bindir[0] != '\0' && access(pg_ctl, X_OK) == 0,
+              "PostgreSQL's pg_ctl not found (pg_config --bindir)");
+    cr_assert(access("/usr/bin/pg_autoctl", X_OK) == 0,
+              "pg_autoctl not found: install pg-auto-failover-cli and "
+              "postgresql-15-auto-failover (make deps)");
+}
+
+/* Starts pg_autoctl with args (NULL-terminated, after the program name)
+ * as the owner, in a process group of its own (a freeze stops the keeper
+ * and its PostgreSQL together), its output appended to log. */
+static pid_t spawn(const autofailover *a, const char *const *args,
+                   const char *log)
+{
+    /* The environment is made before fork (the test has threads). */
+    static char path[400], home[100], config[120], data[120], runtime[120];
+    snprintf(path, sizeof path, "PATH=%s:/usr/bin:/bin", a->bindir);
+    snprintf(home, sizeof home, "HOME=%s", a->dir);
+    snprintf(config, sizeof config, "XDG_CONFIG_HOME=%s/config", a->dir);
+    snprintf(data, sizeof data, "XDG_DATA_HOME=%s/data", a->dir);
+    snprintf(runtime, sizeof runtime, "XDG_RUNTIME_DIR=%s/run", a->dir);
+    char *env[] = {path, home, config, data, runtime, "LANG=C.UTF-8", NULL};
+    const char *argv[32] = {"pg_autoctl"};
+    int n = 1;
+    for (; args[n - 1] != NULL && n < 31; n++)
+        argv[n] = args[n - 1];
+    argv[n] = NULL;
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+        if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0 ||
+            dup2(fd, STDERR_FILENO) < 0)
+            _exit(126);
+        if (setsid() < 0)
+            _exit(126);
+        if (geteuid() == 0 && (setgroups(0, NULL) != 0 ||
+                               setgid(a->gid) != 0 || setuid(a->uid) != 0))
+            _exit(126);
+        /* After setuid, which clears it: the keeper dies with the test. */
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (getppid() != parent)
+            _exit(0);
+        execve("/usr/bin/pg_autoctl", (char *const *)argv, env);
+        _exit(127);
+    }
+    return pid;
+}
+
+static PGconn *connect_to(int port, const char *database)
+{
+    char info[200];
+    snprintf(info, sizeof info,
+             "host=127.0.0.1 port=%d dbname=%s user=postgres "
+             "connect_timeout=2 sslmode=disable",
+             port, database);
+    return PQconnectdb(info);
+}
+
+/* Runs sql on the monitor; false when it cannot be reached. */
+static bool monitor_exec(const autofailover *a, const char *sql)
+{
+    PGconn *c = connect_to(a->monitor.port, MONITOR_DB);
+    bool ok = PQstatus(c) == CONNECTION_OK;
+    if (ok) {
+        PGresult *r = PQexec(c, sql);
+        ok = PQresultStatus(r) == PGRES_COMMAND_OK ||
+             PQresultStatus(r) == PGRES_TUPLES_OK;
+        PQclear(r);
+    }
+    PQfinish(c);
+    return ok;
+}
+
+/* The monitor's reported and goal states of node ("" when unknown). */
+static void node_state(const autofailover *a, int node, char *reported,
+                       char *goal, size_t size)
+{
+    reported[0] = goal[0] = '\0';
+    PGconn *c = connect_to(a->monitor.port, MONITOR_DB);
+    if (PQstatus(c) == CONNECTION_OK) {
+        char port[16];
+        snprintf(port, sizeof port, "%d", a->nodes[node].port);
+        const char *params[] = {port};
+        PGresult *r = PQexecParams(
+            c,
+            "SELECT reportedstate::text, goalstate::text FROM "
+            "pgautofailover.node WHERE nodeport = $1::int",
+            1, NULL, params, NULL, NULL, 0);
+        if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1) {
+            snprintf(reported, size, "%s", PQgetvalue(r, 0, 0));
+            snprintf(goal, size, "%s", PQgetvalue(r, 0, 1));
+        }
+        PQclear(r);
+    }
+    PQfinish(c);
+}
+
+static bool leads(const char *reported, const char *goal)
+{
+    return strcmp(reported, goal) == 0 &&
+           (strcmp(goal, "primary") == 0 || strcmp(goal, "wait_primary") == 0 ||
+            strcmp(goal, "single") == 0);
+}
+
+int autofailover_primary(const autofailover *a)
+{
+    for (int i = 0; i < 2; i++) {
+        char reported[32], goal[32];
+        node_state(a, i, reported, goal, sizeof reported);
+        if (leads(reported, goal))
+            return i;
+    }
+    return -1;
+}
+
+/* A CHECKPOINT on node, so a base backup taken from it does not wait
+ * for a spread checkpoint (pg_autoctl does not ask for a fast one). */
+static void checkpoint(const autofailover *a, int node)
+{
+    PGconn *c = connect_to(a->nodes[node].port, "postgres");
+    if (PQstatus(c) == CONNECTION_OK)
+        PQclear(PQexec(c, "CHECKPOINT"));
+    PQfinish(c);
+}
+
+long autofailover_wait_primary(const autofailover *a, int node, long limit_ms)
+{
+    long began = now_ms();
+    while (now_ms() - began < limit_ms) {
+        char reported[32], goal[32], other_reported[32], other_goal[32];
+        node_state(a, node, reported, goal, sizeof reported);
+        node_state(a, 1 - node, other_reported, other_goal,
+                   sizeof other_reported);
+        if (leads(reported, goal) && !leads(other_reported, other_goal))
+            return now_ms() - began;
+        poll(NULL, 0, 100); /* the pace of a bounded poll */
+    }
+    return -1;
+}
+
+long autofailover_wait_secondary(const autofailover *a, int node,
+                                 long limit_ms)
+{
+    long began = now_ms();
+    while (now_ms() - began < limit_ms) {
+        char reported[32], goal[32];
+        node_state(a, node, reported, goal, sizeof reported);
+        if (strcmp(reported, "secondary") == 0 &&
+            strcmp(goal, "secondary") == 0)
+            return now_ms() - began;
+        checkpoint(a, 1 - node);
+        poll(NULL, 0, 250); /* the pace of a bounded poll */
+    }
+    return -1;
+}
+
+/* Whether node's reported and goal states are both state. */
+static bool settled_as(const autofailover *a, int node, const char *state)
+{
+    char reported[32], goal[32];
+    node_state(a, node, reported, goal, sizeof reported);
+    return strcmp(reported, state) == 0 && strcmp(goal, state) == 0;
+}
+
+long autofailover_wait_settled(const autofailover *a, long limit_ms)
+{
+    long began = now_ms();
+    while (now_ms() - began < limit_ms) {
+        for (int node = 0; node < 2; node++)
+            if (settled_as(a, node, "primary") &&
+                settled_as(a, 1 - node, "secondary"))
+                return now_ms() - began;
+        /* A base backup waits for no spread checkpoint. */
+        checkpoint(a, 0);
+        checkpoint(a, 1);
+        poll(NULL, 0, 250); /* the pace of a bounded poll */
+    }
+    return -1;
+}
+
+static void start_keeper(autofailover *a, autofailover_node *n, const char *log)
+{
+    const char *const run[] = {"run", "--pgdata", n->pgdata, NULL};
+    n->keeper = spawn(a, run, log);
+}
+
+static void make_folder(autofailover *a, const char *name)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", a->dir, name);
+    cr_assert(mkdir(path, 0700) == 0, "mkdir %s: %s", path, strerror(errno));
+    if (geteuid() == 0)
+        cr_assert_eq(chown(path, a->uid, a->gid), 0);
+}
+
+static void create_node(autofailover *a, int i, const char *database)
+{
+    autofailover_node *n = &a->nodes[i];
+    char pgdata[sizeof n->pgdata];
+    snprintf(pgdata, sizeof pgdata, "%s/node%d", a->dir, i + 1);
+    memcpy(n->pgdata, pgdata, sizeof pgdata);
+    n->port = free_port();
+    char port[16], monitor[200], name[16], log[128];
+    snprintf(port, sizeof port, "%d", n->port);
+    snprintf(monitor, sizeof monitor,
+             "postgres://autoctl_node@127.0.0.1:%d/" MONITOR_DB
+             "?sslmode=disable",
+             a->monitor.port);
+    snprintf(name, sizeof name, "node%d", i + 1);
+    snprintf(log, sizeof log, "%s/node%d.log", a->dir, i + 1);
+    const char *const create[] = {
+        "create", "postgres", "--pgdata", n->pgdata, "--pgport", port,
+        "--hostname", "127.0.0.1", "--listen", "127.0.0.1", "--auth",
+        "trust", "--no-ssl", "--monitor", monitor, "--dbname", database,
+        "--name", name, "--run", NULL};
+    n->keeper = spawn(a, create, log);
+}
+
+void autofailover_create(autofailover *a, const char *database)
+{
+    memset(a, 0, sizeof *a);
+    find_bindir(a);
+    if (geteuid() == 0) {
+        const struct passwd *pw = getpwnam("postgres");
+        cr_assert_not_null(pw, "no 'postgres' user to run PostgreSQL as");
+        a->uid = pw->pw_uid;
+        a->gid = pw->pw_gid;
+    } else {
+        a->uid = geteuid();
+        a->gid = getegid();
+    }
+    snprintf(a->dir, sizeof a->dir, "/tmp/pbem-af-XXXXXX");
+    cr_assert_not_null(mkdtemp(a->dir));
+    if (geteuid() == 0)
+        cr_assert_eq(chown(a->dir, a->uid, a->gid), 0);
+    static const char *const folders[] = {"config", "data", "run"};
+    for (size_t i = 0; i < sizeof folders / sizeof *folders; i++)
+        make_folder(a, folders[i]);
+
+    char pgdata[sizeof a->monitor.pgdata];
+    snprintf(pgdata, sizeof pgdata, "%s/monitor", a->dir);
+    memcpy(a->monitor.pgdata, pgdata, sizeof pgdata);
+    a->monitor.port = free_port();
+    char port[16], log[128];
+    snprintf(port, sizeof port, "%d", a->monitor.port);
+    snprintf(log, sizeof log, "%s/monitor.log", a->dir);
+    const char *const monitor[] = {
+        "create", "monitor", "--pgdata", a->monitor.pgdata, "--pgport", port,
+        "--hostname", "127.0.0.1", "--listen", "127.0.0.1", "--auth",
+        "trust", "--no-ssl", "--run", NULL};
+    a->monitor.keeper = spawn(a, monitor, log);
+    long began = now_ms();
+    /* Health checks every second; unhealthy after 3 s; a primary that
+     * does not answer is demoted after 5 s (defaults: 5 s, 20 s, 30 s). */
+    while (!monitor_exec(
+        a, "ALTER SYSTEM SET pgautofailover.health_check_period = 1000")) {
+        cr_assert_lt(now_ms() - began, CREATE_LIMIT_MS,
+                     "the monitor did not start; see %s", log);
+        poll(NULL, 0, 100);
+    }
+    static const char *const faster[] = {
+        "ALTER SYSTEM SET pgautofailover.health_check_timeout = 1000",
+        "ALTER SYSTEM SET pgautofailover.health_check_retry_delay = 500",
+        "ALTER SYSTEM SET pgautofailover.node_considered_unhealthy_timeout "
+        "= 3000",
+        "ALTER SYSTEM SET pgautofailover.primary_demote_timeout = 5000",
+        "SELECT pg_reload_conf()"};
+    for (size_t i = 0; i < sizeof faster / sizeof *faster; i++)
+        cr_assert(monitor_exec(a, faster[i]), "%s", faster[i]);
+
+    create_node(a, 0, database);
+    began = now_ms();
+    for (;;) {
+        char reported[32], goal[32];
+        node_state(a, 0, reported, goal, sizeof reported);
+        if (strcmp(reported, "single") == 0)
+            break;
+        cr_assert_lt(now_ms() - began, CREATE_LIMIT_MS,
+                     "node 1 did not start (%s/%s); see %s/node1.log",
+                     reported, goal, a->dir);
+        poll(NULL, 0, 100);
+    }
+    create_node(a, 1, database);
+    cr_assert_geq(autofailover_wait_secondary(a, 1, CREATE_LIMIT_MS), 0,
+                  "node 2 did not become a secondary; see %s/node2.log",
+                  a->dir);
+    cr_assert_geq(autofailover_wait_primary(a, 0, CREATE_LIMIT_MS), 0,
+                  "node 1 did not become primary; see %s/node1.log", a->dir);
+}
+
+void autofailover_url(const autofailover *a, const char *database, char *url,
+                      size_t size)
+{
+    snprintf(url, size,
+             "postgresql://postgres@127.0.0.1:%d,127.0.0.1:%d/%s"
+             "?target_session_attrs=read-write&sslmode=disable",
+             a->nodes[0].port, a->nodes[1].port, database);
+}
+
+/* The postmaster of node, from its postmaster.pid, or 0. */
+static pid_t postmaster_of(const autofailover_node *n)
+{
+    char path[160];
+    snprintf(path, sizeof path, "%s/postmaster.pid", n->pgdata);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return 0;
+    int pid = 0;
+    if (fscanf(f, "%d", &pid) != 1)
+        pid = 0;
+    fclose(f);
+    return (pid_t)pid;
+}
+
+static void reap(autofailover_node *n, long limit_ms)
+{
+    long began = now_ms();
+    int status;
+    while (n->keeper != 0 && now_ms() - began < limit_ms) {
+        pid_t got = waitpid(n->keeper, &status, WNOHANG);
+        if (got == n->keeper || (got < 0 && errno == ECHILD)) {
+            n->keeper = 0;
+            return;
+        }
+        poll(NULL, 0, 50);
+    }
+}
+
+void autofailover_inflict(autofailover *a, int node, autofailover_fault fault)
+{
+    autofailover_node *n = &a->nodes[node];
+    switch (fault) {
+    case AUTOFAILOVER_KILL_POSTGRES: {
+        pid_t postmaster = postmaster_of(n);
+        cr_assert_gt(postmaster, 0, "node %d has no postmaster", node + 1);
+        kill(postmaster, SIGKILL);
+        break;
+    }
+    case AUTOFAILOVER_STOP_KEEPER:
+        cr_assert_neq(n->keeper, 0);
+        kill(n->keeper, SIGTERM);
+        reap(n, 60000);
+        cr_assert_eq(n->keeper, 0, "node %d's keeper did not stop in 60 s",
+                     node + 1);
+        break;
+    case AUTOFAILOVER_FREEZE:
+        cr_assert_neq(n->keeper, 0);
+        kill(-n->keeper, SIGSTOP);
+        break;
+    }
+}
+
+void autofailover_recover(autofailover *a, int node, autofailover_fault fault)
+{
+    autofailover_node *n = &a->nodes[node];
+    char log[128];
+    snprintf(log, sizeof log, "%s/node%d.log", a->dir, node + 1);
+    switch (fault) {
+    case AUTOFAILOVER_KILL_POSTGRES:
+        break;
+    case AUTOFAILOVER_STOP_KEEPER:
+        start_keeper(a, n, log);
+        break;
+    case AUTOFAILOVER_FREEZE:
+        kill(-n->keeper, SIGCONT);
+        break;
+    }
+}
+
+const char *autofailover_fault_name(autofailover_fault fault)
+{
+    switch (fault) {
+    case AUTOFAILOVER_KILL_POSTGRES:
+        return "kill -9 of the primary's postmaster";
+    case AUTOFAILOVER_STOP_KEEPER:
+        return "the primary's keeper stopped";
+    case AUTOFAILOVER_FREEZE:
+        return "the primary frozen (SIGSTOP)";
+    }
+    return "?";
+}
+
+static int remove_entry(const char *path, const struct stat *st, int type,
+                        struct FTW *ftw)
+{
+    (void)st;
+    (void)type;
+    (void)ftw;
+    remove(path);
+    return 0;
+}
+
+static void stop_node(autofailover_node *n)
+{
+    if (n->keeper != 0) {
+        kill(-n->keeper, SIGCONT);
+        kill(n->keeper, SIGTERM);
+        reap(n, 30000);
+        if (n->keeper != 0) {
+            kill(-n->keeper, SIGKILL);
+            reap(n, 5000);
+        }
+    }
+    /* A postmaster its keeper left behind. */
+    pid_t postmaster = postmaster_of(n);
+    if (postmaster > 0 && kill(postmaster, 0) == 0) {
+        kill(postmaster, SIGCONT);
+        kill(postmaster, SIGKILL);
+    }
+}
+
+void autofailover_remove(autofailover *a)
+{
+    if (a->dir[0] == '\0')
+        return;
+    stop_node(&a->nodes[0]);
+    stop_node(&a->nodes[1]);
+    stop_node(&a->monitor);
+    nftw(a->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    a->dir[0] = '\0';
+}
