@@ -417,7 +417,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
     received(server, conn);
     if (web_files_wanted(method, url)) {
         int status = 0;
-        enum MHD_Result sent = web_files_send(conn, url, &status);
+        enum MHD_Result sent = web_files_send(conn, url, req->target, &status);
         double seconds = seconds_since(&req->began);
         metrics_request("web", status, seconds);
         char client[64];
