@@ -14,25 +14,26 @@
 
 #include "auth/admin.h"
 #include "core/config.h"
-#include "http/acceptor.h"
-#include "store/db.h"
 #include "core/log.h"
 #include "core/metrics.h"
+#include "http/acceptor.h"
 #include "http/answer.h"
+#include "http/head.h"
 #include "http/peers.h"
 #include "http/reaper.h"
 #include "http/routes.h"
 #include "http/stream_routes.h"
 #include "http/web_files.h"
+#include "store/db.h"
 
 struct http_server {
     struct MHD_Daemon **daemons; /* one thread each */
     int daemon_count;
     acceptor *acceptor; /* accepts, and spreads connections over them */
     int port;
-    int in_flight;   /* requests the handler began, not completed (atomic) */
-    reaper *reaper;  /* the deadline for receiving each request */
-    peers *peers;    /* trusted proxies, connections per address */
+    int in_flight;  /* requests the handler began, not completed (atomic) */
+    reaper *reaper; /* the deadline for receiving each request */
+    peers *peers;   /* trusted proxies, connections per address */
 };
 
 /* Per-request state, created by the URI log callback (which sees the raw,
@@ -59,6 +60,9 @@ struct http_request {
     size_t body_len;
     size_t body_max; /* HTTP_BODY_MAX, or more for import and mail */
     bool started;    /* the access handler has seen this request */
+    /* Why the raw target is refused (head.h), found before libmicrohttpd
+     * parsed its query; status 0 when it is not. */
+    head_refusal target_refused;
     struct timespec began;
 };
 
@@ -109,7 +113,8 @@ static void on_connection(void *cls, struct MHD_Connection *conn,
             MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
         if (info != NULL)
             c->watch = reaper_begin(server->reaper, info->connect_fd);
-        info = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+        info =
+            MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
         if (info != NULL && info->client_addr != NULL &&
             info->client_addr->sa_family == AF_INET) {
             memcpy(&c->peer, info->client_addr, sizeof(struct sockaddr_in));
@@ -159,13 +164,25 @@ static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
     if (req->target == NULL)
         abort();
     clock_gettime(CLOCK_MONOTONIC, &req->began);
+    if (!head_target_acceptable(uri, &req->target_refused)) {
+        /* libmicrohttpd parses the query after this callback, in place,
+         * storing each argument in the connection's pool; past a few
+         * hundred the pool is full, and the answer it then tries never
+         * goes out (the client waits for the idle timeout). Its query is
+         * emptied where it lies so that none is parsed: the request is
+         * refused in full (414) before anything reads it, and the
+         * argument-free target is what is left to parse. */
+        char *query = strchr((char *)uri, '?');
+        if (query != NULL)
+            query[1] = '\0';
+    }
     if (c != NULL)
         c->open = req;
     return req;
 }
 
-static void on_completed(void *cls, struct MHD_Connection *conn,
-                         void **con_cls, enum MHD_RequestTerminationCode code)
+static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+                         enum MHD_RequestTerminationCode code)
 {
     (void)code;
     http_server *server = cls;
@@ -184,8 +201,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn,
 /* Streamed answers go out in chunks of this size as the client reads. */
 #define STREAM_BLOCK (64 * 1024)
 
-static enum MHD_Result send_answer(struct MHD_Connection *conn,
-                                   answer *out)
+static enum MHD_Result send_answer(struct MHD_Connection *conn, answer *out)
 {
     struct MHD_Response *response;
     if (out->stream_read != NULL) {
@@ -296,33 +312,55 @@ static void client_of(http_server *server, struct MHD_Connection *conn,
                  lookup_header(conn, "X-Forwarded-For"), out, size);
 }
 
-/* RFC 9110 5.5: a field value holding NUL, CR, LF or another control
- * byte (HTAB aside) is invalid. libmicrohttpd passes such values on, and
- * a NUL cuts the one we read short of the one a proxy or a log saw. */
-static enum MHD_Result control_byte_in(void *cls, enum MHD_ValueKind kind,
-                                       const char *key, size_t key_size,
-                                       const char *value, size_t value_size)
+/* Collects the header fields of conn into a growing array. */
+typedef struct field_list {
+    head_field *at;
+    size_t count, cap;
+} field_list;
+
+static enum MHD_Result collect_field(void *cls, enum MHD_ValueKind kind,
+                                     const char *key, size_t key_size,
+                                     const char *value, size_t value_size)
 {
     (void)kind;
-    (void)key;
-    (void)key_size;
-    bool *found = cls;
-    for (size_t i = 0; i < value_size; i++) {
-        unsigned char c = (unsigned char)value[i];
-        if ((c < 0x20 && c != '\t') || c == 0x7f) {
-            *found = true;
-            return MHD_NO;
-        }
+    field_list *list = cls;
+    /* One past the limit is enough to refuse the request. */
+    if (list->count > HEAD_FIELDS_MAX)
+        return MHD_NO;
+    if (list->count == list->cap) {
+        list->cap = list->cap ? list->cap * 2 : 32;
+        list->at = realloc(list->at, list->cap * sizeof *list->at);
+        if (list->at == NULL)
+            abort();
     }
+    list->at[list->count++] = (head_field){key, key_size, value, value_size};
     return MHD_YES;
 }
 
-static bool headers_hold_control_bytes(struct MHD_Connection *conn)
+/* A refusal of the request's head, answered before any of its body is
+ * read; the connection closes, since a head misread leaves the start of
+ * the next request unknown. */
+static enum MHD_Result refuse_head(http_server *server,
+                                   struct MHD_Connection *conn,
+                                   http_request *req, const head_refusal *why)
 {
-    bool found = false;
-    MHD_get_connection_values_n(conn, MHD_HEADER_KIND, control_byte_in,
-                                &found);
-    return found;
+    answer out = {.route = "bad_head", .close = true};
+    received(server, conn);
+    answer_error(&out, why->status, why->code, why->message);
+    metrics_request(out.route, out.status, seconds_since(&req->began));
+    return send_answer(conn, &out);
+}
+
+/* Whether the head of the request on conn keeps head.h's rules: false
+ * with *why filled when not. */
+static bool head_of_request_acceptable(struct MHD_Connection *conn,
+                                       const char *version, head_refusal *why)
+{
+    field_list fields = {0};
+    MHD_get_connection_values_n(conn, MHD_HEADER_KIND, collect_field, &fields);
+    bool acceptable = head_acceptable(fields.at, fields.count, version, why);
+    free(fields.at);
+    return acceptable;
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
@@ -330,7 +368,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
                                   const char *version, const char *upload,
                                   size_t *upload_size, void **con_cls)
 {
-    (void)version;
     http_server *server = cls;
     http_request *req = *con_cls;
     if (req == NULL)
@@ -348,44 +385,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
             received(server, conn);
             return refuse_over_limit(conn, req);
         }
+        if (req->target_refused.status != 0)
+            return refuse_head(server, conn, req, &req->target_refused);
+        head_refusal why;
+        if (!head_of_request_acceptable(conn, version, &why))
+            return refuse_head(server, conn, req, &why);
         req->body_max = body_max_for(conn, method, url);
-        /* Every body here is signed whole (Content-Digest), so a client
-         * has it all before sending and gains nothing from a chunked
-         * upload, while libmicrohttpd 0.9.75 answers some malformed
-         * chunked bodies (a chunk line past its buffer) with its own 500.
-         * A body must therefore announce its length: chunked gets 411,
-         * any other coding (which libmicrohttpd would wait on until the
-         * idle timeout) 501. Both are answered before a body byte is
-         * read, and the connection is closed. */
-        const char *coding = MHD_lookup_connection_value(
-            conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
-        if (coding != NULL) {
-            bool chunked = strcasecmp(coding, "chunked") == 0;
-            answer out = {.route = chunked ? "length_required"
-                                           : "unknown_coding",
-                          .close = true};
-            received(server, conn);
-            if (chunked)
-                answer_error(&out, 411, "length_required",
-                             "send the body with a Content-Length header; "
-                             "chunked transfer coding is not accepted");
-            else
-                answer_error(&out, 501, "unsupported_transfer_coding",
-                             "transfer codings are not accepted: send the "
-                             "body with a Content-Length header");
-            metrics_request(out.route, out.status, seconds_since(&req->began));
-            return send_answer(conn, &out);
-        }
-        if (headers_hold_control_bytes(conn)) {
-            answer out = {.route = "bad_header", .close = true};
-            received(server, conn);
-            answer_error(&out, 400, "bad_header",
-                         "a header value holds a control byte (NUL, CR, LF "
-                         "or another below 0x20 but tab): send printable "
-                         "text only");
-            metrics_request(out.route, out.status, seconds_since(&req->began));
-            return send_answer(conn, &out);
-        }
         const char *length = MHD_lookup_connection_value(
             conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (length != NULL && strtoull(length, NULL, 10) > req->body_max) {
@@ -483,10 +488,10 @@ static void enough_descriptors(unsigned connections)
     rlim_t wanted = (rlim_t)connections + 256;
     if (limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur < wanted) {
         rlim_t before = limit.rlim_cur;
-        limit.rlim_cur = limit.rlim_max == RLIM_INFINITY ||
-                                 limit.rlim_max > wanted
-                             ? wanted
-                             : limit.rlim_max;
+        limit.rlim_cur =
+            limit.rlim_max == RLIM_INFINITY || limit.rlim_max > wanted
+                ? wanted
+                : limit.rlim_max;
         if (setrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur < wanted)
             log_warn("open files are limited to %llu (was %llu): fewer "
                      "than the %u connections PBEM_HTTP_CONNECTIONS allows "
@@ -507,14 +512,11 @@ static struct MHD_Daemon *start_daemon(http_server *server,
     return MHD_start_daemon(
         MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG |
             MHD_ALLOW_SUSPEND_RESUME | MHD_USE_NO_LISTEN_SOCKET,
-        0,
-        NULL, NULL,
-        on_request, server,
-        MHD_OPTION_URI_LOG_CALLBACK, on_uri, server,
-        MHD_OPTION_NOTIFY_COMPLETED, on_completed, server,
+        0, NULL, NULL, on_request, server, MHD_OPTION_URI_LOG_CALLBACK, on_uri,
+        server, MHD_OPTION_NOTIFY_COMPLETED, on_completed, server,
         MHD_OPTION_NOTIFY_CONNECTION, on_connection, server,
-        MHD_OPTION_CONNECTION_LIMIT, connections,
-        MHD_OPTION_CONNECTION_TIMEOUT, 30u,
+        MHD_OPTION_CONNECTION_LIMIT, connections, MHD_OPTION_CONNECTION_TIMEOUT,
+        30u,
         /* Headers only: bodies are buffered by us, under HTTP_BODY_MAX. */
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(32 * 1024),
         MHD_OPTION_END);
