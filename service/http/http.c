@@ -198,6 +198,9 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     *con_cls = NULL;
 }
 
+static const char api_csp[] = "default-src 'none'; form-action 'self'; "
+                              "frame-ancestors 'none'; base-uri 'none'";
+
 /* Streamed answers go out in chunks of this size as the client reads. */
 #define STREAM_BLOCK (64 * 1024)
 
@@ -220,6 +223,12 @@ static enum MHD_Result send_answer(struct MHD_Connection *conn, answer *out)
     MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE,
                             out->content_type);
     MHD_add_response_header(response, "Cache-Control", "no-store");
+    /* The API's answers are data, never a page: a browser led to one
+     * (a link, a frame, a guess at its type) runs and loads nothing from
+     * it. The unsubscribe page's form posts back to its own origin. */
+    MHD_add_response_header(response, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(response, "Content-Security-Policy", api_csp);
+    MHD_add_response_header(response, "Referrer-Policy", "no-referrer");
     if (out->retry_after > 0) {
         char seconds[24];
         snprintf(seconds, sizeof seconds, "%lld", out->retry_after);

@@ -401,6 +401,43 @@ Test(web_files, head_answers_without_a_body)
     free(a.body);
 }
 
+/* The API's answers, errors and streams included, are data: no browser
+ * sniffs them into a page or runs anything from them. */
+static void expect_api_guarded(const web_answer *a, const char *what)
+{
+    cr_expect_str_eq(header_of(a, "X-Content-Type-Options"), "nosniff", "%s",
+                     what);
+    cr_expect_str_eq(header_of(a, "Content-Security-Policy"),
+                     "default-src 'none'; form-action 'self'; "
+                     "frame-ancestors 'none'; base-uri 'none'",
+                     "%s", what);
+    cr_expect_str_eq(header_of(a, "Referrer-Policy"), "no-referrer", "%s",
+                     what);
+}
+
+Test(web_files, every_api_answer_carries_nosniff_and_a_csp)
+{
+    const char *paths[] = {"/v1/games",      "/v1/nowhere",
+                           "/healthz",       "/metrics",
+                           "/v1/players/me", "/v1/matches/m_999999"};
+    for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
+        web_answer a = fetch(paths[i]);
+        expect_api_guarded(&a, paths[i]);
+        free(a.body);
+    }
+    char api[96];
+    snprintf(api, sizeof api, "/v1%s", match_page);
+    web_answer a = fetch(api);
+    cr_expect_eq(a.status, 200, "%s", api);
+    expect_api_guarded(&a, api);
+    free(a.body);
+    /* Refused at the head, before any route. */
+    a = fetch_as("POST", "/v1/players", "Transfer-Encoding: chunked");
+    cr_expect_eq(a.status, 411);
+    expect_api_guarded(&a, "a chunked POST");
+    free(a.body);
+}
+
 Test(web_files, the_api_keeps_its_json_answers)
 {
     web_answer a = fetch("/v1/nowhere");
