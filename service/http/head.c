@@ -1,6 +1,7 @@
 /* head.c: see head.h. */
 #include "http/head.h"
 
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 
@@ -110,6 +111,55 @@ bool head_acceptable(const head_field *fields, size_t count,
                       "transfer codings are not accepted: send the body "
                       "with a Content-Length header");
     }
+    return true;
+}
+
+/* Whether p lies in [start, end). Pointers into other objects (a name
+ * libmicrohttpd copied elsewhere) are compared as addresses only, never
+ * read. */
+static bool within(const char *p, const char *start, const char *end)
+{
+    return (uintptr_t)p >= (uintptr_t)start && (uintptr_t)p < (uintptr_t)end;
+}
+
+bool head_lines_whole(const head_field *fields, size_t count, const char *start,
+                      const char *end)
+{
+    if (count == 0)
+        return true;
+    const char *at = fields[0].name;
+    for (size_t i = 0; i < count; i++) {
+        const head_field *f = &fields[i];
+        /* The name where the previous line ended, then its colon. */
+        if (f->name != at || !within(at, start, end) ||
+            f->name_len >= (size_t)(end - at) || at[f->name_len] != '\0')
+            return false;
+        at += f->name_len + 1;
+        /* Only the whitespace libmicrohttpd skipped before the value. */
+        if (!within(f->value, at, end) && f->value != at)
+            return false;
+        for (; at < f->value; at++)
+            if (*at != ' ' && *at != '\t')
+                return false;
+        if (f->value_len >= (size_t)(end - at))
+            return false;
+        at += f->value_len;
+        if (i + 1 == count)
+            break;
+        /* CRLF became two NULs, a bare LF one; a line cannot begin with
+         * a NUL, so a second one is a CR's. */
+        if (*at != '\0')
+            return false;
+        at += at + 1 < end && at[1] == '\0' ? 2 : 1;
+    }
+    /* The last line's end and the empty line: two to four NULs (CRLF or
+     * LF each), nothing else. */
+    size_t rest = (size_t)(end - at);
+    if (rest < 2 || rest > 4)
+        return false;
+    for (; at < end; at++)
+        if (*at != '\0')
+            return false;
     return true;
 }
 

@@ -52,6 +52,23 @@ typedef struct head_refusal {
 bool head_acceptable(const head_field *fields, size_t count,
                      const char *version, head_refusal *why);
 
+/* Whether libmicrohttpd's parse of a head accounts for every byte of its
+ * field lines, which it leaves in place in [start, end): the head from
+ * its request line to its end (REQUEST_HEADER_SIZE bytes), each field
+ * line's colon and line end turned to NUL bytes. The fields (count of
+ * them, in order) must then follow each other with nothing between them
+ * but the NUL of the colon, the whitespace before the value and the NULs
+ * of the line end, and the last be followed by the empty line alone.
+ *
+ * That is how libmicrohttpd 0.9.75 hides what RFC 9112 forbids: a NUL in
+ * a value ends the value it reports (the rest of the line is left out), and
+ * an obs-fold continuation line is joined to the field's name in a copy
+ * kept elsewhere. Both leave bytes, or a name, out of this walk. A NUL
+ * right before a bare LF reads as CRLF and goes unseen; it can only end a
+ * value. Nothing outside [start, end) is read. */
+bool head_lines_whole(const head_field *fields, size_t count, const char *start,
+                      const char *end);
+
 /* The arguments in the query of target (a raw request target): the
  * '&'-separated pieces after its first '?', empty ones included, as
  * libmicrohttpd counts them; 0 without a query. */

@@ -361,13 +361,27 @@ static enum MHD_Result refuse_head(http_server *server,
 }
 
 /* Whether the head of the request on conn keeps head.h's rules: false
- * with *why filled when not. */
+ * with *why filled when not. method is libmicrohttpd's, which points at
+ * the start of the head it parsed in place. */
 static bool head_of_request_acceptable(struct MHD_Connection *conn,
-                                       const char *version, head_refusal *why)
+                                       const char *method, const char *version,
+                                       head_refusal *why)
 {
     field_list fields = {0};
     MHD_get_connection_values_n(conn, MHD_HEADER_KIND, collect_field, &fields);
     bool acceptable = head_acceptable(fields.at, fields.count, version, why);
+    const union MHD_ConnectionInfo *size =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    if (acceptable && size != NULL &&
+        !head_lines_whole(fields.at, fields.count, method,
+                          method + size->header_size)) {
+        *why = (head_refusal){
+            400, "bad_header",
+            "a header line is malformed: a NUL byte in it, or a line folded "
+            "onto the next (obs-fold); send each field on one line of "
+            "printable text"};
+        acceptable = false;
+    }
     free(fields.at);
     return acceptable;
 }
@@ -397,7 +411,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
         if (req->target_refused.status != 0)
             return refuse_head(server, conn, req, &req->target_refused);
         head_refusal why;
-        if (!head_of_request_acceptable(conn, version, &why))
+        if (!head_of_request_acceptable(conn, method, version, &why))
             return refuse_head(server, conn, req, &why);
         req->body_max = body_max_for(conn, method, url);
         const char *length = MHD_lookup_connection_value(

@@ -18,33 +18,54 @@
     "POST /v1/players HTTP/1.1\r\nHost: x\r\n"                                 \
     "Content-Type: application/json\r\n"
 
+/* A literal's bytes, NULs included. */
+#define SHAPE(name, literal, status)                                           \
+    {                                                                          \
+        name, literal, sizeof literal - 1, status                              \
+    }
+
 static const struct {
     const char *name;
     const char *bytes;
+    size_t len;
     int status;
 } shapes[] = {
     /* The first length frames "{}", the second swallows the rest. */
-    {"Content-Length 2 then 40",
-     POST "Content-Length: 2\r\nContent-Length: 40\r\n\r\n{}" HIDDEN, 400},
-    {"Content-Length 40 then 2",
-     POST "Content-Length: 40\r\nContent-Length: 2\r\n\r\n{}" HIDDEN, 400},
-    {"Content-Length twice, equal",
-     POST "Content-Length: 2\r\nContent-Length: 2\r\n\r\n{}" HIDDEN, 400},
+    SHAPE("Content-Length 2 then 40",
+          POST "Content-Length: 2\r\nContent-Length: 40\r\n\r\n{}" HIDDEN, 400),
+    SHAPE("Content-Length 40 then 2",
+          POST "Content-Length: 40\r\nContent-Length: 2\r\n\r\n{}" HIDDEN, 400),
+    SHAPE("Content-Length twice, equal",
+          POST "Content-Length: 2\r\nContent-Length: 2\r\n\r\n{}" HIDDEN, 400),
     /* A proxy that reads the coding sees an empty chunked body, then the
      * hidden request; libmicrohttpd read the body by Content-Length. */
-    {"Transfer-Encoding with whitespace before its colon",
-     POST "Transfer-Encoding : chunked\r\nContent-Length: 5\r\n\r\n"
-          "0\r\n\r\n" HIDDEN,
-     400},
-    {"Content-Length with whitespace before its colon",
-     POST "Content-Length : 40\r\nContent-Length: 2\r\n\r\n{}" HIDDEN, 400},
-    {"Transfer-Encoding and Content-Length",
-     POST "Transfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n"
-          "0\r\n\r\n" HIDDEN,
-     411},
-    {"two Hosts", "GET /healthz HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n" HIDDEN,
-     400},
-    {"no Host on HTTP/1.1", "GET /healthz HTTP/1.1\r\n\r\n" HIDDEN, 400},
+    SHAPE("Transfer-Encoding with whitespace before its colon",
+          POST "Transfer-Encoding : chunked\r\nContent-Length: 5\r\n\r\n"
+               "0\r\n\r\n" HIDDEN,
+          400),
+    SHAPE("Content-Length with whitespace before its colon",
+          POST "Content-Length : 40\r\nContent-Length: 2\r\n\r\n{}" HIDDEN,
+          400),
+    SHAPE("Transfer-Encoding and Content-Length",
+          POST "Transfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n"
+               "0\r\n\r\n" HIDDEN,
+          411),
+    SHAPE("two Hosts",
+          "GET /healthz HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n" HIDDEN, 400),
+    SHAPE("no Host on HTTP/1.1", "GET /healthz HTTP/1.1\r\n\r\n" HIDDEN, 400),
+    /* libmicrohttpd reads the value up to the NUL (2); a proxy may read it
+     * whole, or refuse to pass it on. */
+    SHAPE("NUL in Content-Length's value",
+          POST "Content-Length: 2\0 40\r\n\r\n{}" HIDDEN, 400),
+    /* An obs-fold line: libmicrohttpd joins it to the name before it. */
+    SHAPE("a Content-Length folded into the line before",
+          POST "X-A: a\r\n Content-Length: 40\r\nContent-Length: 2\r\n\r\n"
+               "{}" HIDDEN,
+          400),
+    SHAPE("Transfer-Encoding folded",
+          POST "Transfer-Encoding:\r\n chunked\r\nContent-Length: 5\r\n\r\n"
+               "0\r\n\r\n" HIDDEN,
+          400),
 };
 
 Test(hostile_smuggling, the_hidden_request_is_never_answered, .timeout = 60)
@@ -55,7 +76,7 @@ Test(hostile_smuggling, the_hidden_request_is_never_answered, .timeout = 60)
     unsetenv("PBEM_HTTP_REQUEST_SECONDS");
     for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
         int fd = wire_connect(server.port);
-        wire_send(fd, shapes[i].bytes, strlen(shapes[i].bytes));
+        wire_send(fd, shapes[i].bytes, shapes[i].len);
         /* With a 30 s deadline, a close within the hang bound is the
          * server's own. */
         wire_outcome got = wire_read_until(fd, wire_now() + WIRE_HANG_SECONDS);
@@ -71,7 +92,7 @@ Test(hostile_smuggling, the_hidden_request_is_never_answered, .timeout = 60)
     }
     /* Each refusal names its fault in the one error shape. */
     int fd = wire_connect(server.port);
-    wire_send(fd, shapes[0].bytes, strlen(shapes[0].bytes));
+    wire_send(fd, shapes[0].bytes, shapes[0].len);
     char text[2048];
     wire_read_text_until(fd, wire_now() + WIRE_HANG_SECONDS, text, sizeof text);
     close(fd);

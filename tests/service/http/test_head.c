@@ -130,3 +130,107 @@ Test(head, a_target_past_the_limits_is_414)
     cr_expect_not(head_target_acceptable(target, &why), "8193 bytes");
     cr_expect_eq(why.status, 414);
 }
+
+/* A head as libmicrohttpd 0.9.75 leaves it in its buffer: bytes is the raw
+ * head (request line to the empty line); each field line's colon and the
+ * CR and LF of every line become NULs, the value starts after the
+ * whitespace that follows the colon, and the name and value it reports end
+ * at the first NUL (strlen), as it measures them. */
+typedef struct parsed {
+    char buffer[512];
+    size_t size;
+    head_field fields[8];
+    size_t count;
+} parsed;
+
+static void parse_in_place(parsed *p, const char *bytes, size_t len)
+{
+    cr_assert_lt(len, sizeof p->buffer);
+    memcpy(p->buffer, bytes, len);
+    p->size = len;
+    p->count = 0;
+    char *at = p->buffer;
+    char *end = p->buffer + len;
+    bool request_line = true;
+    while (at < end) {
+        char *lf = memchr(at, '\n', (size_t)(end - at));
+        cr_assert_not_null(lf);
+        char *line = at;
+        if (lf > at && lf[-1] == '\r')
+            lf[-1] = '\0';
+        *lf = '\0';
+        at = lf + 1;
+        if (request_line || line[0] == '\0') {
+            request_line = false;
+            continue;
+        }
+        char *colon = strchr(line, ':');
+        cr_assert_not_null(colon);
+        *colon = '\0';
+        char *value = colon + 1;
+        while (*value == ' ' || *value == '\t')
+            value++;
+        p->fields[p->count++] =
+            (head_field){line, strlen(line), value, strlen(value)};
+    }
+}
+
+#define PARSED(p, literal) parse_in_place(p, literal, sizeof literal - 1)
+
+static bool whole(const parsed *p)
+{
+    return head_lines_whole(p->fields, p->count, p->buffer,
+                            p->buffer + p->size);
+}
+
+Test(head, a_head_parsed_whole_accounts_for_every_byte)
+{
+    parsed p;
+    PARSED(&p,
+           "GET /healthz HTTP/1.1\r\nHost: x\r\nX-A:\t b c \r\nX-B:\r\n\r\n");
+    cr_expect_eq(p.count, 3);
+    cr_expect(whole(&p));
+    PARSED(&p, "GET /healthz HTTP/1.1\nHost: x\nX-A: b\n\n");
+    cr_expect(whole(&p), "bare LF line ends");
+    PARSED(&p, "GET /healthz HTTP/1.1\r\nHost: x\nX-A: b\r\n\n");
+    cr_expect(whole(&p), "mixed line ends");
+}
+
+Test(head, a_nul_in_a_value_leaves_bytes_out)
+{
+    parsed p;
+    PARSED(&p, "GET / HTTP/1.1\r\nHost: x\r\nX-A: a\0b\r\nX-B: c\r\n\r\n");
+    cr_expect_not(whole(&p), "in the middle");
+    PARSED(&p, "GET / HTTP/1.1\r\nHost: x\r\nX-A: a\0b\r\n\r\n");
+    cr_expect_not(whole(&p), "in the last field");
+    PARSED(&p, "GET / HTTP/1.1\r\nHost: x\r\nX-A: a\0\r\nX-B: c\r\n\r\n");
+    cr_expect_not(whole(&p), "at the end of a value");
+    PARSED(&p, "GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\0 40\r\n\r\n");
+    cr_expect_not(whole(&p), "in Content-Length");
+}
+
+/* libmicrohttpd joins a continuation line to the field's name, in a copy
+ * it keeps elsewhere: the walk meets a name that is not where the line
+ * was. */
+Test(head, an_obs_fold_is_not_where_the_line_was)
+{
+    parsed p;
+    PARSED(&p, "GET / HTTP/1.1\r\nHost: x\r\nX-A: a\r\nX-B: c\r\n\r\n");
+    static char copy[] = "X-Ab";
+    p.fields[1].name = copy;
+    p.fields[1].name_len = strlen(copy);
+    cr_expect_not(whole(&p));
+}
+
+Test(head, bytes_past_the_last_line_are_not_the_empty_line)
+{
+    parsed p;
+    PARSED(&p, "GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    cr_expect(whole(&p));
+    /* Two NULs may be CRLF or LF LF (an empty line after a bare LF):
+     * one is a line end with no empty line after it. */
+    p.size -= 3;
+    cr_expect_not(whole(&p), "no empty line");
+    PARSED(&p, "GET / HTTP/1.1\r\nHost: x\r\n\r\n\r\n");
+    cr_expect_not(whole(&p), "two empty lines are more than the head");
+}
