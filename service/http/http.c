@@ -14,9 +14,10 @@
 
 #include "auth/admin.h"
 #include "core/config.h"
+#include "http/acceptor.h"
+#include "store/db.h"
 #include "core/log.h"
 #include "core/metrics.h"
-#include "http/acceptor.h"
 #include "http/answer.h"
 #include "http/head.h"
 #include "http/peers.h"
@@ -24,16 +25,15 @@
 #include "http/routes.h"
 #include "http/stream_routes.h"
 #include "http/web_files.h"
-#include "store/db.h"
 
 struct http_server {
     struct MHD_Daemon **daemons; /* one thread each */
     int daemon_count;
     acceptor *acceptor; /* accepts, and spreads connections over them */
     int port;
-    int in_flight;  /* requests the handler began, not completed (atomic) */
-    reaper *reaper; /* the deadline for receiving each request */
-    peers *peers;   /* trusted proxies, connections per address */
+    int in_flight;   /* requests the handler began, not completed (atomic) */
+    reaper *reaper;  /* the deadline for receiving each request */
+    peers *peers;    /* trusted proxies, connections per address */
 };
 
 /* Per-request state, created by the URI log callback (which sees the raw,
@@ -113,8 +113,7 @@ static void on_connection(void *cls, struct MHD_Connection *conn,
             MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
         if (info != NULL)
             c->watch = reaper_begin(server->reaper, info->connect_fd);
-        info =
-            MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+        info = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
         if (info != NULL && info->client_addr != NULL &&
             info->client_addr->sa_family == AF_INET) {
             memcpy(&c->peer, info->client_addr, sizeof(struct sockaddr_in));
@@ -181,8 +180,8 @@ static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
     return req;
 }
 
-static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
-                         enum MHD_RequestTerminationCode code)
+static void on_completed(void *cls, struct MHD_Connection *conn,
+                         void **con_cls, enum MHD_RequestTerminationCode code)
 {
     (void)code;
     http_server *server = cls;
@@ -204,7 +203,8 @@ static const char api_csp[] = "default-src 'none'; form-action 'self'; "
 /* Streamed answers go out in chunks of this size as the client reads. */
 #define STREAM_BLOCK (64 * 1024)
 
-static enum MHD_Result send_answer(struct MHD_Connection *conn, answer *out)
+static enum MHD_Result send_answer(struct MHD_Connection *conn,
+                                   answer *out)
 {
     struct MHD_Response *response;
     if (out->stream_read != NULL) {
@@ -511,10 +511,10 @@ static void enough_descriptors(unsigned connections)
     rlim_t wanted = (rlim_t)connections + 256;
     if (limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur < wanted) {
         rlim_t before = limit.rlim_cur;
-        limit.rlim_cur =
-            limit.rlim_max == RLIM_INFINITY || limit.rlim_max > wanted
-                ? wanted
-                : limit.rlim_max;
+        limit.rlim_cur = limit.rlim_max == RLIM_INFINITY ||
+                                 limit.rlim_max > wanted
+                             ? wanted
+                             : limit.rlim_max;
         if (setrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur < wanted)
             log_warn("open files are limited to %llu (was %llu): fewer "
                      "than the %u connections PBEM_HTTP_CONNECTIONS allows "
@@ -535,11 +535,14 @@ static struct MHD_Daemon *start_daemon(http_server *server,
     return MHD_start_daemon(
         MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG |
             MHD_ALLOW_SUSPEND_RESUME | MHD_USE_NO_LISTEN_SOCKET,
-        0, NULL, NULL, on_request, server, MHD_OPTION_URI_LOG_CALLBACK, on_uri,
-        server, MHD_OPTION_NOTIFY_COMPLETED, on_completed, server,
+        0,
+        NULL, NULL,
+        on_request, server,
+        MHD_OPTION_URI_LOG_CALLBACK, on_uri, server,
+        MHD_OPTION_NOTIFY_COMPLETED, on_completed, server,
         MHD_OPTION_NOTIFY_CONNECTION, on_connection, server,
-        MHD_OPTION_CONNECTION_LIMIT, connections, MHD_OPTION_CONNECTION_TIMEOUT,
-        30u,
+        MHD_OPTION_CONNECTION_LIMIT, connections,
+        MHD_OPTION_CONNECTION_TIMEOUT, 30u,
         /* Headers only: bodies are buffered by us, under HTTP_BODY_MAX. */
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(32 * 1024),
         MHD_OPTION_END);

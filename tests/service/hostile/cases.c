@@ -6,8 +6,7 @@
 #include <string.h>
 
 #define HOST "Host: x\r\n"
-#define JSON_POST                                                              \
-    "POST /v1/players HTTP/1.1\r\n" HOST "Content-Type: application/json\r\n"
+#define JSON_POST "POST /v1/players HTTP/1.1\r\n" HOST "Content-Type: application/json\r\n"
 
 typedef struct list {
     hostile_case *at;
@@ -24,11 +23,8 @@ static hostile_case *add(list *l, const char *name, const char *bytes,
         cr_assert_not_null(l->at);
     }
     hostile_case *c = &l->at[l->count++];
-    *c = (hostile_case){.name = name,
-                        .len = len,
-                        .expect = expect,
-                        .status = status,
-                        .prompt = prompt};
+    *c = (hostile_case){.name = name, .len = len, .expect = expect,
+                        .status = status, .prompt = prompt};
     c->bytes = malloc(len);
     cr_assert_not_null(c->bytes);
     memcpy(c->bytes, bytes, len);
@@ -36,7 +32,7 @@ static hostile_case *add(list *l, const char *name, const char *bytes,
 }
 
 /* A literal, NUL bytes and all. */
-#define LIT(l, name, text, expect, status, prompt)                             \
+#define LIT(l, name, text, expect, status, prompt) \
     add(l, name, text, sizeof text - 1, expect, status, prompt)
 
 /* head + count copies of unit + tail. */
@@ -63,14 +59,14 @@ hostile_case *hostile_cases(size_t *count)
         EXPECT_REFUSED, 0, false);
     LIT(&l, "lower-case method", "get /healthz HTTP/1.1\r\n" HOST "\r\n",
         EXPECT_REFUSED, 0, false);
-    LIT(&l, "no version", "GET /healthz\r\n" HOST "\r\n", EXPECT_STATUS, 400,
-        true);
-    LIT(&l, "HTTP/0.9", "GET /healthz\r\n", EXPECT_STATUS, 400, true);
-    LIT(&l, "not HTTP", "GET /healthz XTTP/1.1\r\n" HOST "\r\n", EXPECT_STATUS,
+    LIT(&l, "no version", "GET /healthz\r\n" HOST "\r\n", EXPECT_STATUS,
         400, true);
+    LIT(&l, "HTTP/0.9", "GET /healthz\r\n", EXPECT_STATUS, 400, true);
+    LIT(&l, "not HTTP", "GET /healthz XTTP/1.1\r\n" HOST "\r\n",
+        EXPECT_STATUS, 400, true);
     /* RFC 9110 15.6.6: 505 is the answer to a version not served. */
-    LIT(&l, "HTTP/9.9", "GET /healthz HTTP/9.9\r\n" HOST "\r\n", EXPECT_STATUS,
-        505, true);
+    LIT(&l, "HTTP/9.9", "GET /healthz HTTP/9.9\r\n" HOST "\r\n",
+        EXPECT_STATUS, 505, true);
     LIT(&l, "HTTP/2 preface on the HTTP/1.1 port",
         "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\0\0\0\4\0\0\0\0\0", EXPECT_STATUS,
         505, true);
@@ -95,14 +91,15 @@ hostile_case *hostile_cases(size_t *count)
     LIT(&l, "escaped NUL in the path",
         "GET /healthz%00 HTTP/1.1\r\n" HOST "\r\n", EXPECT_REFUSED, 0, false);
     LIT(&l, "NUL in a header name",
-        "GET /healthz HTTP/1.1\r\n" HOST "X-\0A: b\r\n\r\n", EXPECT_STATUS, 400,
-        true);
+        "GET /healthz HTTP/1.1\r\n" HOST "X-\0A: b\r\n\r\n", EXPECT_STATUS,
+        400, true);
     /* libmicrohttpd keeps a header value only up to a NUL in it; the
      * bytes it left out are found in the head it parsed. */
     LIT(&l, "NUL in a header value",
         "GET /healthz HTTP/1.1\r\n" HOST "X-A: a\0b\r\n\r\n", EXPECT_STATUS,
         400, true);
-    LIT(&l, "obs-fold", "GET /healthz HTTP/1.1\r\n" HOST "X-A: a\r\n b\r\n\r\n",
+    LIT(&l, "obs-fold",
+        "GET /healthz HTTP/1.1\r\n" HOST "X-A: a\r\n b\r\n\r\n",
         EXPECT_STATUS, 400, true);
     LIT(&l, "BEL in a header value",
         "GET /healthz HTTP/1.1\r\n" HOST "X-A: a\ab\r\n\r\n", EXPECT_STATUS,
@@ -111,17 +108,18 @@ hostile_case *hostile_cases(size_t *count)
         "GET /healthz HTTP/1.1\r\n" HOST "Signature: sig1=:\x1b[2J:\r\n\r\n",
         EXPECT_STATUS, 400, true);
     LIT(&l, "header line without a colon",
-        "GET /healthz HTTP/1.1\r\n" HOST "NoColon\r\n\r\n", EXPECT_STATUS, 400,
-        true);
-    LIT(&l, "binary junk", "\x80\x81\x82\xff\xfe\0\0\r\n\x01\x02\x03\r\n\r\n",
-        EXPECT_REFUSED, 0, true);
+        "GET /healthz HTTP/1.1\r\n" HOST "NoColon\r\n\r\n", EXPECT_STATUS,
+        400, true);
+    LIT(&l, "binary junk",
+        "\x80\x81\x82\xff\xfe\0\0\r\n\x01\x02\x03\r\n\r\n", EXPECT_REFUSED,
+        0, true);
     /* Sizes: the connection's 32 KiB buffer holds the head. */
     repeated(&l, "64 KiB URI", "GET /healthz?", "a", 64 * 1024,
              " HTTP/1.1\r\n" HOST "\r\n", EXPECT_STATUS, 414, true);
     repeated(&l, "1 MiB URI", "GET /", "a", 1024 * 1024,
              " HTTP/1.1\r\n" HOST "\r\n", EXPECT_STATUS, 414, true);
-    repeated(&l, "64 KiB header", "GET /healthz HTTP/1.1\r\n" HOST "X-A: ", "a",
-             64 * 1024, "\r\n\r\n", EXPECT_STATUS, 431, true);
+    repeated(&l, "64 KiB header", "GET /healthz HTTP/1.1\r\n" HOST "X-A: ",
+             "a", 64 * 1024, "\r\n\r\n", EXPECT_STATUS, 431, true);
     repeated(&l, "4,000 headers", "GET /healthz HTTP/1.1\r\n" HOST,
              "X-Many: 1\r\n", 4000, "\r\n", EXPECT_STATUS, 431, true);
     /* Under 32 KiB, but each argument takes room in the connection's
@@ -139,12 +137,13 @@ hostile_case *hostile_cases(size_t *count)
              "X-Many: 1\r\n", 300, "\r\n", EXPECT_STATUS, 431, true);
     /* Field lines RFC 9112 forbids. */
     LIT(&l, "whitespace before a colon",
-        "GET /healthz HTTP/1.1\r\n" HOST "X-A : b\r\n\r\n", EXPECT_STATUS, 400,
-        true);
+        "GET /healthz HTTP/1.1\r\n" HOST "X-A : b\r\n\r\n", EXPECT_STATUS,
+        400, true);
     LIT(&l, "no Host on HTTP/1.1", "GET /healthz HTTP/1.1\r\n\r\n",
         EXPECT_STATUS, 400, true);
-    LIT(&l, "two Hosts", "GET /healthz HTTP/1.1\r\n" HOST "Host: y\r\n\r\n",
-        EXPECT_STATUS, 400, true);
+    LIT(&l, "two Hosts",
+        "GET /healthz HTTP/1.1\r\n" HOST "Host: y\r\n\r\n", EXPECT_STATUS,
+        400, true);
     /* Framing. */
     LIT(&l, "Content-Length and Transfer-Encoding",
         JSON_POST "Content-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n"
@@ -156,8 +155,8 @@ hostile_case *hostile_cases(size_t *count)
     LIT(&l, "two equal Content-Lengths",
         JSON_POST "Content-Length: 2\r\nContent-Length: 2\r\n\r\n{}",
         EXPECT_STATUS, 400, true);
-    LIT(&l, "negative Content-Length", JSON_POST "Content-Length: -1\r\n\r\n{}",
-        EXPECT_STATUS, 400, true);
+    LIT(&l, "negative Content-Length",
+        JSON_POST "Content-Length: -1\r\n\r\n{}", EXPECT_STATUS, 400, true);
     LIT(&l, "overflowing Content-Length",
         JSON_POST "Content-Length: 99999999999999999999999\r\n\r\n{}",
         EXPECT_STATUS, 413, true);
@@ -193,8 +192,8 @@ hostile_case *hostile_cases(size_t *count)
     /* libmicrohttpd 0.9.75 answers this one 500 itself once it parses
      * chunks; refused at the headers, it never does. */
     repeated(&l, "64 KiB chunk extension",
-             JSON_POST "Transfer-Encoding: chunked\r\n\r\n2;", "a", 64 * 1024,
-             "\r\n{}\r\n0\r\n\r\n", EXPECT_REFUSED, 0, true);
+             JSON_POST "Transfer-Encoding: chunked\r\n\r\n2;", "a",
+             64 * 1024, "\r\n{}\r\n0\r\n\r\n", EXPECT_REFUSED, 0, true);
     /* A good request, then bytes that are no request. */
     LIT(&l, "garbage pipelined after a good request",
         "GET /healthz HTTP/1.1\r\n" HOST "\r\n\0\1GARBAGE\xff\r\n\r\n",

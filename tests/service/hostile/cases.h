@@ -8,9 +8,9 @@
 #include <stddef.h>
 
 typedef enum hostile_expect {
-    EXPECT_STATUS,       /* exactly status */
-    EXPECT_REFUSED,      /* a 4xx, or closed without an answer */
-    EXPECT_SERVED_FIRST, /* a good request first: 200, the rest no 5xx */
+    EXPECT_STATUS,        /* exactly status */
+    EXPECT_REFUSED,       /* a 4xx, or closed without an answer */
+    EXPECT_SERVED_FIRST,  /* a good request first: 200, the rest no 5xx */
 } hostile_expect;
 
 typedef struct hostile_case {

@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include "../../support/e2e.h"
-#include "../../support/wire.h"
 #include "cases.h"
+#include "../../support/wire.h"
 
 /* Rounds over every case (42, 20 of them given up on by the client as
  * soon as sent): some 16,800 requests. */

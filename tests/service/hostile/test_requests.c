@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "../../support/e2e.h"
-#include "../../support/wire.h"
 #include "cases.h"
+#include "../../support/wire.h"
 
 static void expect_outcome(const hostile_case *c, wire_outcome got)
 {
@@ -25,8 +25,8 @@ static void expect_outcome(const hostile_case *c, wire_outcome got)
         break;
     case EXPECT_REFUSED:
         cr_expect(got.status == 0 || (got.status >= 400 && got.status < 500),
-                  "%s: got %d, wanted a 4xx or the connection closed", c->name,
-                  got.status);
+                  "%s: got %d, wanted a 4xx or the connection closed",
+                  c->name, got.status);
         break;
     case EXPECT_SERVED_FIRST:
         cr_expect_eq(got.status, 200, "%s: the good request got %d", c->name,
@@ -75,8 +75,8 @@ Test(hostile_requests, each_is_refused_or_closed_before_the_deadline,
 
 /* Each case alone, on a fresh connection: the answer does not depend on
  * others being in flight with it. Only those answered at once. */
-Test(hostile_requests,
-     prompt_cases_are_answered_without_waiting_for_the_deadline, .timeout = 120)
+Test(hostile_requests, prompt_cases_are_answered_without_waiting_for_the_deadline,
+     .timeout = 120)
 {
     setenv("PBEM_HTTP_REQUEST_SECONDS", "30", 1);
     e2e_server server = {0};

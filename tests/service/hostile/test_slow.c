@@ -148,8 +148,8 @@ Test(hostile_slow, a_normal_client_is_answered_while_slow_ones_are_held,
         for (int i = 0; i < slow; i++) {
             char sink[256];
             ssize_t n = recv(fds[i], sink, sizeof sink, MSG_DONTWAIT);
-            bool dropped =
-                n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK);
+            bool dropped = n == 0 || (n < 0 && errno != EAGAIN &&
+                                      errno != EWOULDBLOCK);
             if (!dropped && sent[i] < sizeof request - 1 &&
                 send(fds[i], request + sent[i], 1, MSG_NOSIGNAL) == 1) {
                 sent[i]++;

@@ -218,8 +218,8 @@ static void expect_guarded(const web_answer *a, const char *path)
 {
     cr_expect_str_eq(header_of(a, "Content-Security-Policy"), csp,
                      "%s: the CSP", path);
-    cr_expect_str_eq(header_of(a, "X-Content-Type-Options"), "nosniff", "%s",
-                     path);
+    cr_expect_str_eq(header_of(a, "X-Content-Type-Options"), "nosniff",
+                     "%s", path);
     cr_expect_str_eq(header_of(a, "Referrer-Policy"), "no-referrer", "%s",
                      path);
 }
@@ -231,8 +231,7 @@ static void expect_not_found(const char *path)
     cr_expect_str_eq(header_of(&a, "Content-Type"), "text/html; charset=utf-8",
                      "%s: the 404 is a page", path);
     cr_expect(strstr(a.body, "Not found") != NULL, "%s: %s", path, a.body);
-    cr_expect(strstr(a.body, "secret") == NULL &&
-                  strstr(a.body, "unlisted") == NULL,
+    cr_expect(strstr(a.body, "secret") == NULL && strstr(a.body, "unlisted") == NULL,
               "%s leaked a file", path);
     expect_guarded(&a, path);
     free(a.body);
@@ -245,14 +244,11 @@ Test(web_files, each_file_comes_with_its_type_and_the_csp)
     static const struct {
         const char *path, *type, *body;
     } files[] = {
-        {"/app.js", "text/javascript; charset=utf-8",
-         "export const answer = 42;\n"},
+        {"/app.js", "text/javascript; charset=utf-8", "export const answer = 42;\n"},
         {"/style.css", "text/css; charset=utf-8", "body { color: black; }\n"},
-        {"/icon.svg", "image/svg+xml",
-         "<svg xmlns=\"http://www.w3.org/2000/svg\"/>"},
+        {"/icon.svg", "image/svg+xml", "<svg xmlns=\"http://www.w3.org/2000/svg\"/>"},
         {"/data.json", "application/json", "{\"a\": 1}"},
-        {"/index.html", "text/html; charset=utf-8",
-         "<!doctype html><title>page</title>INDEX"},
+        {"/index.html", "text/html; charset=utf-8", "<!doctype html><title>page</title>INDEX"},
     };
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         web_answer a = fetch(files[i].path);
@@ -260,8 +256,7 @@ Test(web_files, each_file_comes_with_its_type_and_the_csp)
         cr_expect_str_eq(header_of(&a, "Content-Type"), files[i].type);
         cr_expect_str_eq(a.body, files[i].body);
         cr_expect_str_eq(header_of(&a, "Cache-Control"), "no-cache");
-        cr_expect_neq(header_of(&a, "ETag")[0], '\0', "%s has no ETag",
-                      files[i].path);
+        cr_expect_neq(header_of(&a, "ETag")[0], '\0', "%s has no ETag", files[i].path);
         expect_guarded(&a, files[i].path);
         free(a.body);
     }
@@ -291,10 +286,8 @@ Test(web_files, the_pages_own_paths_are_the_page)
     for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
         web_answer a = fetch(paths[i]);
         cr_expect_eq(a.status, 200, "%s answered %ld", paths[i], a.status);
-        cr_expect(strstr(a.body, "INDEX") != NULL, "%s is not the page",
-                  paths[i]);
-        cr_expect_str_eq(header_of(&a, "Content-Type"),
-                         "text/html; charset=utf-8");
+        cr_expect(strstr(a.body, "INDEX") != NULL, "%s is not the page", paths[i]);
+        cr_expect_str_eq(header_of(&a, "Content-Type"), "text/html; charset=utf-8");
         expect_guarded(&a, paths[i]);
         free(a.body);
     }
@@ -367,8 +360,7 @@ Test(web_files, vendor_serves_only_the_listed_packages)
     web_answer a = fetch("/vendor/@noble/hashes/blake2.js");
     cr_expect_eq(a.status, 200);
     cr_expect_str_eq(a.body, "export const b = 2;");
-    cr_expect_str_eq(header_of(&a, "Content-Type"),
-                     "text/javascript; charset=utf-8");
+    cr_expect_str_eq(header_of(&a, "Content-Type"), "text/javascript; charset=utf-8");
     free(a.body);
     expect_not_found("/vendor/leftpad/index.js");
     expect_not_found("/vendor/@noble/other/blake2.js");
