@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -19,6 +18,7 @@
 #include "core/log.h"
 #include "core/metrics.h"
 #include "http/answer.h"
+#include "http/head.h"
 #include "http/peers.h"
 #include "http/reaper.h"
 #include "http/routes.h"
@@ -59,6 +59,9 @@ struct http_request {
     size_t body_len;
     size_t body_max; /* HTTP_BODY_MAX, or more for import and mail */
     bool started;    /* the access handler has seen this request */
+    /* Why the raw target is refused (head.h), found before libmicrohttpd
+     * parsed its query; status 0 when it is not. */
+    head_refusal target_refused;
     struct timespec began;
 };
 
@@ -159,6 +162,18 @@ static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
     if (req->target == NULL)
         abort();
     clock_gettime(CLOCK_MONOTONIC, &req->began);
+    if (!head_target_acceptable(uri, &req->target_refused)) {
+        /* libmicrohttpd parses the query after this callback, in place,
+         * storing each argument in the connection's pool; past a few
+         * hundred the pool is full, and the answer it then tries never
+         * goes out (the client waits for the idle timeout). Its query is
+         * emptied where it lies so that none is parsed: the request is
+         * refused in full (414) before anything reads it, and the
+         * argument-free target is what is left to parse. */
+        char *query = strchr((char *)uri, '?');
+        if (query != NULL)
+            query[1] = '\0';
+    }
     if (c != NULL)
         c->open = req;
     return req;
@@ -180,6 +195,9 @@ static void on_completed(void *cls, struct MHD_Connection *conn,
     release(server, req);
     *con_cls = NULL;
 }
+
+static const char api_csp[] = "default-src 'none'; form-action 'self'; "
+                              "frame-ancestors 'none'; base-uri 'none'";
 
 /* Streamed answers go out in chunks of this size as the client reads. */
 #define STREAM_BLOCK (64 * 1024)
@@ -204,6 +222,12 @@ static enum MHD_Result send_answer(struct MHD_Connection *conn,
     MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE,
                             out->content_type);
     MHD_add_response_header(response, "Cache-Control", "no-store");
+    /* The API's answers are data, never a page: a browser led to one
+     * (a link, a frame, a guess at its type) runs and loads nothing from
+     * it. The unsubscribe page's form posts back to its own origin. */
+    MHD_add_response_header(response, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(response, "Content-Security-Policy", api_csp);
+    MHD_add_response_header(response, "Referrer-Policy", "no-referrer");
     if (out->retry_after > 0) {
         char seconds[24];
         snprintf(seconds, sizeof seconds, "%lld", out->retry_after);
@@ -296,33 +320,69 @@ static void client_of(http_server *server, struct MHD_Connection *conn,
                  lookup_header(conn, "X-Forwarded-For"), out, size);
 }
 
-/* RFC 9110 5.5: a field value holding NUL, CR, LF or another control
- * byte (HTAB aside) is invalid. libmicrohttpd passes such values on, and
- * a NUL cuts the one we read short of the one a proxy or a log saw. */
-static enum MHD_Result control_byte_in(void *cls, enum MHD_ValueKind kind,
-                                       const char *key, size_t key_size,
-                                       const char *value, size_t value_size)
+/* Collects the header fields of conn into a growing array. */
+typedef struct field_list {
+    head_field *at;
+    size_t count, cap;
+} field_list;
+
+static enum MHD_Result collect_field(void *cls, enum MHD_ValueKind kind,
+                                     const char *key, size_t key_size,
+                                     const char *value, size_t value_size)
 {
     (void)kind;
-    (void)key;
-    (void)key_size;
-    bool *found = cls;
-    for (size_t i = 0; i < value_size; i++) {
-        unsigned char c = (unsigned char)value[i];
-        if ((c < 0x20 && c != '\t') || c == 0x7f) {
-            *found = true;
-            return MHD_NO;
-        }
+    field_list *list = cls;
+    /* One past the limit is enough to refuse the request. */
+    if (list->count > HEAD_FIELDS_MAX)
+        return MHD_NO;
+    if (list->count == list->cap) {
+        list->cap = list->cap ? list->cap * 2 : 32;
+        list->at = realloc(list->at, list->cap * sizeof *list->at);
+        if (list->at == NULL)
+            abort();
     }
+    list->at[list->count++] = (head_field){key, key_size, value, value_size};
     return MHD_YES;
 }
 
-static bool headers_hold_control_bytes(struct MHD_Connection *conn)
+/* A refusal of the request's head, answered before any of its body is
+ * read; the connection closes, since a head misread leaves the start of
+ * the next request unknown. */
+static enum MHD_Result refuse_head(http_server *server,
+                                   struct MHD_Connection *conn,
+                                   http_request *req, const head_refusal *why)
 {
-    bool found = false;
-    MHD_get_connection_values_n(conn, MHD_HEADER_KIND, control_byte_in,
-                                &found);
-    return found;
+    answer out = {.route = "bad_head", .close = true};
+    received(server, conn);
+    answer_error(&out, why->status, why->code, why->message);
+    metrics_request(out.route, out.status, seconds_since(&req->began));
+    return send_answer(conn, &out);
+}
+
+/* Whether the head of the request on conn keeps head.h's rules: false
+ * with *why filled when not. method is libmicrohttpd's, which points at
+ * the start of the head it parsed in place. */
+static bool head_of_request_acceptable(struct MHD_Connection *conn,
+                                       const char *method, const char *version,
+                                       head_refusal *why)
+{
+    field_list fields = {0};
+    MHD_get_connection_values_n(conn, MHD_HEADER_KIND, collect_field, &fields);
+    bool acceptable = head_acceptable(fields.at, fields.count, version, why);
+    const union MHD_ConnectionInfo *size =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    if (acceptable && size != NULL &&
+        !head_lines_whole(fields.at, fields.count, method,
+                          method + size->header_size)) {
+        *why = (head_refusal){
+            400, "bad_header",
+            "a header line is malformed: a NUL byte in it, or a line folded "
+            "onto the next (obs-fold); send each field on one line of "
+            "printable text"};
+        acceptable = false;
+    }
+    free(fields.at);
+    return acceptable;
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
@@ -330,7 +390,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
                                   const char *version, const char *upload,
                                   size_t *upload_size, void **con_cls)
 {
-    (void)version;
     http_server *server = cls;
     http_request *req = *con_cls;
     if (req == NULL)
@@ -348,44 +407,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
             received(server, conn);
             return refuse_over_limit(conn, req);
         }
+        if (req->target_refused.status != 0)
+            return refuse_head(server, conn, req, &req->target_refused);
+        head_refusal why;
+        if (!head_of_request_acceptable(conn, method, version, &why))
+            return refuse_head(server, conn, req, &why);
         req->body_max = body_max_for(conn, method, url);
-        /* Every body here is signed whole (Content-Digest), so a client
-         * has it all before sending and gains nothing from a chunked
-         * upload, while libmicrohttpd 0.9.75 answers some malformed
-         * chunked bodies (a chunk line past its buffer) with its own 500.
-         * A body must therefore announce its length: chunked gets 411,
-         * any other coding (which libmicrohttpd would wait on until the
-         * idle timeout) 501. Both are answered before a body byte is
-         * read, and the connection is closed. */
-        const char *coding = MHD_lookup_connection_value(
-            conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
-        if (coding != NULL) {
-            bool chunked = strcasecmp(coding, "chunked") == 0;
-            answer out = {.route = chunked ? "length_required"
-                                           : "unknown_coding",
-                          .close = true};
-            received(server, conn);
-            if (chunked)
-                answer_error(&out, 411, "length_required",
-                             "send the body with a Content-Length header; "
-                             "chunked transfer coding is not accepted");
-            else
-                answer_error(&out, 501, "unsupported_transfer_coding",
-                             "transfer codings are not accepted: send the "
-                             "body with a Content-Length header");
-            metrics_request(out.route, out.status, seconds_since(&req->began));
-            return send_answer(conn, &out);
-        }
-        if (headers_hold_control_bytes(conn)) {
-            answer out = {.route = "bad_header", .close = true};
-            received(server, conn);
-            answer_error(&out, 400, "bad_header",
-                         "a header value holds a control byte (NUL, CR, LF "
-                         "or another below 0x20 but tab): send printable "
-                         "text only");
-            metrics_request(out.route, out.status, seconds_since(&req->began));
-            return send_answer(conn, &out);
-        }
         const char *length = MHD_lookup_connection_value(
             conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (length != NULL && strtoull(length, NULL, 10) > req->body_max) {
@@ -417,7 +444,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
     received(server, conn);
     if (web_files_wanted(method, url)) {
         int status = 0;
-        enum MHD_Result sent = web_files_send(conn, url, &status);
+        enum MHD_Result sent = web_files_send(conn, url, req->target, &status);
         double seconds = seconds_since(&req->began);
         metrics_request("web", status, seconds);
         char client[64];

@@ -12,6 +12,9 @@
 #include <unistd.h>
 
 #include "core/config.h"
+#include "http/path.h"
+#include "store/db.h"
+#include "store/matches.h"
 
 /* The page loads nothing but its own files, runs no inline script or
  * style, and may not be framed: a page holding a player's signing key
@@ -64,6 +67,30 @@ static bool segment_of(const char **text, size_t max)
     return true;
 }
 
+/* Whether /matches/<ref> names a match that exists. A player who follows
+ * a mistyped link is told at once there is no such page, not shown an
+ * empty table. When the database cannot say, the page is served: it shows
+ * the API's own error when it asks. */
+static bool match_page_exists(const char *ref, size_t len)
+{
+    char api[96];
+    if (snprintf(api, sizeof api, "/v1/matches/%.*s", (int)len, ref) >=
+        (int)sizeof api)
+        return false;
+    path_params params;
+    if (path_match("/v1/matches/{id}", api, &params) != PATH_MATCHES)
+        return false;
+    apierr err;
+    PGconn *conn = db_conn(&err);
+    if (conn == NULL)
+        return true;
+    store_match match;
+    if (!store_load_match(conn, params.match_id, &match, &err))
+        return err.status != 404;
+    store_match_free(&match);
+    return true;
+}
+
 /* The paths the page's router draws (web/app.js): each is web/index.html. */
 static bool page_path(const char *url)
 {
@@ -76,10 +103,13 @@ static bool page_path(const char *url)
         return segment_of(&rest, 128) && *rest == '\0';
     }
     if (starts_with(url, "/matches/")) {
-        rest = url + strlen("/matches/");
+        const char *ref = url + strlen("/matches/");
+        rest = ref;
         if (!segment_of(&rest, 64))
             return false;
-        return *rest == '\0' || strcmp(rest, "/replay") == 0;
+        if (*rest != '\0' && strcmp(rest, "/replay") != 0)
+            return false;
+        return match_page_exists(ref, (size_t)(rest - ref));
     }
     return false;
 }
@@ -112,6 +142,16 @@ static bool listed_package(const char *name)
     return listed;
 }
 
+/* Whether url names an npm manifest (package.json, package-lock.json),
+ * anywhere: they list what the page is built from, which is the server's
+ * business, not the page's. */
+static bool npm_manifest(const char *url)
+{
+    const char *name = strrchr(url, '/') + 1;
+    return strcmp(name, "package.json") == 0 ||
+           strcmp(name, "package-lock.json") == 0;
+}
+
 /* The file under web/ that url names (relative to the folder), or false
  * when url names none the page may show. */
 static bool file_for(const char *url, char *file, size_t size)
@@ -138,7 +178,7 @@ static bool file_for(const char *url, char *file, size_t size)
         return snprintf(file, size, "node_modules/%s", name) < (int)size;
     }
     if (starts_with(url, "/node_modules/") ||
-        strcmp(url, "/node_modules") == 0)
+        strcmp(url, "/node_modules") == 0 || npm_manifest(url))
         return false;
     return snprintf(file, size, "%s", url + 1) < (int)size;
 }
@@ -197,16 +237,44 @@ static enum MHD_Result send_not_found(struct MHD_Connection *conn,
     return result;
 }
 
-/* file opened read-only when it is a regular file of at most
- * WEB_FILES_MAX bytes: its descriptor and *st, or -1. */
+/* The next component of the relative path *rest (up to '/' or the end)
+ * opened beneath dir without following a link, as a directory when more
+ * follows it; *rest moves past it. -1 when there is none such. */
+static int open_component(int dir, const char **rest)
+{
+    const char *slash = strchr(*rest, '/');
+    size_t len = slash != NULL ? (size_t)(slash - *rest) : strlen(*rest);
+    char name[256];
+    if (len == 0 || len >= sizeof name)
+        return -1;
+    memcpy(name, *rest, len);
+    name[len] = '\0';
+    int flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW;
+    if (slash != NULL)
+        flags |= O_DIRECTORY;
+    *rest = slash != NULL ? slash + 1 : *rest + len;
+    return openat(dir, name, flags);
+}
+
+/* file (relative to the web folder) opened read-only when it is a regular
+ * file of at most WEB_FILES_MAX bytes: its descriptor and *st, or -1.
+ * Opened one component at a time beneath the folder, none of them through
+ * a link: a link in the folder (a directory linked to /etc, say) leads
+ * somewhere that is not the page's, and O_NOFOLLOW alone guards only the
+ * last component. */
 static int open_regular(const char *file, struct stat *st)
 {
-    char path[1536];
-    if (snprintf(path, sizeof path, "%s/%s", web_dir(), file) >=
-        (int)sizeof path)
+    int dir = open(web_dir(), O_RDONLY | O_CLOEXEC | O_DIRECTORY);
+    const char *rest = file;
+    while (dir >= 0 && strchr(rest, '/') != NULL) {
+        int next = open_component(dir, &rest);
+        close(dir);
+        dir = next;
+    }
+    if (dir < 0)
         return -1;
-    /* Not through a link: whatever it points at is not the page's. */
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+    int fd = open_component(dir, &rest);
+    close(dir);
     if (fd < 0)
         return -1;
     if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode) ||
@@ -217,15 +285,31 @@ static int open_regular(const char *file, struct stat *st)
     return fd;
 }
 
+/* Whether target (the raw request target) escapes a control byte, such as
+ * /app.js%00.html: decoded, the path ends at the NUL and names app.js,
+ * which is not the file asked for. */
+static bool escapes_control_byte(const char *target)
+{
+    for (const char *p = strchr(target, '%'); p != NULL;
+         p = strchr(p + 1, '%')) {
+        unsigned value;
+        char hex[3] = {p[1], p[1] != '\0' ? p[2] : '\0', '\0'};
+        if (strlen(hex) == 2 && strspn(hex, "0123456789abcdefABCDEF") == 2 &&
+            sscanf(hex, "%x", &value) == 1 && (value < 0x20 || value == 0x7f))
+            return true;
+    }
+    return false;
+}
+
 enum MHD_Result web_files_send(struct MHD_Connection *conn, const char *url,
-                               int *status)
+                               const char *target, int *status)
 {
     char file[1024];
     const char *type;
     struct stat st;
     int fd;
-    if (!file_for(url, file, sizeof file) || (type = type_of(file)) == NULL ||
-        (fd = open_regular(file, &st)) < 0)
+    if (escapes_control_byte(target) || !file_for(url, file, sizeof file) ||
+        (type = type_of(file)) == NULL || (fd = open_regular(file, &st)) < 0)
         return send_not_found(conn, status);
 
     /* The file's size and modification time name its version. */

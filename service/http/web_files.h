@@ -3,8 +3,11 @@
  * migrations/ and templates/) for every GET or HEAD outside the API: real
  * files by extension, the page's own paths (/, /matches/<id>, /settings…)
  * as web/index.html for the page's router, the npm packages web/package.json
- * lists under /vendor/, and an HTML 404 for anything else. Every answer
- * carries a strict Content-Security-Policy. */
+ * lists under /vendor/, and an HTML 404 for anything else: a match page
+ * whose match does not exist, an npm manifest (package.json,
+ * package-lock.json), a path reached through a link in the folder, a
+ * target escaping a control byte (%00). Every answer carries a strict
+ * Content-Security-Policy. */
 #ifndef SERVICE_HTTP_WEB_FILES_H
 #define SERVICE_HTTP_WEB_FILES_H
 
@@ -16,10 +19,11 @@
  * /metrics. */
 bool web_files_wanted(const char *method, const char *url);
 
-/* Queues the answer to url on conn; *status is the HTTP status sent (for
- * metrics and the log). Files larger than WEB_FILES_MAX are not served. */
+/* Queues the answer to url (the decoded path of target, the raw request
+ * target) on conn; *status is the HTTP status sent (for metrics and the
+ * log). Files larger than WEB_FILES_MAX are not served. */
 enum MHD_Result web_files_send(struct MHD_Connection *conn, const char *url,
-                               int *status);
+                               const char *target, int *status);
 
 /* The largest file served, in bytes. */
 #define WEB_FILES_MAX (4 * 1024 * 1024)

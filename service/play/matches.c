@@ -440,6 +440,7 @@ static json_t *play(PGconn *conn, const caller *who, store_match *match,
     if (!store_begin_shared(conn, match->match_id, err))
         goto done;
     bool over = false;
+    long long move_seq = match->head_seq + 1;
     append_change change = {
         .events = events,
         .count = 1,
@@ -452,10 +453,20 @@ static json_t *play(PGconn *conn, const caller *who, store_match *match,
     }
     char head_hash[2 * STORE_HASH_BYTES + 1];
     hex_encode(match->head_hash, STORE_HASH_BYTES, head_hash);
-    answer = json_pack("{s:I,s:s,s:b,s:o,s:o}", "seq",
-                       (json_int_t)match->head_seq, "hash", head_hash, "over",
-                       over, "pending", describe_pending_json(&after, 0, 0),
-                       "result", engine->result(state));
+    /* seq is the new head (the next move's seq); a move that ends the
+     * match is followed by the finished event, so the move's own seq and
+     * what it caused are given beside it. */
+    json_t *caused =
+        json_pack("[{s:I,s:s}]", "seq", (json_int_t)move_seq, "kind", "move");
+    if (over)
+        json_array_append_new(caused, json_pack("{s:I,s:s}", "seq",
+                                                (json_int_t)match->head_seq,
+                                                "kind", "finished"));
+    answer = json_pack(
+        "{s:I,s:s,s:I,s:o,s:b,s:o,s:o}", "seq", (json_int_t)match->head_seq,
+        "hash", head_hash, "move_seq", (json_int_t)move_seq, "events", caused,
+        "over", over, "pending", describe_pending_json(&after, 0, 0), "result",
+        engine->result(state));
     answer = append_commit(conn, who, match, 200, answer, err);
     if (answer == NULL)
         goto done;

@@ -11,8 +11,6 @@ typedef enum hostile_expect {
     EXPECT_STATUS,        /* exactly status */
     EXPECT_REFUSED,       /* a 4xx, or closed without an answer */
     EXPECT_SERVED_FIRST,  /* a good request first: 200, the rest no 5xx */
-    EXPECT_NO_5XX,        /* an answer below 500 (libmicrohttpd reads it
-                             leniently; see the case) */
 } hostile_expect;
 
 typedef struct hostile_case {

@@ -23,6 +23,8 @@ static const char csp[] =
 
 static e2e_server server;
 static char dir[256];
+static char outside[256];   /* a folder a link in the web folder points at */
+static char match_page[64]; /* /matches/<id> of a match that exists */
 
 static void put(const char *name, const void *bytes, size_t len)
 {
@@ -70,6 +72,18 @@ static void lay_out_web_folder(void)
     char path[512];
     snprintf(path, sizeof path, "%s/link.js", dir);
     cr_assert_eq(symlink("/etc/hostname", path), 0);
+    /* A directory linked out of the folder, to one holding a script. */
+    snprintf(outside, sizeof outside, "%s/pbem-else-XXXXXX",
+             tmp && *tmp ? tmp : "/tmp");
+    cr_assert_not_null(mkdtemp(outside));
+    snprintf(path, sizeof path, "%s/secret.js", outside);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("secret", f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/outlink", dir);
+    cr_assert_eq(symlink(outside, path), 0);
+    put_text("package-lock.json", "{\"lockfileVersion\": 3}");
     snprintf(path, sizeof path, "%s/pipe.js", dir);
     cr_assert_eq(mkfifo(path, 0600), 0);
     /* One byte over the limit. */
@@ -80,18 +94,35 @@ static void lay_out_web_folder(void)
     free(bytes);
 }
 
+/* A match for the page's /matches/<id> to show. */
+static void create_match(void)
+{
+    e2e_player ann;
+    e2e_register(&server, "Ann", &ann);
+    e2e_response r =
+        e2e_call(&server, "POST", "/v1/matches",
+                 "{\"game\":\"antiquity_quest\",\"seats\":2}", &ann);
+    cr_assert_eq(r.status, 201, "%ld %s", r.status, r.body);
+    const char *id = json_string_value(
+        json_object_get(json_object_get(r.json, "match"), "id"));
+    cr_assert_not_null(id, "%s", r.body);
+    snprintf(match_page, sizeof match_page, "/matches/%s", id);
+    e2e_response_free(&r);
+}
+
 static void start(void)
 {
     lay_out_web_folder();
     setenv("PBEM_WEB_DIR", dir, 1);
     e2e_start(&server);
+    create_match();
 }
 
 static void stop(void)
 {
     e2e_stop(&server);
     char command[600];
-    snprintf(command, sizeof command, "rm -rf '%s'", dir);
+    snprintf(command, sizeof command, "rm -rf '%s' '%s'", dir, outside);
     cr_assert_eq(system(command), 0);
 }
 
@@ -247,9 +278,11 @@ Test(web_files, binary_files_arrive_whole)
 
 Test(web_files, the_pages_own_paths_are_the_page)
 {
-    static const char *paths[] = {"/", "/matches/m_12", "/matches/m_12/replay",
-                                  "/sign-in/abc-DEF_123", "/settings", "/me",
-                                  "/games"};
+    char replay[80];
+    snprintf(replay, sizeof replay, "%s/replay", match_page);
+    const char *paths[] = {
+        "/",         match_page, replay,  "/sign-in/abc-DEF_123",
+        "/settings", "/me",      "/games"};
     for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
         web_answer a = fetch(paths[i]);
         cr_expect_eq(a.status, 200, "%s answered %ld", paths[i], a.status);
@@ -264,6 +297,9 @@ Test(web_files, other_paths_are_an_html_404)
 {
     expect_not_found("/nowhere");
     expect_not_found("/matches/m_12/other");
+    char other[80];
+    snprintf(other, sizeof other, "%s/other", match_page);
+    expect_not_found(other);
     expect_not_found("/matches/");
     expect_not_found("/sign-in/");
     expect_not_found("/settings/x");
@@ -285,6 +321,38 @@ Test(web_files, nothing_outside_the_folder_or_hidden_in_it)
     expect_not_found("/link.js");
     expect_not_found("/pipe.js");
     expect_not_found("/big.js");
+}
+
+/* A mistyped or stale link to a match is told at once there is none. */
+Test(web_files, a_match_that_does_not_exist_is_the_404_page)
+{
+    expect_not_found("/matches/m_999999");
+    expect_not_found("/matches/m_999999/replay");
+    expect_not_found("/matches/m_123");
+    expect_not_found("/matches/m_0123");
+    expect_not_found("/matches/nonsense");
+}
+
+Test(web_files, a_linked_directory_leads_nowhere)
+{
+    expect_not_found("/outlink/secret.js");
+    expect_not_found("/outlink/");
+}
+
+/* Decoded, the path ends at the NUL and would name app.js. */
+Test(web_files, an_escaped_control_byte_is_refused)
+{
+    expect_not_found("/app.js%00.html");
+    expect_not_found("/app.js%00");
+    expect_not_found("/app.js%0a");
+    expect_not_found("/app.js%1F.css");
+}
+
+Test(web_files, npm_manifests_are_not_served)
+{
+    expect_not_found("/package.json");
+    expect_not_found("/package-lock.json");
+    expect_not_found("/vendor/@noble/hashes/package.json");
 }
 
 Test(web_files, vendor_serves_only_the_listed_packages)
@@ -322,6 +390,43 @@ Test(web_files, head_answers_without_a_body)
     cr_expect_eq(a.len, 0);
     cr_expect_str_eq(header_of(&a, "Content-Length"), "26");
     expect_guarded(&a, "HEAD /app.js");
+    free(a.body);
+}
+
+/* The API's answers, errors and streams included, are data: no browser
+ * sniffs them into a page or runs anything from them. */
+static void expect_api_guarded(const web_answer *a, const char *what)
+{
+    cr_expect_str_eq(header_of(a, "X-Content-Type-Options"), "nosniff", "%s",
+                     what);
+    cr_expect_str_eq(header_of(a, "Content-Security-Policy"),
+                     "default-src 'none'; form-action 'self'; "
+                     "frame-ancestors 'none'; base-uri 'none'",
+                     "%s", what);
+    cr_expect_str_eq(header_of(a, "Referrer-Policy"), "no-referrer", "%s",
+                     what);
+}
+
+Test(web_files, every_api_answer_carries_nosniff_and_a_csp)
+{
+    const char *paths[] = {"/v1/games",      "/v1/nowhere",
+                           "/healthz",       "/metrics",
+                           "/v1/players/me", "/v1/matches/m_999999"};
+    for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
+        web_answer a = fetch(paths[i]);
+        expect_api_guarded(&a, paths[i]);
+        free(a.body);
+    }
+    char api[96];
+    snprintf(api, sizeof api, "/v1%s", match_page);
+    web_answer a = fetch(api);
+    cr_expect_eq(a.status, 200, "%s", api);
+    expect_api_guarded(&a, api);
+    free(a.body);
+    /* Refused at the head, before any route. */
+    a = fetch_as("POST", "/v1/players", "Transfer-Encoding: chunked");
+    cr_expect_eq(a.status, 411);
+    expect_api_guarded(&a, "a chunked POST");
     free(a.body);
 }
 
