@@ -84,8 +84,8 @@ static rules_state *toy_match(PGconn *conn, store_match *match)
     for (int s = 0; s < 2; s++) {
         char email[32];
         snprintf(email, sizeof email, "%s@example.org", names[s]);
-        cr_assert(store_create_player(conn, names[s], email, NULL,
-                                      &players[s], key_id, &err),
+        cr_assert(store_create_player(conn, names[s], email, NULL, &players[s],
+                                      key_id, &err),
                   "%s", err.message);
         match->seat_player[s] = players[s];
         snprintf(match->seat_name[s], sizeof match->seat_name[s], "%s",
@@ -94,8 +94,7 @@ static rules_state *toy_match(PGconn *conn, store_match *match)
     match->created_by = players[0];
     cr_assert(store_insert_match(conn, match, &err), "%s", err.message);
     for (int s = 0; s < 2; s++)
-        cr_assert(store_insert_seat(conn, match->match_id, s, players[s],
-                                    &err),
+        cr_assert(store_insert_seat(conn, match->match_id, s, players[s], &err),
                   "%s", err.message);
     cr_assert(store_commit(conn, &err), "%s", err.message);
     json_t *events[] = {
@@ -128,8 +127,7 @@ static char *add_one(PGconn *conn, store_match *match, rules_state *state,
     json_t *action = json_pack("{s:s,s:i}", "type", "add", "n", 1);
     rules_state *before = toy_engine.clone(state);
     rules_error rerr = {{0}};
-    cr_assert(toy_engine.apply(state, seat, action, &rerr), "%s",
-              rerr.message);
+    cr_assert(toy_engine.apply(state, seat, action, &rerr), "%s", rerr.message);
     json_t *move = json_pack("{s:s,s:i,s:{s:O,s:s}}", "kind", "move", "seat",
                              seat, "data", "action", action, "text", "add 1");
     append(conn, match, before, state, NULL, &move, 1);
@@ -175,8 +173,8 @@ Test(told_secrets, no_door_names_a_card_drawn_by_another_seat, .timeout = 60)
     json_decref(events);
 
     /* The match stream. */
-    stream_feed *feed = stream_feed_open(STREAMS_MATCH, match.match_id, 0,
-                                         true, &err);
+    stream_feed *feed =
+        stream_feed_open(STREAMS_MATCH, match.match_id, 0, true, &err);
     cr_assert_not_null(feed, "%s", err.message);
     bool more;
     cr_assert(stream_feed_read(feed, 0, &more, &err), "%s", err.message);
