@@ -99,9 +99,8 @@ static void print_since(FILE *out, const char *match, const json_t *view)
     const json_t *log = json_object_get(view, "log");
     json_int_t since = json_integer_value(json_object_get(view, "since_seq"));
     size_t n = json_array_size(log), first = n;
-    while (first > 0 &&
-           json_integer_value(json_object_get(json_array_get(log, first - 1),
-                                              "seq")) > since)
+    while (first > 0 && json_integer_value(json_object_get(
+                            json_array_get(log, first - 1), "seq")) > since)
         first--;
     if (first == n)
         return;
@@ -112,10 +111,10 @@ static void print_since(FILE *out, const char *match, const json_t *view)
         first = n - SINCE_LINES;
     }
     for (size_t i = first; i < n; i++)
-        fprintf(out, "  %s\n",
-                json_string_value(
-                    json_object_get(json_array_get(log, i), "text"))
-                    ?: "");
+        fprintf(
+            out, "  %s\n",
+            json_string_value(json_object_get(json_array_get(log, i), "text"))
+                ?: "");
     fputc('\n', out);
 }
 

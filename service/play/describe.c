@@ -211,11 +211,11 @@ static void describe_log(json_t *answer, const store_match *match,
         return;
     long long since =
         store_event_texts_seat_acted(conn, match->match_id, seat, &err);
-    json_t *log = since < 0 ? NULL
-                            : event_log_told(conn, match, engine, seat,
-                                             match->head_seq -
-                                                 EVENT_LOG_VIEW_MAX,
-                                             match->head_seq, &err);
+    json_t *log = since < 0
+                      ? NULL
+                      : event_log_told(conn, match, engine, seat,
+                                       match->head_seq - EVENT_LOG_VIEW_MAX,
+                                       match->head_seq, &err);
     if (log == NULL)
         return;
     json_object_set_new(answer, "log", log);
