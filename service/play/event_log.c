@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/log.h"
 #include "play/event_tell.h"
 #include "play/matchstate.h"
 #include "store/event_texts.h"
@@ -17,26 +18,32 @@ static void names_of(const store_match *match, const char **names)
 
 /* Tells events (count of them, from seq first_seq on) into rows, starting
  * from state (owned, may be NULL: read when an event needs it). A rewind
- * changes the state without an action: it is read again after it. */
-static bool tell_all(PGconn *conn, const store_match *match,
+ * changes the state without an action: it is read again after it. A state
+ * that cannot be had (a log this build cannot replay) never stops the
+ * telling, nor the append it is part of: the moves are then told by their
+ * notation. */
+static void tell_all(PGconn *conn, const store_match *match,
                      const rules_engine *engine, rules_state *state,
                      const json_t *const *events, int count,
-                     long long first_seq, json_t *rows, apierr *err)
+                     long long first_seq, json_t *rows)
 {
     const char *names[STORE_MAX_SEATS] = {0};
     names_of(match, names);
-    bool ok = true;
-    for (int i = 0; i < count && ok; i++) {
+    bool stateless = engine == NULL || !matchstate_has_state(match);
+    for (int i = 0; i < count; i++) {
         long long seq = first_seq + i;
         const json_t *event = events[i];
-        if (state == NULL && engine != NULL && seq > 1 &&
-            event_tell_needs_state(event) && matchstate_has_state(match)) {
-            state = matchstate_at(conn, match, engine, seq - 1, err);
-            ok = state != NULL;
+        if (state == NULL && !stateless && seq > 1 &&
+            event_tell_needs_state(event)) {
+            apierr err;
+            state = matchstate_at(conn, match, engine, seq - 1, &err);
+            if (state == NULL) {
+                log_warn("match %lld: event %lld told by its notation: %s",
+                         match->match_id, seq, err.message);
+                stateless = true;
+            }
         }
-        if (ok)
-            event_tell(engine, state, event, seq, names, match->seat_count,
-                       rows);
+        event_tell(engine, state, event, seq, names, match->seat_count, rows);
         const char *kind = json_string_value(json_object_get(event, "kind"));
         if (state != NULL && kind != NULL && strcmp(kind, "rewound") == 0) {
             engine->destroy(state);
@@ -45,7 +52,6 @@ static bool tell_all(PGconn *conn, const store_match *match,
     }
     if (state != NULL)
         engine->destroy(state);
-    return ok;
 }
 
 bool event_log_append(PGconn *conn, const store_match *match,
@@ -56,10 +62,9 @@ bool event_log_append(PGconn *conn, const store_match *match,
     json_t *rows = json_array();
     rules_state *state =
         before != NULL && engine != NULL ? engine->clone(before) : NULL;
-    bool ok =
-        tell_all(conn, match, engine, state, (const json_t *const *)events,
-                 count, first_seq, rows, err) &&
-        store_event_texts_save(conn, match->match_id, rows, err);
+    tell_all(conn, match, engine, state, (const json_t *const *)events, count,
+             first_seq, rows);
+    bool ok = store_event_texts_save(conn, match->match_id, rows, err);
     json_decref(rows);
     return ok;
 }
@@ -81,9 +86,8 @@ static bool tell_again(PGconn *conn, const store_match *match,
     for (size_t i = 0; i < count; i++)
         list[i] = json_array_get(events, i);
     json_t *rows = json_array();
-    bool ok = tell_all(conn, match, engine, NULL, list, (int)count, after + 1,
-                       rows, err) &&
-              store_event_texts_save(conn, match->match_id, rows, err);
+    tell_all(conn, match, engine, NULL, list, (int)count, after + 1, rows);
+    bool ok = store_event_texts_save(conn, match->match_id, rows, err);
     json_decref(rows);
     free(list);
     json_decref(events);
@@ -153,8 +157,12 @@ bool event_log_annotate(PGconn *conn, long long match_id, json_t *events,
         told = event_log_told(conn, &match, engine, RULES_SPECTATOR, first - 1,
                               last, err);
         store_match_free(&match);
-        if (told == NULL)
-            return false;
+        /* The log itself was read: it is served, told or not. */
+        if (told == NULL) {
+            log_warn("match %lld: events %lld to %lld not told: %s", match_id,
+                     first, last, err->message);
+            return true;
+        }
     }
     size_t i;
     const json_t *row;

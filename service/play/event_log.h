@@ -39,7 +39,9 @@ json_t *event_log_told(PGconn *conn, const store_match *match,
 
 /* Sets "text", the public sentence, on each event of events (borrowed: an
  * array as store_events_after gives it, oldest first, without gaps) of
- * match_id. False with err filled. */
+ * match_id. Events that cannot be told now (their sentences were never
+ * kept and keeping them fails) are left without. False with err filled
+ * when the kept sentences cannot be read. */
 bool event_log_annotate(PGconn *conn, long long match_id, json_t *events,
                         apierr *err);
 

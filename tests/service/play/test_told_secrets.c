@@ -211,3 +211,34 @@ Test(told_secrets, no_door_names_a_card_drawn_by_another_seat, .timeout = 60)
     toy_engine.destroy(state);
     store_match_free(&match);
 }
+
+/* Telling never stops an append: a move whose state before cannot be read
+ * (here the match's seed cannot be opened) is appended all the same and
+ * told by its notation. */
+Test(told_secrets, a_move_told_without_its_state_is_told_by_its_notation,
+     .timeout = 60)
+{
+    PGconn *conn = fresh_database();
+    store_match match;
+    rules_state *state = toy_match(conn, &match);
+    int seat = turn_of(state);
+    json_t *action = json_pack("{s:s,s:i}", "type", "add", "n", 2);
+    rules_error rerr = {{0}};
+    cr_assert(toy_engine.apply(state, seat, action, &rerr), "%s", rerr.message);
+    json_t *move = json_pack("{s:s,s:i,s:{s:O,s:s}}", "kind", "move", "seat",
+                             seat, "data", "action", action, "text", "add 2");
+    append(conn, &match, NULL, state, NULL, &move, 1);
+    json_decref(action);
+    apierr err;
+    json_t *events = matches_events(match.match_id, 4, 10, &err);
+    cr_assert_not_null(events, "%s", err.message);
+    char expected[64];
+    snprintf(expected, sizeof expected, "%s: add 2.", match.seat_name[seat]);
+    cr_expect_str_eq(
+        json_string_value(json_object_get(
+            json_array_get(json_object_get(events, "events"), 0), "text")),
+        expected);
+    json_decref(events);
+    toy_engine.destroy(state);
+    store_match_free(&match);
+}
