@@ -279,27 +279,48 @@ static void tell_timeout(const rules_engine *engine, rules_state *state,
 }
 
 /* A sealed decision: every choice, in seat order, each told by the
- * engine now that all are public. */
+ * engine once all are applied: from the state before the decision to the
+ * state after it, so the engine sees the decision resolved (rules.h: a
+ * sealed choice is told only then). Without a state, by notation. */
 static void tell_decided(const rules_engine *engine, rules_state *state,
                          const json_t *event, const char *const *names,
                          int seats, story *texts)
 {
     for (int v = -1; v < seats; v++)
         say(&texts[v + 1], "The secret choices were revealed.");
+    const json_t *choices =
+        json_object_get(json_object_get(event, "data"), "choices");
+    rules_state *before = state != NULL ? engine->clone(state) : NULL;
+    bool applied = before != NULL;
     size_t i;
     const json_t *choice;
-    json_array_foreach(
-        json_object_get(json_object_get(event, "data"), "choices"), i, choice)
+    json_array_foreach(choices, i, choice)
     {
-        story one[RULES_MAX_SEATS + 1] = {{0}};
-        tell_action(engine, state,
-                    (int)json_integer_value(json_object_get(choice, "seat")),
-                    json_object_get(choice, "action"), NULL, names, seats, one);
+        int seat = (int)json_integer_value(json_object_get(choice, "seat"));
+        rules_error err = {{0}};
+        applied =
+            applied && seat >= 0 && seat < seats &&
+            engine->apply(state, seat, json_object_get(choice, "action"), &err);
+    }
+    json_array_foreach(choices, i, choice)
+    {
+        int seat = (int)json_integer_value(json_object_get(choice, "seat"));
+        const json_t *action = json_object_get(choice, "action");
         for (int v = -1; v < seats; v++) {
-            say(&texts[v + 1], " %s", told(&one[v + 1]));
-            free(one[v + 1].text);
+            if (applied) {
+                char *text =
+                    rules_tell(engine, before, state, seat, action, v, names);
+                say(&texts[v + 1], " %s", text);
+                free(text);
+            } else {
+                say(&texts[v + 1], " ");
+                name(&texts[v + 1], seat, v, names, seats, true);
+                say(&texts[v + 1], " chose.");
+            }
         }
     }
+    if (before != NULL)
+        engine->destroy(before);
 }
 
 void event_tell(const rules_engine *engine, rules_state *state,

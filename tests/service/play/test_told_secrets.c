@@ -242,3 +242,49 @@ Test(told_secrets, a_move_told_without_its_state_is_told_by_its_notation,
     toy_engine.destroy(state);
     store_match_free(&match);
 }
+
+/* A sealed decision is told once every choice is public: each choice as
+ * the engine tells it with the decision resolved. */
+Test(told_secrets, a_decision_tells_every_choice_once_resolved, .timeout = 60)
+{
+    PGconn *conn = fresh_database();
+    store_match match;
+    rules_state *state = toy_match(conn, &match);
+    for (int i = 0; i < 3; i++)
+        free(add_one(conn, &match, state, turn_of(state)));
+    rules_pending pending;
+    toy_engine.pending(state, &pending);
+    cr_assert_eq(pending.wait, RULES_WAIT_SIMULTANEOUS);
+    rules_state *before = toy_engine.clone(state);
+    json_t *choices = json_array();
+    for (int s = 0; s < 2; s++) {
+        json_t *guess = json_pack("{s:s,s:i}", "type", "guess", "n", s);
+        rules_error rerr = {{0}};
+        cr_assert(toy_engine.apply(state, s, guess, &rerr), "%s", rerr.message);
+        json_array_append_new(
+            choices, json_pack("{s:i,s:o}", "seat", s, "action", guess));
+    }
+    json_t *decided =
+        json_pack("{s:s,s:{s:s,s:o}}", "kind", "decided", "data", "decision",
+                  pending.decision, "choices", choices);
+    append(conn, &match, before, state, NULL, &decided, 1);
+    toy_engine.destroy(before);
+    apierr err;
+    json_t *events = matches_events(match.match_id, 7, 10, &err);
+    cr_assert_not_null(events, "%s", err.message);
+    cr_expect_str_eq(
+        json_string_value(json_object_get(
+            json_array_get(json_object_get(events, "events"), 0), "text")),
+        "The secret choices were revealed. Ann guessed even. Bob "
+        "guessed odd.");
+    json_decref(events);
+    json_t *view = describe_seat_view(&match, &toy_engine, state, 1);
+    json_t *log = json_object_get(view, "log");
+    cr_expect_str_eq(
+        json_string_value(json_object_get(
+            json_array_get(log, json_array_size(log) - 1), "text")),
+        "The secret choices were revealed. Ann guessed even. You guessed odd.");
+    json_decref(view);
+    toy_engine.destroy(state);
+    store_match_free(&match);
+}
