@@ -88,6 +88,13 @@ void event_text_print(FILE *out, const json_t *event, const json_t *seats)
     const char *decision = json_string_value(json_object_get(data, "decision"));
     fprintf(out, "#%-4lld ",
             (long long)json_integer_value(json_object_get(event, "seq")));
+    /* The server's own sentence, with the move's outcome; a server that
+     * tells none gets the line made of the event. */
+    const char *told = json_string_value(json_object_get(event, "text"));
+    if (told != NULL && told[0] != '\0') {
+        fprintf(out, "%s\n", told);
+        return;
+    }
     if (kind == NULL)
         kind = "?";
     if (strcmp(kind, "created") == 0)

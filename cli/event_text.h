@@ -1,6 +1,7 @@
 /* event_text.h: one event of a match's public log as a line a person
- * reads ("#14  Bob (seat 1): take 0.1.2"), for pbem watch and for what
- * pbem move shows after a stale seq. */
+ * reads ("#14  Bob drew 2 cards.": the sentence the server told, or from a
+ * server that tells none "#14  Bob (seat 1): take 0.1.2"), for pbem watch
+ * and for what pbem move shows after a stale seq. */
 #ifndef CLI_EVENT_TEXT_H
 #define CLI_EVENT_TEXT_H
 

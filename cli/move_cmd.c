@@ -120,6 +120,7 @@ static void print_accepted(const char *match, const char *text,
     const char *decision =
         json_string_value(json_object_get(answer, "decision"));
     long long seq = json_integer_value(json_object_get(answer, "seq"));
+    const char *told = json_string_value(json_object_get(answer, "text"));
     const json_t *view = json_object_get(answer, "seat_view");
     if (decision != NULL) {
         printf("Your choice \"%s\" is sealed (decision %s, seq %lld)", text,
@@ -127,6 +128,9 @@ static void print_accepted(const char *match, const char *text,
         puts(json_is_true(json_object_get(answer, "decided"))
                  ? "; every seat has chosen and the choices are applied."
                  : "; it is revealed when every seat has chosen.");
+    } else if (told != NULL && told[0] != '\0') {
+        /* What the move did, as the server tells it to its player. */
+        printf("%s (seq %lld)\n", told, seq);
     } else {
         printf("Played \"%s\" (seq %lld).\n", text, seq);
     }

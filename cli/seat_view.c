@@ -88,6 +88,36 @@ void seat_view_print_result(FILE *out, const json_t *result,
     fputs(".\n", out);
 }
 
+/* At most this many lines of "since your last turn": the rest is one
+ * pbem watch away. */
+#define SINCE_LINES 12
+
+/* What happened since the seat last acted, told to it (the view's "log"
+ * after "since_seq"); nothing from a server that tells no log. */
+static void print_since(FILE *out, const char *match, const json_t *view)
+{
+    const json_t *log = json_object_get(view, "log");
+    json_int_t since = json_integer_value(json_object_get(view, "since_seq"));
+    size_t n = json_array_size(log), first = n;
+    while (first > 0 && json_integer_value(json_object_get(
+                            json_array_get(log, first - 1), "seq")) > since)
+        first--;
+    if (first == n)
+        return;
+    fputs(since > 0 ? "Since your last turn:\n" : "So far:\n", out);
+    if (n - first > SINCE_LINES) {
+        fprintf(out, "  (%zu earlier: pbem watch %s)\n",
+                n - first - SINCE_LINES, match);
+        first = n - SINCE_LINES;
+    }
+    for (size_t i = first; i < n; i++)
+        fprintf(
+            out, "  %s\n",
+            json_string_value(json_object_get(json_array_get(log, i), "text"))
+                ?: "");
+    fputc('\n', out);
+}
+
 void seat_view_print(FILE *out, const char *match, const json_t *view)
 {
     const char *text = json_string_value(json_object_get(view, "text"));
@@ -110,6 +140,7 @@ void seat_view_print(FILE *out, const char *match, const json_t *view)
             match, taken,
             (long long)json_integer_value(json_object_get(view, "seat_count")));
     }
+    print_since(out, match, view);
     if (text != NULL) {
         fputs(text, out);
         if (text[0] != '\0' && text[strlen(text) - 1] != '\n')

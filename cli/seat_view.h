@@ -21,7 +21,8 @@ long long seat_view_seq(const json_t *view);
  * has not made). */
 bool seat_view_must_act(const json_t *view);
 
-/* Prints the view for a person: the text, the moves, whose turn, the
+/* Prints the view for a person: what happened since the seat's last
+ * turn (the server's sentences), the text, the moves, whose turn, the
  * result once over, and the seq. */
 void seat_view_print(FILE *out, const char *match, const json_t *view);
 

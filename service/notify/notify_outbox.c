@@ -7,6 +7,7 @@
 
 #include "store/db.h"
 #include "store/db_params.h"
+#include "store/event_texts.h"
 #include "store/events.h"
 #include "store/outbox.h"
 #include "notify/mail.h"
@@ -79,17 +80,24 @@ static json_t *public_payload(const store_match *match,
     return payload;
 }
 
-/* What happened since seat last acted, oldest first, as sentences: "Bob:
- * play red1 red3 red5". At most the CHANGES_MAX latest. */
+/* What happened since seat last acted, oldest first, as sentences told
+ * to that seat with their outcomes ("Bob drew 2 cards.", "You were
+ * attacked…": play/event_log.h keeps them, told as each event was
+ * appended). An event appended before sentences were kept reads as it
+ * did: "Bob: play red1 red3 red5". At most the CHANGES_MAX latest. */
 static json_t *changes_since_last_turn(PGconn *conn, const store_match *match,
                                        int seat, apierr *err)
 {
-    PGresult *r = store_events_since_seat_acted(conn, match->match_id, seat,
-                                                CHANGES_MAX, err);
+    PGresult *r = store_event_texts_since_seat_acted(conn, match->match_id,
+                                                     seat, CHANGES_MAX, err);
     if (r == NULL)
         return NULL;
     json_t *changes = json_array();
     for (int i = 0; i < PQntuples(r); i++) {
+        if (!PQgetisnull(r, i, 3)) {
+            json_array_append_new(changes, json_string(PQgetvalue(r, i, 3)));
+            continue;
+        }
         int who = PQgetisnull(r, i, 0) ? -1 : atoi(PQgetvalue(r, i, 0));
         const char *name = who >= 0 && who < match->seat_count
                                ? match->seat_name[who]
@@ -101,8 +109,10 @@ static json_t *changes_since_last_turn(PGconn *conn, const store_match *match,
                      PQgetisnull(r, i, 2) ? "moved" : PQgetvalue(r, i, 2));
         else if (strcmp(kind, "committed") == 0)
             snprintf(line, sizeof line, "%s sealed a secret choice", name);
-        else
+        else if (strcmp(kind, "decided") == 0)
             snprintf(line, sizeof line, "the secret choices were revealed");
+        else
+            continue;
         json_array_append_new(changes, json_string(line));
     }
     PQclear(r);

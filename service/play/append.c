@@ -9,6 +9,7 @@
 #include "deadlines/deadlines.h"
 #include "ledger/forfeit.h"
 #include "notify/notify_outbox.h"
+#include "play/event_log.h"
 #include "play/retry.h"
 #include "store/events.h"
 
@@ -153,6 +154,8 @@ bool append_events(PGconn *conn, store_match *match,
     bool ok = (count == 0 && status == NULL) ||
               store_append(conn, match, all, count, status, err);
     ok = ok &&
+         event_log_append(conn, match, engine, change->before, all, count,
+                          old_head + 1, err) &&
          tell(conn, match, engine, change, result, err) &&
          (change->state == NULL || engine == NULL ||
           deadlines_sync(conn, match, engine, change->state, err)) &&

@@ -9,7 +9,8 @@
  *      the match (the rules say nobody must act, or seats forfeited);
  *   2. store_append: the events, hash-chained, at the head the caller read
  *      (a writer that lost a race gets 409 "stale_seq"), with the new
- *      match status;
+ *      match status; and the events told as sentences to the public and
+ *      to each seat (play/event_log.h);
  *   3. outbox rows (notify/notify_outbox.h) for those the change concerns;
  *   4. the deadline rows (deadlines/deadlines.h) in step with who must act;
  *   5. a snapshot of the state every APPEND_SNAPSHOT_EVERY events;
@@ -56,6 +57,10 @@ typedef struct append_change {
     const rules_state *state; /* the rules state after the events; NULL
                                  for a match that has not started, or whose
                                  engine this build lacks */
+    const rules_state *before; /* the rules state before the events, to
+                                 tell what they did (event_log.h); NULL:
+                                 read from the log when an event changes
+                                 the state */
     const char *status;       /* the match's new status, or NULL: as it is
                                  ("finished" is set by step 1) */
     append_tell tell;

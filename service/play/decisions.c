@@ -216,7 +216,10 @@ static bool advance(decision_ctx *ctx, json_t *const *lead, int lead_count,
             all_revealed = false;
     }
     json_t *decided_event = NULL;
+    /* The state before the choices, so the log tells what each did. */
+    rules_state *before = NULL;
     if (ok && all_revealed) {
+        before = ctx->engine->clone(ctx->state);
         json_t *choices = json_array();
         for (int s = 0; ok && s < ctx->match.seat_count; s++) {
             if (!(ctx->pending.seats & (1u << s)))
@@ -243,11 +246,14 @@ static bool advance(decision_ctx *ctx, json_t *const *lead, int lead_count,
             .events = events,
             .count = count,
             .state = ctx->state,
+            .before = before,
             .tell = *decided ? APPEND_TELL_PENDING : APPEND_TELL_NOBODY,
             .reach = &ctx->reach};
         ok = append_events(ctx->conn, &ctx->match, ctx->engine, &change, over,
                            err);
     }
+    if (before != NULL)
+        ctx->engine->destroy(before);
     for (int i = lead_count; i < count; i++)
         json_decref(events[i]);
     return ok;

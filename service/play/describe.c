@@ -10,7 +10,9 @@
 #include "deadlines/deadlines.h"
 #include "ledger/forfeit.h"
 #include "notify/seat_text.h"
+#include "play/event_log.h"
 #include "store/db.h"
+#include "store/event_texts.h"
 #include "store/sealed_choices.h"
 
 json_t *describe_pending_json(const rules_pending *pending, uint32_t committed,
@@ -198,6 +200,38 @@ json_t *describe_match(const store_match *match, const rules_engine *engine,
     return out;
 }
 
+/* The latest events told to seat, and where its last action stands among
+ * them. Left out when they cannot be read: the view stands without. */
+static void describe_log(json_t *answer, const store_match *match,
+                         const rules_engine *engine, int seat)
+{
+    apierr err;
+    PGconn *conn = db_conn(&err);
+    if (conn == NULL)
+        return;
+    long long since =
+        store_event_texts_seat_acted(conn, match->match_id, seat, &err);
+    json_t *log = since < 0
+                      ? NULL
+                      : event_log_told(conn, match, engine, seat,
+                                       match->head_seq - EVENT_LOG_VIEW_MAX,
+                                       match->head_seq, &err);
+    if (log == NULL)
+        return;
+    json_object_set_new(answer, "log", log);
+    json_object_set_new(answer, "since_seq", json_integer(since));
+}
+
+char *describe_told(const store_match *match, const rules_engine *engine,
+                    const rules_state *before, const rules_state *after,
+                    int seat, const json_t *action)
+{
+    const char *names[STORE_MAX_SEATS] = {0};
+    for (int s = 0; s < match->seat_count && s < STORE_MAX_SEATS; s++)
+        names[s] = match->seat_name[s];
+    return rules_tell(engine, before, after, seat, action, seat, names);
+}
+
 /* What GET /view answers: the match, the seat's view and the moves it may
  * make now. state is NULL while the match waits for players. */
 json_t *describe_seat_view(const store_match *match,
@@ -217,6 +251,7 @@ json_t *describe_seat_view(const store_match *match,
     json_object_set_new(answer, "text", json_string(text));
     free(text);
     json_object_set_new(answer, "result", result_of(match, engine, state));
+    describe_log(answer, match, engine, seat);
     /* A seat that has sealed its choice, or whose match is over (by the
      * rules, a forfeit or an admin's abort), has nothing more to do now. */
     bool over = strcmp(match->status, "finished") == 0 ||

@@ -40,11 +40,20 @@ json_t *describe_match(const store_match *match, const rules_engine *engine,
                        const rules_state *state);
 
 /* What GET /view answers for seat: the match, the seat's view (also as a
- * person reads it, "text": notify/seat_text.h) and the moves it may make
- * now (new reference). state is NULL while the match waits for
- * players. */
+ * person reads it, "text": notify/seat_text.h), the moves it may make
+ * now, and "log": the latest EVENT_LOG_VIEW_MAX events told to that seat
+ * (play/event_log.h), oldest first, with "since_seq", the seq of the
+ * seat's own last action (0: none), so "since your last turn" is the
+ * entries after it (new reference). state is NULL while the match waits
+ * for players. */
 json_t *describe_seat_view(const store_match *match,
                            const rules_engine *engine,
                            const rules_state *state, int seat);
+
+/* What seat's action did, told to that seat ("You drew mask and blue5."):
+ * before and after are the states around it. malloc'd, never NULL. */
+char *describe_told(const store_match *match, const rules_engine *engine,
+                    const rules_state *before, const rules_state *after,
+                    int seat, const json_t *action);
 
 #endif

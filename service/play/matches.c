@@ -13,6 +13,7 @@
 #include "play/decisions.h"
 #include "play/delegates.h"
 #include "play/describe.h"
+#include "play/event_log.h"
 #include "play/game_rules.h"
 #include "play/matchstate.h"
 #include "play/request.h"
@@ -409,6 +410,9 @@ static json_t *play(PGconn *conn, const caller *who, store_match *match,
         return NULL;
     json_t *answer = NULL, *events[1] = {NULL};
     char *text = engine->format_move(state, seat, action);
+    /* The state before the move, so what it did can be told. */
+    rules_state *before = engine->clone(state);
+    char *told = NULL;
     rules_error rerr = {{0}};
     if (!engine->apply(state, seat, action, &rerr)) {
         free(text);
@@ -445,6 +449,7 @@ static json_t *play(PGconn *conn, const caller *who, store_match *match,
         .events = events,
         .count = 1,
         .state = state,
+        .before = before,
         .tell = changed ? APPEND_TELL_PENDING : APPEND_TELL_NOBODY,
         .reach = reach};
     if (!append_events(conn, match, engine, &change, &over, err)) {
@@ -455,18 +460,20 @@ static json_t *play(PGconn *conn, const caller *who, store_match *match,
     hex_encode(match->head_hash, STORE_HASH_BYTES, head_hash);
     /* seq is the new head (the next move's seq); a move that ends the
      * match is followed by the finished event, so the move's own seq and
-     * what it caused are given beside it. */
+     * what it caused are given beside it, and what it did in words. */
     json_t *caused =
         json_pack("[{s:I,s:s}]", "seq", (json_int_t)move_seq, "kind", "move");
     if (over)
         json_array_append_new(caused, json_pack("{s:I,s:s}", "seq",
                                                 (json_int_t)match->head_seq,
                                                 "kind", "finished"));
+    told = describe_told(match, engine, before, state, seat, action);
     answer = json_pack(
-        "{s:I,s:s,s:I,s:o,s:b,s:o,s:o}", "seq", (json_int_t)match->head_seq,
-        "hash", head_hash, "move_seq", (json_int_t)move_seq, "events", caused,
-        "over", over, "pending", describe_pending_json(&after, 0, 0), "result",
-        engine->result(state));
+        "{s:I,s:s,s:I,s:o,s:b,s:o,s:o,s:s}", "seq",
+        (json_int_t)match->head_seq, "hash", head_hash, "move_seq",
+        (json_int_t)move_seq, "events", caused, "over", over, "pending",
+        describe_pending_json(&after, 0, 0), "result", engine->result(state),
+        "text", told);
     answer = append_commit(conn, who, match, 200, answer, err);
     if (answer == NULL)
         goto done;
@@ -478,6 +485,8 @@ static json_t *play(PGconn *conn, const caller *who, store_match *match,
     matchstate_keep(engine, match, reach, state);
     *owned = NULL;
 done:
+    engine->destroy(before);
+    free(told);
     json_decref(action);
     json_decref(events[0]);
     return answer;
@@ -711,6 +720,10 @@ json_t *matches_events(long long match_id, long long after, int limit,
         return NULL;
     json_t *events = store_events_after(conn, match_id, after, limit, err);
     json_t *answer = NULL;
+    if (events != NULL && !event_log_annotate(conn, match_id, events, err)) {
+        json_decref(events);
+        events = NULL;
+    }
     if (events != NULL)
         answer = json_pack("{s:o,s:I}", "events", events, "head",
                            (json_int_t)match.head_seq);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "play/event_log.h"
 #include "play/matchstate.h"
 #include "store/db.h"
 #include "store/events.h"
@@ -101,6 +102,17 @@ json_t *replay_views_at(long long match_id, long long seq, apierr *err)
     store_match_ref(match_id, ref);
     json_t *event = seq > 0 ? json_array_get(events, (size_t)(seq - 1))
                             : NULL;
+    /* With its public sentence, as GET …/events has it. */
+    json_t *one = json_array();
+    if (event != NULL)
+        json_array_append(one, event);
+    bool told = event_log_annotate(conn, match_id, one, err);
+    json_decref(one);
+    if (!told) {
+        json_decref(views);
+        json_decref(public_view);
+        goto done;
+    }
     answer = json_pack("{s:s,s:I,s:I,s:O,s:o,s:o}", "match_id", ref, "seq",
                        (json_int_t)seq, "head_seq",
                        (json_int_t)match.head_seq, "event",

@@ -395,25 +395,6 @@ PGresult *store_events_export_page(PGconn *conn, long long match_id,
         p.count, p.values, PGRES_TUPLES_OK, err);
 }
 
-PGresult *store_events_since_seat_acted(PGconn *conn, long long match_id,
-                                        int seat, int limit, apierr *err)
-{
-    db_params p = {0};
-    db_params_int(&p, match_id);
-    db_params_int(&p, seat);
-    db_params_int(&p, limit);
-    return db_query(
-        conn,
-        "SELECT seat, kind, body::jsonb #>> '{data,text}' FROM ("
-        "  SELECT seq, seat, kind, body FROM events"
-        "   WHERE match_id = $1::bigint AND seq > (SELECT coalesce(max(seq), 0)"
-        "          FROM events WHERE match_id = $1::bigint AND seat = $2::int"
-        "           AND kind IN ('move', 'committed', 'revealed'))"
-        "     AND kind IN ('move', 'committed', 'decided')"
-        "   ORDER BY seq DESC LIMIT $3::int) latest ORDER BY seq",
-        p.count, p.values, PGRES_TUPLES_OK, err);
-}
-
 bool store_events_last_move(PGconn *conn, long long match_id, long long seq,
                             int *seat, char **text, apierr *err)
 {

@@ -70,14 +70,6 @@ PGresult *store_events_export_page(PGconn *conn, long long match_id,
                                    long long after, long long upto, int limit,
                                    apierr *err);
 
-/* What happened in match_id since seat last acted (its latest move,
- * commitment or reveal), oldest first, at most limit of the latest: moves,
- * commitments and reveals, as a turn's mail tells them. The caller PQclears
- * the result: rows of seat (NULL: none), kind, and the move's text (NULL:
- * none). NULL with err filled. */
-PGresult *store_events_since_seat_acted(PGconn *conn, long long match_id,
-                                        int seat, int limit, apierr *err);
-
 /* The latest move of match_id at or before seq: its seat (-1: none) and
  * its text into *text (malloc'd, the caller frees; NULL when there is no
  * such move or it has no text). False with err filled. */

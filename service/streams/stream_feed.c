@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "notify/notify_outbox.h"
+#include "play/event_log.h"
 #include "play/matchstate.h"
 #include "store/db.h"
 #include "store/db_params.h"
@@ -351,6 +352,11 @@ static bool match_events(stream_feed *feed, PGconn *conn,
                                         STREAM_FEED_BATCH, err);
     if (events == NULL)
         return false;
+    /* Each event with its public sentence ("text"), as GET …/events. */
+    if (!event_log_annotate(conn, feed->id, events, err)) {
+        json_decref(events);
+        return false;
+    }
     size_t count = json_array_size(events);
     char **texts = calloc(count + 1, sizeof *texts);
     if (texts == NULL)

@@ -22,7 +22,7 @@ if (mode === 'values') {
 } else if (mode === 'chain') {
   let prev = new Uint8Array(32);
   for (const event of input) {
-    const { hash, prev_hash: prevHash, ...body } = event;
+    const { hash, prev_hash: prevHash, text, ...body } = event;
     if (prevHash !== hex(prev)) {
       console.log(`event ${event.seq}: prev_hash is not the previous hash`);
       process.exit(1);

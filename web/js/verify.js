@@ -33,7 +33,7 @@ function concat(parts) {
 export function checkChain(events) {
   let prev = new Uint8Array(32);
   for (const event of events) {
-    const { hash, prev_hash: prevHash, ...body } = event;
+    const { hash, prev_hash: prevHash, text, ...body } = event;
     if (prevHash !== hex(prev)) {
       return { ok: false, checked: event.seq - 1,
                problem: `event ${event.seq}: its prev_hash is not the hash of the event before it` };

@@ -43,6 +43,15 @@ static pl_result view(const table *t, const pl_person *person)
     return r;
 }
 
+/* The last place text holds what, or NULL. */
+static const char *last_of(const char *text, const char *what)
+{
+    const char *last = NULL;
+    for (const char *at = text; (at = strstr(at, what)) != NULL; at++)
+        last = at;
+    return last;
+}
+
 /* The person whose move it is plays the first move their view lists,
  * until it is the other's; returns the number of moves played. */
 static int play_turn(const table *t, const pl_person *person)
@@ -99,34 +108,36 @@ Test(pbem_players, two_players_play_a_match_to_the_end, .timeout = 60)
     int moves = play_to_the_end(&t);
     cr_expect_gt(moves, 10);
 
-    /* Both see the same result. */
+    /* Both see the same result (the last line saying so: the log above it
+     * tells each "You won" or "Alice won"). */
     pl_result a = view(&t, &t.alice), b = view(&t, &t.bob);
-    const char *result_a = strstr(a.out, "The match is over:");
-    const char *result_b = strstr(b.out, "The match is over:");
+    const char *result_a = last_of(a.out, "The match is over:");
+    const char *result_b = last_of(b.out, "The match is over:");
     cr_assert_not_null(result_b);
     cr_expect_eq(strcspn(result_a, "\n"), strcspn(result_b, "\n"));
     cr_expect_eq(strncmp(result_a, result_b, strcspn(result_a, "\n")), 0);
 
-    /* A finished match is watched to its end at once: every move is a
-     * line, the last one the result. Anyone may watch, key or not. */
+    /* A finished match is watched to its end at once: every event is a
+     * line told in words, the last one the result. Anyone may watch, key
+     * or not. */
     pl_person carol;
     pl_person_new(&carol, "carol");
     pl_result w = pl_run(&carol, t.url, ARGS("watch", t.match));
     cr_assert_eq(w.status, 0, "watch: %s", w.err);
-    int move_lines = 0;
+    int event_lines = 0;
     for (const char *line = w.out; *line != '\0';) {
         size_t len = strcspn(line, "\n");
-        if (memmem(line, len, "): ", 3) != NULL) /* "Bob (seat 1): take…" */
-            move_lines++;
+        if (line[0] == '#')
+            event_lines++;
         line += len + (line[len] == '\n');
     }
-    cr_expect_eq(move_lines, moves, "%s", w.out);
-    cr_expect(
-        strstr(w.out, "#1    match created: artifact_stack for 2 seats") ==
-            w.out,
-        "%s", w.out);
-    cr_expect(strstr(w.out, "Alice (seat 0) joined") != NULL);
-    const char *last = strstr(w.out, "the match is over: ");
+    /* created, two joins, started, the moves, finished */
+    cr_expect_eq(event_lines, moves + 5, "%s", w.out);
+    cr_expect(strstr(w.out, "#1    The match was created.\n") == w.out, "%s",
+              w.out);
+    cr_expect(strstr(w.out, "#2    Alice joined the match.\n") != NULL, "%s",
+              w.out);
+    const char *last = strstr(w.out, "The match is over: ");
     cr_assert_not_null(last, "%s", w.out);
     cr_expect_eq(strchr(last, '\n')[1], '\0', "the result is the last line");
     pl_free(&w);
@@ -201,15 +212,21 @@ Test(pbem_players, a_stale_view_shows_what_changed_and_retries_once,
     for (const char *at = r.out; (at = strstr(at, "\n#")) != NULL; at++)
         event_lines++;
     cr_expect_eq(event_lines, head - seen, "one line per new event: %s", r.out);
-    cr_expect(strstr(r.out, first == &t.alice ? "Alice (seat 0): "
-                                              : "Bob (seat 1): ") != NULL,
-              "%s", r.out);
+    char line[64];
+    snprintf(line, sizeof line, "\n#%lld    %s", head,
+             first == &t.alice ? "Alice" : "Bob");
+    cr_expect(strstr(r.out, line) != NULL, "%s", r.out);
+    /* Then what the move did, told to its player. */
     char sent[200];
     snprintf(sent, sizeof sent,
              "\"%s\" is still one of your moves: sending "
-             "it at seq %lld.\nPlayed \"%s\" (seq %lld).",
-             move, head, move, head + 1);
-    cr_expect(strstr(r.out, sent) != NULL, "%s", r.out);
+             "it at seq %lld.\nYou",
+             move, head);
+    const char *told = strstr(r.out, sent);
+    cr_expect(told != NULL, "%s", r.out);
+    char seq[32];
+    snprintf(seq, sizeof seq, " (seq %lld)\n", head + 1);
+    cr_expect(told != NULL && strstr(told, seq) != NULL, "%s", r.out);
     free(move);
     pl_free(&r);
     e2e_stop(&t.server);
@@ -238,7 +255,9 @@ Test(pbem_players, a_stale_move_no_longer_possible_is_not_sent_again,
     cr_expect_eq(r.status, 1);
     cr_expect(strstr(r.out, "The match has moved on since you looked") == r.out,
               "%s", r.out);
-    cr_expect(strstr(r.out, ": take 2.0.0\n") != NULL, "%s", r.out);
+    cr_expect(strstr(r.out, first == &t.alice ? "\n#5    Alice"
+                                              : "\n#5    Bob") != NULL,
+              "%s", r.out);
     /* Stopped before the server (the move is not listed), or refused by
      * it (a sample of the moves could not tell): one sentence either way. */
     cr_expect(strstr(r.err, "\"take 2.0.0\" is no longer one of your moves, "
@@ -506,13 +525,13 @@ Test(pbem_players, watch_follows_a_match_until_it_ends, .timeout = 60)
     pl_person_new(&carol, "carol");
     pl_background watch =
         pl_start(&carol, t.url, ARGS("watch", t.match, "--interval", "1"));
-    cr_assert(pl_wait_for(&watch, "#4    the match started\n"));
+    cr_assert(pl_wait_for(&watch, "#4    The match started.\n"));
     play_to_the_end(&t);
     /* It stops by itself once the match is over. */
-    cr_assert(pl_wait_for(&watch, "the match is over: "));
+    cr_assert(pl_wait_for(&watch, "The match is over: "));
     char *out = NULL;
     cr_expect_eq(pl_finish(&watch, 0, &out), 0);
-    const char *last = strstr(out, "the match is over: ");
+    const char *last = strstr(out, "The match is over: ");
     cr_expect_eq(strchr(last, '\n')[1], '\0', "%s", out);
     free(out);
     e2e_stop(&t.server);
@@ -526,13 +545,12 @@ Test(pbem_players, watch_stops_at_ctrl_c, .timeout = 60)
     first_and_second(&t, &first, &second);
     pl_background watch =
         pl_start(second, t.url, ARGS("watch", t.match, "--interval", "1"));
-    cr_assert(pl_wait_for(&watch, "#4    the match started\n"));
+    cr_assert(pl_wait_for(&watch, "#4    The match started.\n"));
     pl_result r = pl_run(first, t.url, ARGS("move", t.match, "take 2.0.0"));
     cr_assert_eq(r.status, 0, "%s", r.err);
     pl_free(&r);
-    cr_assert(pl_wait_for(&watch, first == &t.alice
-                                      ? "#5    Alice (seat 0): take 2.0.0\n"
-                                      : "#5    Bob (seat 1): take 2.0.0\n"));
+    cr_assert(
+        pl_wait_for(&watch, first == &t.alice ? "#5    Alice" : "#5    Bob"));
     char *out = NULL;
     cr_expect_eq(pl_finish(&watch, SIGINT, &out), 0);
     free(out);
@@ -587,4 +605,40 @@ Test(pbem_players, a_move_needs_a_view_first_and_seats_go_in_order,
         pl_free(&r);
     }
     e2e_stop(&server);
+}
+
+/* pbem move answers with what the move did, told to its player; pbem view
+ * starts with what happened since the player's last turn, each event a
+ * sentence. */
+Test(pbem_players, move_and_view_tell_what_happened, .timeout = 60)
+{
+    table t;
+    sit_down(&t, "artifact_stack");
+    pl_person *first, *second;
+    first_and_second(&t, &first, &second);
+    pl_result r = pl_run(first, t.url, ARGS("move", t.match, "take 2.0.0"));
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect(strncmp(r.out, "You", 3) == 0 &&
+                  strstr(r.out, " (seq 5)\n") != NULL,
+              "%s", r.out);
+    cr_expect_null(strstr(r.out, "Played"), "%s", r.out);
+    pl_free(&r);
+    int played = 1 + play_turn(&t, first);
+    cr_assert_gt(play_turn(&t, second), 0);
+    played = play_turn(&t, first);
+    cr_assert_gt(played, 0);
+    cr_assert_leq(played, 12);
+    r = view(&t, second);
+    const char *since = strstr(r.out, "Since your last turn:\n");
+    cr_assert(since == r.out, "%s", r.out);
+    const char *name = first == &t.alice ? "  Alice" : "  Bob";
+    const char *line = since + strlen("Since your last turn:\n");
+    for (int i = 0; i < played; i++) {
+        cr_expect(strncmp(line, name, strlen(name)) == 0, "line %d: %s", i,
+                  r.out);
+        line = strchr(line, '\n') + 1;
+    }
+    cr_expect(line[0] == '\n', "one line per move since: %s", r.out);
+    pl_free(&r);
+    e2e_stop(&t.server);
 }

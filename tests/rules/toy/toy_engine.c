@@ -2,7 +2,10 @@
  * harness is tested before real engines rely on it.
  * Seats take turns adding 1 or 2 to a public counter; after every third
  * turn all seats secretly guess the counter's parity (a simultaneous
- * decision) and a right guess scores 1. The match ends at counter >= 12. */
+ * decision) and a right guess scores 1. The match ends at counter >= 12.
+ * Each add also draws a card (a gem with a number, "opal17") that only its
+ * drawer sees: the hidden information the doors' tests look for in what
+ * other seats are told. */
 #include "rules.h"
 #include "rng.h"
 
@@ -18,8 +21,18 @@ typedef struct toy_state {
     int guessing;    /* 1 during the simultaneous guess */
     int guess[RULES_MAX_SEATS]; /* -1 = not yet */
     int score[RULES_MAX_SEATS];
+    int card[RULES_MAX_SEATS];  /* the last card drawn (0: none), hidden */
+    int drawn[RULES_MAX_SEATS]; /* how many, public */
     rules_rng rng;
 } toy_state;
+
+/* A card's name: a gem and a number, 10 .. 99, so a test can search any
+ * text for it. */
+static void card_name(int card, char out[16])
+{
+    static const char *const gems[] = {"opal", "ruby", "jade", "onyx"};
+    snprintf(out, 16, "%s%d", gems[card % 4], 10 + card / 4);
+}
 
 static json_t *toy_options(void)
 {
@@ -116,6 +129,8 @@ static bool toy_apply(rules_state *state, int seat, const json_t *action,
     if (strcmp(type, "add") != 0 || n < 1 || n > 2)
         return rules_fail(err, "add 1 or 2");
     s->counter += (int)n;
+    s->card[seat] = 1 + (int)rules_rng_below(&s->rng, 359);
+    s->drawn[seat]++;
     s->turn = (s->turn + 1) % s->seats;
     s->turns_done++;
     if (s->turns_done % 3 == 0 && s->counter < 12)
@@ -129,8 +144,16 @@ static json_t *toy_view(const rules_state *state, int seat)
     json_t *chosen = json_array();
     for (int i = 0; i < s->seats; i++)
         json_array_append_new(chosen, json_boolean(s->guess[i] >= 0));
-    json_t *view = json_pack("{s:i,s:o}", "counter", s->counter, "chosen",
-                             chosen);
+    json_t *drawn = json_array();
+    for (int i = 0; i < s->seats; i++)
+        json_array_append_new(drawn, json_integer(s->drawn[i]));
+    json_t *view = json_pack("{s:i,s:o,s:o}", "counter", s->counter, "chosen",
+                             chosen, "drawn", drawn);
+    if (seat >= 0 && s->card[seat] > 0) {
+        char card[16];
+        card_name(s->card[seat], card);
+        json_object_set_new(view, "card", json_string(card));
+    }
     if (seat >= 0 && s->guess[seat] >= 0)
         json_object_set_new(view, "my_guess", json_integer(s->guess[seat]));
     return view;
@@ -149,6 +172,11 @@ static char *toy_view_text(const rules_state *state, int seat)
         fprintf(out, "Seat %d adds 1 or 2.\n", s->turn + 1);
     if (seat >= 0 && s->guess[seat] >= 0)
         fprintf(out, "Your guess: %s\n", s->guess[seat] ? "odd" : "even");
+    if (seat >= 0 && s->card[seat] > 0) {
+        char card[16];
+        card_name(s->card[seat], card);
+        fprintf(out, "Your card: %s\n", card);
+    }
     for (int i = 0; i < s->seats; i++)
         fprintf(out, "Seat %d: %d points\n", i + 1, s->score[i]);
     fclose(out);
@@ -229,28 +257,35 @@ static json_t *toy_save(const rules_state *state)
     rules_rng_seed_hex(&s->rng, seed);
     json_t *guess = json_array();
     json_t *score = json_array();
+    json_t *card = json_array();
+    json_t *drawn = json_array();
     for (int i = 0; i < s->seats; i++) {
         json_array_append_new(guess, json_integer(s->guess[i]));
         json_array_append_new(score, json_integer(s->score[i]));
+        json_array_append_new(card, json_integer(s->card[i]));
+        json_array_append_new(drawn, json_integer(s->drawn[i]));
     }
-    return json_pack("{s:i,s:i,s:i,s:i,s:b,s:o,s:o,s:{s:s,s:I}}", "seats",
-                     s->seats, "counter", s->counter, "turn", s->turn,
-                     "turns_done", s->turns_done, "guessing", s->guessing,
-                     "guess", guess, "score", score, "rng", "seed", seed,
-                     "counter", (json_int_t)s->rng.counter);
+    return json_pack("{s:i,s:i,s:i,s:i,s:b,s:o,s:o,s:o,s:o,s:{s:s,s:I}}",
+                     "seats", s->seats, "counter", s->counter, "turn",
+                     s->turn, "turns_done", s->turns_done, "guessing",
+                     s->guessing, "guess", guess, "score", score, "card",
+                     card, "drawn", drawn, "rng", "seed", seed, "counter",
+                     (json_int_t)s->rng.counter);
 }
 
 static rules_state *toy_load(const json_t *snapshot, rules_error *err)
 {
     toy_state *s = calloc(1, sizeof *s);
-    json_t *guess, *score;
+    json_t *guess, *score, *card, *drawn;
     const char *seed;
     json_int_t counter;
-    if (json_unpack((json_t *)snapshot, "{s:i,s:i,s:i,s:i,s:b,s:o,s:o,s:{s:s,s:I}}",
+    if (json_unpack((json_t *)snapshot,
+                    "{s:i,s:i,s:i,s:i,s:b,s:o,s:o,s:o,s:o,s:{s:s,s:I}}",
                     "seats", &s->seats, "counter", &s->counter, "turn",
                     &s->turn, "turns_done", &s->turns_done, "guessing",
-                    &s->guessing, "guess", &guess, "score", &score, "rng",
-                    "seed", &seed, "counter", &counter) != 0 ||
+                    &s->guessing, "guess", &guess, "score", &score, "card",
+                    &card, "drawn", &drawn, "rng", "seed", &seed, "counter",
+                    &counter) != 0 ||
         !rules_rng_seed_from_hex(&s->rng, seed)) {
         free(s);
         rules_fail(err, "not a toy snapshot");
@@ -262,6 +297,8 @@ static rules_state *toy_load(const json_t *snapshot, rules_error *err)
     for (int i = 0; i < s->seats; i++) {
         s->guess[i] = (int)json_integer_value(json_array_get(guess, (size_t)i));
         s->score[i] = (int)json_integer_value(json_array_get(score, (size_t)i));
+        s->card[i] = (int)json_integer_value(json_array_get(card, (size_t)i));
+        s->drawn[i] = (int)json_integer_value(json_array_get(drawn, (size_t)i));
     }
     return (rules_state *)s;
 }
@@ -274,6 +311,35 @@ static bool toy_check(const rules_state *state, rules_error *err)
     return true;
 }
 
+/* What a move did: the drawer is told its card, the others only that a
+ * card was drawn; a guess is told once the guessing is over. */
+static char *toy_tell(const rules_state *before, const rules_state *after,
+                      int actor, const json_t *action, int viewer,
+                      const char *const *names)
+{
+    (void)before;
+    const toy_state *s = (const toy_state *)after;
+    const char *type = json_string_value(json_object_get(action, "type"));
+    long long n = (long long)json_integer_value(json_object_get(action, "n"));
+    const char *who = actor == viewer ? "You" : names[actor];
+    char *text = NULL;
+    int len;
+    if (type != NULL && strcmp(type, "add") == 0) {
+        char card[16];
+        card_name(s->card[actor], card);
+        len = actor == viewer
+                  ? asprintf(&text, "You added %lld and drew %s.", n, card)
+                  : asprintf(&text, "%s added %lld and drew a card.", who, n);
+    } else if (s->guessing) {
+        len = asprintf(&text, "%s guessed.", who);
+    } else {
+        len = asprintf(&text, "%s guessed %s.", who, n ? "odd" : "even");
+    }
+    if (len < 0)
+        abort();
+    return text;
+}
+
 const rules_engine toy_engine = {
     .name = "toy", .title = "Toy", .version = 1, .min_seats = 2,
     .max_seats = 4, .describe_options = toy_options, .setup = toy_setup,
@@ -282,5 +348,5 @@ const rules_engine toy_engine = {
     .legal = toy_legal,
     .format_move = toy_format, .parse_move = toy_parse,
     .result = toy_result, .save = toy_save, .load = toy_load,
-    .check = toy_check,
+    .check = toy_check, .tell = toy_tell,
 };

@@ -212,6 +212,8 @@ static void rechain(json_t *events)
         json_t *body = json_deep_copy(event);
         json_object_del(body, "hash");
         json_object_del(body, "prev_hash");
+        /* The told sentence is not recorded (openapi.yaml, Event). */
+        json_object_del(body, "text");
         char *bytes = rules_sorted_json(body);
         chain_hash(prev, bytes, prev);
         free(bytes);

@@ -502,7 +502,7 @@ Test(settings, your_turn_tells_what_changed_since_your_last_turn,
         now_waiting = waited_for(&s, match, &a, &b);
     }
     cr_assert_neq(now_waiting, first, "the turn never passed");
-    const char *mover = first == &a ? "Robert: " : "Eliza: ";
+    const char *mover = first == &a ? "Robert" : "Eliza";
     json_t *turns = wait_deliveries(&hook, "match.your_turn", 2);
     json_t *latest = json_array_get(turns, json_array_size(turns) - 1);
     json_t *changes = json_object_get(latest, "changes");

@@ -326,7 +326,9 @@ Test(streams, ndjson_when_accept_asks_for_it)
     cr_expect_str_eq(client_stream_header(s, "Content-Type"),
                      "application/x-ndjson");
     char needle[48];
-    snprintf(needle, sizeof needle, "\"seq\":%lld}", (long long)head);
+    /* Each event ends with its public sentence, after its seq. */
+    snprintf(needle, sizeof needle, "\"seq\":%lld,\"text\":",
+             (long long)head);
     cr_assert(client_stream_wait_for(s, needle, 0, STREAM_WAIT_MS));
     size_t at = (size_t)(strstr(client_stream_body(s, NULL), needle) -
                          client_stream_body(s, NULL));
@@ -338,6 +340,9 @@ Test(streams, ndjson_when_accept_asks_for_it)
         json_t *event = json_loads(line, 0, NULL);
         cr_assert_not_null(event, "not JSON: %s", line);
         cr_expect_eq(json_integer_value(json_object_get(event, "seq")), ++seq);
+        const char *told = json_string_value(json_object_get(event, "text"));
+        cr_expect(told != NULL && told[0] != '\0', "event %lld is not told",
+                  (long long)seq);
         json_decref(event);
     }
     cr_expect_eq(seq, head);
