@@ -6,7 +6,8 @@
 #include <string.h>
 
 #include "core/config.h"
-#include "ledger/seal.h"
+#include "notify/mail.h"
+#include "notify/result_text.h"
 #include "store/store.h"
 
 static char *joined(const json_t *array, const char *prefix, const char *sep)
@@ -149,8 +150,13 @@ void mail_vars_fill(mail_vars *v, const char *notification_id,
 {
     const char *match = json_string_value(json_object_get(p, "match"));
     const char *base = config_text(CONFIG_PUBLIC_URL);
-    snprintf(v->link, sizeof v->link, "%s/v1/matches/%s", base,
+    /* Every link opens a page a person reads (web/), never the API: the
+     * match page, its replay, the settings and the games' rules. */
+    snprintf(v->link, sizeof v->link, "%s/matches/%s", base,
              match ? match : "");
+    snprintf(v->replay, sizeof v->replay, "%s/matches/%s/replay", base,
+             match ? match : "");
+    snprintf(v->rules, sizeof v->rules, "%s/games", base);
     /* The seat's page in the browser (web/), signed there by the
      * player's key; the API's /view would answer an unsigned click 401. */
     snprintf(v->play, sizeof v->play, "%s/matches/%s", base,
@@ -158,11 +164,7 @@ void mail_vars_fill(mail_vars *v, const char *notification_id,
     /* The settings page in the browser: the API's route would answer
      * an unsigned click 401. */
     snprintf(v->settings, sizeof v->settings, "%s/settings", base);
-    char token[SEAL_TOKEN_TEXT], player_ref[32];
-    seal_unsubscribe_token(player_id, token);
-    store_player_ref(player_id, player_ref);
-    snprintf(v->unsubscribe, sizeof v->unsubscribe,
-             "%s/v1/unsubscribe?player=%s&token=%s", base, player_ref, token);
+    mail_unsubscribe_link(player_id, v->unsubscribe, sizeof v->unsubscribe);
     snprintf(v->seq, sizeof v->seq, "%lld",
              (long long)json_integer_value(json_object_get(p, "seq")));
     v->whose = whose_turn(p);
@@ -180,8 +182,12 @@ void mail_vars_fill(mail_vars *v, const char *notification_id,
     v->answer_hint[0] = '\0';
     if (answerable)
         answer_hint(v, reason, p);
-    v->result = json_dumps(json_object_get(p, "result"),
-                           JSON_INDENT(2) | JSON_SORT_KEYS);
+    const json_t *seat = json_object_get(p, "seat");
+    v->result = result_text(json_object_get(p, "result"),
+                            json_object_get(p, "players"),
+                            json_is_integer(seat)
+                                ? (int)json_integer_value(seat)
+                                : -1);
     const char *game = json_string_value(json_object_get(p, "game_title"));
     const char *prompt = json_string_value(json_object_get(p, "prompt"));
     /* Deadline reminders and the admins' notice carry their deadline. */
@@ -203,7 +209,7 @@ void mail_vars_fill(mail_vars *v, const char *notification_id,
         {"view", v->view ? v->view : "{}"},
         {"moves", v->moves},
         {"forms", v->forms},
-        {"result", v->result ? v->result : "{}"},
+        {"result", v->result},
         {"link", v->link},
         {"play_link", v->play},
         {"settings_link", v->settings},
@@ -218,6 +224,8 @@ void mail_vars_fill(mail_vars *v, const char *notification_id,
         {"deadline_reason", because ? because : ""},
         {"reason", admin_reason ? admin_reason : ""},
         {"answer_hint", v->answer_hint},
+        {"replay_link", v->replay},
+        {"rules_link", v->rules},
     };
     _Static_assert(sizeof list / sizeof list[0] == MAIL_VARS_MAX,
                    "MAIL_VARS_MAX is the number of template variables");

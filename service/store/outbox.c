@@ -203,8 +203,10 @@ PGresult *store_outbox_claim_digest(PGconn *conn, const char *player, int limit,
         "             AND NOT pbem_outbox_pointless(match_id, seq, player_id)"
         "           LIMIT $3::int FOR UPDATE SKIP LOCKED) due"
         "   WHERE o.match_id = due.match_id AND o.outbox_id = due.outbox_id"
-        "  RETURNING o.match_id, o.outbox_id, o.payload::text, o.attempts, o.seq)"
-        " SELECT match_id, outbox_id, payload, attempts FROM claimed"
+        "  RETURNING o.match_id, o.outbox_id, o.payload::text, o.attempts, o.seq,"
+        "   to_char(o.created_at AT TIME ZONE 'UTC',"
+        "   'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"') AS created)"
+        " SELECT match_id, outbox_id, payload, attempts, created FROM claimed"
         "  ORDER BY match_id, seq",
         p.count, p.values, PGRES_TUPLES_OK, err);
 }

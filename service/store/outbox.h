@@ -78,6 +78,7 @@ enum {
     STORE_OUTBOX_DIGEST_ID,
     STORE_OUTBOX_DIGEST_PAYLOAD,  /* JSON text */
     STORE_OUTBOX_DIGEST_ATTEMPTS, /* before this one */
+    STORE_OUTBOX_DIGEST_CREATED,  /* RFC 3339 UTC, microseconds */
 };
 
 /* Claims up to limit of player's due digest rows (player: its id as
