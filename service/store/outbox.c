@@ -259,6 +259,38 @@ bool store_outbox_release(PGconn *conn, long long match_id, long long outbox_id,
         p.count, p.values, err);
 }
 
+bool store_outbox_cancel_answered_by_mail(PGconn *conn, long long match_id,
+                                          long long seq, int seat,
+                                          long long player_id, apierr *err)
+{
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_int(&p, seq);
+    db_params_int(&p, seat);
+    db_params_int(&p, player_id);
+    /* now() is the transaction's start: the events appended with this
+     * notification, and no earlier ones. A server-sealed commitment
+     * records no request, so the mail door's sealed choices are known by
+     * their mode: a simple client that seals through the service is
+     * answered with the decision's state too. */
+    return db_command(
+        conn,
+        "UPDATE outbox SET status = 'cancelled',"
+        "   last_error = 'the answer to the mailed move showed the next turn'"
+        " WHERE match_id = $1::bigint AND seq = $2::bigint"
+        "   AND player_id = $4::bigint AND channel = 'email'"
+        "   AND reason = 'your_turn' AND status = 'pending'"
+        "   AND EXISTS (SELECT 1 FROM events e"
+        "                WHERE e.match_id = $1::bigint AND e.seq <= $2::bigint"
+        "                  AND e.created_at = now() AND e.seat = $3::int"
+        "                  AND (e.body::jsonb #>> '{data,request,via}'"
+        "                         = 'email'"
+        "                       OR (e.kind = 'committed' AND"
+        "                           e.body::jsonb #>> '{data,mode}'"
+        "                             = 'server')))",
+        p.count, p.values, err);
+}
+
 int store_outbox_cancel_pointless(PGconn *conn, apierr *err)
 {
     PGresult *r = db_query(

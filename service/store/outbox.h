@@ -104,6 +104,16 @@ bool store_outbox_record_attempt(PGconn *conn, long long match_id,
 bool store_outbox_release(PGconn *conn, long long match_id, long long outbox_id,
                           apierr *err);
 
+/* Cancels the "your turn" email of player_id (seat in match) about event
+ * seq, queued in the caller's transaction, when that transaction's events
+ * include a move of seat made by mail, or a choice seat sealed through the
+ * service (what the mail door makes): the answer to that mail (or
+ * request) already shows the seat its next turn. Its reminders stay.
+ * False with err filled. */
+bool store_outbox_cancel_answered_by_mail(PGconn *conn, long long match_id,
+                                          long long seq, int seat,
+                                          long long player_id, apierr *err);
+
 /* Cancels the due reminders, nudges and digest entries that have become
  * pointless: the player has acted since (an event of their seat after the
  * row's), or the match is no longer active. How many, or -1 with err
