@@ -344,11 +344,12 @@ static char *references_header(const char *references, const char *answered)
 }
 
 /* An answer's subject in a thread: "Re: " and the thread's subject,
- * unless it says that already (malloc'd). */
+ * whatever the mail answered was called ("Re: Re: …", "AW: …"), so that
+ * every mail of the thread reads alike (malloc'd). */
 static char *thread_subject(const mail_plain *m)
 {
     char *out = NULL;
-    if (m->thread == NULL || strstr(m->subject, m->thread->subject) != NULL)
+    if (m->thread == NULL)
         out = strdup(m->subject);
     else if (asprintf(&out, "Re: %s", m->thread->subject) < 0)
         out = NULL;

@@ -43,9 +43,8 @@ static char *digest_text(const json_t *matches, const char *base)
         const char *match = json_string_value(json_object_get(p, "match"));
         const char *game = json_string_value(json_object_get(p, "game_title"));
         const char *prompt = json_string_value(json_object_get(p, "prompt"));
-        fprintf(f, "%s- %s (%s), event %lld: %s\n", i ? "\n" : "",
-                match ? match : "?", game ? game : "?",
-                (long long)json_integer_value(json_object_get(p, "seq")),
+        fprintf(f, "%s- %s, match %s: %s\n", i ? "\n" : "",
+                game ? game : "?", match ? match : "?",
                 prompt ? prompt : "your turn");
         size_t k;
         const json_t *move;
@@ -63,16 +62,24 @@ static char *digest_text(const json_t *matches, const char *base)
     return out;
 }
 
-/* Whose turn: the names of the seats that must act. */
+/* Whose turn: the names of the seats that must act, the reader's own
+ * seat as "you". */
 static char *whose_turn(const json_t *p)
 {
     json_t *names = json_array();
+    const json_t *mine = json_object_get(p, "seat");
     size_t i;
     const json_t *seat;
     json_array_foreach(json_object_get(p, "seats"), i, seat) {
         json_t *name = json_array_get(json_object_get(p, "players"),
                                       (size_t)json_integer_value(seat));
-        json_array_append_new(names, name ? json_incref(name) : json_string("?"));
+        bool you = json_is_integer(mine) &&
+                   json_integer_value(mine) == json_integer_value(seat);
+        if (you)
+            json_array_append_new(names, json_string("you"));
+        else
+            json_array_append_new(names, name ? json_incref(name)
+                                              : json_string("?"));
     }
     char *whose = joined(names, "", ", ");
     json_decref(names);
@@ -172,8 +179,9 @@ void mail_vars_fill(mail_vars *v, const char *notification_id,
                        joined(json_object_get(p, "moves"), "  ", "\n"));
     v->changes = joined(json_object_get(p, "changes"), "  ", "\n");
     v->digest = digest_text(json_object_get(p, "matches"), base);
-    snprintf(v->waiting, sizeof v->waiting, "%zu",
-             json_array_size(json_object_get(p, "matches")));
+    size_t waiting = json_array_size(json_object_get(p, "matches"));
+    snprintf(v->waiting, sizeof v->waiting, "%zu match%s", waiting,
+             waiting == 1 ? "" : "es");
     headline_and_opening(v, reason, p, match);
     v->forms = joined(json_object_get(p, "forms"), "  ", "\n");
     v->view = text_or(p, "text",

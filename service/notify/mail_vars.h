@@ -24,7 +24,7 @@ typedef struct mail_vars {
     char unsubscribe[640]; /* also the List-Unsubscribe header */
     /* The text list points into: */
     char link[512], play[512], replay[512], rules[512], settings[512];
-    char seq[32], waiting[16];
+    char seq[32], waiting[32];
     char headline[160], opening[400], answer_hint[400];
     char *whose, *moves, *changes, *digest, *forms, *view, *result;
 } mail_vars;

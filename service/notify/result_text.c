@@ -31,6 +31,39 @@ static void put_key(FILE *f, const char *key)
         fputc(*c == '_' ? ' ' : *c, f);
 }
 
+static void put_value(FILE *f, const json_t *value);
+
+static int by_key(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* "key value" pairs in the order of their keys, a "total" last: the
+ * parts, then what they add up to. */
+static void put_object(FILE *f, const json_t *object)
+{
+    size_t n = json_object_size(object), count = 0;
+    const char **keys = calloc(n ? n : 1, sizeof *keys);
+    if (keys == NULL)
+        abort();
+    const char *key;
+    const json_t *item;
+    json_object_foreach((json_t *)object, key, item) {
+        if (strcmp(key, "total") != 0)
+            keys[count++] = key;
+    }
+    qsort(keys, count, sizeof *keys, by_key);
+    if (json_object_get(object, "total") != NULL)
+        keys[count++] = "total";
+    for (size_t i = 0; i < count; i++) {
+        fputs(i ? ", " : "", f);
+        put_key(f, keys[i]);
+        fputc(' ', f);
+        put_value(f, json_object_get(object, keys[i]));
+    }
+    free(keys);
+}
+
 /* A value as words: numbers and strings as they are, lists joined by
  * commas, objects as "key value" pairs. */
 static void put_value(FILE *f, const json_t *value)
@@ -58,17 +91,7 @@ static void put_value(FILE *f, const json_t *value)
                 fputc(')', f);
         }
     } else if (json_is_object(value)) {
-        const char *key;
-        const json_t *item;
-        bool first = true;
-        json_object_foreach((json_t *)value, key, item)
-        {
-            fputs(first ? "" : ", ", f);
-            first = false;
-            put_key(f, key);
-            fputc(' ', f);
-            put_value(f, item);
-        }
+        put_object(f, value);
     } else {
         fputs("none", f);
     }
@@ -102,7 +125,6 @@ static void put_detail(FILE *f, const json_t *detail, const json_t *names)
     const json_t *value;
     json_object_foreach((json_t *)detail, key, value)
     {
-        fputs(json_is_array(value) ? "" : "  ", f);
         char first =
             key[0] >= 'a' && key[0] <= 'z' ? (char)(key[0] - 32) : key[0];
         fputc(first, f);
