@@ -10,11 +10,9 @@
 #include <time.h>
 
 #include "core/config.h"
-#include "ledger/seal.h"
 #include "notify/mail_mime.h"
 #include "notify/mail_vars.h"
 #include "notify/templates.h"
-#include "store/store.h"
 
 bool mail_configured(void)
 {
@@ -155,15 +153,6 @@ static void sender_fill(sender *s, long long date)
             from_name[--len] = '\0';
     }
     s->from_phrase = mail_encode_phrase(from_name, true);
-}
-
-void mail_unsubscribe_link(long long player_id, char *out, size_t size)
-{
-    char token[SEAL_TOKEN_TEXT], player_ref[32];
-    seal_unsubscribe_token(player_id, token);
-    store_player_ref(player_id, player_ref);
-    snprintf(out, size, "%s/v1/unsubscribe?player=%s&token=%s",
-             config_text(CONFIG_PUBLIC_URL), player_ref, token);
 }
 
 /* "<root@domain>": what a mail of thread answers, and its References. */
@@ -398,7 +387,7 @@ char *mail_compose_plain(const mail_plain *m, char *why)
     free(thread_references);
     char unsubscribe[640] = "";
     if (m->player_id > 0)
-        mail_unsubscribe_link(m->player_id, unsubscribe, sizeof unsubscribe);
+        mail_vars_unsubscribe_link(m->player_id, unsubscribe, sizeof unsubscribe);
     mail_mime_message message = {
         .from_phrase = s.from_phrase,
         .from_address = s.from_address,

@@ -114,10 +114,6 @@ typedef struct mail_upload {
 bool mail_prepare(CURL *easy, const char *address, mail_upload *upload,
                   struct curl_slist **recipients, int timeout_seconds);
 
-/* The one-click unsubscribe URL of player_id (RFC 8058; seal.h's token)
- * into out. */
-void mail_unsubscribe_link(long long player_id, char *out, size_t size);
-
 /* "Name <a@b>" → "a@b"; an address alone is returned as is. */
 void mail_bare_address(const char *from, char *out, size_t size);
 

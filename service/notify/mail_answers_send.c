@@ -93,7 +93,7 @@ static bool prepare(PGconn *conn, const PGresult *r, int i,
     char id[MAIL_THREAD_ID_MAX], why[256] = "";
     message_id(kind, j->answer_id,
                PQgetvalue(r, i, STORE_MAIL_ANSWERS_CREATED), id);
-    mail_thread thread;
+    mail_thread thread = {0};
     bool threaded = thread_of_reply_to(conn, reply_to, &thread);
     /* An address that is a player's can stop the service's mail. */
     apierr err;

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/config.h"
-#include "notify/mail.h"
+#include "ledger/seal.h"
 #include "notify/result_text.h"
 #include "store/store.h"
 
@@ -151,6 +151,15 @@ static char *text_or(const json_t *p, const char *key, char *fallback)
     return copy;
 }
 
+void mail_vars_unsubscribe_link(long long player_id, char *out, size_t size)
+{
+    char token[SEAL_TOKEN_TEXT], player_ref[32];
+    seal_unsubscribe_token(player_id, token);
+    store_player_ref(player_id, player_ref);
+    snprintf(out, size, "%s/v1/unsubscribe?player=%s&token=%s",
+             config_text(CONFIG_PUBLIC_URL), player_ref, token);
+}
+
 void mail_vars_fill(mail_vars *v, const char *notification_id,
                     const char *reason, long long player_id,
                     const char *player_name, const json_t *p, bool answerable)
@@ -171,7 +180,7 @@ void mail_vars_fill(mail_vars *v, const char *notification_id,
     /* The settings page in the browser: the API's route would answer
      * an unsigned click 401. */
     snprintf(v->settings, sizeof v->settings, "%s/settings", base);
-    mail_unsubscribe_link(player_id, v->unsubscribe, sizeof v->unsubscribe);
+    mail_vars_unsubscribe_link(player_id, v->unsubscribe, sizeof v->unsubscribe);
     snprintf(v->seq, sizeof v->seq, "%lld",
              (long long)json_integer_value(json_object_get(p, "seq")));
     v->whose = whose_turn(p);

@@ -43,6 +43,10 @@ void mail_vars_fill(mail_vars *vars, const char *notification_id,
                     const char *player_name, const json_t *payload,
                     bool answerable);
 
+/* The one-click unsubscribe URL of player_id (RFC 8058; seal.h's token)
+ * into out: what every mail to a player carries. */
+void mail_vars_unsubscribe_link(long long player_id, char *out, size_t size);
+
 /* Frees what mail_vars_fill allocated (not vars itself). */
 void mail_vars_free(mail_vars *vars);
 

@@ -175,7 +175,7 @@ static bool prepare_mail(notify_worker *w, PGconn *conn, job *j,
     char reply_to[MAIL_ADDRESS_MAX];
     const json_t *seat = json_object_get(payload, "seat");
     /* Every mail about the match to this seat is one conversation. */
-    mail_thread thread;
+    mail_thread thread = {0};
     bool threaded = false;
     if (json_is_integer(seat)) {
         mail_reply_address(REPLY_TOKEN_SEAT, j->player_id, j->match_id,
