@@ -31,6 +31,7 @@ bool delivery_prepare_mail(delivery *d, const char *address,
                            int timeout_seconds)
 {
     *upload = (mail_upload){.data = message, .len = strlen(message)};
+    d->upload = upload;
     d->easy = curl_easy_init();
     return d->easy != NULL && mail_prepare(d->easy, address, upload,
                                            recipients, timeout_seconds);
@@ -117,6 +118,38 @@ static void start(CURLM *multi, delivery *d)
         d->in_flight = true;
 }
 
+/* Whether d's mail failed because the connection it reused was gone: the
+ * server closed it while idle (nothing could be sent or read) or said so
+ * with 421. Only once per delivery, and never on a new connection: there
+ * a 421 means the server is busy, which the retry delay is for. */
+static bool stale_connection(delivery *d, CURLcode result)
+{
+    if (d->upload == NULL || d->reconnected || result == CURLE_OK)
+        return false;
+    long connects = 1, code = 0;
+    curl_easy_getinfo(d->easy, CURLINFO_NUM_CONNECTS, &connects);
+    curl_easy_getinfo(d->easy, CURLINFO_RESPONSE_CODE, &code);
+    return connects == 0 &&
+           (code == 421 || result == CURLE_SEND_ERROR ||
+            result == CURLE_RECV_ERROR || result == CURLE_GOT_NOTHING);
+}
+
+/* Starts d's mail again from its first byte on a new connection; false
+ * when libcurl refused (d is then judged as it ended). */
+static bool reconnect(CURLM *multi, delivery *d)
+{
+    curl_multi_remove_handle(multi, d->easy);
+    d->in_flight = false;
+    d->reconnected = true;
+    d->upload->pos = 0;
+    d->errbuf[0] = '\0';
+    if (curl_easy_setopt(d->easy, CURLOPT_FRESH_CONNECT, 1L) != CURLE_OK ||
+        curl_multi_add_handle(multi, d->easy) != CURLM_OK)
+        return false;
+    d->in_flight = true;
+    return true;
+}
+
 /* Runs the transfers until all are done or self is asked to stop. */
 static void perform(CURLM *multi, worker *self, const delivery_kind *kind)
 {
@@ -133,8 +166,13 @@ static void perform(CURLM *multi, worker *self, const delivery_kind *kind)
             curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&d);
             if (d == NULL)
                 continue;
+            CURLcode result = msg->data.result;
+            if (stale_connection(d, result) && reconnect(multi, d)) {
+                running++;
+                continue;
+            }
             d->duration_ms = elapsed_ms(&d->started);
-            kind->judge(d, msg->data.result);
+            kind->judge(d, result);
         }
         if (running == 0)
             return;

@@ -40,6 +40,10 @@ typedef struct delivery {
     char errbuf[CURL_ERROR_SIZE];
     struct timespec started;
     bool in_flight;
+    /* A mail's: its upload (rewound for a second try) and whether the
+     * transfer was started again on a new connection. */
+    mail_upload *upload;
+    bool reconnected;
 } delivery;
 
 typedef struct delivery_kind {
@@ -67,6 +71,11 @@ bool delivery_prepare_mail(delivery *d, const char *address,
                            const char *message, mail_upload *upload,
                            struct curl_slist **recipients,
                            int timeout_seconds);
+
+/* A mail whose transfer failed on a connection kept from an earlier mail
+ * (the SMTP server closed it for idleness, or answered 421 "closing") is
+ * sent again at once on a new connection, once, before it is judged: a
+ * server's idle timeout costs no attempt and no retry delay. */
 
 /* Judges a transfer by libcurl's result alone: "sent" when it finished,
  * "failed" with libcurl's words when not; the code is the answer's

@@ -155,17 +155,36 @@ static void sender_fill(sender *s, long long date)
     s->from_phrase = mail_encode_phrase(from_name, true);
 }
 
+/* "<root@domain>": what a mail of thread answers, and its References. */
+static void thread_ref(const mail_thread *thread, const char *domain,
+                       char out[MAIL_THREAD_ID_MAX + MAIL_ADDRESS_MAX + 4])
+{
+    snprintf(out, MAIL_THREAD_ID_MAX + MAIL_ADDRESS_MAX + 4, "<%s@%s>",
+             thread->root, domain);
+}
+
 /* The header values for n's mail, encoded where a name or the subject may
- * not be plain ASCII, and the message those and r make (mail_mime.h). */
+ * not be plain ASCII, and the message those and r make (mail_mime.h). A
+ * mail of a match's thread takes the thread's subject: the template's
+ * subject line (what the mail says) heads the body instead. */
 static char *assemble(const mail_notification *n, const rendered *r,
                       const char *unsubscribe)
 {
     sender s;
     sender_fill(&s, n->date);
     char *to_name = mail_encode_phrase(n->to_name, true);
-    char *encoded_subject = mail_encode_phrase(r->subject, false);
-    char tag[96];
+    char *encoded_subject = mail_encode_phrase(
+        n->thread ? n->thread->subject : r->subject, false);
+    char tag[96], id[MAIL_THREAD_ID_MAX];
     snprintf(tag, sizeof tag, "X-PBEM-Notification: %s", n->id);
+    mail_thread_message_id(n->id, n->created, id);
+    char root[MAIL_THREAD_ID_MAX + MAIL_ADDRESS_MAX + 4] = "";
+    if (n->thread)
+        thread_ref(n->thread, s.domain, root);
+    char *text = NULL;
+    if (n->thread && asprintf(&text, "%s\n\n%s", r->subject,
+                              r->text_body) < 0)
+        abort();
     mail_mime_message message = {
         .from_phrase = s.from_phrase,
         .from_address = s.from_address,
@@ -173,18 +192,21 @@ static char *assemble(const mail_notification *n, const rendered *r,
         .to_address = n->to_address,
         .subject = encoded_subject,
         .date = s.date,
-        .id = n->id,
+        .id = id,
         .domain = s.domain,
         .tag = tag,
         .unsubscribe = unsubscribe,
         .reply_to = mail_address_ok(n->reply_to) ? n->reply_to : NULL,
+        .in_reply_to = root[0] ? root : NULL,
+        .references = root[0] ? root : NULL,
         /* RFC 3834: a program's mail, so holiday auto-responders leave it
          * alone (mail answering it comes back to the Reply-To). */
         .auto_submitted = "auto-generated",
-        .text = r->text_body,
+        .text = text ? text : r->text_body,
         .html = r->html,
     };
     char *out = mail_mime_write(&message);
+    free(text);
     free(to_name);
     free(encoded_subject);
     free(s.from_phrase);
@@ -310,6 +332,21 @@ static char *references_header(const char *references, const char *answered)
     return out;
 }
 
+/* An answer's subject in a thread: "Re: " and the thread's subject,
+ * whatever the mail answered was called ("Re: Re: …", "AW: …"), so that
+ * every mail of the thread reads alike (malloc'd). */
+static char *thread_subject(const mail_plain *m)
+{
+    char *out = NULL;
+    if (m->thread == NULL)
+        out = strdup(m->subject);
+    else if (asprintf(&out, "Re: %s", m->thread->subject) < 0)
+        out = NULL;
+    if (out == NULL)
+        abort();
+    return out;
+}
+
 char *mail_compose_plain(const mail_plain *m, char *why)
 {
     if (!mail_address_ok(m->to_address)) {
@@ -319,7 +356,12 @@ char *mail_compose_plain(const mail_plain *m, char *why)
     }
     sender s;
     sender_fill(&s, m->date);
-    char *subject = mail_encode_phrase(m->subject, false);
+    char *plain_subject = thread_subject(m);
+    char *subject = mail_encode_phrase(plain_subject, false);
+    free(plain_subject);
+    char root[MAIL_THREAD_ID_MAX + MAIL_ADDRESS_MAX + 4] = "";
+    if (m->thread)
+        thread_ref(m->thread, s.domain, root);
     char in_reply_to[260] = "";
     char *answered[1];
     int answered_count = 0;
@@ -327,8 +369,25 @@ char *mail_compose_plain(const mail_plain *m, char *why)
     if (answered_count == 1) {
         snprintf(in_reply_to, sizeof in_reply_to, "<%s>", answered[0]);
         free(answered[0]);
+    } else if (root[0]) {
+        snprintf(in_reply_to, sizeof in_reply_to, "%s", root);
     }
-    char *references = references_header(m->references, m->in_reply_to);
+    /* The thread's root heads References, unless the mail answered
+     * carried it already (an answer to one of our mails). */
+    char *thread_references = NULL;
+    const char *references = m->references;
+    if (root[0] && (references == NULL || strstr(references, root) == NULL)) {
+        if (asprintf(&thread_references, "%s %s", root,
+                     references ? references : "") < 0)
+            abort();
+        references = thread_references;
+    }
+    char *references_line =
+        references_header(references, answered_count ? m->in_reply_to : NULL);
+    free(thread_references);
+    char unsubscribe[640] = "";
+    if (m->player_id > 0)
+        mail_vars_unsubscribe_link(m->player_id, unsubscribe, sizeof unsubscribe);
     mail_mime_message message = {
         .from_phrase = s.from_phrase,
         .from_address = s.from_address,
@@ -340,13 +399,14 @@ char *mail_compose_plain(const mail_plain *m, char *why)
         .domain = s.domain,
         .reply_to = mail_address_ok(m->reply_to) ? m->reply_to : NULL,
         .in_reply_to = in_reply_to[0] ? in_reply_to : NULL,
-        .references = references,
+        .references = references_line,
+        .unsubscribe = unsubscribe[0] ? unsubscribe : NULL,
         .auto_submitted = m->auto_submitted,
         .text = m->body,
     };
     char *out = mail_mime_write(&message);
     free(subject);
-    free(references);
+    free(references_line);
     free(s.from_phrase);
     return out;
 }

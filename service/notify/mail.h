@@ -1,11 +1,14 @@
 /* mail.h: notification emails over SMTP with libcurl. A message is a valid
- * RFC 5322 / MIME multipart/alternative mail (text and HTML, UTF-8, base64
- * bodies, RFC 2047 encoded non-ASCII names and subject, its own Date and a
- * Message-ID derived from the notification id, so a resent notification
- * is recognisable as the same message), rendered from templates/. Every
- * mail carries a one-click unsubscribe link (RFC 8058 List-Unsubscribe and
- * List-Unsubscribe-Post headers, and {{unsubscribe_link}} in the body)
- * that turns the player's email notifications off.
+ * RFC 5322 / MIME multipart/alternative mail (text and HTML, UTF-8, 7bit
+ * or quoted-printable bodies, RFC 2047 encoded non-ASCII names and
+ * subject, its own Date and a Message-ID unique to it and the same on a
+ * retry, mail_thread.h), rendered from templates/. A mail about a match
+ * belongs to the match's thread for that seat (mail_thread.h: its
+ * subject, In-Reply-To and References). Every mail to a player, answers
+ * and invitations included, carries a one-click unsubscribe link (RFC
+ * 8058 List-Unsubscribe and List-Unsubscribe-Post headers, and
+ * {{unsubscribe_link}} in a notification's body) that turns the player's
+ * email notifications off.
  *
  * Configuration (core/config.h): PBEM_SMTP_URL ("smtp://host:587"; unset:
  * no email is queued), PBEM_SMTP_STARTTLS ("required" → CURLUSESSL_ALL,
@@ -22,6 +25,7 @@
 #include <stddef.h>
 
 #include "auth/reply_token.h"
+#include "notify/mail_thread.h"
 
 /* Room for any address these functions write. */
 #define MAIL_ADDRESS_MAX 256
@@ -43,6 +47,10 @@ typedef struct mail_notification {
     const char *reply_to;    /* Reply-To (mail_reply_address), or NULL:
                                 none, and the mail does not say how to
                                 answer it */
+    const char *created;     /* the row's time stamp, for the Message-ID
+                                (mail_thread.h); NULL: none */
+    const mail_thread *thread; /* the match's thread for the seat, or
+                                  NULL: a mail of its own */
 } mail_notification;
 
 /* A fresh single-use reply address (reply_token.h) for a mail to a person
@@ -66,7 +74,7 @@ char *mail_compose(const mail_notification *n, char *why);
  * confirmation, an invitation (mail_answers.h). */
 typedef struct mail_plain {
     const char *id;          /* Message-ID's left-hand side, stable across
-                                retries: "answer-12" */
+                                retries and unique (mail_thread.h) */
     const char *to_address;
     const char *subject;     /* UTF-8 */
     const char *body;        /* UTF-8 plain text */
@@ -77,13 +85,21 @@ typedef struct mail_plain {
                                 by white space, or NULL */
     const char *auto_submitted; /* "auto-replied", "auto-generated" */
     long long date;          /* unix seconds for the Date header */
+    const mail_thread *thread; /* the match's thread the answer belongs
+                                  to, or NULL: the subject stays, and the
+                                  root heads References */
+    long long player_id;     /* the player the address is, for the
+                                List-Unsubscribe link; 0: none */
 } mail_plain;
 
 /* The full message (malloc'd), or NULL with why (256 bytes) filled when
  * the address is not mail_address_ok. A reply_to that is not is left out,
  * and so is any message id that could break its header. References is the
  * plain's references followed by in_reply_to (RFC 5322 3.6.4), at most
- * MAIL_REFERENCES_MAX of them: the first and the latest. */
+ * MAIL_REFERENCES_MAX of them: the first and the latest; with a thread,
+ * its root comes first (when not there already), the subject is "Re: "
+ * and the thread's subject, and a mail answering nothing answers the
+ * root. */
 #define MAIL_REFERENCES_MAX 20
 char *mail_compose_plain(const mail_plain *m, char *why);
 

@@ -39,8 +39,11 @@ bool mail_answers_queue(PGconn *conn, const mail_answer *answer, apierr *err);
  * up to config->batch pending rows (FOR UPDATE SKIP LOCKED, leased for
  * config->lease_seconds like outbox rows, so that any number of processes
  * send each once), sends them by SMTP in parallel on multi (mail.h:
- * From, To, Subject, Date, Message-ID "<kind>-<answer_id>@<From's
- * domain>", Reply-To, In-Reply-To, References, Auto-Submitted) and records
+ * From, To, Subject, Date, Message-ID "<kind>-<answer_id>.<keyed hex>@
+ * <From's domain>" (mail_thread.h), Reply-To, In-Reply-To, References,
+ * Auto-Submitted, and List-Unsubscribe when the address is a player's;
+ * a mail whose Reply-To is a seat's token joins that match's thread)
+ * and records
  * each attempt: 'sent'; 'pending' again after the outbox's backoff
  * (notify_policy.h); 'dead' after config->max_attempts, or at once when
  * the mail cannot be written (an address that cannot go into a header).

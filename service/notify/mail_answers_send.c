@@ -11,6 +11,8 @@
 #include "core/metrics.h"
 #include "notify/delivery.h"
 #include "notify/mail.h"
+#include "notify/mail_thread.h"
+#include "store/players.h"
 #include "store/mail_answers.h"
 
 /* One claimed row on its way out. */
@@ -49,30 +51,59 @@ static void warn_without_smtp(PGconn *conn)
                  waiting);
 }
 
-/* The Message-ID's left-hand side: the kind and the row, stable across
- * retries, so a resent answer is recognisably the same message. */
-static void message_id(const char *kind, long long answer_id, char out[64])
+/* The Message-ID's left-hand side: the kind and the row, keyed with the
+ * row's time (mail_thread.h), so a resent answer is recognisably the same
+ * message and no other installation's or earlier database's is. */
+static void message_id(const char *kind, long long answer_id,
+                       const char *created, char out[MAIL_THREAD_ID_MAX])
 {
     bool plain = kind[0] != '\0' && strlen(kind) < 24;
     for (const char *c = kind; plain && *c; c++)
         plain = (*c >= 'a' && *c <= 'z') || *c == '_';
-    snprintf(out, 64, "%s-%lld", plain ? kind : "mail", answer_id);
+    char what[64];
+    snprintf(what, sizeof what, "%s-%lld", plain ? kind : "mail", answer_id);
+    mail_thread_message_id(what, created, out);
+}
+
+/* The thread of the match a mail is about, read from the seat token of
+ * its Reply-To (an answer about a match carries one): false when it is
+ * about no match. */
+static bool thread_of_reply_to(PGconn *conn, const char *reply_to,
+                               mail_thread *out)
+{
+    char text[REPLY_TOKEN_CHARS + 1], why[128];
+    reply_token token;
+    if (reply_to == NULL || !reply_token_in_address(reply_to, text) ||
+        text[0] == '\0' ||
+        !reply_token_read(text, (long long)time(NULL), &token, why,
+                          sizeof why) ||
+        token.kind != REPLY_TOKEN_SEAT || token.seat < 0)
+        return false;
+    return mail_thread_load(conn, token.match_id, token.seat, out);
 }
 
 /* Writes row i's message and sets up its transfer; a row that cannot be
  * written is finished (dead) instead. False when libcurl refused. */
-static bool prepare(const PGresult *r, int i, const notify_config *config,
-                    answer_job *j)
+static bool prepare(PGconn *conn, const PGresult *r, int i,
+                    const notify_config *config, answer_job *j)
 {
     const char *kind = PQgetvalue(r, i, STORE_MAIL_ANSWERS_KIND);
-    char id[64], why[256] = "";
-    message_id(kind, j->answer_id, id);
+    const char *to = PQgetvalue(r, i, STORE_MAIL_ANSWERS_TO);
+    const char *reply_to = text_or_null(r, i, STORE_MAIL_ANSWERS_REPLY_TO);
+    char id[MAIL_THREAD_ID_MAX], why[256] = "";
+    message_id(kind, j->answer_id,
+               PQgetvalue(r, i, STORE_MAIL_ANSWERS_CREATED), id);
+    mail_thread thread = {0};
+    bool threaded = thread_of_reply_to(conn, reply_to, &thread);
+    /* An address that is a player's can stop the service's mail. */
+    apierr err;
+    long long player_id = store_player_by_email(conn, to, &err);
     mail_plain plain = {
         .id = id,
-        .to_address = PQgetvalue(r, i, STORE_MAIL_ANSWERS_TO),
+        .to_address = to,
         .subject = PQgetvalue(r, i, STORE_MAIL_ANSWERS_SUBJECT),
         .body = PQgetvalue(r, i, STORE_MAIL_ANSWERS_BODY),
-        .reply_to = text_or_null(r, i, STORE_MAIL_ANSWERS_REPLY_TO),
+        .reply_to = reply_to,
         .in_reply_to = text_or_null(r, i, STORE_MAIL_ANSWERS_IN_REPLY_TO),
         .references = text_or_null(r, i, STORE_MAIL_ANSWERS_REFERENCES),
         /* RFC 3834: an answer to a mail is auto-replied; the rest were
@@ -80,6 +111,8 @@ static bool prepare(const PGresult *r, int i, const notify_config *config,
         .auto_submitted = strcmp(kind, "answer") == 0 ? "auto-replied"
                                                        : "auto-generated",
         .date = (long long)time(NULL),
+        .thread = threaded ? &thread : NULL,
+        .player_id = player_id > 0 ? player_id : 0,
     };
     j->message = mail_compose_plain(&plain, why);
     if (j->message == NULL) {
@@ -172,7 +205,7 @@ int mail_answers_send(PGconn *conn, const notify_config *config, CURLM *multi,
         answer_job *j = &jobs[i];
         j->answer_id = atoll(PQgetvalue(r, i, STORE_MAIL_ANSWERS_ID));
         j->attempts = atoi(PQgetvalue(r, i, STORE_MAIL_ANSWERS_ATTEMPTS));
-        delivery_prepared(&j->delivery, prepare(r, i, config, j));
+        delivery_prepared(&j->delivery, prepare(conn, r, i, config, j));
         batch[i] = &j->delivery;
     }
     PQclear(r);

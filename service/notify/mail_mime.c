@@ -2,25 +2,77 @@
 #include "notify/mail_mime.h"
 
 #include <sodium.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Base64 in lines of 76 characters, CRLF after each. */
-static void put_base64(FILE *f, const char *text)
+/* Whether text (CRLF line ends) can go as it is: ASCII only, no NUL or
+ * lone CR or LF, and no line longer than RFC 5322's 998 characters. */
+static bool seven_bit(const char *text)
 {
-    size_t len = strlen(text);
-    size_t size = sodium_base64_ENCODED_LEN(len, sodium_base64_VARIANT_ORIGINAL);
-    char *b64 = malloc(size);
-    if (b64 == NULL)
-        abort();
-    sodium_bin2base64(b64, size, (const unsigned char *)text, len,
-                      sodium_base64_VARIANT_ORIGINAL);
-    size_t total = strlen(b64);
-    for (size_t at = 0; at < total; at += 76)
-        fprintf(f, "%.*s\r\n", (int)(total - at > 76 ? 76 : total - at), b64 + at);
-    free(b64);
+    size_t line = 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        if (*p >= 0x80 || (*p == '\r' && p[1] != '\n') ||
+            (*p == '\n' && (p == (const unsigned char *)text || p[-1] != '\r')))
+            return false;
+        line = *p == '\n' ? 0 : line + 1;
+        if (line > 998)
+            return false;
+    }
+    return true;
+}
+
+/* Quoted-printable (RFC 2045 6.7): printable ASCII as it is, the rest as
+ * =XX, white space before a line end encoded, soft line breaks keeping
+ * each line within 76 characters; text has CRLF line ends. */
+static void put_quoted_printable(FILE *f, const char *text)
+{
+    int column = 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        if (*p == '\r' && p[1] == '\n') {
+            fputs("\r\n", f);
+            p++;
+            column = 0;
+            continue;
+        }
+        bool at_end = p[1] == '\0' || (p[1] == '\r' && p[2] == '\n');
+        bool literal = (*p >= 33 && *p <= 126 && *p != '=') ||
+                       ((*p == ' ' || *p == '\t') && !at_end);
+        int width = literal ? 1 : 3;
+        /* A soft break leaves room for the "=" that ends the line. */
+        if (column + width > 75) {
+            fputs("=\r\n", f);
+            column = 0;
+        }
+        if (literal)
+            fputc(*p, f);
+        else
+            fprintf(f, "=%02X", *p);
+        column += width;
+    }
+    if (column > 0)
+        fputs("\r\n", f);
+}
+
+/* A text part's transfer encoding and body: 7bit when it can go as it
+ * is, else quoted-printable, which leaves mostly-ASCII text readable in
+ * any mail client's source view (and to filters) where base64 does not. */
+static void put_part(FILE *f, const char *type, const char *body)
+{
+    bool plain = seven_bit(body);
+    fprintf(f, "Content-Type: %s; charset=utf-8\r\n"
+               "Content-Transfer-Encoding: %s\r\n\r\n",
+            type, plain ? "7bit" : "quoted-printable");
+    if (plain) {
+        size_t len = strlen(body);
+        fputs(body, f);
+        if (len < 2 || strcmp(body + len - 2, "\r\n") != 0)
+            fputs("\r\n", f);
+    } else {
+        put_quoted_printable(f, body);
+    }
 }
 
 /* LF → CRLF, for a part body. */
@@ -82,21 +134,15 @@ char *mail_mime_write(const mail_mime_message *m)
     }
     fprintf(f, "MIME-Version: 1.0\r\n");
     if (html_crlf == NULL) {
-        fprintf(f, "Content-Type: text/plain; charset=utf-8\r\n"
-                   "Content-Transfer-Encoding: base64\r\n\r\n");
-        put_base64(f, text_crlf);
+        put_part(f, "text/plain", text_crlf);
     } else {
         fprintf(f, "Content-Type: multipart/alternative; boundary=\"%s\"\r\n",
                 boundary);
         fprintf(f, "\r\n");
-        fprintf(f, "--%s\r\nContent-Type: text/plain; charset=utf-8\r\n"
-                   "Content-Transfer-Encoding: base64\r\n\r\n",
-                boundary);
-        put_base64(f, text_crlf);
-        fprintf(f, "--%s\r\nContent-Type: text/html; charset=utf-8\r\n"
-                   "Content-Transfer-Encoding: base64\r\n\r\n",
-                boundary);
-        put_base64(f, html_crlf);
+        fprintf(f, "--%s\r\n", boundary);
+        put_part(f, "text/plain", text_crlf);
+        fprintf(f, "--%s\r\n", boundary);
+        put_part(f, "text/html", html_crlf);
         fprintf(f, "--%s--\r\n", boundary);
     }
     if (fclose(f) != 0)

@@ -1,7 +1,8 @@
 /* mail_mime.h: the bytes of a mail: RFC 5322 headers and a MIME body, a
  * multipart/alternative with a text and an HTML part (notifications) or a
- * single text part (answers to mail, mail_answers.h), UTF-8 in base64,
- * CRLF line ends throughout. It writes header values as it gets them:
+ * single text part (answers to mail, mail_answers.h), UTF-8, each part
+ * 7bit when it is ASCII and quoted-printable when not (readable where
+ * base64 is not), CRLF line ends throughout. It writes header values as it gets them:
  * phrases arrive already RFC 2047 encoded and addresses and message ids
  * already checked (mail.h), so nothing here can be steered by a player's
  * name or address. */

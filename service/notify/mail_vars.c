@@ -7,6 +7,7 @@
 
 #include "core/config.h"
 #include "ledger/seal.h"
+#include "notify/result_text.h"
 #include "store/store.h"
 
 static char *joined(const json_t *array, const char *prefix, const char *sep)
@@ -42,9 +43,8 @@ static char *digest_text(const json_t *matches, const char *base)
         const char *match = json_string_value(json_object_get(p, "match"));
         const char *game = json_string_value(json_object_get(p, "game_title"));
         const char *prompt = json_string_value(json_object_get(p, "prompt"));
-        fprintf(f, "%s- %s (%s), event %lld: %s\n", i ? "\n" : "",
-                match ? match : "?", game ? game : "?",
-                (long long)json_integer_value(json_object_get(p, "seq")),
+        fprintf(f, "%s- %s, match %s: %s\n", i ? "\n" : "",
+                game ? game : "?", match ? match : "?",
                 prompt ? prompt : "your turn");
         size_t k;
         const json_t *move;
@@ -62,16 +62,24 @@ static char *digest_text(const json_t *matches, const char *base)
     return out;
 }
 
-/* Whose turn: the names of the seats that must act. */
+/* Whose turn: the names of the seats that must act, the reader's own
+ * seat as "you". */
 static char *whose_turn(const json_t *p)
 {
     json_t *names = json_array();
+    const json_t *mine = json_object_get(p, "seat");
     size_t i;
     const json_t *seat;
     json_array_foreach(json_object_get(p, "seats"), i, seat) {
         json_t *name = json_array_get(json_object_get(p, "players"),
                                       (size_t)json_integer_value(seat));
-        json_array_append_new(names, name ? json_incref(name) : json_string("?"));
+        bool you = json_is_integer(mine) &&
+                   json_integer_value(mine) == json_integer_value(seat);
+        if (you)
+            json_array_append_new(names, json_string("you"));
+        else
+            json_array_append_new(names, name ? json_incref(name)
+                                              : json_string("?"));
     }
     char *whose = joined(names, "", ", ");
     json_decref(names);
@@ -143,14 +151,28 @@ static char *text_or(const json_t *p, const char *key, char *fallback)
     return copy;
 }
 
+void mail_vars_unsubscribe_link(long long player_id, char *out, size_t size)
+{
+    char token[SEAL_TOKEN_TEXT], player_ref[32];
+    seal_unsubscribe_token(player_id, token);
+    store_player_ref(player_id, player_ref);
+    snprintf(out, size, "%s/v1/unsubscribe?player=%s&token=%s",
+             config_text(CONFIG_PUBLIC_URL), player_ref, token);
+}
+
 void mail_vars_fill(mail_vars *v, const char *notification_id,
                     const char *reason, long long player_id,
                     const char *player_name, const json_t *p, bool answerable)
 {
     const char *match = json_string_value(json_object_get(p, "match"));
     const char *base = config_text(CONFIG_PUBLIC_URL);
-    snprintf(v->link, sizeof v->link, "%s/v1/matches/%s", base,
+    /* Every link opens a page a person reads (web/), never the API: the
+     * match page, its replay, the settings and the games' rules. */
+    snprintf(v->link, sizeof v->link, "%s/matches/%s", base,
              match ? match : "");
+    snprintf(v->replay, sizeof v->replay, "%s/matches/%s/replay", base,
+             match ? match : "");
+    snprintf(v->rules, sizeof v->rules, "%s/games", base);
     /* The seat's page in the browser (web/), signed there by the
      * player's key; the API's /view would answer an unsigned click 401. */
     snprintf(v->play, sizeof v->play, "%s/matches/%s", base,
@@ -158,11 +180,7 @@ void mail_vars_fill(mail_vars *v, const char *notification_id,
     /* The settings page in the browser: the API's route would answer
      * an unsigned click 401. */
     snprintf(v->settings, sizeof v->settings, "%s/settings", base);
-    char token[SEAL_TOKEN_TEXT], player_ref[32];
-    seal_unsubscribe_token(player_id, token);
-    store_player_ref(player_id, player_ref);
-    snprintf(v->unsubscribe, sizeof v->unsubscribe,
-             "%s/v1/unsubscribe?player=%s&token=%s", base, player_ref, token);
+    mail_vars_unsubscribe_link(player_id, v->unsubscribe, sizeof v->unsubscribe);
     snprintf(v->seq, sizeof v->seq, "%lld",
              (long long)json_integer_value(json_object_get(p, "seq")));
     v->whose = whose_turn(p);
@@ -170,8 +188,9 @@ void mail_vars_fill(mail_vars *v, const char *notification_id,
                        joined(json_object_get(p, "moves"), "  ", "\n"));
     v->changes = joined(json_object_get(p, "changes"), "  ", "\n");
     v->digest = digest_text(json_object_get(p, "matches"), base);
-    snprintf(v->waiting, sizeof v->waiting, "%zu",
-             json_array_size(json_object_get(p, "matches")));
+    size_t waiting = json_array_size(json_object_get(p, "matches"));
+    snprintf(v->waiting, sizeof v->waiting, "%zu match%s", waiting,
+             waiting == 1 ? "" : "es");
     headline_and_opening(v, reason, p, match);
     v->forms = joined(json_object_get(p, "forms"), "  ", "\n");
     v->view = text_or(p, "text",
@@ -180,8 +199,12 @@ void mail_vars_fill(mail_vars *v, const char *notification_id,
     v->answer_hint[0] = '\0';
     if (answerable)
         answer_hint(v, reason, p);
-    v->result = json_dumps(json_object_get(p, "result"),
-                           JSON_INDENT(2) | JSON_SORT_KEYS);
+    const json_t *seat = json_object_get(p, "seat");
+    v->result = result_text(json_object_get(p, "result"),
+                            json_object_get(p, "players"),
+                            json_is_integer(seat)
+                                ? (int)json_integer_value(seat)
+                                : -1);
     const char *game = json_string_value(json_object_get(p, "game_title"));
     const char *prompt = json_string_value(json_object_get(p, "prompt"));
     /* Deadline reminders and the admins' notice carry their deadline. */
@@ -203,7 +226,7 @@ void mail_vars_fill(mail_vars *v, const char *notification_id,
         {"view", v->view ? v->view : "{}"},
         {"moves", v->moves},
         {"forms", v->forms},
-        {"result", v->result ? v->result : "{}"},
+        {"result", v->result},
         {"link", v->link},
         {"play_link", v->play},
         {"settings_link", v->settings},
@@ -218,6 +241,8 @@ void mail_vars_fill(mail_vars *v, const char *notification_id,
         {"deadline_reason", because ? because : ""},
         {"reason", admin_reason ? admin_reason : ""},
         {"answer_hint", v->answer_hint},
+        {"replay_link", v->replay},
+        {"rules_link", v->rules},
     };
     _Static_assert(sizeof list / sizeof list[0] == MAIL_VARS_MAX,
                    "MAIL_VARS_MAX is the number of template variables");

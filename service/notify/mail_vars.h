@@ -2,10 +2,12 @@
  * (templates/<reason>.txt and .html, templates.h), worked out from the
  * outbox row's payload: whose turn it is, the moves, forms and changes as
  * lines, a reminder's or a nudge's headline and opening, a digest's list
- * of matches, a deadline's times, and the links (the match, the settings,
- * the one-click unsubscribe, and "Play": the seat's web page,
- * <PBEM_PUBLIC_URL>/matches/<match>). Links start with PBEM_PUBLIC_URL
- * (core/config.h). */
+ * of matches, a deadline's times, the result as sentences (result_text.h)
+ * and the links, each a page of the web client a person reads, never the
+ * API: the match (and "Play", the same seat page,
+ * <PBEM_PUBLIC_URL>/matches/<match>), its replay (…/replay), the games'
+ * rules (/games), the settings and the one-click unsubscribe. Links start
+ * with PBEM_PUBLIC_URL (core/config.h). */
 #ifndef SERVICE_NOTIFY_MAIL_VARS_H
 #define SERVICE_NOTIFY_MAIL_VARS_H
 
@@ -14,14 +16,15 @@
 
 #include "notify/templates.h"
 
-#define MAIL_VARS_MAX 26
+#define MAIL_VARS_MAX 28
 
 typedef struct mail_vars {
     templates_var list[MAIL_VARS_MAX]; /* what templates_render_* take */
     int count;
     char unsubscribe[640]; /* also the List-Unsubscribe header */
     /* The text list points into: */
-    char link[512], play[512], settings[512], seq[32], waiting[16];
+    char link[512], play[512], replay[512], rules[512], settings[512];
+    char seq[32], waiting[32];
     char headline[160], opening[400], answer_hint[400];
     char *whose, *moves, *changes, *digest, *forms, *view, *result;
 } mail_vars;
@@ -39,6 +42,10 @@ void mail_vars_fill(mail_vars *vars, const char *notification_id,
                     const char *reason, long long player_id,
                     const char *player_name, const json_t *payload,
                     bool answerable);
+
+/* The one-click unsubscribe URL of player_id (RFC 8058; seal.h's token)
+ * into out: what every mail to a player carries. */
+void mail_vars_unsubscribe_link(long long player_id, char *out, size_t size);
 
 /* Frees what mail_vars_fill allocated (not vars itself). */
 void mail_vars_free(mail_vars *vars);

@@ -19,6 +19,7 @@
 #include "notify/delivery.h"
 #include "notify/mail.h"
 #include "notify/mail_answers.h"
+#include "notify/mail_thread.h"
 #include "notify/notify_digest.h"
 #include "notify/notify_outbox.h"
 #include "notify/webhooks.h"
@@ -148,7 +149,7 @@ static bool prepare_webhook(notify_worker *w, PGconn *conn, job *j,
 }
 
 static bool prepare_mail(notify_worker *w, PGconn *conn, job *j,
-                         const char *payload_text)
+                         const char *payload_text, const char *created)
 {
     if (!mail_configured()) {
         delivery_finish(&j->delivery, "skipped", true, 0,
@@ -173,12 +174,18 @@ static bool prepare_mail(notify_worker *w, PGconn *conn, job *j,
     /* Made at each attempt: an answer names the seat it plays for. */
     char reply_to[MAIL_ADDRESS_MAX];
     const json_t *seat = json_object_get(payload, "seat");
-    if (json_is_integer(seat))
+    /* Every mail about the match to this seat is one conversation. */
+    mail_thread thread = {0};
+    bool threaded = false;
+    if (json_is_integer(seat)) {
         mail_reply_address(REPLY_TOKEN_SEAT, j->player_id, j->match_id,
                            (int)json_integer_value(seat), reply_to);
-    else
+        threaded = mail_thread_load(conn, j->match_id,
+                                    (int)json_integer_value(seat), &thread);
+    } else {
         mail_reply_address(REPLY_TOKEN_ACCOUNT, j->player_id, 0, -1,
                            reply_to);
+    }
     mail_notification n = {
         .id = j->ref,
         .reason = j->reason,
@@ -188,6 +195,8 @@ static bool prepare_mail(notify_worker *w, PGconn *conn, job *j,
         .payload = payload,
         .date = (long long)time(NULL),
         .reply_to = reply_to[0] ? reply_to : NULL,
+        .created = created,
+        .thread = threaded ? &thread : NULL,
     };
     j->body = mail_compose(&n, why);
     json_decref(payload);
@@ -203,7 +212,7 @@ static bool prepare_mail(notify_worker *w, PGconn *conn, job *j,
  * mailed to PBEM_ADMIN_EMAIL; without an address (or mail) the row goes to
  * the dead letters at once, which is where admins look. */
 static bool prepare_admin_mail(notify_worker *w, job *j,
-                               const char *payload_text)
+                               const char *payload_text, const char *created)
 {
     const char *address = config_text(CONFIG_ADMIN_EMAIL);
     if (address == NULL || !mail_configured()) {
@@ -221,6 +230,7 @@ static bool prepare_admin_mail(notify_worker *w, job *j,
         .to_address = address,
         .payload = payload,
         .date = (long long)time(NULL),
+        .created = created,
     };
     j->body = mail_compose(&n, why);
     json_decref(payload);
@@ -361,9 +371,9 @@ static int work_batch(notify_worker *w, worker *self, PGconn *conn)
         if (strncmp(j->channel, "webhook:", 8) == 0 && j->webhook_id > 0)
             ok = prepare_webhook(w, conn, j, payloads[i], created[i]);
         else if (strcmp(j->channel, "email") == 0)
-            ok = prepare_mail(w, conn, j, payloads[i]);
+            ok = prepare_mail(w, conn, j, payloads[i], created[i]);
         else if (strcmp(j->channel, "admins") == 0)
-            ok = prepare_admin_mail(w, j, payloads[i]);
+            ok = prepare_admin_mail(w, j, payloads[i], created[i]);
         else {
             delivery_finish(&j->delivery, "skipped", true, 0,
                             "no such channel");

@@ -146,6 +146,7 @@ static bool prepare(digest_job *j)
         .payload = payload,
         .date = (long long)time(NULL),
         .reply_to = reply_to[0] ? reply_to : NULL,
+        .created = PQgetvalue(j->rows, 0, STORE_OUTBOX_DIGEST_CREATED),
     };
     j->message = mail_compose(&n, why);
     json_decref(payload);

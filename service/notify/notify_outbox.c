@@ -183,6 +183,15 @@ static uint32_t listening_seats(const store_reachability *reach)
            (mail_configured() ? reach->seat_has_email : 0);
 }
 
+/* Whether seat may have been sent an email row: unknown counts as yes. */
+static bool mailed(const store_reachability *reach, int seat)
+{
+    if (!mail_configured())
+        return false;
+    return reach == NULL || reach->unknown ||
+           (reach->seat_has_email & (1u << seat));
+}
+
 /* Whether the match's relays may be told: unknown counts as yes. */
 static bool relaying(const store_reachability *reach)
 {
@@ -240,6 +249,12 @@ static bool queue(PGconn *conn, const store_match *match,
         ok = queue_seat(conn, match->match_id, match->head_seq,
                         match->seat_player[s], reason, text, err);
         free(text);
+        /* One mail per decision: a seat whose mailed move leaves it to act
+         * again reads its next turn in the answer to that mail. */
+        if (ok && !over && mailed(reach, s))
+            ok = store_outbox_cancel_answered_by_mail(
+                conn, match->match_id, match->head_seq, s,
+                match->seat_player[s], err);
     }
     if (ok && relay)
         ok = queue_relays(conn, match->match_id, match->head_seq, reason,

@@ -12,7 +12,11 @@
  * A player's notification_settings (notify_settings.h) shape the rows:
  * channels turned off get none, email waits out quiet hours or, for "your
  * turn", the daily digest (notify_digest.h), and a "your turn" schedules
- * "reminder_<N>h" rows at the player's escalating reminder hours. Rows are
+ * "reminder_<N>h" rows at the player's escalating reminder hours. One mail
+ * per decision: a seat whose own mailed move (or choice sealed through the
+ * service) in the same transaction leaves it to act again gets no "your
+ * turn" email, the answer to its mail showing the turn (its reminders
+ * stay; store_outbox_cancel_answered_by_mail). Rows are
  * queued once per appended event, inside its transaction, and (match, seq,
  * player, channel, reason) is unique, so an event never notifies twice.
  * Deadlines (deadlines.h) add reminders to the seat that must act and,

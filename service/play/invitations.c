@@ -164,7 +164,7 @@ static char *invitation_body(const char *name, const char *inviter,
             "on a line of its own. Once every seat is taken, the match starts "
             "and\nyou get a mail whenever it is your turn: you play by "
             "answering it.\n\n"
-            "The match: %s/v1/matches/%s\n"
+            "The match: %s/matches/%s\n"
             "Not interested? Ignore this mail: nothing happens without your "
             "answer.\n",
             config_text(CONFIG_PUBLIC_URL), match_ref);

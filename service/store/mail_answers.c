@@ -60,7 +60,9 @@ PGresult *store_mail_answers_claim(PGconn *conn, int lease_seconds, int limit,
         "         FOR UPDATE SKIP LOCKED) due"
         " WHERE a.answer_id = due.answer_id"
         " RETURNING a.answer_id, a.to_address, a.subject, a.body, a.reply_to,"
-        "   a.in_reply_to, a.\"references\", a.kind, a.attempts",
+        "   a.in_reply_to, a.\"references\", a.kind, a.attempts,"
+        "   to_char(a.created_at AT TIME ZONE 'UTC',"
+        "   'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')",
         p.count, p.values, PGRES_TUPLES_OK, err);
 }
 

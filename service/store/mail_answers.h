@@ -35,6 +35,7 @@ enum {
     STORE_MAIL_ANSWERS_REFERENCES,  /* NULL when none */
     STORE_MAIL_ANSWERS_KIND,
     STORE_MAIL_ANSWERS_ATTEMPTS, /* before this one */
+    STORE_MAIL_ANSWERS_CREATED,  /* RFC 3339 UTC, microseconds */
 };
 
 /* Claims up to limit due pending rows, oldest due first, leased for

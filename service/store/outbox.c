@@ -203,8 +203,10 @@ PGresult *store_outbox_claim_digest(PGconn *conn, const char *player, int limit,
         "             AND NOT pbem_outbox_pointless(match_id, seq, player_id)"
         "           LIMIT $3::int FOR UPDATE SKIP LOCKED) due"
         "   WHERE o.match_id = due.match_id AND o.outbox_id = due.outbox_id"
-        "  RETURNING o.match_id, o.outbox_id, o.payload::text, o.attempts, o.seq)"
-        " SELECT match_id, outbox_id, payload, attempts FROM claimed"
+        "  RETURNING o.match_id, o.outbox_id, o.payload::text, o.attempts, o.seq,"
+        "   to_char(o.created_at AT TIME ZONE 'UTC',"
+        "   'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"') AS created)"
+        " SELECT match_id, outbox_id, payload, attempts, created FROM claimed"
         "  ORDER BY match_id, seq",
         p.count, p.values, PGRES_TUPLES_OK, err);
 }
@@ -254,6 +256,38 @@ bool store_outbox_release(PGconn *conn, long long match_id, long long outbox_id,
         conn,
         "UPDATE outbox SET next_attempt_at = now()"
         " WHERE match_id = $1 AND outbox_id = $2 AND status = 'pending'",
+        p.count, p.values, err);
+}
+
+bool store_outbox_cancel_answered_by_mail(PGconn *conn, long long match_id,
+                                          long long seq, int seat,
+                                          long long player_id, apierr *err)
+{
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_int(&p, seq);
+    db_params_int(&p, seat);
+    db_params_int(&p, player_id);
+    /* now() is the transaction's start: the events appended with this
+     * notification, and no earlier ones. A server-sealed commitment
+     * records no request, so the mail door's sealed choices are known by
+     * their mode: a simple client that seals through the service is
+     * answered with the decision's state too. */
+    return db_command(
+        conn,
+        "UPDATE outbox SET status = 'cancelled',"
+        "   last_error = 'the answer to the mailed move showed the next turn'"
+        " WHERE match_id = $1::bigint AND seq = $2::bigint"
+        "   AND player_id = $4::bigint AND channel = 'email'"
+        "   AND reason = 'your_turn' AND status = 'pending'"
+        "   AND EXISTS (SELECT 1 FROM events e"
+        "                WHERE e.match_id = $1::bigint AND e.seq <= $2::bigint"
+        "                  AND e.created_at = now() AND e.seat = $3::int"
+        "                  AND (e.body::jsonb #>> '{data,request,via}'"
+        "                         = 'email'"
+        "                       OR (e.kind = 'committed' AND"
+        "                           e.body::jsonb #>> '{data,mode}'"
+        "                             = 'server')))",
         p.count, p.values, err);
 }
 

@@ -78,6 +78,7 @@ enum {
     STORE_OUTBOX_DIGEST_ID,
     STORE_OUTBOX_DIGEST_PAYLOAD,  /* JSON text */
     STORE_OUTBOX_DIGEST_ATTEMPTS, /* before this one */
+    STORE_OUTBOX_DIGEST_CREATED,  /* RFC 3339 UTC, microseconds */
 };
 
 /* Claims up to limit of player's due digest rows (player: its id as
@@ -102,6 +103,16 @@ bool store_outbox_record_attempt(PGconn *conn, long long match_id,
  * given back, no attempt counted. False with err filled. */
 bool store_outbox_release(PGconn *conn, long long match_id, long long outbox_id,
                           apierr *err);
+
+/* Cancels the "your turn" email of player_id (seat in match) about event
+ * seq, queued in the caller's transaction, when that transaction's events
+ * include a move of seat made by mail, or a choice seat sealed through the
+ * service (what the mail door makes): the answer to that mail (or
+ * request) already shows the seat its next turn. Its reminders stay.
+ * False with err filled. */
+bool store_outbox_cancel_answered_by_mail(PGconn *conn, long long match_id,
+                                          long long seq, int seat,
+                                          long long player_id, apierr *err);
 
 /* Cancels the due reminders, nudges and digest entries that have become
  * pointless: the player has acted since (an event of their seat after the

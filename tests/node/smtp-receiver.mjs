@@ -3,7 +3,9 @@
 // appending one JSON line per message to --out FILE. Prints
 // "listening PORT" once it accepts connections. With --refuse N it
 // refuses the first N messages (451, a temporary failure), writing a
-// line {"refused": n} for each.
+// line {"refused": n} for each. With --idle-ms N it closes a connection
+// idle for N ms (answering 421, as Postfix and others do), writing a line
+// {"closed": n} for each connection that ends.
 import { appendFileSync } from 'node:fs';
 import { SMTPServer } from 'smtp-server';
 import { simpleParser } from 'mailparser';
@@ -12,11 +14,20 @@ const args = process.argv.slice(2);
 const out = args[args.indexOf('--out') + 1];
 let refuse = args.includes('--refuse') ? Number(args[args.indexOf('--refuse') + 1]) : 0;
 let refused = 0;
+const idle = args.includes('--idle-ms') ? Number(args[args.indexOf('--idle-ms') + 1]) : 0;
+let closed = 0;
 
 const server = new SMTPServer({
   authOptional: true,
   disabledCommands: ['STARTTLS', 'AUTH'],
   logger: false,
+  ...(idle ? {
+    socketTimeout: idle,
+    onClose() {
+      closed += 1;
+      appendFileSync(out, JSON.stringify({ closed }) + '\n');
+    },
+  } : {}),
   onData(stream, session, callback) {
     const chunks = [];
     stream.on('data', (c) => chunks.push(c));

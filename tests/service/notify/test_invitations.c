@@ -113,7 +113,7 @@ Test(invitations, a_seated_player_invites_someone_by_mail, .timeout = 60)
                        "%s", text);
     cr_expect_not_null(strstr(text, "\n\njoin\n\n"), "%s", text);
     char link[128];
-    snprintf(link, sizeof link, "https://pbem.example/v1/matches/%s", match);
+    snprintf(link, sizeof link, "https://pbem.example/matches/%s", match);
     cr_expect_not_null(strstr(text, link), "%s", text);
 
     /* The Reply-To names this invitation, as the mailin/ side reads it. */

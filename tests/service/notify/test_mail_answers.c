@@ -140,8 +140,10 @@ Test(mail_answers, an_answer_is_threaded_under_the_mail_it_answers,
     cr_expect_str_eq(member(m, "subject"), "Re: Zoë's move in m_12");
     cr_expect_str_neq(member(m, "date"), "(none)");
     char message_id[96];
-    snprintf(message_id, sizeof message_id, "<answer-%lld@pbem.example>", id);
-    cr_expect_str_eq(member(m, "message_id"), message_id);
+    snprintf(message_id, sizeof message_id, "<answer-%lld.", id);
+    cr_expect_eq(strncmp(member(m, "message_id"), message_id,
+                         strlen(message_id)),
+                 0, "%s", member(m, "message_id"));
     cr_expect_str_eq(json_string_value(json_array_get(
                          json_object_get(m, "reply_to"), 0)),
                      "pbem+abcdef@pbem.example");
@@ -190,9 +192,10 @@ Test(mail_answers, other_kinds_are_auto_generated_and_start_a_thread,
     cr_expect(!json_is_string(json_object_get(m, "in_reply_to")));
     cr_expect(!json_is_array(json_object_get(m, "references")));
     char message_id[96];
-    snprintf(message_id, sizeof message_id,
-             "<confirmation-%lld@pbem.example>", id);
-    cr_expect_str_eq(member(m, "message_id"), message_id);
+    snprintf(message_id, sizeof message_id, "<confirmation-%lld.", id);
+    cr_expect_eq(strncmp(member(m, "message_id"), message_id,
+                         strlen(message_id)),
+                 0, "%s", member(m, "message_id"));
     json_decref(mails);
     PQfinish(db);
     stop_server(&s);

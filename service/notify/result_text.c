@@ -1,0 +1,222 @@
+/* result_text.c */
+#include "notify/result_text.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *name_of(const json_t *names, size_t seat)
+{
+    const char *name = json_string_value(json_array_get(names, seat));
+    return name && name[0] ? name : "(an empty seat)";
+}
+
+/* "Ann", "Ann and Bob", "Ann, Bob and Carol". */
+static void put_names(FILE *f, const json_t *seats, const json_t *names)
+{
+    size_t n = json_array_size(seats);
+    for (size_t i = 0; i < n; i++) {
+        const char *sep = i == 0 ? "" : i == n - 1 ? " and " : ", ";
+        fprintf(f, "%s%s", sep,
+                name_of(names,
+                        (size_t)json_integer_value(json_array_get(seats, i))));
+    }
+}
+
+/* "final_set" → "final set". */
+static void put_key(FILE *f, const char *key)
+{
+    for (const char *c = key; *c; c++)
+        fputc(*c == '_' ? ' ' : *c, f);
+}
+
+static void put_value(FILE *f, const json_t *value);
+
+static int by_key(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* "key value" pairs in the order of their keys, a "total" last: the
+ * parts, then what they add up to. */
+static void put_object(FILE *f, const json_t *object)
+{
+    size_t n = json_object_size(object), count = 0;
+    const char **keys = calloc(n ? n : 1, sizeof *keys);
+    if (keys == NULL)
+        abort();
+    const char *key;
+    const json_t *item;
+    json_object_foreach((json_t *)object, key, item) {
+        if (strcmp(key, "total") != 0)
+            keys[count++] = key;
+    }
+    qsort(keys, count, sizeof *keys, by_key);
+    if (json_object_get(object, "total") != NULL)
+        keys[count++] = "total";
+    for (size_t i = 0; i < count; i++) {
+        fputs(i ? ", " : "", f);
+        put_key(f, keys[i]);
+        fputc(' ', f);
+        put_value(f, json_object_get(object, keys[i]));
+    }
+    free(keys);
+}
+
+/* A value as words: numbers and strings as they are, lists joined by
+ * commas, objects as "key value" pairs. */
+static void put_value(FILE *f, const json_t *value)
+{
+    if (json_is_string(value)) {
+        fputs(json_string_value(value), f);
+    } else if (json_is_integer(value)) {
+        fprintf(f, "%lld", (long long)json_integer_value(value));
+    } else if (json_is_real(value)) {
+        fprintf(f, "%g", json_real_value(value));
+    } else if (json_is_boolean(value)) {
+        fputs(json_is_true(value) ? "yes" : "no", f);
+    } else if (json_is_array(value)) {
+        if (json_array_size(value) == 0)
+            fputs("none", f);
+        size_t i;
+        const json_t *item;
+        json_array_foreach(value, i, item)
+        {
+            bool nested = json_is_object(item) || json_is_array(item);
+            fprintf(f, "%s%s", i ? (nested ? "; " : ", ") : "",
+                    nested ? "(" : "");
+            put_value(f, item);
+            if (nested)
+                fputc(')', f);
+        }
+    } else if (json_is_object(value)) {
+        put_object(f, value);
+    } else {
+        fputs("none", f);
+    }
+}
+
+/* One line per seat of a list that has one entry per seat. */
+static void put_per_seat(FILE *f, const json_t *list, const json_t *names)
+{
+    size_t seat;
+    const json_t *item;
+    json_array_foreach(list, seat, item)
+    {
+        fprintf(f, "  %s: ", name_of(names, seat));
+        put_value(f, item);
+        fputc('\n', f);
+    }
+}
+
+/* The engine's breakdown: per seat where it lists one entry per seat,
+ * else one line per entry under its name. */
+static void put_detail(FILE *f, const json_t *detail, const json_t *names)
+{
+    size_t seats = json_array_size(names);
+    if (json_is_array(detail) && json_array_size(detail) == seats) {
+        put_per_seat(f, detail, names);
+        return;
+    }
+    if (!json_is_object(detail))
+        return;
+    const char *key;
+    const json_t *value;
+    json_object_foreach((json_t *)detail, key, value)
+    {
+        char first =
+            key[0] >= 'a' && key[0] <= 'z' ? (char)(key[0] - 32) : key[0];
+        fputc(first, f);
+        put_key(f, key + (key[0] != '\0'));
+        if (json_is_array(value) && json_array_size(value) == seats) {
+            fputs(":\n", f);
+            put_per_seat(f, value, names);
+        } else if (json_is_array(value)) {
+            fputs(":\n", f);
+            size_t i;
+            const json_t *item;
+            json_array_foreach(value, i, item)
+            {
+                fputs("  ", f);
+                put_value(f, item);
+                fputc('\n', f);
+            }
+        } else {
+            fputs(": ", f);
+            put_value(f, value);
+            fputc('\n', f);
+        }
+    }
+}
+
+static const char *ordinal(size_t place)
+{
+    static const char *const words[] = {"first",  "second", "third",
+                                        "fourth", "fifth",  "sixth"};
+    return place < 6 ? words[place] : "further";
+}
+
+char *result_text(const json_t *result, const json_t *names, int viewer)
+{
+    const json_t *scores = json_object_get(result, "scores");
+    const json_t *ranking = json_object_get(result, "ranking");
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    if (f == NULL)
+        abort();
+    if (!json_is_array(scores) || json_array_size(scores) == 0) {
+        fclose(f);
+        return out;
+    }
+    bool over = json_is_true(json_object_get(result, "over"));
+    const json_t *first = json_array_get(ranking, 0);
+    if (over && json_array_size(first) > 0) {
+        bool viewer_won = false;
+        size_t i;
+        const json_t *seat;
+        json_array_foreach(first, i, seat)
+        {
+            viewer_won |= json_integer_value(seat) == viewer;
+        }
+        put_names(f, first, names);
+        fprintf(f, json_array_size(first) == 1 ? " won" : " share the win");
+        long long best = json_integer_value(json_array_get(
+            scores, (size_t)json_integer_value(json_array_get(first, 0))));
+        fprintf(f, " with a score of %lld.%s\n", best,
+                viewer_won ? " Well played!" : "");
+    }
+    fprintf(f, "%s\n", over ? "Final standings:" : "Standings so far:");
+    size_t place;
+    const json_t *group;
+    json_array_foreach(ranking, place, group)
+    {
+        size_t i;
+        const json_t *seat;
+        json_array_foreach(group, i, seat)
+        {
+            size_t s = (size_t)json_integer_value(seat);
+            fprintf(f, "  %s%s: %lld (%s%s)\n", name_of(names, s),
+                    (int)s == viewer ? " (you)" : "",
+                    (long long)json_integer_value(json_array_get(scores, s)),
+                    ordinal(place),
+                    json_array_size(group) > 1 ? ", shared" : "");
+        }
+    }
+    const char *tie_break =
+        json_string_value(json_object_get(result, "tie_break"));
+    const char *reason = json_string_value(json_object_get(result, "reason"));
+    if (tie_break != NULL)
+        fprintf(f, "Tie-break: %s\n", tie_break);
+    if (reason != NULL)
+        fprintf(f, "Why it ended: %s\n", reason);
+    const json_t *detail = json_object_get(result, "detail");
+    if (detail != NULL && !json_is_null(detail)) {
+        fprintf(f, "\nThe points in detail:\n");
+        put_detail(f, detail, names);
+    }
+    if (fclose(f) != 0)
+        abort();
+    return out;
+}
