@@ -373,7 +373,7 @@ Test(mail_refusals, two_mails_racing_for_one_turn, .timeout = 120)
             json_string_value(json_object_get(mail, "in_reply_to"));
         if (answered && (strstr(answered, id_a) || strstr(answered, id_b))) {
             got++;
-            done += strstr(mail_text(mail), "Done (event") != NULL;
+            done += strstr(mail_text(mail), " (event ") != NULL;
             refused += strstr(mail_text(mail), "was used by another mail a "
                                                "moment ago") != NULL ||
                        strstr(mail_text(mail), "already used") != NULL;
