@@ -219,7 +219,9 @@ static bool run_move(runner *r, command *c)
     if (answer == NULL)
         return refuse(r, &err);
     bool told;
-    if (json_object_get(answer, "commitment") != NULL) {
+    /* A move during a secret decision is sealed (decisions_commit's
+     * answer names the decision): it is not applied yet. */
+    if (json_object_get(answer, "decision") != NULL) {
         told = mail_moves_tell_sealed(r->out, r->ctx->match_id, r->player_id,
                                       c->line, answer, &err);
     } else {

@@ -35,6 +35,7 @@ bool mail_moves_tell(FILE *out, long long match_id, long long seq,
 /* Writes the confirmation of a sealed choice: "Sealed: go auction.
  * Nobody sees it until everyone has chosen; waiting for Carol and Bob."
  * line is what the player wrote; committed is decisions_commit's answer
+ * (the answer to a move that names a "decision")
  * (borrowed), whose pending seats are the ones still to choose. False with
  * err filled when the match could not be read. */
 bool mail_moves_tell_sealed(FILE *out, long long match_id, long long player_id,

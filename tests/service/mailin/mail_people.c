@@ -151,6 +151,14 @@ static const char *const names[] = {"Alice", "Bob", "Carol", "Dave", "Erin"};
 void mail_table_sit_down(mail_table *t, mail_scene *scene, const char *game,
                          int seats, const char *options)
 {
+    mail_table_sit_down_saying(t, scene, game, seats, options, NULL);
+}
+
+void mail_table_sit_down_saying(mail_table *t, mail_scene *scene,
+                                const char *game, int seats,
+                                const char *options,
+                                const char *const *joins)
+{
     memset(t, 0, sizeof *t);
     t->scene = scene;
     t->seats = seats;
@@ -191,7 +199,8 @@ void mail_table_sit_down(mail_table *t, mail_scene *scene, const char *game,
         cr_assert(strstr(mail_text(t->people[p].latest), "join") != NULL,
                   "the invitation does not say how to join:\n%s",
                   mail_text(t->people[p].latest));
-        answer = mail_table_answer(t, p, "join");
+        answer = mail_table_answer(t, p,
+                                   joins && joins[p] ? joins[p] : "join");
         cr_assert(strstr(mail_text(answer), "You have seat") != NULL, "%s",
                   mail_text(answer));
         json_decref(answer);
