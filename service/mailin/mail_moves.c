@@ -10,21 +10,28 @@
 #include "store/events.h"
 #include "store/matches.h"
 
-/* The match, its engine and the player's seat (-1: none); false with err
- * filled. The caller frees the match. */
-static bool load(long long match_id, long long player_id, PGconn **conn,
-                 store_match *match, const rules_engine **engine, int *seat,
+/* A match as a player's line is read in: the connection, the match,
+ * its engine and the player's seat (-1: none). */
+typedef struct seat_match {
+    PGconn *conn;
+    store_match match;
+    const rules_engine *engine;
+    int seat;
+} seat_match;
+
+/* Loads m; false with err filled. The caller frees m->match. */
+static bool load(long long match_id, long long player_id, seat_match *m,
                  apierr *err)
 {
-    *conn = db_conn(err);
-    if (*conn == NULL || !store_load_match(*conn, match_id, match, err))
+    m->conn = db_conn(err);
+    if (m->conn == NULL || !store_load_match(m->conn, match_id, &m->match, err))
         return false;
-    *engine = matchstate_engine(match, err);
-    if (*engine == NULL) {
-        store_match_free(match);
+    m->engine = matchstate_engine(&m->match, err);
+    if (m->engine == NULL) {
+        store_match_free(&m->match);
         return false;
     }
-    *seat = request_seat_of(match, player_id);
+    m->seat = request_seat_of(&m->match, player_id);
     return true;
 }
 
@@ -46,28 +53,25 @@ bool mail_moves_read(long long match_id, long long player_id, const char *line,
                      mail_moves_reading *reading, apierr *err)
 {
     *reading = MAIL_MOVES_A_MOVE;
-    PGconn *conn;
-    store_match match;
-    const rules_engine *engine;
-    int seat;
-    if (!load(match_id, player_id, &conn, &match, &engine, &seat, err))
+    seat_match m;
+    if (!load(match_id, player_id, &m, err))
         return false;
     bool ok = true;
-    if (seat >= 0 && matchstate_has_state(&match)) {
-        rules_state *state = matchstate_load(conn, &match, engine, err);
+    if (m.seat >= 0 && matchstate_has_state(&m.match)) {
+        rules_state *state = matchstate_load(m.conn, &m.match, m.engine, err);
         ok = state != NULL;
         if (ok) {
             rules_error rerr = {{0}};
-            json_t *action = engine->parse_move(state, seat, line, &rerr);
+            json_t *action = m.engine->parse_move(state, m.seat, line, &rerr);
             if (action == NULL)
                 *reading = MAIL_MOVES_NOT_A_MOVE;
-            else if (listed(engine, state, seat, action))
+            else if (listed(m.engine, state, m.seat, action))
                 *reading = MAIL_MOVES_LEGAL;
             json_decref(action);
-            engine->destroy(state);
+            m.engine->destroy(state);
         }
     }
-    store_match_free(&match);
+    store_match_free(&m.match);
     return ok;
 }
 
@@ -81,14 +85,11 @@ static void names_of(const store_match *match, const char **names)
 bool mail_moves_tell(FILE *out, long long match_id, long long seq,
                      long long player_id, apierr *err)
 {
-    PGconn *conn;
-    store_match match;
-    const rules_engine *engine;
-    int seat;
-    if (!load(match_id, player_id, &conn, &match, &engine, &seat, err))
+    seat_match m;
+    if (!load(match_id, player_id, &m, err))
         return false;
     json_t *events = seq > 1
-                         ? store_events_after(conn, match_id, seq - 1, 1, err)
+                         ? store_events_after(m.conn, match_id, seq - 1, 1, err)
                          : json_array();
     const json_t *event = json_array_get(events, 0);
     const json_t *action =
@@ -97,17 +98,17 @@ bool mail_moves_tell(FILE *out, long long match_id, long long seq,
     rules_state *before = NULL, *after = NULL;
     bool ok = events != NULL;
     if (ok && action != NULL && json_is_integer(actor)) {
-        before = matchstate_at(conn, &match, engine, seq - 1, err);
-        after = before ? engine->clone(before) : NULL;
+        before = matchstate_at(m.conn, &m.match, m.engine, seq - 1, err);
+        after = before ? m.engine->clone(before) : NULL;
         rules_error rerr = {{0}};
         if (after != NULL &&
-            engine->apply(after, (int)json_integer_value(actor), action,
-                          &rerr)) {
+            m.engine->apply(after, (int)json_integer_value(actor), action,
+                            &rerr)) {
             const char *names[STORE_MAX_SEATS] = {0};
-            names_of(&match, names);
-            char *told =
-                rules_tell(engine, before, after,
-                           (int)json_integer_value(actor), action, seat, names);
+            names_of(&m.match, names);
+            char *told = rules_tell(m.engine, before, after,
+                                    (int)json_integer_value(actor), action,
+                                    m.seat, names);
             fputs(told, out);
             free(told);
         } else {
@@ -119,11 +120,11 @@ bool mail_moves_tell(FILE *out, long long match_id, long long seq,
         fputs("Done.", out);
     }
     if (before != NULL)
-        engine->destroy(before);
+        m.engine->destroy(before);
     if (after != NULL)
-        engine->destroy(after);
+        m.engine->destroy(after);
     json_decref(events);
-    store_match_free(&match);
+    store_match_free(&m.match);
     return ok;
 }
 
@@ -150,11 +151,8 @@ bool mail_moves_tell_sealed(FILE *out, long long match_id, long long player_id,
                             const char *line, const json_t *committed,
                             apierr *err)
 {
-    PGconn *conn;
-    store_match match;
-    const rules_engine *engine;
-    int seat;
-    if (!load(match_id, player_id, &conn, &match, &engine, &seat, err))
+    seat_match m;
+    if (!load(match_id, player_id, &m, err))
         return false;
     const json_t *pending = json_object_get(committed, "pending");
     json_t *waiting = json_array();
@@ -162,7 +160,7 @@ bool mail_moves_tell_sealed(FILE *out, long long match_id, long long player_id,
     const json_t *s;
     json_array_foreach(json_object_get(pending, "seats"), i, s)
     {
-        if (json_integer_value(s) != seat)
+        if (json_integer_value(s) != m.seat)
             json_array_append(waiting, (json_t *)s);
     }
     fprintf(out, "Sealed: %s. Nobody sees it until everyone has chosen; ",
@@ -174,10 +172,10 @@ bool mail_moves_tell_sealed(FILE *out, long long match_id, long long player_id,
               out);
     } else {
         fputs("waiting for ", out);
-        write_names(out, &match, waiting);
+        write_names(out, &m.match, waiting);
         fputc('.', out);
     }
     json_decref(waiting);
-    store_match_free(&match);
+    store_match_free(&m.match);
     return true;
 }
