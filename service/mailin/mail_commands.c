@@ -168,6 +168,14 @@ static json_t *call_move(runner *r, command *c, apierr *err)
         apierr_set(err, 422, "not_a_move", "not a move");
         return NULL;
     }
+    if (reading == MAIL_MOVES_NO_SEAT && r->ctx->invitation_id != 0) {
+        /* A registered player answering an invitation with something
+         * else than yes: how to take the seat, not "you have no seat". */
+        apierr_set(err, 409, "not_joined",
+                   "to take the seat this invitation offers, answer it with "
+                   "\"join\"; the other commands work once you have joined");
+        return NULL;
+    }
     json_t *answer = NULL;
     /* A move is made at the match's head as it is now; a move by someone
      * else in between moves the head on, and the move is judged again

@@ -56,6 +56,8 @@ bool mail_moves_read(long long match_id, long long player_id, const char *line,
     seat_match m;
     if (!load(match_id, player_id, &m, err))
         return false;
+    if (m.seat < 0)
+        *reading = MAIL_MOVES_NO_SEAT;
     bool ok = true;
     if (m.seat >= 0 && matchstate_has_state(&m.match)) {
         rules_state *state = matchstate_load(m.conn, &m.match, m.engine, err);

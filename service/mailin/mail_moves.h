@@ -14,15 +14,16 @@
 #include "core/apierr.h"
 
 typedef enum mail_moves_reading {
+    MAIL_MOVES_NO_SEAT,    /* the player has no seat in the match */
     MAIL_MOVES_NOT_A_MOVE, /* no move of this game is written so */
     MAIL_MOVES_A_MOVE,     /* a move's form; the rules judge it when made */
     MAIL_MOVES_LEGAL,      /* a move the sender's seat may make now */
 } mail_moves_reading;
 
 /* How the rules of match read line for player's seat, at the match's
- * head. A match that has not started, or a player without a seat, reads
- * every line as A_MOVE (the move's refusal then says why). False with err
- * filled when the match could not be read. */
+ * head. A match that has not started reads every line as A_MOVE (the
+ * move's refusal then says why). False with err filled when the match
+ * could not be read. */
 bool mail_moves_read(long long match_id, long long player_id, const char *line,
                      mail_moves_reading *reading, apierr *err);
 

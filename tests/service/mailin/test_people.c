@@ -212,7 +212,7 @@ Test(mail_people, an_invitation_is_read_generously_and_never_burned,
     /* The sit-down asserts that each is seated ("You have seat"). */
     mail_table_sit_down_saying(&t, &scene, "antiquity_quest", 3, "", joins);
     /* Alice starts a second match and invites Dave. */
-    json_t *open = mail_table_answer(&t, 0, "new antiquity_quest seats=2");
+    json_t *open = mail_table_answer(&t, 0, "new antiquity_quest seats=3");
     expect_says(open, "is open and you have seat 0");
     json_decref(open);
     size_t from = mail_count(&scene);
@@ -243,6 +243,40 @@ Test(mail_people, an_invitation_is_read_generously_and_never_burned,
     expect_says(a, "You have seat 1");
     json_decref(a);
     json_decref(invitation);
+    /* Bob, a player already, invited too: a stray line tells him how to
+     * join, not that he has no seat; "ok" seats him. */
+    json_decref(mail_table_answer(&t, 0, "invite bob@example.org Bob"));
+    invitation = NULL;
+    while (invitation == NULL) {
+        json_t *mail = mail_next_to(&scene, "bob@example.org", &from, 20);
+        cr_assert_not_null(mail, "Bob is invited");
+        if (strstr(mail_text(mail), "join") != NULL &&
+            mail_reply_to(mail) != NULL)
+            invitation = mail;
+        else
+            json_decref(mail);
+    }
+    snprintf(invitation_to, sizeof invitation_to, "%s",
+             mail_reply_to(invitation));
+    id[0] = '\0';
+    raw = mail_compose("bob@example.org", invitation_to, "Re: invitation", NULL,
+                       NULL, "Hello?", id);
+    cr_assert_eq(mail_hand_in(&scene, raw), 0);
+    free(raw);
+    a = answer_to(&t, "bob@example.org", id, &from);
+    expect_says(a, "answer it with \"join\"");
+    expect_not_says(a, "no seat");
+    json_decref(a);
+    id[0] = '\0';
+    raw = mail_compose("bob@example.org", invitation_to, "Re: invitation", NULL,
+                       NULL, "OK", id);
+    cr_assert_eq(mail_hand_in(&scene, raw), 0);
+    free(raw);
+    a = answer_to(&t, "bob@example.org", id, &from);
+    expect_says(a, "You have seat 2");
+    json_decref(a);
+    json_decref(invitation);
+    mail_table_read(&t);
     /* A refused line from a known player: a fresh reply address too (the
      * spent one refused). */
     const char *spent = mail_reply_to(t.people[1].latest);
