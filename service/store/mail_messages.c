@@ -39,30 +39,16 @@ int store_mail_messages_seen(PGconn *conn, const char *key, apierr *err)
     return seen;
 }
 
-int store_mail_messages_answered_last_hour(PGconn *conn, const char *sender,
-                                           apierr *err)
+/* How many messages from sender (case aside) of the last hour had one
+ * of outcomes (a text[] literal: "{answered,refused}"), or -1. */
+static int count_last_hour(PGconn *conn, const char *sender,
+                           const char *outcomes, apierr *err)
 {
-    const char *params[] = {sender};
+    const char *params[] = {sender, outcomes};
     PGresult *r = db_query(conn,
                            "SELECT count(*) FROM mail_messages"
                            " WHERE lower(sender) = lower($1)"
-                           "   AND outcome IN ('answered', 'refused')"
-                           "   AND received_at > now() - interval '1 hour'",
-                           1, params, PGRES_TUPLES_OK, err);
-    if (r == NULL)
-        return -1;
-    int n = atoi(PQgetvalue(r, 0, 0));
-    PQclear(r);
-    return n;
-}
-
-int store_mail_messages_outcomes_last_hour(PGconn *conn, const char *sender,
-                                           const char *outcome, apierr *err)
-{
-    const char *params[] = {sender, outcome};
-    PGresult *r = db_query(conn,
-                           "SELECT count(*) FROM mail_messages"
-                           " WHERE lower(sender) = lower($1) AND outcome = $2"
+                           "   AND outcome = ANY ($2::text[])"
                            "   AND received_at > now() - interval '1 hour'",
                            2, params, PGRES_TUPLES_OK, err);
     if (r == NULL)
@@ -70,6 +56,20 @@ int store_mail_messages_outcomes_last_hour(PGconn *conn, const char *sender,
     int n = atoi(PQgetvalue(r, 0, 0));
     PQclear(r);
     return n;
+}
+
+int store_mail_messages_answered_last_hour(PGconn *conn, const char *sender,
+                                           apierr *err)
+{
+    return count_last_hour(conn, sender, "{answered,refused}", err);
+}
+
+int store_mail_messages_outcomes_last_hour(PGconn *conn, const char *sender,
+                                           const char *outcome, apierr *err)
+{
+    char outcomes[64];
+    snprintf(outcomes, sizeof outcomes, "{\"%s\"}", outcome);
+    return count_last_hour(conn, sender, outcomes, err);
 }
 
 bool store_mail_messages_answers_free_at(PGconn *conn, const char *sender,

@@ -29,7 +29,7 @@ int store_mail_messages_answered_last_hour(PGconn *conn, const char *sender,
                                            apierr *err);
 
 /* How many messages from sender (case aside) of the last hour had
- * outcome, or -1 with err filled. */
+ * outcome (one word, such as "noted"), or -1 with err filled. */
 int store_mail_messages_outcomes_last_hour(PGconn *conn, const char *sender,
                                            const char *outcome, apierr *err);
 
