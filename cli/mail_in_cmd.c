@@ -17,7 +17,8 @@ static int usage(void)
 {
     fputs("usage: pbem mail-in [--url URL] --key FILE < message\n"
           "FILE holds the mail key's Ed25519 seed in base64 (keyid \"mail\";\n"
-          "pbemd knows its public half as PBEM_MAIL_INBOUND_KEY).\n"
+          "pbemd knows its public half as PBEM_MAIL_INBOUND_KEY); pbem keygen\n"
+          "--mail FILE makes both.\n"
           "URL defaults to $PBEM_URL, else http://127.0.0.1:8080\n"
           "Exit: 0 handled, 65 not a mail or too large, 75 try again later.\n",
           stderr);
@@ -108,8 +109,10 @@ int mail_in_cmd_main(int argc, char **argv)
         code = EX_TEMPFAIL;
     } else {
         const char *what = json_string_value(json_object_get(r.json, "what"));
-        const char *said =
-            json_string_value(json_object_get(r.json, "message"));
+        /* A refusal has the API's error shape: the sentence is the
+         * error's message. */
+        const char *said = json_string_value(
+            json_object_get(json_object_get(r.json, "error"), "message"));
         if (r.status == 200) {
             fprintf(stderr, "pbem mail-in: %s\n", what ? what : "handled");
             code = EX_OK;

@@ -29,7 +29,7 @@ typedef struct pbem_command {
 
 /* What a person at a terminal plays with (player_cmd.h). */
 static const pbem_command player_commands[] = {
-    {"keygen", keygen_cmd_main, "make your key (in ~/.config/pbem)"},
+    {"keygen", keygen_cmd_main, "make your key (in ~/.config/pbem), or with --mail pbem mail-in's"},
     {"register", register_cmd_main, "register your key as a player"},
     {"games", games_cmd_main, "the games the server runs, or one's rules"},
     {"new", new_cmd_main, "start a match"},

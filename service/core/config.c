@@ -222,8 +222,9 @@ static const row table[CONFIG_VARS] = {
                     "/v1/mail/inbound answers 403"},
     [CONFIG_MAIL_ANSWERS_PER_HOUR] =
         {"PBEM_MAIL_ANSWERS_PER_HOUR", KIND_WHOLE, "10", 1, 1000000, "answers",
-         .meaning = "answers to one sender an hour; mail past it is dropped "
-                    "and counted in /metrics"},
+         .meaning = "answers to one sender an hour; past it a player's mail "
+                    "is applied and answered in one mail later, other mail "
+                    "is dropped and counted in /metrics"},
     [CONFIG_IMAP_URL] =
         {"PBEM_IMAP_URL", KIND_TEXT, NULL,
          .form = "imaps://user:password@host/INBOX", .secret = true,

@@ -72,10 +72,32 @@ static const char *marker(GMimeMessage *message)
     static const char *const headers[][2] = {
         {"List-Id", "List-Id present"},
         {"X-Autoreply", "X-Autoreply present"},
-        {"X-Autorespond", "X-Autorespond present"}};
+        {"X-Autorespond", "X-Autorespond present"},
+        /* Exchange and Outlook mark their auto-replies with this one. */
+        {"X-Auto-Response-Suppress", "X-Auto-Response-Suppress present"}};
     for (size_t i = 0; i < sizeof headers / sizeof *headers; i++)
         if (g_mime_object_get_header(GMIME_OBJECT(message), headers[i][0]))
             return headers[i][1];
+    return NULL;
+}
+
+/* Out-of-office programs that set no header at all (older Exchange,
+ * many web mails) still say so first in the subject. */
+static const char *auto_subject(GMimeMessage *message)
+{
+    static const char *const openings[] = {
+        "Automatic reply",      "Auto reply",           "Autoreply",
+        "Auto-reply",           "Out of Office",        "Out of the Office",
+        "Automatisch antwoord", "Automatische Antwort", "Réponse automatique",
+        "Respuesta automática", "Abwesenheitsnotiz",    NULL};
+    const char *subject = g_mime_message_get_subject(message);
+    if (subject == NULL)
+        return NULL;
+    while (*subject == ' ' || *subject == '\t')
+        subject++;
+    for (size_t i = 0; openings[i] != NULL; i++)
+        if (strncasecmp(subject, openings[i], strlen(openings[i])) == 0)
+            return "an automatic reply's subject";
     return NULL;
 }
 
@@ -101,6 +123,8 @@ const char *mail_auto_why(GMimeMessage *message, const char *from,
         why = precedence(message);
     if (why == NULL)
         why = marker(message);
+    if (why == NULL)
+        why = auto_subject(message);
     if (why == NULL && return_path && return_path[0] == '\0')
         why = "Return-Path: <>";
     if (why == NULL)

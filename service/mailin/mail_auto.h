@@ -12,7 +12,10 @@
  * first that applies of: delivery_report ("a delivery status
  * notification"), Auto-Submitted other than "no" ("Auto-Submitted:
  * auto-replied"), Precedence bulk, junk, list or auto_reply, a List-Id,
- * X-Autoreply or X-Autorespond header ("List-Id present"), return_path ""
+ * X-Autoreply, X-Autorespond or X-Auto-Response-Suppress header ("List-Id
+ * present"), a subject that opens as an out-of-office notice does
+ * ("Automatic reply:", "Out of Office", "Autoreply", in several
+ * languages: "an automatic reply's subject"), return_path ""
  * ("Return-Path: <>"), and from or return_path a daemon
  * (mail_auto_daemon: "From: MAILER-DAEMON"). from and return_path are
  * addr-specs, return_path NULL when absent. The string is static. */

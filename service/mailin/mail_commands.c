@@ -14,9 +14,10 @@
 #include "core/clock.h"
 #include "core/hex.h"
 #include "core/log.h"
+#include "mailin/mail_join.h"
+#include "mailin/mail_moves.h"
 #include "mailin/mail_show.h"
 #include "notify/notify_settings.h"
-#include "mailin/mail_join.h"
 #include "play/invitations.h"
 #include "play/matches.h"
 #include "play/nudge.h"
@@ -34,7 +35,7 @@ typedef struct command {
     const char *line;
     char *words[MAX_WORDS];
     int word_count;
-    int number;          /* 1-based among the mail's commands */
+    int number; /* 1-based among the mail's commands */
     caller who;
 } command;
 
@@ -134,6 +135,10 @@ static bool need_player(runner *r)
 {
     if (r->player_id != 0)
         return true;
+    if (r->ctx->invitation_id != 0)
+        return refuse_text(r, "to take the seat this invitation offers, "
+                              "answer it with \"join\"; the other commands "
+                              "work once you have joined");
     return refuse_text(r, "you have no account yet: answer an invitation "
                           "with \"join\", or write \"new GAME\" to the "
                           "service's address");
@@ -152,6 +157,25 @@ static bool need_match(runner *r)
 
 static json_t *call_move(runner *r, command *c, apierr *err)
 {
+    /* Judged before the turn: a chat line is "not a move", never "it is
+     * not your turn". Here and not before the stored answer is looked up:
+     * the same line handled again is read against the match as it was. */
+    mail_moves_reading reading;
+    if (!mail_moves_read(r->ctx->match_id, r->player_id, c->line, &reading,
+                         err))
+        return NULL;
+    if (reading == MAIL_MOVES_NOT_A_MOVE) {
+        apierr_set(err, 422, "not_a_move", "not a move");
+        return NULL;
+    }
+    if (reading == MAIL_MOVES_NO_SEAT && r->ctx->invitation_id != 0) {
+        /* A registered player answering an invitation with something
+         * else than yes: how to take the seat, not "you have no seat". */
+        apierr_set(err, 409, "not_joined",
+                   "to take the seat this invitation offers, answer it with "
+                   "\"join\"; the other commands work once you have joined");
+        return NULL;
+    }
     json_t *answer = NULL;
     /* A move is made at the match's head as it is now; a move by someone
      * else in between moves the head on, and the move is judged again
@@ -163,14 +187,27 @@ static json_t *call_move(runner *r, command *c, apierr *err)
         if (conn == NULL ||
             !store_load_head(conn, r->ctx->match_id, &head, &version, err))
             return NULL;
-        json_t *body = json_pack("{s:I,s:s}", "seq", (json_int_t)head, "move",
-                                 c->line);
+        json_t *body =
+            json_pack("{s:I,s:s}", "seq", (json_int_t)head, "move", c->line);
         answer = matches_move(&c->who, r->ctx->match_id, body, false, err);
         json_decref(body);
         if (answer == NULL && strcmp(err->code, "stale_seq") != 0)
             break;
     }
     return answer;
+}
+
+/* A line that is neither a command nor a move of the game: a greeting,
+ * a signature without its separator, a typo. */
+static bool not_a_move(runner *r, command *c)
+{
+    (void)c;
+    fprintf(r->out, "Not a move: this line is neither a command nor a move "
+                    "of this game, so it was left alone. Write one move per "
+                    "line as your moves below show them, or \"help\" for "
+                    "the commands.\n");
+    r->run->refused = true;
+    return false;
 }
 
 static bool run_move(runner *r, command *c)
@@ -185,15 +222,28 @@ static bool run_move(runner *r, command *c)
     json_t *answer = once(r, c, call_move, &err);
     json_decref(via);
     c->who.signature = NULL;
+    if (answer == NULL && strcmp(err.code, "not_a_move") == 0)
+        return not_a_move(r, c);
     if (answer == NULL)
         return refuse(r, &err);
-    const json_t *commitment = json_object_get(answer, "commitment");
-    if (commitment != NULL)
-        fprintf(r->out, "Sealed: your choice is kept secret until every seat "
-                        "has chosen.\n");
-    else
-        fprintf(r->out, "Done (event %lld).\n",
-                (long long)json_integer_value(json_object_get(answer, "seq")));
+    bool told;
+    /* A move during a secret decision is sealed (decisions_commit's
+     * answer names the decision): it is not applied yet. */
+    if (json_object_get(answer, "decision") != NULL) {
+        told = mail_moves_tell_sealed(r->out, r->ctx->match_id, r->player_id,
+                                      c->line, answer, &err);
+    } else {
+        long long seq =
+            (long long)json_integer_value(json_object_get(answer, "seq"));
+        told =
+            mail_moves_tell(r->out, r->ctx->match_id, seq, r->player_id, &err);
+        fprintf(r->out, " (event %lld)", seq);
+    }
+    /* The move stands whatever happens to its sentence. */
+    if (!told)
+        log_warn("mail %s: the move of line %d was applied but not told: %s",
+                 r->ctx->message_key, c->number, err.message);
+    fputc('\n', r->out);
     json_decref(answer);
     r->run->changed = true;
     r->run->match_id = r->ctx->match_id;
@@ -293,13 +343,13 @@ static int end_vacations(long long player_id, apierr *err)
     json_t *list = vacations_list(player_id, err);
     if (list == NULL)
         return -1;
-    const json_t *all = json_is_array(list)
-                            ? list
-                            : json_object_get(list, "vacations");
+    const json_t *all =
+        json_is_array(list) ? list : json_object_get(list, "vacations");
     int ended = 0;
     size_t i;
     const json_t *vacation;
-    json_array_foreach(all, i, vacation) {
+    json_array_foreach(all, i, vacation)
+    {
         const char *id = json_string_value(json_object_get(vacation, "id"));
         apierr one;
         json_t *done = id ? vacations_cancel(player_id, id, &one) : NULL;
@@ -325,9 +375,10 @@ static bool run_vacation(runner *r, command *c)
         int ended = end_vacations(r->player_id, &err);
         if (ended < 0)
             return refuse(r, &err);
-        fprintf(r->out, "%s\n", ended ? "Vacation cancelled: your clocks run "
-                                        "as usual."
-                                      : "You had no vacation to cancel.");
+        fprintf(r->out, "%s\n",
+                ended ? "Vacation cancelled: your clocks run "
+                        "as usual."
+                      : "You had no vacation to cancel.");
         r->run->changed = ended > 0;
         return true;
     }
@@ -339,8 +390,9 @@ static bool run_vacation(runner *r, command *c)
     if (answer == NULL)
         return refuse(r, &err);
     const json_t *vacation = json_object_get(answer, "vacation");
-    fprintf(r->out, "Vacation from %s until %s: your clocks stand still "
-                    "then.\n",
+    fprintf(r->out,
+            "Vacation from %s until %s: your clocks stand still "
+            "then.\n",
             json_string_value(json_object_get(vacation, "from")) ?: "?",
             json_string_value(json_object_get(vacation, "until")) ?: "?");
     json_decref(answer);
@@ -379,9 +431,9 @@ static bool on_off(const char *word, bool *value)
 /* The settings as PUT takes them, from what GET gives. */
 static json_t *settings_body(const json_t *current)
 {
-    static const char *const fields[] = {"email", "webhooks", "time_zone",
-                                         "quiet_hours", "digest",
-                                         "digest_hour", "reminder_hours"};
+    static const char *const fields[] = {
+        "email",  "webhooks",    "time_zone",     "quiet_hours",
+        "digest", "digest_hour", "reminder_hours"};
     json_t *body = json_object();
     for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
         json_t *value = json_object_get(current, fields[i]);
@@ -419,9 +471,9 @@ static bool change_setting(json_t *body, command *c, const char **why)
         if (strlen(value) == 11 && value[5] == '-') {
             snprintf(from, sizeof from, "%.5s", value);
             snprintf(until, sizeof until, "%.5s", value + 6);
-            json_object_set_new(body, "quiet_hours",
-                                json_pack("{s:s,s:s}", "from", from, "until",
-                                          until));
+            json_object_set_new(
+                body, "quiet_hours",
+                json_pack("{s:s,s:s}", "from", from, "until", until));
             return true;
         }
         *why = "write the quiet hours as HH:MM-HH:MM (settings quiet "
@@ -494,14 +546,15 @@ static bool run_join(runner *r, command *c)
     apierr err;
     long long match_id = 0, player_id = 0;
     int seat = -1;
-    if (!mail_join_accept(r->ctx->invitation_id, &c->who, &match_id,
-                          &player_id, &seat, &err))
+    if (!mail_join_accept(r->ctx->invitation_id, &c->who, &match_id, &player_id,
+                          &seat, &err))
         return refuse(r, &err);
     r->player_id = player_id;
     char ref[32];
     store_match_ref(match_id, ref);
-    fprintf(r->out, "You have seat %d in match %s. Answer the mails about "
-                    "it to play; its mails come from now on.\n",
+    fprintf(r->out,
+            "You have seat %d in match %s. Answer the mails about "
+            "it to play; its mails come from now on.\n",
             seat, ref);
     r->run->changed = true;
     r->run->match_id = match_id;
@@ -561,9 +614,10 @@ static bool run_new(runner *r, command *c)
         return refuse(r, &err);
     const char *ref = json_string_value(
         json_object_get(json_object_get(answer, "match"), "id"));
-    fprintf(r->out, "Match %s is open and you have seat 0. Invite the "
-                    "others by answering this mail with one line per "
-                    "player: invite ADDRESS NAME\n",
+    fprintf(r->out,
+            "Match %s is open and you have seat 0. Invite the "
+            "others by answering this mail with one line per "
+            "player: invite ADDRESS NAME\n",
             ref ? ref : "?");
     r->run->match_id = store_parse_match_ref(ref ? ref : "");
     json_decref(answer);
@@ -598,8 +652,9 @@ static bool run_invite(runner *r, command *c)
     json_t *answer = once(r, c, call_invite, &err);
     if (answer == NULL)
         return refuse(r, &err);
-    fprintf(r->out, "Invited %s as %s: answering the invitation with "
-                    "\"join\" seats them.\n",
+    fprintf(r->out,
+            "Invited %s as %s: answering the invitation with "
+            "\"join\" seats them.\n",
             json_string_value(json_object_get(answer, "email")) ?: "?",
             json_string_value(json_object_get(answer, "name")) ?: "?");
     json_decref(answer);
@@ -616,11 +671,11 @@ typedef struct verb {
 } verb;
 
 static const verb verbs[] = {
-    {"view", run_view},         {"log", run_log},
-    {"matches", run_matches},   {"games", run_games},
-    {"help", run_help},         {"vacation", run_vacation},
-    {"nudge", run_nudge},       {"settings", run_settings},
-    {"join", run_join},         {"new", run_new},
+    {"view", run_view},       {"log", run_log},
+    {"matches", run_matches}, {"games", run_games},
+    {"help", run_help},       {"vacation", run_vacation},
+    {"nudge", run_nudge},     {"settings", run_settings},
+    {"join", run_join},       {"new", run_new},
     {"invite", run_invite},
 };
 
@@ -632,6 +687,49 @@ static int split_words(char *line, char **words)
          w = strtok_r(NULL, " \t", &save))
         words[count++] = w;
     return count;
+}
+
+/* Whether line, in answer to an invitation, says yes as people write it:
+ * "join", "Join!", "yes", "OK.", "Count me in, join", "I'm in". Every word
+ * must be one of these (so "yes, but not now" is no join), and one must
+ * say yes. */
+static bool reads_as_join(const char *line)
+{
+    static const char *const yes[] = {"join",   "yes",  "yep",  "yeah",
+                                      "ok",     "okay", "sure", "in",
+                                      "accept", "y",    NULL};
+    static const char *const also[] = {
+        "count", "me",   "i'm", "im",   "i",  "am",     "please", "let's",
+        "lets",  "play", "i'd", "love", "to", "gladly", NULL};
+    char words[256];
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)line;
+         *p && n + 1 < sizeof words; p++) {
+        if (p[0] == 0xE2 && p[1] == 0x80 && p[2] == 0x99) { /* ’ */
+            words[n++] = '\'';
+            p += 2;
+        } else if (isalpha(*p) || *p == '\'') {
+            words[n++] = (char)tolower(*p);
+        } else if (*p < 0x80) {
+            words[n++] = ' ';
+        } else {
+            return false;
+        }
+    }
+    words[n] = '\0';
+    bool said_yes = false, all_known = true;
+    char *save = NULL;
+    for (char *w = strtok_r(words, " ", &save); w != NULL && all_known;
+         w = strtok_r(NULL, " ", &save)) {
+        bool known = false;
+        for (size_t i = 0; yes[i] != NULL && !known; i++)
+            known = strcmp(w, yes[i]) == 0;
+        said_yes = said_yes || known;
+        for (size_t i = 0; also[i] != NULL && !known; i++)
+            known = strcmp(w, also[i]) == 0;
+        all_known = known;
+    }
+    return said_yes && all_known;
 }
 
 static bool run_line(runner *r, command *c)
@@ -647,18 +745,38 @@ static bool run_line(runner *r, command *c)
         if (strcasecmp(c->words[0], verbs[i].name) == 0)
             found = &verbs[i];
     }
-    ok = found ? found->run(r, c) : run_move(r, c);
+    if (found == NULL && r->ctx->invitation_id != 0 && reads_as_join(c->line))
+        ok = run_join(r, c);
+    else
+        ok = found ? found->run(r, c) : run_move(r, c);
     free(copy);
     fputc('\n', r->out);
     return ok;
+}
+
+/* "end" stops the reading (mail_text.h keeps it as the last line), but
+ * in Quarriors it is also the move that ends a turn: it is that move when
+ * the sender may make it now. */
+static bool end_is_a_move(runner *r)
+{
+    if (r->player_id == 0 || r->ctx->match_id == 0)
+        return false;
+    mail_moves_reading reading;
+    apierr err;
+    if (!mail_moves_read(r->ctx->match_id, r->player_id, "end", &reading,
+                         &err)) {
+        /* Read as a move, its refusal says what failed. */
+        return true;
+    }
+    return reading == MAIL_MOVES_LEGAL;
 }
 
 bool mail_commands_run(const mail_context *ctx, const char *text, FILE *out,
                        mail_run *run)
 {
     *run = (mail_run){.match_id = 0};
-    runner r = {.ctx = ctx, .player_id = ctx->player_id, .out = out,
-                .run = run};
+    runner r = {
+        .ctx = ctx, .player_id = ctx->player_id, .out = out, .run = run};
     char *copy = strdup(text ? text : "");
     char *save = NULL;
     int number = 0;
@@ -676,6 +794,8 @@ bool mail_commands_run(const mail_context *ctx, const char *text, FILE *out,
             skipped++;
             continue;
         }
+        if (strcasecmp(line, "end") == 0 && !end_is_a_move(&r))
+            break;
         number++;
         command c = {.line = line, .number = number};
         if (run_line(&r, &c))
@@ -697,6 +817,14 @@ bool mail_commands_run(const mail_context *ctx, const char *text, FILE *out,
     if (run->match_id == 0 && ctx->match_id != 0)
         run->match_id = ctx->match_id;
     return true;
+}
+
+bool mail_commands_is_door_word(const char *word)
+{
+    for (size_t i = 0; i < sizeof verbs / sizeof *verbs; i++)
+        if (strcasecmp(word, verbs[i].name) == 0)
+            return true;
+    return strcasecmp(word, "end") == 0;
 }
 
 void mail_commands_help(FILE *out)

@@ -84,12 +84,6 @@ static bool starts_with(line l, const char *prefix)
     return l.len >= n && strncasecmp(l.at, prefix, n) == 0;
 }
 
-static bool ends_with(line l, const char *suffix)
-{
-    size_t n = strlen(suffix);
-    return l.len >= n && strncasecmp(l.at + l.len - n, suffix, n) == 0;
-}
-
 static bool is(line l, const char *word)
 {
     return l.len == strlen(word) && strncasecmp(l.at, word, l.len) == 0;
@@ -110,7 +104,8 @@ static bool quoted(line l)
     return l.len > 0 && l.at[0] == '>';
 }
 
-/* "From: x", also "*From:* x" as a bold label reads in plain text. */
+/* "From: x", also "*From:* x" as a bold label reads in plain text, and
+ * "De : x" as French puts a space before the colon. */
 static bool labelled(line l, const char *label)
 {
     l = trimmed(l);
@@ -124,25 +119,39 @@ static bool labelled(line l, const char *label)
     size_t i = n;
     while (i < l.len && l.at[i] == '*')
         i++;
+    if (i < l.len && l.at[i] == ' ')
+        i++;
     return i < l.len && l.at[i] == ':';
+}
+
+static bool labelled_any(line l, const char *const *labels)
+{
+    for (size_t k = 0; labels[k] != NULL; k++)
+        if (labelled(l, labels[k]))
+            return true;
+    return false;
 }
 
 /* Outlook quotes the original below a block of its headers, From: first,
  * without '>' before its lines: the reply ends there. Two of the usual
- * fields under From: tell it from a person writing "From: ...". */
+ * fields under From: tell it from a person writing "From: ...". The
+ * labels in the languages Outlook writes most (English, Dutch, German,
+ * French, Spanish). */
 static bool outlook_header_block(const line *lines, size_t i, size_t count)
 {
-    static const char *const fields[] = {"Sent", "Date", "To", "Cc", "Subject"};
-    if (!labelled(lines[i], "From"))
+    static const char *const from[] = {"From", "Van", "Von", "De", NULL};
+    static const char *const fields[] = {
+        "Sent",   "Date",    "To",        "Cc",       "Subject", "Verzonden",
+        "Datum",  "Aan",     "Onderwerp", "Gesendet", "An",      "Betreff",
+        "Envoyé", "À",       "Objet",     "Enviado",  "Fecha",   "Para",
+        "Asunto", "Enviada", NULL};
+    if (!labelled_any(lines[i], from))
         return false;
     int found = 0;
     for (size_t j = i + 1; j < count && j <= i + 8 && found < 2; j++) {
         if (trimmed(lines[j]).len == 0)
             continue;
-        bool field = false;
-        for (size_t k = 0; k < sizeof fields / sizeof *fields; k++)
-            field = field || labelled(lines[j], fields[k]);
-        if (!field)
+        if (!labelled_any(lines[j], fields))
             break;
         found++;
     }
@@ -173,16 +182,57 @@ static bool blank(line l)
     return trimmed(l).len == 0;
 }
 
+/* The verbs mail programs put in the line above a quote, in the
+ * languages they write most: "pbem <pbem@example.org> wrote:" (mutt,
+ * s-nail, Thunderbird), "On <date>, pbem wrote:" (Gmail, Apple Mail),
+ * "Op <date> schreef pbem <…>:", "Le <date>, pbem <…> a écrit :", "Am
+ * <date> schrieb pbem <…>:", "El <date>, pbem (<…>) escribió:". */
+static bool names_a_writer(line l)
+{
+    static const char *const verbs[] = {
+        "wrote",    "writes", "schreef", "schrieb",    "a écrit", "escribió",
+        "escribio", "skrev",  "scrisse", "ha scritto", NULL};
+    for (size_t k = 0; verbs[k] != NULL; k++)
+        if (contains(l, verbs[k]))
+            return true;
+    return false;
+}
+
+/* Whether l ends in ':' (a space before it allowed, as French writes). */
+static bool ends_in_colon(line l)
+{
+    return l.len > 0 && l.at[l.len - 1] == ':';
+}
+
+/* A line that says who wrote what is quoted below it. */
+static bool attribution_line(line l)
+{
+    return ends_in_colon(l) && names_a_writer(l);
+}
+
+/* The words a client starts its attribution with ("On", "Op", "Am",
+ * "Le", "El"), when a long one is wrapped onto a second line. */
+static bool attribution_opening(line l)
+{
+    static const char *const openings[] = {"On ", "Op ", "Am ",
+                                           "Le ", "El ", NULL};
+    for (size_t k = 0; openings[k] != NULL; k++)
+        if (starts_with(l, openings[k]))
+            return true;
+    return false;
+}
+
 /* Lines above the quote that say who wrote it. Returns how many. */
 static size_t attribution(const line *lines, size_t i, size_t count)
 {
     line t = trimmed(lines[i]);
-    if (starts_with(t, "On ") && ends_with(t, "wrote:"))
+    if (attribution_line(t))
         return 1;
-    if (starts_with(t, "On ") && i + 1 < count &&
-        ends_with(trimmed(lines[i + 1]), "wrote:") && !quoted(lines[i + 1]))
+    if (attribution_opening(t) && i + 1 < count && !quoted(lines[i + 1]) &&
+        ends_in_colon(trimmed(lines[i + 1])) &&
+        (names_a_writer(t) || names_a_writer(lines[i + 1])))
         return 2;
-    if (t.len > 0 && t.at[t.len - 1] == ':') {
+    if (ends_in_colon(t)) {
         size_t j = i + 1;
         while (j < count && blank(lines[j]))
             j++;
@@ -190,6 +240,13 @@ static size_t attribution(const line *lines, size_t i, size_t count)
             return 1;
     }
     return 0;
+}
+
+/* A line of a quote that a program indented instead of marking with '>'
+ * (s-nail quotes with a tab): only below an attribution. */
+static bool indented(line l)
+{
+    return l.len > 0 && (l.at[0] == '\t' || l.at[0] == ' ');
 }
 
 static bool separator(line l)
@@ -215,15 +272,27 @@ char *mail_text_written_part(const char *text)
         line t = trimmed(lines[i]);
         if (quoted(lines[i]))
             continue;
-        if (is(t, "end") || signature_starts(lines[i]))
+        if (signature_starts(lines[i]))
             break;
+        if (is(t, "end")) {
+            /* Kept: it may be a move (mail_commands.h decides). */
+            lines[i] = t;
+            kept[n++] = i;
+            break;
+        }
         if (original_starts(lines, i, count)) {
             cut_original = true;
             break;
         }
         size_t skip = attribution(lines, i, count);
         if (skip > 0) {
-            i += skip - 1;
+            /* The quote below it, however it is marked: '>' (the test
+             * above drops those), or indented, with blank lines between. */
+            i += skip;
+            while (i < count &&
+                   (quoted(lines[i]) || indented(lines[i]) || blank(lines[i])))
+                i++;
+            i--;
             continue;
         }
         kept[n++] = i;

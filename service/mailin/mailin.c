@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "core/clock.h"
 #include "core/config.h"
@@ -28,6 +29,7 @@
 #include "store/bytea.h"
 #include "store/db.h"
 #include "store/db_params.h"
+#include "store/mail_answers.h"
 #include "store/mail_confirmations.h"
 #include "store/mail_messages.h"
 #include "store/matches.h"
@@ -70,9 +72,8 @@ static bool record(PGconn *conn, const mail_message *message, const char *key,
                    const char *via, const char *outcome, long long player_id,
                    apierr *err)
 {
-    return store_mail_messages_record(conn, key, message->sha256,
-                                      message->from, via, outcome, player_id,
-                                      err);
+    return store_mail_messages_record(conn, key, message->sha256, message->from,
+                                      via, outcome, player_id, err);
 }
 
 /* The seat player holds in match, or -1. */
@@ -116,11 +117,19 @@ static char *re_subject(const char *subject)
     return out;
 }
 
-/* Queues the answer to message and records it, in one transaction. */
+/* How the answers to a sender past the hourly limit go (see mailin.h):
+ * all zero for one within it. */
+typedef struct answer_pace {
+    long long note_until; /* answer now, saying the next wait till then */
+    long long hold_until; /* held: goes out merged with others then */
+} answer_pace;
+
+/* Queues the answer to message (or holds it until hold_until, when not
+ * 0) and records it, in one transaction. */
 static bool answer(PGconn *conn, const mail_message *message, const char *key,
                    const char *via, const char *outcome, long long player_id,
                    const char *body, const char *reply_to, const char *kind,
-                   apierr *err)
+                   long long hold_until, apierr *err)
 {
     char *subject = re_subject(message->subject);
     mail_answer a = {.to = message->from,
@@ -131,8 +140,13 @@ static bool answer(PGconn *conn, const mail_message *message, const char *key,
                      .references = message->references,
                      .kind = kind};
     bool ok = store_begin(conn, err) &&
-              record(conn, message, key, via, outcome, player_id, err) &&
-              mail_answers_queue(conn, &a, err) && store_commit(conn, err);
+              record(conn, message, key, via, hold_until ? "held" : outcome,
+                     player_id, err) &&
+              (hold_until ? store_mail_answers_hold(
+                                conn, a.to, a.subject, a.body, a.reply_to,
+                                a.in_reply_to, a.references, hold_until, err)
+                          : mail_answers_queue(conn, &a, err)) &&
+              store_commit(conn, err);
     if (!ok)
         store_rollback(conn);
     free(subject);
@@ -144,10 +158,10 @@ static json_t *via_of(const mail_message *message, const mail_sender *sender)
 {
     char sha[65];
     hex_encode(message->sha256, 32, sha);
-    return json_pack("{s:s,s:s?,s:s,s:s,s:s,s:s}", "via", "email",
-                     "message_id", message->message_id, "message_sha256", sha,
-                     "token", sender->token_id, "from", message->from,
-                     "authentication", sender->authentication);
+    return json_pack("{s:s,s:s?,s:s,s:s,s:s,s:s}", "via", "email", "message_id",
+                     message->message_id, "message_sha256", sha, "token",
+                     sender->token_id, "from", message->from, "authentication",
+                     sender->authentication);
 }
 
 /* Only commands that need no account: answered to anyone. */
@@ -186,9 +200,8 @@ static bool fit_to_show(const char *name)
 static void name_for(const mail_message *message, char *name, size_t size)
 {
     size_t n = 0;
-    const unsigned char *c = (const unsigned char *)(message->from_name
-                                                         ? message->from_name
-                                                         : "");
+    const unsigned char *c =
+        (const unsigned char *)(message->from_name ? message->from_name : "");
     for (; *c && n + 1 < size && n < 80; c++) {
         /* U+202A..U+202E and U+2066..U+2069: E2 80 AA..AE, E2 81 A6..A9. */
         if (c[0] == 0xE2 && ((c[1] == 0x80 && c[2] >= 0xAA && c[2] <= 0xAE) ||
@@ -253,8 +266,9 @@ static bool ask_confirmation(PGconn *conn, const mail_message *message,
     fprintf(out, "\nTo go ahead, answer this mail; what you write in the "
                  "answer does not matter.\n");
     if (player_id <= 0)
-        fprintf(out, "Answering also makes this address a player, named "
-                     "\"%s\" (other players see this name).\n",
+        fprintf(out,
+                "Answering also makes this address a player, named "
+                "\"%s\" (other players see this name).\n",
                 name);
     fprintf(out, "If it was not you, ignore this mail: nothing happens.\n");
     fclose(out);
@@ -305,9 +319,8 @@ static bool confirm(PGconn *conn, mail_sender *sender, char **commands,
         player_id = mail_join_player_of(email, err);
     char key_id[40];
     bool ok = player_id >= 0 &&
-              (player_id > 0 ||
-               store_create_player(conn, name, email, NULL, &player_id, key_id,
-                                   err));
+              (player_id > 0 || store_create_player(conn, name, email, NULL,
+                                                    &player_id, key_id, err));
     free(email);
     free(name);
     ok = ok &&
@@ -324,11 +337,39 @@ static bool confirm(PGconn *conn, mail_sender *sender, char **commands,
     return true;
 }
 
+/* "14:05 UTC" of epoch seconds. */
+static void hour_minute(long long at, char out[16])
+{
+    time_t t = (time_t)at;
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(out, 16, "%H:%M UTC", &tm);
+}
+
+/* The reply address of an answer to a mail about an invitation: the
+ * invitation again while its seat is not taken (a refused line spent
+ * nothing and the person answers again), else as answer_reply_to says. */
+static void invitation_reply_to(PGconn *conn, const mail_sender *sender,
+                                long long player_id, long long match_id,
+                                char *out, size_t size)
+{
+    if (player_id > 0 && seat_in(conn, sender->match_id, player_id) >= 0) {
+        answer_reply_to(conn, player_id, match_id, out, size);
+        return;
+    }
+    char token[REPLY_TOKEN_CHARS + 1];
+    reply_token_make(REPLY_TOKEN_INVITATION, sender->invitation_id,
+                     sender->match_id, -1, clock_now(), token);
+    if (!reply_token_address(token, out, size))
+        out[0] = '\0';
+}
+
 /* Runs the commands and answers: false when the database failed. */
 static bool run_and_answer(PGconn *conn, const mail_message *message,
                            const char *key, const char *via,
                            mail_sender *sender, const char *text,
-                           mailin_result *result, apierr *err)
+                           const answer_pace *pace, mailin_result *result,
+                           apierr *err)
 {
     json_t *via_json = via_of(message, sender);
     mail_context ctx = {.player_id = sender->player_id,
@@ -339,6 +380,15 @@ static bool run_and_answer(PGconn *conn, const mail_message *message,
     char *body = NULL;
     size_t size = 0;
     FILE *out = open_memstream(&body, &size);
+    if (pace->note_until > 0) {
+        char when[16];
+        hour_minute(pace->note_until, when);
+        fprintf(out,
+                "You are writing fast: every move you send is applied at "
+                "once, but I will answer your next mails in one mail at %s."
+                "\n\n",
+                when);
+    }
     mail_run run;
     bool ok = mail_commands_run(&ctx, text, out, &run);
     if (!ok)
@@ -360,18 +410,60 @@ static bool run_and_answer(PGconn *conn, const mail_message *message,
     json_decref(via_json);
     if (ok) {
         char reply_to[256];
-        answer_reply_to(conn, player_id, run.match_id, reply_to,
-                        sizeof reply_to);
-        ok = answer(conn, message, key, via, "answered", player_id, body,
-                    reply_to, "answer", err);
+        if (sender->door == MAIL_DOOR_INVITATION)
+            invitation_reply_to(conn, sender, player_id, run.match_id, reply_to,
+                                sizeof reply_to);
+        else
+            answer_reply_to(conn, player_id, run.match_id, reply_to,
+                            sizeof reply_to);
+        ok = answer(conn, message, key, via,
+                    pace->note_until ? "noted" : "answered", player_id, body,
+                    reply_to, "answer", pace->hold_until, err);
         result->player_id = player_id;
         result->commands = run.applied;
-        snprintf(result->what, sizeof result->what, "%s",
-                 run.refused ? "answered (a command was refused)"
-                             : "answered");
+        snprintf(result->what, sizeof result->what, "%s%s",
+                 pace->hold_until ? "held" : "answered",
+                 run.refused ? " (a command was refused)" : "");
+    }
+    /* A refused line did not do what the reply address was for: it works
+     * again (an invitation is still there to accept). */
+    if (ok && run.refused && !run.changed && sender->token_id[0] != '\0') {
+        apierr ignored;
+        if (!store_mail_tokens_release(conn, sender->token_id, key, &ignored))
+            log_warn("mail %s: its reply address stays spent: %s", key,
+                     ignored.message);
     }
     free(body);
     return ok;
+}
+
+/* How the answer to a sender past the hourly limit goes: said once that
+ * they write fast (answered now), then held and merged into one mail at
+ * the time the limit allows another. False when the database failed. */
+static bool pace_of(PGconn *conn, const mail_message *message,
+                    answer_pace *pace, apierr *err)
+{
+    *pace = (answer_pace){0};
+    long long due = 0;
+    int held = store_mail_answers_held(conn, message->from, &due, err);
+    if (held < 0)
+        return false;
+    if (held) {
+        pace->hold_until = due;
+        return true;
+    }
+    long long free_at = 0;
+    int noted = store_mail_messages_outcomes_last_hour(conn, message->from,
+                                                       "noted", err);
+    if (noted < 0 ||
+        !store_mail_messages_answers_free_at(conn, message->from,
+                                             answers_per_hour(), &free_at, err))
+        return false;
+    if (noted > 0)
+        pace->hold_until = free_at;
+    else
+        pace->note_until = free_at;
+    return true;
 }
 
 /* Everything after the lock. */
@@ -387,10 +479,10 @@ static mailin_outcome handle(PGconn *conn, const mail_message *message,
     if (message->bounce) {
         metrics_mail_received(METRICS_MAIL_BOUNCE);
         const char *failed = message->bounced_recipient;
-        bool ok = (failed == NULL ||
-                   mail_failures_record(conn, failed, "the mail bounced",
-                                        &err)) &&
-                  record(conn, message, key, via, "bounce", 0, &err);
+        bool ok =
+            (failed == NULL ||
+             mail_failures_record(conn, failed, "the mail bounced", &err)) &&
+            record(conn, message, key, via, "bounce", 0, &err);
         if (ok)
             log_info("mail %s: a bounce for %s", key,
                      failed ? failed : "an unknown address");
@@ -411,30 +503,47 @@ static mailin_outcome handle(PGconn *conn, const mail_message *message,
         store_mail_messages_answered_last_hour(conn, message->from, &err);
     if (answered < 0)
         return finish(result, MAILIN_TRY_LATER, err.message);
-    if (answered >= answers_per_hour()) {
+    mail_sender sender;
+    if (!mail_sender_identify(message, key, &sender, &err))
+        return finish(result, MAILIN_TRY_LATER, err.message);
+    /* Past the limit, mail that came to a reply address from the address
+     * it was made for is still acted on: only its answers wait. Anything
+     * else would be answered to an address that may never have written
+     * (backscatter): dropped. */
+    bool over = answered >= answers_per_hour();
+    bool vouched_for =
+        sender.door != MAIL_DOOR_REFUSED && sender.door != MAIL_DOOR_BARE;
+    if (over && !vouched_for) {
         metrics_mail_received(METRICS_MAIL_LIMITED);
-        log_warn("mail %s from %s dropped: %d answers in the last hour",
-                 key, message->from, answered);
+        log_warn("mail %s from %s dropped: %d answers in the last hour", key,
+                 message->from, answered);
         return record(conn, message, key, via, "limited", 0, &err)
                    ? finish(result, MAILIN_HANDLED, "limited")
                    : finish(result, MAILIN_TRY_LATER, err.message);
     }
-    mail_sender sender;
-    if (!mail_sender_identify(message, key, &sender, &err) ||
+    answer_pace pace = {0};
+    if ((over && !pace_of(conn, message, &pace, &err)) ||
         !mail_sender_spend(&sender, key, &err))
         return finish(result, MAILIN_TRY_LATER, err.message);
     result->player_id = sender.player_id;
     metrics_mail_received(METRICS_MAIL_ANSWERED);
     if (sender.door == MAIL_DOOR_REFUSED) {
-        log_info("mail %s from %s refused: %s", key, message->from,
-                 sender.why);
+        log_info("mail %s from %s refused: %s", key, message->from, sender.why);
         char *body = NULL;
-        if (asprintf(&body, "The turn service did not act on your mail:\n%s.\n"
-                            "\nNothing in it was applied.\n",
+        if (asprintf(&body,
+                     "The turn service did not act on your mail:\n%s.\n"
+                     "\nNothing in it was applied.\n",
                      sender.why) < 0)
             abort();
-        bool ok = answer(conn, message, key, via, "refused", 0, body, NULL,
-                         "answer", &err);
+        /* A fresh reply address, when the From is a player's: the
+         * answer goes to that registered address anyway. */
+        char reply_to[256] = "";
+        long long known = mail_join_player_of(message->from, &err);
+        if (known < 0)
+            return finish(result, MAILIN_TRY_LATER, err.message);
+        answer_reply_to(conn, known, 0, reply_to, sizeof reply_to);
+        bool ok = answer(conn, message, key, via, "refused", known, body,
+                         reply_to, "answer", 0, &err);
         free(body);
         char what[sizeof result->what];
         snprintf(what, sizeof what, "refused: %.300s", sender.why);
@@ -444,8 +553,7 @@ static mailin_outcome handle(PGconn *conn, const mail_message *message,
     if (sender.door == MAIL_DOOR_BARE && !harmless(message->text)) {
         if (!ask_confirmation(conn, message, key, via, sender.player_id, &err))
             return finish(result, MAILIN_TRY_LATER, err.message);
-        return finish(result, MAILIN_HANDLED,
-                      "answered (confirmation asked)");
+        return finish(result, MAILIN_HANDLED, "answered (confirmation asked)");
     }
     char *text = NULL;
     if (sender.door == MAIL_DOOR_CONFIRMATION) {
@@ -453,7 +561,7 @@ static mailin_outcome handle(PGconn *conn, const mail_message *message,
             return finish(result, MAILIN_TRY_LATER, err.message);
     }
     bool ok = run_and_answer(conn, message, key, via, &sender,
-                             text ? text : message->text, result, &err);
+                             text ? text : message->text, &pace, result, &err);
     free(text);
     if (!ok)
         return finish(result, MAILIN_TRY_LATER, err.message);

@@ -3,18 +3,30 @@
  * POST /v1/mail/inbound all hand each raw message here.
  *
  * A message is handled once: its key (the Message-ID with the sender's
- * address, or without one the SHA-256 of its bytes) is stored in the transaction that queues its
- * answer, and a session advisory lock on the key keeps two processes from
- * handling it at once. The same message again changes nothing and gets no
- * second answer; one interrupted half-way is handled again from the start,
- * and each of its commands that was already applied gets its first answer
- * back (mail_commands.h), so it is never applied twice.
+ * address, or without one the SHA-256 of its bytes) is stored in the
+ * transaction that queues its answer, and a session advisory lock on the key
+ * keeps two processes from handling it at once. The same message again changes
+ * nothing and gets no second answer; one interrupted half-way is handled again
+ * from the start, and each of its commands that was already applied gets its
+ * first answer back (mail_commands.h), so it is never applied twice.
  *
  * Never answered: mail marked Auto-Submitted (other than "no"),
  * Precedence bulk/junk/list, with an empty or MAILER-DAEMON return path,
- * or carrying List-Id. Bounces of the service's own mail mark the address
- * as failing. At most PBEM_MAIL_ANSWERS_PER_HOUR (10) answers go to one
- * sender an hour; mail past that is dropped and counted in /metrics. */
+ * or carrying List-Id, and Exchange's auto-replies (mail_auto.h). Bounces
+ * of the service's own mail mark the address as failing.
+ *
+ * At most PBEM_MAIL_ANSWERS_PER_HOUR (10) answers go to one sender an
+ * hour. Past that, a mail that came to a reply address from the address
+ * it was made for is still acted on, every command of it: its answer
+ * says once "you are writing fast; I will answer in one mail at HH:MM",
+ * and the answers after it are held and merged into that one mail, sent
+ * when the limit allows. Any other mail past the limit is dropped and
+ * counted in /metrics: answering it could reach someone who never wrote.
+ *
+ * Every refusal carries a fresh reply address when the sender is known
+ * (a player's, or the invitation's again while its seat is not taken),
+ * and a reply address whose mail had a line refused and changed nothing
+ * is given back: it works again. */
 #ifndef SERVICE_MAILIN_MAILIN_H
 #define SERVICE_MAILIN_MAILIN_H
 
@@ -33,7 +45,8 @@ typedef enum mailin_outcome {
 
 typedef struct mailin_result {
     mailin_outcome outcome;
-    /* "answered", "refused", "ignored: <why>", "duplicate", "limited",
+    /* "answered", "held", "refused", "ignored: <why>", "duplicate",
+     * "limited",
      * "bounce", "unreadable: <why>", "try later: <why>" */
     char what[320];
     char message_key[512];

@@ -31,6 +31,74 @@ bool store_mail_answers_insert(PGconn *conn, const char *to_address,
            store_outbox_wake(conn, err);
 }
 
+/* A held answer: pending, never tried, due later, an answer to the
+ * address. A row waiting after a failed attempt has attempts > 0. */
+#define HELD_ROW                                                               \
+    " to_address = $1 AND kind = 'answer' AND status = 'pending'"              \
+    " AND attempts = 0 AND next_attempt_at > now()"
+
+int store_mail_answers_held(PGconn *conn, const char *to_address,
+                            long long *due, apierr *err)
+{
+    const char *params[] = {to_address};
+    PGresult *r = db_query(conn,
+                           "SELECT extract(epoch FROM next_attempt_at)::bigint"
+                           " FROM mail_answers WHERE" HELD_ROW
+                           " ORDER BY answer_id DESC LIMIT 1",
+                           1, params, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return -1;
+    int found = PQntuples(r) > 0;
+    *due = found ? atoll(PQgetvalue(r, 0, 0)) : 0;
+    PQclear(r);
+    return found;
+}
+
+bool store_mail_answers_hold(PGconn *conn, const char *to_address,
+                             const char *subject, const char *body,
+                             const char *reply_to, const char *in_reply_to,
+                             const char *references, long long due, apierr *err)
+{
+    db_params p = {0};
+    db_params_text(&p, to_address);
+    db_params_text(&p, body);
+    db_params_text(&p, reply_to);
+    db_params_text(&p, in_reply_to);
+    db_params_text(&p, references);
+    PGresult *r = db_query(conn,
+                           "UPDATE mail_answers SET body = body || E'\\n\\n'"
+                           " || $2, reply_to = coalesce($3, reply_to),"
+                           " in_reply_to = $4, \"references\" = $5"
+                           " WHERE answer_id = (SELECT answer_id FROM"
+                           " mail_answers WHERE" HELD_ROW
+                           " ORDER BY answer_id DESC LIMIT 1 FOR UPDATE)"
+                           " RETURNING answer_id",
+                           p.count, p.values, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return false;
+    int merged = PQntuples(r);
+    PQclear(r);
+    if (merged > 0)
+        return true;
+    db_params q = {0};
+    db_params_text(&q, to_address);
+    db_params_text(&q, subject);
+    db_params_text(&q, body);
+    db_params_text(&q, reply_to);
+    db_params_text(&q, in_reply_to);
+    db_params_text(&q, references);
+    db_params_int(&q, due);
+    /* The worker listens on the outbox's channel: woken, it sleeps until
+     * the row falls due. */
+    return db_command(conn,
+                      "INSERT INTO mail_answers (to_address, subject, body,"
+                      " reply_to, in_reply_to, \"references\", kind,"
+                      " next_attempt_at) VALUES ($1, left($2, 998), $3, $4,"
+                      " $5, $6, 'answer', to_timestamp($7))",
+                      q.count, q.values, err) &&
+           store_outbox_wake(conn, err);
+}
+
 long long store_mail_answers_pending(PGconn *conn, apierr *err)
 {
     PGresult *r = db_query(conn,

@@ -21,6 +21,24 @@ bool store_mail_answers_insert(PGconn *conn, const char *to_address,
                                const char *references, const char *kind,
                                apierr *err);
 
+/* An answer held back until due (epoch seconds), for an address that
+ * has had its hourly answers (mailin.h): it goes out as one mail at that
+ * time, however many mails it answers. *due is when the address's held
+ * answer goes out; 1 when there is one, 0 when not, -1 with err
+ * filled. */
+int store_mail_answers_held(PGconn *conn, const char *to_address,
+                            long long *due, apierr *err);
+
+/* Adds body to the address's held answer (after a blank line; the
+ * newest reply_to, in_reply_to and references replace the older), or
+ * holds a new one until due with subject. Inside the caller's
+ * transaction. False with err filled. */
+bool store_mail_answers_hold(PGconn *conn, const char *to_address,
+                             const char *subject, const char *body,
+                             const char *reply_to, const char *in_reply_to,
+                             const char *references, long long due,
+                             apierr *err);
+
 /* How many mails wait to be sent, or -1 with err filled. */
 long long store_mail_answers_pending(PGconn *conn, apierr *err);
 

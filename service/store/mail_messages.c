@@ -29,9 +29,9 @@ int store_mail_messages_lock(PGconn *conn, const char *key, bool take,
 int store_mail_messages_seen(PGconn *conn, const char *key, apierr *err)
 {
     const char *params[] = {key};
-    PGresult *r = db_query(conn,
-                           "SELECT 1 FROM mail_messages WHERE message_key = $1",
-                           1, params, PGRES_TUPLES_OK, err);
+    PGresult *r =
+        db_query(conn, "SELECT 1 FROM mail_messages WHERE message_key = $1", 1,
+                 params, PGRES_TUPLES_OK, err);
     if (r == NULL)
         return -1;
     int seen = PQntuples(r) > 0;
@@ -39,21 +39,59 @@ int store_mail_messages_seen(PGconn *conn, const char *key, apierr *err)
     return seen;
 }
 
-int store_mail_messages_answered_last_hour(PGconn *conn, const char *sender,
-                                           apierr *err)
+/* How many messages from sender (case aside) of the last hour had one
+ * of outcomes (a text[] literal: "{answered,refused}"), or -1. */
+static int count_last_hour(PGconn *conn, const char *sender,
+                           const char *outcomes, apierr *err)
 {
-    const char *params[] = {sender};
+    const char *params[] = {sender, outcomes};
     PGresult *r = db_query(conn,
                            "SELECT count(*) FROM mail_messages"
                            " WHERE lower(sender) = lower($1)"
-                           "   AND outcome IN ('answered', 'refused')"
+                           "   AND outcome = ANY ($2::text[])"
                            "   AND received_at > now() - interval '1 hour'",
-                           1, params, PGRES_TUPLES_OK, err);
+                           2, params, PGRES_TUPLES_OK, err);
     if (r == NULL)
         return -1;
     int n = atoi(PQgetvalue(r, 0, 0));
     PQclear(r);
     return n;
+}
+
+int store_mail_messages_answered_last_hour(PGconn *conn, const char *sender,
+                                           apierr *err)
+{
+    return count_last_hour(conn, sender, "{answered,refused}", err);
+}
+
+int store_mail_messages_outcomes_last_hour(PGconn *conn, const char *sender,
+                                           const char *outcome, apierr *err)
+{
+    char outcomes[64];
+    snprintf(outcomes, sizeof outcomes, "{\"%s\"}", outcome);
+    return count_last_hour(conn, sender, outcomes, err);
+}
+
+bool store_mail_messages_answers_free_at(PGconn *conn, const char *sender,
+                                         int limit, long long *at, apierr *err)
+{
+    db_params p = {0};
+    db_params_text(&p, sender);
+    db_params_int(&p, limit > 0 ? limit - 1 : 0);
+    PGresult *r = db_query(conn,
+                           "SELECT extract(epoch FROM coalesce((SELECT"
+                           " received_at + interval '1 hour' FROM mail_messages"
+                           " WHERE lower(sender) = lower($1)"
+                           "   AND outcome IN ('answered', 'refused')"
+                           "   AND received_at > now() - interval '1 hour'"
+                           " ORDER BY received_at DESC OFFSET $2 LIMIT 1),"
+                           " now()))::bigint",
+                           p.count, p.values, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return false;
+    *at = atoll(PQgetvalue(r, 0, 0));
+    PQclear(r);
+    return true;
 }
 
 bool store_mail_messages_record(PGconn *conn, const char *key,
@@ -90,6 +128,18 @@ bool store_mail_tokens_spend(PGconn *conn, const char *token_id,
     return db_command(conn,
                       "INSERT INTO mail_tokens_spent (token_id, message_key)"
                       " VALUES ($1, $2) ON CONFLICT (token_id) DO NOTHING",
+                      p.count, p.values, err);
+}
+
+bool store_mail_tokens_release(PGconn *conn, const char *token_id,
+                               const char *key, apierr *err)
+{
+    db_params p = {0};
+    db_params_text(&p, token_id);
+    db_params_text(&p, key);
+    return db_command(conn,
+                      "DELETE FROM mail_tokens_spent"
+                      " WHERE token_id = $1 AND message_key = $2",
                       p.count, p.values, err);
 }
 

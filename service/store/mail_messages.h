@@ -28,6 +28,18 @@ int store_mail_messages_seen(PGconn *conn, const char *key, apierr *err);
 int store_mail_messages_answered_last_hour(PGconn *conn, const char *sender,
                                            apierr *err);
 
+/* How many messages from sender (case aside) of the last hour had
+ * outcome (one word, such as "noted"), or -1 with err filled. */
+int store_mail_messages_outcomes_last_hour(PGconn *conn, const char *sender,
+                                           const char *outcome, apierr *err);
+
+/* When sender's answers of the last hour drop below limit again (epoch
+ * seconds: an hour after the limit-th newest), into *at; now when they
+ * are below it already. False with err filled. */
+bool store_mail_messages_answers_free_at(PGconn *conn, const char *sender,
+                                         int limit, long long *at,
+                                         apierr *err);
+
 /* Records the message of key as handled (inside the caller's transaction
  * or alone): its SHA-256, sender, the door it came by (via), its outcome
  * and the player it acted for (0: none). A key recorded already is left
@@ -41,6 +53,12 @@ bool store_mail_messages_record(PGconn *conn, const char *key,
  * message spent it first (then nothing changes). False with err filled. */
 bool store_mail_tokens_spend(PGconn *conn, const char *token_id,
                              const char *key, apierr *err);
+
+/* Gives token_id back, when the message of key spent it: that message
+ * did not do what the reply address was for (a refused line), so the
+ * address works again. False with err filled. */
+bool store_mail_tokens_release(PGconn *conn, const char *token_id,
+                               const char *key, apierr *err);
 
 /* The key of the message that spent token_id into key ("" when none has),
  * cut to size. False with err filled. */

@@ -69,21 +69,44 @@ static void bare_id(const char *id, char *out, size_t size)
         *end = '\0';
 }
 
+/* How mail programs quote the mail answered, one after the other: the
+ * attribution line each writes, and the quote's mark. */
+static const struct {
+    const char *attribution;
+    const char *mark;
+} shapes[] = {
+    {"On Wed, 25 Nov 2026 at 10:00, pbem <pbem@example.org> wrote:", "> "},
+    /* s-nail's default */
+    {"pbem <pbem@example.org> wrote:", "\t"},
+    {"Op wo 25 nov. 2026 om 10:00 schreef pbem <pbem@example.org>:", "> "},
+    {"Le mer. 25 nov. 2026 à 10:00, pbem <pbem@example.org> a écrit :", "> "},
+    {"Am Mi., 25. Nov. 2026 um 10:00 Uhr schrieb pbem <pbem@example.org>:",
+     "    "},
+    {"El mié, 25 nov 2026 a las 10:00, pbem (<pbem@example.org>) escribió:",
+     "> "},
+    /* Outlook: no attribution, a header block above the unmarked quote */
+    {"________________________________\nFrom: pbem <pbem@example.org>\n"
+     "Sent: Wednesday, November 25, 2026 10:00\nTo: you\n"
+     "Subject: your turn\n",
+     ""},
+};
+
 /* The body of an answer: the command, then the mail answered quoted the
- * way mail programs do, for the service to leave out. */
+ * way mail programs do (each answer the next program's way), for the
+ * service to leave out. */
 static char *reply_body(const char *text, const json_t *original)
 {
+    static unsigned turn;
+    size_t shape = turn++ % (sizeof shapes / sizeof *shapes);
     char *body = NULL;
     size_t size = 0;
     FILE *out = open_memstream(&body, &size);
-    fprintf(out, "%s\n\nOn Wed, 25 Nov 2026 at 10:00, pbem <pbem@example.org> "
-                 "wrote:\n",
-            text);
+    fprintf(out, "%s\n\n%s\n", text, shapes[shape].attribution);
     const char *quoted = mail_text(original);
     for (const char *line = quoted; *line;) {
         const char *end = strchr(line, '\n');
         size_t n = end ? (size_t)(end - line) : strlen(line);
-        fprintf(out, "> %.*s\n", (int)n, line);
+        fprintf(out, "%s%.*s\n", shapes[shape].mark, (int)n, line);
         line += n + (end != NULL);
     }
     fclose(out);
@@ -151,6 +174,14 @@ static const char *const names[] = {"Alice", "Bob", "Carol", "Dave", "Erin"};
 void mail_table_sit_down(mail_table *t, mail_scene *scene, const char *game,
                          int seats, const char *options)
 {
+    mail_table_sit_down_saying(t, scene, game, seats, options, NULL);
+}
+
+void mail_table_sit_down_saying(mail_table *t, mail_scene *scene,
+                                const char *game, int seats,
+                                const char *options,
+                                const char *const *joins)
+{
     memset(t, 0, sizeof *t);
     t->scene = scene;
     t->seats = seats;
@@ -191,7 +222,8 @@ void mail_table_sit_down(mail_table *t, mail_scene *scene, const char *game,
         cr_assert(strstr(mail_text(t->people[p].latest), "join") != NULL,
                   "the invitation does not say how to join:\n%s",
                   mail_text(t->people[p].latest));
-        answer = mail_table_answer(t, p, "join");
+        answer = mail_table_answer(t, p,
+                                   joins && joins[p] ? joins[p] : "join");
         cr_assert(strstr(mail_text(answer), "You have seat") != NULL, "%s",
                   mail_text(answer));
         json_decref(answer);

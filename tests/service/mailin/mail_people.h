@@ -35,6 +35,14 @@ typedef struct mail_table {
 void mail_table_sit_down(mail_table *t, mail_scene *scene, const char *game,
                          int seats, const char *options);
 
+/* mail_table_sit_down, each invited person p (from 1) answering their
+ * invitation with joins[p] instead of "join" (joins NULL, or an entry
+ * NULL: "join"). */
+void mail_table_sit_down_saying(mail_table *t, mail_scene *scene,
+                                const char *game, int seats,
+                                const char *options,
+                                const char *const *joins);
+
 /* Plays by mail until the match is over (at most max_moves mails). */
 void mail_table_play_to_the_end(mail_table *t, int max_moves);
 

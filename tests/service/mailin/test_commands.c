@@ -62,7 +62,7 @@ Test(mail_commands, every_command_answers_in_words, .timeout = 180)
                   SAYS("Refused: write \"vacation FROM UNTIL\""));
     /* The first refusal stops the mail. */
     expect_answer(&t, 0, "help\nfly to the moon\nview\nmatches",
-                  SAYS("> help\n", "> fly to the moon\nRefused: ",
+                  SAYS("> help\n", "> fly to the moon\nNot a move: ",
                        "2 more lines after the refusal were not applied."));
     expect_answer(&t, 0, "join",
                   SAYS("Refused: \"join\" answers an invitation"));

@@ -117,7 +117,7 @@ Test(mail_programs, replies_as_mail_programs_write_them, .timeout = 300)
         if (strcmp(mails[i].first, "view") == 0)
             cr_expect(strstr(text, "Your view is below.") != NULL, "%s", text);
         else
-            cr_expect(strstr(text, "Refused: ") != NULL,
+            cr_expect(strstr(text, "Not a move: ") != NULL,
                       "%s: \"play 3 5\" is no Antiquity Quest move:\n%s",
                       mails[i].file, text);
         json_decref(answer);

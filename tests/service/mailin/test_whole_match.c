@@ -1,5 +1,8 @@
 /* Whole matches played by email only, from the first mail to the service
- * to the final scores: nobody in them has a key or calls the API. */
+ * to the final scores: nobody in them has a key or calls the API. Every
+ * game is played so; the answers quote the mail answered in the shapes
+ * mail programs write, one after the other (mail_people.c), and the
+ * invitations are answered as people write. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,4 +148,40 @@ Test(whole_match, adel_verplichtet_through_imap, .timeout = 900)
                  scene.sent, "every message handed in ends in Processed");
     mail_table_free(&t);
     mail_scene_stop(&scene);
+}
+
+/* The games not played above, each to its end by pbem mail-in. */
+static void whole_match_by_mail(const char *game, int seats, int max_mails,
+                                unsigned seed)
+{
+    static const char *const joins[] = {NULL, "Join!", "Count me in, join",
+                                        "yes"};
+    srand(seed);
+    static const char *const env[] = {"PBEM_MAIL_ANSWERS_PER_HOUR=100000",
+                                      NULL};
+    mail_scene scene;
+    mail_scene_start(&scene, false, env);
+    mail_table t;
+    mail_table_sit_down_saying(&t, &scene, game, seats, "", joins);
+    mail_table_play_to_the_end(&t, max_mails);
+    cr_log_info("%s by mail: %d moves, %d refused", game, t.moves, t.refused);
+    cr_expect_gt(t.moves, 10);
+    expect_over_mails(&t);
+    mail_table_free(&t);
+    mail_scene_stop(&scene);
+}
+
+Test(whole_match, quarriors_by_pbem_mail_in, .timeout = 900)
+{
+    whole_match_by_mail("quarriors", 2, 4000, 43);
+}
+
+Test(whole_match, artifact_stack_by_pbem_mail_in, .timeout = 900)
+{
+    whole_match_by_mail("artifact_stack", 2, 3000, 44);
+}
+
+Test(whole_match, another_mans_treasure_by_pbem_mail_in, .timeout = 1200)
+{
+    whole_match_by_mail("another_mans_treasure", 3, 6000, 45);
 }

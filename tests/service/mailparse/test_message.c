@@ -4,6 +4,7 @@
  * the commands that come out, who sent them, to which +token address. */
 #include <criterion/criterion.h>
 #include <sodium.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -309,5 +310,62 @@ Test(mail_message, truncated_base64_gives_what_arrived)
     cr_assert_str_eq(m->from, "mallory@example.com");
     cr_assert(strncmp(m->text, "play 3 5\nview\nsay go", 20) == 0, "%s",
               m->text);
+    mail_message_free(m);
+}
+
+/* Exchange's and Outlook's out-of-office notices, and web mails' that set
+ * no RFC 3834 header: each is recognised, so it gets silence. */
+Test(mail_message, exchange_style_auto_replies_are_never_answered)
+{
+    static const struct {
+        const char *headers;
+        const char *subject;
+        const char *why;
+    } cases[] = {
+        {"X-Auto-Response-Suppress: All\r\n", "Re: Your turn",
+         "X-Auto-Response-Suppress present"},
+        {"X-Autoreply: yes\r\n", "Re: Your turn", "X-Autoreply present"},
+        {"X-Autorespond: Your turn\r\n", "Re: Your turn",
+         "X-Autorespond present"},
+        {"Precedence: auto_reply\r\n", "Re: Your turn",
+         "Precedence: auto_reply"},
+        {"", "Automatic reply: Your turn in m_42",
+         "an automatic reply's subject"},
+        {"", "Out of Office: Your turn in m_42",
+         "an automatic reply's subject"},
+        {"", "Automatisch antwoord: Your turn in m_42",
+         "an automatic reply's subject"},
+        {"", "=?UTF-8?Q?R=C3=A9ponse_automatique=C2=A0:_Your_turn?=",
+         "an automatic reply's subject"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char raw[1024];
+        snprintf(raw, sizeof raw,
+                 "From: Ivan <ivan@example.com>\r\n"
+                 "To: pbem+tok@example.org\r\nSubject: %s\r\n%s"
+                 "Message-ID: <oof.%zu@example.com>\r\n\r\n"
+                 "I am out of the office until Monday.\r\n",
+                 cases[i].subject, cases[i].headers, i);
+        char why[200] = "";
+        mail_message *m = mail_message_parse(raw, strlen(raw), why, sizeof why);
+        cr_assert_not_null(m, "%s", why);
+        cr_expect(m->automatic, "case %zu (%s) would be answered", i,
+                  cases[i].subject);
+        cr_expect_str_eq(m->automatic_why ? m->automatic_why : "", cases[i].why,
+                         "case %zu", i);
+        mail_message_free(m);
+    }
+}
+
+/* A person whose subject only mentions an absence is still a person. */
+Test(mail_message, a_subject_about_an_office_is_not_an_auto_reply)
+{
+    const char *raw = "From: Ivan <ivan@example.com>\r\n"
+                      "To: pbem+tok@example.org\r\n"
+                      "Subject: Re: back in the office, draw\r\n\r\ndraw\r\n";
+    char why[200] = "";
+    mail_message *m = mail_message_parse(raw, strlen(raw), why, sizeof why);
+    cr_assert_not_null(m, "%s", why);
+    cr_expect_not(m->automatic, "%s", m->automatic_why);
     mail_message_free(m);
 }

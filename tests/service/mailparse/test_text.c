@@ -1,6 +1,7 @@
 /* test_text.c: mail_text_written_part on the replies mail programs write:
  * what is left is what the person typed. Pure: no GMime, no database. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "mailin/mail_text.h"
@@ -129,10 +130,88 @@ Test(mail_text, a_phone_signature_ends_the_text)
 
 Test(mail_text, end_ends_the_commands_in_any_case)
 {
+    /* The line "end" stays, as the last: Quarriors has a move "end". */
     expect("play 3 5\nview\n  END  \nAlice, Paris office\n+33 1 23",
-           "play 3 5\nview");
-    expect("play 3 5\nend\n", "play 3 5");
+           "play 3 5\nview\nEND");
+    expect("play 3 5\nend\n", "play 3 5\nend");
     expect("play 3 5\nending\n", "play 3 5\nending");
+}
+
+/* s-nail's default reply: the attribution, then the original indented by
+ * a tab, with no '>' anywhere. */
+Test(mail_text, s_nail_tab_indented_quote)
+{
+    expect("take F1\n\npbem <pbem+tok@example.org> wrote:\n"
+           "\tIt is your turn in m_42.\n\n\tMoves you can make now:\n"
+           "\t  draw\n\t  take F1\n",
+           "take F1");
+    expect("pbem <pbem+tok@example.org> wrote:\n\tYour move?\n"
+           "\tdraw\ntake F1\n",
+           "take F1");
+}
+
+Test(mail_text, a_space_indented_quote_below_an_attribution)
+{
+    expect("draw\nOn 25/11/2026 10:00, pbem wrote:\n    Your turn.\n"
+           "    draw\n",
+           "draw");
+}
+
+Test(mail_text, attribution_lines_in_five_languages)
+{
+    static const char *const lines[] = {
+        "pbem <pbem+tok@example.org> wrote:",
+        "On 11/25/26 10:00, pbem wrote:",
+        "On Wed, 25 Nov 2026 at 10:00, pbem <pbem+tok@example.org> wrote:",
+        "On 25 Nov 2026, at 10:00, pbem <pbem+tok@example.org> wrote:",
+        "Op wo 25 nov. 2026 om 10:00 schreef pbem <pbem+tok@example.org>:",
+        "Le mer. 25 nov. 2026 à 10:00, pbem <pbem+tok@example.org> a "
+        "écrit :",
+        "Am Mi., 25. Nov. 2026 um 10:00 Uhr schrieb pbem "
+        "<pbem+tok@example.org>:",
+        "El mié, 25 nov 2026 a las 10:00, pbem (<pbem+tok@example.org>) "
+        "escribió:",
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
+        char text[512];
+        /* Above a '>' quote, above a tab quote, and alone at the end (a
+         * client whose quote was HTML). */
+        snprintf(text, sizeof text, "draw\n\n%s\n> Your turn.\n> draw\n",
+                 lines[i]);
+        expect(text, "draw");
+        snprintf(text, sizeof text, "draw\n%s\n\tYour turn.\n", lines[i]);
+        expect(text, "draw");
+        snprintf(text, sizeof text, "draw\n%s", lines[i]);
+        expect(text, "draw");
+    }
+}
+
+Test(mail_text, a_wrapped_attribution_in_dutch_and_german)
+{
+    expect("draw\n\nOp wo 25 nov. 2026 om 10:00 schreef pbem <\n"
+           "pbem+tok@example.org>:\n\n> Your turn.\n",
+           "draw");
+    expect("draw\nAm Mi., 25. Nov. 2026 um 10:00 Uhr schrieb pbem\n"
+           "<pbem+tok@example.org>:\n\tYour turn.\n",
+           "draw");
+}
+
+Test(mail_text, outlook_header_blocks_in_other_languages)
+{
+    expect("draw\n\nVan: pbem <pbem+tok@example.org>\n"
+           "Verzonden: woensdag 25 november 2026 10:00\nAan: Alice\n"
+           "Onderwerp: Your turn\n\nIt is your turn.\ndraw\n",
+           "draw");
+    expect("draw\n\nDe : pbem <pbem+tok@example.org>\n"
+           "Envoyé : mercredi 25 novembre 2026 10:00\nÀ : Alice\n"
+           "Objet : Your turn\n\ndraw\n",
+           "draw");
+    expect("draw\n\nVon: pbem\nGesendet: Mittwoch\nAn: Alice\n"
+           "Betreff: Your turn\n\ndraw\n",
+           "draw");
+    expect("draw\n\nDe: pbem\nEnviado: miércoles\nPara: Alice\n"
+           "Asunto: Your turn\n\ndraw\n",
+           "draw");
 }
 
 Test(mail_text, forwarded_message_markers_end_the_text)
