@@ -299,6 +299,20 @@ static bool run_games(runner *r, command *c)
     return true;
 }
 
+static bool run_rules(runner *r, command *c)
+{
+    apierr err;
+    if (c->word_count < 2) {
+        apierr_set(&err, 400, "which_game",
+                   "write rules and the game: rules antiquity_quest (the "
+                   "games command lists them)");
+        return refuse(r, &err);
+    }
+    if (!mail_show_rules(r->out, c->words + 1, c->word_count - 1, &err))
+        return refuse(r, &err);
+    return true;
+}
+
 static bool run_help(runner *r, command *c)
 {
     (void)c;
@@ -674,6 +688,7 @@ static const verb verbs[] = {
     {"view", run_view},       {"log", run_log},
     {"matches", run_matches}, {"games", run_games},
     {"help", run_help},       {"vacation", run_vacation},
+    {"rules", run_rules},
     {"nudge", run_nudge},     {"settings", run_settings},
     {"join", run_join},       {"new", run_new},
     {"invite", run_invite},
@@ -835,6 +850,7 @@ void mail_commands_help(FILE *out)
           "  log [N]          what happened since your turn, or the last N\n"
           "  matches          your matches, with whose turn it is\n"
           "  games            the games and their options\n"
+          "  rules GAME       a game's rules in short, with its moves\n"
           "  vacation 2026-12-24 2027-01-02, or vacation off\n"
           "  nudge            remind the players the match waits for\n"
           "  settings digest on|off, settings email on|off,\n"

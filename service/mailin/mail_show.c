@@ -1,9 +1,11 @@
 /* mail_show.c: see mail_show.h. */
 #include "mailin/mail_show.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/config.h"
 #include "play/matches.h"
 #include "store/db.h"
 #include "store/matches.h"
@@ -209,4 +211,61 @@ void mail_show_games(FILE *out)
     }
     fprintf(out, "Start one with: new GAME seats=N option=value ...\n");
     json_decref(games);
+}
+
+/* words joined by '_' in lower case: "Antiquity Quest" is
+ * antiquity_quest, as the engines are named. */
+static void game_name(char *const *words, int count, char *out, size_t size)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (int i = 0; i < count && n + 1 < size; i++) {
+        if (i > 0)
+            out[n++] = '_';
+        for (const char *p = words[i]; *p != '\0' && n + 1 < size; p++)
+            out[n++] = (char)tolower((unsigned char)*p);
+    }
+    out[n] = '\0';
+}
+
+bool mail_show_rules(FILE *out, char *const *words, int count, apierr *err)
+{
+    char name[96];
+    game_name(words, count, name, sizeof name);
+    /* "Quarriors!" and "Another Man's Treasure" as people write them. */
+    char plain[96];
+    size_t n = 0;
+    for (const char *p = name; *p != '\0' && n + 1 < sizeof plain; p++)
+        if (*p != '!' && *p != '\'')
+            plain[n++] = *p;
+    plain[n] = '\0';
+    if (strcmp(plain, "another_mans_treasure") != 0 &&
+        strncmp(plain, "quarriors", 9) == 0)
+        snprintf(plain, sizeof plain, "quarriors");
+    json_t *game = matches_game(plain, err);
+    if (game == NULL) {
+        if (err->status == 404) {
+            json_t *games = matches_games();
+            char list[512] = "";
+            size_t i;
+            const json_t *g;
+            json_array_foreach(json_object_get(games, "games"), i, g)
+            {
+                size_t used = strlen(list);
+                snprintf(list + used, sizeof list - used, "%s%s",
+                         i ? ", " : "", str(g, "name"));
+            }
+            json_decref(games);
+            apierr_set(err, 404, "unknown_game",
+                       "there is no game called \"%.60s\": write rules "
+                       "and one of %s",
+                       name, list);
+        }
+        return false;
+    }
+    fputs(str(game, "summary"), out);
+    fprintf(out, "\nThe same on the web: %s%s\n", config_text(CONFIG_PUBLIC_URL),
+            str(game, "rules_page"));
+    json_decref(game);
+    return true;
 }

@@ -26,4 +26,10 @@ bool mail_show_matches(FILE *out, long long player_id, apierr *err);
 /* The games, their seats and options. */
 void mail_show_games(FILE *out);
 
+/* The rules in short of the game named by words (count of them: its name
+ * "antiquity_quest", or its title's words "Antiquity Quest", in any case),
+ * with a link to its page. False with err filled (404) when no game has
+ * that name. */
+bool mail_show_rules(FILE *out, char *const *words, int count, apierr *err);
+
 #endif

@@ -38,6 +38,18 @@ Test(mail_commands, every_command_answers_in_words, .timeout = 180)
     expect_answer(&t, 0, "GAMES",
                   SAYS("antiquity_quest (Antiquity Quest), 2 to",
                        "Start one with: new GAME seats=N"));
+    /* The rules where people play: by the engine's name or the title. */
+    expect_answer(&t, 0, "rules Antiquity Quest",
+                  SAYS("> rules Antiquity Quest\nAntiquity Quest: the rules "
+                       "in short",
+                       "\nNotation, one example each\n  draw",
+                       "/games/antiquity_quest"));
+    expect_answer(&t, 1, "rules quarriors!",
+                  SAYS("Quarriors! with Quartifacts: the rules in short"));
+    expect_answer(&t, 0, "rules chess",
+                  SAYS("Refused: there is no game called \"chess\": write "
+                       "rules and one of antiquity_quest"));
+    expect_answer(&t, 0, "help", SAYS("rules GAME       a game's rules"));
     expect_answer(&t, 0, "matches", SAYS(t.match, "seat 0"));
     expect_answer(&t, 0, "view",
                   SAYS("> view\nYour view is below.", named,
