@@ -8,9 +8,9 @@ import { h, wide } from '../js/dom.js';
 // a card a legal move names becomes a button to touch (moves.js).
 export function card({ suit = 'grey', symbol = '◆', value = '', name, note, piece }) {
   return h('li', null, h('span', { class: `card suit-${suit}`, role: 'img', 'aria-label': name ?? `${value}`, 'data-piece': piece },
-    h('span', { class: 'sym', 'aria-hidden': 'true' }, symbol),
+    h('span', { class: 'sym', 'aria-hidden': 'true' }, symbol), ' ',
     h('span', { class: 'val', 'aria-hidden': 'true' }, value),
-    note ? h('span', { class: 'note', 'aria-hidden': 'true' }, note) : null));
+    note ? [' ', h('span', { class: 'note', 'aria-hidden': 'true' }, note)] : null));
 }
 
 // A heading inside the board: h3 under the page's "Your view" h2, h4
@@ -45,9 +45,9 @@ export function backs(count, what = 'hidden card') {
 export function die(face, name, note, piece) {
   // Named in the order it reads, so a touched die says what it shows.
   return h('li', null, h('span', { class: 'die', role: 'img', 'aria-label': `${face} ${name}${note ? ` ${note}` : ''}`, 'data-piece': piece },
-    h('span', { class: 'face', 'aria-hidden': 'true' }, face),
+    h('span', { class: 'face', 'aria-hidden': 'true' }, face), ' ',
     h('span', { 'aria-hidden': 'true' }, name),
-    note ? h('span', { class: 'hint', 'aria-hidden': 'true' }, note) : null));
+    note ? [' ', h('span', { class: 'hint', 'aria-hidden': 'true' }, note)] : null));
 }
 
 export function seatName(ctx, seat) {

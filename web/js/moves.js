@@ -17,9 +17,15 @@ export function newChoice() {
   return { selection: [], chosen: null, typed: '', typedOpen: false };
 }
 
+// The element that stands for a piece, as a toggle button. Its name
+// starts with the words it shows (a speech-input user says what they
+// see), then what it is.
 function pieceButton(original, key, label) {
+  const shown = [...original.childNodes].filter((n) => !n.classList?.contains('sym'))
+    .map((n) => n.textContent.trim()).filter(Boolean).join(' ');
+  const name = !shown || label.toLowerCase().includes(shown.toLowerCase()) ? label : `${shown}: ${label}`;
   const b = h('button', { type: 'button', class: `${original.className} piece`, 'data-piece': key,
-                          'aria-pressed': 'false', 'aria-label': label });
+                          'aria-pressed': 'false', 'aria-label': name });
   b.append(...original.childNodes);
   return b;
 }
