@@ -40,12 +40,21 @@ function route(view, ctx) {
     h('div', { class: 'route', role: 'img', 'aria-label': `The route from the club room to the dinner table: ${said}` }, spaces));
 }
 
+// A revealed action card, as the notation writes it: "thief 7",
+// "check 11000", "detective" (the view gives the action or its words).
+function played(play) {
+  if (!play) return null;
+  if (typeof play === 'string') return `play ${play}`;
+  const rest = Object.entries(play).filter(([k]) => k !== 'type' && k !== 'card').map(([, v]) => v);
+  return ['play', play.card ?? '', ...rest].join(' ').trim();
+}
+
 // What a lord chose: sealed until the reveal, then where he went and the
 // card he played (kept until the next reveal, so the end shows them).
 function chose(l, over) {
-  const shown = [l.location, l.play ? `play ${l.play}` : null].filter(Boolean).join(', ');
-  if (shown && !l.chosen) return shown;
+  const shown = [l.location, played(l.play)].filter(Boolean).join(', ');
   if (l.chosen) return h('span', { class: 'ok' }, 'sealed');
+  if (shown) return over ? shown : `last: ${shown}`;
   return over ? '—' : 'not yet';
 }
 

@@ -12,7 +12,11 @@ function who(seats, seat) {
 function actionText(action) {
   if (!action) return '';
   if (typeof action === 'string') return action;
-  return Object.entries(action).map(([k, v]) => (k === 'type' ? v : `${k} ${typeof v === 'object' ? JSON.stringify(v) : v}`)).join(' ');
+  // As the notation writes it: the verb, then its words ("go castle",
+  // "play thief 7", "dig 0.1.0").
+  const words = Object.entries(action).filter(([k]) => k !== 'type')
+    .map(([, v]) => (Array.isArray(v) ? v.join(' ') : typeof v === 'object' && v !== null ? JSON.stringify(v) : v));
+  return [action.type, ...words].filter((w) => w !== undefined && w !== '').join(' ');
 }
 
 export function eventLine(e, seats) {
@@ -53,7 +57,7 @@ export function logText(e, told, seats) {
   if (typeof told?.text === 'string' && told.text) return told.text;
   if (typeof e.text === 'string' && e.text) return e.text;
   const line = eventLine(e, seats);
-  return line.charAt(0).toUpperCase() + line.slice(1);
+  return `${line.charAt(0).toUpperCase()}${line.slice(1)}${/[.!?]$/.test(line) ? '' : '.'}`;
 }
 
 export function logItem(e, text) {

@@ -53,6 +53,12 @@ export function winnerLine(match, mine) {
   return [who, scores, r.reason ?? '', r.tie_break ? `Tie-break: ${r.tie_break}` : ''].filter(Boolean).join(' ');
 }
 
+// "45 min", "3 h": a time bank under an hour is not "0 h".
+function duration(seconds) {
+  const s = Number(seconds) || 0;
+  return s < 3600 ? `${Math.round(s / 60)} min` : `${Math.round(s / 3600)} h`;
+}
+
 function seatsTable(match, mine) {
   const clocks = new Map((match.clocks ?? []).map((c) => [c.seat, c]));
   const waiting = new Set(match.pending?.seats ?? []);
@@ -61,7 +67,7 @@ function seatsTable(match, mine) {
     h('thead', null, h('tr', null, ['Seat', 'Player', 'To act', 'Clock', scores ? 'Score' : null].filter(Boolean).map((t) => h('th', { scope: 'col' }, t)))),
     h('tbody', null, match.seats.map((s) => {
       const c = clocks.get(s.seat);
-      const clock = c?.waiting ? `due ${when(c.waiting.due_at)}` : c ? `time bank ${Math.round(c.time_bank_seconds / 3600)} h` : '—';
+      const clock = c?.waiting ? `due ${when(c.waiting.due_at)}` : c ? `time bank ${duration(c.time_bank_seconds)}` : '—';
       return h('tr', null, h('td', null, String(s.seat)), h('td', null, seatLabel(match, s.seat, mine)),
         h('td', { class: waiting.has(s.seat) ? 'turn-mark' : null }, waiting.has(s.seat) ? 'to act' : match.pending?.committed?.includes(s.seat) ? 'sealed ✓' : ''),
         h('td', null, clock), scores ? h('td', null, String(scores[s.seat] ?? '')) : null);
