@@ -529,7 +529,10 @@ await t.test('a newcomer opens an invitation link, signs in, comes back to the m
     await expectNoAxe(carol, 'an open match seen by a visitor');
     await carol.page.click('a[href*="next="]');
     await carol.page.waitForSelector('#sign-in form');
-    await carol.page.type('#sign-in input[name=name]', 'Carol');
+    // A name of 40 letters without a space: the phone page wraps it.
+    await carol.page.type('#sign-in input[name=name]', 'Carolinaofthelongnamewithoutanyspacesxyz');
+    const limit = await carol.page.$eval('#sign-in input[name=name]', (i) => [i.maxLength, document.getElementById(i.getAttribute('aria-describedby'))?.textContent]);
+    assert(limit[0] === 40 && /40 characters/.test(limit[1] ?? ''), `the name field does not say its limit: ${JSON.stringify(limit)}`);
     await carol.page.click('#sign-in form button[type=submit]');
     await carol.page.waitForSelector('#join');
     assert(carol.page.url() === link, `after signing in Carol is at ${carol.page.url()}, not the match`);
@@ -541,7 +544,7 @@ await t.test('a newcomer opens an invitation link, signs in, comes back to the m
     await carol.page.waitForSelector('.board .die');
     await carol.page.screenshot({ path: `${shots}/quarriors_phone.png`, fullPage: true });
     await expectNoAxe(alice, 'the quarriors seat page');
-    await expectNoAxe(carol, 'the quarriors seat page at phone width');
+    await expectNoAxe(carol, 'the quarriors seat page at phone width, with a 40-letter name');
     for (const r of carol.requests.filter((u) => !u.startsWith('data:'))) assert(new URL(r).origin === server.origin, `Carol's page asked ${r}`);
     assert(carol.errors.length === 0 && carol.violations.length === 0, `Carol's page: ${carol.errors.concat(carol.violations).join('; ')}`);
   } finally {
@@ -602,7 +605,45 @@ await t.test('touching Antiquity Quest cards offers only the moves they make; un
   await playFirst(mover, (legal) => legal.texts.indexOf(`discard ${name}`));
   const log = await mover.page.$$eval('.log li', (l) => l.map((x) => x.textContent).join(' / '));
   assert(log.includes(name), `the log does not show the discard of ${name}: ${log}`);
+  // The other player draws: the mover's page says so in its live region,
+  // and lists it "since your last turn" on top.
+  const other = mover === alice ? bob : alice;
+  const otherName = other === alice ? 'Alice' : 'Bob';
+  await other.page.waitForSelector('#moves #touch-confirm');
+  await playFirst(other, (legal) => legal.texts.indexOf('draw'));
+  await mover.page.waitForFunction((n) => document.getElementById('status').textContent.includes(n), { timeout: 10000 }, otherName);
+  await mover.page.waitForSelector('#since:not([hidden])');
+  const since = await mover.page.$eval('#since', (e) => e.innerText);
+  assert(since.startsWith('Since your last turn') && since.includes(otherName), `the mover's page since the last turn: ${since}`);
   await expectNoAxe(mover, 'touching cards');
+});
+
+await t.test('a touched piece taken away by an update is said next to the choice, and the move is not offered', async () => {
+  const said = await alice.page.evaluate(async () => {
+    const { movesPanel, newChoice } = await import('/js/moves.js');
+    const { card } = await import('/games/common.js');
+    const table = () => {
+      const b = document.createElement('div');
+      b.append(card({ value: '4', name: 'blue 4', piece: 'card:B4' }), card({ value: '5', name: 'blue 5', piece: 'card:B5' }));
+      return b;
+    };
+    const choice = newChoice();
+    const before = { moves: [{ type: 'discard', card: 'B4' }, { type: 'discard', card: 'B5' }], texts: ['discard B4', 'discard B5'] };
+    const first = table();
+    const panel = movesPanel(before, () => {}, { board: first, choice });
+    first.querySelector('[data-piece="card:B4"]').click();
+    const offered = [...panel.querySelectorAll('input[name=touch-action]')].map((r) => r.dataset.text);
+    // The update: B4 left the hand (another player took it).
+    const second = table();
+    second.querySelector('[data-piece="card:B4"]').closest('li').remove();
+    const after = movesPanel({ moves: [before.moves[1]], texts: ['discard B5'] }, () => {}, { board: second, choice });
+    return { offered, problem: after.querySelector('#touch-problem').textContent, hidden: after.querySelector('#touch-problem').hidden,
+             confirm: after.querySelector('#touch-confirm').disabled, chosen: choice.selection.length };
+  });
+  assert(JSON.stringify(said.offered) === '["discard B4"]', `touching B4 offered ${said.offered}`);
+  assert(!said.hidden && /B4 is no longer yours to use/.test(said.problem) && /“discard B4” is no longer possible/.test(said.problem),
+    `the page does not say the choice became illegal: ${JSON.stringify(said)}`);
+  assert(said.confirm && said.chosen === 0, `the illegal choice can still be confirmed: ${JSON.stringify(said)}`);
 });
 
 await t.test('a spectator sees the public page, the log as sentences, and moves as they come', async () => {
