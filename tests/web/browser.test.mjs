@@ -18,14 +18,14 @@ const PHONE = { width: 390, height: 844, isMobile: true, hasTouch: true };
 const shots = screenshotDir();
 
 const t = runner();
-// However a browser or a server hangs, make test goes on: after 7 minutes
+// However a browser or a server hangs, make test goes on: after 10 minutes
 // the run ends with what it has, and one more failure saying why.
 setTimeout(() => {
-  console.log('[FAIL] the browser test did not finish within 7 minutes');
+  console.log('[FAIL] the browser test did not finish within 10 minutes');
   process.exitCode = 1;
   t.summary(1);
   process.exit(1);
-}, 420000).unref();
+}, 600000).unref();
 const server = await startServer();
 const browser = await launch();
 const alice = await profile(browser, server.origin, DESKTOP);
@@ -615,6 +615,8 @@ await t.test('touching Antiquity Quest cards offers only the moves they make; un
   await mover.page.waitForSelector('#since:not([hidden])');
   const since = await mover.page.$eval('#since', (e) => e.innerText);
   assert(since.startsWith('Since your last turn') && since.includes(otherName), `the mover's page since the last turn: ${since}`);
+  await alice.page.screenshot({ path: `${shots}/antiquity_quest_mid.png`, fullPage: true });
+  await bob.page.screenshot({ path: `${shots}/antiquity_quest_mid_phone.png`, fullPage: true });
   await expectNoAxe(mover, 'touching cards');
 });
 
@@ -728,6 +730,77 @@ await t.test('settings: notifications saved, a vacation declared and cancelled, 
   ]);
   await alice.page.waitForFunction(() => document.querySelector('#v-title ~ div')?.textContent.includes('No vacation planned'));
   await expectNoAxe(alice, 'the settings page');
+});
+
+await t.test('settings: the email form and the webhook form show what the server answered', async () => {
+  await alice.page.goto(`${server.origin}/settings`);
+  await alice.page.waitForSelector('#e-email');
+  assert(/alice@example.org/.test(await alice.page.$eval('#e-now', (e) => e.textContent)), 'the page does not show Alice\'s email');
+  await alice.page.$eval('#e-email', (e) => { e.value = ''; });
+  await alice.page.type('#e-email', 'alice.new@example.org');
+  const [mailAnswer] = await Promise.all([
+    alice.page.waitForResponse((r) => r.url().endsWith('/v1/players/me/email') && r.request().method() === 'POST'),
+    alice.page.click('#e-title ~ form button[type=submit]'),
+  ]);
+  const mailBody = await mailAnswer.json().catch(() => null);
+  if (mailAnswer.ok()) {
+    await alice.page.waitForSelector('#e-title ~ form .ok:not([hidden])');
+    const said = await alice.page.$eval('#e-title ~ form .ok', (e) => e.textContent);
+    assert(said === (mailBody?.message ?? 'A link is on its way to alice.new@example.org: open it to confirm the address.'), `the page said: ${said}`);
+  } else {
+    await alice.page.waitForSelector('#e-title ~ form .error:not([hidden])');
+    const said = await alice.page.$eval('#e-title ~ form .error', (e) => e.textContent);
+    assert(said === mailBody?.error?.message, `the server answered ${mailAnswer.status()} "${mailBody?.error?.message}", the page said "${said}"`);
+  }
+  await alice.page.type('#w-url', 'http://127.0.0.1:9/pbem-hook');
+  const [hookAnswer] = await Promise.all([
+    alice.page.waitForResponse((r) => r.url().endsWith('/v1/players/me/webhooks') && r.request().method() === 'POST'),
+    alice.page.click('#w-title ~ form button[type=submit]'),
+  ]);
+  const hook = await hookAnswer.json();
+  if (hookAnswer.ok()) {
+    await alice.page.waitForSelector('#w-secret:not([hidden])');
+    assert((await alice.page.$eval('#w-secret', (e) => e.textContent)).includes(hook.webhook.secret), 'the secret is not shown');
+    await alice.page.waitForFunction(() => document.querySelector('#w-title ~ div')?.textContent.includes('127.0.0.1:9/pbem-hook'));
+  } else {
+    await alice.page.waitForSelector('#w-title ~ form .error:not([hidden])');
+    const said = await alice.page.$eval('#w-title ~ form .error', (e) => e.textContent);
+    assert(said === hook.error.message, `the server answered "${hook.error.message}", the page said "${said}"`);
+  }
+  await expectNoAxe(alice, 'the settings page with the email and webhook answers');
+});
+
+await t.test('offline: a mark while the server cannot be reached, the refusal cleared and the typed move kept once it answers', async () => {
+  for (const x of [alice, bob]) {
+    await x.page.goto(openLinks.another_mans_treasure);
+    await x.page.waitForFunction(() => document.getElementById('main').dataset.status === 'active');
+  }
+  const w = await Promise.any([alice, bob].map((x) => x.page.waitForSelector('#moves #touch-confirm').then(() => x)));
+  assert(await w.page.$eval('#offline', (e) => e.hidden), 'the offline mark shows while the server answers');
+  const typed = await w.page.$('#typed-move');
+  assert(typed, 'the player to move has no move field');
+  await w.page.setOfflineMode(true);
+  try {
+    await w.page.waitForSelector('#offline:not([hidden])', { timeout: 10000 });
+    if (typed) {
+      // The field is open already where the list only samples the moves.
+      if (!(await w.page.$eval('.typed-move details', (d) => d.open))) await w.page.click('.typed-move summary');
+      await w.page.type('#typed-move', 'pass');
+      await w.page.click('.typed-move button[type=submit]');
+      await w.page.waitForSelector('#move-error:not([hidden])');
+      assert(/cannot be reached/.test(await w.page.$eval('#move-error', (e) => e.textContent)), 'the page does not say the server cannot be reached');
+    }
+  } finally {
+    await w.page.setOfflineMode(false);
+  }
+  await w.page.waitForSelector('#offline[hidden]', { timeout: 10000 });
+  if (typed) {
+    await w.page.waitForSelector('#move-error[hidden]', { timeout: 10000 });
+    assert(await w.page.$eval('#typed-move', (e) => e.value) === 'pass', 'the typed move was lost');
+  }
+  await expectNoAxe(w, 'a match page after being offline');
+  await alice.page.screenshot({ path: `${shots}/another_mans_treasure_mid.png`, fullPage: true });
+  await bob.page.screenshot({ path: `${shots}/another_mans_treasure_mid_phone.png`, fullPage: true });
 });
 
 await t.test('settings: forgetting the only way into an account (one key, no email) is refused with the reason', async () => {
