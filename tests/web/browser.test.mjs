@@ -648,6 +648,38 @@ await t.test('a touched piece taken away by an update is said next to the choice
   assert(said.confirm && said.chosen === 0, `the illegal choice can still be confirmed: ${JSON.stringify(said)}`);
 });
 
+await t.test('the table reads right: "1 card", a face-down discard pile drawn as backs, a collection named once, lords by name', async () => {
+  const read = await alice.page.evaluate(async () => {
+    const aq = await import('/games/antiquity_quest.js');
+    const av = await import('/games/adel_verplichtet.js');
+    const ctx = { seat: 0, seats: [{ seat: 0, name: 'Ann' }, { seat: 1, name: 'Ben' }] };
+    const box = (nodes) => {
+      const d = document.createElement('div');
+      d.append(...[].concat(nodes));
+      return d;
+    };
+    const aqView = { round: 1, rounds: 1, phase: 'draw', draw_pile: 1, discard_pile: { count: 2 },
+      you: { hand: ['red2.1'] }, seats: [{ seat: 0, side: 0, hand_count: 1 }, { seat: 1, side: 1, hand_count: 1 }],
+      sides: [{ side: 0, seats: [0], cache_count: 1, completed: 1, collections: [
+        { id: 1, cards: ['yellow1.5', 'mask.3', 'crown.4'], family: 'mixed', grade: 'mixed', suit: 'yellow', complete: true, value: 250 }] },
+      { side: 1, seats: [1], cache_count: 10, completed: 0, collections: [] }], totals: [0, 0] };
+    const a = box(aq.draw(aqView, ctx));
+    const avView = { turn: 3, phase: 'over', lords: [
+      { seat: 0, pawn: 12, at: 'castle 6', checks: [], free_thieves: [1], location: 'castle', play: { type: 'play', card: 'thief', sack: 1 }, display: [], chosen: false },
+      { seat: 1, pawn: 9, at: 'castle 4', checks: [8100], free_thieves: [], location: 'auction', play: { type: 'play', card: 'check', value: 8100 }, display: [], chosen: false }],
+      auction_piles: [{ face_up: 'A1', count: 1 }], prison: [7], log: ['turn 3: Lord 1 goes to the auction'] };
+    const v = box(av.draw(avView, { ...ctx, over: true }));
+    return { aq: a.innerText || a.textContent, discardBacks: a.querySelector('[aria-label="Discard pile (2 cards)"] .card.back')?.getAttribute('aria-label'),
+             av: v.textContent, route: v.querySelector('.route')?.getAttribute('aria-label') };
+  });
+  assert(/draw pile 1 card\b/.test(read.aq) && !/1 cards/.test(read.aq), `the draw pile of one: ${read.aq.slice(0, 120)}`);
+  assert(read.discardBacks === '2 face-down cards', `the face-down discard pile: ${read.discardBacks}`);
+  assert(!/mixed mixed/.test(read.aq) && /Collection 1 mixed \(yellow\) · complete, worth 250/.test(read.aq), `the collection reads: ${read.aq}`);
+  assert(/castle, play thief 1/.test(read.av) && /auction, play check 8100/.test(read.av) && !/not yet/.test(read.av), `what each lord chose at the end: ${read.av}`);
+  assert(/thief 7 of Ben/.test(read.av) && /Ben goes to the auction/.test(read.av) && !/Lord 1/.test(read.av), `lords by name: ${read.av}`);
+  assert(/Ann \(you\) on space 12 \(castle 6\); Ben on space 9 \(castle 4\)/.test(read.route), `the route says: ${read.route}`);
+});
+
 await t.test('a spectator sees the public page, the log as sentences, and moves as they come', async () => {
   const spectator = await profile(browser, server.origin, DESKTOP);
   both.push(spectator); // its network log is checked below
