@@ -110,7 +110,7 @@ export async function matchPage(main, app, id) {
   let lastSigned = Date.now();
   const events = [];
   // The move being made: kept across live updates (moves.js).
-  let choice = newChoice();
+  const choice = newChoice();
 
   // Loads and polls run one at a time, in order: the timer and a move of
   // one's own may both ask, and an older answer must not be drawn over a
@@ -203,7 +203,8 @@ export async function matchPage(main, app, id) {
         }
       }
       announce(sealing ? `Sealed: ${text}` : `Played: ${text}`);
-      choice = newChoice();
+      // Emptied in place: a panel drawn meanwhile by a poll holds it too.
+      Object.assign(choice, newChoice());
       await poll();
       await load();
     } catch (e) {
@@ -276,11 +277,16 @@ export async function matchPage(main, app, id) {
       const mayAct = p?.seats?.includes(mine) && (view.legal?.moves?.length || view.legal?.forms?.length);
       if (mayAct) {
         const sealed = p.wait === 'simultaneous';
-        board.prepend(h('section', { 'aria-labelledby': 'moves-title', id: 'moves' },
+        // After the table and held at the bottom of the screen while the
+        // table scrolls: what is chosen and the button that plays it stay
+        // in sight of the cards being touched (a phone shows few at once).
+        const moves = h('section', { 'aria-labelledby': 'moves-title', id: 'moves', class: 'moves-bar' },
           h('h2', { id: 'moves-title' }, sealed ? 'Your sealed choice' : 'Your move'),
-          movesPanel(view.legal, play, { sealed, board: table, choice })));
+          movesPanel(view.legal, play, { sealed, board: table, choice }));
+        if (table) table.after(moves);
+        else board.prepend(moves);
       } else {
-        choice = newChoice();
+        Object.assign(choice, newChoice());
         board.prepend(h('p', { id: 'no-move' }, 'Nothing for you to do now; this page updates by itself.'));
       }
     }
