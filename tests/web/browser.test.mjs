@@ -32,6 +32,13 @@ const alice = await profile(browser, server.origin, DESKTOP);
 const bob = await profile(browser, server.origin, PHONE);
 const both = [alice, bob];
 
+// The whole page as a picture, from its top (so the move panel held at
+// the bottom of the screen is drawn where it stands, under the table).
+async function shot(w, name) {
+  await w.page.evaluate(() => window.scrollTo(0, 0));
+  await w.page.screenshot({ path: `${shots}/${name}.png`, fullPage: true });
+}
+
 async function expectNoAxe(w, what) {
   const found = await axe(w.page);
   assert(found.length === 0, `axe on ${what}:\n  ${found.join('\n  ')}`);
@@ -307,7 +314,7 @@ await t.test('Alice starts an Artifact Stack match and Bob joins through the inv
   await joinThroughLink(bob, artifactLink);
   await alice.page.waitForFunction(() => document.getElementById('main').dataset.status === 'active');
   await expectNoAxe(bob, 'a seat page at phone width');
-  await bob.page.screenshot({ path: `${shots}/artifact_stack_phone.png`, fullPage: true });
+  await shot(bob, `artifact_stack_phone`);
   const overflow = await bob.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert(overflow <= 1, `at phone width the seat page is ${overflow}px wider than the screen`);
 });
@@ -354,7 +361,7 @@ await t.test('a move made with the keyboard alone: Tab to a piece, Space, Tab to
 });
 
 await t.test('Alice and Bob play the Artifact Stack match to the end by touching the table only, and the page says who won', async () => {
-  await alice.page.screenshot({ path: `${shots}/artifact_stack.png`, fullPage: true });
+  await shot(alice, `artifact_stack`);
   const moves = await playUntil(async () => (await statusOf(alice)) === 'finished', 400);
   await bob.page.waitForFunction(() => document.getElementById('main').dataset.status === 'finished');
   const match = await api(`/v1/matches/${artifactId}`);
@@ -370,8 +377,8 @@ await t.test('Alice and Bob play the Artifact Stack match to the end by touching
     assert(status.includes(`Final scores: ${names.map((n, i) => `${n} ${match.result.scores[i]}`).join(', ')}.`),
       `the page does not give the final scores ${match.result.scores}: ${status}`);
   }
-  await alice.page.screenshot({ path: `${shots}/artifact_stack_end.png`, fullPage: true });
-  await bob.page.screenshot({ path: `${shots}/artifact_stack_end_phone.png`, fullPage: true });
+  await shot(alice, `artifact_stack_end`);
+  await shot(bob, `artifact_stack_end_phone`);
   await expectNoAxe(bob, 'a finished match at phone width');
   console.log(`        (${moves} moves clicked)`);
 });
@@ -426,7 +433,7 @@ await t.test('the finished match\'s replay is verified in the browser (hash chai
   assert(back.length === 2, 'a step back lost a seat\'s panel');
   const end = await stepTo('End', head);
   assert(JSON.stringify(end) === JSON.stringify(atHead), 'End does not come back to the views of the last event');
-  await alice.page.screenshot({ path: `${shots}/replay.png`, fullPage: true });
+  await shot(alice, `replay`);
   await expectNoAxe(alice, 'the replay page after stepping');
   // At phone width the seats' panels stack, and nothing needs sideways scrolling.
   await bob.page.goto(`${server.origin}/matches/${artifactId}/replay`);
@@ -496,8 +503,8 @@ await t.test('one Adel Verplichtet round with its sealed choices', () => staged(
   assert(bobChose === 1, `Bob's seal made ${bobChose} commitments`);
   const echo = await bob.page.$eval('#sealed-echo', (e) => e.textContent);
   assert(/^Sealed: go (castle|auction)$/.test(echo), `Bob's page does not say what he sealed: ${echo}`);
-  await alice.page.screenshot({ path: `${shots}/adel_verplichtet.png`, fullPage: true });
-  await bob.page.screenshot({ path: `${shots}/adel_verplichtet_phone.png`, fullPage: true });
+  await shot(alice, `adel_verplichtet`);
+  await shot(bob, `adel_verplichtet_phone`);
   stage('Alice seals her location');
   const [answer] = await Promise.all([
     alice.page.waitForResponse((r) => r.url().endsWith('/moves') && r.request().method() === 'POST'),
@@ -532,8 +539,8 @@ await t.test('one Adel Verplichtet round with its sealed choices', () => staged(
   stage('checking the page');
   await expectNoAxe(alice, 'a sealed decision');
   await expectNoAxe(bob, 'a sealed decision at phone width');
-  await alice.page.screenshot({ path: `${shots}/adel_verplichtet_turn2.png`, fullPage: true });
-  await bob.page.screenshot({ path: `${shots}/adel_verplichtet_turn2_phone.png`, fullPage: true });
+  await shot(alice, `adel_verplichtet_turn2`);
+  await shot(bob, `adel_verplichtet_turn2_phone`);
   console.log(`        (${moves + 2} moves touched, ${committed} sealed choices)`);
 }));
 
@@ -558,9 +565,9 @@ await t.test('a newcomer opens an invitation link, signs in, comes back to the m
     await carol.page.waitForFunction(() => document.getElementById('main').dataset.status === 'active');
     await alice.page.waitForFunction(() => document.getElementById('main').dataset.status === 'active' && document.getElementById('board-title'));
     await alice.page.waitForSelector('.board .die');
-    await alice.page.screenshot({ path: `${shots}/quarriors.png`, fullPage: true });
+    await shot(alice, `quarriors`);
     await carol.page.waitForSelector('.board .die');
-    await carol.page.screenshot({ path: `${shots}/quarriors_phone.png`, fullPage: true });
+    await shot(carol, `quarriors_phone`);
     await expectNoAxe(alice, 'the quarriors seat page');
     await expectNoAxe(carol, 'the quarriors seat page at phone width, with a 40-letter name');
     for (const r of carol.requests.filter((u) => !u.startsWith('data:'))) assert(new URL(r).origin === server.origin, `Carol's page asked ${r}`);
@@ -578,9 +585,9 @@ for (const game of ['antiquity_quest', 'another_mans_treasure']) {
     await joinThroughLink(bob, link);
     await alice.page.waitForFunction(() => document.getElementById('main').dataset.status === 'active' && document.getElementById('board-title'));
     await alice.page.waitForSelector('.board .card, .board .die');
-    await alice.page.screenshot({ path: `${shots}/${game}.png`, fullPage: true });
+    await shot(alice, `${game}`);
     await bob.page.waitForSelector('.board .card, .board .die');
-    await bob.page.screenshot({ path: `${shots}/${game}_phone.png`, fullPage: true });
+    await shot(bob, `${game}_phone`);
     await expectNoAxe(alice, `the ${game} seat page`);
     await expectNoAxe(bob, `the ${game} seat page at phone width`);
   });
@@ -636,8 +643,8 @@ await t.test('touching Antiquity Quest cards offers only the moves they make; un
   await mover.page.waitForSelector('#since:not([hidden])');
   const since = await mover.page.$eval('#since', (e) => e.innerText);
   assert(since.startsWith('Since your last turn') && since.includes(otherName), `the mover's page since the last turn: ${since}`);
-  await alice.page.screenshot({ path: `${shots}/antiquity_quest_mid.png`, fullPage: true });
-  await bob.page.screenshot({ path: `${shots}/antiquity_quest_mid_phone.png`, fullPage: true });
+  await shot(alice, `antiquity_quest_mid`);
+  await shot(bob, `antiquity_quest_mid_phone`);
   await expectNoAxe(mover, 'touching cards');
 });
 
@@ -769,6 +776,7 @@ await t.test('settings: notifications saved, a vacation declared and cancelled, 
     d.setSeconds(0, 0);
     return new Date(d.getTime() - d.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
   };
+  await alice.page.waitForSelector('#v-from'); // the sections come one after the other
   await alice.page.$eval('#v-from', (e, v) => { e.value = v; }, day(7));
   await alice.page.$eval('#v-until', (e, v) => { e.value = v; }, day(9));
   const [declared] = await Promise.all([
@@ -805,6 +813,7 @@ await t.test('settings: the email form and the webhook form show what the server
     const said = await alice.page.$eval('#e-title ~ form .error', (e) => e.textContent);
     assert(said === mailBody?.error?.message, `the server answered ${mailAnswer.status()} "${mailBody?.error?.message}", the page said "${said}"`);
   }
+  await alice.page.waitForSelector('#w-url');
   await alice.page.type('#w-url', 'http://127.0.0.1:9/pbem-hook');
   const [hookAnswer] = await Promise.all([
     alice.page.waitForResponse((r) => r.url().endsWith('/v1/players/me/webhooks') && r.request().method() === 'POST'),
@@ -852,8 +861,8 @@ await t.test('offline: a mark while the server cannot be reached, the refusal cl
     assert(await w.page.$eval('#typed-move', (e) => e.value) === 'pass', 'the typed move was lost');
   }
   await expectNoAxe(w, 'a match page after being offline');
-  await alice.page.screenshot({ path: `${shots}/another_mans_treasure_mid.png`, fullPage: true });
-  await bob.page.screenshot({ path: `${shots}/another_mans_treasure_mid_phone.png`, fullPage: true });
+  await shot(alice, `another_mans_treasure_mid`);
+  await shot(bob, `another_mans_treasure_mid_phone`);
 });
 
 await t.test('settings: forgetting the only way into an account (one key, no email) is refused with the reason', async () => {
