@@ -32,11 +32,19 @@ const alice = await profile(browser, server.origin, DESKTOP);
 const bob = await profile(browser, server.origin, PHONE);
 const both = [alice, bob];
 
-// The whole page as a picture, from its top (so the move panel held at
-// the bottom of the screen is drawn where it stands, under the table).
+// The whole page as a picture: taken through a window as tall as the
+// page, so the move panel held at the bottom of the screen is drawn where
+// it stands, under the table (a full-page capture would leave it where
+// the screen's bottom was).
 async function shot(w, name) {
-  await w.page.evaluate(() => window.scrollTo(0, 0));
-  await w.page.screenshot({ path: `${shots}/${name}.png`, fullPage: true });
+  const screen = w.page.viewport();
+  const height = await w.page.evaluate(() => document.documentElement.scrollHeight);
+  await w.page.setViewport({ ...screen, height });
+  try {
+    await w.page.screenshot({ path: `${shots}/${name}.png` });
+  } finally {
+    await w.page.setViewport(screen);
+  }
 }
 
 async function expectNoAxe(w, what) {
@@ -380,7 +388,7 @@ await t.test('Alice and Bob play the Artifact Stack match to the end by touching
   await shot(alice, `artifact_stack_end`);
   await shot(bob, `artifact_stack_end_phone`);
   await expectNoAxe(bob, 'a finished match at phone width');
-  console.log(`        (${moves} moves clicked)`);
+  console.log(`        (${moves} moves touched)`);
 });
 
 await t.test('the finished match\'s replay is verified in the browser (hash chain, seed)', async () => {
