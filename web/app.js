@@ -3,7 +3,7 @@
 // page change the address without a reload.
 import { fill, h, announce } from './js/dom.js';
 import * as keys from './js/keys.js';
-import { onKeyRefused } from './js/api.js';
+import { onKeyRefused, onReachability } from './js/api.js';
 import { startPage, gamesPage, myMatchesPage } from './js/pages/start.js';
 import { matchPage } from './js/pages/match.js';
 import { replayPage } from './js/pages/replay.js';
@@ -57,6 +57,19 @@ onKeyRefused(async (key) => {
     `This browser's key no longer signs for ${name}: it was revoked (perhaps from another device). `,
     h('a', { href: '/#sign-in', id: 'sign-in-again' }, 'Sign in again with a link mailed to you'), '.');
   notice.hidden = false;
+});
+
+// The server out of reach: a mark says so until it answers again, and
+// nothing typed is lost meanwhile (the pages keep their state).
+onReachability((ok) => {
+  const mark = document.getElementById('offline');
+  if (!mark || mark.hidden === ok) return;
+  mark.hidden = ok;
+  announce(ok ? 'The server answers again.' : 'Offline: the server cannot be reached. The page keeps trying.');
+});
+window.addEventListener('offline', () => {
+  const mark = document.getElementById('offline');
+  if (mark) mark.hidden = false;
 });
 
 function showWho() {

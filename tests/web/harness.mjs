@@ -47,13 +47,12 @@ export async function profile(browser, origin, viewport) {
 }
 
 // axe-core in the page (evaluated through the DevTools protocol, which the
-// page's CSP does not govern): the serious and critical findings.
+// page's CSP does not govern): every finding, whatever its impact.
 export async function axe(page) {
   await page.evaluate(axeSource);
   return page.evaluate(async () => {
     const r = await window.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+    return r.violations.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
   });
 }
 

@@ -2,7 +2,7 @@
 // table and the round scores. Cards are "B4", "R6s" (a smiley), wilds
 // "W1-6" (rules/another_mans_treasure/README.md).
 import { h } from '../js/dom.js';
-import { card, cardRow, backs, seatName, table } from './common.js';
+import { card, cardRow, backs, count, seatName, sub, table } from './common.js';
 
 export const title = "Another Man's Treasure";
 export const summary = 'Draw, take the discard or claim it out of turn, and lay the round\'s patterns (sets and runs) from your hand; after five rounds the lowest penalty wins.';
@@ -11,27 +11,31 @@ const COLOURS = {
   B: ['blue', '●', 'blue'], R: ['red', '▲', 'red'], Y: ['yellow', '★', 'yellow'], G: ['green', '■', 'green'],
 };
 
-export function amtCard(entry) {
+// A card; with touch, it is a piece moves name ("card:B4").
+export function amtCard(entry, touch = false) {
   const name = typeof entry === 'string' ? entry : entry?.card ?? '?';
-  if (name.startsWith('W')) return card({ suit: 'purple', symbol: '✱', value: name.slice(1), name: `wild ${name.slice(1)}` });
+  const piece = touch ? `card:${name}` : null;
+  if (name.startsWith('W')) return card({ suit: 'purple', symbol: '✱', value: name.slice(1), name: `wild ${name.slice(1)}`, piece });
   const c = COLOURS[name[0]];
   const smiley = name.endsWith('s');
   const value = name.slice(1).replace(/s$/, '');
-  if (!c) return card({ value: name, name });
+  if (!c) return card({ value: name, name, piece });
   return card({ suit: c[0], symbol: c[1], value, note: smiley ? '☺' : null,
-                name: `${c[2]} ${value}${smiley ? ' with a smiley' : ''}` });
+                name: `${c[2]} ${value}${smiley ? ' with a smiley' : ''}`, piece });
 }
 
 export function draw(view, ctx) {
   const out = [];
-  out.push(h('p', null, `Round ${view.round ?? '?'} of ${view.rounds ?? '?'} · phase: ${view.phase ?? ''} · draw pile ${view.draw_pile ?? '?'} · discard pile ${view.discard_pile ?? '?'}${view.claim_window ? ' · the claim window is open' : ''}`));
-  if (view.discard_top) out.push(cardRow('Top of the discard pile', [amtCard(view.discard_top)]));
-  if (view.hand) out.push(cardRow('Your hand', view.hand.map(amtCard)));
+  out.push(h('p', null, `Round ${view.round ?? '?'} of ${view.rounds ?? '?'} · phase: ${view.phase ?? ''} · draw pile ${count(view.draw_pile ?? 0, 'card')} · discard pile ${count(view.discard_pile ?? 0, 'card')}${view.claim_window ? ' · the claim window is open' : ''}`));
+  out.push(cardRow('Top of the discard pile', view.discard_top ? [amtCard(view.discard_top)] : [], ctx, 'empty'));
+  if (view.hand) out.push(cardRow('Your hand', view.hand.map((c) => amtCard(c, true)), ctx));
   out.push(h('p', { class: 'hint' }, 'Colours: ● blue · ▲ red · ★ yellow · ■ green · ✱ wild · ☺ smiley'));
   // Patterns on the table: "P1.2" is seat 0's second; a wild says what it
   // stands for.
+  out.push(sub(ctx, 'Melds on the table'));
+  if (!(view.table ?? []).length) out.push(h('p', { class: 'hint' }, 'No pattern laid yet this round.'));
   for (const pattern of view.table ?? []) {
-    out.push(h('div', { class: 'panel' }, h('p', null, `${pattern.ref ?? ''}: ${pattern.kind ?? ''} of ${seatName(ctx, pattern.owner)}`),
+    out.push(h('div', { class: 'panel meld' }, h('p', null, `${pattern.ref ?? ''}: ${pattern.kind ?? ''} of ${seatName(ctx, pattern.owner)}`),
       h('ul', { class: 'cards', 'aria-label': `pattern ${pattern.ref ?? ''}` }, (pattern.cards ?? []).map((c) => {
         const el = amtCard(c);
         if (c.as) {
@@ -42,9 +46,9 @@ export function draw(view, ctx) {
         return el;
       }))));
   }
-  out.push(table('Players', ['Player', 'Cards in hand', 'Patterns done', 'Round scores', 'Total'],
+  out.push(table('Hands and scores', ['Player', 'Cards in hand', 'Patterns done', 'Round scores', 'Total'],
     (view.players ?? []).map((p) => [seatName(ctx, p.seat), h('ul', { class: 'cards' }, backs(p.hand_count ?? 0)),
-      String(p.completed_patterns ?? 0), (p.round_scores ?? []).join(', '), String(p.total ?? 0)])));
+      String(p.completed_patterns ?? 0), (p.round_scores ?? []).join(', '), String(p.total ?? 0)]), ctx));
   return out;
 }
 

@@ -1,8 +1,9 @@
-// antiquity_quest.js: the hand, the discard pile, each side's collections
-// and scores. Cards are tokens like "red2.4" (suit, rank, copy) or
+// antiquity_quest.js: the draw and discard piles, your hand, each side's
+// collections (temples of one suit, or of treasures) with their value,
+// and the scores. Cards are tokens like "red2.4" (suit, rank, copy) or
 // treasures like "crown.7" (rules/antiquity_quest/README.md).
 import { h } from '../js/dom.js';
-import { card, cardRow, backs, seatName, table } from './common.js';
+import { card, cardRow, backs, count, place, seatName, sub, table } from './common.js';
 
 export const title = 'Antiquity Quest';
 export const summary = 'Rummy with antiquities: draw, pick up the discard pile, and lay collections of one suit or of treasures; complete collections score 250 to 1500, and the first to go out ends the round.';
@@ -16,38 +17,56 @@ const TREASURES = { crown: '♔', chalice: '♁', scepter: '⚚', mask: '☺', a
 function parse(token) {
   const name = String(token).replace(/\.\d+$/, '');
   const m = name.match(/^([a-z]+?)(\d|W)$/);
-  if (m) return { suit: m[1], rank: m[2] === 'W' ? 'wild' : m[2] };
-  return { suit: null, rank: name };
+  if (m) return { suit: m[1], rank: m[2] === 'W' ? 'wild' : m[2], name };
+  return { suit: null, rank: name, name };
 }
 
-export function aqCard(token) {
-  const { suit, rank } = parse(token);
+// A card; with touch, it is a piece moves name ("card:blue2").
+export function aqCard(token, touch = false) {
+  const { suit, rank, name } = parse(token);
+  const piece = touch ? `card:${name}` : null;
   if (suit) {
     return card({ suit: SUITS[suit] ? suit : 'grey', symbol: SUITS[suit] ?? '◆',
-                  value: rank === 'wild' ? 'W' : rank, name: `${suit} ${rank}` });
+                  value: rank === 'wild' ? 'W' : rank, name: `${suit} ${rank}`, piece });
   }
   const person = rank === 'remington' || rank === 'tess';
   return card({ suit: person ? 'black' : 'brown', symbol: TREASURES[rank] ?? '✦', value: rank,
-                name: person ? `character: ${rank}` : `treasure: ${rank}` });
+                name: person ? `character: ${rank}` : `treasure: ${rank}`, piece });
+}
+
+// "standard red", "mixed (yellow)": each word once.
+function describe(c) {
+  const words = [];
+  for (const w of [c.grade, c.family]) if (w && !words.includes(w)) words.push(w);
+  return `${words.join(' ')}${c.suit && !words.includes(c.suit) ? ` (${c.suit})` : ''}`;
 }
 
 export function draw(view, ctx) {
   const out = [];
-  out.push(h('p', null, `Round ${view.round ?? '?'} of ${view.rounds ?? '?'} · phase: ${view.phase ?? ''} · draw pile ${view.draw_pile ?? '?'} cards`));
+  out.push(h('p', null, `Round ${view.round ?? '?'} of ${view.rounds ?? '?'} · phase: ${view.phase ?? ''} · draw pile ${count(view.draw_pile ?? 0, 'card')}`));
   const discard = view.discard_pile ?? {};
-  out.push(cardRow(`Discard pile (${discard.count ?? 0} cards)`, (discard.cards ?? []).map(aqCard)));
-  if (view.you?.hand) out.push(cardRow('Your hand', view.you.hand.map(aqCard)));
+  const shown = (discard.cards ?? []).map((t) => aqCard(t));
+  // Only some views list the pile's cards; the others see it face down.
+  out.push(cardRow(`Discard pile (${count(discard.count ?? 0, 'card')})`,
+    shown.length || !discard.count ? shown : [backs(discard.count, 'face-down card')], ctx, 'empty'));
+  if (view.you?.hand) out.push(cardRow('Your hand', view.you.hand.map((t) => aqCard(t, true)), ctx));
   out.push(h('p', { class: 'hint' }, 'Suits: ', Object.entries(SUITS).map(([n, sym]) => `${sym} ${n}`).join(' · '), ' · W wild'));
   for (const side of view.sides ?? []) {
     const who = (side.seats ?? []).map((s) => seatName(ctx, s)).join(' and ');
-    const cols = (side.collections ?? []).map((c) => h('div', { class: 'panel' },
-      h('p', null, `Collection ${c.id}: ${c.grade ?? ''} ${c.family ?? ''}${c.suit ? ` (${c.suit})` : ''}${c.complete ? ` · complete, worth ${c.value}` : ' · incomplete'}`),
-      h('ul', { class: 'cards', 'aria-label': `collection ${c.id}` }, (c.cards ?? []).map(aqCard))));
-    out.push(h('div', null, h('h4', null, `${who}: ${side.completed ?? 0} complete, cache ${side.cache_taken ? 'taken' : `${side.cache_count} cards`}`), cols));
+    const laid = (side.collections ?? []).filter((c) => c.complete).reduce((a, c) => a + (c.value ?? 0), 0);
+    const cols = (side.collections ?? []).map((c) => h('div', { class: `panel collection${c.complete ? ' complete' : ''}` },
+      h('p', null, place(`collection:${c.id}`, `collection ${c.id}`, `Collection ${c.id}`),
+        ` ${describe(c)}${c.complete ? ` · complete, worth ${c.value}` : ` · ${count((c.cards ?? []).length, 'card')}, not complete yet`}`),
+      h('ul', { class: 'cards', 'aria-label': `collection ${c.id}` }, (c.cards ?? []).map((t) => aqCard(t)))));
+    out.push(h('div', { class: 'side' }, sub(ctx, `${who}: ${count(side.completed ?? 0, 'complete collection')} worth ${laid}, cache ${side.cache_taken ? 'taken' : count(side.cache_count ?? 0, 'card')}`),
+      cols.length ? h('div', { class: 'temples' }, cols) : h('p', { class: 'hint' }, 'no collection laid yet')));
   }
   if (view.seats) {
-    out.push(table('Hands and scores', ['Player', 'Cards in hand', 'Total'],
-      view.seats.map((s) => [seatName(ctx, s.seat), h('ul', { class: 'cards' }, backs(s.hand_count ?? 0)), String(view.totals?.[s.side] ?? '')])));
+    const sideOf = new Map((view.sides ?? []).map((s) => [s.side, s]));
+    out.push(table('Hands and scores', ['Player', 'Cards in hand', 'Laid this round', 'Total of past rounds'],
+      view.seats.map((s) => [seatName(ctx, s.seat), h('ul', { class: 'cards' }, backs(s.hand_count ?? 0)),
+        String((sideOf.get(s.side)?.collections ?? []).filter((c) => c.complete).reduce((a, c) => a + (c.value ?? 0), 0)),
+        String(view.totals?.[s.side] ?? 0)]), ctx));
   }
   return out;
 }

@@ -3,17 +3,37 @@
 // backs, dice faces, small tables.
 import { h, wide } from '../js/dom.js';
 
-// A card: {suit: css suit key, symbol, value, name (spoken), note}.
-export function card({ suit = 'grey', symbol = '◆', value = '', name, note }) {
-  return h('li', null, h('span', { class: `card suit-${suit}`, role: 'img', 'aria-label': name ?? `${value}` },
-    h('span', { class: 'sym', 'aria-hidden': 'true' }, symbol),
+// A card: {suit: css suit key, symbol, value, name (spoken), note,
+// piece}. piece is the key moves name it by (pieces.js, "card:blue2"):
+// a card a legal move names becomes a button to touch (moves.js).
+export function card({ suit = 'grey', symbol = '◆', value = '', name, note, piece }) {
+  return h('li', null, h('span', { class: `card suit-${suit}`, role: 'img', 'aria-label': name ?? `${value}`, 'data-piece': piece },
+    h('span', { class: 'sym', 'aria-hidden': 'true' }, symbol), ' ',
     h('span', { class: 'val', 'aria-hidden': 'true' }, value),
-    note ? h('span', { class: 'note', 'aria-hidden': 'true' }, note) : null));
+    note ? [' ', h('span', { class: 'note', 'aria-hidden': 'true' }, note)] : null));
 }
 
-export function cardRow(label, cards) {
-  return h('div', null, h('h4', null, label),
-    cards.length ? h('ul', { class: 'cards', 'aria-label': label }, cards) : h('p', { class: 'hint' }, 'none'));
+// A heading inside the board: h3 under the page's "Your view" h2, h4
+// under a replay's seat panel (an h3), so heading levels never skip.
+export function sub(ctx, text, attrs) {
+  return h(ctx?.replay ? 'h4' : 'h3', attrs ?? null, text);
+}
+
+// "1 card", "2 cards".
+export function count(n, one, many = `${one}s`) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+export function cardRow(label, cards, ctx, empty = 'none') {
+  return h('div', null, sub(ctx, label),
+    cards.length ? h('ul', { class: 'cards', 'aria-label': label }, cards) : h('p', { class: 'hint' }, empty));
+}
+
+// A place on the table a move can name (a castle, a collection, a
+// quest): its name in a frame, a button once a legal move names it;
+// label is what it is called then.
+export function place(key, label, text) {
+  return h('span', { class: 'place', 'data-piece': key, 'data-label': label }, text);
 }
 
 export function backs(count, what = 'hidden card') {
@@ -22,11 +42,12 @@ export function backs(count, what = 'hidden card') {
 }
 
 // A die showing face (a label such as "2 quiddity").
-export function die(face, name, note) {
-  return h('li', null, h('span', { class: 'die', role: 'img', 'aria-label': `${name}: ${face}${note ? `, ${note}` : ''}` },
-    h('span', { class: 'face', 'aria-hidden': 'true' }, face),
+export function die(face, name, note, piece) {
+  // Named in the order it reads, so a touched die says what it shows.
+  return h('li', null, h('span', { class: 'die', role: 'img', 'aria-label': `${face} ${name}${note ? ` ${note}` : ''}`, 'data-piece': piece },
+    h('span', { class: 'face', 'aria-hidden': 'true' }, face), ' ',
     h('span', { 'aria-hidden': 'true' }, name),
-    note ? h('span', { class: 'hint', 'aria-hidden': 'true' }, note) : null));
+    note ? [' ', h('span', { class: 'hint', 'aria-hidden': 'true' }, note)] : null));
 }
 
 export function seatName(ctx, seat) {
@@ -36,8 +57,11 @@ export function seatName(ctx, seat) {
   return seat === ctx.seat && !ctx.replay ? `${name} (you)` : name;
 }
 
-export function table(caption, head, rows) {
+// A table; its scrolling box is named by caption, and in a replay (every
+// seat's view side by side) by the seat too, so no two share a name.
+export function table(caption, head, rows, ctx) {
+  const label = ctx?.replay ? `${caption}, ${seatName(ctx, ctx.seat)}'s view` : caption;
   return wide(h('table', null, h('caption', null, caption),
     h('thead', null, h('tr', null, head.map((t) => h('th', { scope: 'col' }, t)))),
-    h('tbody', null, rows.map((r) => h('tr', null, r.map((c) => h('td', null, c)))))), caption);
+    h('tbody', null, rows.map((r) => h('tr', null, r.map((c) => h('td', null, c)))))), label);
 }

@@ -22,11 +22,13 @@
 //     since names and views come from the server and other players.
 //     match.js puts it in a section with the class `game-<name>`; a game
 //     without a module is shown as the view's JSON.
+//     The pieces a legal move can name (pieces.js: "card:blue2",
+//     "die:17", "slot:0.1.0", "place:castle") are drawn with their key
+//     (common.js card/die `piece`, place()): moves.js turns those into
+//     buttons to touch; a piece the drawing lacks gets a button in the
+//     move panel, so every legal move can be made by touching.
 //   hand(view) (optional): the seat's cards by the names moves use (for
-//     example "R3"), from its own view. With it, match.js offers the hand
-//     as checkboxes to build "play CARD …" and "discard CARD" moves
-//     (moves.js); without it (Quarriors, Artifact Stack) only the listed
-//     legal moves are offered.
+//     example "R3"), from its own view.
 //
 // Other exports (the cards' drawings) are the module's own helpers;
 // common.js holds what the games share.

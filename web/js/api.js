@@ -54,6 +54,13 @@ export function onKeyRefused(handler) {
   keyRefused = handler;
 }
 
+// Told whether the server answered (true) or could not be reached
+// (false), after every request: the app shows an offline mark.
+let reachability = null;
+export function onReachability(handler) {
+  reachability = handler;
+}
+
 // method path [body object] → the parsed JSON answer (null for 204), or
 // throws ApiError. key (keys.js identity or new key) signs when given.
 export async function call(method, path, { body, key, prefer } = {}) {
@@ -67,8 +74,10 @@ export async function call(method, path, { body, key, prefer } = {}) {
   try {
     response = await fetch(url, { method, headers, body: text, cache: 'no-store' });
   } catch (e) {
+    reachability?.(false);
     throw new ApiError(0, 'unreachable', 'the server cannot be reached; check your connection and try again');
   }
+  reachability?.(true);
   if (response.status === 204) return null;
   let json = null;
   try {

@@ -1,16 +1,22 @@
-// log.js: a match's events as lines people read.
+// log.js: a match's events as lines people read: the server's sentence
+// when it sends one (a seat's view "log", an event's "text", both told by
+// the engine as the mails are), else a line made here from the event.
 import { h, when } from './dom.js';
 
 function who(seats, seat) {
   if (seat === null || seat === undefined) return 'the service';
   const s = seats?.find((x) => x.seat === seat);
-  return s?.name ? `${s.name} (seat ${seat})` : `seat ${seat}`;
+  return s?.name ?? `seat ${seat}`;
 }
 
 function actionText(action) {
   if (!action) return '';
   if (typeof action === 'string') return action;
-  return Object.entries(action).map(([k, v]) => (k === 'type' ? v : `${k} ${typeof v === 'object' ? JSON.stringify(v) : v}`)).join(' ');
+  // As the notation writes it: the verb, then its words ("go castle",
+  // "play thief 7", "dig 0.1.0").
+  const words = Object.entries(action).filter(([k]) => k !== 'type')
+    .map(([, v]) => (Array.isArray(v) ? v.join(' ') : typeof v === 'object' && v !== null ? JSON.stringify(v) : v));
+  return [action.type, ...words].filter((w) => w !== undefined && w !== '').join(' ');
 }
 
 export function eventLine(e, seats) {
@@ -29,7 +35,7 @@ export function eventLine(e, seats) {
     case 'decided': return `the sealed choices of ${d.decision} were applied`;
     case 'timeout': return `${who(seats, e.seat)} ran out of time: ${d.action ?? ''}`;
     case 'forfeited': return `${who(seats, e.seat)} forfeited: ${d.reason ?? ''}`;
-    case 'finished': return `the match is over: scores ${(d.result?.scores ?? []).join(', ')}`;
+    case 'finished': return finishedLine(d.result, seats);
     case 'aborted': return `an admin aborted the match: ${d.reason ?? ''}`;
     case 'rewound': return `an admin rewound the match to event ${d.to_seq}: ${d.reason ?? ''}`;
     case 'seat_replaced': return `an admin gave ${who(seats, e.seat)} to another player`;
@@ -37,6 +43,23 @@ export function eventLine(e, seats) {
   }
 }
 
-export function logItem(e, seats) {
-  return h('li', null, h('time', { datetime: e.at }, when(e.at)), ` · ${eventLine(e, seats)}`);
+function finishedLine(result, seats) {
+  const r = result ?? {};
+  const first = r.ranking?.[0] ?? [];
+  const won = first.length === 1 ? `${who(seats, first[0])} won` : first.length ? `${first.map((s) => who(seats, s)).join(' and ')} share the win` : 'the match is over';
+  const scores = (r.scores ?? []).map((n, s) => `${who(seats, s)} ${n}`).join(', ');
+  return [`${won}${scores ? ` (${scores})` : ''}.`, r.reason, r.tie_break].filter(Boolean).join(' ');
+}
+
+// The sentence for event e: told (a seat's log entry {seq, seat, text}
+// or undefined), then the event's public "text", then the page's line.
+export function logText(e, told, seats) {
+  if (typeof told?.text === 'string' && told.text) return told.text;
+  if (typeof e.text === 'string' && e.text) return e.text;
+  const line = eventLine(e, seats);
+  return `${line.charAt(0).toUpperCase()}${line.slice(1)}${/[.!?]$/.test(line) ? '' : '.'}`;
+}
+
+export function logItem(e, text) {
+  return h('li', { 'data-seq': e.seq }, h('time', { datetime: e.at }, when(e.at)), ` · ${text}`);
 }

@@ -5,8 +5,9 @@
 import { h, fill, announce, when, wide } from '../dom.js';
 import { call, ApiError } from '../api.js';
 import { gameModule } from '../../games/index.js';
-import { movesPanel } from '../moves.js';
-import { logItem } from '../log.js';
+import { movesPanel, newChoice } from '../moves.js';
+import { logItem, logText } from '../log.js';
+import { keep, restore } from '../keep.js';
 import { rememberMatch } from './start.js';
 
 // A match that moved a moment ago is likely to move again soon: it is
@@ -28,7 +29,7 @@ function seatLabel(match, seat, mine) {
 function statusLine(match, mine) {
   const p = match.pending;
   if (match.status === 'open') return `Waiting for players: ${match.seats.filter((s) => s.player).length} of ${match.seat_count} seated.`;
-  if (match.status === 'finished') return 'The match is over.';
+  if (match.status === 'finished') return winnerLine(match, mine);
   if (match.status === 'aborted') return 'The match was aborted.';
   if (!p || p.wait === 'nobody') return '';
   if (p.wait === 'simultaneous') {
@@ -36,6 +37,26 @@ function statusLine(match, mine) {
   }
   const yours = p.seats.includes(mine);
   return `${yours ? 'Your turn. ' : ''}Waiting for ${p.seats.map((s) => seatLabel(match, s, mine)).join(', ')}: ${p.prompt ?? ''}`;
+}
+
+// Who won, by name, the final scores and why it ended (rules.h result():
+// ranking best first, seats sharing a place share an array).
+export function winnerLine(match, mine) {
+  const r = match.result ?? {};
+  const name = (seat) => (seat === mine ? 'You' : seatLabel(match, seat, null));
+  const first = r.ranking?.[0] ?? [];
+  let who = 'The match is over.';
+  if (first.length === 1) who = `${name(first[0])} won.`;
+  else if (first.length > 1) who = `${first.map(name).join(' and ')} share the win.`;
+  const scores = (r.scores ?? []).length
+    ? `Final scores: ${(match.seats ?? []).map((s) => `${seatLabel(match, s.seat, null)} ${r.scores[s.seat] ?? '—'}`).join(', ')}.` : '';
+  return [who, scores, r.reason ?? '', r.tie_break ? `Tie-break: ${r.tie_break}` : ''].filter(Boolean).join(' ');
+}
+
+// "45 min", "3 h": a time bank under an hour is not "0 h".
+function duration(seconds) {
+  const s = Number(seconds) || 0;
+  return s < 3600 ? `${Math.round(s / 60)} min` : `${Math.round(s / 3600)} h`;
 }
 
 function seatsTable(match, mine) {
@@ -46,14 +67,14 @@ function seatsTable(match, mine) {
     h('thead', null, h('tr', null, ['Seat', 'Player', 'To act', 'Clock', scores ? 'Score' : null].filter(Boolean).map((t) => h('th', { scope: 'col' }, t)))),
     h('tbody', null, match.seats.map((s) => {
       const c = clocks.get(s.seat);
-      const clock = c?.waiting ? `due ${when(c.waiting.due_at)}` : c ? `time bank ${Math.round(c.time_bank_seconds / 3600)} h` : '—';
+      const clock = c?.waiting ? `due ${when(c.waiting.due_at)}` : c ? `time bank ${duration(c.time_bank_seconds)}` : '—';
       return h('tr', null, h('td', null, String(s.seat)), h('td', null, seatLabel(match, s.seat, mine)),
         h('td', { class: waiting.has(s.seat) ? 'turn-mark' : null }, waiting.has(s.seat) ? 'to act' : match.pending?.committed?.includes(s.seat) ? 'sealed ✓' : ''),
         h('td', null, clock), scores ? h('td', null, String(scores[s.seat] ?? '')) : null);
     }))), 'Players');
 }
 
-function sealedPanel(match, mine) {
+function sealedPanel(match, mine, sealedText) {
   const p = match.pending;
   const committed = p.committed ?? [];
   return h('div', { class: 'sealed panel', 'aria-labelledby': 'sealed-title' },
@@ -61,22 +82,35 @@ function sealedPanel(match, mine) {
     h('p', null, 'Every player chooses in secret. The server keeps each choice sealed (only a commitment is published) until everyone has chosen; then all are revealed together.'),
     h('p', null, `Committed: ${committed.length ? committed.map((s) => seatLabel(match, s, mine)).join(', ') : 'nobody yet'}.`),
     h('p', null, `Still to choose: ${(p.seats ?? []).length ? p.seats.map((s) => seatLabel(match, s, mine)).join(', ') : 'nobody'}.`),
-    committed.includes(mine) ? h('p', { class: 'ok' }, 'Your choice is sealed.') : null);
+    committed.includes(mine) ? h('p', { class: 'ok', id: 'sealed-echo' }, sealedText ? `Sealed: ${sealedText}` : 'Your choice is sealed.') : null);
+}
+
+// What this browser sealed, by match and decision ("t3-location"): the
+// server keeps it sealed from everyone, this page included, until the
+// reveal, so the page remembers what it sent.
+function sealedKey(id, decision) {
+  return `pbem.sealed.${id}.${decision}`;
 }
 
 export async function matchPage(main, app, id) {
   const head = h('div');
   const board = h('div');
   const errors = h('p', { class: 'error', role: 'alert', id: 'move-error', hidden: true });
-  const logList = h('ol', { class: 'log', 'aria-label': 'Log', tabindex: 0 });
-  main.append(head, errors, board,
-    h('section', { 'aria-labelledby': 'log-title' }, h('h2', { id: 'log-title' }, 'Log'), logList));
+  const since = h('section', { 'aria-labelledby': 'since-title', id: 'since', hidden: true });
+  const logList = h('ol', { class: 'log', 'aria-label': 'Log, oldest first', tabindex: 0 });
+  main.append(head, errors, since, board,
+    h('section', { 'aria-labelledby': 'log-title' }, h('h2', { id: 'log-title' }, 'Log'),
+      h('p', { class: 'hint' }, 'Newest at the bottom.'), logList));
   let after = 0;
   let match = null;
+  let seatView = null;
+  let mine = null;
   let busy = false;
   let lastChange = Date.now();
+  let lastSigned = Date.now();
   const events = [];
-  let drawnNames = null;
+  // The move being made: kept across live updates (moves.js).
+  const choice = newChoice();
 
   // Loads and polls run one at a time, in order: the timer and a move of
   // one's own may both ask, and an older answer must not be drawn over a
@@ -93,39 +127,90 @@ export async function matchPage(main, app, id) {
 
   async function loadNow() {
     match = await call('GET', `/v1/matches/${id}`);
-    const mine = app.me ? match.seats.find((s) => s.player === app.me.player)?.seat ?? null : null;
-    let view = null;
+    mine = app.me ? match.seats.find((s) => s.player === app.me.player)?.seat ?? null : null;
+    seatView = null;
     if (mine !== null && match.status !== 'open') {
-      view = await call('GET', `/v1/matches/${id}/view`, { key: app.me });
-      match = view;
+      seatView = await call('GET', `/v1/matches/${id}/view`, { key: app.me });
+      lastSigned = Date.now();
+      match = seatView;
     }
     // Drawn again only when something changed: a redraw for nothing would
     // take the control a player is on, or the move they are typing.
-    const key = `${match.head.seq}/${match.status}/${mine}`;
+    const key = `${match.head.seq}/${match.status}/${mine}/${JSON.stringify(match.seats.map((s) => s.name ?? null))}`;
     if (key !== drawnKey) {
       drawnKey = key;
-      draw(mine, view);
+      draw();
+      drawLog();
     }
-    // A seat taken since the log was drawn: its lines name the player now.
-    const seatNames = JSON.stringify(match.seats.map((s) => s.name ?? null));
-    if (seatNames !== drawnNames) {
-      drawnNames = seatNames;
-      logList.replaceChildren(...events.map((e) => logItem(e, match.seats)));
+  }
+
+  // Each event as a sentence: told to this seat when the view carries its
+  // log ("You drew mask and blue5."), else the public sentence, else the
+  // page's own line for it.
+  function textOf(e) {
+    const told = seatView?.log?.find?.((x) => x.seq === e.seq);
+    return logText(e, told, match?.seats);
+  }
+
+  function drawLog() {
+    // Scrolled to the newest, unless the reader scrolled up to read.
+    const atEnd = logList.scrollHeight - logList.scrollTop - logList.clientHeight < 8;
+    logList.replaceChildren(...events.map((e) => logItem(e, textOf(e))));
+    if (atEnd || !logList.dataset.drawn) logList.scrollTop = logList.scrollHeight;
+    logList.dataset.drawn = '1';
+    drawSince();
+  }
+
+  // "Since your last turn": what the others did after this seat's own
+  // last move, on top, as the turn mail has it.
+  function drawSince() {
+    if (mine === null || !match || match.status === 'open') {
+      since.hidden = true;
+      return;
     }
+    let from = seatView?.since_seq;
+    if (from === undefined) {
+      const own = events.filter((e) => e.seat === mine && (e.kind === 'move' || e.kind === 'committed'));
+      from = own.length ? own[own.length - 1].seq : 0;
+    }
+    const told = seatView?.log ?? null;
+    const lines = told
+      ? told.filter((x) => x.seq > from && x.seat !== mine).map((x) => ({ seq: x.seq, text: x.text }))
+      : events.filter((e) => e.seq > from && e.seat !== mine && e.seat !== null && e.seat !== undefined)
+        .map((e) => ({ seq: e.seq, text: textOf(e) }));
+    if (!lines.length || !from) {
+      since.hidden = true;
+      return;
+    }
+    since.hidden = false;
+    fill(since, h('h2', { id: 'since-title' }, 'Since your last turn'),
+      h('ul', null, lines.slice(-20).map((l) => h('li', null, l.text))));
   }
 
   async function play(body, text) {
     if (busy) return;
     busy = true;
     errors.hidden = true;
+    const p = match.pending;
+    const sealing = p?.wait === 'simultaneous';
     try {
       await call('POST', `/v1/matches/${id}/moves`, { body: { seq: match.head.seq, ...body }, key: app.me });
-      announce(`Played: ${text}`);
+      if (sealing) {
+        try {
+          sessionStorage.setItem(sealedKey(id, p.decision), text);
+        } catch (e) {
+          /* a browser without storage only loses the echo */
+        }
+      }
+      announce(sealing ? `Sealed: ${text}` : `Played: ${text}`);
+      // Emptied in place: a panel drawn meanwhile by a poll holds it too.
+      Object.assign(choice, newChoice());
       await poll();
       await load();
     } catch (e) {
       errors.hidden = false;
       errors.textContent = e.message;
+      if (e instanceof ApiError && e.code === 'unreachable') errors.dataset.offline = '1';
       announce(`Refused: ${e.message}`);
       if (e instanceof ApiError && e.code === 'stale_seq') await load();
     } finally {
@@ -146,24 +231,25 @@ export async function matchPage(main, app, id) {
     }
   }
 
-  function draw(mine, view) {
-    // A redraw replaces the element a keyboard user stood on: they land on
-    // the match's state line instead of the top of the page.
-    const hadFocus = main.contains(document.activeElement) && document.activeElement !== main &&
-      (head.contains(document.activeElement) || board.contains(document.activeElement));
-    drawNow(mine, view);
-    if (hadFocus && !main.contains(document.activeElement)) document.getElementById('match-status')?.focus();
+  function draw() {
+    // A redraw must not lose what the player was doing: the focus, the
+    // open details, the scroll (keep.js) and the half-made move (choice).
+    const kept = keep(main);
+    drawNow();
+    restore(main, kept);
+    if (kept.hadFocus && !main.contains(document.activeElement)) document.getElementById('match-status')?.focus();
   }
 
-  function drawNow(mine, view) {
+  function drawNow() {
     const game = gameModule(match.game);
-    const ctx = { seat: mine, seats: names(match) };
+    const view = seatView;
+    const ctx = { seat: mine, seats: names(match), over: match.status === 'finished' };
     // What the page shows, for tests and styles: the head it was drawn at.
     document.getElementById('main').dataset.seq = String(match.head.seq);
     document.getElementById('main').dataset.status = match.status;
     fill(head,
       h('h1', null, `${match.title ?? game?.title ?? match.game} · ${id}`),
-      h('p', { id: 'match-status', tabindex: -1 }, statusLine(match, mine)),
+      h('p', { id: 'match-status', tabindex: -1, class: match.status === 'finished' ? 'winner' : null }, statusLine(match, mine)),
       seatsTable(match, mine));
     if (match.status === 'open') {
       head.append(h('p', null, 'Invitation link: ', h('a', { href: `/matches/${id}`, id: 'invite-link' }, `${location.origin}/matches/${id}`)));
@@ -175,54 +261,87 @@ export async function matchPage(main, app, id) {
       head.append(h('p', null, h('a', { href: `/matches/${id}/replay`, id: 'replay-link' }, 'Replay the match move by move and check it')));
     }
     fill(board);
-    const drawn = match.view ?? view?.view;
     const shown = view ? view.view : match.view;
+    let table = null;
     if (shown && game) {
-      board.append(h('section', { 'aria-labelledby': 'board-title', class: `board game-${match.game}` },
-        h('h2', { id: 'board-title' }, view ? 'Your view' : 'The table'), game.draw(shown, ctx)));
-    } else if (drawn) {
-      board.append(h('pre', { class: 'text' }, JSON.stringify(drawn, null, 2)));
+      table = h('section', { 'aria-labelledby': 'board-title', class: `board game-${match.game}` },
+        h('h2', { id: 'board-title' }, view ? 'Your view' : 'The table'), game.draw(shown, ctx));
+      board.append(table);
+    } else if (shown) {
+      board.append(h('pre', { class: 'text' }, JSON.stringify(shown, null, 2)));
     }
     const p = match.pending;
-    if (p?.wait === 'simultaneous' && match.status === 'active') board.append(sealedPanel(match, mine));
+    const sealedText = p?.wait === 'simultaneous' && p.committed?.includes(mine) ? sealedEcho(p.decision) : null;
+    if (p?.wait === 'simultaneous' && match.status === 'active') board.append(sealedPanel(match, mine, sealedText));
     if (view && match.status === 'active') {
       const mayAct = p?.seats?.includes(mine) && (view.legal?.moves?.length || view.legal?.forms?.length);
       if (mayAct) {
-        board.append(h('section', { 'aria-labelledby': 'moves-title', id: 'moves' },
-          h('h2', { id: 'moves-title' }, p.wait === 'simultaneous' ? 'Your sealed choice' : 'Your move'),
-          movesPanel(view.legal, play, { sealed: p.wait === 'simultaneous', hand: game?.hand?.(view.view) ?? [] })));
+        const sealed = p.wait === 'simultaneous';
+        // After the table and held at the bottom of the screen while the
+        // table scrolls: what is chosen and the button that plays it stay
+        // in sight of the cards being touched (a phone shows few at once).
+        const moves = h('section', { 'aria-labelledby': 'moves-title', id: 'moves', class: 'moves-bar' },
+          h('h2', { id: 'moves-title' }, sealed ? 'Your sealed choice' : 'Your move'),
+          movesPanel(view.legal, play, { sealed, board: table, choice }));
+        if (table) table.after(moves);
+        else board.prepend(moves);
       } else {
-        board.append(h('p', { id: 'no-move' }, 'Nothing for you to do now; this page updates by itself.'));
+        Object.assign(choice, newChoice());
+        board.prepend(h('p', { id: 'no-move' }, 'Nothing for you to do now; this page updates by itself.'));
       }
     }
-    if (view?.text) board.append(h('details', null, h('summary', null, 'Your view as text'), h('pre', { class: 'text' }, view.text)));
+    if (view?.text) board.append(h('details', { 'data-keep': 'view-text' }, h('summary', null, 'Your view as text'), h('pre', { class: 'text' }, view.text)));
+  }
+
+  function sealedEcho(decision) {
+    try {
+      return sessionStorage.getItem(sealedKey(id, decision));
+    } catch (e) {
+      return null;
+    }
   }
 
   async function pollNow() {
     const page = await call('GET', `/v1/matches/${id}/events?after=${after}`);
     events.push(...page.events);
-    for (const e of page.events) logList.append(logItem(e, match?.seats));
+    for (const e of page.events) logList.append(logItem(e, textOf(e)));
     if (page.events.length) {
       after = page.events[page.events.length - 1].seq;
       lastChange = Date.now();
     }
-    return page.events.length > 0;
+    return page.events;
   }
 
   await load();
   await poll();
+  drawLog();
   let timer = null;
   let stopped = false;
+  // A page left open for a while: its key may have been revoked from
+  // another device. A signed question now and then finds out, and the app
+  // signs the browser out with a sentence (app.js onKeyRefused).
+  const KEY_CHECK_MS = 5000;
   const tick = async () => {
     if (stopped) return;
     if (document.visibilityState === 'visible' && !busy) {
       try {
-        if (await poll()) {
+        const fresh = await poll();
+        if (fresh.length) {
           await load();
-          announce('The match has moved on.');
+          drawLog();
+          const others = fresh.filter((e) => e.seat !== mine || mine === null);
+          if (others.length) announce(others.slice(-3).map((e) => textOf(e)).join(' '));
+        } else if (app.me && Date.now() - lastSigned > KEY_CHECK_MS) {
+          lastSigned = Date.now();
+          await call('GET', '/v1/players/me', { key: app.me });
+        }
+        // Reached again: an error left by an unreachable server goes.
+        if (errors.dataset.offline) {
+          errors.hidden = true;
+          delete errors.dataset.offline;
         }
       } catch (e) {
-        /* the next tick tries again */
+        /* the next tick tries again; api.js shows the offline mark */
       }
     }
     const quiet = Date.now() - lastChange > QUIET_AFTER_MS;

@@ -1,6 +1,7 @@
-// settings.js: notifications (channels, quiet hours, digest), vacations,
-// and this account's keys (list, revoke), and forgetting this browser's
-// key.
+// settings.js: the account's email (added or changed by a verified
+// link), notifications (channels, quiet hours, digest), webhooks,
+// vacations, this account's keys (list, revoke), and forgetting this
+// browser's key, refused when it is the account's only way in.
 import { h, fill, field, announce, when, wide } from '../dom.js';
 import { call } from '../api.js';
 import * as keys from '../keys.js';
@@ -100,13 +101,77 @@ async function vacations(app) {
   return section('v-title', 'Vacations', h('p', null, 'Your clocks stop in every match during a vacation.'), list, form);
 }
 
-async function keyList(app) {
+// The email: the way back in when a key is lost, and where "your turn"
+// mails go. The server mails a link to the new address; the address
+// changes when it is opened. The page shows what the server answered.
+function emailSection(app, me) {
+  const input = h('input', { type: 'email', id: 'e-email', required: true, maxlength: 254, autocomplete: 'email', value: me?.email ?? '' });
+  const err = h('p', { class: 'error', role: 'alert', hidden: true });
+  const ok = h('p', { class: 'ok', role: 'status', hidden: true });
+  const form = h('form', null,
+    h('p', { id: 'e-now' }, me?.email ? `Your email: ${me.email}.` : 'No email yet: if this browser loses its key, an email is the way back in.'),
+    field(me?.email ? 'New email' : 'Email', input, 'A link is mailed to it; the address is taken once you open the link.'),
+    h('button', { type: 'submit' }, me?.email ? 'Change the email' : 'Add the email'), err, ok);
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    err.hidden = true;
+    ok.hidden = true;
+    try {
+      const answer = await call('POST', '/v1/players/me/email', { body: { email: input.value.trim() }, key: app.me });
+      ok.hidden = false;
+      ok.textContent = answer?.message ?? `A link is on its way to ${input.value.trim()}: open it to confirm the address.`;
+    } catch (e) {
+      problem(err, e);
+    }
+  });
+  return section('e-title', 'Email', form);
+}
+
+async function webhooks(app) {
+  const list = h('div');
+  const err = h('p', { class: 'error', role: 'alert', hidden: true });
+  const secret = h('p', { class: 'ok', role: 'status', hidden: true, id: 'w-secret' });
+  const url = h('input', { type: 'url', id: 'w-url', required: true, maxlength: 2000, placeholder: 'https://' });
+  const format = h('select', { id: 'w-format' }, ['standard', 'slack', 'discord'].map((f) => h('option', { value: f }, f)));
+  const refresh = async () => {
+    try {
+      const w = (await call('GET', '/v1/players/me/webhooks', { key: app.me })).webhooks;
+      fill(list, w.length ? h('ul', null, w.map((x) => h('li', null, h('code', null, x.url),
+        ` · ${x.format ?? 'standard'}${x.scope === 'match' ? ` · match ${x.match}` : ''} · ${x.enabled ? 'on' : `off${x.disabled_reason ? ` (${x.disabled_reason})` : ''}`}`)))
+        : h('p', null, 'No webhook yet.'));
+    } catch (e) {
+      problem(err, e);
+    }
+  };
+  const form = h('form', null, field('Address told of your turns', url), field('Format', format),
+    h('button', { type: 'submit' }, 'Add the webhook'), err, secret);
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    err.hidden = true;
+    secret.hidden = true;
+    try {
+      const made = await call('POST', '/v1/players/me/webhooks', { body: { url: url.value.trim(), format: format.value }, key: app.me });
+      secret.hidden = false;
+      secret.textContent = `Added. Its signing secret, shown only now: ${made.webhook?.secret ?? ''}`;
+      url.value = '';
+      refresh();
+    } catch (e) {
+      problem(err, e);
+    }
+  });
+  await refresh();
+  return section('w-title', 'Webhooks', h('p', null, 'A webhook tells a program of yours (a bot, a chat channel) when it is your turn.'), list, form);
+}
+
+async function keyList(app, me) {
   const box = h('div');
+  let others = null;
   const refresh = async () => {
     try {
       const k = (await call('GET', '/v1/players/me/keys', { key: app.me })).keys;
+      others = k.filter((x) => !x.revoked_at && !x.current).length;
       fill(box, wide(h('table', null, h('caption', null, 'Keys that can sign for you'),
-        h('thead', null, h('tr', null, ['Key', 'Name', 'Added', 'State', ''].map((t) => h('th', { scope: 'col' }, t)))),
+        h('thead', null, h('tr', null, ['Key', 'Name', 'Added', 'State', 'Revoke'].map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', null, k.map((x) => h('tr', null, h('td', null, h('code', null, x.key_id)), h('td', null, x.name ?? ''),
           h('td', null, when(x.created_at)), h('td', null, x.revoked_at ? `revoked ${when(x.revoked_at)}` : x.current ? 'this browser' : 'active'),
           h('td', null, x.revoked_at || x.current ? null : h('button', { class: 'secondary', onclick: async () => {
@@ -123,17 +188,24 @@ async function keyList(app) {
     }
   };
   await refresh();
-  // Two steps: without an email address, a forgotten key is a lost account.
+  // Two steps, and none when this key is the only way in: with no other
+  // key and no email address, a forgotten key is a lost account.
+  const refusal = h('p', { class: 'error', role: 'alert', id: 'forget-refused', hidden: true });
   const really = h('button', { class: 'secondary', hidden: true, onclick: async () => {
     await keys.forget();
     await app.setIdentity(null);
     app.go('/');
   } }, 'Yes, forget the key: I can sign in again by mail');
-  const forget = h('button', { class: 'secondary', onclick: () => {
+  const forget = h('button', { class: 'secondary', id: 'forget-key', onclick: () => {
+    if (!me?.email && others === 0) {
+      refusal.hidden = false;
+      refusal.textContent = 'This key is the only way into your account: there is no other key and no email. Add an email above (or sign in on another device) first, or the account is lost for good.';
+      return;
+    }
     really.hidden = false;
     really.focus();
   } }, 'Forget this browser\'s key…');
-  return section('k-title', 'Keys', box, h('p', null, 'Forgetting the key signs this browser out for good; use a sign-in link to come back.'), h('div', { class: 'row' }, forget, really));
+  return section('k-title', 'Keys', box, h('p', null, 'Forgetting the key signs this browser out; use a sign-in link mailed to you, or another device, to come back.'), h('div', { class: 'row' }, forget, really), refusal);
 }
 
 export async function settingsPage(main, app) {
@@ -145,9 +217,18 @@ export async function settingsPage(main, app) {
   main.append(h('p', null, `Signed in as ${app.me.name} (${app.me.player}).`));
   // One request after the other: a key revoked elsewhere signs the page
   // out at the first, and the rest is not asked for.
+  let me = null;
+  try {
+    me = await call('GET', '/v1/players/me', { key: app.me });
+  } catch (e) {
+    if (!app.me) return;
+  }
+  main.append(emailSection(app, me));
   main.append(await notifications(app));
+  if (!app.me) return;
+  main.append(await webhooks(app));
   if (!app.me) return;
   main.append(await vacations(app));
   if (!app.me) return;
-  main.append(await keyList(app));
+  main.append(await keyList(app, me));
 }

@@ -36,7 +36,7 @@ function registerForm(app) {
   const form = h('form', { 'aria-labelledby': 'register-title' },
     h('h3', { id: 'register-title' }, 'New here: make a key and register'),
     h('p', null, 'No password: this browser makes a signing key that cannot leave it, and every move you make is signed with it.'),
-    field('Your name (others see it)', name),
+    field('Your name (others see it)', name, 'Up to 40 characters.'),
     field('Email (optional)', email, 'For "your turn" mails and to sign in on another device.'),
     h('button', { type: 'submit' }, 'Register this browser'), err);
   form.addEventListener('submit', async (event) => {
