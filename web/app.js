@@ -8,11 +8,13 @@ import { startPage, gamesPage, myMatchesPage } from './js/pages/start.js';
 import { matchPage } from './js/pages/match.js';
 import { replayPage } from './js/pages/replay.js';
 import { settingsPage } from './js/pages/settings.js';
+import { rulesPage } from './js/pages/rules.js';
 import { signInPage } from './js/pages/signin.js';
 
 const routes = [
   [/^\/$/, () => startPage],
   [/^\/games$/, () => gamesPage],
+  [/^\/games\/([a-z_]+)$/, () => rulesPage],
   [/^\/me$/, () => myMatchesPage],
   [/^\/settings$/, () => settingsPage],
   [/^\/sign-in\/([A-Za-z0-9_-]+)$/, () => signInPage],

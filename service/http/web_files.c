@@ -98,6 +98,10 @@ static bool page_path(const char *url)
         strcmp(url, "/me") == 0 || strcmp(url, "/games") == 0)
         return true;
     const char *rest;
+    if (starts_with(url, "/games/")) {
+        rest = url + strlen("/games/");
+        return segment_of(&rest, 64) && *rest == '\0';
+    }
     if (starts_with(url, "/sign-in/")) {
         rest = url + strlen("/sign-in/");
         return segment_of(&rest, 128) && *rest == '\0';

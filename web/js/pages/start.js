@@ -174,6 +174,7 @@ export async function gamesPage(main) {
     h('h2', { id: `g-${g.name}` }, g.title),
     h('p', null, `${g.min_seats} to ${g.max_seats} players.`),
     h('p', null, gameModule(g.name)?.summary ?? ''),
+    h('p', null, h('a', { href: g.rules_page ?? `/games/${g.name}` }, `The rules of ${g.title} in short`)),
     Object.keys(g.options ?? {}).length ? h('dl', null, Object.entries(g.options).map(([n, s]) => [
       h('dt', null, n.replaceAll('_', ' ')), h('dd', null, `${s.description ?? ''} (default ${JSON.stringify(s.default)})`)])) : null))));
 }
