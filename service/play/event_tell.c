@@ -196,7 +196,16 @@ static void tell_service(const json_t *event, int actor, int v,
     const char *kind = kind_of(event);
     const char *reason = data_str(event, "reason");
     if (strcmp(kind, "created") == 0) {
-        say(s, "The match was created.");
+        /* What kind of match, for someone who opens its log first. */
+        const char *game = data_str(event, "game");
+        const rules_engine *engine = game != NULL ? rules_find(game) : NULL;
+        json_int_t players = json_integer_value(
+            json_object_get(json_object_get(event, "data"), "seats"));
+        if (engine != NULL && players > 0)
+            say(s, "A match of %s for %d players was created.",
+                engine->title, (int)players);
+        else
+            say(s, "The match was created.");
     } else if (strcmp(kind, "joined") == 0) {
         name(s, actor, v, names, seats, true);
         say(s, " joined the match.");

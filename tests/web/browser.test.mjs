@@ -310,6 +310,22 @@ await t.test('the start and games pages: the games with their rules summaries, n
     assert(titles.some((x) => x.startsWith(g)), `the games page lacks ${g}: ${titles.join(', ')}`);
   }
   await expectNoAxe(alice, 'the games page');
+  // Each game's rules in short, a link away, the notation's examples
+  // kept as written.
+  await alice.page.click('a[href="/games/antiquity_quest"]');
+  await alice.page.waitForSelector('article.rules pre.notation');
+  const heading = await alice.page.$eval('h1', (x) => x.textContent);
+  assert(heading === 'Antiquity Quest: the rules in short', `the rules page is headed "${heading}"`);
+  const examples = await alice.page.$$eval('article.rules pre.notation', (ps) => ps.map((x) => x.textContent).join('\n'));
+  assert(examples.includes('play red1 red3 red5'), `the notation's examples are not shown: ${examples}`);
+  await expectNoAxe(alice, 'a game\'s rules page');
+  await bob.page.goto(`${server.origin}/games/quarriors`);
+  await bob.page.waitForSelector('article.rules h2');
+  const overflow = await bob.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert(overflow <= 1, `at phone width the rules page is ${overflow}px wider than the screen`);
+  await expectNoAxe(bob, 'a game\'s rules page at phone width');
+  await shot(bob, 'rules_quarriors_phone');
+  await shot(alice, 'rules_antiquity_quest');
   await alice.page.goto(`${server.origin}/`);
   await alice.page.waitForSelector('#new-match');
   await expectNoAxe(alice, 'the start page');
@@ -739,7 +755,7 @@ await t.test('a spectator sees the public page, the log as sentences, and moves 
   await spectator.page.goto(artifactLink);
   await spectator.page.waitForFunction(() => document.querySelectorAll('.log li').length > 3);
   const read = await spectator.page.$$eval('.log li', (l) => l.map((x) => x.textContent));
-  assert(read.some((l) => /Alice created the match|Alice .*created/.test(l)), `the log does not read: ${read.slice(0, 3).join(' / ')}`);
+  assert(read.some((l) => /A match of Artifact Stack for 2 players was created/.test(l)), `the log does not read: ${read.slice(0, 3).join(' / ')}`);
   assert(await spectator.page.$('#moves') === null, 'a spectator gets move controls');
   await expectNoAxe(spectator, 'the public match page');
   both.pop();

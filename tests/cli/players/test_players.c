@@ -133,7 +133,9 @@ Test(pbem_players, two_players_play_a_match_to_the_end, .timeout = 60)
     }
     /* created, two joins, started, the moves, finished */
     cr_expect_eq(event_lines, moves + 5, "%s", w.out);
-    cr_expect(strstr(w.out, "#1    The match was created.\n") == w.out, "%s",
+    cr_expect(strstr(w.out, "#1    A match of Artifact Stack for 2 players "
+                            "was created.\n") == w.out,
+              "%s",
               w.out);
     cr_expect(strstr(w.out, "#2    Alice joined the match.\n") != NULL, "%s",
               w.out);

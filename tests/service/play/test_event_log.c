@@ -79,7 +79,7 @@ Test(event_log, every_event_is_told_and_a_move_answers_what_it_did,
     }
     cr_expect_str_eq(
         json_string_value(json_object_get(json_array_get(events, 0), "text")),
-        "The match was created.");
+        "A match of Artifact Stack for 2 players was created.");
     char joined[64];
     snprintf(joined, sizeof joined, "%s joined the match.", t.players[1].name);
     cr_expect_str_eq(
