@@ -174,13 +174,18 @@ static bool harmless(const char *text)
     return all;
 }
 
-/* Whether name passes the rule every player's name meets
- * (players_name_ok), which the stripping below may not cover whole. */
-static bool fit_to_show(const char *name)
+/* Whether name passes the rule every new player's name meets
+ * (players_name_normal), which the stripping below may not cover whole;
+ * name becomes its normal form. */
+static bool fit_to_show(char *name)
 {
     json_t *value = json_string(name);
-    bool ok = value != NULL && players_name_ok(value);
+    char normal[NAMES_MAX_BYTES];
+    apierr err;
+    bool ok = value != NULL && players_name_normal(value, normal, &err);
     json_decref(value);
+    if (ok)
+        snprintf(name, NAMES_MAX_BYTES, "%s", normal);
     return ok;
 }
 
