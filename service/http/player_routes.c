@@ -7,6 +7,7 @@
 #include "notify/notify_outbox.h"
 #include "notify/notify_settings.h"
 #include "notify/webhooks.h"
+#include "play/email_links.h"
 #include "play/keys.h"
 #include "play/my_matches.h"
 #include "play/players.h"
@@ -32,6 +33,38 @@ void player_routes_me(const route_call *call, answer *out)
 {
     apierr err;
     answer_result(out, 200, keys_me(call->who, &err), &err);
+}
+
+void player_routes_change_email(const route_call *call, answer *out)
+{
+    apierr err;
+    json_t *result = email_links_request(call->who, call->request, &err);
+    /* 202 when a link went out: the change waits for it. */
+    answer_result(out,
+                  json_object_get(result, "email_pending") != NULL ? 202 : 200,
+                  result, &err);
+}
+
+/* The link in the mail: a page whose button POSTs, so that a program
+ * following links in mail confirms nothing. */
+void player_routes_email_page(const route_call *call, answer *out)
+{
+    apierr err;
+    char *page = email_links_page(route_query(call, "token"), &err);
+    if (page == NULL) {
+        answer_apierr(out, &err);
+        return;
+    }
+    out->status = 200;
+    out->body = page;
+    out->content_type = "text/html; charset=utf-8";
+}
+
+void player_routes_confirm_email(const route_call *call, answer *out)
+{
+    apierr err;
+    answer_result(out, 200,
+                  email_links_confirm(route_query(call, "token"), &err), &err);
 }
 
 void player_routes_my_matches(const route_call *call, answer *out)

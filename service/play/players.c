@@ -6,6 +6,7 @@
 
 #include "core/log.h"
 #include "notify/mail.h"
+#include "play/email_links.h"
 #include "play/retry.h"
 #include "store/db.h"
 #include "store/players.h"
@@ -133,14 +134,21 @@ json_t *players_register(const caller *who, const json_t *body,
     char key_id[40], ref[32];
     if (!store_begin(conn, err))
         return NULL;
-    if (!store_create_player(conn, name, email, public_key, &player_id, key_id,
-                             err)) {
+    /* The address is the account's only once a link mailed to it is
+     * opened (email_links.h): until then it gets that link and nothing
+     * else. */
+    if (!store_create_player(conn, name, NULL, public_key, &player_id, key_id,
+                             err) ||
+        (email != NULL &&
+         !email_links_offer(conn, player_id, name, email, err))) {
         store_rollback(conn);
         return NULL;
     }
     store_player_ref(player_id, ref);
-    json_t *answer = json_pack("{s:s,s:s,s:s}", "id", ref, "name", name,
-                               "key_id", key_id);
+    json_t *answer = json_pack("{s:s,s:s,s:s,s:n}", "id", ref, "name", name,
+                               "key_id", key_id, "email");
+    if (email != NULL)
+        json_object_set_new(answer, "email_pending", json_string(email));
     /* The answer is kept with the nonce: a retry after a lost answer gets
      * it again instead of "already registered". */
     if (!retry_commit(conn, who, NULL, 201, answer, err)) {

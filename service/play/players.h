@@ -46,7 +46,10 @@ bool players_name_fits_match(const char *name, const char *what,
                              apierr *err);
 
 /* Registers a player with public_key (players_registration_key of body)
- * under the normal form of its name (players_name_normal);
+ * under the normal form of its name (players_name_normal); an "email"
+ * is mailed a confirmation link (email_links.h) and becomes the
+ * account's only once it is opened: the answer {"id", "name", "key_id",
+ * "email": null, "email_pending"?} says so;
  * who is the registration's signature, by that key (auth_new_key). The
  * answer is stored with the nonce. A new answer, or NULL with err. */
 json_t *players_register(const caller *who, const json_t *body,
