@@ -29,17 +29,20 @@ CREATE INDEX email_confirmations_player
 
 -- As for sign-in links (011): once the mail is sent (or given up), the
 -- link goes from the outbox's copy, so that only the digest above
--- outlives the delivery.
-CREATE FUNCTION email_confirmation_mail_forget_token() RETURNS trigger
+-- outlives the delivery. One function forgets both kinds of link.
+CREATE OR REPLACE FUNCTION sign_in_mail_forget_token() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
     IF NEW.status IN ('sent', 'dead') THEN
-        NEW.body := regexp_replace(NEW.body, 'token=[A-Za-z0-9_-]+',
-                                   'token=(removed once sent)', 'g');
+        NEW.body := regexp_replace(
+            regexp_replace(NEW.body, '/sign-in/[A-Za-z0-9_-]+',
+                           '/sign-in/(removed once sent)', 'g'),
+            '/email-confirmations[?]token=[A-Za-z0-9_-]+',
+            '/email-confirmations?token=(removed once sent)', 'g');
     END IF;
     RETURN NEW;
 END
 $$;
 CREATE TRIGGER mail_answers_email_confirmation_sent BEFORE UPDATE OF status
     ON mail_answers FOR EACH ROW WHEN (NEW.kind = 'email_confirmation')
-    EXECUTE FUNCTION email_confirmation_mail_forget_token();
+    EXECUTE FUNCTION sign_in_mail_forget_token();

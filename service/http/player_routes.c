@@ -15,6 +15,18 @@
 #include "play/vacations.h"
 #include "play/delegates.h"
 
+/* A page (malloc'd HTML, taken over), or the error that stood for it. */
+static void answer_page(answer *out, char *page, const apierr *err)
+{
+    if (page == NULL) {
+        answer_apierr(out, err);
+        return;
+    }
+    out->status = 200;
+    out->body = page;
+    out->content_type = "text/html; charset=utf-8";
+}
+
 void player_routes_register(const route_call *call, answer *out)
 {
     apierr err;
@@ -50,14 +62,7 @@ void player_routes_change_email(const route_call *call, answer *out)
 void player_routes_email_page(const route_call *call, answer *out)
 {
     apierr err;
-    char *page = email_links_page(route_query(call, "token"), &err);
-    if (page == NULL) {
-        answer_apierr(out, &err);
-        return;
-    }
-    out->status = 200;
-    out->body = page;
-    out->content_type = "text/html; charset=utf-8";
+    answer_page(out, email_links_page(route_query(call, "token"), &err), &err);
 }
 
 void player_routes_confirm_email(const route_call *call, answer *out)
@@ -104,15 +109,11 @@ void player_routes_revoke_key(const route_call *call, answer *out)
 void player_routes_unsubscribe_page(const route_call *call, answer *out)
 {
     apierr err;
-    char *page = notify_settings_unsubscribe_page(
-        route_query(call, "player"), route_query(call, "token"), &err);
-    if (page == NULL) {
-        answer_apierr(out, &err);
-        return;
-    }
-    out->status = 200;
-    out->body = page;
-    out->content_type = "text/html; charset=utf-8";
+    answer_page(out,
+                notify_settings_unsubscribe_page(route_query(call, "player"),
+                                                 route_query(call, "token"),
+                                                 &err),
+                &err);
 }
 
 void player_routes_unsubscribe(const route_call *call, answer *out)

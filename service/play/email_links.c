@@ -12,8 +12,7 @@
 #include "core/config.h"
 #include "core/log.h"
 #include "notify/mail.h"
-#include "notify/mail_answers.h"
-#include "notify/templates.h"
+#include "play/mailed_link.h"
 #include "store/db.h"
 #include "store/email_confirmations.h"
 #include "store/players.h"
@@ -34,32 +33,10 @@ static bool queue_mail(PGconn *conn, const char *name, const char *email,
     snprintf(hours, sizeof hours, "%d", EMAIL_LINKS_HOURS);
     templates_var vars[] = {
         {"player", name}, {"email", email}, {"link", link}, {"hours", hours}};
-    char *text = templates_render_file("email_confirmation.txt", vars,
-                                       sizeof vars / sizeof *vars, false);
-    if (text == NULL)
-        return apierr_set(err, 500, "template_missing",
-                          "the confirmation mail's template "
-                          "(email_confirmation.txt) cannot be read");
-    /* "Subject: …", a blank line, then the body. */
-    char subject[200] = "Confirm your address for pbem";
-    const char *body = text;
-    if (strncmp(text, "Subject: ", 9) == 0) {
-        const char *end = strchr(text, '\n');
-        if (end != NULL) {
-            snprintf(subject, sizeof subject, "%.*s", (int)(end - text - 9),
-                     text + 9);
-            body = end + 1;
-            if (*body == '\n')
-                body++;
-        }
-    }
-    mail_answer mail = {.to = email,
-                        .subject = subject,
-                        .body = body,
-                        .kind = "email_confirmation"};
-    bool ok = mail_answers_queue(conn, &mail, err);
-    free(text);
-    return ok;
+    return mailed_link_queue(conn, "email_confirmation.txt", vars,
+                             sizeof vars / sizeof *vars,
+                             "Confirm your address for pbem", email,
+                             "email_confirmation", err);
 }
 
 bool email_links_offer(PGconn *conn, long long player_id, const char *name,

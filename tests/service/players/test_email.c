@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "players_scene.h"
 
@@ -132,6 +133,21 @@ Test(email, an_address_is_the_accounts_once_its_link_is_opened, .timeout = 90)
     char saved[128];
     snprintf(saved, sizeof saved, "%s", query);
     cr_expect_eq(mails_to("zed@example.org"), 1, "only the link went out");
+    /* Once sent, the outbox's copy of the mail no longer holds the link. */
+    long long forgotten = 0;
+    for (int waited_ms = 0; forgotten == 0 && waited_ms < 10000;
+         waited_ms += 100) {
+        forgotten = scene_sql_number(
+            "SELECT count(*) FROM mail_answers"
+            " WHERE to_address = 'zed@example.org' AND status = 'sent'"
+            " AND body LIKE '%token=(removed once sent)%'"
+            " AND position($1 in body) = 0",
+            saved);
+        if (forgotten == 0)
+            nanosleep(&(struct timespec){.tv_nsec = 100000000}, NULL);
+    }
+    cr_expect_eq(forgotten, 1,
+                 "10 s after the mail came, its row still holds the link");
 
     r = open_link(&s, "POST", saved);
     cr_expect_eq(r.status, 200, "%ld %s", r.status, r.body);
