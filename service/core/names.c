@@ -50,6 +50,25 @@ static const char *refused_character(UChar32 c)
     return NULL;
 }
 
+/* Whether text (UTF-16, n units) holds a mail address: an "@" with a
+ * character other than white space before it and, after it, a run
+ * without white space that holds a dot followed by more. Names are
+ * public; an address is not (docs/playing-by-email.md). */
+static bool holds_address(const UChar *text, int32_t n)
+{
+    for (int32_t at = 1; at < n; at++) {
+        if (text[at] != u'@' || u_isUWhiteSpace(text[at - 1]))
+            continue;
+        bool dot = false;
+        for (int32_t i = at + 1; i < n && !u_isUWhiteSpace(text[i]); i++) {
+            if (dot && text[i] != u'.')
+                return true;
+            dot = dot || (text[i] == u'.' && i > at + 1);
+        }
+    }
+    return false;
+}
+
 /* Every refusal says what was wrong and what a name may be. */
 static bool refuse(char *why, size_t why_size, const char *detail)
 {
@@ -106,6 +125,10 @@ bool names_normal(const char *name, size_t bytes, char out[NAMES_MAX_BYTES],
     }
     if (start == end)
         return refuse(why, why_size, "this name is only white space");
+    if (holds_address(normal + start, end - start))
+        return refuse(why, why_size,
+                      "this name holds a mail address, which everyone could "
+                      "read: choose a name without it");
     if (u_countChar32(normal + start, end - start) > NAMES_MAX_CHARS)
         return refuse(why, why_size, "this name is longer");
     int32_t out_len = 0;

@@ -2,7 +2,8 @@
  * in their turn mails, on the page and in the log, so it must show what it
  * is: no character that is not there on the screen (the default-ignorable
  * code points: zero-width spaces and joiners, the byte-order mark, bidi
- * controls), no control character, not white space alone, and one form
+ * controls), no control character, not white space alone, no mail
+ * address (names are public, addresses are not), and one form
  * for one look (Unicode NFC, white space at either end dropped). And in
  * one match no two names may be taken for one another: Unicode's UTS #39
  * confusable skeletons, as ICU computes them ("Ann" and "Аnn" with a

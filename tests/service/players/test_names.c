@@ -57,6 +57,8 @@ Test(names, invisible_characters_and_white_space_alone_are_refused,
     expect_refused(&s, "\"\\u3000\\t \"", "control character");
     expect_refused(&s, "\"\\u2003\\u00a0\"", "only white space");
     expect_refused(&s, "\"\"", "empty");
+    expect_refused(&s, "\"ann@example.org\"", "mail address");
+    expect_refused(&s, "\"Ann (ann.b@mail.example.org)\"", "mail address");
     /* 41 letters are one too many; 40 are fine. */
     expect_refused(&s, "\"abcdefghijklmnopqrstuvwxyzabcdefghijklmno\"",
                    "longer");
@@ -158,6 +160,14 @@ Test(names, a_look_alike_of_a_seated_name_cannot_be_invited, .timeout = 60)
     cr_expect_eq(r.status, 400, "%ld %s", r.status, r.body);
     cr_expect_str_eq(scene_member(json_object_get(r.json, "error"), "code"),
                      "bad_name");
+    e2e_response_free(&r);
+    /* The invitee's address as their name would publish it. */
+    r = e2e_call(&s, "POST", path,
+                 "{\"email\":\"zoe@example.org\","
+                 "\"name\":\"zoe@example.org\"}",
+                 &ann);
+    cr_expect_eq(r.status, 400, "%ld %s", r.status, r.body);
+    cr_expect(strstr(r.body, "mail address") != NULL, "%s", r.body);
     e2e_response_free(&r);
     e2e_stop(&s);
 }
