@@ -53,6 +53,18 @@ static e2e_response open_link(const e2e_server *s, const char *method,
     return e2e_call(s, method, path, NULL, NULL);
 }
 
+/* Registers name with email as a person does: the address waits for its
+ * link. */
+static void register_typed(const e2e_server *s, const char *name,
+                           const char *email, e2e_player *p)
+{
+    memset(p, 0, sizeof *p);
+    client_new_key(&p->key);
+    char error[256];
+    cr_assert(client_register(s->http, name, email, &p->key, p->id, error),
+              "register %s: %s", name, error);
+}
+
 static json_t *me(const e2e_server *s, const e2e_player *p)
 {
     e2e_response r = e2e_call(s, "GET", "/v1/players/me", NULL, p);
@@ -71,12 +83,7 @@ Test(email, another_persons_address_is_not_attached_by_registering,
     e2e_player ann, mallory;
     scene_register(&s, "Ann", "ann@example.org", &ann);
     /* Mallory registers with Ann's address. */
-    memset(&mallory, 0, sizeof mallory);
-    client_new_key(&mallory.key);
-    char error[256];
-    cr_assert(client_register(s.http, "Mallory", "ann@example.org",
-                              &mallory.key, mallory.id, error),
-              "%s", error);
+    register_typed(&s, "Mallory", "ann@example.org", &mallory);
     json_t *who = me(&s, &mallory);
     cr_expect(json_is_null(json_object_get(who, "email")), "%s",
               json_dumps(who, 0));
@@ -119,12 +126,7 @@ Test(email, an_address_is_the_accounts_once_its_link_is_opened, .timeout = 90)
     e2e_server s;
     scene_start(&s, &smtp);
     e2e_player zed;
-    memset(&zed, 0, sizeof zed);
-    client_new_key(&zed.key);
-    char error[256];
-    cr_assert(client_register(s.http, "Zed", "zed@example.org", &zed.key,
-                              zed.id, error),
-              "%s", error);
+    register_typed(&s, "Zed", "zed@example.org", &zed);
     /* Not yet: no sign-in link goes to it. */
     e2e_response r = scene_ask_link(&s, "zed@example.org");
     cr_expect_eq(r.status, 202);
@@ -242,12 +244,7 @@ Test(email, the_last_key_of_an_account_without_a_confirmed_address_stays,
     e2e_server s;
     scene_start(&s, NULL);
     e2e_player eve;
-    memset(&eve, 0, sizeof eve);
-    client_new_key(&eve.key);
-    char error[256];
-    cr_assert(client_register(s.http, "Eve", "eve@example.org", &eve.key,
-                              eve.id, error),
-              "%s", error);
+    register_typed(&s, "Eve", "eve@example.org", &eve);
     char path[96];
     snprintf(path, sizeof path, "/v1/players/me/keys/%s", eve.key.key_id);
     e2e_response r = e2e_call(&s, "DELETE", path, NULL, &eve);
