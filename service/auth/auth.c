@@ -76,9 +76,13 @@ static cached_key *key_place(const char *key_id)
     return &key_cache[set][ways_place(key_tags[set], hash, &key_clock)];
 }
 
+/* The key key_id names; revoked is "" unless it was revoked (then when:
+ * store_find_key), and only keys in use are kept in the cache. */
 static bool find_key(const char *key_id, uint8_t public_key[32],
-                     long long *player_id, apierr *err)
+                     long long *player_id, char revoked[STORE_KEY_REVOKED_SIZE],
+                     apierr *err)
 {
+    revoked[0] = '\0';
     time_t now = time(NULL);
     bool hit = false;
     pthread_mutex_lock(&key_cache_lock);
@@ -92,8 +96,11 @@ static bool find_key(const char *key_id, uint8_t public_key[32],
     if (hit)
         return true;
     PGconn *conn = db_conn(err);
-    if (conn == NULL || !store_find_key(conn, key_id, public_key, player_id, err))
+    if (conn == NULL ||
+        !store_find_key(conn, key_id, public_key, player_id, revoked, err))
         return false;
+    if (revoked[0] != '\0')
+        return true;
     pthread_mutex_lock(&key_cache_lock);
     slot = key_place(key_id);
     snprintf(slot->key_id, sizeof slot->key_id, "%s", key_id);
@@ -152,11 +159,21 @@ bool auth_player(const httpsig_request *req, int64_t now, caller *who,
     if (!signature_of(req, now, &sig, err))
         return false;
     uint8_t public_key[32];
-    if (!find_key(sig.keyid, public_key, &who->player_id, err))
+    char revoked[STORE_KEY_REVOKED_SIZE];
+    if (!find_key(sig.keyid, public_key, &who->player_id, revoked, err))
         return false;
     httpsig_error herr = {{0}};
     if (!httpsig_verify(&sig, req, public_key, &herr))
         return apierr_set(err, 401, "bad_signature", "%s", herr.message);
+    /* Told only to whoever holds the key: the signature was good. */
+    if (revoked[0] != '\0') {
+        who->player_id = 0;
+        return apierr_set(err, 401, "key_revoked",
+                          "this key was revoked on %s; sign in again: ask "
+                          "for a sign-in link by mail, or add a new key "
+                          "from a device that has one",
+                          revoked);
+    }
     auth_fill_caller(req, &sig, who);
     return true;
 }

@@ -7,12 +7,25 @@
 #include "notify/notify_outbox.h"
 #include "notify/notify_settings.h"
 #include "notify/webhooks.h"
+#include "play/email_links.h"
 #include "play/keys.h"
 #include "play/my_matches.h"
 #include "play/players.h"
 #include "play/sign_in.h"
 #include "play/vacations.h"
 #include "play/delegates.h"
+
+/* A page (malloc'd HTML, taken over), or the error that stood for it. */
+static void answer_page(answer *out, char *page, const apierr *err)
+{
+    if (page == NULL) {
+        answer_apierr(out, err);
+        return;
+    }
+    out->status = 200;
+    out->body = page;
+    out->content_type = "text/html; charset=utf-8";
+}
 
 void player_routes_register(const route_call *call, answer *out)
 {
@@ -32,6 +45,31 @@ void player_routes_me(const route_call *call, answer *out)
 {
     apierr err;
     answer_result(out, 200, keys_me(call->who, &err), &err);
+}
+
+void player_routes_change_email(const route_call *call, answer *out)
+{
+    apierr err;
+    json_t *result = email_links_request(call->who, call->request, &err);
+    /* 202 when a link went out: the change waits for it. */
+    answer_result(out,
+                  json_object_get(result, "email_pending") != NULL ? 202 : 200,
+                  result, &err);
+}
+
+/* The link in the mail: a page whose button POSTs, so that a program
+ * following links in mail confirms nothing. */
+void player_routes_email_page(const route_call *call, answer *out)
+{
+    apierr err;
+    answer_page(out, email_links_page(route_query(call, "token"), &err), &err);
+}
+
+void player_routes_confirm_email(const route_call *call, answer *out)
+{
+    apierr err;
+    answer_result(out, 200,
+                  email_links_confirm(route_query(call, "token"), &err), &err);
 }
 
 void player_routes_my_matches(const route_call *call, answer *out)
@@ -71,15 +109,11 @@ void player_routes_revoke_key(const route_call *call, answer *out)
 void player_routes_unsubscribe_page(const route_call *call, answer *out)
 {
     apierr err;
-    char *page = notify_settings_unsubscribe_page(
-        route_query(call, "player"), route_query(call, "token"), &err);
-    if (page == NULL) {
-        answer_apierr(out, &err);
-        return;
-    }
-    out->status = 200;
-    out->body = page;
-    out->content_type = "text/html; charset=utf-8";
+    answer_page(out,
+                notify_settings_unsubscribe_page(route_query(call, "player"),
+                                                 route_query(call, "token"),
+                                                 &err),
+                &err);
 }
 
 void player_routes_unsubscribe(const route_call *call, answer *out)

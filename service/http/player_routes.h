@@ -13,6 +13,9 @@ route_handler player_routes_unsubscribe_page;  /* GET /v1/unsubscribe */
 route_handler player_routes_unsubscribe;       /* POST /v1/unsubscribe */
 route_handler player_routes_sign_in_link;     /* POST …/sign-in-links */
 route_handler player_routes_me;               /* GET /v1/players/me */
+route_handler player_routes_change_email;     /* POST …/me/email */
+route_handler player_routes_email_page;       /* GET …/email-confirmations */
+route_handler player_routes_confirm_email;    /* POST …/email-confirmations */
 route_handler player_routes_my_matches;       /* GET …/me/matches */
 route_handler player_routes_keys;             /* GET …/me/keys */
 route_handler player_routes_add_key;          /* POST …/me/keys */

@@ -97,9 +97,17 @@ static const route table[] = {
           player_routes_unsubscribe_page),
     ROUTE("POST", "/v1/unsubscribe", ANYONE, RETRY_NONE, BODY_ANY, NULL,
           player_routes_unsubscribe),
+    /* The token in the link is the proof: the mailbox's reader opened it. */
+    ROUTE("GET", "/v1/email-confirmations", ANYONE, RETRY_NONE, BODY_ANY,
+          "use GET or POST", player_routes_email_page),
+    ROUTE("POST", "/v1/email-confirmations", ANYONE, RETRY_NONE, BODY_ANY,
+          "use GET or POST", player_routes_confirm_email),
 
     ROUTE("GET", "/v1/players/me", PLAYER, RETRY_NONE, BODY_ANY, "use GET",
           player_routes_me),
+    /* Asking twice mails another link (as many as an hour allows). */
+    ROUTE("POST", "/v1/players/me/email", PLAYER, RETRY_NONE, BODY_JSON,
+          "use POST", player_routes_change_email),
     ROUTE("GET", "/v1/players/me/matches", PLAYER, RETRY_NONE, BODY_ANY,
           "use GET", player_routes_my_matches),
     ROUTE("GET", "/v1/players/me/keys", PLAYER, RETRY_NONE, BODY_ANY,

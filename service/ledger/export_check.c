@@ -390,9 +390,10 @@ static bool replacement_known(const json_t *header, const json_t *event,
 }
 
 /* A move made by mail records the mail instead of a signature: which
- * message (its Message-ID and the SHA-256 of its bytes, so whoever holds
- * the mail can check it), which single-use reply address, the sender and
- * the command line. Without the mail nobody outside the service can check
+ * message (the SHA-256 of its bytes, so whoever holds the mail can check
+ * it), which single-use reply address, the sender (its pseudonym,
+ * public_event.h, or in moves logged before it, the address) and the
+ * command line. Without the mail nobody outside the service can check
  * more than that the record is whole. */
 static bool check_email_request(const json_t *event, const json_t *request,
                                 long long seq, verify_report *report)
@@ -402,7 +403,8 @@ static bool check_email_request(const json_t *event, const json_t *request,
     bool hex_sha = sha != NULL && strlen(sha) == 64 &&
                    strspn(sha, "0123456789abcdef") == 64;
     if (!is_kind(event, "move") || !hex_sha || token == NULL ||
-        str(request, "from") == NULL || str(request, "command") == NULL)
+        (str(request, "sender") == NULL && str(request, "from") == NULL) ||
+        str(request, "command") == NULL)
         return verify_fail(report, seq,
                            "event %lld was made by mail but does not record "
                            "the message's hash, reply address, sender and "

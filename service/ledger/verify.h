@@ -23,6 +23,9 @@ typedef struct verify_report {
     long long events;        /* events checked */
     int commitments;         /* sealed choices whose reveal was checked */
     bool replayed;           /* the seed was revealed and the match replayed */
+    int withheld;            /* events whose recorded hash was taken as it
+                              * is: their public form withholds a mail
+                              * address (public_event.h) */
 } verify_report;
 
 /* events: the array GET /v1/matches/{id}/events returns (borrowed), oldest

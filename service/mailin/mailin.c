@@ -18,6 +18,7 @@
 #include "core/hex.h"
 #include "core/log.h"
 #include "core/metrics.h"
+#include "ledger/public_event.h"
 #include "mailin/mail_commands.h"
 #include "mailin/mail_join.h"
 #include "mailin/mail_message.h"
@@ -153,14 +154,18 @@ static bool answer(PGconn *conn, const mail_message *message, const char *key,
     return ok;
 }
 
-/* What events made by this mail record of it. */
+/* What events made by this mail record of it. The log is public: the
+ * sender is named by a pseudonym, never by the address (public_event.h),
+ * and the Message-ID, which some mail programs make of the address, is
+ * left to the mail's hash. */
 static json_t *via_of(const mail_message *message, const mail_sender *sender)
 {
-    char sha[65];
+    char sha[65], pseudonym[PUBLIC_EVENT_SENDER_CHARS + 1];
     hex_encode(message->sha256, 32, sha);
-    return json_pack("{s:s,s:s?,s:s,s:s,s:s,s:s}", "via", "email", "message_id",
-                     message->message_id, "message_sha256", sha, "token",
-                     sender->token_id, "from", message->from, "authentication",
+    public_event_sender(message->from, pseudonym);
+    return json_pack("{s:s,s:s,s:s,s:s,s:s}", "via", "email",
+                     "message_sha256", sha, "token", sender->token_id,
+                     "sender", pseudonym, "authentication",
                      sender->authentication);
 }
 
@@ -183,13 +188,18 @@ static bool harmless(const char *text)
     return all;
 }
 
-/* Whether name passes the rule every player's name meets
- * (players_name_ok), which the stripping below may not cover whole. */
-static bool fit_to_show(const char *name)
+/* Whether name passes the rule every new player's name meets
+ * (players_name_normal), which the stripping below may not cover whole;
+ * name becomes its normal form. */
+static bool fit_to_show(char *name)
 {
     json_t *value = json_string(name);
-    bool ok = value != NULL && players_name_ok(value);
+    char normal[NAMES_MAX_BYTES];
+    apierr err;
+    bool ok = value != NULL && players_name_normal(value, normal, &err);
     json_decref(value);
+    if (ok)
+        snprintf(name, NAMES_MAX_BYTES, "%s", normal);
     return ok;
 }
 

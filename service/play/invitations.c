@@ -65,7 +65,8 @@ static bool has_control(const char *text)
     return false;
 }
 
-static bool fields_ok(const char *email, const json_t *name, apierr *err)
+static bool fields_ok(const char *email, const json_t *name,
+                      char normal[NAMES_MAX_BYTES], apierr *err)
 {
     const char *at = email ? strchr(email, '@') : NULL;
     if (email == NULL || strlen(email) > EMAIL_MAX_LEN ||
@@ -75,12 +76,7 @@ static bool fields_ok(const char *email, const json_t *name, apierr *err)
                           "email must look like name@example.org (at most %d "
                           "characters)",
                           EMAIL_MAX_LEN);
-    if (!players_name_ok(name))
-        return apierr_set(err, 400, "bad_name",
-                          "name must be 1 to %d bytes, without control "
-                          "characters or bidirectional overrides",
-                          NAME_MAX_LEN);
-    return true;
+    return players_name_normal(name, normal, err);
 }
 
 /* Whether who may invite to match: a seated player or its creator, while
@@ -211,10 +207,14 @@ json_t *invitations_create(const caller *who, long long match_id,
     json_t *answer = NULL;
     const char *email = json_string_value(json_object_get(body, "email"));
     const json_t *name_json = json_object_get(body, "name");
-    const char *name = json_string_value(name_json);
+    char name[NAMES_MAX_BYTES];
     char inviter[NAME_MAX_LEN + 1];
     long long invitation_id = 0;
-    if (!may_invite(who, &match, err) || !fields_ok(email, name_json, err) ||
+    /* The invited person joins under this name: refused now, while the
+     * inviter can choose another, rather than when they answer. */
+    if (!may_invite(who, &match, err) ||
+        !fields_ok(email, name_json, name, err) ||
+        !players_name_fits_match(name, "the name", 0, &match, err) ||
         !inviter_name(conn, who->player_id, inviter, err) ||
         !store_begin(conn, err))
         goto done;

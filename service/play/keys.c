@@ -4,11 +4,13 @@
 #include <string.h>
 
 #include "auth/auth.h"
+#include "core/clock.h"
 #include "core/log.h"
 #include "play/players.h"
 #include "play/retry.h"
 #include "play/sign_in.h"
 #include "store/db.h"
+#include "store/email_confirmations.h"
 #include "store/player_keys.h"
 #include "store/players.h"
 #include "store/store.h"
@@ -20,11 +22,19 @@ json_t *keys_me(const caller *who, apierr *err)
     if (conn == NULL ||
         !store_player_load(conn, who->player_id, false, &player, err))
         return NULL;
+    char pending[255];
+    if (!store_email_confirmations_pending(conn, who->player_id, clock_now(),
+                                           pending, err))
+        return NULL;
     char ref[32];
     store_player_ref(who->player_id, ref);
-    return json_pack("{s:s,s:s,s:o}", "player_id", ref, "name", player.name,
-                     "email",
-                     player.email[0] ? json_string(player.email) : json_null());
+    json_t *me = json_pack(
+        "{s:s,s:s,s:o}", "player_id", ref, "name", player.name, "email",
+        player.email[0] ? json_string(player.email) : json_null());
+    /* An address asked for whose link is not opened yet. */
+    if (pending[0] != '\0')
+        json_object_set_new(me, "email_pending", json_string(pending));
+    return me;
 }
 
 json_t *keys_list(const caller *who, apierr *err)
@@ -163,9 +173,12 @@ json_t *keys_revoke(const caller *who, const char *key_id, apierr *err)
             goto fail;
         if (left == 0) {
             apierr_set(err, 409, "last_key",
-                       "this is your last key and your account has no email "
-                       "address to sign in again with: add another key "
-                       "first");
+                       "this is your last key and your account has no "
+                       "confirmed email address to sign in again with: "
+                       "without it nothing could ever sign for this account "
+                       "again. Add another key, or an email address (POST "
+                       "/v1/players/me/email, then open the link mailed to "
+                       "it), first");
             goto fail;
         }
     }

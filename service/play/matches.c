@@ -16,11 +16,13 @@
 #include "play/event_log.h"
 #include "play/game_rules.h"
 #include "play/matchstate.h"
+#include "play/players.h"
 #include "play/request.h"
 #include "rules.h"
 #include "store/db.h"
 #include "store/events.h"
 #include "store/matches.h"
+#include "store/players.h"
 #include "store/store.h"
 
 /* A game as the API lists it; rules_page is where a person reads its rules
@@ -266,6 +268,12 @@ json_t *matches_join(const caller *who, long long match_id, const json_t *body,
                    "this match has no free seat: it is %s", match.status);
         goto fail;
     }
+    /* Everyone at the table must be able to tell who moved. */
+    store_player joiner;
+    if (!store_player_load(conn, who->player_id, false, &joiner, err) ||
+        !players_name_fits_match(joiner.name, "your name", who->player_id,
+                                 &match, err))
+        goto fail;
     char player[32];
     store_player_ref(who->player_id, player);
     events[0] = json_pack("{s:s,s:i,s:{s:s}}", "kind", "joined", "seat", seat,

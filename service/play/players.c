@@ -6,6 +6,7 @@
 
 #include "core/log.h"
 #include "notify/mail.h"
+#include "play/email_links.h"
 #include "play/retry.h"
 #include "store/db.h"
 #include "store/players.h"
@@ -84,14 +85,47 @@ bool players_fields_ok(const json_t *name_json,
     return true;
 }
 
+bool players_name_normal(const json_t *name, char out[NAMES_MAX_BYTES],
+                         apierr *err)
+{
+    char why[300];
+    const char *text = json_string_value(name);
+    if (text == NULL)
+        return apierr_set(err, 400, "bad_name",
+                          "name must be a string of 1 to %d characters",
+                          NAMES_MAX_CHARS);
+    if (!names_normal(text, json_string_length(name), out, why, sizeof why))
+        return apierr_set(err, 400, "bad_name", "%s", why);
+    return true;
+}
+
+bool players_name_fits_match(const char *name, const char *what,
+                             long long player_id, const store_match *match,
+                             apierr *err)
+{
+    for (int s = 0; s < match->seat_count; s++) {
+        if (match->seat_player[s] == 0 || match->seat_player[s] == player_id ||
+            !names_confusable(name, match->seat_name[s]))
+            continue;
+        return apierr_set(
+            err, 422, "confusable_name",
+            "%s \"%s\" could be taken for \"%s\", the name of seat %d's "
+            "player: in one match no two names may look alike, so that "
+            "everyone can tell who moved",
+            what, name, match->seat_name[s], s);
+    }
+    return true;
+}
+
 json_t *players_register(const caller *who, const json_t *body,
                                 const uint8_t public_key[32], apierr *err)
 {
     const json_t *name_json = json_object_get(body, "name");
     const json_t *email_json = json_object_get(body, "email");
-    if (!players_fields_ok(name_json, email_json, err))
+    char name[NAMES_MAX_BYTES];
+    if (!players_name_normal(name_json, name, err) ||
+        !players_fields_ok(name_json, email_json, err))
         return NULL;
-    const char *name = json_string_value(name_json);
     const char *email = json_string_value(email_json);
     PGconn *conn = db_conn(err);
     if (conn == NULL)
@@ -100,14 +134,21 @@ json_t *players_register(const caller *who, const json_t *body,
     char key_id[40], ref[32];
     if (!store_begin(conn, err))
         return NULL;
-    if (!store_create_player(conn, name, email, public_key, &player_id, key_id,
-                             err)) {
+    /* The address is the account's only once a link mailed to it is
+     * opened (email_links.h): until then it gets that link and nothing
+     * else. */
+    if (!store_create_player(conn, name, NULL, public_key, &player_id, key_id,
+                             err) ||
+        (email != NULL &&
+         !email_links_offer(conn, player_id, name, email, err))) {
         store_rollback(conn);
         return NULL;
     }
     store_player_ref(player_id, ref);
-    json_t *answer = json_pack("{s:s,s:s,s:s}", "id", ref, "name", name,
-                               "key_id", key_id);
+    json_t *answer = json_pack("{s:s,s:s,s:s,s:n}", "id", ref, "name", name,
+                               "key_id", key_id, "email");
+    if (email != NULL)
+        json_object_set_new(answer, "email_pending", json_string(email));
     /* The answer is kept with the nonce: a retry after a lost answer gets
      * it again instead of "already registered". */
     if (!retry_commit(conn, who, NULL, 201, answer, err)) {

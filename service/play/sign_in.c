@@ -10,8 +10,7 @@
 #include "core/config.h"
 #include "core/log.h"
 #include "notify/mail.h"
-#include "notify/mail_answers.h"
-#include "notify/templates.h"
+#include "play/mailed_link.h"
 #include "store/db.h"
 #include "store/players.h"
 #include "store/store.h"
@@ -43,34 +42,10 @@ static bool queue_mail(PGconn *conn, const store_player *player,
         {"link", link},
         {"minutes", minutes},
     };
-    char *text = templates_render_file("sign_in.txt", vars,
-                                       sizeof vars / sizeof *vars, false);
-    if (text == NULL)
-        return apierr_set(err, 500, "template_missing",
-                          "the sign-in mail's template (sign_in.txt) cannot "
-                          "be read");
-    /* "Subject: …", a blank line, then the body. */
-    char subject[200] = "Your sign-in link for pbem";
-    const char *body = text;
-    if (strncmp(text, "Subject: ", 9) == 0) {
-        const char *end = strchr(text, '\n');
-        if (end != NULL) {
-            snprintf(subject, sizeof subject, "%.*s", (int)(end - text - 9),
-                     text + 9);
-            body = end + 1;
-            if (*body == '\n')
-                body++;
-        }
-    }
-    mail_answer mail = {
-        .to = player->email,
-        .subject = subject,
-        .body = body,
-        .kind = "sign_in",
-    };
-    bool ok = mail_answers_queue(conn, &mail, err);
-    free(text);
-    return ok;
+    return mailed_link_queue(conn, "sign_in.txt", vars,
+                             sizeof vars / sizeof *vars,
+                             "Your sign-in link for pbem", player->email,
+                             "sign_in", err);
 }
 
 /* Mails a link to player_id unless its address has had its share this

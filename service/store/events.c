@@ -10,6 +10,7 @@
 
 #include "core/clock.h"
 #include "ledger/canonical.h"
+#include "ledger/public_event.h"
 #include "store/db.h"
 #include "store/db_params.h"
 #include "store/store.h"
@@ -197,6 +198,9 @@ json_t *store_events_after(PGconn *conn, long long match_id, long long after,
                             json_string(PQgetvalue(result, row, 1)));
         json_object_set_new(event, "prev_hash",
                             json_string(PQgetvalue(result, row, 2)));
+        /* Every reader of this list may show it to anyone: old events
+         * that logged a sender's address give their public form. */
+        public_event_withhold(event);
         json_array_append_new(list, event);
     }
     PQclear(result);

@@ -27,7 +27,8 @@ bool store_append(PGconn *conn, store_match *match, json_t *const *events,
                   int count, const char *new_status, apierr *err);
 
 /* Events with seq > after, at most limit, oldest first, as a new JSON array
- * of the stored event objects plus "hash" and "prev_hash" in hex. */
+ * of the stored event objects plus "hash" and "prev_hash" in hex, each in
+ * its public form (ledger/public_event.h: no mail address). */
 json_t *store_events_after(PGconn *conn, long long match_id, long long after,
                            int limit, apierr *err);
 

@@ -25,19 +25,25 @@ void store_key_id(const uint8_t public_key[32], char key_id[40])
 }
 
 bool store_find_key(PGconn *conn, const char *key_id, uint8_t public_key[32],
-                    long long *player_id, apierr *err)
+                    long long *player_id, char revoked[STORE_KEY_REVOKED_SIZE],
+                    apierr *err)
 {
     const char *params[] = {key_id};
-    PGresult *result = db_query(conn,
-                                "SELECT public_key, player_id FROM player_keys"
-                                " WHERE key_id = $1 AND revoked_at IS NULL",
-                                1, params, PGRES_TUPLES_OK, err);
+    PGresult *result = db_query(
+        conn,
+        "SELECT public_key, player_id, coalesce(to_char(revoked_at AT TIME"
+        " ZONE 'UTC', 'YYYY-MM-DD \"at\" HH24:MI \"UTC\"'), '')"
+        " FROM player_keys WHERE key_id = $1",
+        1, params, PGRES_TUPLES_OK, err);
     if (result == NULL)
         return false;
     bool found = PQntuples(result) > 0 &&
                  bytea_read_exact(PQgetvalue(result, 0, 0), public_key, 32);
-    if (found)
+    if (found) {
         *player_id = atoll(PQgetvalue(result, 0, 1));
+        snprintf(revoked, STORE_KEY_REVOKED_SIZE, "%s",
+                 PQgetvalue(result, 0, 2));
+    }
     PQclear(result);
     if (!found)
         return apierr_set(err, 401, "unknown_key",

@@ -17,10 +17,14 @@
  * with the key id it is about to get. */
 void store_key_id(const uint8_t public_key[32], char key_id[40]);
 
-/* The public key key_id names and its player, to check a signature by;
- * 401 when the key is unknown or revoked. */
+#define STORE_KEY_REVOKED_SIZE 40
+
+/* The public key key_id names and its player, to check a signature by,
+ * and when it was revoked ("2026-11-29 at 04:10 UTC"; "" while it is
+ * not); 401 "unknown_key" when there is no such key. */
 bool store_find_key(PGconn *conn, const char *key_id, uint8_t public_key[32],
-                    long long *player_id, apierr *err);
+                    long long *player_id, char revoked[STORE_KEY_REVOKED_SIZE],
+                    apierr *err);
 
 /* The player's keys, oldest first, as a new array of {"key_id",
  * "public_key" (standard base64), "name" (or null), "created_at",

@@ -202,6 +202,17 @@ bool store_player_address(PGconn *conn, long long player_id, char *email,
     return true;
 }
 
+bool store_player_set_email(PGconn *conn, long long player_id,
+                            const char *email, apierr *err)
+{
+    db_params p = {0};
+    db_params_int(&p, player_id);
+    db_params_text(&p, email);
+    return db_command(conn,
+                      "UPDATE players SET email = $2 WHERE player_id = $1",
+                      p.count, p.values, err);
+}
+
 bool store_player_signing_key(PGconn *conn, long long player_id, char name[81],
                               char key_b64[64], char key_id[64], bool *found,
                               apierr *err)

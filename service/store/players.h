@@ -63,6 +63,11 @@ bool store_player_lock(PGconn *conn, long long player_id, apierr *err);
 bool store_player_address(PGconn *conn, long long player_id, char *email,
                           size_t size, bool *found, apierr *err);
 
+/* Makes email the address of player_id (an address its owner confirmed:
+ * play/email_links.h), inside the caller's transaction. */
+bool store_player_set_email(PGconn *conn, long long player_id,
+                            const char *email, apierr *err);
+
 /* The player's name and the key their requests are checked with (their
  * oldest key that is not revoked: its standard base64 and its id); *found
  * false when there is no such player or they have no usable key. */

@@ -8,6 +8,7 @@
 bool json_bodies_invitation_fields(const json_t *body, apierr *err)
 {
     const json_t *name = json_object_get(body, "name");
+    char normal[NAMES_MAX_BYTES];
     return fields_ok(json_string_value(json_object_get(body, "email")), name,
-                     err);
+                     normal, err);
 }

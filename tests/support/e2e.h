@@ -35,9 +35,17 @@ void e2e_start(e2e_server *server);
 /* SIGTERM, then waits; returns the exit status. */
 int e2e_stop(e2e_server *server);
 
-/* Registers a player with a fresh key pair. */
+/* Registers a player with a fresh key pair, then gives it the address
+ * player@example.org as if its confirmation link had been opened
+ * (e2e_confirm_address), so no confirmation mail goes out. */
 void e2e_register(const e2e_server *server, const char *name,
                   e2e_player *player);
+
+/* Makes email the address of player_ref ("p_…") on the database of
+ * DATABASE_URL, as opening the confirmation link mailed to it does
+ * (play/email_links.h): for tests whose players read their mail but are
+ * not about that link. */
+void e2e_confirm_address(const char *player_ref, const char *email);
 
 /* A request; signer NULL sends it unsigned. body may be NULL. */
 e2e_response e2e_call(const e2e_server *server, const char *method,

@@ -60,12 +60,23 @@ async function who(w) {
 }
 
 async function registerByMouse(w, name) {
+  const email = `${name.toLowerCase()}@example.org`;
+  const seen = server.mail.mails().length;
   await w.page.goto(`${w.origin}/`);
   await w.page.waitForSelector('#sign-in form');
   await w.page.type('#sign-in input[name=name]', name);
-  await w.page.type('#sign-in input[name=email]', `${name.toLowerCase()}@example.org`);
+  await w.page.type('#sign-in input[name=email]', email);
   await w.page.click('#sign-in form button[type=submit]');
   await w.page.waitForFunction((n) => document.getElementById('who').textContent.includes(n), {}, name);
+  // The address is the account's once the link mailed to it is opened:
+  // its page has a button, which posts.
+  const mail = await server.mail.waitFor(email, /confirm/i, seen);
+  const link = mail.text.match(/https?:\/\/\S+\/v1\/email-confirmations\?token=[A-Za-z0-9_-]{43}/)?.[0];
+  assert(link, `the confirmation mail has no link: ${mail.text}`);
+  const page = await fetch(link);
+  assert(page.status === 200 && /Confirm this address/.test(await page.text()), `the confirmation page: ${page.status}`);
+  const done = await fetch(link, { method: 'POST' });
+  assert(done.status === 200, `confirming ${email}: ${done.status} ${await done.text()}`);
 }
 
 // Registers with the keyboard alone: Tab from the top of the page reaches

@@ -47,7 +47,7 @@ export async function signatureHeaders(key, method, url, body, { created, nonce 
 }
 
 // Called with the identity when the server no longer knows the stored key
-// that signed a request (401 unknown_key: it was revoked, from this browser
+// that signed a request (401 key_revoked or unknown_key: it was revoked, from this browser
 // or another one): the app signs this browser out and says so.
 let keyRefused = null;
 export function onKeyRefused(handler) {
@@ -89,7 +89,7 @@ export async function call(method, path, { body, key, prefer } = {}) {
     const err = json?.error ?? {};
     // Only a stored identity (it has a player): a new key being enrolled
     // is unknown until the server takes it.
-    if (response.status === 401 && err.code === 'unknown_key' && key?.player && keyRefused) await keyRefused(key);
+    if (response.status === 401 && (err.code === 'unknown_key' || err.code === 'key_revoked') && key?.player && keyRefused) await keyRefused(key);
     throw new ApiError(response.status, err.code ?? 'http_' + response.status,
                        err.message ?? `the server answered ${response.status}`, json);
   }

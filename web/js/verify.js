@@ -38,6 +38,12 @@ export function checkChain(events) {
       return { ok: false, checked: event.seq - 1,
                problem: `event ${event.seq}: its prev_hash is not the hash of the event before it` };
     }
+    // An old mailed move whose public form withholds the sender's address
+    // cannot be hashed again without it: its recorded hash stands.
+    if (Array.isArray(body.withheld) && body.withheld.length > 0 && /^[0-9a-f]{64}$/.test(hash)) {
+      prev = fromHex(hash);
+      continue;
+    }
     const computed = blake2b(concat([prev, utf8.encode(canonicalize(body))]), { dkLen: 32 });
     if (hex(computed) !== hash) {
       return { ok: false, checked: event.seq - 1,

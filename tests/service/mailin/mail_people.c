@@ -125,7 +125,7 @@ json_t *mail_table_answer(mail_table *t, int p, const char *text)
     const char *was = json_string_value(json_object_get(latest, "subject"));
     snprintf(subject, sizeof subject, "Re: %s", was ? was : "");
     char *body = reply_body(text, latest);
-    char *raw = mail_compose(person->address, mail_reply_to(latest), subject,
+    char *raw = mail_scene_compose(person->address, mail_reply_to(latest), subject,
                              in_reply_to, NULL, body, id);
     free(body);
     person->answered = true;
@@ -197,7 +197,7 @@ void mail_table_sit_down_saying(mail_table *t, mail_scene *scene,
     char command[256], id[128] = "";
     snprintf(command, sizeof command, "new %s seats=%d %s", game, seats,
              options ? options : "");
-    char *raw = mail_compose("Alice <alice@example.org>", "pbem@example.org",
+    char *raw = mail_scene_compose("Alice <alice@example.org>", "pbem@example.org",
                              "a new match", NULL, NULL, command, id);
     cr_assert_eq(mail_hand_in(scene, raw), 0);
     free(raw);

@@ -88,7 +88,7 @@ void mail_scene_stop(mail_scene *scene)
     unsetenv("PBEM_IMAP_URL");
 }
 
-char *mail_compose(const char *from, const char *to, const char *subject,
+char *mail_scene_compose(const char *from, const char *to, const char *subject,
                    const char *in_reply_to, const char *extra_headers,
                    const char *body, char *id)
 {

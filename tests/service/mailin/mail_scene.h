@@ -32,7 +32,7 @@ void mail_scene_stop(mail_scene *scene);
  * fresh Message-ID is written to id (128 bytes) unless id is NULL or
  * already holds one; in_reply_to may be NULL. extra_headers: NULL or
  * "Name: value\r\n" lines. The raw message, malloc'd. */
-char *mail_compose(const char *from, const char *to, const char *subject,
+char *mail_scene_compose(const char *from, const char *to, const char *subject,
                    const char *in_reply_to, const char *extra_headers,
                    const char *body, char *id);
 

@@ -83,7 +83,7 @@ static void reply_to_mail(mail_table *t, int p, const json_t *mail,
     char subject[300];
     snprintf(subject, sizeof subject, "Re: %s", was ? was : "");
     id[0] = '\0';
-    char *raw = mail_compose(t->people[p].address, mail_reply_to(mail), subject,
+    char *raw = mail_scene_compose(t->people[p].address, mail_reply_to(mail), subject,
                              NULL, NULL, body, id);
     cr_assert_eq(mail_hand_in(t->scene, raw), 0, "mail-in refused it");
     free(raw);
@@ -224,7 +224,7 @@ Test(mail_people, an_invitation_is_read_generously_and_never_burned,
              mail_reply_to(invitation));
     /* "Who is this?": no account talk, how to join, a reply address. */
     char id[128] = "";
-    char *raw = mail_compose("dave@example.org", invitation_to,
+    char *raw = mail_scene_compose("dave@example.org", invitation_to,
                              "Re: invitation", NULL, NULL, "Who is this?", id);
     cr_assert_eq(mail_hand_in(&scene, raw), 0);
     free(raw);
@@ -235,7 +235,7 @@ Test(mail_people, an_invitation_is_read_generously_and_never_burned,
     json_decref(a);
     /* The invitation's own address still works, and "I'm in." seats. */
     id[0] = '\0';
-    raw = mail_compose("dave@example.org", invitation_to, "Re: invitation",
+    raw = mail_scene_compose("dave@example.org", invitation_to, "Re: invitation",
                        NULL, NULL, "I\xE2\x80\x99m in.", id);
     cr_assert_eq(mail_hand_in(&scene, raw), 0);
     free(raw);
@@ -259,7 +259,7 @@ Test(mail_people, an_invitation_is_read_generously_and_never_burned,
     snprintf(invitation_to, sizeof invitation_to, "%s",
              mail_reply_to(invitation));
     id[0] = '\0';
-    raw = mail_compose("bob@example.org", invitation_to, "Re: invitation", NULL,
+    raw = mail_scene_compose("bob@example.org", invitation_to, "Re: invitation", NULL,
                        NULL, "Hello?", id);
     cr_assert_eq(mail_hand_in(&scene, raw), 0);
     free(raw);
@@ -268,7 +268,7 @@ Test(mail_people, an_invitation_is_read_generously_and_never_burned,
     expect_not_says(a, "no seat");
     json_decref(a);
     id[0] = '\0';
-    raw = mail_compose("bob@example.org", invitation_to, "Re: invitation", NULL,
+    raw = mail_scene_compose("bob@example.org", invitation_to, "Re: invitation", NULL,
                        NULL, "OK", id);
     cr_assert_eq(mail_hand_in(&scene, raw), 0);
     free(raw);
@@ -284,7 +284,7 @@ Test(mail_people, an_invitation_is_read_generously_and_never_burned,
     snprintf(spent_to, sizeof spent_to, "%s", spent);
     json_decref(mail_table_answer(&t, 1, "view"));
     id[0] = '\0';
-    raw = mail_compose("bob@example.org", spent_to, "Re: turn", NULL, NULL,
+    raw = mail_scene_compose("bob@example.org", spent_to, "Re: turn", NULL, NULL,
                        "view", id);
     cr_assert_eq(mail_hand_in(&scene, raw), 0);
     free(raw);
@@ -471,7 +471,7 @@ Test(mail_people, exchange_auto_replies_get_silence, .timeout = 120)
     char ids[4][128];
     for (int i = 0; i < 4; i++) {
         ids[i][0] = '\0';
-        char *raw = mail_compose(
+        char *raw = mail_scene_compose(
             "alice@example.org", reply_to, automatic[i].subject, NULL,
             automatic[i].headers, "I am away until Monday.", ids[i]);
         cr_assert_eq(mail_hand_in(&scene, raw), 0);
@@ -479,7 +479,7 @@ Test(mail_people, exchange_auto_replies_get_silence, .timeout = 120)
     }
     /* Then Alice herself: answered, on the same (unspent) address. */
     char id[128] = "";
-    char *raw = mail_compose("alice@example.org", reply_to, "Re: your turn",
+    char *raw = mail_scene_compose("alice@example.org", reply_to, "Re: your turn",
                              NULL, NULL, "view", id);
     cr_assert_eq(mail_hand_in(&scene, raw), 0);
     free(raw);
@@ -538,7 +538,7 @@ Test(mail_people, the_mail_key_from_keygen_and_refusals_in_words,
     mail_scene_start(&scene, false, env);
     snprintf(scene.key_file, sizeof scene.key_file, "%s", key);
     /* Signed with that key: handled. */
-    char *raw = mail_compose("zoe@example.org", "pbem@example.org", "help",
+    char *raw = mail_scene_compose("zoe@example.org", "pbem@example.org", "help",
                              NULL, NULL, "help", NULL);
     cr_expect_eq(mail_hand_in(&scene, raw), 0, "the keygen'd key is refused");
     free(raw);

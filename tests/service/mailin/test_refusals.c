@@ -91,7 +91,7 @@ Test(mail_refusals, someone_elses_forged_spent_and_repeated_mail, .timeout = 120
 
     /* Carol writes to Alice's reply address. */
     char id[128] = "";
-    char *raw = mail_compose("carol@example.org", reply_to, "Re: turn", NULL,
+    char *raw = mail_scene_compose("carol@example.org", reply_to, "Re: turn", NULL,
                              NULL, "draw", id);
     json_t *a = answer_to(&scene, raw, id, "carol@example.org");
     expect_text(a, "The turn service did not act on your mail:");
@@ -107,7 +107,7 @@ Test(mail_refusals, someone_elses_forged_spent_and_repeated_mail, .timeout = 120
     char *plus = strchr(forged, '+');
     plus[5] = plus[5] == 'a' ? 'b' : 'a';
     id[0] = '\0';
-    raw = mail_compose("alice@example.org", forged, "Re: turn", NULL, NULL,
+    raw = mail_scene_compose("alice@example.org", forged, "Re: turn", NULL, NULL,
                        "view", id);
     a = answer_to(&scene, raw, id, "alice@example.org");
     expect_text(a, "this reply address is not one the service gave out");
@@ -117,13 +117,13 @@ Test(mail_refusals, someone_elses_forged_spent_and_repeated_mail, .timeout = 120
     /* The real address works once; the same address again is refused,
      * and the same message again changes nothing and gets no answer. */
     char first[128] = "";
-    char *once = mail_compose("alice@example.org", reply_to, "Re: turn", NULL,
+    char *once = mail_scene_compose("alice@example.org", reply_to, "Re: turn", NULL,
                               NULL, "view", first);
     a = answer_to(&scene, once, first, "alice@example.org");
     expect_text(a, "> view\nYour view is below.");
     json_decref(a);
     id[0] = '\0';
-    raw = mail_compose("alice@example.org", reply_to, "Re: turn", NULL, NULL,
+    raw = mail_scene_compose("alice@example.org", reply_to, "Re: turn", NULL, NULL,
                        "view", id);
     a = answer_to(&scene, raw, id, "alice@example.org");
     expect_text(a, "this reply address was already used by an earlier mail "
@@ -166,7 +166,7 @@ Test(mail_refusals, an_expired_reply_address, .timeout = 120)
     fclose(f);
     cr_assert_eq(rename(moved, clock), 0);
     char id[128] = "";
-    char *raw = mail_compose("alice@example.org",
+    char *raw = mail_scene_compose("alice@example.org",
                              mail_reply_to(t.people[0].latest), "Re: turn",
                              NULL, NULL, "view", id);
     json_t *a = answer_to(&scene, raw, id, "alice@example.org");
@@ -199,7 +199,7 @@ Test(mail_refusals, mail_from_programs_is_never_answered, .timeout = 120)
         ids[i][0] = '\0';
         /* A subject of their own: "Out of office" alone gets silence
          * now, which would hide what the header does. */
-        char *raw = mail_compose("alice@example.org", reply_to,
+        char *raw = mail_scene_compose("alice@example.org", reply_to,
                                  "Re: your turn", NULL, automatic[i],
                                  "I am away until Monday.", ids[i]);
         answer_to(&scene, raw, ids[i], NULL);
@@ -211,7 +211,7 @@ Test(mail_refusals, mail_from_programs_is_never_answered, .timeout = 120)
                      automatic[i]);
     /* Ignoring them spent nothing: Alice's address still works. */
     char id[128] = "";
-    char *raw = mail_compose("alice@example.org", reply_to, "Re: turn", NULL,
+    char *raw = mail_scene_compose("alice@example.org", reply_to, "Re: turn", NULL,
                              NULL, "view", id);
     json_t *a = answer_to(&scene, raw, id, "alice@example.org");
     expect_text(a, "Your view is below.");
@@ -274,7 +274,7 @@ Test(mail_refusals, huge_and_broken_messages, .timeout = 120)
                  "bytes that are no mail");
     /* Broken MIME that still names a sender: answered, never a crash. */
     char id[128] = "";
-    char *raw = mail_compose("bob@example.org", "pbem@example.org", "help",
+    char *raw = mail_scene_compose("bob@example.org", "pbem@example.org", "help",
                              NULL,
                              "Content-Type: multipart/mixed\r\n",
                              "help", id);
@@ -313,7 +313,7 @@ Test(mail_refusals, a_forged_authentication_results, .timeout = 120)
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char id[128] = "";
-        char *raw = mail_compose("alice@example.org", "pbem@example.org",
+        char *raw = mail_scene_compose("alice@example.org", "pbem@example.org",
                                  "help", NULL, cases[i].headers, "help", id);
         json_t *a = answer_to(&scene, raw, id, "alice@example.org");
         cr_expect(strstr(mail_text(a), cases[i].says) != NULL,
@@ -359,9 +359,9 @@ Test(mail_refusals, two_mails_racing_for_one_turn, .timeout = 120)
     const char *reply_to = mail_reply_to(t.people[seat].latest);
     const char *who = t.people[seat].address;
     char id_a[128] = "", id_b[128] = "";
-    char *a = mail_compose(who, reply_to, "Re: turn", NULL, NULL,
+    char *a = mail_scene_compose(who, reply_to, "Re: turn", NULL, NULL,
                            json_string_value(json_array_get(moves, 0)), id_a);
-    char *b = mail_compose(who, reply_to, "Re: turn", NULL, NULL,
+    char *b = mail_scene_compose(who, reply_to, "Re: turn", NULL, NULL,
                            json_string_value(json_array_get(moves, other)),
                            id_b);
     long long head = head_of(&t);
@@ -400,7 +400,7 @@ Test(mail_refusals, answers_stop_at_the_hourly_limit, .timeout = 120)
     char ids[5][128];
     for (int i = 0; i < 5; i++) {
         ids[i][0] = '\0';
-        char *raw = mail_compose("carol@example.org", "pbem@example.org",
+        char *raw = mail_scene_compose("carol@example.org", "pbem@example.org",
                                  "help", NULL, NULL, "help", ids[i]);
         if (i < 3) {
             json_t *a = answer_to(&scene, raw, ids[i], "carol@example.org");
@@ -412,7 +412,7 @@ Test(mail_refusals, answers_stop_at_the_hourly_limit, .timeout = 120)
     }
     /* Another sender is still answered; by then Carol's would be too. */
     char id[128] = "";
-    char *raw = mail_compose("dave@example.org", "pbem@example.org", "help",
+    char *raw = mail_scene_compose("dave@example.org", "pbem@example.org", "help",
                              NULL, NULL, "help", id);
     json_decref(answer_to(&scene, raw, id, "dave@example.org"));
     free(raw);

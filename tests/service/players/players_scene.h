@@ -23,7 +23,8 @@ void scene_start(e2e_server *s, receiver *smtp);
 /* Moves the test clock (every process reads the file). */
 void scene_clock(long long now);
 
-/* Registers name with email (NULL: none) and a fresh key. */
+/* Registers name and a fresh key, then gives it email (NULL: none) as if
+ * its confirmation link had been opened (e2e_confirm_address): no mail. */
 void scene_register(const e2e_server *s, const char *name, const char *email,
                     e2e_player *p);
 

@@ -189,9 +189,13 @@ Test(keys, a_revoked_key_is_refused_at_once, .timeout = 60)
     char code[64];
     cr_expect_eq(revoke(&s, phone.key.key_id, &ada, code, sizeof code), 200,
                  "%s", code);
+    /* Told in words, not as a key never seen. */
     r = e2e_call(&s, "GET", "/v1/players/me", NULL, &phone);
     cr_expect_eq(r.status, 401, "%ld %s", r.status, r.body);
-    cr_expect_str_eq(e2e_error_code(&r), "unknown_key");
+    cr_expect_str_eq(e2e_error_code(&r), "key_revoked");
+    cr_expect(strstr(r.body, "this key was revoked on 20") != NULL &&
+                  strstr(r.body, " UTC; sign in again") != NULL,
+              "%s", r.body);
     e2e_response_free(&r);
 
     /* Revoking again changes nothing; the list shows when. */
