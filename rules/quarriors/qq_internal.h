@@ -307,6 +307,9 @@ void qq_pending(const qq_state *st, rules_pending *out);
 
 /* moves.c: legal moves. */
 json_t *qq_legal_moves(const qq_state *st, int seat, bool *complete);
+/* The text forms ("capture CARD") of the kinds of moves (borrowed) lists,
+ * one per kind: what legal() says under "forms". A new reference. */
+json_t *qq_legal_forms(const json_t *moves);
 /* The move made for this seat when its deadline passes (defaults.c). */
 json_t *qq_default_move(const rules_state *state, int seat);
 
