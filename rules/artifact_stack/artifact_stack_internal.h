@@ -192,7 +192,8 @@ int as_slot_parse(const char *text);
 
 /* score.c */
 typedef struct as_score {
-    int cards;          /* VP printed on plain cards and kept treasures */
+    int cards;          /* VP printed on plain cards */
+    int treasures;      /* VP of the treasures kept (not cashed) */
     int statues;
     int china;
     int monsters;
@@ -201,12 +202,21 @@ typedef struct as_score {
     int silver;
     int stars_bonus;
     int total;
-    int artifact_cards; /* tie-break 1 */
+    int artifact_cards; /* tie-break 1 (silver is tie-break 2) */
     int star_count;
     int relic_count;
 } as_score;
 void as_score_all(const as_state *s, as_score out[RULES_MAX_SEATS]);
+/* The result (rules.h): "detail" per seat is {"points": {part: VP, ...},
+ * "total", "tie_breakers": {"artifact_cards", "silver"}, "counts":
+ * {"stars", "relics"}}, the points adding up to the total; once over,
+ * "reason", and "tie_break" when cards or silver separated equal totals. */
 json_t *as_result(const rules_state *state);
+/* The parts of a seat's points, in the order the text and the result
+ * name them: their names and values; returns how many. */
+#define AS_SCORE_PARTS 10
+int as_score_parts(const as_score *sc, const char *names[AS_SCORE_PARTS],
+                   int values[AS_SCORE_PARTS]);
 /* Statue set value: 1, 3, 6, 10, ... */
 int as_statue_set_vp(int n);
 /* Best monster score for these counts. */
