@@ -89,6 +89,14 @@ static json_t *engine_result(const rules_state *state)
     return qq_result((const qq_state *)state);
 }
 
+static char *engine_tell(const rules_state *before, const rules_state *after,
+                         int actor, const json_t *action, int viewer,
+                         const char *const *names)
+{
+    return qq_tell((const qq_state *)before, (const qq_state *)after, actor,
+                   action, viewer, names);
+}
+
 static json_t *engine_save(const rules_state *state)
 {
     return qq_save((const qq_state *)state);
@@ -126,4 +134,5 @@ const rules_engine qq_engine = {
     .load = engine_load,
     .check = engine_check,
     .default_move = qq_default_move,
+    .tell = engine_tell,
 };

@@ -321,6 +321,9 @@ json_t *qq_parse(const char *text, rules_error *err);
 json_t *qq_view(const qq_state *st, int seat);
 char *qq_view_text(const qq_state *st, int seat);
 json_t *qq_result(const qq_state *st);
+/* tell.c: what actor's action did, told to viewer (rules.h, tell). */
+char *qq_tell(const qq_state *before, const qq_state *after, int actor,
+              const json_t *action, int viewer, const char *const *names);
 
 /* snapshot_save.c, snapshot_load.c: the position form (README,
  * "Snapshot"); check.c: the invariants. */
