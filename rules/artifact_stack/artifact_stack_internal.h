@@ -223,6 +223,10 @@ int as_statue_set_vp(int n);
 int as_monster_vp(int vampires, int mummies, int vampire_mummies, int crosses,
                   int coffins);
 
+/* tell.c: what actor's action did, told to viewer (rules.h, tell). */
+char *as_tell(const rules_state *before, const rules_state *after, int actor,
+              const json_t *action, int viewer, const char *const *names);
+
 /* view.c */
 json_t *as_view(const rules_state *state, int seat);
 json_t *as_card_json(const as_state *s, int card);
