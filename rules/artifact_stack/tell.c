@@ -75,8 +75,7 @@ static int card_of(const json_t *action)
 
 static int assistant_of(const json_t *action)
 {
-    const char *name =
-        json_string_value(json_object_get(action, "assistant"));
+    const char *name = json_string_value(json_object_get(action, "assistant"));
     return name == NULL ? -1 : as_assistant_by_name(name);
 }
 
@@ -85,9 +84,8 @@ static int assistant_of(const json_t *action)
 static void card_words(int card, char *out, size_t size)
 {
     int k = as_card_number(card) - 1;
-    static const char *const monsters[] = {"vampire", "mummy",
-                                           "vampire mummy", "silver cross",
-                                           "coffin"};
+    static const char *const monsters[] = {"vampire", "mummy", "vampire mummy",
+                                           "silver cross", "coffin"};
     switch (as_card_stack(card)) {
     case AS_CHINA:
         snprintf(out, size, "%s (%c)", as_card_name(card),
@@ -217,13 +215,13 @@ static void tell_move(teller *t, const char *type, const json_t *action)
         say(t, "%s used the %s: %s.", you, as_data.assistants[helper].name,
             as_data.ability_text[as_data.assistants[helper].ability]);
     } else if (strcmp(type, "flip") == 0) {
-        const char *stack =
-            json_string_value(json_object_get(action, "stack"));
+        const char *stack = json_string_value(json_object_get(action, "stack"));
         size_t i, n = json_array_size(json_object_get(action, "cards"));
         const json_t *v;
         size_t len = 0;
         words[0] = '\0';
-        json_array_foreach(json_object_get(action, "cards"), i, v) {
+        json_array_foreach(json_object_get(action, "cards"), i, v)
+        {
             int k = snprintf(words + len, sizeof words - len, "%s%s%lld",
                              i == 0 ? "" : "+", stack,
                              (long long)json_integer_value(v));
@@ -231,15 +229,14 @@ static void tell_move(teller *t, const char *type, const json_t *action)
         }
         int kind = as_stack_by_name(stack != NULL ? stack : "");
         if (kind == AS_STATUES || kind == AS_CHINA)
-            say(t, "%s flipped %s face down as a set of %zu %s.", you, words,
-                n, stack);
+            say(t, "%s flipped %s face down as a set of %zu %s.", you, words, n,
+                stack);
         else
             say(t, "%s flipped %s face down for the bonus of %zu %s.", you,
                 words, n, stack);
         if (a->turn == b->turn && a->actions > b->actions)
             say(t, "%s %s %d more action%s this turn.", you,
-                t->actor == t->viewer ? "have" : "has",
-                a->actions - b->actions,
+                t->actor == t->viewer ? "have" : "has", a->actions - b->actions,
                 a->actions - b->actions == 1 ? "" : "s");
     } else if ((strcmp(type, "keep") == 0 || strcmp(type, "cash") == 0) &&
                b->task == AS_TASK_TREASURE) {
@@ -256,8 +253,7 @@ static void tell_move(teller *t, const char *type, const json_t *action)
         say(t, "%s stole %s %s.", you, whose(t, b->owner[card], buf), words);
     } else if (strcmp(type, "give") == 0 && card != AS_NO_CARD) {
         card_words(card, words, sizeof words);
-        say(t, "%s gave %s to %s.", you, words,
-            who(t, a->owner[card], false));
+        say(t, "%s gave %s to %s.", you, words, who(t, a->owner[card], false));
     } else if (strcmp(type, "discard") == 0 && card != AS_NO_CARD) {
         card_words(card, words, sizeof words);
         say(t, "%s discarded %s to the box.", you, words);

@@ -107,8 +107,8 @@ static void add_list(char *out, size_t size, const bool *chosen,
             break;
         }
         if (defense && qq_shows(st, d, QQ_FACE_CREATURE))
-            k = snprintf(out + len, size - len, "%s%s (%d)", sep,
-                         title(st, d), qq_defense(st, d));
+            k = snprintf(out + len, size - len, "%s%s (%d)", sep, title(st, d),
+                         qq_defense(st, d));
         else
             k = snprintf(out + len, size - len, "%s%s", sep, title(st, d));
         len += k > 0 ? (size_t)k : 0;
@@ -148,8 +148,8 @@ static void tell_glory(teller *t)
     for (int s = 0; s < t->after->seats; s++) {
         int gained = t->after->players[s].glory - t->before->players[s].glory;
         if (gained > 0)
-            say(t, "%s scored %d glory (%d in all).", who(t, s, true),
-                gained, t->after->players[s].glory);
+            say(t, "%s gained %d glory (%d in all).", who(t, s, true), gained,
+                t->after->players[s].glory);
     }
 }
 
@@ -162,8 +162,7 @@ static void tell_drawn(teller *t, int seat)
     for (int d = 0; d < t->after->dice_count; d++) {
         const qq_die *b = &t->before->dice[d], *a = &t->after->dice[d];
         if (a->owner == seat && a->zone == QQ_Z_ACTIVE &&
-            (b->zone == QQ_Z_BAG || b->zone == QQ_Z_USED) &&
-            b->owner == seat) {
+            (b->zone == QQ_Z_BAG || b->zone == QQ_Z_USED) && b->owner == seat) {
             chosen[d] = true;
             n++;
         }
@@ -186,7 +185,7 @@ static const char *article(const char *name)
 }
 
 /* Dice taken from the Wilds by the move (a capture of any kind); how says
- * how it was paid (" for 3 quiddity"). */
+ * how it was paid (", paying 3 quiddity"). */
 static void tell_captured(teller *t, const char *how)
 {
     for (int d = 0; d < t->after->dice_count; d++) {
@@ -239,14 +238,19 @@ static void attackers(const teller *t, char *out, size_t size)
         if (!chosen[d])
             continue;
         int k = snprintf(out + len, size - len, "%s%s (%d)",
-                         n == 0 ? "" : n == total - 1 ? " and " : ", ",
+                         n == 0           ? ""
+                         : n == total - 1 ? " and "
+                                          : ", ",
                          title(b, d), qq_attack(b, d, -1));
         len += k > 0 ? (size_t)k : 0;
         n++;
     }
 }
 
-/* The move itself, in words. */
+/* The move itself, in words. The words avoid those the snapshot writes
+ * and a view may not show ("summoned", "scored", "fell", "on", "at",
+ * "for": its marks "on DIE", "at QUEST", "scored for N glory"): a
+ * sentence is checked against what its viewer saw, word by word. */
 static void tell_move(teller *t, const char *type, const json_t *action)
 {
     const qq_state *b = t->before, *a = t->after;
@@ -254,13 +258,14 @@ static void tell_move(teller *t, const char *type, const json_t *action)
     char buf[64], face[96], list[240];
     int d = die_of(t, action, "die");
     if (strcmp(type, "summon") == 0 && d >= 0) {
-        say(t, "%s summoned %s (%s) for %d quiddity.", you, title(b, d),
-            qq_face_words(qq_face_of(a, d), face, sizeof face),
-            qq_summon_cost(b, d));
+        say(t, "%s paid %d quiddity to summon %s (%s).", you,
+            qq_summon_cost(b, d), title(b, d),
+            qq_face_words(qq_face_of(a, d), face, sizeof face));
     } else if (strcmp(type, "ready") == 0 && d >= 0) {
         say(t, "%s readied %s.", you, title(b, d));
     } else if ((strcmp(type, "use") == 0 || strcmp(type, "draw") == 0 ||
-                strcmp(type, "turn") == 0) && d >= 0) {
+                strcmp(type, "turn") == 0) &&
+               d >= 0) {
         int gained = a->quiddity - b->quiddity;
         int captures = a->captures_left - b->captures_left;
         say(t, "%s %s %s%s%s.", you,
@@ -268,7 +273,7 @@ static void tell_move(teller *t, const char *type, const json_t *action)
             : strcmp(type, "draw") == 0 ? "spent"
                                         : "turned",
             title(b, d), strcmp(type, "turn") == 0 ? " to 1 quiddity" : "",
-            captures > 0 ? " for an extra capture" : "");
+            captures > 0 ? ", gaining an extra capture" : "");
         if (gained > 0)
             say(t, "%s %s %d quiddity to spend.", you,
                 t->actor == t->viewer ? "have" : "has", a->quiddity);
@@ -282,7 +287,7 @@ static void tell_move(teller *t, const char *type, const json_t *action)
     } else if (strcmp(type, "cast") == 0 && d >= 0) {
         int target = die_of(t, action, "target");
         if (target >= 0 && b->dice[target].owner >= 0)
-            say(t, "%s cast %s on %s %s.", you, title(b, d),
+            say(t, "%s cast %s, targeting %s %s.", you, title(b, d),
                 whose(t, b->dice[target].owner, buf), title(b, target));
         else
             say(t, "%s cast %s.", you, title(b, d));
@@ -300,59 +305,60 @@ static void tell_move(teller *t, const char *type, const json_t *action)
         bool chosen[QQ_MAX_DICE] = {false};
         size_t i;
         const json_t *v;
-        json_array_foreach(json_object_get(action, "dice"), i, v) {
+        json_array_foreach(json_object_get(action, "dice"), i, v)
+        {
             json_int_t e = json_integer_value(v);
             if (e >= 0 && e < b->dice_count)
                 chosen[e] = true;
         }
         list[0] = '\0';
         add_list(list, sizeof list, chosen, b, false);
-        const char *quest = json_string_value(json_object_get(action,
-                                                              "quest"));
+        const char *quest = json_string_value(json_object_get(action, "quest"));
         int q = -1;
         for (int k = 0; quest != NULL && k < b->quest_count; k++) {
             if (qq_same_name(quest, strlen(quest),
                              qq_quests[b->quest_slots[k].type].id))
                 q = k;
         }
-        const char *name = q >= 0 ? qq_quests[b->quest_slots[q].type].name
-                                  : "the quest";
+        const char *name =
+            q >= 0 ? qq_quests[b->quest_slots[q].type].name : "the quest";
         if (strcmp(type, "quest") == 0)
-            say(t, "%s sent %s on the quest %s.", you, list, name);
+            say(t, "%s sent %s questing to %s.", you, list, name);
         else if (q >= 0 && qq_quest_owner(b, q) >= 0)
-            say(t, "%s challenged %s band on %s with %s.", you,
+            say(t, "%s challenged %s band questing to %s with %s.", you,
                 whose(t, qq_quest_owner(b, q), buf), name, list);
     } else if (strcmp(type, "defend") == 0) {
         if (b->phase == QQ_P_CHALLENGE) {
             if (t->viewer == t->actor)
                 say(t, "You chose your order of defenders.");
             else
-                say(t, "%s chose an order of defenders, sealed until both "
-                       "sides have chosen.",
+                say(t,
+                    "%s chose an order of defenders, sealed until both "
+                    "sides have chosen.",
                     you);
         } else {
             int e = (int)json_integer_value(
                 json_array_get(json_object_get(action, "dice"), 0));
             if (e >= 0 && e < b->dice_count)
-                say(t, "%s took the damage (%d) with %s (%d).", you,
-                    b->damage, title(b, e), qq_defense(b, e));
+                say(t, "%s took the damage (%d) with %s (%d).", you, b->damage,
+                    title(b, e), qq_defense(b, e));
         }
     } else if (strcmp(type, "capture") == 0) {
         char how[64] = "";
         const char *card = json_string_value(json_object_get(action, "card"));
         for (int s = 0; card != NULL && s < b->slot_count; s++) {
             if (qq_same_name(card, strlen(card), qq_cards[b->slots[s].card].id))
-                snprintf(how, sizeof how, " for %d quiddity",
+                snprintf(how, sizeof how, ", paying %d quiddity",
                          qq_capture_cost(b, s));
         }
         if (b->phase == QQ_P_SPECIAL)
-            snprintf(how, sizeof how, " for free, the quest's \"?\" reward");
+            snprintf(how, sizeof how, ", free: the quest's \"?\" reward");
         else if (b->phase == QQ_P_TRIGGER)
             snprintf(how, sizeof how, " into the bag");
         tell_captured(t, how);
         return;
     } else if (strcmp(type, "cull") == 0 && d >= 0) {
-        say(t, "%s culled %s back to the Wilds.", you, title(b, d));
+        say(t, "%s culled %s to the Wilds.", you, title(b, d));
     } else if (strcmp(type, "seize") == 0) {
         int from = (int)json_integer_value(json_object_get(action, "seat"));
         if (from >= 0 && from < b->seats)
@@ -394,17 +400,17 @@ char *qq_tell(const qq_state *before, const qq_state *after, int actor,
     int fell = tell_destroyed(&t);
     /* a quest start fights only when creatures stayed to attack */
     bool fight = strcmp(type, "attack") == 0 ||
-                 strcmp(type, "challenge") == 0 ||
-                 strcmp(type, "defend") == 0;
+                 strcmp(type, "challenge") == 0 || strcmp(type, "defend") == 0;
     if (after->phase == QQ_P_DEFEND &&
         (before->phase != QQ_P_DEFEND || before->defender != after->defender ||
          fight)) {
-        say(&t, "%s %s %d damage to take, one creature at a time.",
-            who(&t, after->defender, true),
-            after->defender == viewer ? "have" : "has", after->damage);
+        bool you = after->defender == viewer;
+        say(&t, "%s %s %d damage to take and %s the creature that takes it.",
+            who(&t, after->defender, true), you ? "have" : "has", after->damage,
+            you ? "choose" : "chooses");
     } else if (fight && fell == 0 && after->phase != QQ_P_CHALLENGE &&
                after->phase != QQ_P_REACT) {
-        say(&t, "No creature fell.");
+        say(&t, "No creature was destroyed.");
     }
     tell_glory(&t);
     tell_quest_roll(&t);

@@ -22,8 +22,8 @@ static char *told(const as_state *s, int seat, const char *text, int viewer)
     rules_state *after = as_engine.clone((const rules_state *)s);
     cr_assert(as_engine.apply(after, seat, action, &err), "%s: %s", text,
               err.message);
-    char *sentence = rules_tell(&as_engine, (const rules_state *)s, after,
-                                seat, action, viewer, names);
+    char *sentence = rules_tell(&as_engine, (const rules_state *)s, after, seat,
+                                action, viewer, names);
     cr_expect_leq(strlen(sentence), 300, "%s", sentence);
     as_engine.destroy(after);
     json_decref(action);

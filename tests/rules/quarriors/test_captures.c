@@ -14,17 +14,19 @@
 static int dice_of_card(const rules_state *state, int seat, const char *card)
 {
     json_t *snapshot = qq_engine.save(state);
-    json_t *player = json_array_get(json_object_get(snapshot, "players"),
-                                    (size_t)seat);
+    json_t *player =
+        json_array_get(json_object_get(snapshot, "players"), (size_t)seat);
     int n = 0;
     const char *place;
     json_t *list;
-    json_object_foreach(player, place, list) {
+    json_object_foreach(player, place, list)
+    {
         size_t i;
         json_t *die;
         if (!json_is_array(list))
             continue;
-        json_array_foreach(list, i, die) {
+        json_array_foreach(list, i, die)
+        {
             const char *text = strchr(json_string_value(die), ' ') + 1;
             n += strncmp(text, card, strlen(card)) == 0 &&
                  (text[strlen(card)] == '\0' || text[strlen(card)] == ',');
@@ -34,7 +36,7 @@ static int dice_of_card(const rules_state *state, int seat, const char *card)
     return n;
 }
 
-#define expect_text(text, words) \
+#define expect_text(text, words)                                               \
     cr_expect_not_null(strstr(text, words), "no \"%s\" in:\n%s", words, text)
 
 Test(qq_captures, the_free_capture_of_the_reward_leaves_phase_4_its_own)

@@ -20,8 +20,7 @@ static void expect_reason(const rules_state *state, const char *reason)
     cr_expect_null(json_object_get(result, "tie_break"));
     json_decref(result);
     char *text = qq_test_text(state, 1);
-    cr_expect_not_null(strstr(text, reason), "no \"%s\" in:\n%s", reason,
-                       text);
+    cr_expect_not_null(strstr(text, reason), "no \"%s\" in:\n%s", reason, text);
     free(text);
 }
 
@@ -31,15 +30,23 @@ Test(qq_result, four_empty_wild_piles_end_the_match_under_the_goal)
     json_t *wilds = qq_test_dice(snapshot, -1, NULL);
     json_t *used = qq_test_dice(snapshot, 1, "used");
     /* three creature cards already empty, one deathdealer left */
-    static const char *const gone[] = {
-        "29 deathdealer", "30 deathdealer",
-        "32 strong-ghostly-spirit", "33 strong-ghostly-spirit",
-        "34 strong-ghostly-spirit", "35 strong-ghostly-spirit",
-        "36 strong-ghostly-spirit", "37 witching-hag", "38 witching-hag",
-        "39 witching-hag", "40 witching-hag", "41 witching-hag",
-        "42 mighty-warrior-of-the-quay", "43 mighty-warrior-of-the-quay",
-        "44 mighty-warrior-of-the-quay", "45 mighty-warrior-of-the-quay",
-        "46 mighty-warrior-of-the-quay"};
+    static const char *const gone[] = {"29 deathdealer",
+                                       "30 deathdealer",
+                                       "32 strong-ghostly-spirit",
+                                       "33 strong-ghostly-spirit",
+                                       "34 strong-ghostly-spirit",
+                                       "35 strong-ghostly-spirit",
+                                       "36 strong-ghostly-spirit",
+                                       "37 witching-hag",
+                                       "38 witching-hag",
+                                       "39 witching-hag",
+                                       "40 witching-hag",
+                                       "41 witching-hag",
+                                       "42 mighty-warrior-of-the-quay",
+                                       "43 mighty-warrior-of-the-quay",
+                                       "44 mighty-warrior-of-the-quay",
+                                       "45 mighty-warrior-of-the-quay",
+                                       "46 mighty-warrior-of-the-quay"};
     for (size_t i = 0; i < sizeof gone / sizeof gone[0]; i++) {
         qq_test_move(wilds, gone[i], used, gone[i]);
     }
