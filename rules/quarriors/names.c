@@ -110,7 +110,7 @@ const char *qq_face_words(const qq_face *face, char *buf, size_t size)
     if (face->flags & QQ_FACE_CREATURE) {
         if (face->flags & QQ_FACE_STATS_FROM_CARD)
             snprintf(creature, sizeof creature,
-                     "level %d: attack and defense from the card",
+                     "level %d: attack and defense per card",
                      face->level);
         else
             snprintf(creature, sizeof creature,

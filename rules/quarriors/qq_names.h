@@ -35,7 +35,7 @@ const char *qq_face_name(const qq_face *face, char buf[QQ_NAME_SIZE]);
 /* The same face as a player says it, for reading only (the text view and
  * the tell sentences; never read back): "1 quiddity", "2 quiddity, draw
  * 2", "reroll, burst", "spell", "level 1: attack 1, defense 2", "level 2:
- * attack and defense from the card, double burst", "blank". Returns
+ * attack and defense per card, double burst", "blank". Returns
  * buf. */
 const char *qq_face_words(const qq_face *face, char *buf, size_t size);
 

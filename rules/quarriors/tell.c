@@ -204,7 +204,7 @@ static void tell_quest_roll(teller *t)
         return;
     int type = t->after->quest_slots[t->after->dice[a->die].slot].type;
     char face[QQ_NAME_SIZE], reward[128];
-    say(t, "%s rolled the %s quest die: \"%s\", %s.", who(t, a->seat, true),
+    say(t, "%s rolled a %s quest die: \"%s\", %s.", who(t, a->seat, true),
         qq_quests[type].name, qq_quest_face_name(type, a->face, face),
         qq_quest_reward_text(type, a->face, reward, sizeof reward));
 }
@@ -249,8 +249,9 @@ static void attackers(const teller *t, char *out, size_t size)
 
 /* The move itself, in words. The words avoid those the snapshot writes
  * and a view may not show ("summoned", "scored", "fell", "on", "at",
- * "for": its marks "on DIE", "at QUEST", "scored for N glory"): a
- * sentence is checked against what its viewer saw, word by word. */
+ * "for", "the": its marks "on DIE", "at QUEST", "scored for N glory",
+ * "completed the quest"): a sentence is checked against what its viewer
+ * saw, word by word. */
 static void tell_move(teller *t, const char *type, const json_t *action)
 {
     const qq_state *b = t->before, *a = t->after;
@@ -321,7 +322,7 @@ static void tell_move(teller *t, const char *type, const json_t *action)
                 q = k;
         }
         const char *name =
-            q >= 0 ? qq_quests[b->quest_slots[q].type].name : "the quest";
+            q >= 0 ? qq_quests[b->quest_slots[q].type].name : "a quest";
         if (strcmp(type, "quest") == 0)
             say(t, "%s sent %s questing to %s.", you, list, name);
         else if (q >= 0 && qq_quest_owner(b, q) >= 0)
@@ -340,11 +341,11 @@ static void tell_move(teller *t, const char *type, const json_t *action)
             int e = (int)json_integer_value(
                 json_array_get(json_object_get(action, "dice"), 0));
             if (e >= 0 && e < b->dice_count)
-                say(t, "%s took the damage (%d) with %s (%d).", you, b->damage,
+                say(t, "%s took %d damage with %s (%d).", you, b->damage,
                     title(b, e), qq_defense(b, e));
         }
     } else if (strcmp(type, "capture") == 0) {
-        char how[64] = "";
+        char how[128] = "";
         const char *card = json_string_value(json_object_get(action, "card"));
         for (int s = 0; card != NULL && s < b->slot_count; s++) {
             if (qq_same_name(card, strlen(card), qq_cards[b->slots[s].card].id))
@@ -352,36 +353,37 @@ static void tell_move(teller *t, const char *type, const json_t *action)
                          qq_capture_cost(b, s));
         }
         if (b->phase == QQ_P_SPECIAL)
-            snprintf(how, sizeof how, ", free: the quest's \"?\" reward");
+            snprintf(how, sizeof how, ", free: a quest's \"?\" reward");
         else if (b->phase == QQ_P_TRIGGER)
-            snprintf(how, sizeof how, " into the bag");
+            snprintf(how, sizeof how, " into %s bag",
+                     whose(t, t->actor, buf));
         tell_captured(t, how);
         return;
     } else if (strcmp(type, "cull") == 0 && d >= 0) {
-        say(t, "%s culled %s to the Wilds.", you, title(b, d));
+        say(t, "%s culled %s, returning it to Wilds.", you, title(b, d));
     } else if (strcmp(type, "seize") == 0) {
         int from = (int)json_integer_value(json_object_get(action, "seat"));
         if (from >= 0 && from < b->seats)
-            say(t, "%s seized the quest die from %s.", you,
+            say(t, "%s seized a quest die from %s.", you,
                 who(t, from, false));
     } else if (strcmp(type, "take") == 0 || strcmp(type, "leave") == 0) {
-        say(t, "%s %s the quest.", you,
+        say(t, "%s %s that quest.", you,
             strcmp(type, "take") == 0 ? "took over" : "left");
     } else if (strcmp(type, "first") == 0) {
         const char *what = json_string_value(json_object_get(action, "do"));
-        say(t, "%s chose to %s first.", you,
-            what != NULL && strcmp(what, "quest") == 0
-                ? "complete the quest"
-                : "score the Ready Area");
+        bool quest = what != NULL && strcmp(what, "quest") == 0;
+        say(t, "%s chose to %s %s %s first.", you,
+            quest ? "complete" : "score", whose(t, t->actor, buf),
+            quest ? "quest" : "Ready Area");
     } else if (strcmp(type, "end") == 0) {
-        say(t, "%s ended the turn.", you);
+        say(t, "%s ended %s turn.", you, whose(t, t->actor, buf));
     } else if (strcmp(type, "done") == 0) {
         say(t, "%s culled no more.", you);
     } else if (strcmp(type, "pass") == 0) {
         say(t, "%s passed.", you);
     } else if (d >= 0) {
         /* a scoring power (exchange, recall, trade) or a revive */
-        say(t, "%s used the power of %s (%s).", you, title(b, d), type);
+        say(t, "%s used %s's power: %s.", you, title(b, d), type);
     }
     if (strcmp(type, "capture") != 0)
         tell_captured(t, "");
@@ -405,7 +407,7 @@ char *qq_tell(const qq_state *before, const qq_state *after, int actor,
         (before->phase != QQ_P_DEFEND || before->defender != after->defender ||
          fight)) {
         bool you = after->defender == viewer;
-        say(&t, "%s %s %d damage to take and %s the creature that takes it.",
+        say(&t, "%s %s %d damage to take and %s which creature takes it.",
             who(&t, after->defender, true), you ? "have" : "has", after->damage,
             you ? "choose" : "chooses");
     } else if (fight && fell == 0 && after->phase != QQ_P_CHALLENGE &&

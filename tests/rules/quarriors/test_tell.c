@@ -131,11 +131,11 @@ Test(qq_tell, summons_rerolls_and_the_free_capture)
     json_object_set_new(turn, "quest_done", json_string("exqualibur"));
     rules_state *state = qq_test_load(snapshot);
     expect_told(state, 0, "capture life-cantrip",
-                "You captured a Life Cantrip die, free: the quest's \"?\" "
+                "You captured a Life Cantrip die, free: a quest's \"?\" "
                 "reward. You drew and rolled 6 dice.",
-                "Ann captured a Life Cantrip die, free: the quest's \"?\" "
+                "Ann captured a Life Cantrip die, free: a quest's \"?\" "
                 "reward. Ann drew and rolled 6 dice.",
-                "Ann captured a Life Cantrip die, free: the quest's \"?\" "
+                "Ann captured a Life Cantrip die, free: a quest's \"?\" "
                 "reward. Ann drew and rolled 6 dice.");
     json_decref(snapshot);
     snapshot = qq_engine.save(state);
