@@ -247,6 +247,18 @@ static void attackers(const teller *t, char *out, size_t size)
     }
 }
 
+/* What die d shows in st, in words; "" when it shows nothing (it left
+ * the Active Pool, say). */
+static const char *shows(const qq_state *st, int d, char *buf, size_t size)
+{
+    const qq_face *face = qq_face_of(st, d);
+    if (face == NULL) {
+        buf[0] = '\0';
+        return buf;
+    }
+    return qq_face_words(face, buf, size);
+}
+
 /* The move itself, in words. The words avoid those the snapshot writes
  * and a view may not show ("summoned", "scored", "fell", "on", "at",
  * "for", "the": its marks "on DIE", "at QUEST", "scored for N glory",
@@ -261,7 +273,7 @@ static void tell_move(teller *t, const char *type, const json_t *action)
     if (strcmp(type, "summon") == 0 && d >= 0) {
         say(t, "%s paid %d quiddity to summon %s (%s).", you,
             qq_summon_cost(b, d), title(b, d),
-            qq_face_words(qq_face_of(a, d), face, sizeof face));
+            shows(b, d, face, sizeof face));
     } else if (strcmp(type, "ready") == 0 && d >= 0) {
         say(t, "%s readied %s.", you, title(b, d));
     } else if ((strcmp(type, "use") == 0 || strcmp(type, "draw") == 0 ||
@@ -281,10 +293,10 @@ static void tell_move(teller *t, const char *type, const json_t *action)
     } else if (strcmp(type, "reroll") == 0 && d >= 0) {
         int other = die_of(t, action, "other");
         say(t, "%s rerolled %s, now %s.", you, title(b, d),
-            qq_face_words(qq_face_of(a, d), face, sizeof face));
+            shows(a, d, face, sizeof face));
         if (other >= 0)
             say(t, "And %s, now %s.", title(b, other),
-                qq_face_words(qq_face_of(a, other), face, sizeof face));
+                shows(a, other, face, sizeof face));
     } else if (strcmp(type, "cast") == 0 && d >= 0) {
         int target = die_of(t, action, "target");
         if (target >= 0 && b->dice[target].owner >= 0)
