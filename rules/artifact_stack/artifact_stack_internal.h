@@ -233,6 +233,9 @@ json_t *as_card_json(const as_state *s, int card);
 
 /* view_text.c: the view as plain text for people (a malloc'd string). */
 char *as_view_text(const rules_state *state, int seat);
+/* What a player needs to know beside a card's name ("A", "4 VP",
+ * "vampire", "+2 silver"), or "". Returns out. */
+const char *as_card_kind(int card, char out[32]);
 
 /* snapshot.c: the position form a referee edits (README.md, "Position").
  * save returns a new reference; load returns a new state, or NULL with err

@@ -80,33 +80,14 @@ static int assistant_of(const json_t *action)
 }
 
 /* The card taken or dug out, with what makes it count ("china4 (A)",
- * "curses5: lose 1 silver"). */
+ * "curses5 (-1 silver)"), as the text view writes it. */
 static void card_words(int card, char *out, size_t size)
 {
-    int k = as_card_number(card) - 1;
-    static const char *const monsters[] = {"vampire", "mummy", "vampire mummy",
-                                           "silver cross", "coffin"};
-    switch (as_card_stack(card)) {
-    case AS_CHINA:
-        snprintf(out, size, "%s (%c)", as_card_name(card),
-                 as_data.china_letter[k]);
-        break;
-    case AS_MONSTERS:
-        snprintf(out, size, "%s (%s)", as_card_name(card),
-                 monsters[as_data.monster[k]]);
-        break;
-    case AS_TREASURES:
-        snprintf(out, size, "%s (%d VP)", as_card_name(card),
-                 as_data.treasure_vp[k]);
-        break;
-    case AS_CURSES:
-        snprintf(out, size, "%s (%s)", as_card_name(card),
-                 as_data.fate_text[k]);
-        break;
-    default:
+    char kind[32];
+    if (as_card_kind(card, kind)[0] != '\0')
+        snprintf(out, size, "%s (%s)", as_card_name(card), kind);
+    else
         snprintf(out, size, "%s", as_card_name(card));
-        break;
-    }
 }
 
 /* take, dig, peek: the temple card at slot, as viewer may know it. */

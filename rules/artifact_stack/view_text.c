@@ -171,8 +171,7 @@ static const char *plural(int n)
     return n == 1 ? "" : "s";
 }
 
-/* What a player needs to know beside a card's name ("A", "4 VP"), or "". */
-static const char *card_kind(int card, char out[32])
+const char *as_card_kind(int card, char out[32])
 {
     int k = as_card_number(card) - 1;
     switch (as_card_stack(card)) {
@@ -224,7 +223,7 @@ static void temple_item(para *p, const as_state *s, int slot, int seat)
     bool down = as_data.covered[as_card_number(card) - 1];
     bool known = !down || (seat >= 0 && s->peeked[seat][card]);
     notes[0] = '\0';
-    if (known && card_kind(card, kind)[0] != '\0')
+    if (known && as_card_kind(card, kind)[0] != '\0')
         snprintf(notes, sizeof notes, "%s", kind);
     if (known && down)
         snprintf(notes + strlen(notes), sizeof notes - strlen(notes), "%s%s",
@@ -283,7 +282,7 @@ static void write_supply(FILE *out, para *p, const as_state *s)
             continue;
         if (p->items == 0)
             para_add(p, "Box:");
-        if (card_kind(c, kind)[0] != '\0')
+        if (as_card_kind(c, kind)[0] != '\0')
             para_item(p, "%s (%s)", as_card_name(c), kind);
         else
             para_item(p, "%s", as_card_name(c));
@@ -398,7 +397,8 @@ static void write_turn(FILE *out, para *p, const as_state *s, int seat,
 static void tableau_item(para *p, int card)
 {
     char kind[32];
-    if (as_card_stack(card) == AS_CURSES || card_kind(card, kind)[0] == '\0')
+    if (as_card_stack(card) == AS_CURSES ||
+        as_card_kind(card, kind)[0] == '\0')
         para_item(p, "%s", as_card_name(card));
     else
         para_item(p, "%s (%s)", as_card_name(card), kind);
