@@ -221,6 +221,20 @@ Test(as_scoring, assistants_silver_and_total)
     as_engine.destroy((rules_state *)s);
 }
 
+/* Equal totals: seat 0 two coins (4 VP, 2 cards), seat 1 one coin and
+ * two silver (4 VP, 1 card). */
+static as_state *tied_at_4(void)
+{
+    as_state *t = fx_new(2, "coins,weapons,manuscripts,jewelry,statues,china");
+    no_silver(t);
+    fx_give(t, 0, "coins4");
+    fx_give(t, 0, "coins5");
+    fx_give(t, 1, "coins6");
+    t->silver[1] = 2;
+    t->bank -= 2;
+    return t;
+}
+
 static json_t *ranking_of(const as_state *s)
 {
     json_t *result = as_engine.result((const rules_state *)s);
@@ -233,15 +247,8 @@ Test(as_scoring, tie_break_most_artifact_cards_then_most_silver)
 {
     as_score sc[RULES_MAX_SEATS];
     json_t *ranking;
-    /* equal totals: seat 0 two coins (4 VP, 2 cards), seat 1 one coin and
-     * two silver (4 VP, 1 card): seat 0 wins on cards */
-    as_state *t = fx_new(2, "coins,weapons,manuscripts,jewelry,statues,china");
-    no_silver(t);
-    fx_give(t, 0, "coins4");
-    fx_give(t, 0, "coins5");
-    fx_give(t, 1, "coins6");
-    t->silver[1] = 2;
-    t->bank -= 2;
+    /* equal totals: seat 0 wins on cards */
+    as_state *t = tied_at_4();
     as_score_all(t, sc);
     cr_expect_eq(sc[0].total, sc[1].total);
     ranking = ranking_of(t);
@@ -308,13 +315,7 @@ Test(as_scoring, the_breakdown_adds_up_and_keeps_tie_breakers_apart)
  * silver separated equal totals, which tie-break did. */
 Test(as_scoring, the_result_names_the_end_and_the_tie_break)
 {
-    as_state *t = fx_new(2, "coins,weapons,manuscripts,jewelry,statues,china");
-    no_silver(t);
-    fx_give(t, 0, "coins4");
-    fx_give(t, 0, "coins5");
-    fx_give(t, 1, "coins6");
-    t->silver[1] = 2;
-    t->bank -= 2;
+    as_state *t = tied_at_4();
     json_t *result = as_engine.result((const rules_state *)t);
     cr_expect_null(json_object_get(result, "reason"), "not over yet");
     json_decref(result);

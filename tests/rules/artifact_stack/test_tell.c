@@ -1,5 +1,5 @@
-/* tell: each kind of move told with what came of it, on the scripted
- * table of test_view_text.c: to the seat that moved in the second person,
+/* tell: each kind of move told with what came of it, on the small table
+ * of fixture.h: to the seat that moved in the second person,
  * to the others by name, and a peeked card only to the seat that
  * peeked. */
 #include <criterion/criterion.h>
@@ -7,8 +7,6 @@
 #include <string.h>
 
 #include "fixture.h"
-
-#define STACKS "statues,coins,weapons,relics,china,treasures"
 
 static const char *const names[] = {"Ann", "Bob"};
 
@@ -46,30 +44,9 @@ static void expect_told(as_state *s, int seat, const char *text,
     fx_do(s, seat, text);
 }
 
-static const char *const TOP_AND_ONE_BELOW[] = {"2.0.0", "2.1.0", "2.2.0",
-                                                "1.1.0", NULL};
-
-/* Seat 0 holds weapons1 and weapons2, seat 1 relics4 and china1; the
- * temple is coins4 on 2.0.0, china8 face down on 2.1.0, treasures3 on
- * 2.2.0 and statues5 under them on 1.1.0. */
-static as_state *table(void)
-{
-    as_state *s = fx_new(2, STACKS);
-    fx_give(s, 0, "weapons1");
-    fx_give(s, 0, "weapons2");
-    fx_give(s, 1, "relics4");
-    fx_give(s, 1, "china1");
-    fx_place(s, "2.0.0", "coins4");
-    fx_place(s, "2.1.0", "china8");
-    fx_place(s, "2.2.0", "treasures3");
-    fx_place(s, "1.1.0", "statues5");
-    fx_keep_only(s, TOP_AND_ONE_BELOW);
-    return s;
-}
-
 Test(as_tell, a_peek_names_the_card_to_the_peeker_alone)
 {
-    as_state *s = table();
+    as_state *s = fx_small_table();
     expect_told(s, 0, "peek 2.1.0",
                 "You peeked at 2.1.0 for 1 silver: china8 (B).",
                 "Ann peeked at the face-down card at 2.1.0 for 1 silver.",
@@ -84,7 +61,7 @@ Test(as_tell, a_peek_names_the_card_to_the_peeker_alone)
 
 Test(as_tell, a_treasure_is_taken_then_kept_or_cashed)
 {
-    as_state *s = table();
+    as_state *s = fx_small_table();
     fx_do(s, 0, "take 2.0.0");
     fx_do(s, 0, "done");
     expect_told(s, 1, "take 2.2.0",
@@ -103,7 +80,7 @@ Test(as_tell, a_treasure_is_taken_then_kept_or_cashed)
 
 Test(as_tell, a_weapons_bonus_and_the_steal)
 {
-    as_state *s = table();
+    as_state *s = fx_small_table();
     fx_do(s, 0, "take 2.0.0");
     fx_do(s, 0, "done");
     fx_do(s, 1, "hire thief");

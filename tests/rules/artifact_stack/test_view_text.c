@@ -8,11 +8,6 @@
 
 #include "fixture.h"
 
-#define STACKS "statues,coins,weapons,relics,china,treasures"
-
-static const char *const TOP_AND_ONE_BELOW[] = {"2.0.0", "2.1.0", "2.2.0",
-                                                "1.1.0", NULL};
-
 static char *text_of(const as_state *s, int seat)
 {
     char *text = as_engine.view_text((const rules_state *)s, seat);
@@ -52,22 +47,11 @@ static char *unwrapped(const char *text)
     return flat;
 }
 
-/* The table: seat 0 holds weapons1 and weapons2, seat 1 relics4 and china1;
- * the temple is coins4 on 2.0.0, china8 face down on 2.1.0, treasures3 on
- * 2.2.0 and statues5 under them on 1.1.0. Seat 0 peeks at 2.1.0 (1
- * silver), takes coins4 and ends the turn. */
+/* The small table (fixture.h); seat 0 peeks at 2.1.0 (1 silver), takes
+ * coins4 and ends the turn. */
 static as_state *scripted_table(void)
 {
-    as_state *s = fx_new(2, STACKS);
-    fx_give(s, 0, "weapons1");
-    fx_give(s, 0, "weapons2");
-    fx_give(s, 1, "relics4");
-    fx_give(s, 1, "china1");
-    fx_place(s, "2.0.0", "coins4");
-    fx_place(s, "2.1.0", "china8");
-    fx_place(s, "2.2.0", "treasures3");
-    fx_place(s, "1.1.0", "statues5");
-    fx_keep_only(s, TOP_AND_ONE_BELOW);
+    as_state *s = fx_small_table();
     fx_do(s, 0, "peek 2.1.0");
     fx_do(s, 0, "take 2.0.0");
     fx_do(s, 0, "done");

@@ -104,12 +104,7 @@ Test(qq_tell, a_challenge_scores_glory_for_each_creature_destroyed)
  * others learn that it chose, not what. */
 Test(qq_tell, a_sealed_order_of_defenders_is_not_told)
 {
-    json_t *snapshot = qq_test_example("challenge_wipes_out_the_questers");
-    json_t *wilds = qq_test_dice(snapshot, -1, NULL);
-    qq_test_move(wilds, "29 deathdealer", qq_test_dice(snapshot, 1, "quest"),
-                 "29 deathdealer, level 1 3/2, at exqualibur");
-    qq_test_move(wilds, "30 deathdealer", qq_test_dice(snapshot, 0, "ready"),
-                 "30 deathdealer, level 1 3/2");
+    json_t *snapshot = qq_test_two_against_two();
     rules_state *state = qq_test_load(snapshot);
     harness_apply_text(&qq_engine, state, 0, "challenge exqualibur 28 30");
     expect_told(state, 0, "defend 30 28", "You chose your order of defenders.",

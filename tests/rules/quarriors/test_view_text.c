@@ -75,10 +75,7 @@ Test(qq_view_text, a_seat_reads_its_dice_the_table_and_whose_turn_it_is)
 Test(qq_view_text, the_active_pool_names_each_die_and_its_face)
 {
     json_t *snapshot = qq_test_example("seizing_the_last_quest_die");
-    rules_state *state = qq_test_load(snapshot);
-    harness_apply_text(&qq_engine, state, 2, "end");
-    harness_apply_text(&qq_engine, state, 0, "done");
-    harness_apply_text(&qq_engine, state, 0, "seize 2");
+    rules_state *state = qq_test_seized(snapshot);
     char *text = qq_test_text(state, 0);
     /* dice as a player says them, not codes ("70 assistant (level 1
      * 1/2)", "71 assistant (reroll *)") */
@@ -124,12 +121,7 @@ Test(qq_view_text, another_seats_bag_stays_secret)
  * secret; the order is read only by the seat that chose it. */
 Test(qq_view_text, a_sealed_defense_order_is_read_only_by_its_seat)
 {
-    json_t *snapshot = qq_test_example("challenge_wipes_out_the_questers");
-    json_t *wilds = qq_test_dice(snapshot, -1, NULL);
-    qq_test_move(wilds, "29 deathdealer", qq_test_dice(snapshot, 1, "quest"),
-                 "29 deathdealer, level 1 3/2, at exqualibur");
-    qq_test_move(wilds, "30 deathdealer", qq_test_dice(snapshot, 0, "ready"),
-                 "30 deathdealer, level 1 3/2");
+    json_t *snapshot = qq_test_two_against_two();
     rules_state *state = qq_test_load(snapshot);
     harness_apply_text(&qq_engine, state, 0, "challenge exqualibur 28 30");
     harness_apply_text(&qq_engine, state, 0, "defend 30 28");
@@ -177,10 +169,7 @@ Test(qq_view_text, the_spectator_is_nobody_s_you)
 Test(qq_view_text, the_text_ends_with_a_legend_of_its_words)
 {
     json_t *snapshot = qq_test_example("seizing_the_last_quest_die");
-    rules_state *state = qq_test_load(snapshot);
-    harness_apply_text(&qq_engine, state, 2, "end");
-    harness_apply_text(&qq_engine, state, 0, "done");
-    harness_apply_text(&qq_engine, state, 0, "seize 2");
+    rules_state *state = qq_test_seized(snapshot);
     char *text = qq_test_text(state, 0);
     const char *legend = strstr(text, "\nWords: ");
     cr_assert_not_null(legend, "no legend in:\n%s", text);
