@@ -15,9 +15,13 @@
 
 /* The text grows long with four busy players: each level leaves out
  * more (the cards in other seats' piles, then in one's own, then the
- * empty cards of the Wilds) until it fits in about 30 lines. */
+ * empty cards of the Wilds, then what the quiddity in hand captures, at
+ * last the faces in words: "level 1 3/2" for "level 1: attack 3,
+ * defense 2") until it fits in about 30 lines. */
 #define WANTED_LINES 30
-#define LEVELS 4
+#define LEVELS 6
+#define LEVEL_NO_BUYABLE 4
+#define LEVEL_SHORT_FACES 5
 
 /* The dice of every place, in die order, gathered in one pass. */
 typedef struct table {
@@ -103,8 +107,12 @@ static void add_die(qq_buf *b, const table *t, int d)
         return;
     }
     const qq_card_def *own = &qq_cards[st->slots[x->slot].card];
-    qq_buf_add_joined(b, " (%s", qq_face_words(
-        &qq_dice[own->die].faces[x->face], face, sizeof face));
+    const qq_face *rolled = &qq_dice[own->die].faces[x->face];
+    if (t->level >= LEVEL_SHORT_FACES)
+        qq_buf_add_joined(b, " (%s", qq_face_name(rolled, face));
+    else
+        qq_buf_add_joined(b, " (%s", qq_face_words(rolled, face,
+                                                   sizeof face));
     if (x->copy_card >= 0) {
         qq_buf_add(b, ", ");
         qq_buf_add_joined(b, "copying %s", qq_cards[x->copy_card].name);
@@ -352,7 +360,7 @@ static void write_buyable(qq_text *out, qq_buf *p, const table *t)
 {
     const qq_state *st = t->st;
     if ((st->phase != QQ_P_MAIN && st->phase != QQ_P_CAPTURE) ||
-        st->captures_left <= 0)
+        st->captures_left <= 0 || t->level >= LEVEL_NO_BUYABLE)
         return;
     int quiddity = qq_quiddity_available(st);
     char name[QQ_NAME_SIZE];
@@ -385,7 +393,7 @@ static void write_pool(qq_text *out, qq_buf *p, const table *t)
     char buf[16];
     if (st->phase == QQ_P_OVER)
         return;
-    qq_buf_add(p, "%s pool: %d quiddity, %d with the quiddity dice; %d "
+    qq_buf_add(p, "%s pool: %d quiddity, %d with quiddity dice; %d "
                "capture%s left for phase 4", whose(t, st->turn, true, buf),
                st->quiddity, qq_quiddity_available(st), st->captures_left,
                st->captures_left == 1 ? "" : "s");

@@ -38,8 +38,8 @@ Test(qq_view_text, a_seat_reads_its_dice_the_table_and_whose_turn_it_is)
         "Turn 1: your turn (phase 2, then the attack).\n"
         "Waiting for you: summon, ready, use dice; then attack or quest.\n"
         "Glory (25 wins): seat 0 0 (you), seat 1 0.\n"
-        "Your pool: 0 quiddity, 0 with the quiddity dice; 1 capture left for\n"
-        "  phase 4.\n"
+        "Your pool: 0 quiddity, 0 with quiddity dice; 1 capture left for "
+        "phase 4.\n"
         "With 0 quiddity you can capture: nothing yet.\n"
         "Your bag: 12 dice (8 basic-quiddity, 4 assistant); Used Pile (0).\n"
         "Your Ready Area: 28 Deathdealer (level 2: attack 4, defense 4).\n"
@@ -84,7 +84,7 @@ Test(qq_view_text, the_active_pool_names_each_die_and_its_face)
                       "1: attack 1, defense 2), 71 Assistant (reroll, "
                       "burst), 72 Assistant (1 quiddity) and 73 Assistant "
                       "(1 quiddity).");
-    expect_line(text, "Your pool: 0 quiddity, 4 with the quiddity dice; 1 "
+    expect_line(text, "Your pool: 0 quiddity, 4 with quiddity dice; 1 "
                       "capture left for phase 4.");
     expect_line(text, "Your bag: 6 dice (6 basic-quiddity); Used Pile (1): "
                       "1 deathdealer.");
