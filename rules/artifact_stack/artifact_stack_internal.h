@@ -192,7 +192,8 @@ int as_slot_parse(const char *text);
 
 /* score.c */
 typedef struct as_score {
-    int cards;          /* VP printed on plain cards and kept treasures */
+    int cards;          /* VP printed on plain cards */
+    int treasures;      /* VP of the treasures kept (not cashed) */
     int statues;
     int china;
     int monsters;
@@ -201,17 +202,30 @@ typedef struct as_score {
     int silver;
     int stars_bonus;
     int total;
-    int artifact_cards; /* tie-break 1 */
+    int artifact_cards; /* tie-break 1 (silver is tie-break 2) */
     int star_count;
     int relic_count;
 } as_score;
 void as_score_all(const as_state *s, as_score out[RULES_MAX_SEATS]);
+/* The result (rules.h): "detail" per seat is {"points": {part: VP, ...},
+ * "total", "tie_breakers": {"artifact_cards", "silver"}, "counts":
+ * {"stars", "relics"}}, the points adding up to the total; once over,
+ * "reason", and "tie_break" when cards or silver separated equal totals. */
 json_t *as_result(const rules_state *state);
+/* The parts of a seat's points, in the order the text and the result
+ * name them: their names and values; returns how many. */
+#define AS_SCORE_PARTS 10
+int as_score_parts(const as_score *sc, const char *names[AS_SCORE_PARTS],
+                   int values[AS_SCORE_PARTS]);
 /* Statue set value: 1, 3, 6, 10, ... */
 int as_statue_set_vp(int n);
 /* Best monster score for these counts. */
 int as_monster_vp(int vampires, int mummies, int vampire_mummies, int crosses,
                   int coffins);
+
+/* tell.c: what actor's action did, told to viewer (rules.h, tell). */
+char *as_tell(const rules_state *before, const rules_state *after, int actor,
+              const json_t *action, int viewer, const char *const *names);
 
 /* view.c */
 json_t *as_view(const rules_state *state, int seat);
@@ -219,6 +233,9 @@ json_t *as_card_json(const as_state *s, int card);
 
 /* view_text.c: the view as plain text for people (a malloc'd string). */
 char *as_view_text(const rules_state *state, int seat);
+/* What a player needs to know beside a card's name ("A", "4 VP",
+ * "vampire", "+2 silver"), or "". Returns out. */
+const char *as_card_kind(int card, char out[32]);
 
 /* snapshot.c: the position form a referee edits (README.md, "Position").
  * save returns a new reference; load returns a new state, or NULL with err

@@ -24,4 +24,5 @@ const rules_engine as_engine = {
     .load = as_load,
     .check = as_check,
     .default_move = as_default_move,
+    .tell = as_tell,
 };

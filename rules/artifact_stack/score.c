@@ -2,6 +2,7 @@
  * where they lie) and the ranking with the rulebook's tie-breaks. */
 #include "artifact_stack_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 int as_statue_set_vp(int n)
@@ -90,7 +91,7 @@ static void score_seat(const as_state *s, int p, as_score *o)
             break;
         case AS_TREASURES:
             if (!s->flipped[c])
-                o->cards += as_data.treasure_vp[k];
+                o->treasures += as_data.treasure_vp[k];
             break;
         case AS_RELICS:
             o->relic_count++;
@@ -138,9 +139,38 @@ void as_score_all(const as_state *s, as_score out[RULES_MAX_SEATS])
         /* RULING: a star card needs at least one star. */
         if (most_stars > 0 && o->star_count == most_stars)
             o->stars_bonus = as_data.star_card_vp;
-        o->total = o->cards + o->statues + o->china + o->monsters +
-                   o->relic_bonus + o->assistants + o->silver + o->stars_bonus;
+        const char *names[AS_SCORE_PARTS];
+        int values[AS_SCORE_PARTS];
+        int n = as_score_parts(o, names, values);
+        o->total = 0;
+        for (int i = 0; i < n; i++)
+            o->total += values[i];
     }
+}
+
+int as_score_parts(const as_score *sc, const char *names[AS_SCORE_PARTS],
+                   int values[AS_SCORE_PARTS])
+{
+    const struct {
+        const char *name;
+        int value;
+    } parts[] = {
+        {"cards", sc->cards},
+        {"treasures", sc->treasures},
+        {"statues", sc->statues},
+        {"china", sc->china},
+        {"monsters", sc->monsters},
+        {"relic_bonus", sc->relic_bonus},
+        {"assistants", sc->assistants},
+        {"silver", sc->silver},
+        {"star_cards", sc->stars_bonus},
+    };
+    int n = (int)(sizeof parts / sizeof parts[0]);
+    for (int i = 0; i < n; i++) {
+        names[i] = parts[i].name;
+        values[i] = parts[i].value;
+    }
+    return n;
 }
 
 /* Is a ahead of b: more VP, then more artifact cards, then more silver? */
@@ -155,6 +185,26 @@ static int compare(const as_score *a, const as_score *b)
     return 0;
 }
 
+/* Why seats a and b, on equal totals, are in different places: "Tied at
+ * 41: seat 0 holds more artifact cards (26 to 24)." */
+static void add_tie_break(char *out, size_t size, const as_score *sc, int a,
+                          int b)
+{
+    size_t len = strlen(out);
+    if (sc[a].artifact_cards != sc[b].artifact_cards)
+        snprintf(out + len, size - len,
+                 "%sTied at %d: seat %d holds more artifact cards (%d to "
+                 "%d).",
+                 len > 0 ? " " : "", sc[a].total, a, sc[a].artifact_cards,
+                 sc[b].artifact_cards);
+    else
+        snprintf(out + len, size - len,
+                 "%sTied at %d and on artifact cards (%d): seat %d holds "
+                 "more silver (%d to %d).",
+                 len > 0 ? " " : "", sc[a].total, sc[a].artifact_cards, a,
+                 sc[a].silver, sc[b].silver);
+}
+
 json_t *as_result(const rules_state *state)
 {
     const as_state *s = (const as_state *)state;
@@ -164,26 +214,35 @@ json_t *as_result(const rules_state *state)
     json_t *detail = json_array();
     for (int p = 0; p < s->seats; p++) {
         json_array_append_new(scores, json_integer(sc[p].total));
+        const char *names[AS_SCORE_PARTS];
+        int values[AS_SCORE_PARTS];
+        int n = as_score_parts(&sc[p], names, values);
+        json_t *points = json_object();
+        for (int i = 0; i < n; i++)
+            json_object_set_new(points, names[i], json_integer(values[i]));
+        /* counts, not points: the tie-breakers and what the bonuses
+         * compare */
         json_array_append_new(
             detail,
-            json_pack("{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i}",
-                      "cards", sc[p].cards, "statues", sc[p].statues, "china",
-                      sc[p].china, "monsters", sc[p].monsters, "relic_bonus",
-                      sc[p].relic_bonus, "assistants", sc[p].assistants,
-                      "silver", sc[p].silver, "star_cards", sc[p].stars_bonus,
-                      "total", sc[p].total, "artifact_cards",
-                      sc[p].artifact_cards, "stars", sc[p].star_count,
-                      "relics", sc[p].relic_count));
+            json_pack("{s:o,s:i,s:{s:i,s:i},s:{s:i,s:i}}", "points", points,
+                      "total", sc[p].total, "tie_breakers", "artifact_cards",
+                      sc[p].artifact_cards, "silver", s->silver[p], "counts",
+                      "stars", sc[p].star_count, "relics",
+                      sc[p].relic_count));
     }
     /* places: a seat's place is 1 + the number of seats strictly ahead */
     json_t *ranking = json_array();
     bool placed[RULES_MAX_SEATS] = {false};
+    char tie_break[512] = "";
+    int last = -1;
     for (int done = 0; done < s->seats;) {
         int best = -1;
         for (int p = 0; p < s->seats; p++) {
             if (!placed[p] && (best < 0 || compare(&sc[p], &sc[best]) > 0))
                 best = p;
         }
+        if (last >= 0 && sc[last].total == sc[best].total)
+            add_tie_break(tie_break, sizeof tie_break, sc, last, best);
         json_t *place = json_array();
         for (int p = 0; p < s->seats; p++) {
             if (!placed[p] && compare(&sc[p], &sc[best]) == 0) {
@@ -193,7 +252,18 @@ json_t *as_result(const rules_state *state)
             }
         }
         json_array_append_new(ranking, place);
+        last = best;
     }
-    return json_pack("{s:b,s:o,s:o,s:o}", "over", s->over, "scores", scores,
-                     "ranking", ranking, "detail", detail);
+    json_t *result = json_pack("{s:b,s:o,s:o,s:o}", "over", s->over,
+                               "scores", scores, "ranking", ranking,
+                               "detail", detail);
+    if (s->over) {
+        json_object_set_new(result, "reason",
+                            json_string("The match ended because the "
+                                        "second temple was emptied."));
+        if (tie_break[0] != '\0')
+            json_object_set_new(result, "tie_break",
+                                json_string(tie_break));
+    }
+    return result;
 }

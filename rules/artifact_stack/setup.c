@@ -10,9 +10,11 @@ json_t *as_describe_options(void)
     return json_pack(
         "{s:{s:s,s:s,s:s}}", "stacks", "type", "string", "default", "random",
         "description",
-        "the 6 artifact stacks in play, comma-separated (statues, coins, "
-        "weapons, manuscripts, jewelry, relics, curses, china, monsters, "
-        "treasures), or \"random\" to let the seed choose");
+        "which 6 of the 10 artifact stacks are in play: \"random\" (the "
+        "default) draws 6 of them at random when the match is created, "
+        "as the rulebook's \"choose 6\"; or name 6, comma-separated, "
+        "from statues, coins, weapons, manuscripts, jewelry, relics, "
+        "curses, china, monsters, treasures");
 }
 
 /* Reads "a,b,c,d,e,f" into in_play; false with err on a bad list. */

@@ -171,8 +171,7 @@ static const char *plural(int n)
     return n == 1 ? "" : "s";
 }
 
-/* What a player needs to know beside a card's name ("A", "4 VP"), or "". */
-static const char *card_kind(int card, char out[32])
+const char *as_card_kind(int card, char out[32])
 {
     int k = as_card_number(card) - 1;
     switch (as_card_stack(card)) {
@@ -224,7 +223,7 @@ static void temple_item(para *p, const as_state *s, int slot, int seat)
     bool down = as_data.covered[as_card_number(card) - 1];
     bool known = !down || (seat >= 0 && s->peeked[seat][card]);
     notes[0] = '\0';
-    if (known && card_kind(card, kind)[0] != '\0')
+    if (known && as_card_kind(card, kind)[0] != '\0')
         snprintf(notes, sizeof notes, "%s", kind);
     if (known && down)
         snprintf(notes + strlen(notes), sizeof notes - strlen(notes), "%s%s",
@@ -283,7 +282,7 @@ static void write_supply(FILE *out, para *p, const as_state *s)
             continue;
         if (p->items == 0)
             para_add(p, "Box:");
-        if (card_kind(c, kind)[0] != '\0')
+        if (as_card_kind(c, kind)[0] != '\0')
             para_item(p, "%s (%s)", as_card_name(c), kind);
         else
             para_item(p, "%s", as_card_name(c));
@@ -342,6 +341,13 @@ static void write_turn(FILE *out, para *p, const as_state *s, int seat,
         int winner = (int)json_integer_value(json_array_get(first, 0));
         para_add(p, ", with %d point%s.", sc[winner].total,
                  plural(sc[winner].total));
+        const char *why[] = {"reason", "tie_break"};
+        for (int i = 0; i < 2; i++) {
+            const char *text =
+                json_string_value(json_object_get(result, why[i]));
+            if (text != NULL)
+                para_add(p, " %s", text);
+        }
         json_decref(result);
         para_flush(out, p);
         return;
@@ -391,10 +397,41 @@ static void write_turn(FILE *out, para *p, const as_state *s, int seat,
 static void tableau_item(para *p, int card)
 {
     char kind[32];
-    if (as_card_stack(card) == AS_CURSES || card_kind(card, kind)[0] == '\0')
+    if (as_card_stack(card) == AS_CURSES ||
+        as_card_kind(card, kind)[0] == '\0')
         para_item(p, "%s", as_card_name(card));
     else
         para_item(p, "%s (%s)", as_card_name(card), kind);
+}
+
+/* At the end, how a seat's points add up, after its total: " (cards 3
+ * + treasures 5 + silver 2); tie-breakers, not points: 4 artifact cards,
+ * 2 silver" (parts that are 0 left out). */
+static void add_points(para *p, const as_score *sc)
+{
+    const char *names[AS_SCORE_PARTS];
+    int values[AS_SCORE_PARTS];
+    int n = as_score_parts(sc, names, values);
+    int shown = 0;
+    for (int i = 0; i < n; i++) {
+        if (values[i] == 0)
+            continue;
+        char name[32];
+        snprintf(name, sizeof name, "%s", names[i]);
+        for (char *c = name; *c; c++) {
+            if (*c == '_')
+                *c = ' ';
+        }
+        para_add(p, "%s", shown == 0 ? " (" : " + ");
+        para_keep(p, "%s %d", name, values[i]);
+        shown++;
+    }
+    if (shown > 0)
+        para_add(p, ")");
+    para_label(p, "; tie-breakers, not points:");
+    para_item(p, "%d artifact card%s", sc->artifact_cards,
+              plural(sc->artifact_cards));
+    para_item(p, "%d silver", sc->silver);
 }
 
 /* One seat in two paragraphs: silver, ★ cards, points and assistants;
@@ -410,6 +447,8 @@ static void write_player(FILE *out, para *p, const as_state *s, int who,
     para_item(p, "%d star%s", sc->star_count, plural(sc->star_count));
     para_item(p, s->over ? "%d point%s" : "%d point%s so far", sc->total,
               plural(sc->total));
+    if (s->over)
+        add_points(p, sc);
     if (s->skip[who] == 1)
         para_item(p, "next turn starts without an action");
     else if (s->skip[who] > 1)
@@ -463,6 +502,83 @@ static void write_player(FILE *out, para *p, const as_state *s, int who,
     para_flush(out, p);
 }
 
+/* The words of the game a newcomer meets in the text, each said once
+ * when the text uses it (trigger or also found in it), the most needed
+ * first: a legend too long for the room left drops the last. */
+static const struct legend_word {
+    const char *trigger, *also; /* also: another trigger, or NULL */
+    const char *explanation;
+} legend_words[] = {
+    {"star", NULL, "star = cards 1 to 3 of each stack; the most stars earn "
+                   "3 VP at the end"},
+    {"flip", "face down:", "flip = turn 2 or 3 cards of a stack face down "
+                           "for their bonus (they still score)"},
+    {"Dig out", NULL, "dig out = pay 1 silver per card covering it"},
+    {"peek", NULL, "peek = look at a face-down card for 1 silver"},
+    {"VP", NULL, "VP = victory points"},
+};
+
+#define LEGEND_WORDS (sizeof legend_words / sizeof legend_words[0])
+/* The most lines a text may have (rules.h: about 10 to 30, never 40). */
+#define MOST_LINES 40
+
+/* The legend of the first count words used (used[i]), as it wraps. */
+static char *legend_text(para *p, const bool used[LEGEND_WORDS],
+                         size_t count)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    if (out == NULL)
+        abort();
+    for (size_t i = 0, n = 0; i < LEGEND_WORDS && n < count; i++) {
+        if (!used[i])
+            continue;
+        para_add(p, "%s%s", n == 0 ? "Words: " : "; ",
+                 legend_words[i].explanation);
+        n++;
+    }
+    if (count > 0) {
+        para_add(p, ".");
+        para_flush(out, p);
+    }
+    if (fclose(out) != 0)
+        abort();
+    return text;
+}
+
+static int line_count(const char *text)
+{
+    int n = 0;
+    for (const char *c = text; *c; c++)
+        n += *c == '\n';
+    return n;
+}
+
+/* The last paragraph: the words text (written so far) used, as many as
+ * the lines left hold. */
+static void write_legend(FILE *out, para *p, const char *text)
+{
+    bool used[LEGEND_WORDS];
+    size_t count = 0;
+    for (size_t i = 0; i < LEGEND_WORDS; i++) {
+        const struct legend_word *w = &legend_words[i];
+        used[i] = strstr(text, w->trigger) != NULL ||
+                  (w->also != NULL && strstr(text, w->also) != NULL);
+        count += used[i];
+    }
+    int room = MOST_LINES - line_count(text);
+    for (; count > 0; count--) {
+        char *legend = legend_text(p, used, count);
+        if (line_count(legend) <= room) {
+            fputs(legend, out);
+            free(legend);
+            return;
+        }
+        free(legend);
+    }
+}
+
 char *as_view_text(const rules_state *state, int seat)
 {
     const as_state *s = (const as_state *)state;
@@ -482,6 +598,13 @@ char *as_view_text(const rules_state *state, int seat)
     write_supply(out, p, s);
     for (int who = 0; who < s->seats; who++)
         write_player(out, p, s, who, seat, &sc[who]);
+    if (fflush(out) != 0)
+        abort();
+    char *so_far = strdup(text);
+    if (so_far == NULL)
+        abort();
+    write_legend(out, p, so_far);
+    free(so_far);
     free(p);
     if (fclose(out) != 0)
         abort();

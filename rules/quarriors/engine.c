@@ -59,16 +59,8 @@ static json_t *engine_legal(const rules_state *state, int seat)
 {
     bool complete;
     json_t *moves = qq_legal_moves((const qq_state *)state, seat, &complete);
-    return json_pack(
-        "{s:o,s:b,s:[s,s,s,s,s,s,s,s,s,s,s,s,s,s,s,s,s,s,s]}", "moves", moves,
-        "complete", complete, "forms", "summon DIE", "ready DIE", "use DIE",
-        "draw DIE", "reroll DIE [OTHER]", "cast DIE [TARGET]", "attach DIE",
-        "attack", "quest start QUEST DIE...", "challenge QUEST DIE...",
-        "defend DIE...", "cull DIE | done", "capture CARD | pass | end",
-        "seize SEAT | take | leave", "summon DIE COPIED | copy DIE TARGET",
-        "use DIE [DIE DIE] | turn DIE | cast DIE TARGET TARGET...",
-        "pass | revive DIE QUIDDITY", "exchange DIE | recall DIE | trade DIE "
-        "CARD", "first score | first quest");
+    return json_pack("{s:o,s:b,s:o}", "moves", moves, "complete", complete,
+                     "forms", qq_legal_forms(moves));
 }
 
 static char *engine_format(const rules_state *state, int seat,
@@ -95,6 +87,14 @@ static char *engine_view_text(const rules_state *state, int seat)
 static json_t *engine_result(const rules_state *state)
 {
     return qq_result((const qq_state *)state);
+}
+
+static char *engine_tell(const rules_state *before, const rules_state *after,
+                         int actor, const json_t *action, int viewer,
+                         const char *const *names)
+{
+    return qq_tell((const qq_state *)before, (const qq_state *)after, actor,
+                   action, viewer, names);
 }
 
 static json_t *engine_save(const rules_state *state)
@@ -134,4 +134,5 @@ const rules_engine qq_engine = {
     .load = engine_load,
     .check = engine_check,
     .default_move = qq_default_move,
+    .tell = engine_tell,
 };

@@ -334,6 +334,61 @@ static void main_moves(lister *l)
     }
 }
 
+/* The form of each kind of move in text notation, in the order a player
+ * meets them in a turn. legal() lists the forms of the kinds its moves
+ * are of, so a heading never offers a move apply refuses ("pass" where
+ * only "end" ends the turn). */
+static const struct move_form {
+    const char *type;
+    const char *form;
+} move_forms[] = {
+    {"first", "first score | first quest"},
+    {"exchange", "exchange DIE"},
+    {"recall", "recall DIE"},
+    {"trade", "trade DIE CARD"},
+    {"cull", "cull DIE"},
+    {"done", "done"},
+    {"seize", "seize SEAT"},
+    {"summon", "summon DIE [COPIED]"},
+    {"copy", "copy DIE TARGET"},
+    {"turn", "turn DIE"},
+    {"ready", "ready DIE"},
+    {"use", "use DIE [DIE DIE]"},
+    {"cast", "cast DIE [TARGET...]"},
+    {"reroll", "reroll DIE [OTHER]"},
+    {"draw", "draw DIE"},
+    {"attach", "attach DIE"},
+    {"attack", "attack"},
+    {"quest", "quest start QUEST DIE..."},
+    {"challenge", "challenge QUEST DIE..."},
+    {"defend", "defend DIE..."},
+    {"revive", "revive DIE QUIDDITY"},
+    {"take", "take"},
+    {"leave", "leave"},
+    {"capture", "capture CARD"},
+    {"pass", "pass"},
+    {"end", "end"},
+};
+
+json_t *qq_legal_forms(const json_t *moves)
+{
+    json_t *forms = json_array();
+    for (size_t f = 0; f < sizeof move_forms / sizeof move_forms[0]; f++) {
+        size_t i;
+        const json_t *move;
+        json_array_foreach(moves, i, move) {
+            const char *type =
+                json_string_value(json_object_get(move, "type"));
+            if (type != NULL && strcmp(type, move_forms[f].type) == 0) {
+                json_array_append_new(forms,
+                                      json_string(move_forms[f].form));
+                break;
+            }
+        }
+    }
+    return forms;
+}
+
 json_t *qq_legal_moves(const qq_state *st, int seat, bool *complete)
 {
     lister l = {st, seat, json_array(), malloc(sizeof(qq_state))};

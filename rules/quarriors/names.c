@@ -86,6 +86,51 @@ const char *qq_face_name(const qq_face *face, char buf[QQ_NAME_SIZE])
     return buf;
 }
 
+const char *qq_face_words(const qq_face *face, char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    char word[64];
+    const char *parts[5];
+    int n = 0;
+    char quiddity[32], draw[16], creature[64];
+    if (face->q > 0) {
+        snprintf(quiddity, sizeof quiddity, "%d quiddity%s", face->q,
+                 (face->flags & QQ_FACE_EITHER_REROLL) ? " or reroll" : "");
+        parts[n++] = quiddity;
+    }
+    if (face->draw > 0) {
+        snprintf(draw, sizeof draw, "draw %d", face->draw);
+        parts[n++] = draw;
+    }
+    if (face->flags & QQ_FACE_REROLL)
+        parts[n++] = "reroll";
+    if (face->flags & QQ_FACE_SPELL)
+        parts[n++] = "spell";
+    if (face->flags & QQ_FACE_CREATURE) {
+        if (face->flags & QQ_FACE_STATS_FROM_CARD)
+            snprintf(creature, sizeof creature,
+                     "level %d: attack and defense per card",
+                     face->level);
+        else
+            snprintf(creature, sizeof creature,
+                     "level %d: attack %d, defense %d", face->level,
+                     face->attack, face->defense);
+        parts[n++] = creature;
+    }
+    if (face->burst > 0)
+        parts[n++] = face->burst >= 2 ? "double burst" : "burst";
+    if (n == 0)
+        parts[n++] = "blank";
+    for (int i = 0; i < n; i++) {
+        snprintf(word, sizeof word, "%s%s", i > 0 ? ", " : "", parts[i]);
+        int k = snprintf(buf + len, size - len, "%s", word);
+        if (k > 0 && len + (size_t)k < size)
+            len += (size_t)k;
+    }
+    return buf;
+}
+
 const char *qq_quest_face_name(int quest_type, int face,
                                char buf[QQ_NAME_SIZE])
 {

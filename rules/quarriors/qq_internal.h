@@ -307,6 +307,9 @@ void qq_pending(const qq_state *st, rules_pending *out);
 
 /* moves.c: legal moves. */
 json_t *qq_legal_moves(const qq_state *st, int seat, bool *complete);
+/* The text forms ("capture CARD") of the kinds of moves (borrowed) lists,
+ * one per kind: what legal() says under "forms". A new reference. */
+json_t *qq_legal_forms(const json_t *moves);
 /* The move made for this seat when its deadline passes (defaults.c). */
 json_t *qq_default_move(const rules_state *state, int seat);
 
@@ -318,6 +321,9 @@ json_t *qq_parse(const char *text, rules_error *err);
 json_t *qq_view(const qq_state *st, int seat);
 char *qq_view_text(const qq_state *st, int seat);
 json_t *qq_result(const qq_state *st);
+/* tell.c: what actor's action did, told to viewer (rules.h, tell). */
+char *qq_tell(const qq_state *before, const qq_state *after, int actor,
+              const json_t *action, int viewer, const char *const *names);
 
 /* snapshot_save.c, snapshot_load.c: the position form (README,
  * "Snapshot"); check.c: the invariants. */

@@ -32,6 +32,13 @@ bool qq_same_name(const char *a, size_t a_len, const char *b);
  * Returns buf. */
 const char *qq_face_name(const qq_face *face, char buf[QQ_NAME_SIZE]);
 
+/* The same face as a player says it, for reading only (the text view and
+ * the tell sentences; never read back): "1 quiddity", "2 quiddity, draw
+ * 2", "reroll, burst", "spell", "level 1: attack 1, defense 2", "level 2:
+ * attack and defense per card, double burst", "blank". Returns
+ * buf. */
+const char *qq_face_words(const qq_face *face, char *buf, size_t size);
+
 /* The face of a quest die of quest_type: "2 quiddity", "1 die", "?" or
  * "Quartifact NAME". Returns buf. */
 const char *qq_quest_face_name(int quest_type, int face,

@@ -160,6 +160,12 @@ json_t *qq_view(const qq_state *st, int seat)
                             json_integer(st->captures_left));
         json_object_set_new(view, "culls_left", json_integer(st->culls_left));
     }
+    if (st->phase == QQ_P_OVER) {
+        /* why it ended, as result() says it (public) */
+        json_t *result = qq_result(st);
+        json_object_set(view, "reason", json_object_get(result, "reason"));
+        json_decref(result);
+    }
     if (st->phase == QQ_P_DEFEND)
         json_object_set_new(view, "attack", json_pack(
             "{s:i,s:i}", "defender", st->defender, "damage", st->damage));

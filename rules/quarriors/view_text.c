@@ -15,9 +15,13 @@
 
 /* The text grows long with four busy players: each level leaves out
  * more (the cards in other seats' piles, then in one's own, then the
- * empty cards of the Wilds) until it fits in about 30 lines. */
+ * empty cards of the Wilds, then what the quiddity in hand captures, at
+ * last the faces in words: "level 1 3/2" for "level 1: attack 3,
+ * defense 2") until it fits in about 30 lines. */
 #define WANTED_LINES 30
-#define LEVELS 4
+#define LEVELS 6
+#define LEVEL_NO_BUYABLE 4
+#define LEVEL_SHORT_FACES 5
 
 /* The dice of every place, in die order, gathered in one pass. */
 typedef struct table {
@@ -76,30 +80,45 @@ static const char *card_name(const qq_state *st, int d, char *buf)
                           buf);
 }
 
-/* "27 deathdealer (level 1 3/2)", with what changes it: a copy, attack
- * and defense other than the face's, what it carries. A line breaks
- * only after one of its commas. */
+/* The card of a die as people call it: "Quake Dragon", "Exqualibur". */
+static const char *card_title(const qq_state *st, int d)
+{
+    const qq_die *x = &st->dice[d];
+    return x->quest_die ? qq_quests[st->quest_slots[x->slot].type].name
+                        : qq_cards[st->slots[x->slot].card].name;
+}
+
+/* "27 Deathdealer (level 1: attack 3, defense 2)": the number moves name
+ * it by, its card and its face as a player says them, with what changes
+ * it: a copy, attack and defense other than the face's, what it carries.
+ * A line breaks only after one of its commas. */
 static void add_die(qq_buf *b, const table *t, int d)
 {
     const qq_state *st = t->st;
     const qq_die *x = &st->dice[d];
-    char name[QQ_NAME_SIZE], face[QQ_NAME_SIZE];
-    qq_buf_add_joined(b, "%d %s", d, card_name(st, d, name));
+    char face[96];
+    qq_buf_add_joined(b, "%d %s", d, card_title(st, d));
     if (x->face < 0)
         return;
     if (x->quest_die) {
+        char name[QQ_NAME_SIZE];
         qq_buf_add_joined(b, " (%s)", qq_quest_face_name(
-            st->quest_slots[x->slot].type, x->face, face));
+            st->quest_slots[x->slot].type, x->face, name));
         return;
     }
     const qq_card_def *own = &qq_cards[st->slots[x->slot].card];
-    qq_buf_add_joined(b, " (%s", qq_face_name(
-        &qq_dice[own->die].faces[x->face], face));
+    const qq_face *rolled = &qq_dice[own->die].faces[x->face];
+    if (t->level >= LEVEL_SHORT_FACES)
+        qq_buf_add_joined(b, " (%s", qq_face_name(rolled, face));
+    else
+        qq_buf_add_joined(b, " (%s", qq_face_words(rolled, face,
+                                                   sizeof face));
     if (x->copy_card >= 0) {
         qq_buf_add(b, ", ");
-        qq_buf_add_joined(b, "copying %s %s",
-                          qq_notation_id(qq_cards[x->copy_card].id, name),
-                          qq_face_name(qq_face_of(st, d), face));
+        qq_buf_add_joined(b, "copying %s", qq_cards[x->copy_card].name);
+        qq_buf_add(b, ", ");
+        qq_buf_add_joined(b, "%s", qq_face_words(qq_face_of(st, d), face,
+                                                 sizeof face));
     }
     const qq_face *shown = qq_face_of(st, d);
     if (shown->flags & QQ_FACE_CREATURE) {
@@ -107,7 +126,8 @@ static void add_die(qq_buf *b, const table *t, int d)
         if (attack != shown->attack || defense != shown->defense ||
             (shown->flags & QQ_FACE_STATS_FROM_CARD)) {
             qq_buf_add(b, ", ");
-            qq_buf_add_joined(b, "now %d/%d", attack, defense);
+            qq_buf_add_joined(b, "now attack %d, defense %d", attack,
+                              defense);
         }
     }
     if (x->flags & QQ_F_SHIELDED)
@@ -216,7 +236,10 @@ static void write_turn(qq_text *out, qq_buf *p, const table *t)
     const qq_state *st = t->st;
     char buf[16];
     if (st->phase == QQ_P_OVER) {
-        qq_buf_add(p, "The match is over after turn %d.", st->turn_number);
+        json_t *result = qq_result(st);
+        qq_buf_add(p, "The match is over after turn %d. %s", st->turn_number,
+                   json_string_value(json_object_get(result, "reason")));
+        json_decref(result);
         qq_text_para(out, p);
         return;
     }
@@ -253,7 +276,8 @@ static void write_phase(qq_text *out, qq_buf *p, const table *t)
                    st->defender == t->seat ? "have" : "has", st->damage);
     } else if (st->phase == QQ_P_SPECIAL) {
         qq_buf_add(p, "The \"?\" reward: capture a die costing up to %d "
-                   "for free, or pass.", qq_free_capture_limit(st));
+                   "for free, or pass. This capture is extra: the one of "
+                   "phase 4 stays.", qq_free_capture_limit(st));
     } else if (st->phase == QQ_P_TRIGGER && st->trigger >= 0) {
         qq_buf_add(p, "The scoring power of die %d %s: %s or pass.",
                    st->trigger,
@@ -329,16 +353,49 @@ static void write_glory(qq_text *out, qq_buf *p, const table *t)
     qq_text_para(out, p);
 }
 
-/* The active player's quiddity and captures. */
+/* What the active player can capture now with all the quiddity in hand
+ * ("With 4 quiddity you can capture: assistant (1), deathdealer (3).");
+ * only while a capture of phase 4 is still ahead or being made. */
+static void write_buyable(qq_text *out, qq_buf *p, const table *t)
+{
+    const qq_state *st = t->st;
+    if ((st->phase != QQ_P_MAIN && st->phase != QQ_P_CAPTURE) ||
+        st->captures_left <= 0 || t->level >= LEVEL_NO_BUYABLE)
+        return;
+    int quiddity = qq_quiddity_available(st);
+    char name[QQ_NAME_SIZE];
+    int n = 0;
+    qq_buf_add(p, "With %d quiddity %s can capture:", quiddity,
+               who(t, st->turn, false));
+    for (int s = 0; s < st->slot_count; s++) {
+        int cost = qq_capture_cost(st, s);
+        if (qq_slot_dice(st, s) == 0 || cost > quiddity)
+            continue;
+        qq_buf_add(p, "%s", n == 0 ? " " : ", ");
+        qq_buf_add_joined(p, "%s (%d)",
+                          qq_notation_id(qq_cards[st->slots[s].card].id, name),
+                          cost);
+        n++;
+    }
+    if (n == 0)
+        qq_buf_add(p, " nothing yet");
+    qq_buf_add(p, ".");
+    qq_text_para(out, p);
+}
+
+/* The active player's quiddity and captures. The captures are those of
+ * phase 4 (one, plus what a Squire, a Growth Cantrip or a Mighty Questing
+ * Wizard adds): the "?" reward's free capture is another, and does not
+ * use one. */
 static void write_pool(qq_text *out, qq_buf *p, const table *t)
 {
     const qq_state *st = t->st;
     char buf[16];
     if (st->phase == QQ_P_OVER)
         return;
-    qq_buf_add(p, "%s pool: %d quiddity, %d with the quiddity dice; %d "
-               "capture%s", whose(t, st->turn, true, buf), st->quiddity,
-               qq_quiddity_available(st), st->captures_left,
+    qq_buf_add(p, "%s pool: %d quiddity, %d with quiddity dice; %d "
+               "capture%s left for phase 4", whose(t, st->turn, true, buf),
+               st->quiddity, qq_quiddity_available(st), st->captures_left,
                st->captures_left == 1 ? "" : "s");
     if (st->capture_discount > 0)
         qq_buf_add(p, " (%d off each)", st->capture_discount);
@@ -347,6 +404,7 @@ static void write_pool(qq_text *out, qq_buf *p, const table *t)
                    st->culls_left == 1 ? "" : "s");
     qq_buf_add(p, ".");
     qq_text_para(out, p);
+    write_buyable(out, p, t);
 }
 
 /* One place of seat's, when it holds dice: "Your Ready Area: ...". */
@@ -506,6 +564,77 @@ static void write_wilds(qq_text *out, qq_buf *p, const table *t)
     qq_text_para(out, p);
 }
 
+/* The game's words a newcomer meets in the text, each said once when the
+ * text uses it (trigger found in it), the most needed first: a legend
+ * too long for the lines left drops the last. */
+static const struct legend_word {
+    const char *trigger;
+    const char *explanation;
+} legend_words[] = {
+    {"quiddity", "quiddity = what dice and spells pay with, to summon "
+                 "and to capture"},
+    {"level", "level = what summoning a creature costs; attack and "
+              "defense = the damage it deals and takes"},
+    {"burst", "burst, double burst = the star icons a card's power may "
+              "ask for"},
+    {"Active", "Active Pool = the dice rolled this turn"},
+    {"Ready", "Ready Area = creatures and spells summoned; "
+                   "creatures there attack, and score at the start of "
+                   "their player's next turn"},
+    {"Used", "Used Pile = dice that go back into the bag when it "
+                  "runs out"},
+    {"cull", "cull = send a die of your Used Pile back to the Wilds"},
+};
+
+#define LEGEND_WORDS (sizeof legend_words / sizeof legend_words[0])
+/* The most lines a text may have (rules.h). */
+#define MOST_LINES 40
+
+/* The legend of the first count words used, wrapped onto legend. */
+static void legend_of(qq_text *legend, const bool used[LEGEND_WORDS],
+                      size_t count)
+{
+    qq_buf p = {0};
+    for (size_t i = 0, n = 0; i < LEGEND_WORDS && n < count; i++) {
+        if (!used[i])
+            continue;
+        qq_buf_add(&p, "%s%s", n == 0 ? "Words: " : "; ",
+                   legend_words[i].explanation);
+        n++;
+    }
+    qq_buf_add(&p, ".");
+    qq_text_para(legend, &p);
+    qq_buf_free(&p);
+}
+
+/* Ends text (lines long) with the legend of the words it used, as many
+ * as the lines left hold. Returns the text (the same, or grown). */
+static char *add_legend(char *text, int lines)
+{
+    bool used[LEGEND_WORDS];
+    size_t count = 0;
+    for (size_t i = 0; i < LEGEND_WORDS; i++) {
+        used[i] = strstr(text, legend_words[i].trigger) != NULL;
+        count += used[i];
+    }
+    for (; count > 0; count--) {
+        qq_text legend = {{0}, 0};
+        legend_of(&legend, used, count);
+        if (lines + legend.lines <= MOST_LINES) {
+            char *words = qq_text_take(&legend);
+            size_t a = strlen(text), b = strlen(words);
+            char *both = realloc(text, a + b + 1);
+            if (both == NULL)
+                abort();
+            memcpy(both + a, words, b + 1);
+            free(words);
+            return both;
+        }
+        qq_buf_free(&legend.out);
+    }
+    return text;
+}
+
 static char *write_all(table *t)
 {
     const qq_state *st = t->st;
@@ -536,7 +665,8 @@ static char *write_all(table *t)
         t->level++;
         return write_all(t);
     }
-    return qq_text_take(&out);
+    int lines = out.lines;
+    return add_legend(qq_text_take(&out), lines);
 }
 
 char *qq_view_text(const qq_state *st, int seat)

@@ -149,3 +149,20 @@ void fx_reject(as_state *s, int seat, const char *text, const char *words)
 {
     harness_reject_text(&as_engine, (rules_state *)s, seat, text, words);
 }
+
+as_state *fx_small_table(void)
+{
+    static const char *const top_and_one_below[] = {"2.0.0", "2.1.0", "2.2.0",
+                                                    "1.1.0", NULL};
+    as_state *s = fx_new(2, "statues,coins,weapons,relics,china,treasures");
+    fx_give(s, 0, "weapons1");
+    fx_give(s, 0, "weapons2");
+    fx_give(s, 1, "relics4");
+    fx_give(s, 1, "china1");
+    fx_place(s, "2.0.0", "coins4");
+    fx_place(s, "2.1.0", "china8");
+    fx_place(s, "2.2.0", "treasures3");
+    fx_place(s, "1.1.0", "statues5");
+    fx_keep_only(s, top_and_one_below);
+    return s;
+}

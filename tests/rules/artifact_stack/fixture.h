@@ -9,6 +9,12 @@
 /* A match with the given stacks ("statues,coins,...") and seats; seat 0
  * starts. Free with as_engine.destroy. */
 as_state *fx_new(int seats, const char *stacks);
+/* The small table of the text and tell tests: stacks statues, coins,
+ * weapons, relics, china, treasures; seat 0 holds weapons1 and weapons2,
+ * seat 1 relics4 and china1; the temple is coins4 on 2.0.0, china8 face
+ * down on 2.1.0, treasures3 on 2.2.0 and statues5 under them on 1.1.0.
+ * Seat 0 is on turn. */
+as_state *fx_small_table(void);
 /* Moves card (by name) face up into seat's tableau. */
 void fx_give(as_state *s, int seat, const char *card);
 /* Puts card (by name) into the temple at "L.C.R", swapping places with the

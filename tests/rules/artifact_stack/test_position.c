@@ -390,7 +390,11 @@ static int score_of(const rules_state *state, size_t seat, const char *key)
 {
     json_t *result = as_engine.result(state);
     json_t *detail = json_array_get(json_object_get(result, "detail"), seat);
-    int v = (int)json_integer_value(json_object_get(detail, key));
+    /* the total beside the points, the points by their parts */
+    json_t *from = strcmp(key, "total") == 0
+                       ? detail
+                       : json_object_get(detail, "points");
+    int v = (int)json_integer_value(json_object_get(from, key));
     json_decref(result);
     return v;
 }
@@ -407,7 +411,8 @@ Test(as_position, worked_example_a_stolen_treasure_keeps_its_points)
     harness_apply_text(&as_engine, state, 1, "steal treasures8");
     const as_state *s = (const as_state *)state;
     cr_expect_eq(s->owner[as_card_by_name("treasures8")], 1);
-    cr_expect_eq(score_of(state, 1, "cards"), 2 + 5, "it keeps its 5 VP");
+    cr_expect_eq(score_of(state, 1, "cards"), 2, "the 2 weapons");
+    cr_expect_eq(score_of(state, 1, "treasures"), 5, "it keeps its 5 VP");
     cr_expect_eq(score_of(state, 0, "total"), 2);
     cr_expect_eq(score_of(state, 1, "total"), 12);
     cr_expect_eq(s->turn, 1, "seat 1 still has its action");

@@ -199,7 +199,8 @@ Test(as_scoring, treasure_points_or_silver)
     fx_do(s, 0, "take 2.0.0");
     fx_reject(s, 0, "done", "keep or cash");
     fx_do(s, 0, "keep");
-    cr_expect_eq(score_of(s, 0).cards, 5);
+    cr_expect_eq(score_of(s, 0).treasures, 5);
+    cr_expect_eq(score_of(s, 0).cards, 0, "a treasure is itemised apart");
     cr_expect_eq(s->turn, 1);
     fx_do(s, 1, "take 2.1.0");
     fx_do(s, 1, "cash");
@@ -220,6 +221,20 @@ Test(as_scoring, assistants_silver_and_total)
     as_engine.destroy((rules_state *)s);
 }
 
+/* Equal totals: seat 0 two coins (4 VP, 2 cards), seat 1 one coin and
+ * two silver (4 VP, 1 card). */
+static as_state *tied_at_4(void)
+{
+    as_state *t = fx_new(2, "coins,weapons,manuscripts,jewelry,statues,china");
+    no_silver(t);
+    fx_give(t, 0, "coins4");
+    fx_give(t, 0, "coins5");
+    fx_give(t, 1, "coins6");
+    t->silver[1] = 2;
+    t->bank -= 2;
+    return t;
+}
+
 static json_t *ranking_of(const as_state *s)
 {
     json_t *result = as_engine.result((const rules_state *)s);
@@ -232,15 +247,8 @@ Test(as_scoring, tie_break_most_artifact_cards_then_most_silver)
 {
     as_score sc[RULES_MAX_SEATS];
     json_t *ranking;
-    /* equal totals: seat 0 two coins (4 VP, 2 cards), seat 1 one coin and
-     * two silver (4 VP, 1 card): seat 0 wins on cards */
-    as_state *t = fx_new(2, "coins,weapons,manuscripts,jewelry,statues,china");
-    no_silver(t);
-    fx_give(t, 0, "coins4");
-    fx_give(t, 0, "coins5");
-    fx_give(t, 1, "coins6");
-    t->silver[1] = 2;
-    t->bank -= 2;
+    /* equal totals: seat 0 wins on cards */
+    as_state *t = tied_at_4();
     as_score_all(t, sc);
     cr_expect_eq(sc[0].total, sc[1].total);
     ranking = ranking_of(t);
@@ -266,5 +274,76 @@ Test(as_scoring, tie_break_most_artifact_cards_then_most_silver)
     cr_expect_eq(json_array_size(ranking), 1, "a full tie shares first place");
     cr_expect_eq(json_array_size(json_array_get(ranking, 0)), 2);
     json_decref(ranking);
+    as_engine.destroy((rules_state *)u);
+}
+
+/* The end breakdown a player reads: the parts of the points add up to the
+ * total, a kept treasure is a part of its own, and the counts that are not
+ * points (the tie-breakers, the stars and relics the bonuses compare) are
+ * kept apart from the points. */
+Test(as_scoring, the_breakdown_adds_up_and_keeps_tie_breakers_apart)
+{
+    as_state *s = fx_new(2, ALL_SCORING);
+    fx_give(s, 0, "treasures9");   /* 5 VP */
+    fx_give(s, 0, "coins4");       /* 2 VP */
+    fx_give(s, 0, "statues4");     /* 1 VP */
+    fx_give(s, 0, "relics4");      /* 1 VP, and the relic bonus */
+    s->over = true;
+    json_t *result = as_engine.result((const rules_state *)s);
+    json_t *detail = json_array_get(json_object_get(result, "detail"), 0);
+    json_t *points = json_object_get(detail, "points");
+    cr_assert(json_is_object(points), "%s", json_dumps(detail, 0));
+    cr_expect_eq(json_integer_value(json_object_get(points, "treasures")), 5);
+    cr_expect_eq(json_integer_value(json_object_get(points, "cards")), 3);
+    long long sum = 0;
+    const char *key;
+    json_t *value;
+    json_object_foreach(points, key, value) sum += json_integer_value(value);
+    cr_expect_eq(sum, json_integer_value(json_object_get(detail, "total")));
+    cr_expect_eq(sum, json_integer_value(json_array_get(
+                          json_object_get(result, "scores"), 0)));
+    cr_expect_null(json_object_get(points, "artifact_cards"));
+    cr_expect_eq(json_integer_value(json_object_get(
+                     json_object_get(detail, "tie_breakers"),
+                     "artifact_cards")),
+                 4);
+    json_decref(result);
+    as_engine.destroy((rules_state *)s);
+}
+
+/* Once over, the result says why the match ended and, when cards or
+ * silver separated equal totals, which tie-break did. */
+Test(as_scoring, the_result_names_the_end_and_the_tie_break)
+{
+    as_state *t = tied_at_4();
+    json_t *result = as_engine.result((const rules_state *)t);
+    cr_expect_null(json_object_get(result, "reason"), "not over yet");
+    json_decref(result);
+    t->over = true;
+    result = as_engine.result((const rules_state *)t);
+    cr_expect_str_eq(json_string_value(json_object_get(result, "reason")),
+                     "The match ended because the second temple was "
+                     "emptied.");
+    cr_expect_str_eq(json_string_value(json_object_get(result, "tie_break")),
+                     "Tied at 4: seat 0 holds more artifact cards (2 to 1).");
+    json_decref(result);
+    fx_give(t, 1, "statues4");
+    t->silver[0] = 1;
+    t->bank -= 1;
+    result = as_engine.result((const rules_state *)t);
+    cr_expect_str_eq(json_string_value(json_object_get(result, "tie_break")),
+                     "Tied at 5 and on artifact cards (2): seat 1 holds more "
+                     "silver (2 to 1).");
+    json_decref(result);
+    as_engine.destroy((rules_state *)t);
+
+    as_state *u = fx_new(2, "coins,weapons,manuscripts,jewelry,statues,china");
+    fx_give(u, 0, "coins4");
+    fx_give(u, 1, "coins5");
+    u->over = true;
+    result = as_engine.result((const rules_state *)u);
+    cr_expect_null(json_object_get(result, "tie_break"),
+                   "a full tie shares the place: no tie-break");
+    json_decref(result);
     as_engine.destroy((rules_state *)u);
 }

@@ -2,14 +2,11 @@
  * table: a peek, a take, a treasure to keep or cash, a bonus set and a
  * steal, then a match played to its end. */
 #include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fixture.h"
-
-#define STACKS "statues,coins,weapons,relics,china,treasures"
-
-static const char *const TOP_AND_ONE_BELOW[] = {"2.0.0", "2.1.0", "2.2.0",
-                                                "1.1.0", NULL};
 
 static char *text_of(const as_state *s, int seat)
 {
@@ -30,22 +27,31 @@ static void expect_line(const char *text, const char *line)
     cr_expect_fail("no line \"%s\" in:\n%s", line, text);
 }
 
-/* The table: seat 0 holds weapons1 and weapons2, seat 1 relics4 and china1;
- * the temple is coins4 on 2.0.0, china8 face down on 2.1.0, treasures3 on
- * 2.2.0 and statues5 under them on 1.1.0. Seat 0 peeks at 2.1.0 (1
- * silver), takes coins4 and ends the turn. */
+/* text with its wrapped lines joined again (a continuation's newline and
+ * indent become one space); caller frees. */
+static char *unwrapped(const char *text)
+{
+    char *flat = malloc(strlen(text) + 1);
+    cr_assert_not_null(flat);
+    size_t n = 0;
+    for (const char *c = text; *c; c++) {
+        if (c[0] == '\n' && c[1] == ' ') {
+            while (c[1] == ' ')
+                c++;
+            flat[n++] = ' ';
+            continue;
+        }
+        flat[n++] = *c;
+    }
+    flat[n] = '\0';
+    return flat;
+}
+
+/* The small table (fixture.h); seat 0 peeks at 2.1.0 (1 silver), takes
+ * coins4 and ends the turn. */
 static as_state *scripted_table(void)
 {
-    as_state *s = fx_new(2, STACKS);
-    fx_give(s, 0, "weapons1");
-    fx_give(s, 0, "weapons2");
-    fx_give(s, 1, "relics4");
-    fx_give(s, 1, "china1");
-    fx_place(s, "2.0.0", "coins4");
-    fx_place(s, "2.1.0", "china8");
-    fx_place(s, "2.2.0", "treasures3");
-    fx_place(s, "1.1.0", "statues5");
-    fx_keep_only(s, TOP_AND_ONE_BELOW);
+    as_state *s = fx_small_table();
     fx_do(s, 0, "peek 2.1.0");
     fx_do(s, 0, "take 2.0.0");
     fx_do(s, 0, "done");
@@ -123,7 +129,8 @@ Test(as_view_text, a_treasure_waits_to_be_kept_or_cashed)
     fx_do(s, 1, "cash");
     free(theirs);
     theirs = text_of(s, 1);
-    expect_line(theirs, "Your cards: relics4, china1 (A); face down: treasures3");
+    expect_line(theirs,
+                "Your cards: relics4, china1 (A); face down: treasures3");
     free(mine);
     free(theirs);
     as_engine.destroy((rules_state *)s);
@@ -155,28 +162,84 @@ Test(as_view_text, the_end_names_the_winner)
     for (int moves = 0; moves < 500 && !s->over; moves++) {
         json_t *move = as_engine.default_move((const rules_state *)s, s->turn);
         rules_error err = {{0}};
-        cr_assert(as_engine.apply((rules_state *)s, s->turn, move, &err),
-                  "%s", err.message);
+        cr_assert(as_engine.apply((rules_state *)s, s->turn, move, &err), "%s",
+                  err.message);
         json_decref(move);
     }
     cr_assert(s->over);
     json_t *result = as_engine.result((const rules_state *)s);
-    const json_t *first = json_array_get(json_object_get(result, "ranking"),
-                                         0);
+    const json_t *first = json_array_get(json_object_get(result, "ranking"), 0);
     int winner = (int)json_integer_value(json_array_get(first, 0));
     int points = (int)json_integer_value(
         json_array_get(json_object_get(result, "scores"), (size_t)winner));
     char line[96];
-    snprintf(line, sizeof line, "The match is over. %s: seat %d, with %d "
-                                "points.",
+    snprintf(line, sizeof line,
+             "The match is over. %s: seat %d, with %d "
+             "points.",
              json_array_size(first) == 1 ? "Winner" : "Sharing first place",
              winner, points);
     char *public = text_of(s, RULES_SPECTATOR);
-    cr_expect_not_null(strstr(public, line), "no \"%s\" in:\n%s", line,
-                       public);
+    cr_expect_not_null(strstr(public, line), "no \"%s\" in:\n%s", line, public);
     cr_expect_null(strstr(public, "so far"), "the points are final:\n%s",
                    public);
+    /* why it ended, and each seat's points as parts that add up */
+    char *flat = unwrapped(public);
+    cr_expect_not_null(strstr(flat, "The match ended because the second "
+                                    "temple was emptied."),
+                       "%s", public);
+    snprintf(line, sizeof line, "%d points (", points);
+    cr_expect_not_null(strstr(flat, line), "no \"%s\" in:\n%s", line, public);
+    free(flat);
     free(public);
     json_decref(result);
     as_engine.destroy((rules_state *)s);
+}
+
+/* Asserts that text's last paragraph is the legend and holds words. */
+static void expect_legend(const char *text, const char *words)
+{
+    const char *legend = strstr(text, "\nWords: ");
+    cr_assert_not_null(legend, "no legend in:\n%s", text);
+    /* last: every line after its first is a continuation (indented) */
+    for (const char *c = strchr(legend + 1, '\n'); c != NULL && c[1];
+         c = strchr(c + 1, '\n'))
+        cr_expect(c[1] == ' ', "the legend is not last:\n%s", text);
+    char *flat = unwrapped(legend + 1);
+    cr_expect_not_null(strstr(flat, words), "no \"%s\" in the legend:\n%s",
+                       words, flat);
+    free(flat);
+}
+
+/* The words a newcomer meets ("stars", "flip", "dig out") are explained
+ * at the end of the text that uses them. */
+Test(as_view_text, the_text_ends_with_a_legend_of_its_words)
+{
+    as_state *s = scripted_table();
+    char *mine = text_of(s, 0);
+    expect_legend(mine, "star = cards 1 to 3 of each stack; the most stars "
+                        "earn 3 VP at the end");
+    expect_legend(mine, "dig out = pay 1 silver per card covering it");
+    cr_expect_null(strstr(mine, "flip ="), "no flip yet:\n%s", mine);
+    free(mine);
+    fx_do(s, 1, "hire thief");
+    fx_do(s, 1, "done");
+    fx_do(s, 0, "flip weapons 1 2");
+    mine = text_of(s, 0);
+    expect_legend(mine, "flip = turn 2 or 3 cards of a stack face down for "
+                        "their bonus (they still score)");
+    free(mine);
+    as_engine.destroy((rules_state *)s);
+}
+
+/* The games list shows the option: "random" says what it does. */
+Test(as_view_text, the_stacks_option_says_what_random_means)
+{
+    json_t *options = as_engine.describe_options();
+    const char *text = json_string_value(
+        json_object_get(json_object_get(options, "stacks"), "description"));
+    cr_assert_not_null(text);
+    cr_expect_not_null(strstr(text, "\"random\" (the default) draws 6 of "
+                                    "them at random"),
+                       "%s", text);
+    json_decref(options);
 }

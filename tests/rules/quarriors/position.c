@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../harness.h"
 #include "quarriors/quarriors.h"
 
 json_t *qq_test_example(const char *name)
@@ -84,4 +85,24 @@ char *qq_test_text(const rules_state *state, int seat)
     }
     *out = '\0';
     return text;
+}
+
+json_t *qq_test_two_against_two(void)
+{
+    json_t *snapshot = qq_test_example("challenge_wipes_out_the_questers");
+    json_t *wilds = qq_test_dice(snapshot, -1, NULL);
+    qq_test_move(wilds, "29 deathdealer", qq_test_dice(snapshot, 1, "quest"),
+                 "29 deathdealer, level 1 3/2, at exqualibur");
+    qq_test_move(wilds, "30 deathdealer", qq_test_dice(snapshot, 0, "ready"),
+                 "30 deathdealer, level 1 3/2");
+    return snapshot;
+}
+
+rules_state *qq_test_seized(const json_t *snapshot)
+{
+    rules_state *state = qq_test_load(snapshot);
+    harness_apply_text(&qq_engine, state, 2, "end");
+    harness_apply_text(&qq_engine, state, 0, "done");
+    harness_apply_text(&qq_engine, state, 0, "seize 2");
+    return state;
 }

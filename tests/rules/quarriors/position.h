@@ -21,6 +21,15 @@ void qq_test_replace(json_t *list, const char *old, const char *now);
  * to is not NULL): a die moved by hand. */
 void qq_test_move(json_t *list, const char *old, json_t *to, const char *now);
 
+/* examples/challenge_wipes_out_the_questers with one more Deathdealer on
+ * each side: 29 questing for seat 1 beside 27, 30 in seat 0's Ready
+ * Area beside 28 (new reference). */
+json_t *qq_test_two_against_two(void);
+
+/* examples/seizing_the_last_quest_die loaded and played to seat 0's
+ * seizing of seat 2's quest die ("end", "done", "seize 2"). */
+rules_state *qq_test_seized(const json_t *snapshot);
+
 /* The state of a snapshot; fails the test with load's sentence. */
 rules_state *qq_test_load(const json_t *snapshot);
 

@@ -294,10 +294,7 @@ static void expect_roll_in_every_view(const rules_state *state, int seat,
 Test(qq_position, a_seized_quest_die_roll_is_shown_to_every_seat)
 {
     json_t *snapshot = qq_test_example("seizing_the_last_quest_die");
-    rules_state *state = qq_test_load(snapshot);
-    harness_apply_text(&qq_engine, state, 2, "end");
-    harness_apply_text(&qq_engine, state, 0, "done");
-    harness_apply_text(&qq_engine, state, 0, "seize 2");
+    rules_state *state = qq_test_seized(snapshot);
     expect_roll_in_every_view(state, 0, 99, 2);
     char *text = qq_test_text(state, 1);
     cr_expect_not_null(strstr(text, "Last quest roll: seat 0 rolled 99 "
