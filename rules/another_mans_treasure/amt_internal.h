@@ -207,6 +207,11 @@ json_t *amt_play_action(const amt_play *play, const json_t *swaps);
 int amt_round_points(const amt_state *s, int seat);
 json_t *amt_result(const rules_state *state);
 
+/* ---- tell.c ---- */
+/* What actor's action did, told to viewer (rules.h tell). */
+char *amt_tell(const rules_state *before, const rules_state *after, int actor,
+               const json_t *action, int viewer, const char *const *names);
+
 /* ---- view.c, view_text.c ---- */
 json_t *amt_view(const rules_state *state, int seat);
 json_t *amt_card_json(int id);
