@@ -154,6 +154,16 @@ void harness_apply_text_told(const rules_engine *engine, rules_state *state,
                              int seat, const char *text,
                              char *told[RULES_MAX_SEATS + 1]);
 
+/* For harness_config.after_move: asserts that pending()'s prompt reads
+ * well in the sentences the service builds around it, "Your turn: PROMPT."
+ * and "it is not your turn: waiting for another seat to PROMPT": a
+ * lower-case phrase starting with a verb, without a colon or semicolon (one
+ * sentence, not two glued) and without "you" or "your" (it speaks of
+ * whoever acts). */
+void harness_expect_prompt_phrase(const rules_engine *engine,
+                                  const rules_state *state, int seat,
+                                  const json_t *action);
+
 /* Frees what harness_apply_text_told filled. */
 void harness_told_free(char *told[RULES_MAX_SEATS + 1]);
 

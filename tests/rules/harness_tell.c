@@ -309,3 +309,30 @@ void harness_told_free(char *told[RULES_MAX_SEATS + 1])
         told[i] = NULL;
     }
 }
+
+void harness_expect_prompt_phrase(const rules_engine *engine,
+                                  const rules_state *state, int seat,
+                                  const json_t *action)
+{
+    (void)seat;
+    (void)action;
+    rules_pending pending;
+    engine->pending(state, &pending);
+    if (pending.wait == RULES_WAIT_NOBODY)
+        return;
+    const char *prompt = pending.prompt;
+    cr_assert(islower((unsigned char)prompt[0]),
+              "%s: the prompt \"%s\" does not start with a lower-case verb",
+              engine->name, prompt);
+    cr_assert(strpbrk(prompt, ":;") == NULL,
+              "%s: the prompt \"%s\" is more than one phrase", engine->name,
+              prompt);
+    json_t *words = json_object();
+    each_word(prompt, add_word, words);
+    cr_assert(json_object_get(words, "you") == NULL &&
+                  json_object_get(words, "your") == NULL,
+              "%s: the prompt \"%s\" speaks to the reader, not of whoever "
+              "acts",
+              engine->name, prompt);
+    json_decref(words);
+}
