@@ -22,7 +22,8 @@ const char *const harness_names[RULES_MAX_SEATS] = {
 
 /* A word is a run of letters, digits and the marks card names use
  * ("scepter.4", "W1-6", "quake-dragon", "G5s"), without the dots and
- * dashes that end a sentence or start a phrase, compared without case.
+ * dashes that end a sentence or start a phrase, compared without case;
+ * a word with a dot also counts as what comes before it (a copy's name).
  * Numbers alone are not words: scores and counts are told freely. */
 #define WORD_MAX 128
 
@@ -58,6 +59,12 @@ static void each_word(const char *text, void (*found)(const char *, void *),
             word[i] = (char)tolower((unsigned char)start[i]);
         word[length] = '\0';
         found(word, data);
+        /* "scepter.4" is a copy of the card a sentence calls "scepter". */
+        char *dot = strchr(word, '.');
+        if (dot != NULL && dot - word >= 2) {
+            *dot = '\0';
+            found(word, data);
+        }
     }
 }
 
