@@ -185,4 +185,5 @@ const rules_engine aq_engine = {
     .load = load_entry,
     .check = check_entry,
     .default_move = aq_default_move,
+    .tell = aq_tell,
 };
