@@ -57,6 +57,10 @@ Test(aq_examples, roberts_score)
     cr_expect_eq(json_integer_value(json_array_get(
                      json_object_get(result, "scores"), 0)), 5425);
     cr_expect(json_is_true(json_object_get(result, "over")));
+    cr_expect_str_eq(json_string_value(json_object_get(result, "reason")),
+                     "The only round ended when seat 0 went out; the "
+                     "highest total wins.");
+    cr_expect_null(json_object_get(result, "tie_break"));
     json_decref(result);
     E->destroy(RS(s));
 }
