@@ -242,6 +242,9 @@ void amt_text_blank(amt_text *t);
  * text of more than AMT_TEXT_MAX_LINES lines loses its empty lines, then
  * its tail. */
 char *amt_text_finish(amt_text *t);
+/* The same, ending with legend after an empty line: t loses lines (as
+ * above) so that the legend is always whole. legend is emptied. */
+char *amt_text_finish_with(amt_text *t, amt_text *legend);
 
 /* ---- card_places.c: the cards of a hand-edited position, by name ---- */
 /* Where a card stands in a position: its field path for error messages. */

@@ -382,6 +382,22 @@ static void scores(amt_text *t, const amt_state *s, int viewer)
     }
 }
 
+/* The codes the text uses, for a newcomer: card names, the patterns of
+ * the round and, once there are melds, how melds are named. */
+static void legend(amt_text *t, const amt_state *s)
+{
+    amt_text_line(t, "Key: B, R, Y, G are blue, red, yellow, green; a final "
+                     "s marks a smiley 5, 6 or 7; W1-6, W6-11, W1-11 are "
+                     "wilds for those numbers.");
+    int ids[AMT_PATTERNS];
+    int n = amt_round_patterns(s->progressive, s->round, ids);
+    for (int i = 0; i < n; i++)
+        amt_text_say(t, "%s~is~%s%s", amt_pattern_get(ids[i])->name,
+                     amt_pattern_get(ids[i])->title, i + 1 < n ? ";" : ".");
+    if (s->meld_count > 0)
+        amt_text_say(t, "P2.1 is seat 1's first meld.");
+}
+
 char *amt_view_text(const rules_state *state, int seat)
 {
     const amt_state *s = (const amt_state *)state;
@@ -398,5 +414,7 @@ char *amt_view_text(const rules_state *state, int seat)
     table(&t, s, viewer);
     amt_text_blank(&t);
     scores(&t, s, viewer);
-    return amt_text_finish(&t);
+    amt_text key = {0};
+    legend(&key, s);
+    return amt_text_finish_with(&t, &key);
 }
