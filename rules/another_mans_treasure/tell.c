@@ -83,26 +83,24 @@ static void say_meld(story *t, const amt_state *s, int owner, int number)
 /* The melds of a pattern action: "set B4 R4 Y4 G4 and run B5 B6 B7 B8". */
 static void say_melds(story *t, const json_t *action)
 {
-    size_t i;
-    const json_t *meld;
-    json_array_foreach(json_object_get(action, "melds"), i, meld)
-    {
+    const json_t *melds = json_object_get(action, "melds");
+    for (size_t i = 0; i < json_array_size(melds); i++) {
+        const json_t *meld = json_array_get(melds, i);
+        const json_t *cards = json_object_get(meld, "cards");
         say(t, "%s%s", i > 0 ? " and " : "",
             json_string_value(json_object_get(meld, "kind")));
-        size_t k;
-        const json_t *card;
-        json_array_foreach(json_object_get(meld, "cards"), k, card)
-            say(t, " %s", json_string_value(card));
+        for (size_t k = 0; k < json_array_size(cards); k++)
+            say(t, " %s", json_string_value(json_array_get(cards, k)));
     }
 }
 
 static int pattern_cards(const json_t *action)
 {
+    const json_t *melds = json_object_get(action, "melds");
     int count = 0;
-    size_t i;
-    const json_t *meld;
-    json_array_foreach(json_object_get(action, "melds"), i, meld) count +=
-        (int)json_array_size(json_object_get(meld, "cards"));
+    for (size_t i = 0; i < json_array_size(melds); i++)
+        count += (int)json_array_size(
+            json_object_get(json_array_get(melds, i), "cards"));
     return count;
 }
 
@@ -122,10 +120,9 @@ static void tell_pattern(story *t, const amt_state *before, int actor,
     } else {
         say(t, ", %d cards", pattern_cards(action));
     }
-    size_t i;
-    const json_t *swap;
-    json_array_foreach(json_object_get(action, "swaps"), i, swap)
-    {
+    const json_t *swaps = json_object_get(action, "swaps");
+    for (size_t i = 0; i < json_array_size(swaps); i++) {
+        const json_t *swap = json_array_get(swaps, i);
         say(t, "%s %s for the wild in ", i == 0 ? ", swapping" : " and",
             json_string_value(json_object_get(swap, "card")));
         say_meld(t, before,
