@@ -66,12 +66,10 @@ Test(amt_view_text, the_next_player_reads_the_claim_and_its_hand)
         "\n"
         "Key: B, R, Y, G are blue, red, yellow, green; a final s marks a "
         "smiley\n"
-        "  5, 6 or 7; W1-6, W6-11, W1-11 are wilds for those numbers. 2sets4 "
+        "  5, 6 or 7. W1-6 is a wild for 1-6. 2sets4 is 2 sets of 4; 2runs4 "
         "is 2\n"
-        "  sets of 4; 2runs4 is 2 suited runs of 4; set4run4 is 1 set of 4 "
-        "and 1\n"
-        "  suited run of 4; run8 is 1 suited run of 8; 4pairs is 4 suited "
-        "pairs.\n");
+        "  suited runs of 4; set4run4 is 1 set of 4 and 1 suited run of 4;\n"
+        "  run8 is 1 suited run of 8; 4pairs is 4 suited pairs.\n");
     free(text);
     amt_engine.destroy((rules_state *)s);
 }
