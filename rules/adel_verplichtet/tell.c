@@ -97,6 +97,13 @@ static void retell(const char *line, int viewer, const char *const *names,
         replace_once(out, size, " his ", " your ");
     if (strncmp(out, "your detective", 14) == 0)
         replace_once(out, size, " him ", " you ");
+    const char *owner = strstr(out, "'s detective advanced him ");
+    if (owner != NULL && owner > out) {
+        /* "Alice's detective advanced Alice 3": no pronoun to guess. */
+        char name[64];
+        snprintf(name, sizeof name, " %.*s ", (int)(owner - out), out);
+        replace_once(out, size, " him ", name);
+    }
     out[0] = (char)toupper((unsigned char)out[0]);
 }
 

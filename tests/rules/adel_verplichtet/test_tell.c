@@ -73,3 +73,35 @@ Test(av_tell, sealed_choices_are_told_once_every_lord_has_chosen)
     harness_told_free(told);
     av_engine.destroy((rules_state *)s);
 }
+
+Test(av_tell, the_detective_turn_tells_who_was_caught)
+{
+    av_state *s = fixture_new(3, NULL);
+    const char *const go[] = {"go castle", "go castle", "go castle"};
+    fixture_all(s, go);
+    const char *const plays[] = {"play detective", "play thief 7", NULL};
+    fixture_all(s, plays);
+    char *told[RULES_MAX_SEATS + 1];
+    play_told(s, 2, "play thief 3", told);
+    cr_expect_str_eq(told[1 + 2],
+                     "Alice played his detective at the castle. Bob played "
+                     "thief 7 at the castle. You played thief 3 at the "
+                     "castle. Thief 3 was caught and entered cell #1. Thief 7 "
+                     "was caught and entered cell #1. Alice's detective "
+                     "advanced Alice 1.");
+    harness_told_free(told);
+    /* to the detective's own Lord */
+    av_engine.destroy((rules_state *)s);
+    s = fixture_new(3, NULL);
+    fixture_all(s, go);
+    fixture_all(s, plays);
+    play_told(s, 2, "play thief 3", told);
+    cr_expect_str_eq(told[1 + 0],
+                     "You played your detective at the castle. Bob played "
+                     "thief 7 at the castle. Carol played thief 3 at the "
+                     "castle. Thief 3 was caught and entered cell #1. Thief "
+                     "7 was caught and entered cell #1. Your detective "
+                     "advanced you 1.");
+    harness_told_free(told);
+    av_engine.destroy((rules_state *)s);
+}
