@@ -524,74 +524,15 @@ static aq_prose take_part(writer *w)
     return part;
 }
 
-/* The codes body uses, for a newcomer: an antiquity and a wild by the
- * first of each it names, the treasures and characters it names, and what
- * a numbered collection line is. Names nothing body does not. */
-static void say_key(aq_prose *key, const char *body)
+/* The codes the text uses, for a newcomer. It names no card: a card
+ * named here would read as one more seen on the table. */
+static void say_key(aq_prose *key)
 {
-    bool named[AQ_NAMES] = {false};
-    int antiquity = AQ_NONE;
-    int wild = AQ_NONE;
-    const char *p = body;
-    while (*p != '\0') {
-        size_t n = strcspn(p, " \n,.;:()");
-        char word[32];
-        if (n > 0 && n < sizeof word) {
-            memcpy(word, p, n);
-            word[n] = '\0';
-            int name = aq_name_parse(word);
-            if (name != AQ_NONE) {
-                named[name] = true;
-                bool is_wild = name < AQ_NAME_TREASURE && name % 6 == 5;
-                if (name < AQ_NAME_TREASURE && !is_wild && antiquity == AQ_NONE)
-                    antiquity = name;
-                if (is_wild && wild == AQ_NONE)
-                    wild = name;
-            }
-        }
-        p += n;
-        if (*p != '\0')
-            p++;
-    }
-    aq_prose_say(key, "Key:");
-    const char *sep = "";
-    if (antiquity != AQ_NONE) {
-        aq_prose_say(key, " %s is a %s antiquity of value %d",
-                     aq_name_text(antiquity), aq_suit_text(antiquity / 6),
-                     antiquity % 6 + 1);
-        sep = ";";
-    }
-    if (wild != AQ_NONE) {
-        aq_prose_say(key, "%s %s a %s wild", sep, aq_name_text(wild),
-                     aq_suit_text(wild / 6));
-        sep = ";";
-    }
-    int kinds[2][2] = {{AQ_NAME_TREASURE, AQ_NAME_REMINGTON},
-                       {AQ_NAME_REMINGTON, AQ_NAMES}};
-    const char *what[2] = {"treasure", "character"};
-    for (int k = 0; k < 2; k++) {
-        int count = 0;
-        for (int name = kinds[k][0]; name < kinds[k][1]; name++)
-            count += named[name];
-        if (count == 0)
-            continue;
-        int said = 0;
-        for (int name = kinds[k][0]; name < kinds[k][1]; name++) {
-            if (!named[name])
-                continue;
-            aq_prose_say(key, "%s %s", said == 0 ? sep
-                                       : said + 1 == count ? " and"
-                                                           : ",",
-                         aq_name_text(name));
-            said++;
-        }
-        aq_prose_say(key, " %s %s%s", count == 1 ? "is a" : "are", what[k],
-                     count == 1 ? "" : "s");
-        sep = ";";
-    }
-    aq_prose_say(key, "%s a collection is mixed, standard or perfect as the "
-                      "rules grade it.",
-                 sep);
+    aq_prose_say(key, "Key: an antiquity is named by its colour and value (1 "
+                      "to 5), or W for a wild of that colour; treasures and "
+                      "characters go by their names. A numbered line is a "
+                      "collection: mixed, standard or perfect as the rules "
+                      "grade it.");
     aq_prose_end(key);
 }
 
@@ -642,7 +583,7 @@ char *aq_view_text_of(const aq_state *s, int seat, const json_t *view)
     aq_prose_free(&top);
     aq_prose_free(&scores);
     aq_prose key = {0};
-    say_key(&key, w.out.text != NULL ? w.out.text : "");
+    say_key(&key);
     /* A last resort no table played at random has needed. */
     aq_prose_cut(&w.out, AQ_TEXT_MAX_LINES - key.lines,
                  "(The table is too large to list here: see the full view.)");
