@@ -209,6 +209,11 @@ bool av_play_allowed(const av_state *s, int seat, av_location location,
 bool av_location_allowed(const av_state *s, int seat, av_location location,
                          rules_error *err);
 
+/* ---- tell.c ---- */
+/* What actor's action did, told to viewer (rules.h tell). */
+char *av_tell(const rules_state *before, const rules_state *after, int actor,
+              const json_t *action, int viewer, const char *const *names);
+
 /* ---- setup.c ---- */
 json_t *av_describe_options(void);
 rules_state *av_setup(const json_t *options, int seats,

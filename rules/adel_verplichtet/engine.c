@@ -24,4 +24,5 @@ const rules_engine av_engine = {
     .load = av_load,
     .check = av_check,
     .default_move = av_default_move,
+    .tell = av_tell,
 };

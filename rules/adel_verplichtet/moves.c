@@ -55,23 +55,23 @@ void av_pending(const rules_state *state, rules_pending *out)
     switch (s->phase) {
     case AV_PHASE_LOCATION:
         snprintf(out->decision, sizeof out->decision, "t%d-location", s->turn);
-        prompt = "choose your location: go castle or go auction";
+        prompt = "choose a location (go castle or go auction)";
         break;
     case AV_PHASE_ACTION:
         snprintf(out->decision, sizeof out->decision, "t%d-action", s->turn);
-        prompt = "choose the action card you play at your location";
+        prompt = "choose the action card to play at the chosen location";
         break;
     case AV_PHASE_PLAN:
         snprintf(out->decision, sizeof out->decision, "t%d-plan", s->turn);
-        prompt = "choose your location and action card together";
+        prompt = "choose a location and an action card together";
         break;
     case AV_PHASE_EXHIBIT:
         snprintf(out->decision, sizeof out->decision, "t%d-exhibit", s->turn);
-        prompt = "choose the set you exhibit";
+        prompt = "choose the set to exhibit";
         break;
     default:
         snprintf(out->decision, sizeof out->decision, "final-exhibit");
-        prompt = "choose your set for the final exhibition";
+        prompt = "choose a set for the final exhibition";
         break;
     }
     snprintf(out->prompt, sizeof out->prompt, "%s", prompt);

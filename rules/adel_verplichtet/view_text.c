@@ -449,6 +449,16 @@ static void say_turn(av_page *page, const av_state *s)
         av_page_say(page, "%s", events[i]);
 }
 
+/* The codes the text uses, for a newcomer. */
+static void say_key(av_page *page)
+{
+    av_page_say(page, "Key: a collection card is its series letter (A to F) "
+                      "and its number; checks go by their value, thieves by "
+                      "their sack number; spaces count from the club room "
+                      "(0) to the dinner table (%d).",
+                AV_DINNER_TABLE);
+}
+
 char *av_view_text(const rules_state *state, int seat)
 {
     const av_state *s = (const av_state *)state;
@@ -469,5 +479,7 @@ char *av_view_text(const rules_state *state, int seat)
     av_page_blank(&page);
     say_table(&page, s);
     say_turn(&page, s);
+    av_page_blank(&page);
+    say_key(&page);
     return av_page_text(&page);
 }

@@ -207,6 +207,11 @@ json_t *amt_play_action(const amt_play *play, const json_t *swaps);
 int amt_round_points(const amt_state *s, int seat);
 json_t *amt_result(const rules_state *state);
 
+/* ---- tell.c ---- */
+/* What actor's action did, told to viewer (rules.h tell). */
+char *amt_tell(const rules_state *before, const rules_state *after, int actor,
+               const json_t *action, int viewer, const char *const *names);
+
 /* ---- view.c, view_text.c ---- */
 json_t *amt_view(const rules_state *state, int seat);
 json_t *amt_card_json(int id);
@@ -237,6 +242,9 @@ void amt_text_blank(amt_text *t);
  * text of more than AMT_TEXT_MAX_LINES lines loses its empty lines, then
  * its tail. */
 char *amt_text_finish(amt_text *t);
+/* The same, ending with legend after an empty line: t loses lines (as
+ * above) so that the legend is always whole. legend is emptied. */
+char *amt_text_finish_with(amt_text *t, amt_text *legend);
 
 /* ---- card_places.c: the cards of a hand-edited position, by name ---- */
 /* Where a card stands in a position: its field path for error messages. */

@@ -41,4 +41,5 @@ const rules_engine amt_engine = {
     .check = amt_check,
     .default_move = amt_default_move,
     .window = amt_window,
+    .tell = amt_tell,
 };

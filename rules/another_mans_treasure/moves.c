@@ -131,8 +131,8 @@ void amt_pending(const rules_state *state, rules_pending *out)
         snprintf(out->decision, sizeof out->decision, "r%d-endplay",
                  s->round + 1);
         snprintf(out->prompt, sizeof out->prompt,
-                 "the round is over: lay cards from your hand for a "
-                 "collection pattern, or pass");
+                 "lay cards from hand for a collection pattern or pass, "
+                 "now that the round is over");
         return;
     case AMT_PHASE_PLAY:
         out->wait = RULES_WAIT_ONE;
@@ -140,7 +140,7 @@ void amt_pending(const rules_state *state, rules_pending *out)
         snprintf(out->prompt, sizeof out->prompt,
                  s->players[s->turn].laid
                      ? "add cards to melds, then discard a card"
-                     : "lay down a collection pattern if you can, then "
+                     : "lay down a collection pattern if possible, then "
                        "discard a card");
         return;
     case AMT_PHASE_DRAW:
@@ -156,8 +156,8 @@ void amt_pending(const rules_state *state, rules_pending *out)
         snprintf(out->prompt, sizeof out->prompt,
                  out->wait == RULES_WAIT_ONE
                      ? "draw a card or take the top discard"
-                     : "next player: draw or take the top discard; others: "
-                       "claim it (\"Can I have it?\") or pass");
+                     : "draw or take the top discard (the next player), or "
+                       "claim it (\"Can I have it?\") or pass (the others)");
         return;
     }
 }

@@ -122,22 +122,40 @@ static void drop_blank_lines(amt_text *t)
     t->buf[out] = '\0';
 }
 
-char *amt_text_finish(amt_text *t)
+/* Ends t within max_lines lines: without its empty lines when too long,
+ * then cut, saying so on its last line. */
+static void fit(amt_text *t, int max_lines)
 {
     if (t->len == 0 || t->buf[t->len - 1] != '\n')
         put(t, "\n", 1);
-    if (count_lines(t->buf) > AMT_TEXT_MAX_LINES)
+    if (count_lines(t->buf) > max_lines)
         drop_blank_lines(t);
-    if (count_lines(t->buf) > AMT_TEXT_MAX_LINES) {
+    if (count_lines(t->buf) > max_lines) {
         static const char tail[] = "(more in the full view)\n";
         int lines = 0;
         size_t i = 0;
-        while (lines < AMT_TEXT_MAX_LINES - 1)
+        while (lines < max_lines - 1)
             lines += t->buf[i++] == '\n';
         t->len = i;
         put(t, tail, strlen(tail));
     }
+}
+
+char *amt_text_finish(amt_text *t)
+{
+    fit(t, AMT_TEXT_MAX_LINES);
     char *text = t->buf;
     memset(t, 0, sizeof *t);
     return text;
+}
+
+char *amt_text_finish_with(amt_text *t, amt_text *legend)
+{
+    fit(legend, AMT_TEXT_MAX_LINES / 4);
+    fit(t, AMT_TEXT_MAX_LINES - 1 - count_lines(legend->buf));
+    put(t, "\n", 1);
+    put(t, legend->buf, legend->len);
+    free(legend->buf);
+    memset(legend, 0, sizeof *legend);
+    return amt_text_finish(t);
 }

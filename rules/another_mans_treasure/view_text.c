@@ -382,6 +382,41 @@ static void scores(amt_text *t, const amt_state *s, int viewer)
     }
 }
 
+/* Whether body names word as a word of its own. */
+static bool names_word(const char *body, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *at = strstr(body, word); at != NULL;
+         at = strstr(at + 1, word)) {
+        bool starts = at == body || strchr(" (:,\n", at[-1]) != NULL;
+        bool ends = strchr(" ).,;:\n", at[n]) != NULL;
+        if (starts && ends)
+            return true;
+    }
+    return false;
+}
+
+/* The codes body uses, for a newcomer: card names (the wilds it names),
+ * the patterns of the round and, once there are melds, how melds are
+ * named. Names no card body does not. */
+static void legend(amt_text *t, const amt_state *s, const char *body)
+{
+    amt_text_line(t, "Key: B, R, Y, G are blue, red, yellow, green; a final "
+                     "s marks a smiley 5, 6 or 7.");
+    static const char *const wilds[] = {"W1-6", "W6-11", "W1-11"};
+    for (size_t i = 0; i < sizeof wilds / sizeof *wilds; i++) {
+        if (names_word(body, wilds[i]))
+            amt_text_say(t, "%s~is~a~wild~for~%s.", wilds[i], wilds[i] + 1);
+    }
+    int ids[AMT_PATTERNS];
+    int n = amt_round_patterns(s->progressive, s->round, ids);
+    for (int i = 0; i < n; i++)
+        amt_text_say(t, "%s~is~%s%s", amt_pattern_get(ids[i])->name,
+                     amt_pattern_get(ids[i])->title, i + 1 < n ? ";" : ".");
+    if (s->meld_count > 0)
+        amt_text_say(t, "P2.1 is seat 1's first meld.");
+}
+
 char *amt_view_text(const rules_state *state, int seat)
 {
     const amt_state *s = (const amt_state *)state;
@@ -398,5 +433,7 @@ char *amt_view_text(const rules_state *state, int seat)
     table(&t, s, viewer);
     amt_text_blank(&t);
     scores(&t, s, viewer);
-    return amt_text_finish(&t);
+    amt_text key = {0};
+    legend(&key, s, t.buf != NULL ? t.buf : "");
+    return amt_text_finish_with(&t, &key);
 }

@@ -390,6 +390,11 @@ json_t *aq_round_score_json(const aq_round_score *score);
 json_t *aq_rounds_json(const aq_state *s);
 json_t *aq_totals_json(const aq_state *s);
 
+/* ---- tell.c: what actor's action did, told to viewer (rules.h tell) ---- */
+
+char *aq_tell(const rules_state *before, const rules_state *after, int actor,
+              const json_t *action, int viewer, const char *const *names);
+
 /* ---- legal.c, notation.c, view.c, snapshot.c -------------------------------- */
 
 json_t *aq_legal(const aq_state *s, int seat);

@@ -3,6 +3,7 @@
 #include "antiquity_quest.h"
 #include "aq_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,8 +144,28 @@ static json_t *aq_result(const rules_state *state)
     }
     json_t *detail = json_pack("{s:o,s:o}", "rounds", aq_rounds_json(s),
                                "totals", aq_totals_json(s));
-    return json_pack("{s:b,s:o,s:o,s:o}", "over", s->phase == AQ_PHASE_OVER,
-                     "scores", scores, "ranking", ranking, "detail", detail);
+    json_t *result =
+        json_pack("{s:b,s:o,s:o,s:o}", "over", s->phase == AQ_PHASE_OVER,
+                  "scores", scores, "ranking", ranking, "detail", detail);
+    if (s->phase == AQ_PHASE_OVER) {
+        /* No tie_break: the rulebook names none, equal totals share. */
+        char reason[160];
+        int out = s->round_going_out[s->rounds_done - 1];
+        char ended[64] = "the draw pile ran out";
+        if (out != AQ_NONE)
+            snprintf(ended, sizeof ended, "seat %d went out", out);
+        if (s->opt.rounds == 1)
+            snprintf(reason, sizeof reason,
+                     "The only round ended when %s; the highest total wins.",
+                     ended);
+        else
+            snprintf(reason, sizeof reason,
+                     "The last of %d rounds ended when %s; the highest total "
+                     "wins.",
+                     s->opt.rounds, ended);
+        json_object_set_new(result, "reason", json_string(reason));
+    }
+    return result;
 }
 
 static json_t *save_entry(const rules_state *state)
@@ -185,4 +206,5 @@ const rules_engine aq_engine = {
     .load = load_entry,
     .check = check_entry,
     .default_move = aq_default_move,
+    .tell = aq_tell,
 };

@@ -61,15 +61,15 @@ void aq_pending(const aq_state *s, rules_pending *out)
             snprintf(out->decision, sizeof out->decision, "r%d-final-plays",
                      s->round);
             snprintf(out->prompt, sizeof out->prompt,
-                     "a player went out: make your final plays into your own "
-                     "collections");
+                     "make final plays into one's own collections, now "
+                     "that a player has gone out");
             return;
         }
         out->wait = RULES_WAIT_ONE;
         out->seats = 1u << s->turn;
         snprintf(out->prompt, sizeof out->prompt,
-                 "a player went out: make your final plays into your own "
-                 "collections");
+                 "make final plays into one's own collections, now that "
+                 "a player has gone out");
         return;
     case AQ_PHASE_DRAW:
         out->wait = RULES_WAIT_ONE;
@@ -81,7 +81,7 @@ void aq_pending(const aq_state *s, rules_pending *out)
         out->wait = RULES_WAIT_ONE;
         out->seats = 1u << s->turn;
         snprintf(out->prompt, sizeof out->prompt,
-                 "play cards, then discard to end your turn");
+                 "play cards, then discard to end the turn");
         return;
     }
 }

@@ -524,6 +524,18 @@ static aq_prose take_part(writer *w)
     return part;
 }
 
+/* The codes the text uses, for a newcomer. It names no card: a card
+ * named here would read as one more seen on the table. */
+static void say_key(aq_prose *key)
+{
+    aq_prose_say(key, "Key: an antiquity is named by its colour and value (1 "
+                      "to 5), or W for a wild of that colour; treasures and "
+                      "characters go by their names. A numbered line is a "
+                      "collection: mixed, standard or perfect as the rules "
+                      "grade it.");
+    aq_prose_end(key);
+}
+
 char *aq_view_text(const aq_state *s, int seat)
 {
     json_t *view = aq_view(s, seat);
@@ -570,8 +582,12 @@ char *aq_view_text_of(const aq_state *s, int seat, const json_t *view)
     free(side_lines);
     aq_prose_free(&top);
     aq_prose_free(&scores);
+    aq_prose key = {0};
+    say_key(&key);
     /* A last resort no table played at random has needed. */
-    aq_prose_cut(&w.out, AQ_TEXT_MAX_LINES,
+    aq_prose_cut(&w.out, AQ_TEXT_MAX_LINES - key.lines,
                  "(The table is too large to list here: see the full view.)");
+    aq_prose_add(&w.out, &key);
+    aq_prose_free(&key);
     return aq_prose_take(&w.out);
 }

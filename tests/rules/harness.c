@@ -1,5 +1,6 @@
 /* harness.c: random complete matches through the rules interface alone. */
 #include "harness.h"
+#include "harness_tell.h"
 
 #include <criterion/criterion.h>
 #include <sodium.h>
@@ -325,6 +326,7 @@ static void play_one_match(const harness_config *cfg, uint64_t n,
     json_t *stale[STALE_POOL] = {0};
     int stale_count = 0;
     int moves = 0;
+    json_t *saved = NULL; /* save(state), once made */
     char where[160];
     rules_error err = {{0}};
 
@@ -368,7 +370,10 @@ static void play_one_match(const harness_config *cfg, uint64_t n,
 
         /* A seat that is not pending may not act. */
         uint32_t idle = ~pending.seats & ((1u << cfg->seats) - 1);
-        char *before = snapshot_bytes(engine, state);
+        /* The snapshot is kept for the tells of the move played here. */
+        if (saved == NULL)
+            saved = engine->save(state);
+        char *before = rules_sorted_json(saved);
         if (idle != 0) {
             int other = pick_seat(idle);
             json_t *other_legal = engine->legal(state, other);
@@ -394,9 +399,16 @@ static void play_one_match(const harness_config *cfg, uint64_t n,
 
         free(before);
         check_default_move(engine, state, seat, idle, where);
+        rules_state *prior = engine->clone(state);
         cr_assert(engine->apply(state, seat, action, &err),
                   "%s: %s: listed move %s rejected: %s", engine->name, where,
                   rules_sorted_json(action), err.message);
+        json_t *saved_after = engine->save(state);
+        harness_check_tells_saved(engine, prior, state, saved, saved_after,
+                                  seat, action, cfg->seats, where);
+        json_decref(saved);
+        saved = saved_after;
+        engine->destroy(prior);
         cr_assert(engine->check(state, &err), "%s: %s: after %s: %s",
                   engine->name, where, rules_sorted_json(action),
                   err.message);
@@ -419,6 +431,7 @@ static void play_one_match(const harness_config *cfg, uint64_t n,
         if (moves % DEEP_CHECK_EVERY == 0)
             check_snapshots(engine, state, cfg->seats, where);
     }
+    json_decref(saved);
     check_snapshots(engine, state, cfg->seats, where);
 
     json_t *result = engine->result(state);

@@ -23,7 +23,10 @@
  *   - replaying the recorded (seat, action) list from the same seed gives a
  *     byte-identical final snapshot (determinism);
  *   - an engine's default_move (when it has one) is accepted for every
- *     pending seat and absent for the others.
+ *     pending seat and absent for the others;
+ *   - what rules_tell tells every seat and the spectator about each move
+ *     (the engine's tell, or the fallback) keeps harness_tell_problem's
+ *     promises.
  * Engine-specific checks (secrecy of hands, invariants) belong in check()
  * and the engine's own tests; the optional after_move hook lets a suite add
  * its own assertions on every position.
@@ -116,5 +119,52 @@ void harness_apply_text(const rules_engine *engine, rules_state *state,
 void harness_reject_text(const rules_engine *engine, rules_state *state,
                          int seat, const char *text,
                          const char *expected_words);
+
+/* The names the harness gives seats 0, 1, 2… when it asks for a tell:
+ * "Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi". */
+extern const char *const harness_names[RULES_MAX_SEATS];
+
+/* What is wrong with told, the sentence rules_tell gave viewer (a seat or
+ * RULES_SPECTATOR) when actor played action on before, giving after: more
+ * than 300 characters, empty, a control character, the snapshot's seed, or
+ * a hidden word. A hidden word is a word of a string of save(before) or
+ * save(after) (cards, dice, places) that is in neither view(viewer) of
+ * before nor of after, nor in the move's notation when the move is public
+ * to viewer (viewer is the actor, or the move was not a sealed choice);
+ * numbers are not words here. A malloc'd sentence naming the problem, or
+ * NULL when there is none. */
+char *harness_tell_problem(const rules_engine *engine,
+                           const rules_state *before, const rules_state *after,
+                           int actor, const json_t *action, int viewer,
+                           const char *told);
+
+/* Asserts harness_tell_problem finds nothing wrong in what rules_tell
+ * tells each of seats seats and the spectator about actor's action on
+ * before, which gave after; where names the position in a failure. */
+void harness_check_tells(const rules_engine *engine, const rules_state *before,
+                         const rules_state *after, int actor,
+                         const json_t *action, int seats, const char *where);
+
+/* Applies a text move for seat like harness_apply_text and fills
+ * told[1 + viewer] with what rules_tell tells each seat (told[0]: the
+ * spectator), seats named by harness_names; each sentence must pass
+ * harness_tell_problem. Free with harness_told_free. For tests of an
+ * engine's sentences at a known position. */
+void harness_apply_text_told(const rules_engine *engine, rules_state *state,
+                             int seat, const char *text,
+                             char *told[RULES_MAX_SEATS + 1]);
+
+/* For harness_config.after_move: asserts that pending()'s prompt reads
+ * well in the sentences the service builds around it, "Your turn: PROMPT."
+ * and "it is not your turn: waiting for another seat to PROMPT": a
+ * lower-case phrase starting with a verb, without a colon or semicolon (one
+ * sentence, not two glued) and without "you" or "your" (it speaks of
+ * whoever acts). */
+void harness_expect_prompt_phrase(const rules_engine *engine,
+                                  const rules_state *state, int seat,
+                                  const json_t *action);
+
+/* Frees what harness_apply_text_told filled. */
+void harness_told_free(char *told[RULES_MAX_SEATS + 1]);
 
 #endif

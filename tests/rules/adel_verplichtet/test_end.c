@@ -91,6 +91,14 @@ Test(av_end, second_best_final_collection_advances_4_and_ties_break_on_it)
     /* all three on 41: the four-card collection first, then the three-card
      * one, then the Lord with no set */
     cr_expect_str_eq(text, "[[1],[0],[2]]");
+    cr_expect_str_eq(json_string_value(json_object_get(result, "reason")),
+                     "A pawn reached the dinner table, and the final "
+                     "exhibition was held: the furthest pawn wins.");
+    cr_expect_str_eq(json_string_value(json_object_get(result, "tie_break")),
+                     "Tied at 41: the most valuable final collection wins "
+                     "(more cards, then the oldest card): seat 0 showed 3 "
+                     "cards (oldest 1620), seat 1 showed 4 cards (oldest "
+                     "1668), seat 2 showed none.");
     free(text);
     json_decref(result);
     av_engine.destroy((rules_state *)s);
@@ -109,6 +117,8 @@ Test(av_end, equal_pawns_and_no_sets_share_the_place)
     json_t *result = av_engine.result((rules_state *)s);
     char *text = rules_sorted_json(json_object_get(result, "ranking"));
     cr_expect_str_eq(text, "[[0,1]]");
+    cr_expect_null(json_object_get(result, "tie_break"),
+                   "nothing told them apart");
     free(text);
     json_decref(result);
     av_engine.destroy((rules_state *)s);

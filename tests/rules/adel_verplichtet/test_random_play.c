@@ -14,7 +14,8 @@ static void play(int seats, const char *options, int matches, uint64_t first)
     harness_config cfg = {.engine = &av_engine, .options_json = options,
                           .seats = seats, .matches = matches,
                           .max_moves = AV_TEST_MAX_MOVES,
-                          .first_seed = first};
+                          .first_seed = first,
+                          .after_move = harness_expect_prompt_phrase};
     harness_random_play(&cfg, &stats);
     cr_expect_eq(stats.matches, matches * harness_soak_factor());
     cr_expect_gt(stats.rejected_probes, 0);

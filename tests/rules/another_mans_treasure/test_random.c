@@ -20,6 +20,7 @@ static void play_all_seats(const char *options, int matches, uint64_t base)
                               .seats = seats,
                               .matches = matches,
                               .max_moves = MAX_MOVES,
+                              .after_move = harness_expect_prompt_phrase,
                               .first_seed = base + 1000u * (unsigned)seats};
         harness_random_play(&cfg, &stats);
     }

@@ -196,6 +196,11 @@ Test(amt_scoring, tie_goes_to_most_completed_patterns_then_is_shared)
     json_t *r = amt_engine.result((rules_state *)s);
     char *text = rules_sorted_json(json_object_get(r, "ranking"));
     cr_assert_str_eq(text, "[[1],[0]]");
+    cr_assert_str_eq(json_string_value(json_object_get(r, "reason")),
+                     "All 5 rounds were played; the lowest total wins.");
+    cr_assert_str_eq(json_string_value(json_object_get(r, "tie_break")),
+                     "Tied at 30: seat 0 completed 1, seat 1 completed 2 "
+                     "collection patterns; more completed places higher.");
     free(text);
     json_decref(r);
     amt_engine.destroy((rules_state *)s);
@@ -203,6 +208,8 @@ Test(amt_scoring, tie_goes_to_most_completed_patterns_then_is_shared)
     r = amt_engine.result((rules_state *)s);
     text = rules_sorted_json(json_object_get(r, "ranking"));
     cr_assert_str_eq(text, "[[0,1]]", "shared victory");
+    cr_assert_null(json_object_get(r, "tie_break"),
+                   "no tie-break separated them");
     free(text);
     json_decref(r);
     amt_engine.destroy((rules_state *)s);

@@ -62,7 +62,14 @@ Test(amt_view_text, the_next_player_reads_the_claim_and_its_hand)
         "Scores (lowest total wins):\n"
         "Seat 0: 0 points; 8 cards in hand; nothing marked.\n"
         "You (seat 1): 0 points; 8 cards in hand; nothing marked.\n"
-        "Seat 2: 0 points; 8 cards in hand; nothing marked.\n");
+        "Seat 2: 0 points; 8 cards in hand; nothing marked.\n"
+        "\n"
+        "Key: B, R, Y, G are blue, red, yellow, green; a final s marks a "
+        "smiley\n"
+        "  5, 6 or 7. W1-6 is a wild for 1-6. 2sets4 is 2 sets of 4; 2runs4 "
+        "is 2\n"
+        "  suited runs of 4; set4run4 is 1 set of 4 and 1 suited run of 4;\n"
+        "  run8 is 1 suited run of 8; 4pairs is 4 suited pairs.\n");
     free(text);
     amt_engine.destroy((rules_state *)s);
 }

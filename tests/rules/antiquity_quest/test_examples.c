@@ -41,11 +41,19 @@ Test(aq_examples, roberts_score)
     fx_hand(s, 1, "yellow5 green1 tess");
     char add[32];
     snprintf(add, sizeof add, "add %d purple5", purple);
-    harness_apply_text(E, RS(s), 0, add);           /* the last card: out */
+    char *told[RULES_MAX_SEATS + 1];
+    harness_apply_text_told(E, RS(s), 0, add, told); /* the last card: out */
+    cr_expect_str_eq(told[1 + 1], "Alice added purple5 to collection 6 "
+                                  "(mixed purple, complete, 250 points). "
+                                  "Alice went out.");
+    harness_told_free(told);
     cr_assert_eq(s->going_out, 0);
     cr_assert_eq(s->turn, 1, "seat 1 takes the final turn");
     harness_apply_text(E, RS(s), 1, "draw");
-    harness_apply_text(E, RS(s), 1, "discard yellow5");
+    harness_apply_text_told(E, RS(s), 1, "discard yellow5", told);
+    cr_expect_str_eq(told[1 + 0], "Bob discarded yellow5. Round 1 scored: "
+                                  "You 5425, Bob -175. The match is over.");
+    harness_told_free(told);
     cr_assert_eq(s->phase, AQ_PHASE_OVER);
     const aq_round_score *r = &s->score[0][0];
     cr_expect_eq(r->bonus, 500);
@@ -57,6 +65,10 @@ Test(aq_examples, roberts_score)
     cr_expect_eq(json_integer_value(json_array_get(
                      json_object_get(result, "scores"), 0)), 5425);
     cr_expect(json_is_true(json_object_get(result, "over")));
+    cr_expect_str_eq(json_string_value(json_object_get(result, "reason")),
+                     "The only round ended when seat 0 went out; the "
+                     "highest total wins.");
+    cr_expect_null(json_object_get(result, "tie_break"));
     json_decref(result);
     E->destroy(RS(s));
 }

@@ -22,7 +22,8 @@ static void play(const char *options, int seats, int matches, uint64_t seed,
 {
     harness_config cfg = {.engine = &aq_engine, .options_json = options,
                           .seats = seats, .matches = matches,
-                          .max_moves = AQ_MAX_MOVES, .first_seed = seed};
+                          .max_moves = AQ_MAX_MOVES, .first_seed = seed,
+                          .after_move = harness_expect_prompt_phrase};
     harness_random_play(&cfg, stats);
 }
 

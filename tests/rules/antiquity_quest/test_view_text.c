@@ -81,7 +81,14 @@ Test(aq_view_text, the_seat_on_turn_reads_its_hand_and_the_table)
         "points)\n"
         "seat 1: 3 cards in hand, cache of 3; 1 collection, none complete.\n"
         "  2: orange1 orange2 orange5 orangeW (perfect orange, incomplete)\n"
-        "Scores: none yet; a round is scored when it ends.\n");
+        "Scores: none yet; a round is scored when it ends.\n"
+        "Key: an antiquity is named by its colour and value (1 to 5), or W "
+        "for a\n"
+        "  wild of that colour; treasures and characters go by their names. "
+        "A\n"
+        "  numbered line is a collection: mixed, standard or perfect as the "
+        "rules\n"
+        "  grade it.\n");
     free(text);
     E->destroy(RS(s));
 }
