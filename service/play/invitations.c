@@ -34,14 +34,16 @@ static const struct {
      "down collections of antiquities for prestige, and beware the thief "
      "Tess Wynter."},
     {"adel_verplichtet",
-     "Lords race to exhibit the finest collection of rare items, buying at "
+     "a game where Lords race to exhibit the finest collection of rare "
+     "items, buying at "
      "the auction or showing at the castle, while their thieves and "
      "detectives work against each other."},
     {"another_mans_treasure",
      "a card game about packing up two retirees' treasures, laying down "
      "patterns of cards so as to take home as few points as possible."},
     {"artifact_stack",
-     "adventurers take and dig out artifacts from a crumbling temple of "
+     "a card game where adventurers take and dig out artifacts from a "
+     "crumbling temple of "
      "stacked cards, helped by assistants, to sell them to museums."},
     {"quarriors",
      "a dice-building game: capture creature and spell dice, roll them to "
