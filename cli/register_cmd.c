@@ -56,6 +56,14 @@ int register_cmd_main(int argc, char **argv)
         } else {
             printf("Registered as %s: player %s, key %s.\n",
                    name ? name : argv[1], id, key_id);
+            const char *pending = json_string_value(
+                json_object_get(r.json, "email_pending"));
+            /* The address counts only once its owner opened the link: say
+             * so, or the player waits for turn mails that never come. */
+            if (pending != NULL)
+                printf("A link went to %s: open it to receive your turns "
+                       "by mail there.\n",
+                       pending);
         }
         client_response_free(&r);
     }

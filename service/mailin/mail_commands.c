@@ -302,6 +302,12 @@ static bool run_games(runner *r, command *c)
 static bool run_rules(runner *r, command *c)
 {
     apierr err;
+    /* "rules" alone, in answer to a mail about a match: its game's. */
+    if (c->word_count < 2 && r->ctx->match_id != 0) {
+        if (!mail_show_match_rules(r->out, r->ctx->match_id, &err))
+            return refuse(r, &err);
+        return true;
+    }
     if (c->word_count < 2) {
         apierr_set(&err, 400, "which_game",
                    "write rules and the game: rules antiquity_quest (the "
@@ -850,7 +856,7 @@ void mail_commands_help(FILE *out)
           "  log [N]          what happened since your turn, or the last N\n"
           "  matches          your matches, with whose turn it is\n"
           "  games            the games and their options\n"
-          "  rules GAME       a game's rules in short, with its moves\n"
+          "  rules [GAME]     a game's rules in short, with its moves\n"
           "  vacation 2026-12-24 2027-01-02, or vacation off\n"
           "  nudge            remind the players the match waits for\n"
           "  settings digest on|off, settings email on|off,\n"

@@ -269,3 +269,18 @@ bool mail_show_rules(FILE *out, char *const *words, int count, apierr *err)
     json_decref(game);
     return true;
 }
+
+bool mail_show_match_rules(FILE *out, long long match_id, apierr *err)
+{
+    PGconn *conn = db_conn(err);
+    if (conn == NULL)
+        return false;
+    store_match match;
+    if (!store_load_match(conn, match_id, &match, err))
+        return false;
+    char game[sizeof match.game];
+    snprintf(game, sizeof game, "%s", match.game);
+    store_match_free(&match);
+    char *words[] = {game};
+    return mail_show_rules(out, words, 1, err);
+}

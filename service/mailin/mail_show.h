@@ -32,4 +32,7 @@ void mail_show_games(FILE *out);
  * that name. */
 bool mail_show_rules(FILE *out, char *const *words, int count, apierr *err);
 
+/* The rules in short of match_id's game, as mail_show_rules. */
+bool mail_show_match_rules(FILE *out, long long match_id, apierr *err);
+
 #endif

@@ -129,12 +129,13 @@ static void answer_hint(mail_vars *v, const char *reason, const json_t *p)
     else if (example != NULL && example[0] != '\0')
         snprintf(v->answer_hint, sizeof v->answer_hint,
                  "Answer this mail with your move on a line of its own, for "
-                 "example: %.200s. Other commands: view, log, matches, help.",
+                 "example:\n  %.200s\nOther commands: view, log, matches, "
+                 "rules, help.",
                  example);
     else
         snprintf(v->answer_hint, sizeof v->answer_hint,
-                 "Answer this mail with a command on a line of its own: "
-                 "view, log, matches, help.");
+                 "Answer this mail with a command on a line of its own:\n"
+                 "view, log, matches, rules, help.");
 }
 
 /* The payload's text when it has one (seat_text.h), else a copy of
@@ -172,7 +173,12 @@ void mail_vars_fill(mail_vars *v, const char *notification_id,
              match ? match : "");
     snprintf(v->replay, sizeof v->replay, "%s/matches/%s/replay", base,
              match ? match : "");
-    snprintf(v->rules, sizeof v->rules, "%s/games", base);
+    /* The rules of this match's game, when the mail is about one. */
+    const char *engine = json_string_value(json_object_get(p, "game"));
+    if (engine != NULL && engine[0] != '\0')
+        snprintf(v->rules, sizeof v->rules, "%s/games/%s", base, engine);
+    else
+        snprintf(v->rules, sizeof v->rules, "%s/games", base);
     /* The seat's page in the browser (web/), signed there by the
      * player's key; the API's /view would answer an unsigned click 401. */
     snprintf(v->play, sizeof v->play, "%s/matches/%s", base,

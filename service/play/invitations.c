@@ -34,14 +34,16 @@ static const struct {
      "down collections of antiquities for prestige, and beware the thief "
      "Tess Wynter."},
     {"adel_verplichtet",
-     "Lords race to exhibit the finest collection of rare items, buying at "
+     "a game where Lords race to exhibit the finest collection of rare "
+     "items, buying at "
      "the auction or showing at the castle, while their thieves and "
      "detectives work against each other."},
     {"another_mans_treasure",
      "a card game about packing up two retirees' treasures, laying down "
      "patterns of cards so as to take home as few points as possible."},
     {"artifact_stack",
-     "adventurers take and dig out artifacts from a crumbling temple of "
+     "a card game where adventurers take and dig out artifacts from a "
+     "crumbling temple of "
      "stacked cards, helped by assistants, to sell them to museums."},
     {"quarriors",
      "a dice-building game: capture creature and spell dice, roll them to "
@@ -134,6 +136,28 @@ static bool insert(PGconn *conn, long long match_id, const char *email,
                                     name, invited_by, err);
 }
 
+/* text as lines of at most 72 characters, broken between words (a word
+ * longer than a line stands alone), and a newline. */
+static void put_wrapped(FILE *f, const char *text)
+{
+    size_t column = 0;
+    while (*text != '\0') {
+        size_t word = strcspn(text, " ");
+        if (column > 0 && column + 1 + word > 72) {
+            fputc('\n', f);
+            column = 0;
+        } else if (column > 0) {
+            fputc(' ', f);
+            column++;
+        }
+        fwrite(text, 1, word, f);
+        column += word;
+        text += word;
+        text += strspn(text, " ");
+    }
+    fputc('\n', f);
+}
+
 /* The mail: who invites, to what game, and how to accept (malloc'd). */
 static char *invitation_body(const char *name, const char *inviter,
                              const char *title, const char *game,
@@ -148,12 +172,14 @@ static char *invitation_body(const char *name, const char *inviter,
     FILE *f = open_memstream(&body, &len);
     if (f == NULL)
         abort();
-    fprintf(f,
-            "Hello %s,\n\n"
-            "%s invites you to play %s with them (match %s).\n",
-            name, inviter, title, match_ref);
-    if (what != NULL)
-        fprintf(f, "%s is %s\n", title, what);
+    fprintf(f, "Hello %s,\n\n", name);
+    char *intro = NULL;
+    if (asprintf(&intro, "%s invites you to a match of %s (%s). %s%s%s",
+                 inviter, title, match_ref, what ? title : "",
+                 what ? " is " : "", what ? what : "") < 0)
+        abort();
+    put_wrapped(f, intro);
+    free(intro);
     fprintf(f,
             "\nTo join, answer this mail with the single word\n\n"
             "join\n\n"
@@ -161,9 +187,12 @@ static char *invitation_body(const char *name, const char *inviter,
             "and\nyou get a mail whenever it is your turn: you play by "
             "answering it.\n\n"
             "The match: %s/matches/%s\n"
+            "The rules in short: %s/games/%s\n"
+            "(or answer with: rules %s)\n"
             "Not interested? Ignore this mail: nothing happens without your "
             "answer.\n",
-            config_text(CONFIG_PUBLIC_URL), match_ref);
+            config_text(CONFIG_PUBLIC_URL), match_ref,
+            config_text(CONFIG_PUBLIC_URL), game, game);
     if (fclose(f) != 0)
         abort();
     return body;

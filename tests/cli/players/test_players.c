@@ -436,6 +436,26 @@ Test(pbem_players, a_server_that_is_down_is_exit_3, .timeout = 60)
     }
 }
 
+Test(pbem_players, registering_with_an_address_says_a_link_went_there,
+     .timeout = 60)
+{
+    e2e_server server;
+    char url[64];
+    pl_server(&server, url);
+    pl_person gil;
+    pl_person_new(&gil, "gil");
+    pl_result r = pl_run(&gil, url, ARGS("keygen"));
+    cr_assert_eq(r.status, 0, "keygen: %s", r.err);
+    pl_free(&r);
+    r = pl_run(&gil, url, ARGS("register", "Gil", "gil@example.org"));
+    cr_assert_eq(r.status, 0, "register: %s", r.err);
+    cr_expect(strstr(r.out, "A link went to gil@example.org: open it to "
+                            "receive your turns by mail there.") != NULL,
+              "%s", r.out);
+    pl_free(&r);
+    cr_assert_eq(e2e_stop(&server), 0);
+}
+
 Test(pbem_players, games_game_prints_the_rules_in_short, .timeout = 60)
 {
     e2e_server server;

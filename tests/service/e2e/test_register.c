@@ -128,7 +128,8 @@ Test(register, a_name_holds_no_control_or_bidi_character)
         registration(&player.key, bad[i], body);
         e2e_response r =
             e2e_call(&server, "POST", "/v1/players", body, &player);
-        expect_error(&r, 400, "bad_name", "bidirectional");
+        expect_error(&r, 400, "bad_name",
+                     "each one that shows on the screen");
     }
     /* Letters of any script, and marks that do not reorder, are names. */
     static const char *const good[] = {"Zoë", "Ελένη", "王小明", "עדי",

@@ -15,11 +15,11 @@
 typedef struct mail_scene {
     e2e_server server;
     receiver smtp;
-    char key_file[256];   /* the mail key's seed, for pbem mail-in */
+    char key_file[256];       /* the mail key's seed, for pbem mail-in */
     char admin_key_file[256]; /* the admin's seed, for pbem export/import */
-    int sent;             /* messages handed in so far */
-    bool through_imap;    /* hand mail in by IMAP instead of mail-in */
-    void *imap;           /* the private Dovecot, when through_imap */
+    int sent;                 /* messages handed in so far */
+    bool through_imap;        /* hand mail in by IMAP instead of mail-in */
+    void *imap;               /* the private Dovecot, when through_imap */
 } mail_scene;
 
 /* Starts everything (PBEM_MAIL_REPLY_TO=pbem@example.org). extra_env is
@@ -33,8 +33,8 @@ void mail_scene_stop(mail_scene *scene);
  * already holds one; in_reply_to may be NULL. extra_headers: NULL or
  * "Name: value\r\n" lines. The raw message, malloc'd. */
 char *mail_scene_compose(const char *from, const char *to, const char *subject,
-                   const char *in_reply_to, const char *extra_headers,
-                   const char *body, char *id);
+                         const char *in_reply_to, const char *extra_headers,
+                         const char *body, char *id);
 
 /* Hands raw in (mail-in or IMAP); with mail-in returns its exit status,
  * with IMAP 0 once the message is in the mailbox. */

@@ -49,7 +49,10 @@ Test(mail_commands, every_command_answers_in_words, .timeout = 180)
     expect_answer(&t, 0, "rules chess",
                   SAYS("Refused: there is no game called \"chess\": write "
                        "rules and one of antiquity_quest"));
-    expect_answer(&t, 0, "help", SAYS("rules GAME       a game's rules"));
+    expect_answer(&t, 0, "help", SAYS("rules [GAME]     a game's rules"));
+    /* "rules" alone, in answer to the match's mail: this game's. */
+    expect_answer(&t, 1, "rules",
+                  SAYS("Antiquity Quest: the rules in short"));
     expect_answer(&t, 0, "matches", SAYS(t.match, "seat 0"));
     expect_answer(&t, 0, "view",
                   SAYS("> view\nYour view is below.", named,

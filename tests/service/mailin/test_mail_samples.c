@@ -41,12 +41,13 @@ static const char *kind_of(const json_t *m)
     if (strncmp(id, "<digest-", 8) == 0)
         return "digest";
     if (strncmp(id, "<answer-", 8) == 0) {
-        if (strstr(text, "Refused") != NULL)
+        if (strstr(text, "Refused") != NULL ||
+            strstr(text, "Not a move") != NULL)
             return "refusal";
         /* A choice made in secret, sealed by the service or kept hidden
          * by the engine. */
         if (strstr(text, "Sealed") != NULL ||
-            (strstr(text, "Done (event") != NULL &&
+            (strstr(text, "(event ") != NULL &&
              strstr(text, "in secret") != NULL))
             return "sealed";
         if (strstr(text, "You have seat") != NULL)

@@ -109,8 +109,13 @@ Test(invitations, a_seated_player_invites_someone_by_mail, .timeout = 60)
     cr_expect_str_eq(member(m, "auto_submitted"), "auto-generated");
     const char *text = member(m, "text");
     cr_expect_not_null(strstr(text, "Hello Zoë,\n"), "%s", text);
-    cr_expect_not_null(strstr(text, "Artifact Stack is adventurers take"),
+    cr_expect_not_null(strstr(text, "Artifact Stack is a card game where"),
                        "%s", text);
+    /* Its rules a link away, and by mail. */
+    cr_expect_not_null(
+        strstr(text, "The rules in short: https://pbem.example/games/"
+                     "artifact_stack\n(or answer with: rules artifact_stack)"),
+        "%s", text);
     cr_expect_not_null(strstr(text, "\n\njoin\n\n"), "%s", text);
     char link[128];
     snprintf(link, sizeof link, "https://pbem.example/matches/%s", match);

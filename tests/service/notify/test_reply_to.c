@@ -80,11 +80,11 @@ Test(reply_to, a_your_turn_mail_answers_to_the_seat_it_is_about,
     cr_expect_eq(token.seat, seat);
     const char *text = member(m, "text");
     cr_expect_not_null(strstr(text, "Answer this mail with your move on a "
-                                    "line of its own, for example: "),
+                                    "line of its own, for example:\n  "),
                        "%s", text);
     cr_expect_not_null(
-        strstr(text, ". Other commands: view, log, matches, help.\n"), "%s",
-        text);
+        strstr(text, "\nOther commands: view, log, matches, rules, help.\n"),
+        "%s", text);
     cr_expect_not_null(strstr(member(m, "html"), "Answer this mail"));
     /* What the seat sees opens with who sits where. */
     const char *legend = seat == 0 ? "seat 0 Robert (you), seat 1 Eliza\n"
