@@ -1,6 +1,7 @@
 /* rules.c: the helpers every engine shares (errors, options, canonical JSON). */
 #include "rules.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -199,4 +200,33 @@ char *rules_tell(const rules_engine *engine, const rules_state *before,
             return told;
     }
     return tell_fallback(engine, before, actor, action, viewer, names);
+}
+
+char *rules_name_seats(const char *text, const char *const *names, int seats)
+{
+    char *out = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&out, &size);
+    if (f == NULL) {
+        fprintf(stderr, "%s:%d: out of memory\n", __FILE__, __LINE__);
+        abort();
+    }
+    for (const char *p = text; *p != '\0';) {
+        int seat = -1, used = 0;
+        bool at_word = p == text || !isalnum((unsigned char)p[-1]);
+        if (at_word && strncmp(p, "seat ", 5) == 0 &&
+            sscanf(p + 5, "%d%n", &seat, &used) == 1 && seat >= 0 &&
+            seat < seats && names[seat] != NULL &&
+            !isalnum((unsigned char)p[5 + used])) {
+            fputs(names[seat], f);
+            p += 5 + used;
+        } else {
+            fputc(*p++, f);
+        }
+    }
+    if (fclose(f) != 0) {
+        fprintf(stderr, "%s:%d: out of memory\n", __FILE__, __LINE__);
+        abort();
+    }
+    return out;
 }

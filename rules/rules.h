@@ -262,6 +262,11 @@ char *rules_tell(const rules_engine *engine, const rules_state *before,
                  const rules_state *after, int actor, const json_t *action,
                  int viewer, const char *const *names);
 
+/* text with every "seat N" (N < seats) written as names[N], for the
+ * sentences result() gives ("reason", "tie_break"), which know seats, not
+ * names. A malloc'd string; aborts on out of memory. */
+char *rules_name_seats(const char *text, const char *const *names, int seats);
+
 /* Counts the seats set in a pending mask. */
 int rules_seat_count(uint32_t seats);
 

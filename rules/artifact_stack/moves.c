@@ -515,19 +515,21 @@ static bool do_done(as_state *s, rules_error *err)
     return true;
 }
 
-static const char *task_words(const as_state *s)
+/* What the open task asks, as a phrase: pending()'s prompt, and after
+ * "first" the refusal of any other move. */
+static const char *task_prompt(const as_state *s)
 {
     switch (s->task) {
     case AS_TASK_TREASURE:
-        return "first keep or cash the treasure you took";
+        return "keep or cash the treasure just taken";
     case AS_TASK_STEAL:
-        return "first steal a face-up card from another player";
+        return "steal a face-up card from another player";
     case AS_TASK_RECRUIT:
-        return "first recruit a free assistant";
+        return "recruit a free assistant";
     case AS_TASK_GIVE:
-        return "first give one of your face-up cards to the next player";
+        return "give a face-up card to the next player";
     case AS_TASK_DISCARD:
-        return "first discard one of your face-up cards to the box";
+        return "discard a face-up card to the box";
     default:
         return "";
     }
@@ -576,7 +578,7 @@ static bool do_task(as_state *s, int seat, const char *type,
         }
         s->task_count--;
     } else {
-        return rules_fail(err, "%s", task_words(s));
+        return rules_fail(err, "first %s", task_prompt(s));
     }
     normalize_task(s);
     return true;
@@ -794,15 +796,17 @@ void as_pending(const rules_state *state, rules_pending *out)
         return;
     out->wait = RULES_WAIT_ONE;
     out->seats = 1u << s->turn;
+    /* One phrase, read after "Your turn:" and after "waiting for another
+     * seat to": no colon, no "your". */
     if (s->task != AS_TASK_NONE)
-        snprintf(out->prompt, sizeof out->prompt, "%s", task_words(s) + 6);
+        snprintf(out->prompt, sizeof out->prompt, "%s", task_prompt(s));
     else if (s->actions > 0 && !temple_empty(s))
         snprintf(out->prompt, sizeof out->prompt,
-                 "round %d: take or dig out a card, or hire an assistant "
-                 "(%d action%s left)", s->round, s->actions,
+                 "take or dig out a card, or hire an assistant (round %d, "
+                 "%d action%s left)", s->round, s->actions,
                  s->actions == 1 ? "" : "s");
     else
         snprintf(out->prompt, sizeof out->prompt,
-                 "round %d: flip a bonus, use an assistant, or write done",
+                 "flip a bonus, use an assistant, or write done (round %d)",
                  s->round);
 }

@@ -32,17 +32,17 @@ void qq_pending(const qq_state *st, rules_pending *out)
 {
     memset(out, 0, sizeof *out);
     static const char *const prompts[] = {
-        [QQ_P_CULL] = "cull a die for each creature that scored, or done",
+        [QQ_P_CULL] = "cull a die for each creature that scored, or say done",
         [QQ_P_SEIZE] = "seize the quest die from a player who holds one",
-        [QQ_P_SPECIAL] = "quest reward: capture a die for free, or pass",
-        [QQ_P_MAIN] = "summon, ready, use dice; then attack or quest",
+        [QQ_P_SPECIAL] = "capture a die for free as the quest's reward, or pass",
+        [QQ_P_MAIN] = "summon, ready or use dice, then attack or quest",
         [QQ_P_DEFEND] = "choose the creature that takes the damage",
-        [QQ_P_CHALLENGE] = "order your defenders in the quest challenge",
+        [QQ_P_CHALLENGE] = "order the defenders in the quest challenge",
         [QQ_P_TAKEOVER] = "take over the quest, or leave",
-        [QQ_P_CAPTURE] = "capture a die from the Wilds, or end your turn",
+        [QQ_P_CAPTURE] = "capture a die from the Wilds, or end the turn",
         [QQ_P_REACT] = "cast a reaction spell (or revive), or pass",
         [QQ_P_TRIGGER] = "use the power of a creature that scored, or pass",
-        [QQ_P_FIRST] = "score your creatures or complete your quest first",
+        [QQ_P_FIRST] = "score the creatures or complete the quest first",
     };
     if (st->phase == QQ_P_OVER)
         return;

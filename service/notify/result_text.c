@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules.h"
+
 static const char *name_of(const json_t *names, size_t seat)
 {
     const char *name = json_string_value(json_array_get(names, seat));
@@ -13,6 +15,24 @@ static const char *name_of(const json_t *names, size_t seat)
 }
 
 /* "Ann", "Ann and Bob", "Ann, Bob and Carol". */
+/* label and text (when there is one) with its "seat N" written as the
+ * players' names, and a newline. */
+static void put_named(FILE *f, const char *label, const char *text,
+                      const json_t *names)
+{
+    if (text == NULL)
+        return;
+    const char *list[RULES_MAX_SEATS] = {NULL};
+    size_t count = json_array_size(names);
+    if (count > RULES_MAX_SEATS)
+        count = RULES_MAX_SEATS;
+    for (size_t i = 0; i < count; i++)
+        list[i] = name_of(names, i);
+    char *named = rules_name_seats(text, list, (int)count);
+    fprintf(f, "%s%s\n", label, named);
+    free(named);
+}
+
 static void put_names(FILE *f, const json_t *seats, const json_t *names)
 {
     size_t n = json_array_size(seats);
@@ -207,10 +227,8 @@ char *result_text(const json_t *result, const json_t *names, int viewer)
     const char *tie_break =
         json_string_value(json_object_get(result, "tie_break"));
     const char *reason = json_string_value(json_object_get(result, "reason"));
-    if (tie_break != NULL)
-        fprintf(f, "Tie-break: %s\n", tie_break);
-    if (reason != NULL)
-        fprintf(f, "Why it ended: %s\n", reason);
+    put_named(f, "Tie-break: ", tie_break, names);
+    put_named(f, "Why it ended: ", reason, names);
     const json_t *detail = json_object_get(result, "detail");
     if (detail != NULL && !json_is_null(detail)) {
         fprintf(f, "\nThe points in detail:\n");

@@ -138,12 +138,19 @@ char *event_tell_result(const json_t *result, int viewer,
         }
     }
     say(&s, ".");
+    /* The rules say "seat 1"; people read names. */
     const char *reason = json_string_value(json_object_get(result, "reason"));
-    if (reason != NULL && reason[0] != '\0')
-        say(&s, " %s", reason);
+    if (reason != NULL && reason[0] != '\0') {
+        char *named = rules_name_seats(reason, names, seats);
+        say(&s, " %s", named);
+        free(named);
+    }
     const char *tie = json_string_value(json_object_get(result, "tie_break"));
-    if (tie != NULL && tie[0] != '\0')
-        say(&s, " Tie-break: %s", tie);
+    if (tie != NULL && tie[0] != '\0') {
+        char *named = rules_name_seats(tie, names, seats);
+        say(&s, " Tie-break: %s", named);
+        free(named);
+    }
     return told(&s);
 }
 

@@ -48,7 +48,8 @@ function finishedLine(result, seats) {
   const first = r.ranking?.[0] ?? [];
   const won = first.length === 1 ? `${who(seats, first[0])} won` : first.length ? `${first.map((s) => who(seats, s)).join(' and ')} share the win` : 'the match is over';
   const scores = (r.scores ?? []).map((n, s) => `${who(seats, s)} ${n}`).join(', ');
-  return [`${won}${scores ? ` (${scores})` : ''}.`, r.reason, r.tie_break].filter(Boolean).join(' ');
+  const named = (text) => text && text.replace(/\bseat (\d+)\b/g, (all, n) => who(seats, Number(n)) ?? all);
+  return [`${won}${scores ? ` (${scores})` : ''}.`, named(r.reason), named(r.tie_break)].filter(Boolean).join(' ');
 }
 
 // The sentence for event e: told (a seat's log entry {seq, seat, text}

@@ -20,7 +20,10 @@ static long long detail(const char *position, const char *key)
 {
     json_t *score = wb_read(G, "score", position);
     json_t *mine = json_array_get(json_object_get(score, "detail"), 0);
-    long long v = json_integer_value(json_object_get(mine, key));
+    /* Seat 0's points for key: its breakdown keeps points apart from the
+     * counts that break ties. */
+    long long v = json_integer_value(
+        json_object_get(json_object_get(mine, "points"), key));
     json_decref(score);
     return v;
 }

@@ -19,6 +19,7 @@ static void play(int seats, int option_set, int matches)
         .engine = &as_engine, .options_json = option_sets[option_set],
         .seats = seats, .matches = matches, .max_moves = 1500,
         .first_seed = 100000u * (unsigned)seats + 10000u * (unsigned)option_set,
+        .after_move = harness_expect_prompt_phrase,
     };
     harness_random_play(&cfg, &stats);
     cr_expect_eq(stats.matches, matches * harness_soak_factor());

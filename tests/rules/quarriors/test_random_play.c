@@ -12,7 +12,8 @@ static void play(const char *options, int seats, int matches, uint64_t seed)
     harness_stats stats = {0};
     harness_config cfg = {.engine = &qq_engine, .options_json = options,
                           .seats = seats, .matches = matches,
-                          .max_moves = MAX_MOVES, .first_seed = seed};
+                          .max_moves = MAX_MOVES, .first_seed = seed,
+                          .after_move = harness_expect_prompt_phrase};
     harness_random_play(&cfg, &stats);
     cr_expect_eq(stats.matches, matches * harness_soak_factor());
     cr_expect_gt(stats.text_round_trips, 0);

@@ -36,7 +36,7 @@ Test(qq_view_text, a_seat_reads_its_dice_the_table_and_whose_turn_it_is)
     cr_expect_str_eq(text,
         "You are seat 0.\n"
         "Turn 1: your turn (phase 2, then the attack).\n"
-        "Waiting for you: summon, ready, use dice; then attack or quest.\n"
+        "Waiting for you: summon, ready or use dice, then attack or quest.\n"
         "Glory (25 wins): seat 0 0 (you), seat 1 0.\n"
         "Your pool: 0 quiddity, 0 with quiddity dice; 1 capture left for "
         "phase 4.\n"
@@ -139,7 +139,7 @@ Test(qq_view_text, a_sealed_defense_order_is_read_only_by_its_seat)
                     : "Challenge at exqualibur. Seat 0 has chosen. Seat 1 "
                       "has not chosen.");
         if (seat == 1)
-            expect_line(text, "Waiting for you: order your defenders in the "
+            expect_line(text, "Waiting for you: order the defenders in the "
                               "quest challenge.");
         cr_expect_null(strstr(text, "defend 30 28"), "%s", text);
         cr_expect_null(strstr(text, "order: "), "%s", text);

@@ -185,4 +185,17 @@ Test(event_log, the_end_names_the_winner_the_scores_why_and_the_tie_break)
                  "%s", text);
     free(text);
     json_decref(result);
+    /* The rules' sentences name seats; the told one names players. */
+    result = json_pack(
+        "{s:b,s:[i,i],s:[[i],[i]],s:s,s:s}", "over", 1, "scores", 41, 41,
+        "ranking", 1, 0, "reason", "seat 0 reached the dinner table.",
+        "tie_break", "Tied at 41: seat 1 showed 4 cards, seat 0 showed 3; "
+                     "seat 10 is nobody.");
+    text = event_tell_result(result, RULES_SPECTATOR, names, 2);
+    cr_expect_str_eq(text, "The match is over: Bob won with 41; Ann 41. Ann "
+                           "reached the dinner table. Tie-break: Tied at 41: "
+                           "Bob showed 4 cards, Ann showed 3; seat 10 is "
+                           "nobody.");
+    free(text);
+    json_decref(result);
 }

@@ -50,7 +50,9 @@ export function winnerLine(match, mine) {
   else if (first.length > 1) who = `${first.map(name).join(' and ')} share the win.`;
   const scores = (r.scores ?? []).length
     ? `Final scores: ${(match.seats ?? []).map((s) => `${seatLabel(match, s.seat, null)} ${r.scores[s.seat] ?? '—'}`).join(', ')}.` : '';
-  return [who, scores, r.reason ?? '', r.tie_break ? `Tie-break: ${r.tie_break}` : ''].filter(Boolean).join(' ');
+  // The rules write "seat 1"; people read names.
+  const named = (text) => (text ?? '').replace(/\bseat (\d+)\b/g, (all, n) => seatLabel(match, Number(n), null) ?? all);
+  return [who, scores, named(r.reason), r.tie_break ? `Tie-break: ${named(r.tie_break)}` : ''].filter(Boolean).join(' ');
 }
 
 // "45 min", "3 h": a time bank under an hour is not "0 h".
