@@ -85,13 +85,37 @@ bool mail_show_match(FILE *out, const caller *who, long long match_id,
 }
 
 /* One event as a line: "12. seat 1 Bob: play B5". */
+/* The sentence event seq was told to the seat whose view match is (its
+ * "log"), or NULL when the log does not reach back that far. */
+static const char *told_to_seat(const json_t *match, long long seq)
+{
+    size_t i;
+    const json_t *entry;
+    json_array_foreach(json_object_get(match, "log"), i, entry)
+    {
+        if (json_integer_value(json_object_get(entry, "seq")) == seq)
+            return str(entry, "text");
+    }
+    return NULL;
+}
+
 static void show_event(FILE *out, const json_t *event, const json_t *match)
 {
     const char *kind = str(event, "kind") ?: "?";
     const json_t *seat = json_object_get(event, "seat");
     const json_t *data = json_object_get(event, "data");
-    fprintf(out, "%lld. ", (long long)json_integer_value(
-                               json_object_get(event, "seq")));
+    long long seq = (long long)json_integer_value(json_object_get(event, "seq"));
+    /* What it did, as told to this seat (its own draw names its cards),
+     * else as told to everyone; the bare notation only for an event the
+     * service has no sentence for. */
+    const char *told = told_to_seat(match, seq);
+    if (told == NULL)
+        told = str(event, "text");
+    if (told != NULL) {
+        fprintf(out, "%lld. %s\n", seq, told);
+        return;
+    }
+    fprintf(out, "%lld. ", seq);
     if (json_is_integer(seat))
         fprintf(out, "seat %lld %s: ", (long long)json_integer_value(seat),
                 seat_name(match, json_integer_value(seat)));

@@ -57,7 +57,10 @@ Test(mail_commands, every_command_answers_in_words, .timeout = 180)
     expect_answer(&t, 0, "view",
                   SAYS("> view\nYour view is below.", named,
                        "seat 0 Alice (you), seat 1 Bob", "Waiting for: seat"));
-    expect_answer(&t, 1, "log 2", SAYS("> log 2\n"));
+    /* The log in sentences, as the seat was told them. */
+    expect_answer(&t, 1, "log 2",
+                  SAYS("> log 2\n", "You joined the match.\n",
+                       ". The match started.\n"));
     expect_answer(&t, 0, "settings digest on",
                   SAYS("Settings changed: digest on."));
     expect_answer(&t, 0, "settings quiet 22:00-07:00",
