@@ -727,16 +727,21 @@ await t.test('the table reads right: "1 card", a face-down discard pile drawn as
         { id: 1, cards: ['yellow1.5', 'mask.3', 'crown.4'], family: 'mixed', grade: 'mixed', suit: 'yellow', complete: true, value: 250 }] },
       { side: 1, seats: [1], cache_count: 10, completed: 0, collections: [] }], totals: [0, 0] };
     const a = box(aq.draw(aqView, ctx));
+    // The seat not on turn sees the pile's top card face up, the rest counted.
+    const t = box(aq.draw({ ...aqView, discard_pile: { count: 3, top: 'red3.2' } }, ctx));
+    const topRow = t.querySelector('[aria-label="Discard pile (3 cards)"]');
     const avView = { turn: 3, phase: 'over', lords: [
       { seat: 0, pawn: 12, at: 'castle 6', checks: [], free_thieves: [1], location: 'castle', play: { type: 'play', card: 'thief', sack: 1 }, display: [], chosen: false },
       { seat: 1, pawn: 9, at: 'castle 4', checks: [8100], free_thieves: [], location: 'auction', play: { type: 'play', card: 'check', value: 8100 }, display: [], chosen: false }],
       auction_piles: [{ face_up: 'A1', count: 1 }], prison: [7], log: ['turn 3: Lord 1 goes to the auction'] };
     const v = box(av.draw(avView, { ...ctx, over: true }));
-    return { aq: a.innerText || a.textContent, discardBacks: a.querySelector('[aria-label="Discard pile (2 cards)"] .card.back')?.getAttribute('aria-label'),
+    return { discardTop: [...(topRow?.querySelectorAll('[aria-label]') ?? [])].map((x) => x.getAttribute('aria-label')).join(' / '),
+             aq: a.innerText || a.textContent, discardBacks: a.querySelector('[aria-label="Discard pile (2 cards)"] .card.back')?.getAttribute('aria-label'),
              av: v.textContent, route: v.querySelector('.route')?.getAttribute('aria-label') };
   });
   assert(/draw pile 1 card(?!s)/.test(read.aq) && !/1 cards/.test(read.aq), `the draw pile of one: ${read.aq.slice(0, 120)}`);
   assert(read.discardBacks === '2 face-down cards', `the face-down discard pile: ${read.discardBacks}`);
+  assert(/red 3/.test(read.discardTop) && /2 more face-down cards/.test(read.discardTop), `the discard pile's top card: ${read.discardTop}`);
   assert(!/mixed mixed/.test(read.aq) && /Collection 1 mixed \(yellow\) · complete, worth 250/.test(read.aq), `the collection reads: ${read.aq}`);
   assert(/castle, play thief 1/.test(read.av) && /auction, play check 8100/.test(read.av) && !/not yet/.test(read.av), `what each lord chose at the end: ${read.av}`);
   assert(/thief 7 of Ben/.test(read.av) && /Ben goes to the auction/.test(read.av) && !/Lord 1/.test(read.av), `lords by name: ${read.av}`);

@@ -46,9 +46,15 @@ export function draw(view, ctx) {
   out.push(h('p', null, `Round ${view.round ?? '?'} of ${view.rounds ?? '?'} · phase: ${view.phase ?? ''} · draw pile ${count(view.draw_pile ?? 0, 'card')}`));
   const discard = view.discard_pile ?? {};
   const shown = (discard.cards ?? []).map((t) => aqCard(t));
-  // Only some views list the pile's cards; the others see it face down.
-  out.push(cardRow(`Discard pile (${count(discard.count ?? 0, 'card')})`,
-    shown.length || !discard.count ? shown : [backs(discard.count, 'face-down card')], ctx, 'empty'));
+  // Only the seat on turn sees the whole pile; everyone sees its top card
+  // face up (the rules' discard pile), with the rest counted under it.
+  let pile = shown;
+  if (!shown.length && discard.count) {
+    pile = discard.top ? [aqCard(discard.top)] : [];
+    const under = discard.count - pile.length;
+    if (under > 0) pile.push(backs(under, pile.length ? 'more face-down card' : 'face-down card'));
+  }
+  out.push(cardRow(`Discard pile (${count(discard.count ?? 0, 'card')})`, pile, ctx, 'empty'));
   if (view.you?.hand) out.push(cardRow('Your hand', view.you.hand.map((t) => aqCard(t, true)), ctx));
   out.push(h('p', { class: 'hint' }, 'Suits: ', Object.entries(SUITS).map(([n, sym]) => `${sym} ${n}`).join(' · '), ' · W wild'));
   for (const side of view.sides ?? []) {
