@@ -14,19 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* A port nothing listens on now. */
-static int free_port(void)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    cr_assert_geq(fd, 0);
-    struct sockaddr_in addr = {.sin_family = AF_INET,
-                               .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    socklen_t len = sizeof addr;
-    cr_assert_eq(bind(fd, (struct sockaddr *)&addr, sizeof addr), 0);
-    cr_assert_eq(getsockname(fd, (struct sockaddr *)&addr, &len), 0);
-    close(fd);
-    return ntohs(addr.sin_port);
-}
+#include "../support/ports.h"
 
 /* The first bytes a client connecting to port reads (2 s at most). */
 static void greeting(int port, char *out, size_t size)
@@ -55,7 +43,7 @@ Test(dovecot_script, it_serves_from_a_deep_checkout_and_leaves_nothing_in_tmp,
              "them/another-one-just-as-long-as-the-first/bench-mail-1/dovecot",
              (int)getpid());
     cr_assert_gt(strlen(dir) + 60, 107, "the folder must be deep");
-    int port = free_port();
+    int port = ports_free();
     char command[800];
     snprintf(command, sizeof command,
              "scripts/dovecot.sh start %s %d pbem secret 2>&1", dir, port);

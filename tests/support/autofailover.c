@@ -23,6 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ports.h"
+
 #define MONITOR_DB "pg_auto_failover"
 /* How long a node may take to be made (initdb, a base backup). */
 #define CREATE_LIMIT_MS 120000
@@ -34,19 +36,6 @@ static long now_ms(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
-static int free_port(void)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    cr_assert_geq(fd, 0);
-    struct sockaddr_in addr = {.sin_family = AF_INET,
-                               .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    socklen_t len = sizeof addr;
-    cr_assert_eq(bind(fd, (struct sockaddr *)&addr, sizeof addr), 0);
-    cr_assert_eq(getsockname(fd, (struct sockaddr *)&addr, &len), 0);
-    close(fd);
-    return ntohs(addr.sin_port);
 }
 
 static void find_bindir(autofailover *a)
@@ -263,7 +252,7 @@ static void create_node(autofailover *a, int i, const char *database)
     char pgdata[sizeof n->pgdata];
     snprintf(pgdata, sizeof pgdata, "%s/node%d", a->dir, i + 1);
     memcpy(n->pgdata, pgdata, sizeof pgdata);
-    n->port = free_port();
+    n->port = ports_free();
     char port[16], monitor[200], name[16], log[128];
     snprintf(port, sizeof port, "%d", n->port);
     snprintf(monitor, sizeof monitor,
@@ -304,7 +293,7 @@ void autofailover_create(autofailover *a, const char *database)
     char pgdata[sizeof a->monitor.pgdata];
     snprintf(pgdata, sizeof pgdata, "%s/monitor", a->dir);
     memcpy(a->monitor.pgdata, pgdata, sizeof pgdata);
-    a->monitor.port = free_port();
+    a->monitor.port = ports_free();
     char port[16], log[128];
     snprintf(port, sizeof port, "%d", a->monitor.port);
     snprintf(log, sizeof log, "%s/monitor.log", a->dir);

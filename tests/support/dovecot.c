@@ -24,6 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ports.h"
+
 #define STARTS_MAX 5
 
 /* Who Dovecot runs as: the test's user, or 'dovecot' for root. */
@@ -63,21 +65,6 @@ static double now_seconds(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-/* A port nothing listens on now. Another process may take it before
- * Dovecot binds it: dovecot_start then tries another. */
-static int free_port(void)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    cr_assert_geq(fd, 0);
-    struct sockaddr_in addr = {.sin_family = AF_INET,
-                               .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    socklen_t len = sizeof addr;
-    cr_assert_eq(bind(fd, (struct sockaddr *)&addr, sizeof addr), 0);
-    cr_assert_eq(getsockname(fd, (struct sockaddr *)&addr, &len), 0);
-    close(fd);
-    return ntohs(addr.sin_port);
 }
 
 static void write_file(const char *path, const char *text, const runner *r)
@@ -415,10 +402,10 @@ static void start(dovecot *d, const char *const *users, bool tls)
     if (tls)
         make_certificate(d, &r);
     for (int attempt = 0; attempt < STARTS_MAX; attempt++) {
-        d->port = free_port();
+        d->port = ports_free();
         d->tls_port = 0;
         while (tls && (d->tls_port == 0 || d->tls_port == d->port))
-            d->tls_port = free_port();
+            d->tls_port = ports_free();
         write_config(d, &r);
         if (launch(d, &r))
             return;

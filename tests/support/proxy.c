@@ -21,24 +21,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ports.h"
+
 static double now_seconds(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-static int free_port(void)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    cr_assert_geq(fd, 0);
-    struct sockaddr_in addr = {.sin_family = AF_INET,
-                               .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    socklen_t len = sizeof addr;
-    cr_assert_eq(bind(fd, (struct sockaddr *)&addr, sizeof addr), 0);
-    cr_assert_eq(getsockname(fd, (struct sockaddr *)&addr, &len), 0);
-    close(fd);
-    return ntohs(addr.sin_port);
 }
 
 /* Runs argv (a NULL-terminated command) with its output into log, and
@@ -165,7 +154,7 @@ void proxy_start(proxy *p, const int *ports, int count)
     snprintf(p->dir, sizeof p->dir, "/tmp/pbem-proxy-XXXXXX");
     cr_assert_not_null(mkdtemp(p->dir));
     snprintf(p->ca_file, sizeof p->ca_file, "%s/ca.pem", p->dir);
-    p->port = free_port();
+    p->port = ports_free();
     snprintf(p->base_url, sizeof p->base_url, "https://127.0.0.1:%d",
              p->port);
     char tmp[128];
