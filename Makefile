@@ -177,6 +177,7 @@ soak: $(filter $(BUILD)/tests/rules/%,$(SUITES)) $(BUILD)/pbemd $(BUILD)/tests/s
 	    PBEM_RATE_ANONYMOUS=1000000/60 PBEM_RATE_PLAYER=1000000/60 \
 	    PBEM_FAILOVER_CYCLES=$(or $(FAILOVER_CYCLES),5) \
 	    PBEM_AUTOFAILOVER_CYCLES=$(or $(AUTOFAILOVER_CYCLES),10) \
+	    PBEM_AUTOFAILOVER_FAULTS=012 \
 	    $(BUILD)/tests/service/failover/suite; rc=$$?; rm -rf "$$tmp"; \
 	    echo "   $$(($$(date +%s) - start)) s"; exit $$rc
 
