@@ -329,6 +329,15 @@ await t.test('the start and games pages: the games with their rules summaries, n
   assert(heading === 'Antiquity Quest: the rules in short', `the rules page is headed "${heading}"`);
   const examples = await alice.page.$$eval('article.rules pre.notation', (ps) => ps.map((x) => x.textContent).join('\n'));
   assert(examples.includes('play red1 red3 red5'), `the notation's examples are not shown: ${examples}`);
+  // Headings are the summary's short titles, a turn's steps a numbered
+  // list, whole (a paragraph's first line is no heading).
+  const outline = await alice.page.evaluate(() => ({
+    headings: [...document.querySelectorAll('article.rules h2')].map((x) => x.textContent),
+    steps: [...document.querySelectorAll('article.rules ol li')].map((x) => x.textContent) }));
+  assert(outline.headings.includes('Your turn') && outline.headings.every((x) => x.length <= 40),
+    `the rules' headings: ${outline.headings.join(' / ')}`);
+  assert(outline.steps.length === 3 && outline.steps[0].startsWith('"draw" 2 cards, or "pickup"') && outline.steps[0].endsWith('goes to your hand.'),
+    `the turn's steps: ${outline.steps.join(' / ')}`);
   await expectNoAxe(alice, 'a game\'s rules page');
   await bob.page.goto(`${server.origin}/games/quarriors`);
   await bob.page.waitForSelector('article.rules h2');

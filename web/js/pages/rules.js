@@ -5,44 +5,50 @@ import { h } from '../dom.js';
 import { call } from '../api.js';
 
 // The summary's blocks (separated by blank lines) as elements: a block's
-// first line is its heading when more lines follow; "- " lines are list
-// items (an indented line goes on with the item before it); lines
-// indented by two spaces in a block of their own are examples, kept as
+// first line is its heading when more lines follow and it is short and
+// ends in no punctuation (a paragraph's runs to the 72nd column); "- " and
+// "1. " lines
+// are list items, and an indented line goes on with the item before it;
+// lines indented by two spaces that follow no item are examples, kept as
 // written.
+const ITEM = /^(- |\d+\. )/;
+
 function blocks(text) {
   const out = [];
   for (const block of text.trim().split(/\n\s*\n/)) {
     const lines = block.split('\n');
-    let heading = null;
-    if (lines.length > 1 && !lines[0].startsWith(' ') && !lines[0].startsWith('- ')) {
-      heading = lines.shift();
+    if (lines.length > 1 && !/^\s/.test(lines[0]) && !ITEM.test(lines[0]) &&
+        lines[0].length <= 40 && !/[.,:;]$/.test(lines[0])) {
+      out.push(h('h2', null, lines.shift()));
     }
-    if (heading) out.push(h('h2', null, heading));
-    let items = null;
+    let list = null;
     let para = [];
     let examples = [];
     const flush = () => {
       if (para.length) out.push(h('p', null, para.join(' ')));
-      if (examples.length) out.push(h('pre', { class: 'notation' }, examples.join('\n')));
+      // Scrolls sideways on a phone, so the keyboard must reach it too.
+      if (examples.length) out.push(h('pre', { class: 'notation', tabindex: '0', 'aria-label': 'Examples' }, examples.join('\n')));
       para = [];
       examples = [];
     };
     for (const line of lines) {
-      if (line.startsWith('- ')) {
+      const item = line.match(ITEM);
+      if (item) {
         flush();
-        if (!items) {
-          items = h('ul', null);
-          out.push(items);
+        const ordered = item[1] !== '- ';
+        if (!list || (list.tagName === 'OL') !== ordered) {
+          list = h(ordered ? 'ol' : 'ul', null);
+          out.push(list);
         }
-        items.append(h('li', null, line.slice(2)));
-      } else if (items && line.startsWith('  ') && !line.startsWith('    ') && items.lastChild) {
-        items.lastChild.append(` ${line.trim()}`);
+        list.append(h('li', null, line.slice(item[1].length)));
+      } else if (list && /^ {2,3}\S/.test(line) && list.lastChild) {
+        list.lastChild.append(` ${line.trim()}`);
       } else if (line.startsWith('  ')) {
-        items = null;
+        list = null;
         if (para.length) flush();
         examples.push(line.slice(2));
       } else {
-        items = null;
+        list = null;
         if (examples.length) flush();
         para.push(line.trim());
       }
