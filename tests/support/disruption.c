@@ -1,8 +1,10 @@
 /* disruption.c */
 #include "disruption.h"
 
+#include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 uint64_t disruption_random(uint64_t *state)
@@ -73,4 +75,21 @@ void disruption_summarise(long *ms, int n, char *out, size_t size)
     qsort(ms, (size_t)n, sizeof *ms, by_value);
     snprintf(out, size, "max %.3f s, median %.3f s", ms[n - 1] / 1000.0,
              ms[n / 2] / 1000.0);
+}
+
+void disruption_start_players(board *b, const char *base_url,
+                              const char *ca_file, player *players,
+                              int clients)
+{
+    memset(b, 0, sizeof *b);
+    b->base_url = base_url;
+    b->ca_file = ca_file;
+    pthread_mutex_init(&b->lock, NULL);
+    pthread_cond_init(&b->moved, NULL);
+    for (int i = 0; i < clients; i++) {
+        player_register(&players[i], b, i);
+        cr_assert_str_empty(players[i].failure, "%s", players[i].failure);
+    }
+    for (int i = 0; i < clients; i++)
+        player_start(&players[i]);
 }

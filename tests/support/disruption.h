@@ -26,6 +26,13 @@ long disruption_now_ms(void);
  * none within limit_ms). */
 long disruption_let_play(board *b, long ms, long limit_ms);
 
+/* Sets up *b for the service at base_url (ca_file: the CAs to trust over
+ * https, or NULL), registers clients players and starts them playing;
+ * fails the test when a registration fails. */
+void disruption_start_players(board *b, const char *base_url,
+                              const char *ca_file, player *players,
+                              int clients);
+
 /* Whether every player still playing has acknowledged more than since[i]
  * moves. */
 bool disruption_everyone_moved_since(player *players, int n,

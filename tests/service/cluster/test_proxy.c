@@ -211,18 +211,9 @@ Test(cluster, a_pbemd_killed_under_load_loses_no_acknowledged_move,
     cr_assert(clients >= 1 && clients <= MAX_PLAYERS);
     start_cluster(SERVERS, NULL);
     board b;
-    memset(&b, 0, sizeof b);
-    b.base_url = front.base_url;
-    b.ca_file = front.ca_file;
-    pthread_mutex_init(&b.lock, NULL);
-    pthread_cond_init(&b.moved, NULL);
     static player players[MAX_PLAYERS];
-    for (int i = 0; i < clients; i++) {
-        player_register(&players[i], &b, i);
-        cr_assert_str_empty(players[i].failure, "%s", players[i].failure);
-    }
-    for (int i = 0; i < clients; i++)
-        player_start(&players[i]);
+    disruption_start_players(&b, front.base_url, front.ca_file, players,
+                             clients);
 
     cr_assert_gt(disruption_let_play(&b, 1000, RECOVERY_LIMIT_MS), 0,
                  "no move was acknowledged through the proxy");

@@ -87,17 +87,8 @@ Test(failover, the_monitor_fails_over_by_itself_and_nothing_is_lost,
     char base_url[64];
     snprintf(base_url, sizeof base_url, "http://127.0.0.1:%d", pbemd.port);
     board b;
-    memset(&b, 0, sizeof b);
-    b.base_url = base_url;
-    pthread_mutex_init(&b.lock, NULL);
-    pthread_cond_init(&b.moved, NULL);
     static player players[MAX_PLAYERS];
-    for (int i = 0; i < clients; i++) {
-        player_register(&players[i], &b, i);
-        cr_assert_str_empty(players[i].failure, "%s", players[i].failure);
-    }
-    for (int i = 0; i < clients; i++)
-        player_start(&players[i]);
+    disruption_start_players(&b, base_url, NULL, players, clients);
 
     static long serving_ms[FAULTS][MAX_ROUNDS], promoted_ms[FAULTS][MAX_ROUNDS],
         rejoined_ms[FAULTS][MAX_ROUNDS];

@@ -107,16 +107,7 @@ static void start_service(board *b, player *players, int clients,
                   "pbemd did not serve within %d s; see %s",
                   RECOVERY_LIMIT_MS / 1000, pbemd.log);
     snprintf(base_url, 64, "http://127.0.0.1:%d", pbemd.port);
-    memset(b, 0, sizeof *b);
-    b->base_url = base_url;
-    pthread_mutex_init(&b->lock, NULL);
-    pthread_cond_init(&b->moved, NULL);
-    for (int i = 0; i < clients; i++) {
-        player_register(&players[i], b, i);
-        cr_assert_str_empty(players[i].failure, "%s", players[i].failure);
-    }
-    for (int i = 0; i < clients; i++)
-        player_start(&players[i]);
+    disruption_start_players(b, base_url, NULL, players, clients);
 }
 
 /* Every player plays on after the last failover (every worker of pbemd
