@@ -6,44 +6,23 @@
  * how it was scored: "Round 1 scored: Carol 175 (12 cards left), Bob 30,
  * Alice 0." */
 #include "amt_internal.h"
+#include "tell_text.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define TELL_MAX 300
-#define TELL_BUF 2048
-
 typedef struct story {
-    char text[TELL_BUF];
-    size_t len;
+    tell_text out;
     const char *const *names;
     int viewer;
     int detail; /* 2: every card and count; 1: fewer; 0: the bare events */
 } story;
 
-static void say(story *t, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void say(story *t, const char *fmt, ...)
-{
-    if (t->len >= sizeof t->text - 1)
-        return;
-    va_list args;
-    va_start(args, fmt);
-    int n = vsnprintf(t->text + t->len, sizeof t->text - t->len, fmt, args);
-    va_end(args);
-    if (n > 0)
-        t->len += (size_t)n < sizeof t->text - t->len
-                      ? (size_t)n
-                      : sizeof t->text - t->len - 1;
-}
-
 /* "You" or the seat's name, as the subject of a sentence. */
 static const char *who(const story *t, int seat)
 {
-    return seat == t->viewer ? "You" : t->names[seat];
+    return tell_text_who(seat, t->viewer, t->names, true);
 }
 
 static void card_name(int id, char out[AMT_NAME_LEN])
@@ -74,10 +53,10 @@ static void say_meld(story *t, const amt_state *s, int owner, int number)
     const char *kind =
         index >= 0 ? amt_kind_name(s->melds[index].kind) : "meld";
     if (owner == t->viewer)
-        say(t, "P%d.%d (your %s)", owner + 1, number + 1, kind);
+        tell_text_add(&t->out, "P%d.%d (your %s)", owner + 1, number + 1, kind);
     else
-        say(t, "P%d.%d (%s's %s)", owner + 1, number + 1, t->names[owner],
-            kind);
+        tell_text_add(&t->out, "P%d.%d (%s's %s)", owner + 1, number + 1,
+                      t->names[owner], kind);
 }
 
 /* The melds of a pattern action: "set B4 R4 Y4 G4 and run B5 B6 B7 B8". */
@@ -87,10 +66,11 @@ static void say_melds(story *t, const json_t *action)
     for (size_t i = 0; i < json_array_size(melds); i++) {
         const json_t *meld = json_array_get(melds, i);
         const json_t *cards = json_object_get(meld, "cards");
-        say(t, "%s%s", i > 0 ? " and " : "",
-            json_string_value(json_object_get(meld, "kind")));
+        tell_text_add(&t->out, "%s%s", i > 0 ? " and " : "",
+                      json_string_value(json_object_get(meld, "kind")));
         for (size_t k = 0; k < json_array_size(cards); k++)
-            say(t, " %s", json_string_value(json_array_get(cards, k)));
+            tell_text_add(&t->out, " %s",
+                          json_string_value(json_array_get(cards, k)));
     }
 }
 
@@ -111,25 +91,27 @@ static void tell_pattern(story *t, const amt_state *before, int actor,
 {
     const char *mark = json_string_value(json_object_get(action, "mark"));
     int id = mark != NULL ? amt_pattern_find(mark) : -1;
-    say(t, "%s laid %s", who(t, actor), mark != NULL ? mark : "a pattern");
+    tell_text_add(&t->out, "%s laid %s", who(t, actor),
+                  mark != NULL ? mark : "a pattern");
     if (id >= 0)
-        say(t, " (%s)", amt_pattern_get(id)->title);
+        tell_text_add(&t->out, " (%s)", amt_pattern_get(id)->title);
     if (t->detail > 0) {
-        say(t, ": ");
+        tell_text_add(&t->out, ": ");
         say_melds(t, action);
     } else {
-        say(t, ", %d cards", pattern_cards(action));
+        tell_text_add(&t->out, ", %d cards", pattern_cards(action));
     }
     const json_t *swaps = json_object_get(action, "swaps");
     for (size_t i = 0; i < json_array_size(swaps); i++) {
         const json_t *swap = json_array_get(swaps, i);
-        say(t, "%s %s for the wild in ", i == 0 ? ", swapping" : " and",
-            json_string_value(json_object_get(swap, "card")));
+        tell_text_add(&t->out, "%s %s for the wild in ",
+                      i == 0 ? ", swapping" : " and",
+                      json_string_value(json_object_get(swap, "card")));
         say_meld(t, before,
                  (int)json_integer_value(json_object_get(swap, "owner")),
                  (int)json_integer_value(json_object_get(swap, "meld")));
     }
-    say(t, ".");
+    tell_text_add(&t->out, ".");
 }
 
 /* The seat that gets the claimed discard when seat next draws: the first
@@ -178,7 +160,7 @@ static void tell_scored(story *t, const amt_state *before,
     int round = before->round;
     int left[AMT_MAX_SEATS];
     cards_left(before, actor, action, left);
-    int order[AMT_MAX_SEATS];
+    int order[AMT_MAX_SEATS] = {0};
     for (int p = 0; p < before->seats; p++) {
         int at = p;
         int points = after->players[p].round_score[round];
@@ -189,17 +171,18 @@ static void tell_scored(story *t, const amt_state *before,
         }
         order[at] = p;
     }
-    say(t, " Round %d scored:", round + 1);
+    tell_text_add(&t->out, " Round %d scored:", round + 1);
     for (int i = 0; i < before->seats; i++) {
         int p = order[i];
         int points = after->players[p].round_score[round];
-        say(t, "%s %s %d", i > 0 ? "," : "", who(t, p), points);
+        tell_text_add(&t->out, "%s %s %d", i > 0 ? "," : "", who(t, p), points);
         if (t->detail > 1 && left[p] > 0)
-            say(t, " (%d card%s left)", left[p], left[p] == 1 ? "" : "s");
+            tell_text_add(&t->out, " (%d card%s left)", left[p],
+                          left[p] == 1 ? "" : "s");
     }
-    say(t, ".");
+    tell_text_add(&t->out, ".");
     if (after->phase == AMT_PHASE_OVER)
-        say(t, " The match is over.");
+        tell_text_add(&t->out, " The match is over.");
 }
 
 /* What ended the round, when this move did, and how it was scored. */
@@ -217,15 +200,16 @@ static void tell_round_end(story *t, const amt_state *before,
         int left[AMT_MAX_SEATS];
         cards_left(before, actor, action, left);
         if (left[actor] == 0)
-            say(t, " %s went out: round %d is over.", who(t, actor),
-                before->round + 1);
+            tell_text_add(&t->out, " %s went out: round %d is over.",
+                          who(t, actor), before->round + 1);
         else
-            say(t, " The draw pile is empty: round %d is over.",
-                before->round + 1);
+            tell_text_add(&t->out, " The draw pile is empty: round %d is over.",
+                          before->round + 1);
     }
     if (ending)
-        say(t, " Each player without a pattern may now lay one from hand "
-               "or pass.");
+        tell_text_add(
+            &t->out, " Each player without a pattern may now lay one from hand "
+                     "or pass.");
     if (scored)
         tell_scored(t, before, after, actor, action);
 }
@@ -235,7 +219,7 @@ static void tell_round_end(story *t, const amt_state *before,
 static void tell_end_choices(story *t, const amt_state *before, int actor,
                              const json_t *action)
 {
-    say(t, "Round %d's last plays:", before->round + 1);
+    tell_text_add(&t->out, "Round %d's last plays:", before->round + 1);
     bool first = true;
     for (int p = 0; p < before->seats; p++) {
         int end = before->players[p].end;
@@ -251,14 +235,14 @@ static void tell_end_choices(story *t, const amt_state *before, int actor,
         }
         if (end != AMT_END_PLAYED && end != AMT_END_PASSED)
             continue;
-        say(t, "%s %s", first ? "" : ",", who(t, p));
+        tell_text_add(&t->out, "%s %s", first ? "" : ",", who(t, p));
         if (end == AMT_END_PLAYED)
-            say(t, " laid %s", mark);
+            tell_text_add(&t->out, " laid %s", mark);
         else
-            say(t, " passed");
+            tell_text_add(&t->out, " passed");
         first = false;
     }
-    say(t, ".");
+    tell_text_add(&t->out, ".");
 }
 
 static void tell_end_phase(story *t, const amt_state *before,
@@ -269,15 +253,18 @@ static void tell_end_phase(story *t, const amt_state *before,
     if (after->phase == AMT_PHASE_ENDPLAY && after->round == before->round) {
         /* Sealed until every seat has chosen. */
         if (actor != t->viewer) {
-            say(t, "%s chose a last play for round %d in secret.",
-                t->names[actor], before->round + 1);
+            tell_text_add(&t->out,
+                          "%s chose a last play for round %d in secret.",
+                          t->names[actor], before->round + 1);
         } else if (strcmp(type, "pass") == 0) {
-            say(t, "You chose to pass; the others will see it when all have "
-                   "chosen.");
+            tell_text_add(
+                &t->out,
+                "You chose to pass; the others will see it when all have "
+                "chosen.");
         } else {
             tell_pattern(t, before, actor, action);
-            t->len--; /* the full stop */
-            say(t, " when all have chosen.");
+            tell_text_unadd(&t->out); /* the full stop */
+            tell_text_add(&t->out, " when all have chosen.");
         }
         return;
     }
@@ -299,11 +286,12 @@ static void tell_draw(story *t, const amt_state *before, const amt_state *after,
         if (claimer == t->viewer && penalty >= 0) {
             char drawn[AMT_NAME_LEN];
             card_name(penalty, drawn);
-            say(t, "Your claim won %s, with %s as the penalty card. ", name,
-                drawn);
+            tell_text_add(&t->out,
+                          "Your claim won %s, with %s as the penalty card. ",
+                          name, drawn);
         } else {
-            say(t, "%s's claim won %s and a penalty card. ", t->names[claimer],
-                name);
+            tell_text_add(&t->out, "%s's claim won %s and a penalty card. ",
+                          t->names[claimer], name);
         }
     }
     if (after->phase == AMT_PHASE_PLAY) {
@@ -311,27 +299,27 @@ static void tell_draw(story *t, const amt_state *before, const amt_state *after,
         if (actor == t->viewer && card >= 0) {
             char name[AMT_NAME_LEN];
             card_name(card, name);
-            say(t, "You drew %s.", name);
+            tell_text_add(&t->out, "You drew %s.", name);
         } else {
-            say(t, "%s drew a card.", who(t, actor));
+            tell_text_add(&t->out, "%s drew a card.", who(t, actor));
         }
     } else {
-        say(t, "%s had no card to draw.", who(t, actor));
+        tell_text_add(&t->out, "%s had no card to draw.", who(t, actor));
     }
 }
 
 static void tell_add(story *t, const amt_state *before, int actor,
                      const json_t *action)
 {
-    say(t, "%s added %s to ", who(t, actor),
-        json_string_value(json_object_get(action, "card")));
+    tell_text_add(&t->out, "%s added %s to ", who(t, actor),
+                  json_string_value(json_object_get(action, "card")));
     say_meld(t, before,
              (int)json_integer_value(json_object_get(action, "owner")),
              (int)json_integer_value(json_object_get(action, "meld")));
     const char *end = json_string_value(json_object_get(action, "end"));
     if (end != NULL)
-        say(t, " at its %s end", end);
-    say(t, ".");
+        tell_text_add(&t->out, " at its %s end", end);
+    tell_text_add(&t->out, ".");
 }
 
 static void tell_move(story *t, const amt_state *before, const amt_state *after,
@@ -348,20 +336,22 @@ static void tell_move(story *t, const amt_state *before, const amt_state *after,
     if (strcmp(type, "draw") == 0)
         tell_draw(t, before, after, actor);
     else if (strcmp(type, "take") == 0)
-        say(t, "%s took %s from the discard pile.", who(t, actor), top);
+        tell_text_add(&t->out, "%s took %s from the discard pile.",
+                      who(t, actor), top);
     else if (strcmp(type, "claim") == 0)
-        say(t, "%s claimed %s (\"Can I have it?\").", who(t, actor), top);
+        tell_text_add(&t->out, "%s claimed %s (\"Can I have it?\").",
+                      who(t, actor), top);
     else if (strcmp(type, "pass") == 0)
-        say(t, "%s let %s go.", who(t, actor), top);
+        tell_text_add(&t->out, "%s let %s go.", who(t, actor), top);
     else if (strcmp(type, "discard") == 0)
-        say(t, "%s discarded %s.", who(t, actor),
-            json_string_value(json_object_get(action, "card")));
+        tell_text_add(&t->out, "%s discarded %s.", who(t, actor),
+                      json_string_value(json_object_get(action, "card")));
     else if (strcmp(type, "pattern") == 0)
         tell_pattern(t, before, actor, action);
     else if (strcmp(type, "add") == 0)
         tell_add(t, before, actor, action);
     else
-        say(t, "%s moved.", who(t, actor));
+        tell_text_add(&t->out, "%s moved.", who(t, actor));
     tell_round_end(t, before, after, actor, action);
 }
 
@@ -379,18 +369,8 @@ char *amt_tell(const rules_state *before, const rules_state *after, int actor,
         t.viewer = viewer;
         t.detail = detail;
         tell_move(&t, b, a, actor, action);
-        if (t.len <= TELL_MAX)
+        if (t.out.len <= RULES_TELL_MOST)
             break;
     }
-    if (t.len > TELL_MAX) {
-        /* Six long names and a long pattern: cut at a word, say so. */
-        size_t cut = TELL_MAX - 4;
-        while (cut > 0 && t.text[cut] != ' ')
-            cut--;
-        memcpy(t.text + cut, " …", sizeof " …");
-    }
-    char *told = strdup(t.text);
-    if (told == NULL)
-        abort();
-    return told;
+    return tell_text_done(&t.out);
 }

@@ -6,48 +6,29 @@
  * to the others once all have chosen. A round's end says its scores:
  * "Round 1 scored: Alice 1250, Bob -300." */
 #include "aq_internal.h"
+#include "tell_text.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define TELL_MAX 300
-
 typedef struct story {
-    char text[2048];
-    size_t len;
+    tell_text out;
     const char *const *names;
     int viewer;
 } story;
 
-static void say(story *t, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void say(story *t, const char *fmt, ...)
-{
-    if (t->len >= sizeof t->text - 1)
-        return;
-    va_list args;
-    va_start(args, fmt);
-    int n = vsnprintf(t->text + t->len, sizeof t->text - t->len, fmt, args);
-    va_end(args);
-    if (n > 0)
-        t->len += (size_t)n < sizeof t->text - t->len
-                      ? (size_t)n
-                      : sizeof t->text - t->len - 1;
-}
-
 static const char *who(const story *t, int seat)
 {
-    return seat == t->viewer ? "You" : t->names[seat];
+    return tell_text_who(seat, t->viewer, t->names, true);
 }
 
 /* " red2 red3 crown": the names of cards. */
 static void say_cards(story *t, const uint8_t *cards, int count)
 {
     for (int k = 0; k < count; k++)
-        say(t, " %s", aq_name_text(aq_card_info(cards[k]).name));
+        tell_text_add(&t->out, " %s",
+                      aq_name_text(aq_card_info(cards[k]).name));
 }
 
 /* The cards of after's pile not in before's. */
@@ -68,13 +49,13 @@ static void say_worth(story *t, const aq_collection *c)
     aq_shape shape = aq_shape_of(c->card, c->count);
     aq_grade grade = aq_shape_grade(&shape);
     if (!aq_shape_complete(&shape)) {
-        say(t, " (%d cards, not complete yet)", c->count);
+        tell_text_add(&t->out, " (%d cards, not complete yet)", c->count);
         return;
     }
-    say(t, " (%s", aq_grade_text(grade));
+    tell_text_add(&t->out, " (%s", aq_grade_text(grade));
     if (shape.suit >= 0)
-        say(t, " %s", aq_suit_text(shape.suit));
-    say(t, ", complete, %d points)", aq_shape_value(&shape));
+        tell_text_add(&t->out, " %s", aq_suit_text(shape.suit));
+    tell_text_add(&t->out, ", complete, %d points)", aq_shape_value(&shape));
 }
 
 /* The collection of after that before did not have, or NULL. */
@@ -94,16 +75,17 @@ static void tell_draw(story *t, const aq_state *before, const aq_state *after,
     uint8_t drawn[AQ_CARDS];
     int n = cards_gained(&before->hand[actor], &after->hand[actor], drawn);
     if (after->round != before->round || after->phase == AQ_PHASE_OVER) {
-        say(t, "%s could not draw 2 cards: the draw pile ran out.",
-            who(t, actor));
+        tell_text_add(&t->out,
+                      "%s could not draw 2 cards: the draw pile ran out.",
+                      who(t, actor));
         return;
     }
-    say(t, "%s%s drew", who(t, actor), what);
+    tell_text_add(&t->out, "%s%s drew", who(t, actor), what);
     if (actor == t->viewer) {
         say_cards(t, drawn, n);
-        say(t, ".");
+        tell_text_add(&t->out, ".");
     } else {
-        say(t, " %d cards.", n);
+        tell_text_add(&t->out, " %d cards.", n);
     }
 }
 
@@ -113,49 +95,52 @@ static void tell_collection(story *t, const aq_state *before,
 {
     if (a->type == AQ_ACT_ADD) {
         const aq_collection *c = aq_collection_find_const(after, a->target);
-        say(t, "%s added", who(t, actor));
+        tell_text_add(&t->out, "%s added", who(t, actor));
         for (int k = 0; k < a->names; k++)
-            say(t, " %s", aq_name_text(a->name[k]));
-        say(t, " to collection %d", a->target);
+            tell_text_add(&t->out, " %s", aq_name_text(a->name[k]));
+        tell_text_add(&t->out, " to collection %d", a->target);
         if (c != NULL)
             say_worth(t, c);
-        say(t, ".");
+        tell_text_add(&t->out, ".");
         return;
     }
     const aq_collection *c = new_collection(before, after);
     if (c == NULL)
         return;
     if (a->type == AQ_ACT_PICKUP)
-        say(t, "%s picked up the discard pile (%d cards), starting",
-            who(t, actor), before->discard.count);
+        tell_text_add(&t->out,
+                      "%s picked up the discard pile (%d cards), starting",
+                      who(t, actor), before->discard.count);
     else
-        say(t, "%s started", who(t, actor));
-    say(t, " collection %d:", c->id);
+        tell_text_add(&t->out, "%s started", who(t, actor));
+    tell_text_add(&t->out, " collection %d:", c->id);
     say_cards(t, c->card, c->count);
     say_worth(t, c);
-    say(t, ".");
+    tell_text_add(&t->out, ".");
 }
 
 static void tell_discard(story *t, const aq_state *before, int actor,
                          const aq_action *a)
 {
     if (a->name[0] == AQ_NAME_TESS)
-        say(t,
-            "%s discarded Tess, who took the discard pile (%d cards) "
-            "away.",
-            who(t, actor), before->discard.count);
+        tell_text_add(&t->out,
+                      "%s discarded Tess, who took the discard pile (%d cards) "
+                      "away.",
+                      who(t, actor), before->discard.count);
     else
-        say(t, "%s discarded %s.", who(t, actor), aq_name_text(a->name[0]));
+        tell_text_add(&t->out, "%s discarded %s.", who(t, actor),
+                      aq_name_text(a->name[0]));
 }
 
 static void tell_lost(story *t, const aq_state *before, int actor,
                       const aq_action *a)
 {
     const aq_collection *c = aq_collection_find_const(before, a->target);
-    say(t, "%s played Tess: collection %d", who(t, actor), a->target);
+    tell_text_add(&t->out, "%s played Tess: collection %d", who(t, actor),
+                  a->target);
     if (c != NULL)
         say_cards(t, c->card, c->count);
-    say(t, " was lost to the character pile.");
+    tell_text_add(&t->out, " was lost to the character pile.");
 }
 
 /* Sealed final plays: the maker reads them, the others that a choice was
@@ -173,18 +158,21 @@ static void tell_final(story *t, const aq_state *before, const aq_state *after,
         cards += a->play[p].count;
     if (sealed && !resolved) {
         if (actor == t->viewer)
-            say(t,
+            tell_text_add(
+                &t->out,
                 "You chose final plays of %d cards; they are made when "
                 "all have chosen.",
                 cards);
         else
-            say(t, "%s chose final plays in secret.", t->names[actor]);
+            tell_text_add(&t->out, "%s chose final plays in secret.",
+                          t->names[actor]);
         return;
     }
     if (sealed)
-        say(t, "Every player's final plays were made.");
+        tell_text_add(&t->out, "Every player's final plays were made.");
     else
-        say(t, "%s made final plays of %d cards.", who(t, actor), cards);
+        tell_text_add(&t->out, "%s made final plays of %d cards.",
+                      who(t, actor), cards);
 }
 
 /* The going out, the cache taken up and the round's scores. */
@@ -194,26 +182,27 @@ static void tell_after(story *t, const aq_state *before, const aq_state *after,
     int side = aq_side_of(before, actor);
     if (after->cache_taken[side] && !before->cache_taken[side] &&
         after->round == before->round)
-        say(t, " %s took up the cache (%d cards).", who(t, actor),
-            before->cache[side].count);
+        tell_text_add(&t->out, " %s took up the cache (%d cards).",
+                      who(t, actor), before->cache[side].count);
     if (before->going_out == AQ_NONE && after->round == before->round &&
         after->going_out == actor)
-        say(t, " %s went out.", who(t, actor));
+        tell_text_add(&t->out, " %s went out.", who(t, actor));
     if (after->rounds_done == before->rounds_done)
         return;
     int r = before->round - 1;
-    say(t, " Round %d scored:", before->round);
+    tell_text_add(&t->out, " Round %d scored:", before->round);
     for (int s = 0; s < before->sides; s++) {
-        say(t, "%s", s > 0 ? "," : "");
+        tell_text_add(&t->out, "%s", s > 0 ? "," : "");
         for (int seat = 0; seat < before->seats; seat++) {
             if (aq_side_of(before, seat) == s)
-                say(t, "%s %s", seat == s ? "" : " and", who(t, seat));
+                tell_text_add(&t->out, "%s %s", seat == s ? "" : " and",
+                              who(t, seat));
         }
-        say(t, " %d", after->score[r][s].total);
+        tell_text_add(&t->out, " %d", after->score[r][s].total);
     }
-    say(t, ".");
+    tell_text_add(&t->out, ".");
     if (after->phase == AQ_PHASE_OVER)
-        say(t, " The match is over.");
+        tell_text_add(&t->out, " The match is over.");
 }
 
 char *aq_tell(const rules_state *before_state, const rules_state *after_state,
@@ -239,7 +228,8 @@ char *aq_tell(const rules_state *before_state, const rules_state *after_state,
         tell_collection(&t, before, after, actor, &a);
         break;
     case AQ_ACT_REASSIGN:
-        say(&t, "%s played Remington: collections %d and %d changed sides.",
+        tell_text_add(
+            &t.out, "%s played Remington: collections %d and %d changed sides.",
             who(&t, actor), a.target, a.take);
         break;
     case AQ_ACT_LOST_SHIPMENT:
@@ -253,14 +243,5 @@ char *aq_tell(const rules_state *before_state, const rules_state *after_state,
         break;
     }
     tell_after(&t, before, after, actor);
-    if (t.len > TELL_MAX) {
-        size_t cut = TELL_MAX - 4;
-        while (cut > 0 && t.text[cut] != ' ')
-            cut--;
-        memcpy(t.text + cut, " …", sizeof " …");
-    }
-    char *told = strdup(t.text);
-    if (told == NULL)
-        abort();
-    return told;
+    return tell_text_done(&t.out);
 }

@@ -8,57 +8,28 @@
  * assistants are public, and the cards of the second temple are not
  * listed. */
 #include "artifact_stack_internal.h"
+#include "tell_text.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* rules.h: at most 300 characters. */
-#define TELL_MOST 300
 
 typedef struct teller {
     const as_state *before, *after;
     int actor, viewer;
     const char *const *names;
-    char text[TELL_MOST + 1];
-    size_t len;
+    tell_text out;
 } teller;
-
-/* Appends one sentence when it fits in what is left: a sentence is never
- * cut in half. */
-static void say(teller *t, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void say(teller *t, const char *fmt, ...)
-{
-    char sentence[TELL_MOST + 1];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(sentence, sizeof sentence, fmt, ap);
-    va_end(ap);
-    size_t space = t->len > 0 ? 1 : 0;
-    if (n <= 0 || (size_t)n + space > TELL_MOST - t->len)
-        return;
-    snprintf(t->text + t->len, sizeof t->text - t->len, "%s%s",
-             space ? " " : "", sentence);
-    t->len += space + (size_t)n;
-}
 
 static const char *who(const teller *t, int seat, bool capital)
 {
-    if (seat == t->viewer)
-        return capital ? "You" : "you";
-    return t->names[seat];
+    return tell_text_who(seat, t->viewer, t->names, capital);
 }
 
 /* "your" or "Bob's" (buf holds 64). */
 static const char *whose(const teller *t, int seat, char *buf)
 {
-    if (seat == t->viewer)
-        return "your";
-    snprintf(buf, 64, "%s's", t->names[seat]);
-    return buf;
+    return tell_text_whose(seat, t->viewer, t->names, buf, 64);
 }
 
 static int slot_of(const json_t *action)
@@ -115,13 +86,17 @@ static void tell_temple(teller *t, const char *type, const json_t *action)
     if (strcmp(type, "peek") == 0) {
         /* the card stays face down: only the peeker reads it */
         if (t->viewer == t->actor)
-            say(t, "You peeked at %s%s: %s.", at, how, words);
+            tell_text_sentence(&t->out, "You peeked at %s%s: %s.", at, how,
+                               words);
         else
-            say(t, "%s peeked at the face-down card at %s%s.", you, at, how);
+            tell_text_sentence(&t->out,
+                               "%s peeked at the face-down card at %s%s.", you,
+                               at, how);
         return;
     }
-    say(t, "%s %s %s at %s%s.", you,
-        strcmp(type, "dig") == 0 ? "dug out" : "took", words, at, how);
+    tell_text_sentence(&t->out, "%s %s %s at %s%s.", you,
+                       strcmp(type, "dig") == 0 ? "dug out" : "took", words, at,
+                       how);
 }
 
 /* Silver that changed hands beyond what the move's words said (said:
@@ -134,9 +109,9 @@ static void tell_silver(teller *t, int said)
             change -= said;
         if (change == 0)
             continue;
-        say(t, "%s %s %d silver (%d now).", who(t, p, true),
-            change > 0 ? "gained" : "lost", change > 0 ? change : -change,
-            t->after->silver[p]);
+        tell_text_sentence(&t->out, "%s %s %d silver (%d now).",
+                           who(t, p, true), change > 0 ? "gained" : "lost",
+                           change > 0 ? change : -change, t->after->silver[p]);
     }
 }
 
@@ -152,21 +127,24 @@ static void tell_task(teller *t)
     int n = a->task_count;
     switch (a->task) {
     case AS_TASK_TREASURE:
-        say(t, "%s must keep it for its VP or cash it for silver.", you);
+        tell_text_sentence(
+            &t->out, "%s must keep it for its VP or cash it for silver.", you);
         break;
     case AS_TASK_STEAL:
-        say(t, "%s may steal %d face-up card%s.", you, n, n == 1 ? "" : "s");
+        tell_text_sentence(&t->out, "%s may steal %d face-up card%s.", you, n,
+                           n == 1 ? "" : "s");
         break;
     case AS_TASK_RECRUIT:
-        say(t, "%s may recruit %d assistant%s for free.", you, n,
-            n == 1 ? "" : "s");
+        tell_text_sentence(&t->out, "%s may recruit %d assistant%s for free.",
+                           you, n, n == 1 ? "" : "s");
         break;
     case AS_TASK_GIVE:
-        say(t, "%s must give a face-up card to %s.", you,
-            who(t, as_next_seat(a, a->turn), false));
+        tell_text_sentence(&t->out, "%s must give a face-up card to %s.", you,
+                           who(t, as_next_seat(a, a->turn), false));
         break;
     case AS_TASK_DISCARD:
-        say(t, "%s must discard a face-up card to the box.", you);
+        tell_text_sentence(&t->out,
+                           "%s must discard a face-up card to the box.", you);
         break;
     default:
         break;
@@ -185,15 +163,19 @@ static void tell_move(teller *t, const char *type, const json_t *action)
         strcmp(type, "peek") == 0) {
         tell_temple(t, type, action);
     } else if (strcmp(type, "hire") == 0 && helper >= 0) {
-        say(t, "%s hired the %s (%s) for 1 silver.", you,
+        tell_text_sentence(
+            &t->out, "%s hired the %s (%s) for 1 silver.", you,
             as_data.assistants[helper].name,
             as_data.ability_text[as_data.assistants[helper].ability]);
     } else if (strcmp(type, "recruit") == 0 && helper >= 0) {
-        say(t, "%s recruited the %s (%s) for free.", you,
+        tell_text_sentence(
+            &t->out, "%s recruited the %s (%s) for free.", you,
             as_data.assistants[helper].name,
             as_data.ability_text[as_data.assistants[helper].ability]);
     } else if (strcmp(type, "use") == 0 && helper >= 0) {
-        say(t, "%s used the %s: %s.", you, as_data.assistants[helper].name,
+        tell_text_sentence(
+            &t->out, "%s used the %s: %s.", you,
+            as_data.assistants[helper].name,
             as_data.ability_text[as_data.assistants[helper].ability]);
     } else if (strcmp(type, "flip") == 0) {
         const char *stack = json_string_value(json_object_get(action, "stack"));
@@ -210,36 +192,42 @@ static void tell_move(teller *t, const char *type, const json_t *action)
         }
         int kind = as_stack_by_name(stack != NULL ? stack : "");
         if (kind == AS_STATUES || kind == AS_CHINA)
-            say(t, "%s flipped %s face down as a set of %zu %s.", you, words, n,
-                stack);
+            tell_text_sentence(&t->out,
+                               "%s flipped %s face down as a set of %zu %s.",
+                               you, words, n, stack);
         else
-            say(t, "%s flipped %s face down for the bonus of %zu %s.", you,
-                words, n, stack);
+            tell_text_sentence(
+                &t->out, "%s flipped %s face down for the bonus of %zu %s.",
+                you, words, n, stack);
         if (a->turn == b->turn && a->actions > b->actions)
-            say(t, "%s %s %d more action%s this turn.", you,
-                t->actor == t->viewer ? "have" : "has", a->actions - b->actions,
-                a->actions - b->actions == 1 ? "" : "s");
+            tell_text_sentence(&t->out, "%s %s %d more action%s this turn.",
+                               you, t->actor == t->viewer ? "have" : "has",
+                               a->actions - b->actions,
+                               a->actions - b->actions == 1 ? "" : "s");
     } else if ((strcmp(type, "keep") == 0 || strcmp(type, "cash") == 0) &&
                b->task == AS_TASK_TREASURE) {
         int vp = as_data.treasure_vp[as_card_number(b->task_card) - 1];
         if (strcmp(type, "keep") == 0)
-            say(t, "%s kept %s for %d VP.", you, as_card_name(b->task_card),
-                vp);
+            tell_text_sentence(&t->out, "%s kept %s for %d VP.", you,
+                               as_card_name(b->task_card), vp);
         else
-            say(t, "%s cashed %s for %d silver.", you,
-                as_card_name(b->task_card), vp / as_data.treasure_cash_per_vp);
+            tell_text_sentence(&t->out, "%s cashed %s for %d silver.", you,
+                               as_card_name(b->task_card),
+                               vp / as_data.treasure_cash_per_vp);
     } else if (strcmp(type, "steal") == 0 && card != AS_NO_CARD &&
                b->owner[card] >= 0) {
         card_words(card, words, sizeof words);
-        say(t, "%s stole %s %s.", you, whose(t, b->owner[card], buf), words);
+        tell_text_sentence(&t->out, "%s stole %s %s.", you,
+                           whose(t, b->owner[card], buf), words);
     } else if (strcmp(type, "give") == 0 && card != AS_NO_CARD) {
         card_words(card, words, sizeof words);
-        say(t, "%s gave %s to %s.", you, words, who(t, a->owner[card], false));
+        tell_text_sentence(&t->out, "%s gave %s to %s.", you, words,
+                           who(t, a->owner[card], false));
     } else if (strcmp(type, "discard") == 0 && card != AS_NO_CARD) {
         card_words(card, words, sizeof words);
-        say(t, "%s discarded %s to the box.", you, words);
+        tell_text_sentence(&t->out, "%s discarded %s to the box.", you, words);
     } else if (strcmp(type, "done") == 0) {
-        say(t, "%s ended the turn.", you);
+        tell_text_sentence(&t->out, "%s ended the turn.", you);
     }
 }
 
@@ -252,9 +240,9 @@ char *as_tell(const rules_state *before_state, const rules_state *after_state,
     const char *type = json_string_value(json_object_get(action, "type"));
     if (type == NULL || actor < 0 || actor >= before->seats)
         return NULL;
-    teller t = {before, after, actor, viewer, names, "", 0};
+    teller t = {before, after, actor, viewer, names, {{0}, 0}};
     tell_move(&t, type, action);
-    if (t.len == 0)
+    if (t.out.len == 0)
         return NULL;
     /* the silver the move's own words did not account for */
     int said = 0;
@@ -275,25 +263,26 @@ char *as_tell(const rules_state *before_state, const rules_state *after_state,
         json_t *result = as_result(after_state);
         const json_t *first =
             json_array_get(json_object_get(result, "ranking"), 0);
-        say(&t, "%s", json_string_value(json_object_get(result, "reason")));
+        tell_text_sentence(
+            &t.out, "%s", json_string_value(json_object_get(result, "reason")));
         if (json_array_size(first) == 1) {
             int winner = (int)json_integer_value(json_array_get(first, 0));
-            say(&t, "%s won with %lld points.", who(&t, winner, true),
+            tell_text_sentence(
+                &t.out, "%s won with %lld points.", who(&t, winner, true),
                 (long long)json_integer_value(json_array_get(
                     json_object_get(result, "scores"), (size_t)winner)));
         }
         json_decref(result);
     } else {
         if (after->round != before->round)
-            say(&t, "The first temple was empty: round 2 began with the "
-                    "second temple, counter-clockwise.");
+            tell_text_sentence(
+                &t.out, "The first temple was empty: round 2 began with the "
+                        "second temple, counter-clockwise.");
         if (after->turn != before->turn) {
             char buf[64];
-            say(&t, "Now it is %s turn.", whose(&t, after->turn, buf));
+            tell_text_sentence(&t.out, "Now it is %s turn.",
+                               whose(&t, after->turn, buf));
         }
     }
-    char *text = strdup(t.text);
-    if (text == NULL)
-        abort();
-    return text;
+    return tell_text_done(&t.out);
 }

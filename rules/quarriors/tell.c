@@ -9,59 +9,29 @@
  * seat that chose it. */
 #include "qq_names.h"
 #include "qq_text.h"
+#include "tell_text.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* rules.h: at most 300 characters. */
-#define TELL_MOST 300
 
 typedef struct teller {
     const qq_state *before, *after;
     int actor, viewer;
     const char *const *names;
-    char text[TELL_MOST + 1];
-    size_t len;
+    tell_text out;
 } teller;
-
-/* Appends one sentence when it fits in what is left, else nothing: a
- * sentence is never cut in half. */
-static void say(teller *t, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void say(teller *t, const char *fmt, ...)
-{
-    char sentence[TELL_MOST + 1];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(sentence, sizeof sentence, fmt, ap);
-    va_end(ap);
-    size_t room = TELL_MOST - t->len;
-    size_t space = t->len > 0 ? 1 : 0;
-    if (n <= 0 || (size_t)n + space > room)
-        return;
-    snprintf(t->text + t->len, sizeof t->text - t->len, "%s%s",
-             space ? " " : "", sentence);
-    t->len += space + (size_t)n;
-}
 
 /* "You" or the seat's name. */
 static const char *who(const teller *t, int seat, bool capital)
 {
-    if (seat == t->viewer)
-        return capital ? "You" : "you";
-    return t->names[seat];
+    return tell_text_who(seat, t->viewer, t->names, capital);
 }
 
 /* "your" or "Bob's" (buf holds at least 64). */
 static const char *whose(const teller *t, int seat, char *buf)
 {
-    if (seat == t->viewer)
-        return "your";
-    snprintf(buf, 64, "%s's", t->names[seat]);
-    return buf;
+    return tell_text_whose(seat, t->viewer, t->names, buf, 64);
 }
 
 static const char *title(const qq_state *st, int d)
@@ -137,8 +107,9 @@ static int tell_destroyed(teller *t)
         char list[200] = "", buf[64];
         add_list(list, sizeof list, chosen, b, true);
         const char *owner = whose(t, s, buf);
-        say(t, "%c%s %s %s destroyed.", owner[0] == 'y' ? 'Y' : owner[0],
-            owner + 1, list, n == 1 ? "was" : "were");
+        tell_text_sentence(&t->out, "%c%s %s %s destroyed.",
+                           owner[0] == 'y' ? 'Y' : owner[0], owner + 1, list,
+                           n == 1 ? "was" : "were");
     }
     return fell;
 }
@@ -148,8 +119,9 @@ static void tell_glory(teller *t)
     for (int s = 0; s < t->after->seats; s++) {
         int gained = t->after->players[s].glory - t->before->players[s].glory;
         if (gained > 0)
-            say(t, "%s gained %d glory (%d in all).", who(t, s, true), gained,
-                t->after->players[s].glory);
+            tell_text_sentence(&t->out, "%s gained %d glory (%d in all).",
+                               who(t, s, true), gained,
+                               t->after->players[s].glory);
     }
 }
 
@@ -170,12 +142,14 @@ static void tell_drawn(teller *t, int seat)
     if (n == 0)
         return;
     if (n > 3) {
-        say(t, "%s drew and rolled %d dice.", who(t, seat, true), n);
+        tell_text_sentence(&t->out, "%s drew and rolled %d dice.",
+                           who(t, seat, true), n);
         return;
     }
     char list[200] = "";
     add_list(list, sizeof list, chosen, t->after, false);
-    say(t, "%s drew and rolled %s.", who(t, seat, true), list);
+    tell_text_sentence(&t->out, "%s drew and rolled %s.", who(t, seat, true),
+                       list);
 }
 
 /* "a" or "an" before name. */
@@ -192,8 +166,9 @@ static void tell_captured(teller *t, const char *how)
         const qq_die *b = &t->before->dice[d], *a = &t->after->dice[d];
         const char *name = title(t->after, d);
         if (b->zone == QQ_Z_WILDS && a->zone != QQ_Z_WILDS && a->owner >= 0)
-            say(t, "%s captured %s %s die%s.", who(t, a->owner, true),
-                article(name), name, how);
+            tell_text_sentence(&t->out, "%s captured %s %s die%s.",
+                               who(t, a->owner, true), article(name), name,
+                               how);
     }
 }
 
@@ -204,7 +179,8 @@ static void tell_quest_roll(teller *t)
         return;
     int type = t->after->quest_slots[t->after->dice[a->die].slot].type;
     char face[QQ_NAME_SIZE], reward[128];
-    say(t, "%s rolled a %s quest die: \"%s\", %s.", who(t, a->seat, true),
+    tell_text_sentence(
+        &t->out, "%s rolled a %s quest die: \"%s\", %s.", who(t, a->seat, true),
         qq_quests[type].name, qq_quest_face_name(type, a->face, face),
         qq_quest_reward_text(type, a->face, reward, sizeof reward));
 }
@@ -271,49 +247,54 @@ static void tell_move(teller *t, const char *type, const json_t *action)
     char buf[64], face[96], list[240];
     int d = die_of(t, action, "die");
     if (strcmp(type, "summon") == 0 && d >= 0) {
-        say(t, "%s paid %d quiddity to summon %s (%s).", you,
-            qq_summon_cost(b, d), title(b, d),
-            shows(b, d, face, sizeof face));
+        tell_text_sentence(&t->out, "%s paid %d quiddity to summon %s (%s).",
+                           you, qq_summon_cost(b, d), title(b, d),
+                           shows(b, d, face, sizeof face));
     } else if (strcmp(type, "ready") == 0 && d >= 0) {
-        say(t, "%s readied %s.", you, title(b, d));
+        tell_text_sentence(&t->out, "%s readied %s.", you, title(b, d));
     } else if ((strcmp(type, "use") == 0 || strcmp(type, "draw") == 0 ||
                 strcmp(type, "turn") == 0) &&
                d >= 0) {
         int gained = a->quiddity - b->quiddity;
         int captures = a->captures_left - b->captures_left;
-        say(t, "%s %s %s%s%s.", you,
-            strcmp(type, "use") == 0    ? "used"
-            : strcmp(type, "draw") == 0 ? "spent"
-                                        : "turned",
-            title(b, d), strcmp(type, "turn") == 0 ? " to 1 quiddity" : "",
-            captures > 0 ? ", gaining an extra capture" : "");
+        tell_text_sentence(&t->out, "%s %s %s%s%s.", you,
+                           strcmp(type, "use") == 0    ? "used"
+                           : strcmp(type, "draw") == 0 ? "spent"
+                                                       : "turned",
+                           title(b, d),
+                           strcmp(type, "turn") == 0 ? " to 1 quiddity" : "",
+                           captures > 0 ? ", gaining an extra capture" : "");
         if (gained > 0)
-            say(t, "%s %s %d quiddity to spend.", you,
-                t->actor == t->viewer ? "have" : "has", a->quiddity);
+            tell_text_sentence(&t->out, "%s %s %d quiddity to spend.", you,
+                               t->actor == t->viewer ? "have" : "has",
+                               a->quiddity);
     } else if (strcmp(type, "reroll") == 0 && d >= 0) {
         int other = die_of(t, action, "other");
-        say(t, "%s rerolled %s, now %s.", you, title(b, d),
-            shows(a, d, face, sizeof face));
+        tell_text_sentence(&t->out, "%s rerolled %s, now %s.", you, title(b, d),
+                           shows(a, d, face, sizeof face));
         if (other >= 0)
-            say(t, "And %s, now %s.", title(b, other),
-                shows(a, other, face, sizeof face));
+            tell_text_sentence(&t->out, "And %s, now %s.", title(b, other),
+                               shows(a, other, face, sizeof face));
     } else if (strcmp(type, "cast") == 0 && d >= 0) {
         int target = die_of(t, action, "target");
         if (target >= 0 && b->dice[target].owner >= 0)
-            say(t, "%s cast %s, targeting %s %s.", you, title(b, d),
+            tell_text_sentence(
+                &t->out, "%s cast %s, targeting %s %s.", you, title(b, d),
                 whose(t, b->dice[target].owner, buf), title(b, target));
         else
-            say(t, "%s cast %s.", you, title(b, d));
+            tell_text_sentence(&t->out, "%s cast %s.", you, title(b, d));
     } else if (strcmp(type, "attach") == 0 && d >= 0) {
-        say(t, "%s attached a Quartifact to %s.", you, title(b, d));
+        tell_text_sentence(&t->out, "%s attached a Quartifact to %s.", you,
+                           title(b, d));
     } else if (strcmp(type, "copy") == 0 && d >= 0) {
         int target = die_of(t, action, "target");
         if (target >= 0)
-            say(t, "%s Strong Primordial Ooze now copies %s.",
-                whose(t, t->actor, buf), title(b, target));
+            tell_text_sentence(&t->out,
+                               "%s Strong Primordial Ooze now copies %s.",
+                               whose(t, t->actor, buf), title(b, target));
     } else if (strcmp(type, "attack") == 0) {
         attackers(t, list, sizeof list);
-        say(t, "%s attacked with %s.", you, list);
+        tell_text_sentence(&t->out, "%s attacked with %s.", you, list);
     } else if (strcmp(type, "quest") == 0 || strcmp(type, "challenge") == 0) {
         bool chosen[QQ_MAX_DICE] = {false};
         size_t i;
@@ -336,16 +317,20 @@ static void tell_move(teller *t, const char *type, const json_t *action)
         const char *name =
             q >= 0 ? qq_quests[b->quest_slots[q].type].name : "a quest";
         if (strcmp(type, "quest") == 0)
-            say(t, "%s sent %s questing to %s.", you, list, name);
+            tell_text_sentence(&t->out, "%s sent %s questing to %s.", you, list,
+                               name);
         else if (q >= 0 && qq_quest_owner(b, q) >= 0)
-            say(t, "%s challenged %s band questing to %s with %s.", you,
+            tell_text_sentence(
+                &t->out, "%s challenged %s band questing to %s with %s.", you,
                 whose(t, qq_quest_owner(b, q), buf), name, list);
     } else if (strcmp(type, "defend") == 0) {
         if (b->phase == QQ_P_CHALLENGE) {
             if (t->viewer == t->actor)
-                say(t, "You chose your order of defenders.");
+                tell_text_sentence(&t->out,
+                                   "You chose your order of defenders.");
             else
-                say(t,
+                tell_text_sentence(
+                    &t->out,
                     "%s chose an order of defenders, sealed until both "
                     "sides have chosen.",
                     you);
@@ -353,8 +338,9 @@ static void tell_move(teller *t, const char *type, const json_t *action)
             int e = (int)json_integer_value(
                 json_array_get(json_object_get(action, "dice"), 0));
             if (e >= 0 && e < b->dice_count)
-                say(t, "%s took %d damage with %s (%d).", you, b->damage,
-                    title(b, e), qq_defense(b, e));
+                tell_text_sentence(&t->out, "%s took %d damage with %s (%d).",
+                                   you, b->damage, title(b, e),
+                                   qq_defense(b, e));
         }
     } else if (strcmp(type, "capture") == 0) {
         char how[128] = "";
@@ -367,35 +353,38 @@ static void tell_move(teller *t, const char *type, const json_t *action)
         if (b->phase == QQ_P_SPECIAL)
             snprintf(how, sizeof how, ", free: a quest's \"?\" reward");
         else if (b->phase == QQ_P_TRIGGER)
-            snprintf(how, sizeof how, " into %s bag",
-                     whose(t, t->actor, buf));
+            snprintf(how, sizeof how, " into %s bag", whose(t, t->actor, buf));
         tell_captured(t, how);
         return;
     } else if (strcmp(type, "cull") == 0 && d >= 0) {
-        say(t, "%s culled %s, returning it to Wilds.", you, title(b, d));
+        tell_text_sentence(&t->out, "%s culled %s, returning it to Wilds.", you,
+                           title(b, d));
     } else if (strcmp(type, "seize") == 0) {
         int from = (int)json_integer_value(json_object_get(action, "seat"));
         if (from >= 0 && from < b->seats)
-            say(t, "%s seized a quest die from %s.", you,
-                who(t, from, false));
+            tell_text_sentence(&t->out, "%s seized a quest die from %s.", you,
+                               who(t, from, false));
     } else if (strcmp(type, "take") == 0 || strcmp(type, "leave") == 0) {
-        say(t, "%s %s that quest.", you,
-            strcmp(type, "take") == 0 ? "took over" : "left");
+        tell_text_sentence(&t->out, "%s %s that quest.", you,
+                           strcmp(type, "take") == 0 ? "took over" : "left");
     } else if (strcmp(type, "first") == 0) {
         const char *what = json_string_value(json_object_get(action, "do"));
         bool quest = what != NULL && strcmp(what, "quest") == 0;
-        say(t, "%s chose to %s %s %s first.", you,
-            quest ? "complete" : "score", whose(t, t->actor, buf),
-            quest ? "quest" : "Ready Area");
+        tell_text_sentence(&t->out, "%s chose to %s %s %s first.", you,
+                           quest ? "complete" : "score",
+                           whose(t, t->actor, buf),
+                           quest ? "quest" : "Ready Area");
     } else if (strcmp(type, "end") == 0) {
-        say(t, "%s ended %s turn.", you, whose(t, t->actor, buf));
+        tell_text_sentence(&t->out, "%s ended %s turn.", you,
+                           whose(t, t->actor, buf));
     } else if (strcmp(type, "done") == 0) {
-        say(t, "%s culled no more.", you);
+        tell_text_sentence(&t->out, "%s culled no more.", you);
     } else if (strcmp(type, "pass") == 0) {
-        say(t, "%s passed.", you);
+        tell_text_sentence(&t->out, "%s passed.", you);
     } else if (d >= 0) {
         /* a scoring power (exchange, recall, trade) or a revive */
-        say(t, "%s used %s's power: %s.", you, title(b, d), type);
+        tell_text_sentence(&t->out, "%s used %s's power: %s.", you, title(b, d),
+                           type);
     }
     if (strcmp(type, "capture") != 0)
         tell_captured(t, "");
@@ -407,9 +396,9 @@ char *qq_tell(const qq_state *before, const qq_state *after, int actor,
     const char *type = json_string_value(json_object_get(action, "type"));
     if (type == NULL || actor < 0 || actor >= before->seats)
         return NULL;
-    teller t = {before, after, actor, viewer, names, "", 0};
+    teller t = {before, after, actor, viewer, names, {{0}, 0}};
     tell_move(&t, type, action);
-    if (t.len == 0)
+    if (t.out.len == 0)
         return NULL;
     int fell = tell_destroyed(&t);
     /* a quest start fights only when creatures stayed to attack */
@@ -419,12 +408,13 @@ char *qq_tell(const qq_state *before, const qq_state *after, int actor,
         (before->phase != QQ_P_DEFEND || before->defender != after->defender ||
          fight)) {
         bool you = after->defender == viewer;
-        say(&t, "%s %s %d damage to take and %s which creature takes it.",
+        tell_text_sentence(
+            &t.out, "%s %s %d damage to take and %s which creature takes it.",
             who(&t, after->defender, true), you ? "have" : "has", after->damage,
             you ? "choose" : "chooses");
     } else if (fight && fell == 0 && after->phase != QQ_P_CHALLENGE &&
                after->phase != QQ_P_REACT) {
-        say(&t, "No creature was destroyed.");
+        tell_text_sentence(&t.out, "No creature was destroyed.");
     }
     tell_glory(&t);
     tell_quest_roll(&t);
@@ -433,14 +423,13 @@ char *qq_tell(const qq_state *before, const qq_state *after, int actor,
         tell_drawn(&t, actor);
     if (after->phase == QQ_P_OVER) {
         json_t *result = qq_result(after);
-        say(&t, "%s", json_string_value(json_object_get(result, "reason")));
+        tell_text_sentence(
+            &t.out, "%s", json_string_value(json_object_get(result, "reason")));
         json_decref(result);
     } else if (new_turn) {
         char buf[64];
-        say(&t, "Now it is %s turn.", whose(&t, after->turn, buf));
+        tell_text_sentence(&t.out, "Now it is %s turn.",
+                           whose(&t, after->turn, buf));
     }
-    char *text = strdup(t.text);
-    if (text == NULL)
-        abort();
-    return text;
+    return tell_text_done(&t.out);
 }
