@@ -8,6 +8,10 @@
 #include "antiquity_quest/antiquity_quest.h"
 
 #define AQ_MAX_MOVES 20000
+/* A hang's bound, not a speed target: a test is 15 to 40 s of CPU, and a
+ * busy two-core machine (eight builds beside it) took over 300 s of wall
+ * clock for two of them. */
+#define AQ_RANDOM_TIMEOUT 900
 /* Matches per seat count and option set: about 650 in all, which keeps
  * the suite near a minute on a shared two-core machine. Sanitizer builds
  * run several times slower and play fewer. */
@@ -20,9 +24,12 @@
 static void play(const char *options, int seats, int matches, uint64_t seed,
                  harness_stats *stats)
 {
-    harness_config cfg = {.engine = &aq_engine, .options_json = options,
-                          .seats = seats, .matches = matches,
-                          .max_moves = AQ_MAX_MOVES, .first_seed = seed,
+    harness_config cfg = {.engine = &aq_engine,
+                          .options_json = options,
+                          .seats = seats,
+                          .matches = matches,
+                          .max_moves = AQ_MAX_MOVES,
+                          .first_seed = seed,
                           .after_move = harness_expect_prompt_phrase};
     harness_random_play(&cfg, stats);
 }
@@ -47,51 +54,54 @@ static void every_pairs_table(const char *options, uint64_t seed)
     cr_expect_eq(stats.matches, 3 * AQ_MATCHES * harness_soak_factor());
 }
 
-Test(aq_random_play, basic_game, .timeout = 300)
+Test(aq_random_play, basic_game, .timeout = AQ_RANDOM_TIMEOUT)
 {
     every_seat_count(NULL, 100000);
 }
 
-Test(aq_random_play, three_rounds, .timeout = 300)
+Test(aq_random_play, three_rounds, .timeout = AQ_RANDOM_TIMEOUT)
 {
     every_seat_count("{\"rounds\": 3}", 200000);
 }
 
-Test(aq_random_play, civilization_bonus, .timeout = 300)
+Test(aq_random_play, civilization_bonus, .timeout = AQ_RANDOM_TIMEOUT)
 {
     every_seat_count("{\"civilization_bonus\": true}", 300000);
 }
 
-Test(aq_random_play, remington_reassigned, .timeout = 300)
+Test(aq_random_play, remington_reassigned, .timeout = AQ_RANDOM_TIMEOUT)
 {
     every_seat_count("{\"remington_reassigned\": true}", 400000);
 }
 
-Test(aq_random_play, tess_lost_shipment, .timeout = 300)
+Test(aq_random_play, tess_lost_shipment, .timeout = AQ_RANDOM_TIMEOUT)
 {
     every_seat_count("{\"tess_lost_shipment\": true}", 500000);
 }
 
-Test(aq_random_play, revoked_visas, .timeout = 300)
+Test(aq_random_play, revoked_visas, .timeout = AQ_RANDOM_TIMEOUT)
 {
     every_seat_count("{\"revoked_visas\": true}", 600000);
 }
 
-Test(aq_random_play, every_advanced_rule, .timeout = 300)
+Test(aq_random_play, every_advanced_rule, .timeout = AQ_RANDOM_TIMEOUT)
 {
     every_seat_count("{\"civilization_bonus\": true, \"remington_reassigned\":"
                      " true, \"tess_lost_shipment\": true, \"revoked_visas\":"
-                     " true}", 700000);
+                     " true}",
+                     700000);
 }
 
-Test(aq_random_play, pairs, .timeout = 300)
+Test(aq_random_play, pairs, .timeout = AQ_RANDOM_TIMEOUT)
 {
     every_pairs_table("{\"pairs\": true}", 800000);
 }
 
-Test(aq_random_play, pairs_with_every_advanced_rule, .timeout = 300)
+Test(aq_random_play, pairs_with_every_advanced_rule,
+     .timeout = AQ_RANDOM_TIMEOUT)
 {
     every_pairs_table("{\"pairs\": true, \"civilization_bonus\": true, "
                       "\"remington_reassigned\": true, \"tess_lost_shipment\":"
-                      " true, \"revoked_visas\": true, \"rounds\": 3}", 900000);
+                      " true, \"revoked_visas\": true, \"rounds\": 3}",
+                      900000);
 }
