@@ -188,3 +188,8 @@ unsigned long stat_failures(const imap_worker_stats *s)
 {
     return s->failures;
 }
+
+unsigned long stat_elsewhere(const imap_worker_stats *s)
+{
+    return s->elsewhere;
+}

@@ -68,5 +68,6 @@ bool wait_stat(const imap_worker *w,
                unsigned long at_least, int seconds);
 unsigned long stat_rounds(const imap_worker_stats *s);
 unsigned long stat_failures(const imap_worker_stats *s);
+unsigned long stat_elsewhere(const imap_worker_stats *s);
 
 #endif

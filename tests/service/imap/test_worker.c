@@ -3,6 +3,7 @@
  * when the server, the handler or the process fails. */
 #include <criterion/criterion.h>
 #include <fcntl.h>
+#include <libpq-fe.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -279,6 +280,49 @@ Test(imap_worker, a_server_outage_is_logged_once_and_survived)
     cr_expect_eq(lines_with(log, "works again"), 1);
     cr_expect_eq(lines_with(log, dovecot_password(&server, "alice")), 0);
     cr_expect_eq(lines_with(log, "s3cr"), 0, "no password in the log");
+}
+
+/* Takes (or gives back) on conn, a session of its own, the hold a
+ * worker takes on message uid of the mailbox it reads
+ * (store/imap_claims.h): as another pbemd holding it. */
+static void hold_as_another_process(PGconn *conn, const imap_config *config,
+                                    unsigned uid, bool take)
+{
+    char number[16];
+    snprintf(number, sizeof number, "%u", uid);
+    const char *params[] = {config->shown, number};
+    PGresult *r = PQexecParams(
+        conn,
+        take ? "SELECT pg_advisory_lock(hashtextextended($1 || '#' || $2, 10))"
+             : "SELECT pg_advisory_unlock("
+               "hashtextextended($1 || '#' || $2, 10))",
+        2, NULL, params, NULL, NULL, 0);
+    cr_assert_eq(PQresultStatus(r), PGRES_TUPLES_OK, "%s",
+                 PQerrorMessage(conn));
+    PQclear(r);
+}
+
+Test(imap_worker, a_message_another_process_holds_is_left_to_it)
+{
+    deliver(&server, "alice", "h1@example.org");
+    imap_config config;
+    test_config(&server, "alice", NULL, &config);
+    PGconn *other = PQconnectdb(getenv("DATABASE_URL"));
+    cr_assert_eq(PQstatus(other), CONNECTION_OK, "%s", PQerrorMessage(other));
+    hold_as_another_process(other, &config, 1, true);
+    recorder r;
+    recorder_init(&r, IMAP_HANDLED);
+    imap_worker *w = start_worker(&config, &r);
+    cr_assert(wait_stat(w, stat_elsewhere, 3, 20),
+              "the worker met the held message round after round");
+    cr_expect_eq(recorder_calls(&r), 0, "nor read nor handed over");
+    cr_expect_eq(dovecot_count(&server, "alice", "INBOX", "UNSEEN"), 1);
+    /* The other process is done with it (say, it answered TRY_LATER). */
+    hold_as_another_process(other, &config, 1, false);
+    cr_assert(dovecot_wait_count(&server, "alice", "Processed", "SEEN", 1, 20));
+    imap_worker_stop(w);
+    cr_expect_eq(recorder_times(&r, "h1@example.org"), 1);
+    PQfinish(other);
 }
 
 /* One round of three workers on one mailbox, as three pbemd run them

@@ -110,3 +110,32 @@ Test(shared_limits, unshared_budgets_are_per_process)
     cr_expect_eq(served, 36, "%d reads served", served);
     stop_three();
 }
+
+/* Runs sql on the database of DATABASE_URL (this test's own). */
+static void psql(const char *sql)
+{
+    char command[512];
+    snprintf(command, sizeof command, "psql -X -q \"$DATABASE_URL\" -c \"%s\"",
+             sql);
+    cr_assert_eq(system(command), 0, "%s", command);
+}
+
+/* A shared budget that cannot be reached (here: its statement fails)
+ * must not turn into 429s or 500s: each process counts alone until it
+ * can be reached again, and then the shared bucket decides once more. */
+Test(shared_limits, without_the_shared_buckets_each_process_counts_alone)
+{
+    char name[96];
+    e2e_private_database(name, sizeof name);
+    start_three("6/60", true);
+    psql("ALTER FUNCTION rate_bucket_take RENAME TO rate_bucket_take_away");
+    raw_answer refusal = {0};
+    int served = served_before_refusal("203.0.113.51", 40, &refusal);
+    cr_expect_eq(served, 18, "%d reads served by three counting alone", served);
+    cr_expect_str_eq(refusal.retry_after, "10");
+    psql("ALTER FUNCTION rate_bucket_take_away RENAME TO rate_bucket_take");
+    served = served_before_refusal("203.0.113.52", 40, &refusal);
+    cr_expect_eq(served, 6, "%d reads served once the shared bucket is back",
+                 served);
+    stop_three();
+}
