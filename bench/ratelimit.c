@@ -63,10 +63,13 @@ static bool call(client *c, const char *method, const char *path,
 static bool sit_down(client *c, const char *game, client_key keys[2],
                      char match[32])
 {
+    /* Two names no reader could take for one another (a match refuses
+     * confusable names). */
+    static const char *const names[2] = {"Ada", "Brook"};
     char player[32], error[256];
     for (int i = 0; i < 2; i++) {
         client_new_key(&keys[i]);
-        if (!client_register(c, "bench", NULL, &keys[i], player, error)) {
+        if (!client_register(c, names[i], NULL, &keys[i], player, error)) {
             fprintf(stderr, "register: %s\n", error);
             return false;
         }

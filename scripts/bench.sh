@@ -245,8 +245,10 @@ bench_ratelimit() {
     scripts/pg.sh createdb "$rl_db" >/dev/null
     rl_url=$(scripts/pg.sh url "$rl_db")
     rl_match=
-    for limits in off on; do
+    for limits in off on shared; do
         if [ "$limits" = off ]; then rl_env=(PBEM_RATE_ANONYMOUS=off PBEM_RATE_PLAYER=off)
+        # The same budgets kept in PostgreSQL, as several pbemd share them.
+        elif [ "$limits" = shared ]; then rl_env=(PBEM_RATE_ANONYMOUS=600/60 PBEM_RATE_PLAYER=1000000/60 PBEM_RATE_SHARED=1)
         # The anonymous budget at its default; the client plays at machine
         # speed, far past what a person does, so its key gets room.
         else rl_env=(PBEM_RATE_ANONYMOUS=600/60 PBEM_RATE_PLAYER=1000000/60); fi

@@ -114,6 +114,11 @@ static const row table[CONFIG_VARS] = {
          .meaning = "clients each budget remembers (about 100 bytes each, "
                     "allocated at the first request): a client beyond it "
                     "takes the place of the one nearest to a full budget"},
+    [CONFIG_RATE_SHARED] = {"PBEM_RATE_SHARED", KIND_FLAG, "0",
+                            .meaning =
+                                "1: the budgets hold across every pbemd on the "
+                                "database (one statement per limited request; "
+                                "deploy/cluster.md), not per process"},
     [CONFIG_DB_TIMEOUT_MS] =
         {"PBEM_DB_TIMEOUT_MS", KIND_WHOLE, "10000", 1, 3600000, "milliseconds",
          .meaning = "the longest one wait on PostgreSQL may last "

@@ -71,8 +71,8 @@ void rate_limit_free(rate_limit *rl)
 static set *set_of(rate_limit *rl, const char *client, size_t len)
 {
     uint64_t hash;
-    crypto_shorthash((unsigned char *)&hash, (const unsigned char *)client,
-                     len, rl->hash_key);
+    crypto_shorthash((unsigned char *)&hash, (const unsigned char *)client, len,
+                     rl->hash_key);
     return &rl->sets[hash % rl->set_count];
 }
 
@@ -119,20 +119,49 @@ static long long ceil_seconds(long long micros)
     return micros <= 0 ? 0 : (micros + 999999) / 1000000;
 }
 
-bool rate_limit_take(rate_limit *rl, const char *client, long long cost,
-                     long long now_ms, rate_verdict *verdict)
+/* cost in microseconds of debt: the whole quota at most, none below 0. */
+static long long debt_of(const rate_budget *b, long long cost)
+{
+    if (cost > b->quota)
+        cost = b->quota;
+    if (cost < 0)
+        cost = 0;
+    return llround((double)cost * (double)b->window * 1e6 / (double)b->quota);
+}
+
+long long rate_limit_cost_us(const rate_limit *rl, long long cost)
+{
+    return debt_of(&rl->budget, cost);
+}
+
+/* The verdict of a bucket that owes owed_us after a request of cost_us
+ * was allowed or not. */
+static void say(const rate_budget *b, bool allowed, long long owed_us,
+                long long cost_us, rate_verdict *verdict)
+{
+    const double capacity_us = (double)b->window * 1e6;
+    verdict->allowed = allowed;
+    verdict->remaining = (long long)floor((capacity_us - (double)owed_us) *
+                                          (double)b->quota / capacity_us);
+    if (verdict->remaining < 0)
+        verdict->remaining = 0;
+    verdict->reset = ceil_seconds(owed_us);
+    verdict->retry_after =
+        allowed ? 0 : ceil_seconds(owed_us + cost_us - (long long)capacity_us);
+    if (!allowed && verdict->retry_after < 1)
+        verdict->retry_after = 1;
+}
+
+/* rate_limit_take, charging only when charge is true. */
+static bool judge(rate_limit *rl, const char *client, long long cost,
+                  long long now_ms, bool charge, rate_verdict *verdict)
 {
     char name[CLIENT_MAX];
     snprintf(name, sizeof name, "%s", client);
     const rate_budget b = rl->budget;
-    if (cost > b.quota)
-        cost = b.quota;
-    if (cost < 0)
-        cost = 0;
     const long long now_us = now_ms * 1000;
     const double capacity_us = (double)b.window * 1e6;
-    const long long cost_us = llround((double)cost * capacity_us /
-                                      (double)b.quota);
+    const long long cost_us = debt_of(&b, cost);
 
     set *s = set_of(rl, name, strlen(name));
     pthread_mutex_lock(&s->lock);
@@ -141,23 +170,48 @@ bool rate_limit_take(rate_limit *rl, const char *client, long long cost,
     long long base = at->full_at_us > now_us ? at->full_at_us : now_us;
     long long debt = base + cost_us - now_us;
     bool allowed = (double)debt <= capacity_us;
-    if (allowed)
+    if (allowed && charge)
         at->full_at_us = base + cost_us;
     long long owed = at->full_at_us > now_us ? at->full_at_us - now_us : 0;
     pthread_mutex_unlock(&s->lock);
-
-    verdict->allowed = allowed;
-    verdict->remaining =
-        (long long)floor((capacity_us - (double)owed) * (double)b.quota /
-                         capacity_us);
-    if (verdict->remaining < 0)
-        verdict->remaining = 0;
-    verdict->reset = ceil_seconds(owed);
-    verdict->retry_after =
-        allowed ? 0 : ceil_seconds(debt - (long long)capacity_us);
-    if (!allowed && verdict->retry_after < 1)
-        verdict->retry_after = 1;
+    /* Not charged, an allowed request owes what it would after. */
+    if (allowed && !charge)
+        owed = debt;
+    say(&b, allowed, owed, cost_us, verdict);
     return allowed;
+}
+
+bool rate_limit_take(rate_limit *rl, const char *client, long long cost,
+                     long long now_ms, rate_verdict *verdict)
+{
+    return judge(rl, client, cost, now_ms, true, verdict);
+}
+
+bool rate_limit_peek(rate_limit *rl, const char *client, long long cost,
+                     long long now_ms, rate_verdict *verdict)
+{
+    return judge(rl, client, cost, now_ms, false, verdict);
+}
+
+void rate_limit_mirror(rate_limit *rl, const char *client, bool allowed,
+                       long long owed_us, long long cost, long long now_ms,
+                       rate_verdict *verdict)
+{
+    char name[CLIENT_MAX];
+    snprintf(name, sizeof name, "%s", client);
+    const long long now_us = now_ms * 1000;
+    if (owed_us < 0)
+        owed_us = 0;
+    set *s = set_of(rl, name, strlen(name));
+    pthread_mutex_lock(&s->lock);
+    slot *at = slot_for(rl, s, name, now_us);
+    at->used_us = now_us;
+    /* The shared bucket is the one to believe: it holds this process's
+     * charges and every other's (and after a failover emptied it, its
+     * word is the new start). */
+    at->full_at_us = now_us + owed_us;
+    pthread_mutex_unlock(&s->lock);
+    say(&rl->budget, allowed, owed_us, debt_of(&rl->budget, cost), verdict);
 }
 
 size_t rate_limit_count(rate_limit *rl)

@@ -50,6 +50,25 @@ void rate_limit_free(rate_limit *rl);
 bool rate_limit_take(rate_limit *rl, const char *client, long long cost,
                      long long now_ms, rate_verdict *verdict);
 
+/* What rate_limit_take would answer, taking nothing. */
+bool rate_limit_peek(rate_limit *rl, const char *client, long long cost,
+                     long long now_ms, rate_verdict *verdict);
+
+/* cost points as the microseconds of debt they add to a bucket (a cost
+ * above the quota counts as the quota), for a bucket kept elsewhere. */
+long long rate_limit_cost_us(const rate_limit *rl, long long cost);
+
+/* Records what a bucket kept elsewhere (shared by several processes,
+ * store/rate_buckets.h) answered about client: a request of cost allowed
+ * or not, after which the bucket owes owed_us. The local bucket then owes
+ * the same, so a client over its budget is refused here without asking
+ * again until it has earned points back (the shared bucket owes at least
+ * as much as the local one: every process's charges are in it). Fills
+ * *verdict as rate_limit_take would have. */
+void rate_limit_mirror(rate_limit *rl, const char *client, bool allowed,
+                       long long owed_us, long long cost, long long now_ms,
+                       rate_verdict *verdict);
+
 /* The slots holding a client (at most the table's size). */
 size_t rate_limit_count(rate_limit *rl);
 

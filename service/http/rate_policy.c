@@ -13,6 +13,8 @@
 #include "core/metrics.h"
 #include "http/peers.h"
 #include "http/rate_limit.h"
+#include "store/db.h"
+#include "store/rate_buckets.h"
 
 /* The budgets' defaults are config's (PBEM_RATE_ANONYMOUS 600/60,
  * PBEM_RATE_PLAYER 3000/60): far above what a person or a bot playing
@@ -23,8 +25,7 @@
 #define QUOTA_MAX 1000000000LL
 
 static const char *const party_names[RATE_PARTIES] = {"anonymous", "player"};
-static const char *const class_names[RATE_CLASSES] = {"read", "write",
-                                                      "heavy"};
+static const char *const class_names[RATE_CLASSES] = {"read", "write", "heavy"};
 
 /* Routes whose cost PBEM_RATE_COSTS names itself. */
 #define OVERRIDES_MAX 16
@@ -41,7 +42,10 @@ static struct {
     int override_count;
     rate_budget budgets[RATE_PARTIES];
     rate_limit *tables[RATE_PARTIES]; /* NULL: that budget is off */
-    peers *proxies; /* PBEM_TRUSTED_PROXIES, to read the client address */
+    peers *proxies;      /* PBEM_TRUSTED_PROXIES, to read the client address */
+    bool shared;         /* PBEM_RATE_SHARED: the buckets live in PostgreSQL */
+    long long pruned_ms; /* when this process last pruned them (atomic) */
+    bool shared_down;    /* the last shared charge failed (atomic) */
 } policy = {.once = PTHREAD_ONCE_INIT};
 
 /* One item of PBEM_RATE_COSTS, "name=N": true when name is a class or a
@@ -113,6 +117,7 @@ static void setup(void)
                             policy.budgets[p].window,
                             rate_limit_slots(policy.tables[p]));
     }
+    policy.shared = config_flag(CONFIG_RATE_SHARED);
     apierr err;
     policy.proxies = peers_new(config_text(CONFIG_TRUSTED_PROXIES), 0, &err);
     if (policy.proxies == NULL) {
@@ -144,10 +149,64 @@ static long long now_ms(void)
     return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
 }
 
+/* Buckets that are full again are forgotten once a minute by each
+ * process (any one would do; a few DELETEs of nothing cost little). */
+#define PRUNE_MS 60000
+
+static void prune_shared(PGconn *conn, long long now)
+{
+    long long last = __atomic_load_n(&policy.pruned_ms, __ATOMIC_RELAXED);
+    if (now - last < PRUNE_MS ||
+        !__atomic_compare_exchange_n(&policy.pruned_ms, &last, now, false,
+                                     __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        return;
+    apierr err;
+    if (store_rate_buckets_prune(conn, &err) < 0)
+        log_warn("rate limits: forgetting full shared buckets failed: %s",
+                 err.message);
+}
+
+/* The shared bucket of party's client (store/rate_buckets.h), named by
+ * the budget too, so processes configured alike share it and a changed
+ * budget starts afresh. The local bucket mirrors it: a client it already
+ * refuses is refused without a statement. Without the database the local
+ * bucket alone decides, as without PBEM_RATE_SHARED (logged once per
+ * outage): a database outage must not turn into 429s. */
+static bool take_shared(rate_party party, rate_limit *table, const char *client,
+                        long long cost, rate_verdict *verdict)
+{
+    long long now = now_ms();
+    if (!rate_limit_peek(table, client, cost, now, verdict))
+        return false;
+    const rate_budget *b = &policy.budgets[party];
+    char bucket[160];
+    snprintf(bucket, sizeof bucket, "%s %lld/%lld %s", party_names[party],
+             b->quota, b->window, client);
+    apierr err;
+    long long owed_us = 0;
+    PGconn *conn = db_conn(&err);
+    int allowed = conn == NULL
+                      ? -1
+                      : store_rate_buckets_take(
+                            conn, bucket, rate_limit_cost_us(table, cost),
+                            b->window * 1000000LL, &owed_us, &err);
+    if (allowed < 0) {
+        if (!__atomic_exchange_n(&policy.shared_down, true, __ATOMIC_RELAXED))
+            log_warn("rate limits: the shared budgets cannot be reached "
+                     "(%s); each process counts on its own until they can",
+                     err.message);
+        return rate_limit_take(table, client, cost, now, verdict);
+    }
+    if (__atomic_exchange_n(&policy.shared_down, false, __ATOMIC_RELAXED))
+        log_info("rate limits: the shared budgets are back");
+    rate_limit_mirror(table, client, allowed == 1, owed_us, cost, now, verdict);
+    prune_shared(conn, now);
+    return allowed == 1;
+}
+
 /* The client's address: the peer's, or behind a trusted proxy the one it
  * forwards for. */
-static void client_address(struct MHD_Connection *conn, char *out,
-                           size_t size)
+static void client_address(struct MHD_Connection *conn, char *out, size_t size)
 {
     const union MHD_ConnectionInfo *info =
         MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
@@ -175,7 +234,10 @@ bool rate_policy_take(struct MHD_Connection *conn, rate_party party,
         snprintf(client, sizeof client, "%s", key_id);
     rate_verdict verdict;
     long long cost = cost_of(route, cls);
-    bool allowed = rate_limit_take(table, client, cost, now_ms(), &verdict);
+    bool allowed =
+        policy.shared
+            ? take_shared(party, table, client, cost, &verdict)
+            : rate_limit_take(table, client, cost, now_ms(), &verdict);
     metrics_rate_buckets(party_names[party], rate_limit_count(table));
     ticket->limited = true;
     ticket->remaining = verdict.remaining;
@@ -192,9 +254,8 @@ bool rate_policy_take(struct MHD_Connection *conn, rate_party party,
              "too many requests from this %s: wait %lld s before the next "
              "(the budget is %lld points per %lld s, and this request costs "
              "%lld)",
-             party == RATE_ANONYMOUS ? "address" : "key",
-             verdict.retry_after, policy.budgets[party].quota,
-             policy.budgets[party].window, cost);
+             party == RATE_ANONYMOUS ? "address" : "key", verdict.retry_after,
+             policy.budgets[party].quota, policy.budgets[party].window, cost);
     answer_error(out, 429, "rate_limited", message);
     out->retry_after = verdict.retry_after;
     return false;

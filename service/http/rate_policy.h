@@ -22,12 +22,21 @@
  * headers-09, structured fields: `"anonymous";q=600;w=60` and
  * `"anonymous";r=570;t=3`).
  *
+ * Each process keeps its own buckets unless PBEM_RATE_SHARED is on: then
+ * the buckets live in PostgreSQL (store/rate_buckets.h), one statement
+ * per limited request, and several pbemd behind one proxy hold a client
+ * to the figure configured, not to that figure per process. The local
+ * bucket mirrors the shared one, so a client already refused is refused
+ * again without a statement; while the database cannot be reached the
+ * local bucket alone decides.
+ *
  * Configuration (core/config.h, docs/configuration.md):
  *   PBEM_RATE_ANONYMOUS  quota/window seconds per address, or "off"
  *   PBEM_RATE_PLAYER     quota/window seconds per key, or "off"
  *   PBEM_RATE_COSTS      e.g. "read=1,write=2,heavy=30", and a route's
  *                        own: "GET /v1/matches/{id}/events=5"
- *   PBEM_RATE_TABLE      buckets kept per budget (memory is fixed) */
+ *   PBEM_RATE_TABLE      buckets kept per budget (memory is fixed)
+ *   PBEM_RATE_SHARED     1: the buckets hold across processes */
 #ifndef SERVICE_HTTP_RATE_POLICY_H
 #define SERVICE_HTTP_RATE_POLICY_H
 
@@ -51,8 +60,8 @@ typedef enum rate_party {
 
 /* A request's charge, kept until its answer is labelled. */
 typedef struct rate_ticket {
-    bool taken;    /* a budget was charged (or is off) */
-    bool limited;  /* a budget applies: the answer carries its fields */
+    bool taken;   /* a budget was charged (or is off) */
+    bool limited; /* a budget applies: the answer carries its fields */
     rate_party party;
     long long remaining;
     long long reset;

@@ -10,6 +10,7 @@
 #include "core/worker.h"
 #include "mailin/imap_client.h"
 #include "store/db.h"
+#include "store/imap_claims.h"
 
 struct imap_worker {
     imap_config config;
@@ -84,9 +85,10 @@ static imap_client_result put_away(imap_worker *w, uint32_t uid,
     return r;
 }
 
-/* Reads, hands over and puts away one message; BROKEN ends the round.
- * *gone is true when the message left the mailbox's unseen ones. */
-static imap_client_result handle_one(imap_worker *w, uint32_t uid, bool *gone)
+/* Reads, hands over and puts away one message that this process holds;
+ * BROKEN ends the round. *gone is true when the message left the
+ * mailbox's unseen ones. */
+static imap_client_result handle_held(imap_worker *w, uint32_t uid, bool *gone)
 {
     char *raw = NULL;
     size_t length = 0;
@@ -131,6 +133,31 @@ static imap_client_result handle_one(imap_worker *w, uint32_t uid, bool *gone)
     r = put_away(w, uid, version);
     *gone = r == IMAP_CLIENT_OK || r == IMAP_CLIENT_GONE;
     return r == IMAP_CLIENT_GONE ? IMAP_CLIENT_OK : r;
+}
+
+/* handle_held, once this process holds the message (imap_claims.h): one
+ * another process works on is left to it (its put-away, or its TRY_LATER,
+ * shows in a later round's listing), and so is every message while the
+ * database cannot be reached, as the handler would answer TRY_LATER. */
+static imap_client_result handle_one(imap_worker *w, uint32_t uid, bool *gone)
+{
+    *gone = false;
+    apierr err;
+    PGconn *conn = db_conn(&err);
+    int held = conn == NULL ? -1
+                            : store_imap_claims_hold(conn, w->config.shown, uid,
+                                                     true, &err);
+    if (held != 1) {
+        count(held == 0 ? &w->stats.elsewhere : &w->stats.try_later);
+        return IMAP_CLIENT_OK;
+    }
+    imap_client_result r = handle_held(w, uid, gone);
+    /* A connection replaced meanwhile took the lock with it; a failure
+     * here drops the connection, which frees the lock too. */
+    conn = db_conn(&err);
+    if (conn != NULL)
+        store_imap_claims_hold(conn, w->config.shown, uid, false, &err);
+    return r;
 }
 
 /* Between rounds: IDLE where the server offers it, so the sleep ends
@@ -244,6 +271,7 @@ void imap_worker_stats_get(const imap_worker *w, imap_worker_stats *out)
     out->oversized = __atomic_load_n(&s->oversized, __ATOMIC_RELAXED);
     out->put_away = __atomic_load_n(&s->put_away, __ATOMIC_RELAXED);
     out->failures = __atomic_load_n(&s->failures, __ATOMIC_RELAXED);
+    out->elsewhere = __atomic_load_n(&s->elsewhere, __ATOMIC_RELAXED);
 }
 
 void imap_worker_stop(imap_worker *w)

@@ -17,13 +17,19 @@
  * Rounds come every PBEM_IMAP_POLL_MS, at once while a full batch was put
  * away, and as soon as the server reports news on servers that offer IMAP
  * IDLE (the worker idles between rounds). Any number of processes may
- * read one mailbox: two may read the same message, and the second's
- * handler call is the harmless repeat described above. Marking \Seen is
- * the claim to put it away: on servers with CONDSTORE only the first to
- * mark it moves it (without, both do, and some servers then keep two
- * copies in the done folder); a message another process already moved
- * is no error. A crash between marking and moving leaves the message
- * seen where it was: handled, only not put away.
+ * read one mailbox: each works on a message only while it holds it in
+ * PostgreSQL (store/imap_claims.h, a session lock on the mailbox and the
+ * UID, from before the read to after the put-away), and leaves the ones
+ * another holds to it, so no two processes read, hand over or move one
+ * message at once. A process that read a message another has since put
+ * away finds it gone or \Seen; should it still hand it over (its view of
+ * the mailbox late), that is the harmless repeat described above.
+ * Marking \Seen is, besides, a claim of its own: on servers with
+ * CONDSTORE only a process that saw the message unchanged since its read
+ * marks it and moves it; a message another process already moved is no
+ * error. A crash between marking and moving leaves the message seen where
+ * it was: handled, only not put away. While PostgreSQL cannot be reached
+ * no message is read (the handler could not commit anything).
  *
  * A server that cannot be reached, refuses the login or breaks off is
  * logged once per outage (WARN, with the URL's password shown as ***),
@@ -60,10 +66,12 @@ typedef struct imap_worker_stats {
     unsigned long fetched;    /* messages read and handed to the handler */
     unsigned long handled;    /* ... answered IMAP_HANDLED */
     unsigned long unreadable; /* ... answered IMAP_UNREADABLE */
-    unsigned long try_later;  /* ... answered IMAP_TRY_LATER */
+    unsigned long try_later;  /* ... answered IMAP_TRY_LATER, or left
+                                 while the database was away */
     unsigned long oversized;  /* put away unread: over 4 MiB */
     unsigned long put_away;   /* marked \Seen and moved or deleted */
     unsigned long failures;   /* rounds cut short by the server */
+    unsigned long elsewhere;  /* listed, but another process had it */
 } imap_worker_stats;
 
 /* Starts the thread. config is copied; handler and context are borrowed

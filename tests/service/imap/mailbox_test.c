@@ -9,6 +9,7 @@
 
 #include "core/config.h"
 #include "core/log.h"
+#include "store/db.h"
 
 static void pause_ms(int ms)
 {
@@ -150,6 +151,9 @@ void test_config_url(const char *url, const char *done, imap_config *config)
     apierr err;
     cr_assert(config_load(&err), "%s", err.message);
     cr_assert(imap_config_from_env(config, &err), "%s", err.message);
+    /* The worker holds each message in PostgreSQL while it works on it
+     * (store/imap_claims.h): scripts/test.sh's test database. */
+    cr_assert(db_init(getenv("DATABASE_URL"), &err), "%s", err.message);
 }
 
 imap_worker *start_worker(const imap_config *config, recorder *r)
@@ -183,4 +187,9 @@ unsigned long stat_rounds(const imap_worker_stats *s)
 unsigned long stat_failures(const imap_worker_stats *s)
 {
     return s->failures;
+}
+
+unsigned long stat_elsewhere(const imap_worker_stats *s)
+{
+    return s->elsewhere;
 }

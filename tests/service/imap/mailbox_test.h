@@ -50,7 +50,9 @@ void deliver(const dovecot *d, const char *user, const char *id);
 
 /* The worker's configuration for user's INBOX on d: PBEM_IMAP_URL set to
  * dovecot_url, PBEM_IMAP_DONE to done (NULL: the default), polling every
- * 50 ms, a 5 s timeout; and the log quiet (warnings and errors only). */
+ * 50 ms, a 5 s timeout; the log quiet (warnings and errors only); and
+ * the database of DATABASE_URL (scripts/test.sh's), where workers hold
+ * the messages they work on. */
 void test_config(const dovecot *d, const char *user, const char *done,
                  imap_config *config);
 
@@ -66,5 +68,6 @@ bool wait_stat(const imap_worker *w,
                unsigned long at_least, int seconds);
 unsigned long stat_rounds(const imap_worker_stats *s);
 unsigned long stat_failures(const imap_worker_stats *s);
+unsigned long stat_elsewhere(const imap_worker_stats *s);
 
 #endif

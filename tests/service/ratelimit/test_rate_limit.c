@@ -157,3 +157,41 @@ Test(rate_limit, threads_sharing_a_bucket_spend_exactly_its_quota)
     cr_expect_eq(allowed, 1000);
     rate_limit_free(rl);
 }
+
+Test(rate_limit, a_peek_says_what_a_take_would_and_takes_nothing)
+{
+    rate_limit *rl = table(64, 10, 60);
+    rate_verdict v;
+    for (int i = 0; i < 3; i++) {
+        cr_assert(rate_limit_peek(rl, "p", 4, T0, &v));
+        cr_expect_eq(v.remaining, 6, "what would be left after it");
+    }
+    cr_expect(rate_limit_take(rl, "p", 4, T0, &v));
+    cr_expect(rate_limit_take(rl, "p", 4, T0, &v));
+    cr_expect_not(rate_limit_peek(rl, "p", 4, T0, &v));
+    /* 2 more points at 10 a minute: 12 s. */
+    cr_expect_eq(v.retry_after, 12);
+    cr_expect(rate_limit_take(rl, "p", 2, T0, &v), "the peek took nothing");
+    rate_limit_free(rl);
+}
+
+Test(rate_limit, a_bucket_kept_elsewhere_is_mirrored_here)
+{
+    rate_limit *rl = table(64, 12, 60);
+    cr_expect_eq(rate_limit_cost_us(rl, 1), 5000000, "one point is 5 s");
+    cr_expect_eq(rate_limit_cost_us(rl, 99), 60000000, "at most the quota");
+    rate_verdict v;
+    /* Other processes spent 11 points: the shared bucket owes 55 s. */
+    rate_limit_mirror(rl, "m", true, 55000000, 1, T0, &v);
+    cr_expect(v.allowed);
+    cr_expect_eq(v.remaining, 1);
+    cr_expect_eq(v.reset, 55);
+    /* The shared bucket refused: its debt stands, and so does this one's. */
+    rate_limit_mirror(rl, "m", false, 60000000, 1, T0, &v);
+    cr_expect_not(v.allowed);
+    cr_expect_eq(v.retry_after, 5);
+    cr_expect_not(rate_limit_peek(rl, "m", 1, T0 + 4000, &v),
+                  "refused here without asking again");
+    cr_expect(rate_limit_peek(rl, "m", 1, T0 + 5000, &v));
+    rate_limit_free(rl);
+}
