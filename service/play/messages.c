@@ -305,6 +305,27 @@ done:
     return answer;
 }
 
+/* The rows of a read as messages (a new array). */
+static json_t *messages_json(const store_match *match, PGresult *r,
+                             long long *last)
+{
+    json_t *list = json_array();
+    for (int i = 0; i < PQntuples(r); i++) {
+        long long id = atoll(PQgetvalue(r, i, STORE_MESSAGE_ID));
+        int to = PQgetisnull(r, i, STORE_MESSAGE_TO_SEAT)
+                     ? -1
+                     : atoi(PQgetvalue(r, i, STORE_MESSAGE_TO_SEAT));
+        json_array_append_new(
+            list,
+            message_json(match, id, atoll(PQgetvalue(r, i, STORE_MESSAGE_SEQ)),
+                         atoi(PQgetvalue(r, i, STORE_MESSAGE_FROM_SEAT)), to,
+                         PQgetvalue(r, i, STORE_MESSAGE_TEXT),
+                         PQgetvalue(r, i, STORE_MESSAGE_CREATED)));
+        *last = id;
+    }
+    return list;
+}
+
 json_t *messages_read(const caller *who, long long match_id, long long after,
                       int limit, apierr *err)
 {
@@ -325,26 +346,26 @@ json_t *messages_read(const caller *who, long long match_id, long long after,
         store_messages_read(conn, match_id, seat, reader, after, limit, err);
     if (r == NULL)
         goto done;
-    json_t *list = json_array();
     long long last = after;
-    for (int i = 0; i < PQntuples(r); i++) {
-        long long id = atoll(PQgetvalue(r, i, STORE_MESSAGE_ID));
-        int to = PQgetisnull(r, i, STORE_MESSAGE_TO_SEAT)
-                     ? -1
-                     : atoi(PQgetvalue(r, i, STORE_MESSAGE_TO_SEAT));
-        json_array_append_new(
-            list,
-            message_json(&match, id, atoll(PQgetvalue(r, i, STORE_MESSAGE_SEQ)),
-                         atoi(PQgetvalue(r, i, STORE_MESSAGE_FROM_SEAT)), to,
-                         PQgetvalue(r, i, STORE_MESSAGE_TEXT),
-                         PQgetvalue(r, i, STORE_MESSAGE_CREATED)));
-        last = id;
-    }
+    json_t *list = messages_json(&match, r, &last);
     PQclear(r);
     answer = json_pack("{s:o,s:I}", "messages", list, "last", (json_int_t)last);
 done:
     store_match_free(&match);
     return answer;
+}
+
+json_t *messages_public_at(PGconn *conn, const store_match *match,
+                           long long seq, apierr *err)
+{
+    PGresult *r = store_messages_public_at(conn, match->match_id, seq,
+                                           MESSAGES_PAGE_MAX, err);
+    if (r == NULL)
+        return NULL;
+    long long last = 0;
+    json_t *list = messages_json(match, r, &last);
+    PQclear(r);
+    return list;
 }
 
 json_t *messages_mute(const caller *who, long long match_id, int seat,

@@ -24,6 +24,7 @@
 
 #include "auth/caller.h"
 #include "core/apierr.h"
+#include "store/matches.h"
 
 #define MESSAGES_MAX_CHARS 1000
 /* The most a read returns at a time. */
@@ -42,6 +43,11 @@ json_t *messages_post(const caller *who, long long match_id, const json_t *body,
  * filled: 404, 403 a spectator while the match is not over. */
 json_t *messages_read(const caller *who, long long match_id, long long after,
                       int limit, apierr *err);
+
+/* The messages to everyone of match written at head seq, as an array
+ * (new reference) for a finished match's replay; NULL with err filled. */
+json_t *messages_public_at(PGconn *conn, const store_match *match,
+                           long long seq, apierr *err);
 
 /* who mutes (muted true) or unmutes the player holding seat of match_id,
  * in every match: {"seat", "muted"}; NULL with err filled (403 not

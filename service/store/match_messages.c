@@ -92,6 +92,21 @@ PGresult *store_messages_read(PGconn *conn, long long match_id, int seat,
                     p.count, p.values, PGRES_TUPLES_OK, err);
 }
 
+PGresult *store_messages_public_at(PGconn *conn, long long match_id,
+                                   long long seq, int limit, apierr *err)
+{
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_int(&p, -1);
+    db_params_int(&p, 0);
+    db_params_int(&p, seq);
+    db_params_int(&p, limit);
+    return db_query(conn,
+                    MESSAGE_COLUMNS " AND m.seq = $4"
+                                    " ORDER BY m.message_id LIMIT $5::int",
+                    p.count, p.values, PGRES_TUPLES_OK, err);
+}
+
 PGresult *store_messages_unmailed(PGconn *conn, long long match_id, int seat,
                                   long long reader_player, int limit,
                                   apierr *err)

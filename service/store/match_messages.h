@@ -55,6 +55,12 @@ PGresult *store_messages_read(PGconn *conn, long long match_id, int seat,
                               long long reader_player, long long after,
                               int limit, apierr *err);
 
+/* Up to limit messages to everyone of match_id written at head seq (after
+ * event seq, before the next), oldest first, in the columns above. The
+ * caller PQclears; NULL with err filled. */
+PGresult *store_messages_public_at(PGconn *conn, long long match_id,
+                                   long long seq, int limit, apierr *err);
+
 /* The same for the reader's next mail: the messages after the last one
  * mailed to reader_player about match_id, not written by seat itself. */
 PGresult *store_messages_unmailed(PGconn *conn, long long match_id, int seat,

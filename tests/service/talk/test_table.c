@@ -324,6 +324,11 @@ Test(table, once_over_the_public_talk_is_for_everyone_and_the_table_closes,
     e2e_sit_down(&t, "adel_verplichtet", 3, NULL);
     said(&t, 0, -1, "Good game so far");
     said(&t, 1, 2, "Carol, a secret");
+    e2e_response at = read_messages(&t, 0, NULL);
+    cr_assert_eq(at.status, 200);
+    long long written_at = (long long)json_integer_value(json_object_get(
+        json_array_get(json_object_get(at.json, "messages"), 0), "seq"));
+    e2e_response_free(&at);
     int moves = 0;
     while (e2e_play_one(&t))
         cr_assert_lt(++moves, 3000, "no end after %d moves", moves);
@@ -336,6 +341,21 @@ Test(table, once_over_the_public_talk_is_for_everyone_and_the_table_closes,
     e2e_response_free(&r);
     expect_texts(&t, 0, "Good game so far");
     expect_texts(&t, 2, "Good game so far|Carol, a secret");
+
+    /* The replay shows the public talk at the step it was written. */
+    char query[64];
+    snprintf(query, sizeof query, "/replay?seq=%lld", written_at);
+    json_t *step = e2e_get(&t, query, NULL);
+    const json_t *talk = json_object_get(step, "messages");
+    cr_expect_eq(json_array_size(talk), 1);
+    cr_expect_str_eq(
+        json_string_value(json_object_get(json_array_get(talk, 0), "text")),
+        "Good game so far");
+    json_decref(step);
+    snprintf(query, sizeof query, "/replay?seq=%lld", written_at + 1);
+    step = e2e_get(&t, query, NULL);
+    cr_expect_eq(json_array_size(json_object_get(step, "messages")), 0);
+    json_decref(step);
 
     r = say(&t, 0, "{\"text\":\"gg\"}");
     cr_expect_eq(r.status, 409, "%s", r.body);
