@@ -151,6 +151,14 @@ static bool read_to(const json_t *body, const store_match *match, int from,
     return true;
 }
 
+/* Whether the match is over: finished, or aborted by an admin. Its table
+ * takes no more messages, and its public talk is for anyone to read. */
+static bool is_over(const store_match *match)
+{
+    return strcmp(match->status, "finished") == 0 ||
+           strcmp(match->status, "aborted") == 0;
+}
+
 /* Whether the match takes messages from who; its seat into *from. */
 static bool may_write(const caller *who, const store_match *match, int *from,
                       apierr *err)
@@ -161,7 +169,7 @@ static bool may_write(const caller *who, const store_match *match, int *from,
                           "only the players seated in this match write at "
                           "its table; others read its public messages once "
                           "it is over");
-    if (strcmp(match->status, "finished") == 0)
+    if (is_over(match))
         return apierr_set(err, 409, "match_over",
                           "the match is over: its table takes no more "
                           "messages");
@@ -336,7 +344,7 @@ json_t *messages_read(const caller *who, long long match_id, long long after,
     json_t *answer = NULL;
     long long reader = who != NULL ? who->player_id : 0;
     int seat = reader != 0 ? request_seat_of(&match, reader) : -1;
-    if (seat < 0 && strcmp(match.status, "finished") != 0) {
+    if (seat < 0 && !is_over(&match)) {
         apierr_set(err, 403, "not_seated",
                    "the match is not over: its messages are for its players "
                    "until then");
