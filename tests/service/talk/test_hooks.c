@@ -11,20 +11,7 @@
 #include "../../support/e2e.h"
 #include "../../support/notify_scene.h"
 #include "../../support/receiver.h"
-
-static void said(const e2e_table *t, int seat, int to, const char *text)
-{
-    json_t *body = json_pack("{s:s}", "text", text);
-    if (to >= 0)
-        json_object_set_new(body, "to", json_integer(to));
-    char *raw = json_dumps(body, JSON_COMPACT), path[64];
-    snprintf(path, sizeof path, "/v1/matches/%s/messages", t->match);
-    e2e_response r = e2e_call(&t->server, "POST", path, raw, &t->players[seat]);
-    cr_assert_eq(r.status, 201, "%ld %s", r.status, r.body);
-    e2e_response_free(&r);
-    free(raw);
-    json_decref(body);
-}
+#include "talk.h"
 
 Test(hooks, no_webhook_or_relay_delivery_carries_talk, .timeout = 120)
 {
@@ -60,15 +47,28 @@ Test(hooks, no_webhook_or_relay_delivery_carries_talk, .timeout = 120)
         cr_assert_eq(r.status, 200, "%s", r.body);
         e2e_response_free(&r);
     }
-    said(&t, 0, 1, "between Robert and Eliza");
-    said(&t, 1, -1, "hello table");
+    /* The start's deliveries: the first seat's and the relay's. */
+    json_decref(receiver_wait(&hook, 2, 20));
+    talk_say(&t, 0, 1, "between Robert and Eliza");
+    talk_say(&t, 1, -1, "hello table");
     size_t before = receiver_count(&hook);
-    for (int i = 0; i < 3; i++)
+    /* Played until the turn passes: its deliveries come after the talk. */
+    json_t *match = e2e_get(&t, "", NULL);
+    int first = e2e_first_pending_seat(match);
+    json_decref(match);
+    for (int moves = 0;; moves++) {
+        cr_assert_lt(moves, 100, "the turn never passed");
         cr_assert(e2e_play_one(&t));
-    /* The moves' deliveries came: the relay's and a seat's at least. */
+        match = e2e_get(&t, "", NULL);
+        int now = e2e_first_pending_seat(match);
+        json_decref(match);
+        if (now != first)
+            break;
+    }
     json_t *lines = receiver_wait(&hook, before + 2, 20);
     cr_assert_geq(json_array_size(lines), before + 2,
-                  "only %zu deliveries came", json_array_size(lines));
+                  "only %zu deliveries came, %zu of them before the talk",
+                  json_array_size(lines), before);
     char *all = json_dumps(lines, 0);
     cr_expect_null(strstr(all, "between Robert"), "%s", all);
     cr_expect_null(strstr(all, "hello table"), "%s", all);

@@ -11,24 +11,11 @@
 
 #include "../../support/e2e.h"
 #include "../mailin/mail_scene.h"
+#include "talk.h"
 
 static const char *const generous[] = {"PBEM_MAIL_ANSWERS_PER_HOUR=1000", NULL};
 static const char *const addresses[] = {
     "robert@example.org", "eliza@example.org", "nigel@example.org"};
-
-static void said(const e2e_table *t, int seat, int to, const char *text)
-{
-    json_t *body = json_pack("{s:s}", "text", text);
-    if (to >= 0)
-        json_object_set_new(body, "to", json_integer(to));
-    char *raw = json_dumps(body, JSON_COMPACT), path[64];
-    snprintf(path, sizeof path, "/v1/matches/%s/messages", t->match);
-    e2e_response r = e2e_call(&t->server, "POST", path, raw, &t->players[seat]);
-    cr_assert_eq(r.status, 201, "%ld %s", r.status, r.body);
-    e2e_response_free(&r);
-    free(raw);
-    json_decref(body);
-}
 
 /* seat nudges the seats the match waits for: their next mail. */
 static void nudge(const e2e_table *t, int seat)
@@ -121,8 +108,8 @@ Test(talk_mail, a_mail_player_talks_with_api_players_and_privacy_holds,
 
     /* The API player speaks; the mailer reads it in the nudge's mail. */
     size_t from = mail_count(&scene);
-    said(&t, api, -1, "Hello from the page");
-    said(&t, api, mailer, "Psst, only for you");
+    talk_say(&t, api, -1, "Hello from the page");
+    talk_say(&t, api, mailer, "Psst, only for you");
     nudge(&t, api);
     json_t *turn = mail_saying(&scene, mailer, "since your last mail", &from);
     const char *text = mail_text(turn);

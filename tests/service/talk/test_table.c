@@ -6,12 +6,14 @@
  * and only once the match is over. Bad messages are refused with a
  * sentence and leave nothing behind. */
 #include <criterion/criterion.h>
+#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../support/e2e.h"
 #include "client_stream.h"
+#include "talk.h"
 
 #define STREAM_WAIT_MS 15000
 
@@ -20,24 +22,6 @@ static e2e_response say(const e2e_table *t, int seat, const char *body)
     char path[64];
     snprintf(path, sizeof path, "/v1/matches/%s/messages", t->match);
     return e2e_call(&t->server, "POST", path, body, &t->players[seat]);
-}
-
-/* POSTs text from seat to seat `to` (-1: everyone), which must be taken. */
-static void said(const e2e_table *t, int seat, int to, const char *text)
-{
-    json_t *body = json_pack("{s:s}", "text", text);
-    if (to >= 0)
-        json_object_set_new(body, "to", json_integer(to));
-    char *raw = json_dumps(body, JSON_COMPACT);
-    e2e_response r = say(t, seat, raw);
-    cr_assert_eq(r.status, 201, "seat %d saying \"%s\": %ld %s", seat, text,
-                 r.status, r.body);
-    const json_t *message = json_object_get(r.json, "message");
-    cr_expect_str_eq(json_string_value(json_object_get(message, "text")), text);
-    cr_expect_eq(json_integer_value(json_object_get(message, "from")), seat);
-    free(raw);
-    json_decref(body);
-    e2e_response_free(&r);
 }
 
 /* GET messages as seat (-1: unsigned); the answer, which must be status. */
@@ -102,10 +86,10 @@ Test(table, each_seat_reads_the_public_talk_and_its_own_private_talk,
     client_stream *carol = player_stream(&t, 2);
     client_stream *bob = player_stream(&t, 1);
 
-    said(&t, 0, -1, "Good luck, everyone!");
-    said(&t, 0, 1, "Bob, shall we gang up on Carol?");
-    said(&t, 1, 0, "Deal, Alice.");
-    said(&t, 2, -1, "I see you two whispering");
+    talk_say(&t, 0, -1, "Good luck, everyone!");
+    talk_say(&t, 0, 1, "Bob, shall we gang up on Carol?");
+    talk_say(&t, 1, 0, "Deal, Alice.");
+    talk_say(&t, 2, -1, "I see you two whispering");
 
     expect_texts(&t, 0,
                  "Good luck, everyone!|Bob, shall we gang up on "
@@ -268,16 +252,16 @@ Test(table, a_seat_writes_at_most_the_hours_allowance, .timeout = 120)
     e2e_table t;
     e2e_sit_down(&t, "adel_verplichtet", 3, NULL);
     unsetenv("PBEM_MESSAGES_PER_HOUR");
-    said(&t, 0, -1, "one");
-    said(&t, 0, 1, "two");
-    said(&t, 0, -1, "three");
+    talk_say(&t, 0, -1, "one");
+    talk_say(&t, 0, 1, "two");
+    talk_say(&t, 0, -1, "three");
     e2e_response r = say(&t, 0, "{\"text\":\"four\"}");
     cr_expect_eq(r.status, 429, "%s", r.body);
     cr_expect_str_eq(e2e_error_code(&r), "too_many_messages");
     cr_expect_not_null(r.body && strstr(r.body, "minutes"), "%s", r.body);
     e2e_response_free(&r);
     /* Each seat has its own allowance. */
-    said(&t, 1, -1, "Bob's first");
+    talk_say(&t, 1, -1, "Bob's first");
     expect_texts(&t, 0, "one|two|three|Bob's first");
     e2e_stop(&t.server);
 }
@@ -294,8 +278,8 @@ Test(table, a_player_mutes_another_and_reads_nothing_of_theirs, .timeout = 120)
     e2e_response_free(&r);
     client_stream *carol = player_stream(&t, 2);
 
-    said(&t, 0, -1, "Carol, you are slow");
-    said(&t, 1, -1, "Be nice, Alice");
+    talk_say(&t, 0, -1, "Carol, you are slow");
+    talk_say(&t, 1, -1, "Be nice, Alice");
     expect_texts(&t, 2, "Be nice, Alice");
     expect_texts(&t, 1, "Carol, you are slow|Be nice, Alice");
     cr_assert(
@@ -321,9 +305,9 @@ Test(table, once_over_the_public_talk_is_for_everyone_and_the_table_closes,
      .timeout = 300)
 {
     e2e_table t;
-    e2e_sit_down(&t, "adel_verplichtet", 3, NULL);
-    said(&t, 0, -1, "Good game so far");
-    said(&t, 1, 2, "Carol, a secret");
+    e2e_sit_down(&t, "artifact_stack", 2, NULL);
+    talk_say(&t, 0, -1, "Good game so far");
+    talk_say(&t, 1, 0, "Robert, a secret");
     e2e_response at = read_messages(&t, 0, NULL);
     cr_assert_eq(at.status, 200);
     long long written_at = (long long)json_integer_value(json_object_get(
@@ -339,8 +323,7 @@ Test(table, once_over_the_public_talk_is_for_everyone_and_the_table_closes,
     cr_expect_eq(json_array_size(json_object_get(r.json, "messages")), 1);
     cr_expect_null(strstr(r.body, "a secret"));
     e2e_response_free(&r);
-    expect_texts(&t, 0, "Good game so far");
-    expect_texts(&t, 2, "Good game so far|Carol, a secret");
+    expect_texts(&t, 0, "Good game so far|Robert, a secret");
 
     /* The replay shows the public talk at the step it was written. */
     char query[64];
@@ -361,6 +344,39 @@ Test(table, once_over_the_public_talk_is_for_everyone_and_the_table_closes,
     cr_expect_eq(r.status, 409, "%s", r.body);
     cr_expect_str_eq(e2e_error_code(&r), "match_over");
     e2e_response_free(&r);
-    expect_texts(&t, 1, "Good game so far|Carol, a secret");
+    expect_texts(&t, 1, "Good game so far|Robert, a secret");
+    e2e_stop(&t.server);
+}
+
+Test(table, an_aborted_match_closes_its_table_too, .timeout = 120)
+{
+    cr_assert(sodium_init() >= 0);
+    e2e_player admin;
+    memset(&admin, 0, sizeof admin);
+    client_new_key(&admin.key);
+    snprintf(admin.key.key_id, sizeof admin.key.key_id, "admin");
+    char admin_key[64];
+    sodium_bin2base64(admin_key, sizeof admin_key, admin.key.public_key, 32,
+                      sodium_base64_VARIANT_ORIGINAL);
+    setenv("PBEM_ADMIN_KEY", admin_key, 1);
+    e2e_table t;
+    e2e_sit_down(&t, "adel_verplichtet", 3, NULL);
+    talk_say(&t, 0, -1, "Shall we stop?");
+    talk_say(&t, 1, 2, "Carol, stop now");
+    char path[96];
+    snprintf(path, sizeof path, "/v1/admin/matches/%s/abort", t.match);
+    e2e_response r = e2e_call(&t.server, "POST", path,
+                              "{\"reason\":\"the players stopped\"}", &admin);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    e2e_response_free(&r);
+    r = read_messages(&t, -1, NULL);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    cr_expect_eq(json_array_size(json_object_get(r.json, "messages")), 1);
+    cr_expect_null(strstr(r.body, "stop now"));
+    e2e_response_free(&r);
+    r = say(&t, 2, "{\"text\":\"bye\"}");
+    cr_expect_eq(r.status, 409, "%s", r.body);
+    cr_expect_str_eq(e2e_error_code(&r), "match_over");
+    e2e_response_free(&r);
     e2e_stop(&t.server);
 }

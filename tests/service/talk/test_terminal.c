@@ -9,20 +9,7 @@
 
 #include "../../cli/players/players_run.h"
 #include "../../support/e2e.h"
-
-static void said(const e2e_table *t, int seat, int to, const char *text)
-{
-    json_t *body = json_pack("{s:s}", "text", text);
-    if (to >= 0)
-        json_object_set_new(body, "to", json_integer(to));
-    char *raw = json_dumps(body, JSON_COMPACT), path[64];
-    snprintf(path, sizeof path, "/v1/matches/%s/messages", t->match);
-    e2e_response r = e2e_call(&t->server, "POST", path, raw, &t->players[seat]);
-    cr_assert_eq(r.status, 201, "%ld %s", r.status, r.body);
-    e2e_response_free(&r);
-    free(raw);
-    json_decref(body);
-}
+#include "talk.h"
 
 static pl_result pbem(const pl_person *carol, const char *url,
                       const char *const *args)
@@ -72,8 +59,8 @@ Test(terminal, pbem_says_and_reads_only_what_its_seat_may, .timeout = 180)
     cr_expect_eq(out.status, 0, "say --to: %s", out.err);
     cr_expect(strstr(out.out, "Said to Robert alone") != NULL, "%s", out.out);
     pl_free(&out);
-    said(&t, 0, 1, "Eliza, between us");
-    said(&t, 0, 2, "Carol, between us");
+    talk_say(&t, 0, 1, "Eliza, between us");
+    talk_say(&t, 0, 2, "Carol, between us");
 
     out = pbem(&carol, url, (const char *[]){"messages", t.match, NULL});
     cr_expect_eq(out.status, 0, "messages: %s", out.err);
