@@ -394,6 +394,13 @@ await t.test('table talk: Bob writes to Alice alone, she reads it as text as it 
   assert(typed === 'half a thought', `what Alice was typing became "${typed}"`);
   await expectNoAxe(alice, 'the match page with its table talk');
   await expectNoAxe(bob, 'the table talk at phone width');
+  // Alice mutes Bob: his words go, and come back when she unmutes him.
+  await alice.page.click('#chat-list li[data-from="1"] button.mute');
+  await alice.page.waitForSelector('#chat-unmute');
+  assert(await alice.page.$('#chat-list li[data-from="1"]') === null, 'a muted player\'s message still shows');
+  await expectNoAxe(alice, 'the table talk with a player muted');
+  await alice.page.click('#chat-unmute');
+  await alice.page.waitForFunction(() => document.querySelector('#chat-list li[data-from="1"]') !== null);
   await alice.page.$eval('#chat-text', (e) => { e.value = ''; });
 });
 

@@ -41,8 +41,9 @@ function build(main, app, id, state) {
   const list = h('ol', { class: 'log chat', id: 'chat-list', 'aria-label': 'Messages, oldest first', tabindex: 0 });
   const empty = h('p', { class: 'hint', id: 'chat-empty' }, 'Nothing has been said at this table yet.');
   const error = h('p', { class: 'error', role: 'alert', id: 'chat-error', hidden: true });
+  const muted = h('p', { class: 'hint', id: 'chat-muted', hidden: true });
   const panel = h('section', { 'aria-labelledby': 'chat-title', id: 'chat' },
-    h('h2', { id: 'chat-title' }, 'Table talk'), empty, list, error);
+    h('h2', { id: 'chat-title' }, 'Table talk'), empty, list, muted, error);
   main.append(panel);
   let after = 0;
   let stopped = false;
@@ -57,11 +58,39 @@ function build(main, app, id, state) {
 
   function item(m) {
     const to = m.to === null || m.to === undefined ? null : name(m.to, m.to_name);
-    return h('li', { 'data-message': String(m.id), class: to ? 'private' : null },
+    const mutable = seated && m.from !== mine;
+    return h('li', { 'data-message': String(m.id), 'data-from': String(m.from), class: to ? 'private' : null },
       h('strong', null, name(m.from, m.from_name)),
       to ? h('em', null, ` to ${to === 'You' ? 'you' : to} alone`) : null,
       ': ', h('span', { class: 'chat-text' }, m.text),
-      ' ', h('small', { class: 'hint' }, when(m.at)));
+      ' ', h('small', { class: 'hint' }, when(m.at)),
+      mutable ? h('button', { type: 'button', class: 'secondary mute', 'aria-label': `Mute ${name(m.from, m.from_name)}`, onclick: () => mute(m.from, true) }, 'Mute') : null);
+  }
+
+  // Muting hides what that player wrote, here and in the stream and mail;
+  // the note says so and undoes it.
+  async function mute(seat, on) {
+    const who = name(seat);
+    try {
+      await call(on ? 'PUT' : 'DELETE', `/v1/matches/${id}/mutes/${seat}`, { key: app.me });
+    } catch (e) {
+      error.hidden = false;
+      error.textContent = e instanceof ApiError ? e.message : String(e);
+      return;
+    }
+    if (on) {
+      for (const li of list.querySelectorAll(`li[data-from="${seat}"]`)) li.remove();
+      muted.hidden = false;
+      fill(muted, `You muted ${who}: nothing they write shows to you, here, in your stream or your mail. `,
+        h('button', { type: 'button', class: 'secondary', id: 'chat-unmute', onclick: () => mute(seat, false) }, `Unmute ${who}`));
+      announce(`You muted ${who}.`);
+    } else {
+      muted.hidden = true;
+      list.replaceChildren();
+      after = 0;
+      announce(`You read ${who} again.`);
+      await refresh().catch(() => {});
+    }
   }
 
   async function refresh() {
