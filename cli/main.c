@@ -38,6 +38,8 @@ static const pbem_command player_commands[] = {
     {"view", view_cmd_main, "what your seat sees, and your moves"},
     {"move", move_cmd_main, "make a move (or a sealed choice)"},
     {"watch", watch_cmd_main, "print a match's events as they come"},
+    {"say", say_cmd_main, "write to the table, or to one seat"},
+    {"messages", messages_cmd_main, "what was said at a match's table"},
 };
 
 static const pbem_command commands[] = {

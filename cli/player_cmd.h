@@ -31,6 +31,13 @@ int view_cmd_main(int argc, char **argv);
 /* pbem move MATCH TEXT: plays TEXT at the remembered seq. */
 int move_cmd_main(int argc, char **argv);
 
+/* pbem say MATCH [--to SEAT] TEXT…: a message at the match's table. */
+int say_cmd_main(int argc, char **argv);
+
+/* pbem messages MATCH: what was said at the table that the seat may
+ * read. */
+int messages_cmd_main(int argc, char **argv);
+
 /* pbem watch MATCH [--interval SECONDS]: prints events as they come. */
 int watch_cmd_main(int argc, char **argv);
 

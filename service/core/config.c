@@ -160,6 +160,11 @@ static const row table[CONFIG_VARS] = {
                             "hours",
                             .meaning = "how often a seat may be nudged (0: "
                                        "at any time)"},
+    [CONFIG_MESSAGES_PER_HOUR] = {"PBEM_MESSAGES_PER_HOUR", KIND_WHOLE, "60", 1,
+                                  100000, "messages",
+                                  .meaning = "how many messages a seat may "
+                                             "write at a match's table in "
+                                             "an hour"},
     [CONFIG_NOTIFY] = {"PBEM_NOTIFY", KIND_FLAG, "1",
                        .meaning = "0 runs no outbox worker in this "
                                   "process"},

@@ -1,10 +1,13 @@
 /* match_routes.c */
 #include "http/match_routes.h"
 
+#include <stdlib.h>
+
 #include "notify/webhooks.h"
 #include "play/decisions.h"
 #include "play/invitations.h"
 #include "play/matches.h"
+#include "play/messages.h"
 #include "play/nudge.h"
 #include "play/replay_views.h"
 #include "play/verify_cache.h"
@@ -85,6 +88,67 @@ void match_routes_nudge(const route_call *call, answer *out)
     apierr err;
     json_t *result = nudge_send(call->who, call->params->match_id, &err);
     answer_result(out, 202, result, &err);
+}
+
+/* A seat reads what it may; anyone a finished match's public messages. */
+void match_routes_messages(const route_call *call, answer *out)
+{
+    apierr err;
+    bool bad = false;
+    long long after = route_query_number(call, "after", 0, &bad);
+    long long limit =
+        route_query_number(call, "limit", MESSAGES_PAGE_MAX, &bad);
+    if (bad || limit < 1 || limit > MESSAGES_PAGE_MAX) {
+        answer_error(out, 400, "bad_query",
+                     "after must be a number >= 0 and limit 1 to 200");
+        return;
+    }
+    json_t *page = messages_read(call->who, call->params->match_id, after,
+                                 (int)limit, &err);
+    answer_result(out, 200, page, &err);
+}
+
+void match_routes_say(const route_call *call, answer *out)
+{
+    apierr err;
+    json_t *result =
+        messages_post(call->who, call->params->match_id, call->request, &err);
+    answer_result(out, 201, result, &err);
+}
+
+/* The seat of mutes/{seat}, or -1 after answering 404. */
+static int mute_seat(const route_call *call, answer *out)
+{
+    const char *text = call->params->id;
+    char *end = NULL;
+    long seat = text != NULL ? strtol(text, &end, 10) : -1;
+    if (text == NULL || *text == '\0' || *end != '\0' || seat < 0 ||
+        seat > 1000) {
+        answer_error(out, 404, "no_such_seat", "seats are numbers from 0");
+        return -1;
+    }
+    return (int)seat;
+}
+
+static void mute(const route_call *call, answer *out, bool muted)
+{
+    int seat = mute_seat(call, out);
+    if (seat < 0)
+        return;
+    apierr err;
+    json_t *result =
+        messages_mute(call->who, call->params->match_id, seat, muted, &err);
+    answer_result(out, 200, result, &err);
+}
+
+void match_routes_mute(const route_call *call, answer *out)
+{
+    mute(call, out, true);
+}
+
+void match_routes_unmute(const route_call *call, answer *out)
+{
+    mute(call, out, false);
 }
 
 /* Anyone may look; a signed request also shows the caller's own sealed

@@ -163,6 +163,16 @@ static const route table[] = {
     /* A replayed nudge meets the rate limit. */
     ROUTE("POST", "/v1/matches/{id}/nudge", PLAYER, RETRY_NONE, BODY_ANY,
           "use POST", match_routes_nudge),
+    /* Spectators read a finished match's public messages unsigned. */
+    ROUTE("GET", "/v1/matches/{id}/messages", PLAYER_IF_SIGNED, RETRY_NONE,
+          BODY_ANY, "use GET or POST", match_routes_messages),
+    ROUTE("POST", "/v1/matches/{id}/messages", PLAYER, RETRY_ON_FAILURE,
+          BODY_JSON, "use GET or POST", match_routes_say),
+    /* Muting twice leaves the player muted: harmless to repeat. */
+    ROUTE("PUT", "/v1/matches/{id}/mutes/{seat}", PLAYER, RETRY_NONE,
+          BODY_ANY, "use PUT or DELETE", match_routes_mute),
+    ROUTE("DELETE", "/v1/matches/{id}/mutes/{seat}", PLAYER, RETRY_NONE,
+          BODY_ANY, "use PUT or DELETE", match_routes_unmute),
     ROUTE("GET", "/v1/matches/{id}/decisions/{decision}", PLAYER_IF_SIGNED,
           RETRY_NONE, BODY_ANY, "use GET on a decision",
           match_routes_decision),

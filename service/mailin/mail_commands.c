@@ -16,6 +16,7 @@
 #include "core/log.h"
 #include "mailin/mail_join.h"
 #include "mailin/mail_moves.h"
+#include "mailin/mail_say.h"
 #include "mailin/mail_show.h"
 #include "notify/notify_settings.h"
 #include "play/invitations.h"
@@ -204,8 +205,9 @@ static bool not_a_move(runner *r, command *c)
     (void)c;
     fprintf(r->out, "Not a move: this line is neither a command nor a move "
                     "of this game, so it was left alone. Write one move per "
-                    "line as your moves below show them, or \"help\" for "
-                    "the commands.\n");
+                    "line as your moves below show them, \"say\" and your "
+                    "words to write to the other players (\"say to NAME\" "
+                    "to one of them), or \"help\" for the commands.\n");
     r->run->refused = true;
     return false;
 }
@@ -323,6 +325,32 @@ static bool run_help(runner *r, command *c)
 {
     (void)c;
     mail_commands_help(r->out);
+    return true;
+}
+
+/* ---- talk at the table ------------------------------------------------ */
+
+static json_t *call_say(runner *r, command *c, apierr *err)
+{
+    return mail_say_post(&c->who, r->ctx->match_id, c->line, err);
+}
+
+static bool run_say(runner *r, command *c)
+{
+    if (!need_player(r) || !need_match(r))
+        return false;
+    apierr err;
+    json_t *via = json_deep_copy(r->ctx->via);
+    json_object_set_new(via, "line", json_integer(c->number));
+    c->who.signature = via;
+    json_t *answer = once(r, c, call_say, &err);
+    json_decref(via);
+    c->who.signature = NULL;
+    if (answer == NULL)
+        return refuse(r, &err);
+    mail_say_tell(r->out, answer);
+    json_decref(answer);
+    r->run->changed = true;
     return true;
 }
 
@@ -698,6 +726,7 @@ static const verb verbs[] = {
     {"nudge", run_nudge},     {"settings", run_settings},
     {"join", run_join},       {"new", run_new},
     {"invite", run_invite},
+    {"say", run_say},
 };
 
 static int split_words(char *line, char **words)
@@ -755,7 +784,7 @@ static bool reads_as_join(const char *line)
 
 static bool run_line(runner *r, command *c)
 {
-    fprintf(r->out, "> %s\n", c->line);
+    fprintf(r->out, "> %.*s\n", mail_say_first_line(c->line), c->line);
     make_caller(r, c);
     char *copy = strdup(c->line);
     c->word_count = split_words(copy, c->words);
@@ -798,7 +827,7 @@ bool mail_commands_run(const mail_context *ctx, const char *text, FILE *out,
     *run = (mail_run){.match_id = 0};
     runner r = {
         .ctx = ctx, .player_id = ctx->player_id, .out = out, .run = run};
-    char *copy = strdup(text ? text : "");
+    char *copy = mail_say_paragraphs(text ? text : "");
     char *save = NULL;
     int number = 0;
     int skipped = 0;
@@ -859,6 +888,8 @@ void mail_commands_help(FILE *out)
           "  rules [GAME]     a game's rules in short, with its moves\n"
           "  vacation 2026-12-24 2027-01-02, or vacation off\n"
           "  nudge            remind the players the match waits for\n"
+          "  say TEXT         write to everyone at the table; say to NAME\n"
+          "                   TEXT writes to that player alone\n"
           "  settings digest on|off, settings email on|off,\n"
           "    settings quiet 22:00-07:00|off, settings zone Europe/Paris,\n"
           "    settings reminders 24,72|off\n"

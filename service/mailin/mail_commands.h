@@ -11,6 +11,9 @@
  *   help             this list
  *   vacation FROM UNTIL | vacation off
  *   nudge            remind the seats the match waits for
+ *   say TEXT         a message to everyone at the table; "say to NAME
+ *                    TEXT" to that player alone; the whole paragraph is
+ *                    the message (mail_say.h)
  *   settings digest on|off, settings email on|off,
  *   settings quiet HH:MM-HH:MM|off, settings zone Area/City,
  *   settings reminders H,H…|off

@@ -26,6 +26,7 @@
 #include "mailin/mail_show.h"
 #include "notify/mail_answers.h"
 #include "notify/mail_failures.h"
+#include "notify/table_talk.h"
 #include "play/players.h"
 #include "store/bytea.h"
 #include "store/db.h"
@@ -408,6 +409,17 @@ static bool run_and_answer(PGconn *conn, const mail_message *message,
     long long player_id = run.player_id ? run.player_id : sender->player_id;
     if (ok && run.match_id != 0 && player_id > 0) {
         caller who = {.player_id = player_id};
+        /* What was said at the table since the player's last mail. */
+        long long through = 0;
+        apierr talk_err;
+        char *talk = table_talk_unmailed(conn, run.match_id, player_id,
+                                         &through, &talk_err);
+        if (talk != NULL && talk[0] != '\0') {
+            fputs(talk, out);
+            table_talk_mailed(conn, run.match_id, player_id, through,
+                              &talk_err);
+        }
+        free(talk);
         fputs("--\n", out);
         apierr show_err;
         if (!mail_show_match(out, &who, run.match_id, &show_err) &&

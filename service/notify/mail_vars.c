@@ -222,6 +222,7 @@ void mail_vars_fill(mail_vars *v, const char *notification_id,
     const char *because =
         json_string_value(json_object_get(deadline, "reason"));
     const char *admin_reason = json_string_value(json_object_get(p, "reason"));
+    const char *talk = json_string_value(json_object_get(p, "table_talk"));
     const templates_var list[] = {
         {"player", player_name},
         {"match", match},
@@ -249,6 +250,8 @@ void mail_vars_fill(mail_vars *v, const char *notification_id,
         {"answer_hint", v->answer_hint},
         {"replay_link", v->replay},
         {"rules_link", v->rules},
+        /* notify.c adds a seat's unmailed messages (table_talk.h). */
+        {"table_talk", talk ? talk : ""},
     };
     _Static_assert(sizeof list / sizeof list[0] == MAIL_VARS_MAX,
                    "MAIL_VARS_MAX is the number of template variables");

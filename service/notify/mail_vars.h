@@ -16,7 +16,7 @@
 
 #include "notify/templates.h"
 
-#define MAIL_VARS_MAX 28
+#define MAIL_VARS_MAX 29
 
 typedef struct mail_vars {
     templates_var list[MAIL_VARS_MAX]; /* what templates_render_* take */

@@ -22,6 +22,7 @@
 #include "notify/mail_thread.h"
 #include "notify/notify_digest.h"
 #include "notify/notify_outbox.h"
+#include "notify/table_talk.h"
 #include "notify/webhooks.h"
 
 #define WAIT_MIN_MS 20
@@ -177,7 +178,15 @@ static bool prepare_mail(notify_worker *w, PGconn *conn, job *j,
     /* Every mail about the match to this seat is one conversation. */
     mail_thread thread = {0};
     bool threaded = false;
+    long long talk_through = 0;
     if (json_is_integer(seat)) {
+        /* The messages at the table ride along (no mail of their own). */
+        apierr talk_err;
+        char *talk = table_talk_unmailed(conn, j->match_id, j->player_id,
+                                         &talk_through, &talk_err);
+        if (talk != NULL && talk[0] != '\0')
+            json_object_set_new(payload, "table_talk", json_string(talk));
+        free(talk);
         mail_reply_address(REPLY_TOKEN_SEAT, j->player_id, j->match_id,
                            (int)json_integer_value(seat), reply_to);
         threaded = mail_thread_load(conn, j->match_id,
@@ -204,6 +213,14 @@ static bool prepare_mail(notify_worker *w, PGconn *conn, job *j,
         delivery_finish(&j->delivery, "failed", false, 0, why);
         return true;
     }
+    /* Marked as the mail is written: a message is in one mail, not in
+     * every retry of a later one too. */
+    apierr mark_err;
+    if (!table_talk_mailed(conn, j->match_id, j->player_id, talk_through,
+                           &mark_err))
+        log_warn("match m_%lld: the messages mailed to player %lld were not "
+                 "marked: %s",
+                 j->match_id, j->player_id, mark_err.message);
     return delivery_prepare_mail(&j->delivery, address, j->body, &j->upload,
                                  &j->headers, w->config.timeout_seconds);
 }

@@ -7,6 +7,7 @@
 
 #include "play/event_log.h"
 #include "play/matchstate.h"
+#include "play/messages.h"
 #include "store/db.h"
 #include "store/events.h"
 #include "store/matches.h"
@@ -113,11 +114,18 @@ json_t *replay_views_at(long long match_id, long long seq, apierr *err)
         json_decref(public_view);
         goto done;
     }
-    answer = json_pack("{s:s,s:I,s:I,s:O,s:o,s:o}", "match_id", ref, "seq",
-                       (json_int_t)seq, "head_seq",
+    /* The talk to everyone at this step; private talk never. */
+    json_t *talk = messages_public_at(conn, &match, seq, err);
+    if (talk == NULL) {
+        json_decref(views);
+        json_decref(public_view);
+        goto done;
+    }
+    answer = json_pack("{s:s,s:I,s:I,s:O,s:o,s:o,s:o}", "match_id", ref,
+                       "seq", (json_int_t)seq, "head_seq",
                        (json_int_t)match.head_seq, "event",
                        event ? event : json_null(), "views", views, "public",
-                       public_view);
+                       public_view, "messages", talk);
 done:
     if (state != NULL)
         engine->destroy(state);

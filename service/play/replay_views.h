@@ -12,7 +12,8 @@
 
 /* {"match_id", "seq", "head_seq", "event" (as GET …/events has it; null at
  * 0), "views": [{"seat", "name", "view", "text"}], "public"} right after
- * event seq; view, text and public are null before the match started.
+ * event seq; view, text and public are null before the match started;
+ * "messages": the talk to everyone written at that step (messages.h).
  * 404 "no_such_match", 404 "no_such_event" for seq outside 0..head, 409
  * "match_not_over" while the match is not finished. */
 json_t *replay_views_at(long long match_id, long long seq, apierr *err);

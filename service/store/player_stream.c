@@ -61,6 +61,38 @@ PGresult *store_player_stream_after(PGconn *conn, long long player_id,
         p.count, p.values, PGRES_TUPLES_OK, err);
 }
 
+bool store_player_stream_push(PGconn *conn, const long long *player_ids,
+                              int count, long long match_id, long long seq,
+                              const char *reason, const char *payload,
+                              apierr *err)
+{
+    if (count == 0)
+        return true;
+    char *ids = db_params_int_array(player_ids, count);
+    db_params p = {0};
+    db_params_text(&p, ids);
+    db_params_int(&p, match_id);
+    db_params_int(&p, seq);
+    db_params_text(&p, reason);
+    db_params_text(&p, payload);
+    bool ok = db_command(
+        conn,
+        "WITH locked AS ("
+        "  SELECT player_id FROM player_stream_heads"
+        "   WHERE player_id = ANY($1::bigint[])"
+        "   ORDER BY player_id FOR UPDATE),"
+        " bumped AS ("
+        "  UPDATE player_stream_heads h SET last_id = h.last_id + 1"
+        "    FROM locked l WHERE h.player_id = l.player_id"
+        "  RETURNING h.player_id, h.last_id)"
+        " INSERT INTO player_stream (player_id, stream_id, match_id, seq,"
+        "                            reason, payload)"
+        " SELECT player_id, last_id, $2, $3, $4, $5::jsonb FROM bumped",
+        p.count, p.values, err);
+    free(ids);
+    return ok;
+}
+
 int store_player_stream_prune(PGconn *conn, int keep_hours, int limit,
                               apierr *err)
 {

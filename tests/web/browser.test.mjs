@@ -379,6 +379,31 @@ await t.test('a refused move shows the rule\'s sentence from the API', async () 
   await w.page.click('.typed-move summary');
 });
 
+await t.test('table talk: Bob writes to Alice alone, she reads it as text as it comes, and what she is typing stays', async () => {
+  await alice.page.waitForSelector('#chat-form');
+  await bob.page.waitForSelector('#chat-form');
+  await alice.page.type('#chat-text', 'half a thought');
+  await bob.page.select('#chat-to', '0');
+  await bob.page.type('#chat-text', 'Alice, <b>only</b> for you');
+  await bob.page.click('#chat-send');
+  await bob.page.waitForFunction(() => document.getElementById('chat-text').value === '');
+  await alice.page.waitForFunction(() => document.getElementById('chat-list').textContent.includes('<b>only</b> for you'));
+  const seen = await alice.page.$eval('#chat-list', (l) => ({ text: l.textContent, bold: l.querySelector('b') !== null }));
+  assert(!seen.bold && /to you alone/.test(seen.text), `Alice's chat: ${seen.text}`);
+  const typed = await alice.page.$eval('#chat-text', (e) => e.value);
+  assert(typed === 'half a thought', `what Alice was typing became "${typed}"`);
+  await expectNoAxe(alice, 'the match page with its table talk');
+  await expectNoAxe(bob, 'the table talk at phone width');
+  // Alice mutes Bob: his words go, and come back when she unmutes him.
+  await alice.page.click('#chat-list li[data-from="1"] button.mute');
+  await alice.page.waitForSelector('#chat-unmute');
+  assert(await alice.page.$('#chat-list li[data-from="1"]') === null, 'a muted player\'s message still shows');
+  await expectNoAxe(alice, 'the table talk with a player muted');
+  await alice.page.click('#chat-unmute');
+  await alice.page.waitForFunction(() => document.querySelector('#chat-list li[data-from="1"]') !== null);
+  await alice.page.$eval('#chat-text', (e) => { e.value = ''; });
+});
+
 await t.test('a move made with the keyboard alone: Tab to a piece, Space, Tab to its move and to confirm, Enter', async () => {
   const w = (await hasMoves(alice)) ? alice : bob;
   const before = await seqOf(w);

@@ -9,6 +9,7 @@ import { movesPanel, newChoice } from '../moves.js';
 import { logItem, logText } from '../log.js';
 import { keep, restore } from '../keep.js';
 import { rememberMatch } from './start.js';
+import { chatPanel } from './chat.js';
 
 // A match that moved a moment ago is likely to move again soon: it is
 // asked every second then, every five seconds once it has been quiet for a
@@ -317,6 +318,7 @@ export async function matchPage(main, app, id) {
   await load();
   await poll();
   drawLog();
+  chatPanel(main, app, id, () => ({ match, mine }));
   let timer = null;
   let stopped = false;
   // A page left open for a while: its key may have been revoked from
