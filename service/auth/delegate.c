@@ -140,6 +140,12 @@ bool auth_delegate(const httpsig_request *req, int64_t now, unsigned scope,
     return true;
 }
 
+bool auth_delegate_allows(const store_grant *grant, unsigned scope,
+                          long long match_id, long long now, apierr *err)
+{
+    return grant_allows(grant, scope, match_id, now, err);
+}
+
 json_t *auth_delegate_json(const caller *who)
 {
     if (who == NULL || who->delegate_id == 0)

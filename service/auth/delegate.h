@@ -15,6 +15,7 @@
 #include "auth/caller.h"
 #include "core/apierr.h"
 #include "ledger/httpsig.h"
+#include "store/delegate_grants.h"
 
 /* The header naming the player, lower-case as signatures cover it. */
 #define AUTH_ON_BEHALF_OF "pbem-on-behalf-of"
@@ -35,6 +36,12 @@
  * sentence names which). */
 bool auth_delegate(const httpsig_request *req, int64_t now, unsigned scope,
                    long long match_id, caller *who, apierr *err);
+
+/* Whether grant (of store/delegate_grants.h) allows scope in match_id at
+ * now; false with err filled (403) saying why not: revoked, expired, out
+ * of scope or of its matches. Chat links are grants too (chat_user.h). */
+bool auth_delegate_allows(const store_grant *grant, unsigned scope,
+                          long long match_id, long long now, apierr *err);
 
 /* What the events a delegated request makes record of it, {"player",
  * "key_id", "grant"} (new reference), or NULL when who signed for
