@@ -139,7 +139,18 @@ json_t *chat_slack_message(const char *title, const char *text)
                                                 "mrkdwn", "text", section));
         free(section);
     }
-    char *fallback = chat_fit(text, CHAT_SLACK_TEXT_MAX);
+    /* The fallback is mrkdwn too: escaped, so a name cannot mention. */
+    char *escaped = NULL;
+    size_t escaped_len = 0;
+    FILE *out = open_memstream(&escaped, &escaped_len);
+    if (out == NULL)
+        abort();
+    size_t kept = piece(text, CHAT_SLACK_TEXT_MAX - 1);
+    put_escaped(out, text, kept);
+    if (text[kept] != '\0')
+        fputs("\xe2\x80\xa6", out);
+    fclose(out);
+    char *fallback = escaped;
     json_t *message = json_pack("{s:s,s:s,s:o}", "response_type", "ephemeral",
                                 "text", fallback, "blocks", blocks);
     free(fallback);

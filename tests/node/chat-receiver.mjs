@@ -33,7 +33,7 @@ const only = (object, allowed, problems) => {
 };
 
 function checkSlack(body, problems) {
-  only(body, ['text', 'blocks', 'unfurl_links', 'unfurl_media', 'mrkdwn'], problems);
+  only(body, ['text', 'blocks', 'unfurl_links', 'unfurl_media', 'mrkdwn', 'response_type'], problems);
   if (typeof body.text !== 'string' || body.text.length === 0) {
     problems.push('text must be a non-empty string');
     return;
