@@ -38,6 +38,7 @@ static const pbem_command player_commands[] = {
     {"view", view_cmd_main, "what your seat sees, and your moves"},
     {"move", move_cmd_main, "make a move (or a sealed choice)"},
     {"watch", watch_cmd_main, "print a match's events as they come"},
+    {"chat-link", chat_link_cmd_main, "a code that links your Discord or Slack account"},
 };
 
 static const pbem_command commands[] = {

@@ -31,6 +31,9 @@ int view_cmd_main(int argc, char **argv);
 /* pbem move MATCH TEXT: plays TEXT at the remembered seq. */
 int move_cmd_main(int argc, char **argv);
 
+/* pbem chat-link: a one-time code linking a Discord or Slack account. */
+int chat_link_cmd_main(int argc, char **argv);
+
 /* pbem watch MATCH [--interval SECONDS]: prints events as they come. */
 int watch_cmd_main(int argc, char **argv);
 
