@@ -26,15 +26,10 @@ bool auth_chat_user(const char *key_id, unsigned scope, long long match_id,
                           "this chat account is not linked to a player yet: "
                           "get a code on the page (or with pbem chat-link) "
                           "and type /pbem link CODE");
-    long long now = clock_now();
-    const store_grant *granted = NULL;
-    for (int i = 0; i < count && granted == NULL; i++) {
-        apierr ignored;
-        if (auth_delegate_allows(&grants[i], scope, match_id, now, &ignored))
-            granted = &grants[i];
-    }
+    const store_grant *granted =
+        auth_delegate_pick(grants, count, scope, match_id, clock_now(), err);
     if (granted == NULL)
-        return auth_delegate_allows(&grants[0], scope, match_id, now, err);
+        return false;
     who->player_id = granted->player_id;
     who->delegate_id = granted->delegate_id;
     snprintf(who->key_id, sizeof who->key_id, "%s", key_id);

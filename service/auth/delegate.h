@@ -37,11 +37,13 @@
 bool auth_delegate(const httpsig_request *req, int64_t now, unsigned scope,
                    long long match_id, caller *who, apierr *err);
 
-/* Whether grant (of store/delegate_grants.h) allows scope in match_id at
- * now; false with err filled (403) saying why not: revoked, expired, out
+/* The first of grants (count > 0, newest first, of store/
+ * delegate_grants.h) that allows scope in match_id at now, or NULL with
+ * err filled (403) saying why the newest does not: revoked, expired, out
  * of scope or of its matches. Chat links are grants too (chat_user.h). */
-bool auth_delegate_allows(const store_grant *grant, unsigned scope,
-                          long long match_id, long long now, apierr *err);
+const store_grant *auth_delegate_pick(const store_grant *grants, int count,
+                                      unsigned scope, long long match_id,
+                                      long long now, apierr *err);
 
 /* What the events a delegated request makes record of it, {"player",
  * "key_id", "grant"} (new reference), or NULL when who signed for

@@ -142,24 +142,6 @@ static char *arguments(const char *verb, const json_t *options)
     return args;
 }
 
-static json_t *run_command(const chat_user *user, const char *verb,
-                           const char *args, apierr *err)
-{
-    chat_reply reply;
-    if (!chat_door_run(user, verb, args, &reply)) {
-        chat_door_reply_free(&reply);
-        apierr_set(err, 503, "try_later",
-                   "the database failed; try the command again");
-        return NULL;
-    }
-    char title[64];
-    snprintf(title, sizeof title, "/pbem %s%s%s", verb,
-             reply.match[0] ? " " : "", reply.match);
-    json_t *answer = chat_discord_message(title, reply.text);
-    chat_door_reply_free(&reply);
-    return answer;
-}
-
 static json_t *autocomplete(const chat_user *user, const json_t *options)
 {
     char match[32], typed[CHOICE_CHARS + 1];
@@ -209,7 +191,8 @@ json_t *chat_discord_answer(const char *body, size_t body_len, apierr *err)
         /* "pbem:view:m_12", from a turn notice (chat_formats.h). */
         const char *id = str(data, "custom_id");
         if (id != NULL && strncmp(id, "pbem:view:", 10) == 0)
-            answer = run_command(&user, "view", id + 10, err);
+            answer = chat_door_answer(&user, "view", id + 10,
+                                      chat_discord_message, err);
         else
             answer = chat_discord_message("pbem", "That button is not one "
                                                   "of pbem's.");
@@ -229,7 +212,7 @@ json_t *chat_discord_answer(const char *body, size_t body_len, apierr *err)
         goto done;
     }
     char *args = arguments(verb, options);
-    answer = run_command(&user, verb, args, err);
+    answer = chat_door_answer(&user, verb, args, chat_discord_message, err);
     free(args);
 done:
     json_decref(interaction);

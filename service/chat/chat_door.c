@@ -538,6 +538,25 @@ bool chat_door_run(const chat_user *user, const char *verb_name,
     return true;
 }
 
+json_t *chat_door_answer(const chat_user *user, const char *verb,
+                         const char *args, chat_door_format *format,
+                         apierr *err)
+{
+    chat_reply reply;
+    if (!chat_door_run(user, verb, args, &reply)) {
+        chat_door_reply_free(&reply);
+        apierr_set(err, 503, "try_later",
+                   "the database failed; try the command again");
+        return NULL;
+    }
+    char title[64];
+    snprintf(title, sizeof title, "/pbem %.20s%s%s", verb,
+             reply.match[0] ? " " : "", reply.match);
+    json_t *answer = format(title, reply.text);
+    chat_door_reply_free(&reply);
+    return answer;
+}
+
 json_t *chat_door_moves(const chat_user *user, const char *match_ref,
                         const char *typed, int max)
 {

@@ -26,6 +26,8 @@
 #include <jansson.h>
 #include <stdbool.h>
 
+#include "core/apierr.h"
+
 /* Who is asking, as the platform's signed request says. */
 typedef struct chat_user {
     const char *platform; /* "discord" or "slack" */
@@ -53,6 +55,17 @@ bool chat_door_run(const chat_user *user, const char *verb, const char *args,
                    chat_reply *reply);
 
 void chat_door_reply_free(chat_reply *reply);
+
+/* How a platform writes an answer: its title and plain text as a new
+ * JSON reference (chat_discord_message, chat_slack_message). */
+typedef json_t *chat_door_format(const char *title, const char *text);
+
+/* Runs the command as chat_door_run does and writes the reply with
+ * format, titled "/pbem VERB [MATCH]": a new reference, or NULL with err
+ * (503 "try_later") when the database failed. */
+json_t *chat_door_answer(const chat_user *user, const char *verb,
+                         const char *args, chat_door_format *format,
+                         apierr *err);
 
 /* The moves user's seat may make now in match_ref's match (NULL or "":
  * the one chat_door_run would choose) whose text starts with typed (any

@@ -169,24 +169,6 @@ static bool user_of(chat_user *user, const char *team, const char *id,
     return true;
 }
 
-static json_t *run(const chat_user *user, const char *verb, const char *args,
-                   apierr *err)
-{
-    chat_reply reply;
-    if (!chat_door_run(user, verb, args, &reply)) {
-        chat_door_reply_free(&reply);
-        apierr_set(err, 503, "try_later",
-                   "the database failed; try the command again");
-        return NULL;
-    }
-    char title[64];
-    snprintf(title, sizeof title, "/pbem %s%s%s", verb,
-             reply.match[0] ? " " : "", reply.match);
-    json_t *message = chat_slack_message(title, reply.text);
-    chat_door_reply_free(&reply);
-    return message;
-}
-
 json_t *chat_slack_command(const char *body, size_t body_len, apierr *err)
 {
     char *team = form_value(body, body_len, "team_id");
@@ -214,7 +196,8 @@ json_t *chat_slack_command(const char *body, size_t body_len, apierr *err)
     at += n;
     while (isspace((unsigned char)*at))
         at++;
-    answer = run(&user, verb[0] ? verb : "help", at, err);
+    answer = chat_door_answer(&user, verb[0] ? verb : "help", at,
+                              chat_slack_message, err);
 done:
     free(team);
     free(id);
@@ -295,7 +278,8 @@ json_t *chat_slack_click(const char *body, size_t body_len, apierr *err)
                    "the click's response_url is not Slack's");
         goto done;
     }
-    json_t *message = run(&user, "view", value, err);
+    json_t *message =
+        chat_door_answer(&user, "view", value, chat_slack_message, err);
     if (message == NULL)
         goto done;
     post_response(url, message);

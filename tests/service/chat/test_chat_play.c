@@ -401,17 +401,6 @@ static void expect_moves_recorded(const e2e_table *t, int *from_discord,
     json_decref(events);
 }
 
-static void admin_key(e2e_player *admin)
-{
-    memset(admin, 0, sizeof *admin);
-    client_new_key(&admin->key);
-    snprintf(admin->key.key_id, sizeof admin->key.key_id, "admin");
-    char b64[64];
-    sodium_bin2base64(b64, sizeof b64, admin->key.public_key, 32,
-                      sodium_base64_VARIANT_ORIGINAL);
-    setenv("PBEM_ADMIN_KEY", b64, 1);
-}
-
 static void expect_export_verifies(const e2e_table *t, const e2e_player *admin)
 {
     char path[96];
@@ -488,7 +477,7 @@ Test(chat_play, two_linked_chat_users_play_a_whole_match, .timeout = 240)
     chat_env();
     notify_server_env();
     e2e_player admin;
-    admin_key(&admin);
+    e2e_admin_key(&admin);
     e2e_table t;
     e2e_sit_down(&t, "antiquity_quest", 2, NULL);
     receiver discord_channel, slack_channel;
