@@ -349,6 +349,18 @@ static bool run_move(const chat_user *user, const char *args, chat_reply *reply)
                    "them");
         return refused(reply, &err);
     }
+    /* Only a move: the mail door's other commands (settings, vacation,
+     * invite, chat…) are the player's own, beyond what a link allows;
+     * "end" is a move where the game has one. */
+    char word[16];
+    first_word(args, word, sizeof word);
+    if (strcasecmp(word, "end") != 0 && mail_commands_is_door_word(word)) {
+        apierr_set(&err, 400, "bad_command",
+                   "\"%s\" is a command, not a move: /pbem help lists the "
+                   "commands a chat can run",
+                   word);
+        return refused(reply, &err);
+    }
     char key[160];
     snprintf(key, sizeof key, "%s:%s", user->platform, user->interaction);
     json_t *via = via_of(user, who.delegate_id);

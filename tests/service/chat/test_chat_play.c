@@ -326,6 +326,12 @@ Test(chat_play, a_code_links_a_chat_user_once_and_unlinked_users_are_told,
     text = discord_say(&t.server, &ada, "matches", json_array());
     expect_has(text, t.match);
     free(text);
+    /* A move, and only a move: the mail door's other commands are the
+     * player's own, not a link's. */
+    options = json_pack("[o]", option("move", "settings email off", false));
+    text = discord_say(&t.server, &ada, "move", options);
+    expect_has(text, "Refused: \"settings\" is a command, not a move");
+    free(text);
     r = e2e_call(&t.server, "DELETE", path, NULL, &t.players[0]);
     cr_expect_lt(r.status, 300, "%ld %s", r.status, r.body);
     e2e_response_free(&r);
