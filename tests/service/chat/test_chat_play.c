@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../../support/notify_scene.h"
 #include "ledger/export_check.h"
@@ -42,6 +43,18 @@ static const char *next_id(void)
     static int n;
     static char id[32];
     snprintf(id, sizeof id, "1186%015d", ++n + (int)(time(NULL) % 100000));
+    return id;
+}
+
+/* A chat user id of this test's own: the tests share a database, and a
+ * chat user linked in one must not act in another. prefix "" gives a
+ * Discord snowflake's digits, "U" a Slack user id. */
+static const char *fresh_user(const char *prefix)
+{
+    static char ids[8][32];
+    static int n;
+    char *id = ids[n % 8];
+    snprintf(id, 32, "%s%d%04d", prefix, (int)getpid(), ++n);
     return id;
 }
 
@@ -288,7 +301,7 @@ Test(chat_play, a_code_links_a_chat_user_once_and_unlinked_users_are_told,
     chat_env();
     e2e_table t;
     e2e_sit_down(&t, "antiquity_quest", 2, NULL);
-    discord_user ada = {"80351110224678912", "ada"};
+    discord_user ada = {fresh_user(""), "ada"};
     /* Not linked yet: told how, privately. */
     char *text = discord_say(&t.server, &ada, "view", json_array());
     expect_has(text, "not linked");
@@ -306,7 +319,7 @@ Test(chat_play, a_code_links_a_chat_user_once_and_unlinked_users_are_told,
     expect_has(text, t.players[0].id);
     free(text);
     /* The code works once: another user cannot take it again. */
-    discord_user eve = {"80351110224678913", "eve"};
+    discord_user eve = {fresh_user(""), "eve"};
     options = json_pack("[o]", option("code", code, false));
     text = discord_say(&t.server, &eve, "link", options);
     expect_has(text, "Refused: no such code");
@@ -317,8 +330,10 @@ Test(chat_play, a_code_links_a_chat_user_once_and_unlinked_users_are_told,
     cr_assert_eq(r.status, 200);
     const json_t *grant =
         json_array_get(json_object_get(r.json, "delegates"), 0);
+    char key_id[48];
+    snprintf(key_id, sizeof key_id, "discord:%s", ada.id);
     cr_expect_str_eq(json_string_value(json_object_get(grant, "key_id")),
-                     "discord:80351110224678912");
+                     key_id);
     char path[96];
     snprintf(path, sizeof path, "/v1/players/me/delegates/%s",
              json_string_value(json_object_get(grant, "delegate_id")));
@@ -373,9 +388,10 @@ static json_t *discord_choices(const e2e_table *t, const discord_user *u,
     return values;
 }
 
-/* Counts the moves made from each chat, checking what they record. */
-static void expect_moves_recorded(const e2e_table *t, int *from_discord,
-                                  int *from_slack)
+/* Counts the moves made from each chat, checking what they record and
+ * that no chat user's id (ids) is in the public log. */
+static void expect_moves_recorded(const e2e_table *t, const char *const ids[2],
+                                  int *from_discord, int *from_slack)
 {
     json_t *events = e2e_all_events(t);
     size_t i;
@@ -397,8 +413,7 @@ static void expect_moves_recorded(const e2e_table *t, int *from_discord,
                     "d_", 2) == 0);
         cr_expect_not_null(json_object_get(request, "command"));
         char *text = json_dumps(event, JSON_COMPACT);
-        cr_expect(strstr(text, "80351110224678912") == NULL &&
-                      strstr(text, "U2CERLKJA") == NULL,
+        cr_expect(strstr(text, ids[0]) == NULL && strstr(text, ids[1]) == NULL,
                   "a chat user's id in the public log: %s", text);
         free(text);
         *from_discord += strcmp(via, "discord") == 0;
@@ -492,8 +507,8 @@ Test(chat_play, two_linked_chat_users_play_a_whole_match, .timeout = 240)
     /* Hands seen in private views: their first line of cards, 2 or more. */
     char *hands[64];
     int hand_count = 0;
-    discord_user ada = {"80351110224678912", "Ada"};
-    const char *bob = "U2CERLKJA";
+    discord_user ada = {fresh_user(""), "Ada"};
+    const char *bob = fresh_user("U");
     char *code = link_code(&t.server, &t.players[0]);
     char *text = discord_say(&t.server, &ada, "link",
                              json_pack("[o]", option("code", code, false)));
@@ -566,7 +581,8 @@ Test(chat_play, two_linked_chat_users_play_a_whole_match, .timeout = 240)
     }
     cr_assert_lt(moves, 1000, "the match did not end");
     int from_discord, from_slack;
-    expect_moves_recorded(&t, &from_discord, &from_slack);
+    const char *ids[2] = {ada.id, bob};
+    expect_moves_recorded(&t, ids, &from_discord, &from_slack);
     cr_expect_gt(from_discord, 0);
     cr_expect_gt(from_slack, 0);
     cr_expect_eq(from_discord + from_slack, moves, "%d + %d of %d moves",
@@ -595,7 +611,7 @@ Test(chat_play, a_slack_click_on_view_my_hand_answers_only_the_clicker,
     e2e_table t;
     e2e_sit_down(&t, "antiquity_quest", 2, NULL);
     unsetenv("PBEM_SLACK_RESPONSE_URL");
-    const char *bob = "U2CERLKJA";
+    const char *bob = fresh_user("U");
     char *code = link_code(&t.server, &t.players[1]);
     char line[64];
     snprintf(line, sizeof line, "link %s", code);
@@ -645,4 +661,103 @@ Test(chat_play, a_slack_click_on_view_my_hand_answers_only_the_clicker,
     json_decref(lines);
     e2e_stop(&t.server);
     receiver_stop(&slack);
+}
+
+/* Links u's Discord account to player with a fresh code. */
+static void discord_link(const e2e_server *s, const discord_user *u,
+                         const e2e_player *player)
+{
+    char *code = link_code(s, player);
+    char *text = discord_say(s, u, "link",
+                             json_pack("[o]", option("code", code, false)));
+    expect_has(text, "Linked");
+    free(text);
+    free(code);
+}
+
+Test(chat_play, a_match_is_started_and_joined_from_the_chats, .timeout = 60)
+{
+    chat_env();
+    e2e_server s = {0};
+    e2e_start(&s);
+    e2e_player ann, ben;
+    e2e_register(&s, "Ann", &ann);
+    e2e_register(&s, "Ben", &ben);
+    discord_user ada = {fresh_user(""), "Ada"};
+    const char *bob = fresh_user("U");
+    discord_link(&s, &ada, &ann);
+    char *code = link_code(&s, &ben);
+    char line[96];
+    snprintf(line, sizeof line, "link %s", code);
+    free(slack_say(&s, bob, line));
+    free(code);
+    char *text = discord_say(&s, &ada, "new",
+                             json_pack("[o,{s:s,s:i,s:i}]",
+                                       option("game", "antiquity_quest", false),
+                                       "name", "seats", "type", 4, "value", 2));
+    expect_has(text, "is open and you have seat 0");
+    const char *ref = strstr(text, "m_");
+    cr_assert_not_null(ref, "%s", text);
+    char match[32];
+    snprintf(match, sizeof match, "%.*s", (int)strspn(ref, "m_0123456789"),
+             ref);
+    free(text);
+    snprintf(line, sizeof line, "join %s", match);
+    text = slack_say(&s, bob, line);
+    expect_has(text, "You have a seat in match");
+    free(text);
+    char path[64];
+    snprintf(path, sizeof path, "/v1/matches/%s", match);
+    e2e_response r = e2e_call(&s, "GET", path, NULL, NULL);
+    cr_expect_str_eq(json_string_value(json_object_get(r.json, "status")),
+                     "active", "%s", r.body);
+    e2e_response_free(&r);
+    e2e_stop(&s);
+}
+
+Test(chat_play, an_interaction_sent_twice_moves_once, .timeout = 60)
+{
+    chat_env();
+    e2e_table t;
+    e2e_sit_down(&t, "antiquity_quest", 2, NULL);
+    discord_user users[2] = {{fresh_user(""), "Ada"}, {fresh_user(""), "Bob"}};
+    discord_link(&t.server, &users[0], &t.players[0]);
+    discord_link(&t.server, &users[1], &t.players[1]);
+    json_t *match = e2e_get(&t, "", NULL);
+    int seat = e2e_first_pending_seat(match);
+    long long head = json_integer_value(
+        json_object_get(json_object_get(match, "head"), "seq"));
+    json_decref(match);
+    cr_assert(seat == 0 || seat == 1);
+    json_t *texts = legal_texts(&t, seat);
+    json_t *interaction = json_pack(
+        "{s:s,s:s,s:s,s:i,s:i,s:{s:{s:s,s:s}},s:{s:s,s:s,s:i,s:[{s:s,s:i,"
+        "s:[o,o]}]}}",
+        "id", next_id(), "application_id", "1186000000000000000", "token",
+        "aW50ZXJhY3Rpb24", "version", 1, "type", 2, "member", "user", "id",
+        users[seat].id, "username", users[seat].name, "data", "id",
+        "1186000000000000077", "name", "pbem", "type", 1, "options", "name",
+        "move", "type", 1, "options",
+        option("move", json_string_value(json_array_get(texts, 0)), false),
+        option("match", t.match, false));
+    char *body = json_dumps(interaction, JSON_COMPACT);
+    json_decref(interaction);
+    json_decref(texts);
+    long long ts = (long long)time(NULL);
+    /* Discord, or a proxy, delivering one interaction twice. */
+    e2e_response first = discord_post(&t.server, body, NULL, ts);
+    e2e_response again = discord_post(&t.server, body, NULL, ts);
+    free(body);
+    cr_assert_eq(first.status, 200, "%s", first.body);
+    cr_assert_eq(again.status, 200, "%s", again.body);
+    cr_expect(strstr(again.body, "Refused") == NULL, "%s", again.body);
+    match = e2e_get(&t, "", NULL);
+    cr_expect_eq(json_integer_value(
+                     json_object_get(json_object_get(match, "head"), "seq")),
+                 head + 1, "the move was applied %s",
+                 json_dumps(json_object_get(match, "head"), 0));
+    json_decref(match);
+    e2e_response_free(&first);
+    e2e_response_free(&again);
+    e2e_stop(&t.server);
 }
