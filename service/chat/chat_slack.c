@@ -169,8 +169,39 @@ static bool user_of(chat_user *user, const char *team, const char *id,
     return true;
 }
 
+/* Slack writes &, < and > in a command's text as &amp;, &lt; and &gt;:
+ * back to what the user typed, in place. */
+static void unescape(char *text)
+{
+    static const struct {
+        const char *escape;
+        char c;
+    } escapes[] = {{"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}};
+    char *out = text;
+    for (const char *in = text; *in != '\0';) {
+        size_t i = 0;
+        while (i < 3 &&
+               strncmp(in, escapes[i].escape, strlen(escapes[i].escape)) != 0)
+            i++;
+        if (i < 3) {
+            *out++ = escapes[i].c;
+            in += strlen(escapes[i].escape);
+        } else {
+            *out++ = *in++;
+        }
+    }
+    *out = '\0';
+}
+
 json_t *chat_slack_command(const char *body, size_t body_len, apierr *err)
 {
+    /* Slack checks the certificate now and then with ssl_check=1 and no
+     * user: a 200 is all it wants. */
+    char *ssl_check = form_value(body, body_len, "ssl_check");
+    bool checking = ssl_check != NULL && strcmp(ssl_check, "1") == 0;
+    free(ssl_check);
+    if (checking)
+        return json_object();
     char *team = form_value(body, body_len, "team_id");
     char *id = form_value(body, body_len, "user_id");
     char *name = form_value(body, body_len, "user_name");
@@ -185,6 +216,8 @@ json_t *chat_slack_command(const char *body, size_t body_len, apierr *err)
         goto done;
     }
     /* "/pbem move m_12 play B5": the first word is the command. */
+    if (text != NULL)
+        unescape(text);
     const char *at = text ? text : "";
     while (isspace((unsigned char)*at))
         at++;

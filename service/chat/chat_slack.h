@@ -22,8 +22,9 @@
 #include "core/apierr.h"
 
 /* The answer to a slash command's form body (already verified): a new
- * reference, or NULL with err: 400 a body that is not a command, 503 when
- * the database failed. */
+ * reference ({} for Slack's ssl_check), or NULL with err: 400 a body that
+ * is not a command, 503 when the database failed. The command's text is
+ * read as typed: Slack's &amp;, &lt; and &gt; become &, < and >. */
 json_t *chat_slack_command(const char *body, size_t body_len, apierr *err);
 
 /* Handles a click's form body (already verified), posting its answer to

@@ -292,6 +292,11 @@ Test(chat_play, discords_endpoint_check_pings_and_refuses_bad_signatures,
     cr_expect_eq(r.status, 200, "%ld %s", r.status, r.body);
     e2e_response_free(&r);
     free(form);
+    /* Slack's certificate check: signed, no user, wants a 200. */
+    r = slack_post(&s, "/v1/chat/slack/commands", "ssl_check=1&token=x", now,
+                   SLACK_SECRET);
+    cr_expect_eq(r.status, 200, "%ld %s", r.status, r.body);
+    e2e_response_free(&r);
     e2e_stop(&s);
 }
 
