@@ -40,6 +40,7 @@ static const pbem_command player_commands[] = {
     {"watch", watch_cmd_main, "print a match's events as they come"},
     {"say", say_cmd_main, "write to the table, or to one seat"},
     {"messages", messages_cmd_main, "what was said at a match's table"},
+    {"chat-link", chat_link_cmd_main, "a code that links your Discord or Slack account"},
 };
 
 static const pbem_command commands[] = {

@@ -38,6 +38,9 @@ int say_cmd_main(int argc, char **argv);
  * read. */
 int messages_cmd_main(int argc, char **argv);
 
+/* pbem chat-link: a one-time code linking a Discord or Slack account. */
+int chat_link_cmd_main(int argc, char **argv);
+
 /* pbem watch MATCH [--interval SECONDS]: prints events as they come. */
 int watch_cmd_main(int argc, char **argv);
 

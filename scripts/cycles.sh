@@ -41,7 +41,7 @@ loops_of() {
         sed -e 's/^tsort: -: input contains a loop:$/loop:/' -e 's/^tsort: /  /' || true
 }
 
-LAYERS="core ledger store auth deadlines|notify play timers|admin|mailin|streams http"
+LAYERS="core ledger store auth deadlines|notify play timers|admin|mailin|streams chat http"
 
 # The layer number of a folder, or nothing for one not in LAYERS.
 layer_of() {

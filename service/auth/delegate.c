@@ -123,21 +123,29 @@ bool auth_delegate(const httpsig_request *req, int64_t now, unsigned scope,
                           "a delegate key may only view a match, move and "
                           "join; sign this request with the player's own "
                           "key");
-    long long at = clock_now();
-    const store_grant *granted = NULL;
-    for (int i = 0; i < count && granted == NULL; i++) {
-        apierr ignored;
-        if (grant_allows(&grants[i], scope, match_id, at, &ignored))
-            granted = &grants[i];
-    }
-    /* The newest grant says why none allows it. */
+    const store_grant *granted =
+        auth_delegate_pick(grants, count, scope, match_id, clock_now(), err);
     if (granted == NULL)
-        return grant_allows(&grants[0], scope, match_id, at, err);
+        return false;
     auth_fill_caller(req, &sig, who);
     who->player_id = player_id;
     who->delegate_id = granted->delegate_id;
     json_object_set_new(who->signature, "on_behalf_of", json_string(named));
     return true;
+}
+
+const store_grant *auth_delegate_pick(const store_grant *grants, int count,
+                                      unsigned scope, long long match_id,
+                                      long long now, apierr *err)
+{
+    for (int i = 0; i < count; i++) {
+        apierr ignored;
+        if (grant_allows(&grants[i], scope, match_id, now, &ignored))
+            return &grants[i];
+    }
+    /* The newest grant says why none allows it. */
+    grant_allows(&grants[0], scope, match_id, now, err);
+    return NULL;
 }
 
 json_t *auth_delegate_json(const caller *who)

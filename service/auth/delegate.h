@@ -15,6 +15,7 @@
 #include "auth/caller.h"
 #include "core/apierr.h"
 #include "ledger/httpsig.h"
+#include "store/delegate_grants.h"
 
 /* The header naming the player, lower-case as signatures cover it. */
 #define AUTH_ON_BEHALF_OF "pbem-on-behalf-of"
@@ -35,6 +36,14 @@
  * sentence names which). */
 bool auth_delegate(const httpsig_request *req, int64_t now, unsigned scope,
                    long long match_id, caller *who, apierr *err);
+
+/* The first of grants (count > 0, newest first, of store/
+ * delegate_grants.h) that allows scope in match_id at now, or NULL with
+ * err filled (403) saying why the newest does not: revoked, expired, out
+ * of scope or of its matches. Chat links are grants too (chat_user.h). */
+const store_grant *auth_delegate_pick(const store_grant *grants, int count,
+                                      unsigned scope, long long match_id,
+                                      long long now, apierr *err);
 
 /* What the events a delegated request makes record of it, {"player",
  * "key_id", "grant"} (new reference), or NULL when who signed for

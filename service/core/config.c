@@ -284,6 +284,23 @@ static const row table[CONFIG_VARS] = {
     [CONFIG_WEBHOOK_ALLOW_LOOPBACK] =
         {"PBEM_WEBHOOK_ALLOW_LOOPBACK", KIND_FLAG, "0",
          .meaning = "tests only: 1 lets webhooks reach loopback"},
+    [CONFIG_DISCORD_PUBLIC_KEY] =
+        {"PBEM_DISCORD_PUBLIC_KEY", KIND_TEXT, NULL,
+         .form = "64 hex digits (the application's public key)",
+         .meaning = "the Discord application whose interactions POST "
+                    "/v1/chat/discord/interactions accepts (docs/chat.md); "
+                    "unset: it answers 401"},
+    [CONFIG_SLACK_SIGNING_SECRET] =
+        {"PBEM_SLACK_SIGNING_SECRET", KIND_TEXT, NULL,
+         .form = "the Slack app's signing secret", .secret = true,
+         .meaning = "the Slack app whose commands and clicks /v1/chat/slack/ "
+                    "accepts (docs/chat.md); unset: they answer 401"},
+    [CONFIG_SLACK_RESPONSE_URL] =
+        {"PBEM_SLACK_RESPONSE_URL", KIND_TEXT, "https://hooks.slack.com/",
+         .form = "URL prefix",
+         .meaning = "where a Slack click's answer may be posted: a "
+                    "response_url not starting so is not called (tests "
+                    "point it at a loopback receiver)"},
 };
 
 /* A variable's value in effect. text points into the environment or at

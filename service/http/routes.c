@@ -17,6 +17,7 @@
 #include "core/log.h"
 #include "ledger/httpsig.h"
 #include "http/admin_routes.h"
+#include "http/chat_routes.h"
 #include "http/mail_routes.h"
 #include "http/match_routes.h"
 #include "http/path.h"
@@ -130,6 +131,9 @@ static const route table[] = {
     /* A replayed revocation revokes what is revoked already. */
     ROUTE("DELETE", "/v1/players/me/delegates/{id}", PLAYER, RETRY_NONE,
           BODY_ANY, "use DELETE", player_routes_revoke_delegate),
+    /* Each code asked for is another code (as many as an hour allows). */
+    ROUTE("POST", "/v1/players/me/chat-links", PLAYER, RETRY_NONE, BODY_ANY,
+          "use POST", chat_routes_link_code),
     ROUTE("GET", "/v1/players/me/notifications", PLAYER, RETRY_NONE,
           BODY_ANY, "use GET", player_routes_notifications),
     /* PUT is idempotent: a replay sets the same settings again. */
@@ -190,6 +194,15 @@ static const route table[] = {
     /* Mail is handled once by its Message-ID, however often it is sent. */
     ROUTE("POST", "/v1/mail/inbound", MAIL_SERVER, RETRY_NONE, BODY_ANY,
           "use POST", mail_routes_inbound),
+
+    /* Signed by Discord or Slack, each checked by its handler; a replay
+     * of an interaction is the same request (chat/chat_door.h). */
+    ROUTE("POST", "/v1/chat/discord/interactions", ANYONE, RETRY_NONE,
+          BODY_ANY, "use POST", chat_routes_discord),
+    ROUTE("POST", "/v1/chat/slack/commands", ANYONE, RETRY_NONE, BODY_ANY,
+          "use POST", chat_routes_slack_command),
+    ROUTE("POST", "/v1/chat/slack/interactions", ANYONE, RETRY_NONE,
+          BODY_ANY, "use POST", chat_routes_slack_click),
 
     /* Admin reads spend their nonce in the handler. */
     ROUTE("GET", "/v1/admin/export", ADMIN, RETRY_NONE, BODY_ANY, "use GET",

@@ -413,6 +413,26 @@ static bool check_email_request(const json_t *event, const json_t *request,
     return true;
 }
 
+/* A move made from Discord or Slack (chat/chat_door.h): the chat's own
+ * signature on it cannot be kept (the platform's key signs the
+ * interaction, which the log does not hold), so, as for a mailed move,
+ * the event records what it was made from: the chat user's pseudonym,
+ * the link (grant) and the interaction, and the command. */
+static bool check_chat_request(const json_t *event, const json_t *request,
+                               long long seq, verify_report *report)
+{
+    if (!is_kind(event, "move") || str(request, "chat_user") == NULL ||
+        str(request, "grant") == NULL ||
+        str(request, "interaction") == NULL ||
+        str(request, "command") == NULL)
+        return verify_fail(report, seq,
+                           "event %lld was made from a chat but does not "
+                           "record the chat user, the link, the interaction "
+                           "and the command",
+                           seq);
+    return true;
+}
+
 /* The grant named ref in the header's "delegates", or NULL. */
 static const json_t *grant_entry(const json_t *header, const char *ref)
 {
@@ -602,6 +622,11 @@ static bool check_requests(const export_match *match, verify_report *report)
         } else if (request != NULL && str(request, "via") != NULL &&
                    strcmp(str(request, "via"), "email") == 0) {
             if (!check_email_request(event, request, seq, report))
+                return false;
+        } else if (request != NULL && str(request, "via") != NULL &&
+                   (strcmp(str(request, "via"), "discord") == 0 ||
+                    strcmp(str(request, "via"), "slack") == 0)) {
+            if (!check_chat_request(event, request, seq, report))
                 return false;
         } else if (json_object_get(data_of(event), "delegate") != NULL) {
             if (seat < 0 || seat >= CHAIN_MAX_SEATS || key_b64[seat] == NULL)

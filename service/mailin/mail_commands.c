@@ -19,6 +19,7 @@
 #include "mailin/mail_say.h"
 #include "mailin/mail_show.h"
 #include "notify/notify_settings.h"
+#include "play/chat_links.h"
 #include "play/invitations.h"
 #include "play/matches.h"
 #include "play/nudge.h"
@@ -711,6 +712,27 @@ static bool run_invite(runner *r, command *c)
     return true;
 }
 
+/* ---- chat ------------------------------------------------------------- */
+
+static bool run_chat(runner *r, command *c)
+{
+    (void)c;
+    if (!need_player(r))
+        return false;
+    apierr err;
+    json_t *code = chat_links_issue(r->player_id, &err);
+    if (code == NULL)
+        return refuse(r, &err);
+    const char *text = json_string_value(json_object_get(code, "code"));
+    fprintf(r->out,
+            "Your chat link code: %s (it works once, until %s). In Discord "
+            "or Slack, where the pbem app is installed, type:\n"
+            "  /pbem link %s\n",
+            text, json_string_value(json_object_get(code, "expires")), text);
+    json_decref(code);
+    return true;
+}
+
 /* ---- dispatch ---------------------------------------------------------- */
 
 typedef struct verb {
@@ -725,7 +747,7 @@ static const verb verbs[] = {
     {"rules", run_rules},
     {"nudge", run_nudge},     {"settings", run_settings},
     {"join", run_join},       {"new", run_new},
-    {"invite", run_invite},
+    {"invite", run_invite},   {"chat", run_chat},
     {"say", run_say},
 };
 
@@ -896,6 +918,7 @@ void mail_commands_help(FILE *out)
           "  join             take the seat an invitation offers\n"
           "  new GAME seats=N [option=value ...]   start a match\n"
           "  invite ADDRESS NAME   invite someone to the match by mail\n"
+          "  chat             a code that links Discord or Slack to you\n"
           "  help             this list\n"
           "Answer the latest mail about a match to play in it: its reply\n"
           "address is how the service knows the mail is yours.\n",

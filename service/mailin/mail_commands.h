@@ -21,6 +21,8 @@
  *                    "OK!", "Count me in", "I'm in" say the same there
  *   new GAME seats=N [option=value …]
  *   invite ADDRESS NAME   (about a match) invite someone by mail
+ *   chat             a one-time code that links a Discord or Slack
+ *                    account (play/chat_links.h)
  *
  * Case does not matter. A line that is neither a command nor a move of
  * the game ("Hi Carol, nice dig!") is answered "Not a move", never with a

@@ -115,11 +115,10 @@ static void put_seats(text *t, chat_format format, const json_t *payload)
     }
 }
 
-/* The message as the format writes it, without the JSON around it. */
-static void message(text *t, chat_format format, const json_t *payload,
-                    const char *last_move, const char *match_url)
+/* The first line: the game and the match (linked, in Slack). */
+static void heading(text *t, chat_format format, const json_t *payload,
+                    const char *match_url)
 {
-    const char *type = str(payload, "type");
     const char *match = str(payload, "match");
     const char *title = str(payload, "game_title");
     put_bold(t, format, title ? title : "pbem");
@@ -133,7 +132,21 @@ static void message(text *t, chat_format format, const json_t *payload,
     } else {
         put_escaped(t, format, match ? match : "match");
     }
-    put_s(t, "\n");
+}
+
+/* Whether the notice asks seats to act (so it offers "View my hand"). */
+static bool waiting(const json_t *payload)
+{
+    const char *type = str(payload, "type");
+    return (type == NULL || (strcmp(type, "match.over") != 0 &&
+                             strcmp(type, "match.aborted") != 0)) &&
+           json_array_size(json_object_get(payload, "seats")) > 0;
+}
+
+/* What the match waits for, or that it is over. */
+static void status(text *t, chat_format format, const json_t *payload)
+{
+    const char *type = str(payload, "type");
     bool over = type != NULL && strcmp(type, "match.over") == 0;
     if (over) {
         put_s(t, "The match is over.");
@@ -145,7 +158,7 @@ static void message(text *t, chat_format format, const json_t *payload,
             put_escaped(t, format, reason);
         }
         put_s(t, ".");
-    } else if (json_array_size(json_object_get(payload, "seats")) > 0) {
+    } else if (waiting(payload)) {
         if (type != NULL && strcmp(type, "match.deadline_reminder") == 0)
             put_s(t, "Reminder: ");
         else if (type != NULL && strcmp(type, "match.nudge") == 0)
@@ -161,15 +174,26 @@ static void message(text *t, chat_format format, const json_t *payload,
     } else {
         put_s(t, "Something happened in the match.");
     }
+}
+
+static void last(text *t, chat_format format, const char *last_move)
+{
     if (last_move != NULL && last_move[0] != '\0') {
-        put_s(t, "\nLast move: ");
+        put_s(t, "Last move: ");
         put_escaped(t, format, last_move);
     }
-    if (format == CHAT_DISCORD) {
-        /* In angle brackets: a link without a preview card. */
-        put_s(t, "\n<");
-        put_s(t, match_url);
-        put_s(t, ">");
+}
+
+/* The Slack message as one text: heading, status, last move. */
+static void slack_text(text *t, const json_t *payload, const char *last_move,
+                       const char *match_url)
+{
+    heading(t, CHAT_SLACK, payload, match_url);
+    put_s(t, "\n");
+    status(t, CHAT_SLACK, payload);
+    if (last_move != NULL && last_move[0] != '\0') {
+        put_s(t, "\n");
+        last(t, CHAT_SLACK, last_move);
     }
 }
 
@@ -200,20 +224,104 @@ static void cut_to(text *t, size_t max)
     put_s(t, "\xe2\x80\xa6");
 }
 
+char *chat_fit(const char *text, size_t max)
+{
+    size_t chars = 0, at = 0, len = strlen(text);
+    for (; at < len; at++)
+        chars += ((unsigned char)text[at] & 0xc0) != 0x80;
+    if (chars <= max)
+        return strdup(text);
+    /* Keep max - 1 characters, then the ellipsis. */
+    chars = 0;
+    for (at = 0; at < len; at++) {
+        if (((unsigned char)text[at] & 0xc0) == 0x80)
+            continue;
+        if (chars == max - 1)
+            break;
+        chars++;
+    }
+    char *out = malloc(at + 4);
+    if (out == NULL)
+        abort();
+    memcpy(out, text, at);
+    memcpy(out + at, "\xe2\x80\xa6", 4);
+    return out;
+}
+
+/* The button that shows the one who clicks their own seat's view,
+ * privately (chat/chat_discord.h, chat/chat_slack.h). */
+static json_t *discord_buttons(const char *match)
+{
+    char id[64];
+    snprintf(id, sizeof id, "pbem:view:%s", match);
+    return json_pack("[{s:i,s:[{s:i,s:i,s:s,s:s}]}]", "type", 1, "components",
+                     "type", 2, "style", 1, "label", "View my hand",
+                     "custom_id", id);
+}
+
+static json_t *discord_body(const json_t *payload, const char *last_move,
+                            const char *match_url)
+{
+    /* The status is the content, what a notification shows; the embed
+     * names the match, links it and tells the last move. */
+    text content = {0}, title = {0}, description = {0};
+    status(&content, CHAT_DISCORD, payload);
+    cut_to(&content, CHAT_DISCORD_MAX);
+    const char *game = str(payload, "game_title");
+    const char *match = str(payload, "match");
+    put_s(&title, game ? game : "pbem");
+    put_s(&title, " ");
+    put_s(&title, match ? match : "match");
+    char *fitted_title = chat_fit(title.bytes, CHAT_DISCORD_TITLE_MAX);
+    json_t *embed =
+        json_pack("{s:s,s:s}", "title", fitted_title, "url", match_url);
+    free(fitted_title);
+    last(&description, CHAT_DISCORD, last_move);
+    if (description.len > 0) {
+        cut_to(&description, CHAT_DISCORD_DESCRIPTION_MAX);
+        json_object_set_new(embed, "description",
+                            json_string(description.bytes));
+    }
+    json_t *body = json_pack("{s:s,s:[o],s:{s:[]}}", "content", content.bytes,
+                             "embeds", embed, "allowed_mentions", "parse");
+    if (body != NULL && match != NULL && waiting(payload))
+        json_object_set_new(body, "components", discord_buttons(match));
+    free(content.bytes);
+    free(title.bytes);
+    free(description.bytes);
+    return body;
+}
+
+static json_t *slack_body(const json_t *payload, const char *last_move,
+                          const char *match_url)
+{
+    /* The text is the fallback (notifications, clients without blocks);
+     * the blocks show the same, with the button. */
+    text t = {0};
+    slack_text(&t, payload, last_move, match_url);
+    char *section = chat_fit(t.bytes, CHAT_SLACK_TEXT_MAX);
+    json_t *blocks = json_pack("[{s:s,s:{s:s,s:s}}]", "type", "section", "text",
+                               "type", "mrkdwn", "text", section);
+    free(section);
+    const char *match = str(payload, "match");
+    if (blocks != NULL && match != NULL && waiting(payload))
+        json_array_append_new(
+            blocks, json_pack("{s:s,s:[{s:s,s:{s:s,s:s},s:s,s:s}]}", "type",
+                              "actions", "elements", "type", "button", "text",
+                              "type", "plain_text", "text", "View my hand",
+                              "action_id", "pbem_view", "value", match));
+    json_t *body = json_pack("{s:s,s:b,s:o}", "text", t.bytes, "unfurl_links",
+                             0, "blocks", blocks);
+    free(t.bytes);
+    return body;
+}
+
 char *chat_body(chat_format format, const json_t *payload,
                 const char *last_move, const char *match_url)
 {
-    text t = {0};
-    message(&t, format, payload, last_move, match_url);
-    json_t *body;
-    if (format == CHAT_SLACK) {
-        body = json_pack("{s:s,s:b}", "text", t.bytes, "unfurl_links", 0);
-    } else {
-        cut_to(&t, CHAT_DISCORD_MAX);
-        body = json_pack("{s:s,s:{s:[]}}", "content", t.bytes,
-                         "allowed_mentions", "parse");
-    }
-    free(t.bytes);
+    json_t *body = format == CHAT_SLACK
+                       ? slack_body(payload, last_move, match_url)
+                       : discord_body(payload, last_move, match_url);
     if (body == NULL)
         abort();
     char *out = json_dumps(body, JSON_COMPACT);

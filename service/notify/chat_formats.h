@@ -2,14 +2,23 @@
  * is the Standard Webhooks body (webhooks.h); "slack" and "discord" are
  * the JSON bodies those services' incoming webhooks accept, so a group
  * gets turn notices in its channel without running anything:
- *   slack:   {"text": mrkdwn, "unfurl_links": false}
- *   discord: {"content": markdown of at most 2000 characters,
- *             "allowed_mentions": {"parse": []}}
- * The text says what the match is (a link to <PBEM_PUBLIC_URL>/matches/
- * <id>), whose turn it is and what they must do (or that the match is
- * over), and the last move in words. Players' names and move texts are
- * escaped for each service (Slack's &, < and >; Discord's markdown, and
- * no mention can ping: allowed_mentions parses none). Pure: no I/O. */
+ *   slack:   {"text": mrkdwn, "unfurl_links": false, "blocks": [a section
+ *             of the same mrkdwn, and while seats must act an actions
+ *             block with the button "View my hand" (action_id pbem_view,
+ *             value the match)]}; "text" is the fallback notifications and
+ *             block-less clients show
+ *   discord: {"content": what the match waits for, at most 2000
+ *             characters, "embeds": [{"title": game and match, "url": the
+ *             match, "description": the last move}], "components": while
+ *             seats must act, a button "View my hand" (custom_id
+ *             "pbem:view:<match>"), "allowed_mentions": {"parse": []}}
+ * The buttons answer the one who clicks with their own seat's view,
+ * privately (chat/). The text says what the match is (a link to
+ * <PBEM_PUBLIC_URL>/matches/<id>), whose turn it is and what they must do
+ * (or that the match is over), and the last move in words; never a hand.
+ * Players' names and move texts are escaped for each service (Slack's &,
+ * < and >; Discord's markdown, and no mention can ping: allowed_mentions
+ * parses none). Pure: no I/O. */
 #ifndef SERVICE_NOTIFY_CHAT_FORMATS_H
 #define SERVICE_NOTIFY_CHAT_FORMATS_H
 
@@ -24,6 +33,18 @@ typedef enum chat_format {
 
 /* Discord refuses a content longer than this (in characters). */
 #define CHAT_DISCORD_MAX 2000
+/* Discord's limits on embeds: a title, a description, and all the text
+ * of a message's embeds together (characters). */
+#define CHAT_DISCORD_TITLE_MAX 256
+#define CHAT_DISCORD_DESCRIPTION_MAX 4096
+#define CHAT_DISCORD_EMBEDS_MAX 6000
+/* Slack's limits: blocks in a message, characters in a section's text. */
+#define CHAT_SLACK_BLOCKS_MAX 50
+#define CHAT_SLACK_TEXT_MAX 3000
+
+/* text cut to at most max characters (UTF-8 code points), ending in "…"
+ * when it was longer; malloc'd. */
+char *chat_fit(const char *text, size_t max);
 
 /* The format a name gives ("standard", "slack", "discord"); NULL is
  * standard. False for any other name. */

@@ -225,6 +225,19 @@ int store_grants_of_key(PGconn *conn, const char *key_id, long long player_id,
     return read_grants(r, out, max, err);
 }
 
+int store_grants_for_key(PGconn *conn, const char *key_id, store_grant *out,
+                         int max, apierr *err)
+{
+    db_params p = {0};
+    db_params_text(&p, key_id);
+    db_params_int(&p, max);
+    PGresult *r = db_query(conn,
+                           "SELECT " GRANT_COLUMNS " FROM delegates WHERE"
+                           " key_id = $1 ORDER BY delegate_id DESC LIMIT $2",
+                           p.count, p.values, PGRES_TUPLES_OK, err);
+    return read_grants(r, out, max, err);
+}
+
 int store_grants_of_player(PGconn *conn, long long player_id,
                            store_grant *out, int max, apierr *err)
 {

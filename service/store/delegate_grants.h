@@ -55,6 +55,11 @@ int store_grants_in_force(PGconn *conn, long long player_id, long long now,
 int store_grants_of_key(PGconn *conn, const char *key_id, long long player_id,
                         store_grant *out, int max, apierr *err);
 
+/* Every player's grants to key_id (a chat user's links: auth/chat_user.h),
+ * newest first, at most max. Their count, or -1 with err. */
+int store_grants_for_key(PGconn *conn, const char *key_id, store_grant *out,
+                         int max, apierr *err);
+
 /* The grants of player_id, newest first, at most max. Their count, or -1
  * with err. */
 int store_grants_of_player(PGconn *conn, long long player_id,

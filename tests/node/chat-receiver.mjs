@@ -33,7 +33,7 @@ const only = (object, allowed, problems) => {
 };
 
 function checkSlack(body, problems) {
-  only(body, ['text', 'blocks', 'unfurl_links', 'unfurl_media', 'mrkdwn'], problems);
+  only(body, ['text', 'blocks', 'unfurl_links', 'unfurl_media', 'mrkdwn', 'response_type'], problems);
   if (typeof body.text !== 'string' || body.text.length === 0) {
     problems.push('text must be a non-empty string');
     return;
@@ -47,7 +47,7 @@ function checkSlack(body, problems) {
 }
 
 function checkDiscord(body, problems) {
-  only(body, ['content', 'embeds', 'allowed_mentions', 'username', 'avatar_url'], problems);
+  only(body, ['content', 'embeds', 'components', 'allowed_mentions', 'username', 'avatar_url'], problems);
   if (typeof body.content !== 'string' || body.content.length === 0) {
     problems.push('content must be a non-empty string');
   } else if ([...body.content].length > 2000) {

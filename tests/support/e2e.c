@@ -227,6 +227,17 @@ void e2e_seat_players(e2e_table *t, const char *game, int seats,
     }
 }
 
+void e2e_admin_key(e2e_player *admin)
+{
+    memset(admin, 0, sizeof *admin);
+    client_new_key(&admin->key);
+    snprintf(admin->key.key_id, sizeof admin->key.key_id, "admin");
+    char b64[64];
+    sodium_bin2base64(b64, sizeof b64, admin->key.public_key, 32,
+                      sodium_base64_VARIANT_ORIGINAL);
+    setenv("PBEM_ADMIN_KEY", b64, 1);
+}
+
 const char *e2e_error_code(const e2e_response *r)
 {
     const char *code = json_string_value(

@@ -113,6 +113,10 @@ json_t *e2e_all_events(const e2e_table *t);
  * database's name. */
 void e2e_private_database(char *name, size_t size);
 
+/* A fresh admin key as a signer (keyid "admin"), made pbemd's admin key
+ * through PBEM_ADMIN_KEY for the servers started afterwards. */
+void e2e_admin_key(e2e_player *admin);
+
 /* The error code of an error answer, or "(no error code)". */
 const char *e2e_error_code(const e2e_response *r);
 

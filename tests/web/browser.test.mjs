@@ -906,6 +906,21 @@ await t.test('settings: the email form and the webhook form show what the server
   await expectNoAxe(alice, 'the settings page with the email and webhook answers');
 });
 
+await t.test('settings: a code to link Discord or Slack, shown with what to type', async () => {
+  await alice.page.goto(`${server.origin}/settings`);
+  await alice.page.waitForSelector('#c-ask');
+  const [answer] = await Promise.all([
+    alice.page.waitForResponse((r) => r.url().endsWith('/v1/players/me/chat-links') && r.request().method() === 'POST'),
+    alice.page.click('#c-ask'),
+  ]);
+  assert(answer.status() === 201, `the code was refused: ${await answer.text()}`);
+  const made = await answer.json();
+  await alice.page.waitForSelector('#c-code:not([hidden])');
+  const said = await alice.page.$eval('#c-code', (e) => e.textContent);
+  assert(said.includes(`/pbem link ${made.code}`), `the page said: ${said}`);
+  await expectNoAxe(alice, 'the settings page with a chat link code');
+});
+
 await t.test('offline: a mark while the server cannot be reached, the refusal cleared and the typed move kept once it answers', async () => {
   for (const x of [alice, bob]) {
     await x.page.goto(openLinks.another_mans_treasure);

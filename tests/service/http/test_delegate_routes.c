@@ -71,11 +71,15 @@ static const delegate_case cases[] = {
     {"GET", "/v1/players/me/webhooks", NULL, NOT_ALLOWED},
     {"POST", "/v1/players/me/webhooks", "{}", NOT_ALLOWED},
     {"DELETE", "/v1/players/me/webhooks/w_1", NULL, NOT_ALLOWED},
+    /* A link code would let whoever types it act as the player. */
+    {"POST", "/v1/players/me/chat-links", NULL, NOT_ALLOWED},
 
     {"POST", "/v1/players", "{\"name\":\"Bot\",\"public_key\":\"%k\"}",
      NOT_THEIRS},
     {"POST", "/v1/players/me/keys", "{\"public_key\":\"%k\"}", NOT_THEIRS},
     {"POST", "/v1/mail/inbound", "From: a@b\r\n\r\nhi", NOT_THEIRS},
+    {"POST", "/v1/chat/discord/interactions", "{\"type\":1}", NOT_THEIRS},
+    {"POST", "/v1/chat/slack/commands", "text=view", NOT_THEIRS},
     {"GET", "/v1/admin/export", NULL, NOT_THEIRS},
     {"POST", "/v1/admin/matches/import", "{}", NOT_THEIRS},
     {"GET", "/v1/admin/notifications", NULL, NOT_THEIRS},

@@ -85,6 +85,9 @@ Test(mail_commands, every_command_answers_in_words, .timeout = 180)
     expect_answer(&t, 0, "join",
                   SAYS("Refused: \"join\" answers an invitation"));
     expect_answer(&t, 0, "log 0", SAYS("Refused: write \"log\" or \"log N\""));
+    /* A code to play from Discord or Slack (docs/chat.md). */
+    expect_answer(&t, 1, "chat",
+                  SAYS("> chat\nYour chat link code: ", "  /pbem link "));
     mail_table_free(&t);
     mail_scene_stop(&scene);
 }

@@ -1,6 +1,7 @@
 // settings.js: the account's email (added or changed by a verified
 // link), notifications (channels, quiet hours, digest), webhooks,
-// vacations, this account's keys (list, revoke), and forgetting this
+// vacations, a code to play from Discord or Slack (docs/chat.md), this
+// account's keys (list, revoke), and forgetting this
 // browser's key, refused when it is the account's only way in.
 import { h, fill, field, announce, when, wide } from '../dom.js';
 import { call } from '../api.js';
@@ -163,6 +164,24 @@ async function webhooks(app) {
   return section('w-title', 'Webhooks', h('p', null, 'A webhook tells a program of yours (a bot, a chat channel) when it is your turn.'), list, form);
 }
 
+// A one-time code the player types in Discord or Slack (/pbem link CODE);
+// the link is then one of their grants (docs/chat.md).
+function chatLink(app) {
+  const shown = h('p', { class: 'ok', id: 'c-code', role: 'status', hidden: true });
+  const err = h('p', { class: 'error', role: 'alert', hidden: true });
+  const ask = h('button', { type: 'button', id: 'c-ask', onclick: async () => {
+    err.hidden = true;
+    try {
+      const made = await call('POST', '/v1/players/me/chat-links', { key: app.me });
+      shown.hidden = false;
+      fill(shown, 'Type ', h('code', null, `/pbem link ${made.code}`), ` in Discord or Slack, where the pbem app is installed, before ${when(made.expires)}. It works once.`);
+    } catch (e) {
+      problem(err, e);
+    }
+  } }, 'Get a link code');
+  return section('c-title', 'Discord and Slack', h('p', null, 'Play from a chat: link your chat account once with a code, then /pbem view and /pbem move there, answered only to you. The link is listed with your grants and can be revoked.'), ask, shown, err);
+}
+
 async function keyList(app, me) {
   const box = h('div');
   let others = null;
@@ -230,5 +249,6 @@ export async function settingsPage(main, app) {
   if (!app.me) return;
   main.append(await vacations(app));
   if (!app.me) return;
+  main.append(chatLink(app));
   main.append(await keyList(app, me));
 }
