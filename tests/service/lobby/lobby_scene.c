@@ -45,6 +45,7 @@ void lobby_start(e2e_server *s)
     write_clock();
     atexit(remove_clock);
     setenv("PBEM_CLOCK_FILE", clock_path, 1);
+    setenv("PBEM_DEADLINE_POLL_MS", "50", 1);
     unsetenv("PBEM_SMTP_URL");
     memset(s, 0, sizeof *s);
     e2e_start(s);
@@ -107,4 +108,24 @@ void lobby_play_to_the_end(e2e_table *t, int max_moves)
         if (!e2e_play_one(t))
             return;
     cr_assert_fail("match %s did not end within %d moves", t->match, max_moves);
+}
+
+const char *lobby_wait_status(const e2e_server *s, const char *ref,
+                              const char *status)
+{
+    static char last[16];
+    char path[64];
+    snprintf(path, sizeof path, "/v1/matches/%s", ref);
+    for (int i = 0; i < 400; i++) {
+        json_t *match = lobby_get(s, path);
+        snprintf(last, sizeof last, "%s",
+                 json_string_value(json_object_get(match, "status")));
+        json_decref(match);
+        if (strcmp(last, status) == 0)
+            return last;
+        usleep(50 * 1000);
+    }
+    cr_assert_fail("match %s is still %s after 20 s, not %s", ref, last,
+                   status);
+    return last;
 }

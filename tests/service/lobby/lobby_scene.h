@@ -37,4 +37,9 @@ e2e_response lobby_join(const e2e_server *s, const char *ref,
  * max_moves); fails the test when it does not end. */
 void lobby_play_to_the_end(e2e_table *t, int max_moves);
 
+/* Waits (20 s at most, reading the match every 50 ms) until match ref
+ * has status; fails the test saying what it waited for otherwise. */
+const char *lobby_wait_status(const e2e_server *s, const char *ref,
+                              const char *status);
+
 #endif
