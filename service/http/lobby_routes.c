@@ -3,6 +3,7 @@
 
 #include "play/lobby.h"
 #include "play/ratings.h"
+#include "play/seeks.h"
 
 #define LEADERBOARD_MAX 200
 
@@ -43,4 +44,23 @@ void lobby_routes_player(const route_call *call, answer *out)
 {
     apierr err;
     answer_result(out, 200, ratings_player(call->params->id, &err), &err);
+}
+
+void lobby_routes_my_seeks(const route_call *call, answer *out)
+{
+    apierr err;
+    answer_result(out, 200, seeks_mine(call->who, &err), &err);
+}
+
+void lobby_routes_seek(const route_call *call, answer *out)
+{
+    apierr err;
+    answer_result(out, 201, seeks_create(call->who, call->request, &err), &err);
+}
+
+void lobby_routes_unseek(const route_call *call, answer *out)
+{
+    apierr err;
+    answer_result(out, 200, seeks_withdraw(call->who, call->params->id, &err),
+                  &err);
 }

@@ -9,5 +9,8 @@
 route_handler lobby_routes_list;        /* GET /v1/matches */
 route_handler lobby_routes_leaderboard; /* GET /v1/games/{game}/ratings */
 route_handler lobby_routes_player;      /* GET /v1/players/{id}/ratings */
+route_handler lobby_routes_my_seeks;    /* GET /v1/seeks */
+route_handler lobby_routes_seek;        /* POST /v1/seeks */
+route_handler lobby_routes_unseek;      /* DELETE /v1/seeks/{id} */
 
 #endif

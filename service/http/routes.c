@@ -93,6 +93,13 @@ static const route table[] = {
           any_method, player_routes_register),
     ROUTE("GET", "/v1/matches", ANYONE, RETRY_NONE, BODY_ANY, any_method,
           lobby_routes_list),
+    ROUTE("GET", "/v1/seeks", PLAYER, RETRY_NONE, BODY_ANY, any_method,
+          lobby_routes_my_seeks),
+    /* Asking twice renews the one seek: harmless to repeat. */
+    ROUTE("POST", "/v1/seeks", PLAYER, RETRY_NONE, BODY_JSON, any_method,
+          lobby_routes_seek),
+    ROUTE("DELETE", "/v1/seeks/{id}", PLAYER, RETRY_NONE, BODY_ANY,
+          "use DELETE", lobby_routes_unseek),
     ROUTE("GET", "/v1/players/{id}/ratings", ANYONE, RETRY_NONE, BODY_ANY,
           any_method, lobby_routes_player),
     ROUTE("POST", "/v1/matches", PLAYER, RETRY_ON_FAILURE, BODY_JSON,
