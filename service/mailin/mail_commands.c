@@ -731,6 +731,8 @@ static const verb verbs[] = {
     {"join", run_join},       {"new", run_new},
     {"invite", run_invite},
     {"list", run_lobby},
+    {"seek", run_lobby},
+    {"unseek", run_lobby},
 };
 
 static int split_words(char *line, char **words)
@@ -898,6 +900,8 @@ void mail_commands_help(FILE *out)
           "  join             take the seat an invitation offers\n"
           "  list [GAME]      the open matches waiting for players\n"
           "  join m_1234      take a free seat of that match\n"
+          "  seek GAME seats=N turn=1d   wait for a quick match\n"
+          "  unseek           stop waiting\n"
           "  new GAME seats=N [open=yes] [option=value ...]   start a match\n"
           "  invite ADDRESS NAME   invite someone to the match by mail\n"
           "  help             this list\n"

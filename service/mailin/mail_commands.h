@@ -19,6 +19,7 @@
  *   new GAME seats=N [open=yes] [rated=no] [option=value …]
  *   list [GAME]      the open matches waiting for players (mail_lobby.h)
  *   join m_1234      take a free seat of that match (mail_lobby.h)
+ *   seek GAME seats=N turn=1d, unseek   quick match (mail_lobby.h)
  *   invite ADDRESS NAME   (about a match) invite someone by mail
  *
  * Case does not matter. A line that is neither a command nor a move of

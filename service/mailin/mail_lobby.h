@@ -1,8 +1,12 @@
 /* mail_lobby.h: the lobby's commands in a mail (docs/playing-by-email.md):
  *
- *   list [GAME]      the open matches waiting for players
+ *   list [GAME]      the open matches waiting for players, and the
+ *                    quick-match seeks waiting (naming nobody)
  *   join m_123       take a free seat of that match (an open one, or one
  *                    whose id someone gave you)
+ *   seek GAME seats=3 turn=1d [expires=3d]
+ *                    wait for a quick match (play/seeks.h)
+ *   unseek [s_12]    withdraw that seek, or every one still waiting
  *
  * They call the same use cases as GET /v1/matches and POST
  * /v1/matches/{id}/join. mail_commands.c runs them: mail_lobby_call does
