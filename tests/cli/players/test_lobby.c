@@ -56,3 +56,42 @@ Test(pbem_players, a_stranger_lists_the_open_matches_and_joins_one,
     pl_free(&r);
     e2e_stop(&server);
 }
+
+Test(pbem_players, two_seeks_at_the_terminal_make_a_match, .timeout = 60)
+{
+    e2e_server server;
+    char url[64];
+    pl_server(&server, url);
+    pl_person jo, kim;
+    pl_person_new(&jo, "jo");
+    pl_person_new(&kim, "kim");
+    pl_sign_up(&jo, url, "Jo");
+    pl_sign_up(&kim, url, "Kim");
+    pl_result r =
+        pl_run(&jo, url, ARGS("seek", "artifact_stack", "--seats", "2"));
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect(strncmp(r.out, "Waiting as s_", 13) == 0, "%s", r.out);
+    pl_free(&r);
+    r = pl_run(&kim, url, ARGS("seek", "artifact_stack", "--seats", "2"));
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    char match[48];
+    cr_assert_eq(sscanf(r.out, "Matched: %47s has started", match), 1, "%s",
+                 r.out);
+    pl_free(&r);
+    r = pl_run(&jo, url, ARGS("seek", "--list"));
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    char line[128];
+    snprintf(line, sizeof line,
+             "artifact_stack  2 seats  24 h turns  "
+             "matched %s\n",
+             match);
+    cr_expect(strstr(r.out, line) != NULL, "%s", r.out);
+    pl_free(&r);
+    r = pl_run(&jo, url, ARGS("view", match));
+    cr_expect_eq(r.status, 0, "the seeker sits in the match: %s", r.err);
+    pl_free(&r);
+    r = pl_run(&jo, url, ARGS("seek", "artifact_stack"));
+    cr_expect_eq(r.status, 2, "no seat count is a usage error");
+    pl_free(&r);
+    e2e_stop(&server);
+}
