@@ -78,7 +78,10 @@ int list_cmd_main(int argc, char **argv)
         const json_t *matches = json_object_get(r.json, "matches");
         size_t i;
         const json_t *row;
-        json_array_foreach(matches, i, row) print_row(row);
+        json_array_foreach(matches, i, row)
+        {
+            print_row(row);
+        }
         if (json_array_size(matches) == 0)
             puts("No open match is waiting for players. Open one with: pbem "
                  "new GAME --seats N --open");

@@ -81,7 +81,9 @@ int seek_cmd_main(int argc, char **argv)
             size_t i;
             const json_t *seek;
             json_array_foreach(json_object_get(r.json, "seeks"), i, seek)
+            {
                 print_seek(seek);
+            }
             if (json_array_size(json_object_get(r.json, "seeks")) == 0)
                 puts("You have no seek.");
             client_response_free(&r);

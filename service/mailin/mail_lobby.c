@@ -310,7 +310,10 @@ long long mail_lobby_tell(char *const *words, int count, const json_t *answer,
     fputs("Open matches waiting for players, the newest first:\n", out);
     size_t i;
     const json_t *row;
-    json_array_foreach(matches, i, row) tell_open_match(row, out);
+    json_array_foreach(matches, i, row)
+    {
+        tell_open_match(row, out);
+    }
     fputs("Answer with \"join\" and a match's id (join m_1234) to take a "
           "seat.\n",
           out);
