@@ -11,6 +11,17 @@
 #include "store/reliability.h"
 #include "store/store.h"
 
+const rules_engine *lobby_game(const char *name, int status, apierr *err)
+{
+    const rules_engine *engine = rules_find(name);
+    if (engine == NULL)
+        apierr_set(err, status, "unknown_game",
+                   "there is no game called \"%.60s\" here: GET /v1/games "
+                   "lists the games",
+                   name);
+    return engine;
+}
+
 bool lobby_settings_parse(const json_t *body, store_lobby *out, apierr *err)
 {
     *out = (store_lobby){.min_reliability = -1};
@@ -132,13 +143,8 @@ json_t *lobby_list(const char *status, const char *game, int limit, apierr *err)
                    "/v1/players/me/matches)");
         return NULL;
     }
-    if (game != NULL && rules_find(game) == NULL) {
-        apierr_set(err, 400, "unknown_game",
-                   "there is no game called \"%.60s\" here: GET /v1/games "
-                   "lists the games",
-                   game);
+    if (game != NULL && lobby_game(game, 400, err) == NULL)
         return NULL;
-    }
     PGconn *conn = db_conn(err);
     if (conn == NULL)
         return NULL;

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 
 #include "core/apierr.h"
+#include "rules.h"
 #include "store/lobby.h"
 #include "store/matches.h"
 
@@ -25,6 +26,10 @@
 /* At most this many matches in one listing (and its default). */
 #define LOBBY_LIST_MAX 100
 #define LOBBY_LIST_DEFAULT 50
+
+/* The game called name, or NULL with err filled: status (400 for a
+ * query, 404 for a path) "unknown_game", pointing to GET /v1/games. */
+const rules_engine *lobby_game(const char *name, int status, apierr *err);
 
 /* Reads "open", "rated" and "min_reliability" from a create request's
  * body into *out; 400 "bad_lobby" with the sentence naming the member. */

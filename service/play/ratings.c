@@ -95,14 +95,9 @@ bool ratings_record(PGconn *conn, const store_match *match,
 
 json_t *ratings_leaderboard(const char *game, int limit, apierr *err)
 {
-    const rules_engine *engine = rules_find(game);
-    if (engine == NULL) {
-        apierr_set(err, 404, "unknown_game",
-                   "there is no game called \"%.60s\" here: GET /v1/games "
-                   "lists the games",
-                   game);
+    const rules_engine *engine = lobby_game(game, 404, err);
+    if (engine == NULL)
         return NULL;
-    }
     PGconn *conn = db_conn(err);
     if (conn == NULL)
         return NULL;
