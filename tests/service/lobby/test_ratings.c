@@ -200,3 +200,67 @@ Test(lobby_ratings, an_unrated_match_moves_nobody, .timeout = 120)
     }
     cr_assert_eq(e2e_stop(&t.server), 0);
 }
+
+/* Recomputes the ratings of players[0..3) from the finished matches'
+ * public logs, in the order they finished, as docs/lobby.md describes. */
+static void replay_rating(glicko2_rating *ratings, const e2e_table *t,
+                          const int *who)
+{
+    int place[2];
+    places(t, place);
+    glicko2_rating before[2] = {ratings[who[0]], ratings[who[1]]};
+    for (int s = 0; s < 2; s++) {
+        glicko2_game game = {before[1 - s], place[s] < place[1 - s]    ? 1.0
+                                            : place[s] == place[1 - s] ? 0.5
+                                                                       : 0.0};
+        ratings[who[s]] = glicko2_update(before[s], &game, 1, GLICKO2_TAU);
+    }
+}
+
+Test(lobby_ratings, the_stored_ratings_are_the_logs_replayed_in_order,
+     .timeout = 120)
+{
+    e2e_table first;
+    memset(&first, 0, sizeof first);
+    lobby_start(&first.server);
+    lobby_register(&first.server, "Ann", &first.players[0]);
+    lobby_register(&first.server, "Ben", &first.players[1]);
+    lobby_register(&first.server, "Cid", &first.players[2]);
+    /* Three rated matches of two among the same three players, one after
+     * the other: each starts from the ratings the previous left. */
+    static const int pairs[3][2] = {{0, 1}, {1, 2}, {2, 0}};
+    glicko2_rating expected[3] = {GLICKO2_NEWCOMER, GLICKO2_NEWCOMER,
+                                  GLICKO2_NEWCOMER};
+    for (int m = 0; m < 3; m++) {
+        e2e_table t;
+        memset(&t, 0, sizeof t);
+        t.server = first.server;
+        t.seats = 2;
+        t.players[0] = first.players[pairs[m][0]];
+        t.players[1] = first.players[pairs[m][1]];
+        lobby_create(&t.server, &t.players[0],
+                     "{\"game\":\"artifact_stack\",\"seats\":2,\"open\":true}",
+                     t.match);
+        e2e_response r = lobby_join(&t.server, t.match, &t.players[1]);
+        cr_assert_eq(r.status, 200, "%s", r.body);
+        e2e_response_free(&r);
+        lobby_play_to_the_end(&t, MAX_MOVES);
+        replay_rating(expected, &t, pairs[m]);
+    }
+    json_t *board =
+        lobby_get(&first.server, "/v1/games/artifact_stack/ratings");
+    for (int p = 0; p < 3; p++) {
+        const json_t *row = leader_row(board, first.players[p].id);
+        cr_assert_not_null(row);
+        cr_expect(fabs(json_number_value(json_object_get(row, "rating")) -
+                       expected[p].rating) < 1e-6,
+                  "player %d: stored %.6f, replayed %.6f", p,
+                  json_number_value(json_object_get(row, "rating")),
+                  expected[p].rating);
+        cr_expect(fabs(json_number_value(json_object_get(row, "deviation")) -
+                       expected[p].deviation) < 1e-6);
+        cr_expect_eq(json_integer_value(json_object_get(row, "matches")), 2);
+    }
+    json_decref(board);
+    cr_assert_eq(e2e_stop(&first.server), 0);
+}
