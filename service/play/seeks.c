@@ -66,22 +66,20 @@ static bool read_seek(const json_t *body, long long player_id, store_seek *seek,
     return true;
 }
 
-/* The request a seeker makes when the service seats them: its nonce is
- * the seek's and the step's, so a retried pairing gets the first answer
- * back (play/retry.h). */
-static void seeker(const store_seek *seek, const char *step, caller *who)
+/* The request a seeker makes when the service seats them. No client
+ * waits on it to retry, so its nonce is fresh: a pairing tried again
+ * after a failure is a new request, not the stored answer of the first
+ * (play/retry.h), which would only refuse it. */
+static void seeker(const store_seek *seek, caller *who)
 {
     memset(who, 0, sizeof *who);
     who->player_id = seek->player_id;
     snprintf(who->key_id, sizeof who->key_id, "seek");
-    char text[96];
-    snprintf(text, sizeof text, "seek %lld %s", seek->seek_id, step);
     uint8_t nonce[16];
-    crypto_generichash(nonce, sizeof nonce, (const uint8_t *)text, strlen(text),
-                       NULL, 0);
+    randombytes_buf(nonce, sizeof nonce);
     hex_encode(nonce, sizeof nonce, who->nonce);
     crypto_generichash(who->request_digest, sizeof who->request_digest,
-                       (const uint8_t *)text, strlen(text), NULL, 0);
+                       nonce, sizeof nonce, NULL, 0);
 }
 
 /* Makes the match of seekers[0..seats) (the oldest first, who creates
@@ -93,7 +91,7 @@ static long long form_match(const store_seek *seekers, int seats)
         "{s:s,s:i,s:b,s:b,s:{s:i}}", "game", seekers[0].game, "seats", seats,
         "open", 0, "rated", 1, "deadline", "turn_hours", seekers[0].turn_hours);
     caller who;
-    seeker(&seekers[0], "create", &who);
+    seeker(&seekers[0], &who);
     apierr err;
     json_t *created = matches_create(&who, body, &err);
     json_decref(body);
@@ -106,7 +104,7 @@ static long long form_match(const store_seek *seekers, int seats)
         json_object_get(json_object_get(created, "match"), "id")));
     json_decref(created);
     for (int i = 1; i < seats; i++) {
-        seeker(&seekers[i], "join", &who);
+        seeker(&seekers[i], &who);
         json_t *empty = json_object();
         json_t *joined = matches_join(&who, match_id, empty, &err);
         json_decref(empty);
