@@ -33,6 +33,8 @@ static const pbem_command player_commands[] = {
     {"register", register_cmd_main, "register your key as a player"},
     {"games", games_cmd_main, "the games the server runs, or one's rules"},
     {"new", new_cmd_main, "start a match"},
+    {"list", list_cmd_main, "the open matches waiting for players"},
+    {"seek", seek_cmd_main, "wait for a quick match with players near your rating"},
     {"join", join_cmd_main, "take a seat in a match"},
     {"matches", matches_cmd_main, "your matches"},
     {"view", view_cmd_main, "what your seat sees, and your moves"},

@@ -11,10 +11,11 @@
 
 static int usage(FILE *out)
 {
-    fputs("usage: pbem new GAME --seats N [--option NAME=VALUE]...\n"
+    fputs("usage: pbem new GAME --seats N [--open] [--option NAME=VALUE]...\n"
           "Creates a match of GAME (see pbem games) for N seats; you take "
           "seat 0.\nEach VALUE is read as the option's type: a number, "
-          "true/false, or text.\n",
+          "true/false, or text.\n--open lists it for anyone to join (pbem "
+          "list) and rates it.\n",
           out);
     return out == stdout ? PLAYER_OK : PLAYER_USAGE;
 }
@@ -102,6 +103,7 @@ int new_cmd_main(int argc, char **argv)
     long seats = 0;
     char *option_texts[32];
     int option_count = 0;
+    bool open = false;
     for (int i = 1; i < argc; i++) {
         bool more = i + 1 < argc;
         if (strcmp(argv[i], "--help") == 0)
@@ -111,6 +113,8 @@ int new_cmd_main(int argc, char **argv)
             seats = strtol(argv[++i], &end, 10);
             if (end == argv[i] || *end != '\0' || seats < 1 || seats > 64)
                 return usage(stderr);
+        } else if (strcmp(argv[i], "--open") == 0) {
+            open = true; /* listed for anyone to join: pbem list */
         } else if (strcmp(argv[i], "--option") == 0 && more &&
                    option_count < 32)
             option_texts[option_count++] = argv[++i];
@@ -147,6 +151,8 @@ int new_cmd_main(int argc, char **argv)
     if (code == PLAYER_OK) {
         json_t *request = json_pack("{s:s,s:i,s:O}", "game", game_name, "seats",
                                     (int)seats, "options", options);
+        if (open)
+            json_object_set_new(request, "open", json_true());
         body = json_dumps(request, JSON_COMPACT);
         json_decref(request);
         code = player_call(&s, "POST", "/v1/matches", body, &r);

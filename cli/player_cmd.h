@@ -16,8 +16,16 @@ int register_cmd_main(int argc, char **argv);
  * game's rules in short. */
 int games_cmd_main(int argc, char **argv);
 
-/* pbem new GAME --seats N [--option NAME=VALUE]…: creates a match. */
+/* pbem new GAME --seats N [--open] [--option NAME=VALUE]…: creates a
+ * match. */
 int new_cmd_main(int argc, char **argv);
+
+/* pbem list [GAME]: the open matches waiting for players. */
+int list_cmd_main(int argc, char **argv);
+
+/* pbem seek GAME --seats N [--turn-hours H] | --list | --withdraw SEEK:
+ * quick match. */
+int seek_cmd_main(int argc, char **argv);
 
 /* pbem join MATCH [--seat S]: takes the free seat of a match. */
 int join_cmd_main(int argc, char **argv);

@@ -10,12 +10,14 @@ import { replayPage } from './js/pages/replay.js';
 import { settingsPage } from './js/pages/settings.js';
 import { rulesPage } from './js/pages/rules.js';
 import { signInPage } from './js/pages/signin.js';
+import { lobbyPage } from './js/pages/lobby.js';
 
 const routes = [
   [/^\/$/, () => startPage],
   [/^\/games$/, () => gamesPage],
   [/^\/games\/([a-z_]+)$/, () => rulesPage],
   [/^\/me$/, () => myMatchesPage],
+  [/^\/lobby$/, () => lobbyPage],
   [/^\/settings$/, () => settingsPage],
   [/^\/sign-in\/([A-Za-z0-9_-]+)$/, () => signInPage],
   [/^\/matches\/([A-Za-z0-9_-]+)\/replay$/, () => replayPage],

@@ -93,10 +93,25 @@ static path_result take(placeholder kind, const char *path, const char *after,
         *taken = len - tail;
         return PATH_MATCHES;
     }
-    case REST_OF_PATH:
-        params->id = path;
-        *taken = strlen(path);
+    case REST_OF_PATH: {
+        /* Up to the pattern's plain text after it, when there is some
+         * ("/v1/games/{game}/ratings"). */
+        size_t len = strlen(path), tail = strlen(after);
+        if (tail > 0 && (len <= tail || strchr(after, '{') != NULL ||
+                         strcmp(path + len - tail, after) != 0))
+            return PATH_DIFFERS;
+        if (tail > 0) {
+            if (len - tail >= PATH_ID_MAX)
+                return PATH_DIFFERS;
+            memcpy(params->id_text, path, len - tail);
+            params->id_text[len - tail] = '\0';
+            params->id = params->id_text;
+        } else {
+            params->id = path;
+        }
+        *taken = len - tail;
         return PATH_MATCHES;
+    }
     }
     abort();
 }

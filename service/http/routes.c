@@ -18,6 +18,7 @@
 #include "ledger/httpsig.h"
 #include "http/admin_routes.h"
 #include "http/chat_routes.h"
+#include "http/lobby_routes.h"
 #include "http/mail_routes.h"
 #include "http/match_routes.h"
 #include "http/path.h"
@@ -85,10 +86,23 @@ static const route table[] = {
           service_routes_metrics),
     ROUTE("GET", "/v1/games", ANYONE, RETRY_NONE, BODY_ANY, any_method,
           service_routes_games),
+    ROUTE("GET", "/v1/games/{game}/ratings", ANYONE, RETRY_NONE, BODY_ANY,
+          any_method, lobby_routes_leaderboard),
     ROUTE("GET", "/v1/games/{game}", ANYONE, RETRY_NONE, BODY_ANY, any_method,
           service_routes_game),
     ROUTE("POST", "/v1/players", NEW_KEY, RETRY_ON_FAILURE, BODY_JSON,
           any_method, player_routes_register),
+    ROUTE("GET", "/v1/matches", ANYONE, RETRY_NONE, BODY_ANY, any_method,
+          lobby_routes_list),
+    ROUTE("GET", "/v1/seeks", PLAYER, RETRY_NONE, BODY_ANY, any_method,
+          lobby_routes_my_seeks),
+    /* Asking twice renews the one seek: harmless to repeat. */
+    ROUTE("POST", "/v1/seeks", PLAYER, RETRY_NONE, BODY_JSON, any_method,
+          lobby_routes_seek),
+    ROUTE("DELETE", "/v1/seeks/{id}", PLAYER, RETRY_NONE, BODY_ANY,
+          "use DELETE", lobby_routes_unseek),
+    ROUTE("GET", "/v1/players/{id}/ratings", ANYONE, RETRY_NONE, BODY_ANY,
+          any_method, lobby_routes_player),
     ROUTE("POST", "/v1/matches", PLAYER, RETRY_ON_FAILURE, BODY_JSON,
           any_method, match_routes_create),
     /* Unsigned: the answer is the same whoever asks (no enumeration). */

@@ -95,7 +95,8 @@ static bool match_page_exists(const char *ref, size_t len)
 static bool page_path(const char *url)
 {
     if (strcmp(url, "/") == 0 || strcmp(url, "/settings") == 0 ||
-        strcmp(url, "/me") == 0 || strcmp(url, "/games") == 0)
+        strcmp(url, "/me") == 0 || strcmp(url, "/games") == 0 ||
+        strcmp(url, "/lobby") == 0)
         return true;
     const char *rest;
     if (starts_with(url, "/games/")) {

@@ -15,6 +15,7 @@
 #include "core/hex.h"
 #include "core/log.h"
 #include "mailin/mail_join.h"
+#include "mailin/mail_lobby.h"
 #include "mailin/mail_moves.h"
 #include "mailin/mail_say.h"
 #include "mailin/mail_show.h"
@@ -587,8 +588,37 @@ static bool run_settings(runner *r, command *c)
 
 /* ---- joining and starting ---------------------------------------------- */
 
+/* ---- the lobby (mail_lobby.h) ------------------------------------------ */
+
+static json_t *call_lobby(runner *r, command *c, apierr *err)
+{
+    (void)r;
+    return mail_lobby_call(&c->who, c->words, c->word_count, err);
+}
+
+static bool run_lobby(runner *r, command *c)
+{
+    if (!need_player(r))
+        return false;
+    apierr err;
+    bool changes = mail_lobby_changes(c->words, c->word_count);
+    json_t *answer = changes ? once(r, c, call_lobby, &err)
+                             : call_lobby(r, c, &err);
+    if (answer == NULL)
+        return refuse(r, &err);
+    long long match_id =
+        mail_lobby_tell(c->words, c->word_count, answer, r->out);
+    json_decref(answer);
+    r->run->changed = r->run->changed || changes;
+    if (match_id != 0)
+        r->run->match_id = match_id;
+    return true;
+}
+
 static bool run_join(runner *r, command *c)
 {
+    if (r->ctx->invitation_id == 0 && c->word_count == 2)
+        return run_lobby(r, c);
     if (r->ctx->invitation_id == 0)
         return refuse_text(r, "\"join\" answers an invitation: answer the "
                               "invitation mail itself");
@@ -638,8 +668,10 @@ static json_t *call_new(runner *r, command *c, apierr *err)
             return NULL;
         }
         *eq = '\0';
-        if (strcmp(c->words[i], "seats") == 0)
-            json_object_set_new(body, "seats", option_value(eq + 1));
+        if (strcmp(c->words[i], "seats") == 0 ||
+            strcmp(c->words[i], "open") == 0 ||
+            strcmp(c->words[i], "rated") == 0)
+            json_object_set_new(body, c->words[i], option_value(eq + 1));
         else
             json_object_set_new(json_object_get(body, "options"), c->words[i],
                                 option_value(eq + 1));
@@ -749,6 +781,9 @@ static const verb verbs[] = {
     {"join", run_join},       {"new", run_new},
     {"invite", run_invite},   {"chat", run_chat},
     {"say", run_say},
+    {"list", run_lobby},
+    {"seek", run_lobby},
+    {"unseek", run_lobby},
 };
 
 static int split_words(char *line, char **words)
@@ -916,7 +951,11 @@ void mail_commands_help(FILE *out)
           "    settings quiet 22:00-07:00|off, settings zone Europe/Paris,\n"
           "    settings reminders 24,72|off\n"
           "  join             take the seat an invitation offers\n"
-          "  new GAME seats=N [option=value ...]   start a match\n"
+          "  list [GAME]      the open matches waiting for players\n"
+          "  join m_1234      take a free seat of that match\n"
+          "  seek GAME seats=N turn=1d   wait for a quick match\n"
+          "  unseek           stop waiting\n"
+          "  new GAME seats=N [open=yes] [option=value ...]   start a match\n"
           "  invite ADDRESS NAME   invite someone to the match by mail\n"
           "  chat             a code that links Discord or Slack to you\n"
           "  help             this list\n"

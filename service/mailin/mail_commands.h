@@ -19,7 +19,10 @@
  *   settings reminders H,H…|off
  *   join             (answering an invitation) take a seat; "yes",
  *                    "OK!", "Count me in", "I'm in" say the same there
- *   new GAME seats=N [option=value …]
+ *   new GAME seats=N [open=yes] [rated=no] [option=value …]
+ *   list [GAME]      the open matches waiting for players (mail_lobby.h)
+ *   join m_1234      take a free seat of that match (mail_lobby.h)
+ *   seek GAME seats=N turn=1d, unseek   quick match (mail_lobby.h)
  *   invite ADDRESS NAME   (about a match) invite someone by mail
  *   chat             a one-time code that links a Discord or Slack
  *                    account (play/chat_links.h)

@@ -10,6 +10,7 @@
 #include "ledger/forfeit.h"
 #include "notify/notify_outbox.h"
 #include "play/event_log.h"
+#include "play/ratings.h"
 #include "play/retry.h"
 #include "store/events.h"
 
@@ -157,6 +158,7 @@ bool append_events(PGconn *conn, store_match *match,
          event_log_append(conn, match, engine, change->before, all, count,
                           old_head + 1, err) &&
          tell(conn, match, engine, change, result, err) &&
+         (result == NULL || ratings_record(conn, match, result, err)) &&
          (change->state == NULL || engine == NULL ||
           deadlines_sync(conn, match, engine, change->state, err)) &&
          snapshot(conn, match, engine, change, old_head, err);

@@ -15,6 +15,7 @@
 #include "play/describe.h"
 #include "play/event_log.h"
 #include "play/game_rules.h"
+#include "play/lobby.h"
 #include "play/matchstate.h"
 #include "play/players.h"
 #include "play/request.h"
@@ -133,9 +134,11 @@ json_t *matches_create(const caller *who, const json_t *body, apierr *err)
     int seats = requested_seats(body, engine, err);
     char entropy[65];
     deadline_settings deadline;
+    store_lobby lobby;
     if (seats < 0 || !entropy_of(body, entropy, err) ||
         !deadline_settings_parse(json_object_get(body, "deadline"), &deadline,
-                                 err))
+                                 err) ||
+        !lobby_settings_parse(body, &lobby, err))
         return NULL;
     rules_error rerr = {{0}};
     json_t *declared = engine->describe_options();
@@ -200,6 +203,8 @@ json_t *matches_create(const caller *who, const json_t *body, apierr *err)
         store_reachability reach;
         ok = store_insert_match(conn, &match, err) &&
              deadline_settings_save(conn, match.match_id, &deadline, err) &&
+             store_lobby_insert(conn, match.match_id, engine->name, &lobby,
+                                err) &&
              store_insert_seat(conn, match.match_id, 0, who->player_id, err) &&
              with_stored_seat(conn, &match, 0, &reach, err) &&
              append_events(conn, &match, engine, &change, NULL, err);
@@ -207,8 +212,9 @@ json_t *matches_create(const caller *who, const json_t *body, apierr *err)
             match.seat_player[0] = who->player_id;
             answer = append_commit(
                 conn, who, &match, 201,
-                json_pack("{s:o,s:i}", "match",
-                          describe_match(&match, engine, NULL), "seat", 0),
+                json_pack("{s:o,s:i,s:o}", "match",
+                          describe_match(&match, engine, NULL), "seat", 0,
+                          "lobby", lobby_settings_json(&lobby)),
                 err);
             ok = answer != NULL;
         } else {
@@ -272,7 +278,8 @@ json_t *matches_join(const caller *who, long long match_id, const json_t *body,
     store_player joiner;
     if (!store_player_load(conn, who->player_id, false, &joiner, err) ||
         !players_name_fits_match(joiner.name, "your name", who->player_id,
-                                 &match, err))
+                                 &match, err) ||
+        !lobby_may_join(conn, &match, who->player_id, err))
         goto fail;
     char player[32];
     store_player_ref(who->player_id, player);
@@ -331,6 +338,7 @@ json_t *matches_join(const caller *who, long long match_id, const json_t *body,
                             .reach = &reach};
     if (!store_insert_seat(conn, match_id, seat, who->player_id, err) ||
         !with_stored_seat(conn, &match, seat, &reach, err) ||
+        (starts && !store_lobby_formed(conn, match_id, err)) ||
         !append_events(conn, &match, engine, &change, NULL, err)) {
         store_rollback(conn);
         goto fail;

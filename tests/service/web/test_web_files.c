@@ -282,7 +282,7 @@ Test(web_files, the_pages_own_paths_are_the_page)
     snprintf(replay, sizeof replay, "%s/replay", match_page);
     const char *paths[] = {
         "/",         match_page, replay,  "/sign-in/abc-DEF_123",
-        "/settings", "/me",      "/games"};
+        "/settings", "/me",      "/games", "/lobby"};
     for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
         web_answer a = fetch(paths[i]);
         cr_expect_eq(a.status, 200, "%s answered %ld", paths[i], a.status);

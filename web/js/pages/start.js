@@ -107,6 +107,7 @@ function newMatchForm(app, games) {
   const game = h('select', { name: 'game', id: 'new-game' }, games.map((g) => h('option', { value: g.name }, g.title)));
   const seats = h('input', { name: 'seats', id: 'new-seats', type: 'number', value: 2, min: 2, max: 8, step: 1 });
   const options = h('div', { class: 'options' });
+  const open = h('input', { type: 'checkbox', name: 'open', id: 'new-open' });
   const err = errorBox();
   const showOptions = () => {
     const g = games.find((x) => x.name === game.value);
@@ -120,7 +121,8 @@ function newMatchForm(app, games) {
   showOptions();
   const form = h('form', { 'aria-labelledby': 'new-title', id: 'new-match' },
     h('h2', { id: 'new-title' }, 'Start a match'),
-    field('Game', game), field('Players', seats), h('details', null, h('summary', null, 'Options'), options),
+    field('Game', game), field('Players', seats), field('Open to anyone (listed under Open matches, rated)', open),
+    h('details', null, h('summary', null, 'Options'), options),
     h('button', { type: 'submit' }, 'Start the match'), err);
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -134,7 +136,7 @@ function newMatchForm(app, games) {
     }
     try {
       const answer = await call('POST', '/v1/matches', {
-        body: { game: game.value, seats: Number(seats.value), options: opts }, key: app.me });
+        body: { game: game.value, seats: Number(seats.value), options: opts, open: open.checked }, key: app.me });
       const id = answer.match?.id ?? answer.id;
       rememberMatch(id);
       app.go(`/matches/${id}`);
