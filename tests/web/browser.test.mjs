@@ -1,7 +1,8 @@
 // browser.test.mjs: the page played in a real browser (Debian's chromium
 // through puppeteer-core) against the real pbemd. Two browser profiles
 // register, play an Artifact Stack match to the end by clicking, one Adel
-// Verplichtet round with its sealed choices; a refused move shows the
+// Verplichtet round with its sealed choices; notices on the device (the
+// service worker shows a pushed notice); a refused move shows the
 // rule's sentence; the finished match's replay is checked in the browser;
 // every page passes axe-core (no finding of any impact); and from the
 // browser's own network log: every answer carries the CSP, and no request
@@ -879,6 +880,45 @@ await t.test('settings: the email form and the webhook form show what the server
     assert(said === hook.error.message, `the server answered "${hook.error.message}", the page said "${said}"`);
   }
   await expectNoAxe(alice, 'the settings page with the email and webhook answers');
+});
+
+await t.test('settings: notices on this device: the browser\'s refusal said plainly; a pushed notice is shown by the service worker, one per match', async () => {
+  await alice.context.overridePermissions(server.origin, ['notifications']);
+  await alice.page.goto(`${server.origin}/settings`);
+  await alice.page.waitForSelector('#p-on');
+  assert(!(await alice.page.$eval('#p-on', (e) => e.checked)), 'notices are on before anyone asked for them');
+  const cdp = await alice.page.createCDPSession();
+  const registrations = [];
+  cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => registrations.push(...e.registrations));
+  await cdp.send('ServiceWorker.enable');
+  await alice.page.click('#p-on');
+  // Headless Chromium has no push service it may reach: it refuses the
+  // subscription, and the page says so in a sentence, the switch off.
+  await alice.page.waitForSelector('#p-error:not([hidden])');
+  const said = await alice.page.$eval('#p-error', (e) => e.textContent);
+  assert(/push service did not take the subscription/.test(said) && /still come by mail/.test(said), `the page said: ${said}`);
+  assert(!(await alice.page.$eval('#p-on', (e) => e.checked)), 'the switch stays on after the refusal');
+  // The worker (/sw.js) was registered on the way: a push delivered to it,
+  // the notice as the server sends it once the browser has decrypted it,
+  // is shown; a second for the same match replaces the first.
+  const scope = `${server.origin}/`;
+  await alice.page.waitForFunction(() => navigator.serviceWorker.getRegistration('/').then((r) => !!r?.active));
+  const id = registrations.find((r) => !r.isDeleted && r.scopeURL === scope)?.registrationId;
+  assert(id !== undefined, `no service worker registered for ${scope}: ${JSON.stringify(registrations)}`);
+  const notice = (n) => ({ title: 'Your turn in Artifact Stack', body: `Bob took C3. Your turn: take a card (${n}).`, url: '/matches/m_1', tag: '/matches/m_1' });
+  for (const n of [1, 2]) {
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin: server.origin, registrationId: id, data: JSON.stringify(notice(n)) });
+  }
+  await alice.page.waitForFunction(async () => {
+    const shown = await (await navigator.serviceWorker.getRegistration('/')).getNotifications();
+    return shown.length === 1 && /\(2\)/.test(shown[0].body);
+  }, { timeout: 10000 });
+  const shown = await alice.page.evaluate(async () => (await (await navigator.serviceWorker.getRegistration('/')).getNotifications())
+    .map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data?.url })));
+  assert(shown.length === 1 && shown[0].title === 'Your turn in Artifact Stack' && shown[0].url === '/matches/m_1',
+    `the notices shown: ${JSON.stringify(shown)}`);
+  await cdp.detach();
+  await expectNoAxe(alice, 'the settings page, notices refused by the browser');
 });
 
 await t.test('offline: a mark while the server cannot be reached, the refusal cleared and the typed move kept once it answers', async () => {
