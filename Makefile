@@ -37,7 +37,7 @@ CPPFLAGS := -D_GNU_SOURCE -Irules -Iservice -Iclient -I$(shell pg_config --inclu
 CFLAGS := -std=c11 $(OPT) -g -Wall -Wextra -Werror -pthread
 comma := ,
 LDFLAGS := $(if $(SAN),-fsanitize=address$(comma)undefined) -pthread
-LIBS := -lmicrohttpd -lpq -lsodium -ljansson -lcurl $(GMIME_LIBS) -licui18n -licuuc -licudata -lm
+LIBS := -lmicrohttpd -lpq -lsodium -lcrypto -ljansson -lcurl $(GMIME_LIBS) -licui18n -licuuc -licudata -lm
 # pbemd allocates with jemalloc: glibc's malloc spent a sixth of its CPU
 # under load, much of it consolidating fast bins whenever a request asked
 # for a kilobyte or more (docs/benchmarks.md). So do the benchmark clients

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 packages=(build-essential pkg-config libmicrohttpd-dev libpq-dev libsodium-dev libjemalloc-dev
-          libjansson-dev libcriterion-dev libcurl4-openssl-dev postgresql
+          libjansson-dev libcriterion-dev libcurl4-openssl-dev libssl-dev postgresql
           postgresql-contrib nodejs npm libgmime-3.0-dev libicu-dev dovecot-imapd
           chromium nginx postgresql-15-auto-failover pg-auto-failover-cli)
 missing=()

@@ -23,6 +23,7 @@
 #include "http/match_routes.h"
 #include "http/path.h"
 #include "http/player_routes.h"
+#include "http/push_routes.h"
 #include "http/rate_policy.h"
 #include "http/route_call.h"
 #include "http/service_routes.h"
@@ -161,6 +162,13 @@ static const route table[] = {
           BODY_JSON, "use GET or POST", player_routes_register_webhook),
     ROUTE("DELETE", "/v1/players/me/webhooks/{id}", PLAYER, RETRY_NONE,
           BODY_ANY, "use DELETE", player_routes_disable_webhook),
+    /* Subscribing the same endpoint again replaces its keys: harmless. */
+    ROUTE("GET", "/v1/players/me/push-subscriptions", PLAYER, RETRY_NONE,
+          BODY_ANY, "use GET or POST", push_routes_list),
+    ROUTE("POST", "/v1/players/me/push-subscriptions", PLAYER, RETRY_NONE,
+          BODY_JSON, "use GET or POST", push_routes_subscribe),
+    ROUTE("DELETE", "/v1/players/me/push-subscriptions/{id}", PLAYER,
+          RETRY_NONE, BODY_ANY, "use DELETE", push_routes_unsubscribe),
     ROUTE("GET", "/v1/players/me/stream", PLAYER, RETRY_NONE, BODY_ANY,
           "use GET on a stream", stream_routes_player),
 

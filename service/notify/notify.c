@@ -23,6 +23,7 @@
 #include "notify/notify_digest.h"
 #include "notify/notify_outbox.h"
 #include "notify/table_talk.h"
+#include "notify/push.h"
 #include "notify/webhooks.h"
 
 #define WAIT_MIN_MS 20
@@ -45,6 +46,7 @@ typedef struct job {
     char *body;
     mail_upload upload;
     webhooks_guard guard;
+    push_transfer push; /* a "push:<id>" row's */
 } job;
 
 /* What the delivery callbacks of a batch work with. */
@@ -318,10 +320,16 @@ static void record(delivery *d, void *context)
     else
         log_warn("notification %s: attempt %d %s (%s)%s", j->ref, attempt,
                  d->outcome, d->error, dead ? "; moved to dead letters" : "");
-    if (strcmp(d->outcome, "gone") == 0 &&
-        !webhooks_disable(conn, j->webhook_id,
-                          "the endpoint answered 410 Gone", &err))
+    long long push_id = push_channel_id(j->channel);
+    if (strcmp(d->outcome, "gone") == 0 && push_id > 0) {
+        if (!push_disable(conn, push_id, d->error, &err))
+            log_error("notification %s: could not turn its push "
+                      "subscription off", j->ref);
+    } else if (strcmp(d->outcome, "gone") == 0 &&
+               !webhooks_disable(conn, j->webhook_id,
+                                 "the endpoint answered 410 Gone", &err)) {
         log_error("notification %s: could not disable its webhook", j->ref);
+    }
 }
 
 static void release(delivery *d, void *context)
@@ -346,6 +354,10 @@ static void judge(delivery *d, CURLcode result)
     }
     if (result != CURLE_OK || mail) {
         delivery_judge_transfer(d, result);
+        return;
+    }
+    if (push_channel_id(j->channel) > 0) {
+        push_judge(d);
         return;
     }
     long status = 0;
@@ -391,7 +403,12 @@ static int work_batch(notify_worker *w, worker *self, PGconn *conn)
             ok = prepare_mail(w, conn, j, payloads[i], created[i]);
         else if (strcmp(j->channel, "admins") == 0)
             ok = prepare_admin_mail(w, j, payloads[i], created[i]);
-        else {
+        else if (push_channel_id(j->channel) > 0) {
+            j->guard.allow_loopback = w->config.allow_loopback;
+            ok = push_prepare(&j->delivery, conn, push_channel_id(j->channel),
+                              payloads[i], w->config.timeout_seconds,
+                              &j->guard, &j->push);
+        } else {
             delivery_finish(&j->delivery, "skipped", true, 0,
                             "no such channel");
             ok = true;
@@ -404,6 +421,7 @@ static int work_batch(notify_worker *w, worker *self, PGconn *conn)
     for (int i = 0; i < n; i++) {
         curl_slist_free_all(jobs[i].headers);
         free(jobs[i].body);
+        push_transfer_free(&jobs[i].push);
         free(payloads[i]);
     }
     return n;

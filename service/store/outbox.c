@@ -19,7 +19,9 @@ bool store_outbox_wake(PGconn *conn, apierr *err)
  * address, as the player's notification_settings allow: email waits out
  * quiet hours (not a deadline reminder: held, it could come after the
  * deadline), and a "your turn" email waits for the daily digest when the
- * player wants one. A "your turn" also schedules the player's escalating
+ * player wants one; each enabled Web Push subscription of the player
+ * (push_subscriptions) waits out quiet hours like email, never for the
+ * digest. A "your turn" also schedules the player's escalating
  * reminders on every channel; the worker cancels those the player has made
  * pointless by acting (store_outbox_cancel_pointless). The same payload
  * goes to the player's event stream when they have opened one
@@ -73,7 +75,15 @@ static const char queue_sql[] =
     "              WHEN $4::text = 'deadline_reminder' THEN now()"
     "              ELSE pbem_after_quiet_hours(now(), tz, quiet_start, quiet_end)"
     "         END, digest"
-    "    FROM settings WHERE email AND mailable),"
+    "    FROM settings WHERE email AND mailable"
+    "  UNION ALL"
+    "  SELECT 'push:' || ps.subscription_id, NULL::bigint, $4::text,"
+    "         $5::jsonb,"
+    "         CASE WHEN $4::text = 'deadline_reminder' THEN now()"
+    "              ELSE pbem_after_quiet_hours(now(), tz, quiet_start, quiet_end)"
+    "         END, false"
+    "    FROM push_subscriptions ps, settings"
+    "   WHERE ps.player_id = $3::bigint AND ps.disabled_at IS NULL),"
     " reminders AS ("
     "  SELECT w.channel, w.webhook_id, 'reminder_' || h || 'h' AS reason,"
     "         jsonb_set(jsonb_set(w.payload, '{type}', '\"match.reminder\"'),"

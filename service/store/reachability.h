@@ -23,7 +23,8 @@
 typedef struct store_reachability {
     /* Bit s set when seat s's player has an email address / an enabled
      * player webhook and has not turned that channel off
-     * (notification_settings), or has opened an event stream (streams/). */
+     * (notification_settings), or has opened an event stream (streams/) or
+     * turned Web Push on (a push subscription counts as a webhook). */
     uint32_t seat_has_email;
     uint32_t seat_has_webhook;
     /* The match has an enabled relay webhook. */

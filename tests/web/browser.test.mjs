@@ -1,7 +1,9 @@
 // browser.test.mjs: the page played in a real browser (Debian's chromium
 // through puppeteer-core) against the real pbemd. Two browser profiles
-// register, play an Artifact Stack match to the end by clicking, one Adel
-// Verplichtet round with its sealed choices; a refused move shows the
+// register, play whole Artifact Stack, Antiquity Quest and Adel
+// Verplichtet matches by touching the table, one Adel Verplichtet round
+// with its sealed choices; notices on the device (the service worker
+// shows a pushed notice); a refused move shows the
 // rule's sentence; the finished match's replay is checked in the browser;
 // every page passes axe-core (no finding of any impact); and from the
 // browser's own network log: every answer carries the CSP, and no request
@@ -105,11 +107,16 @@ async function tabTo(page, selector, limit = 40) {
   return 0;
 }
 
-async function startMatch(w, game, seats) {
+// Starts a match of game on w's start page; options (name: value) are
+// set in the form's Options as a person would.
+async function startMatch(w, game, seats, options = {}) {
   await w.page.goto(`${w.origin}/`);
   await w.page.waitForSelector('#new-match');
   await w.page.select('#new-game', game);
   await w.page.$eval('#new-seats', (e, n) => { e.value = String(n); }, seats);
+  for (const [name, value] of Object.entries(options)) {
+    await w.page.$eval(`#new-match [name="${name}"]`, (e, v) => { e.value = String(v); }, value);
+  }
   await Promise.all([
     w.page.waitForFunction(() => /^\/matches\/m_\d+$/.test(location.pathname) && document.getElementById('main').dataset.status),
     w.page.click('#new-match button[type=submit]'),
@@ -188,24 +195,32 @@ async function playFirstNow(w, choose = () => 0) {
 }
 
 // Waits (the pages poll the events) until every page has drawn head seq.
+// Each page behind is asked to look now, as a page brought back to the
+// screen looks (a visibilitychange), so a whole match does not wait out
+// the poll interval at every turn; the interval's own updates are the
+// spectator's test.
 async function allAt(seq) {
+  await Promise.all(both.map((w) => w.page.evaluate((s) => {
+    if (Number(document.getElementById('main').dataset.seq) < s) document.dispatchEvent(new Event('visibilitychange'));
+  }, seq)));
   await Promise.all(both.map((w) => w.page.waitForFunction(
     (s) => Number(document.getElementById('main').dataset.seq) >= s, { timeout: 20000 }, seq)));
 }
 
 // Plays by clicking until done() says so; returns the moves made.
-async function playUntil(done, limit) {
+// choose(legal) picks each move's index (the first by default).
+async function playUntil(done, limit, choose) {
   let moves = 0;
   while (!(await done())) {
     assert(moves < limit, `still not done after ${limit} moves`);
     const w = (await Promise.all(both.map(hasMoves))).indexOf(true);
     assert(w >= 0, 'nobody has a move to make, and the match is not done');
-    let seq = await playFirst(both[w]);
+    let seq = await playFirst(both[w], choose);
     moves++;
     // A seat that still has a move (a second action, or the next step of
     // its turn) plays on; otherwise every page must see the move first.
     while (!(await done()) && await hasMoves(both[w]) && moves < limit) {
-      seq = await playFirst(both[w]);
+      seq = await playFirst(both[w], choose);
       moves++;
     }
     try {
@@ -281,6 +296,54 @@ async function staged(fn) {
     e.message = `while ${at}: ${e.message}`;
     throw e;
   }
+}
+
+// Both pages of finished match id say who won, by name, with the final
+// scores the server has; end-of-match screenshots at both widths, and no
+// accessibility finding at phone width.
+async function saysWhoWon(id, game) {
+  await Promise.all(both.map((w) => w.page.waitForFunction(() => document.getElementById('main').dataset.status === 'finished')));
+  const match = await api(`/v1/matches/${id}`);
+  assert(match.status === 'finished' && match.result?.over, 'the server does not have the match finished');
+  const names = match.seats.map((x) => x.name);
+  const first = match.result.ranking[0];
+  for (const w of both) {
+    const status = await w.page.$eval('#match-status', (e) => e.textContent);
+    const winners = first.map((s) => (w === (s === 0 ? alice : bob) ? 'You' : names[s]));
+    assert(first.length === 1 ? status.startsWith(`${winners[0]} won.`) : status.includes('share the win'),
+      `the page does not say who won (${JSON.stringify(match.result.ranking)}): ${status}`);
+    assert(status.includes(`Final scores: ${names.map((n, i) => `${n} ${match.result.scores[i]}`).join(', ')}.`),
+      `the page does not give the final scores ${match.result.scores}: ${status}`);
+    // The log stands on its newest entry, the end of the match, as it did
+    // through the match (the reader never scrolled it up).
+    const log = await w.page.$eval('ol.log', (ol) => ({
+      gap: ol.scrollHeight - ol.scrollTop - ol.clientHeight, last: ol.lastElementChild?.textContent ?? '' }));
+    assert(log.gap < 8 && /won|share the win|over/.test(log.last), `the log does not show its newest entry: ${JSON.stringify(log)}`);
+  }
+  await shot(alice, `${game}_end`);
+  await shot(bob, `${game}_end_phone`);
+  await expectNoAxe(alice, `a finished ${game} match`);
+  await expectNoAxe(bob, `a finished ${game} match at phone width`);
+}
+
+// The toast on w's page, if one is shown, covers neither the move panel
+// held at the bottom of the screen nor, scrolled to the end, the page's
+// last line.
+async function toastClear(w) {
+  return w.page.evaluate(async () => {
+    const frames = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    await frames();
+    const toast = document.getElementById('status');
+    if (!toast.textContent) return 'no toast';
+    const meets = (a, b) => a && b && a.width > 0 && b.width > 0 && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    const bar = document.querySelector('.moves-bar')?.getBoundingClientRect();
+    if (meets(toast.getBoundingClientRect(), bar)) return `the toast "${toast.textContent}" covers the move panel`;
+    window.scrollTo(0, document.documentElement.scrollHeight);
+    await frames();
+    const last = document.querySelector('.bottom p').getBoundingClientRect();
+    if (meets(toast.getBoundingClientRect(), last)) return `the toast "${toast.textContent}" covers the page's last line`;
+    return 'clear';
+  });
 }
 
 await t.test('the page signs a request exactly as the independent signer does (tests/node/sign-request.mjs)', async () => {
@@ -432,23 +495,7 @@ await t.test('a move made with the keyboard alone: Tab to a piece, Space, Tab to
 await t.test('Alice and Bob play the Artifact Stack match to the end by touching the table only, and the page says who won', async () => {
   await shot(alice, `artifact_stack`);
   const moves = await playUntil(async () => (await statusOf(alice)) === 'finished', 400);
-  await bob.page.waitForFunction(() => document.getElementById('main').dataset.status === 'finished');
-  const match = await api(`/v1/matches/${artifactId}`);
-  assert(match.status === 'finished' && match.result?.over, 'the server does not have the match finished');
-  // Who won, by name, with the final scores.
-  const names = match.seats.map((x) => x.name);
-  const first = match.result.ranking[0];
-  for (const w of [alice, bob]) {
-    const status = await w.page.$eval('#match-status', (e) => e.textContent);
-    const winners = first.map((s) => (w === (s === 0 ? alice : bob) ? 'You' : names[s]));
-    assert(first.length === 1 ? status.startsWith(`${winners[0]} won.`) : status.includes('share the win'),
-      `the page does not say who won (${JSON.stringify(match.result.ranking)}): ${status}`);
-    assert(status.includes(`Final scores: ${names.map((n, i) => `${n} ${match.result.scores[i]}`).join(', ')}.`),
-      `the page does not give the final scores ${match.result.scores}: ${status}`);
-  }
-  await shot(alice, `artifact_stack_end`);
-  await shot(bob, `artifact_stack_end_phone`);
-  await expectNoAxe(bob, 'a finished match at phone width');
+  await saysWhoWon(artifactId, 'artifact_stack');
   console.log(`        (${moves} moves touched)`);
 });
 
@@ -921,6 +968,45 @@ await t.test('settings: a code to link Discord or Slack, shown with what to type
   await expectNoAxe(alice, 'the settings page with a chat link code');
 });
 
+await t.test('settings: notices on this device: the browser\'s refusal said plainly; a pushed notice is shown by the service worker, one per match', async () => {
+  await alice.context.overridePermissions(server.origin, ['notifications']);
+  await alice.page.goto(`${server.origin}/settings`);
+  await alice.page.waitForSelector('#p-on');
+  assert(!(await alice.page.$eval('#p-on', (e) => e.checked)), 'notices are on before anyone asked for them');
+  const cdp = await alice.page.createCDPSession();
+  const registrations = [];
+  cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => registrations.push(...e.registrations));
+  await cdp.send('ServiceWorker.enable');
+  await alice.page.click('#p-on');
+  // Headless Chromium has no push service it may reach: it refuses the
+  // subscription, and the page says so in a sentence, the switch off.
+  await alice.page.waitForSelector('#p-error:not([hidden])');
+  const said = await alice.page.$eval('#p-error', (e) => e.textContent);
+  assert(/push service did not take the subscription/.test(said) && /still come by mail/.test(said), `the page said: ${said}`);
+  assert(!(await alice.page.$eval('#p-on', (e) => e.checked)), 'the switch stays on after the refusal');
+  // The worker (/sw.js) was registered on the way: a push delivered to it,
+  // the notice as the server sends it once the browser has decrypted it,
+  // is shown; a second for the same match replaces the first.
+  const scope = `${server.origin}/`;
+  await alice.page.waitForFunction(() => navigator.serviceWorker.getRegistration('/').then((r) => !!r?.active));
+  const id = registrations.find((r) => !r.isDeleted && r.scopeURL === scope)?.registrationId;
+  assert(id !== undefined, `no service worker registered for ${scope}: ${JSON.stringify(registrations)}`);
+  const notice = (n) => ({ title: 'Your turn in Artifact Stack', body: `Bob took C3. Your turn: take a card (${n}).`, url: '/matches/m_1', tag: '/matches/m_1' });
+  for (const n of [1, 2]) {
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin: server.origin, registrationId: id, data: JSON.stringify(notice(n)) });
+  }
+  await alice.page.waitForFunction(async () => {
+    const shown = await (await navigator.serviceWorker.getRegistration('/')).getNotifications();
+    return shown.length === 1 && /\(2\)/.test(shown[0].body);
+  }, { timeout: 10000 });
+  const shown = await alice.page.evaluate(async () => (await (await navigator.serviceWorker.getRegistration('/')).getNotifications())
+    .map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data?.url })));
+  assert(shown.length === 1 && shown[0].title === 'Your turn in Artifact Stack' && shown[0].url === '/matches/m_1',
+    `the notices shown: ${JSON.stringify(shown)}`);
+  await cdp.detach();
+  await expectNoAxe(alice, 'the settings page, notices refused by the browser');
+});
+
 await t.test('offline: a mark while the server cannot be reached, the refusal cleared and the typed move kept once it answers', async () => {
   for (const x of [alice, bob]) {
     await x.page.goto(openLinks.another_mans_treasure);
@@ -1062,6 +1148,39 @@ await t.test('an unknown path is an HTML 404 page', async () => {
   assert(answer.headers()['content-type'].startsWith('text/html'), 'the 404 is not HTML');
   await expectNoAxe(alice, 'the 404 page');
 });
+
+// Whole matches of more games by touching only. Each seat plays the last
+// move its page lists (the longest collection in Antiquity Quest, the
+// last card in Adel Verplichtet), which ends a match in fewer moves than
+// the first, with short options: one round; the two-player variant whose
+// one sealed choice is place and card together.
+for (const [game, title, options, limit] of [
+  ['antiquity_quest', 'Antiquity Quest', { rounds: 1 }, 300],
+  ['adel_verplichtet', 'Adel Verplichtet', { two_player_variant: 'combined' }, 300],
+]) {
+  await t.test(`Alice and Bob play a whole ${title} match by touching the table only, and the page says who won`, async () => {
+    const link = await startMatch(alice, game, 2, options);
+    const id = link.split('/').pop();
+    await joinThroughLink(bob, link);
+    await alice.page.waitForFunction(() => document.getElementById('main').dataset.status === 'active');
+    await allAt((await api(`/v1/matches/${id}`)).head.seq);
+    let toast = null;
+    const moves = await playUntil(async () => {
+      // The toast of the move just made, while it shows, is clear of the
+      // move panel and of the page's last line.
+      if (toast === null) {
+        for (const w of both) {
+          const clear = await toastClear(w);
+          if (clear !== 'no toast') toast = clear;
+        }
+      }
+      return (await statusOf(alice)) === 'finished';
+    }, limit, (legal) => legal.moves.length - 1);
+    assert(toast === 'clear', `the toast: ${toast}`);
+    await saysWhoWon(id, game);
+    console.log(`        (${moves} moves touched)`);
+  });
+}
 
 await t.test('the network log: only the server was asked, every page came with the CSP, nothing was refused', async () => {
   for (const w of [alice, bob, dana].filter(Boolean)) {

@@ -35,7 +35,7 @@ function route(view, ctx) {
       h('span', { class: 'num' }, i === 0 ? 'club' : i === DINNER ? 'dinner' : String(i)),
       here.map((l) => h('span', { class: `pawn pawn-${l.seat}` }, seatName({ ...ctx, seat: null }, l.seat).slice(0, 1)))));
   }
-  const said = lords.map((l) => `${seatName(ctx, l.seat)} on space ${l.pawn ?? 0} (${l.at ?? ''})`).join('; ');
+  const said = lords.map((l) => `${seatName(ctx, l.seat)} ${(l.pawn ?? 0) >= DINNER ? 'at the dinner table' : `on space ${l.pawn ?? 0} (${l.at ?? ''})`}`).join('; ');
   return h('div', { class: 'route-wrap' }, sub(ctx, 'The route'),
     h('div', { class: 'route', role: 'img', 'aria-label': `The route from the club room to the dinner table: ${said}` }, spaces));
 }
@@ -76,7 +76,7 @@ export function draw(view, ctx) {
         ? h('ol', null, view.prison.filter((p) => p !== null).map((p) => h('li', null, `thief ${p} of ${thiefOwner(ctx, p)}`)))
         : h('p', { class: 'hint' }, 'empty'))));
   out.push(table('The lords', ['Lord', 'At', 'Chose', 'Checks', 'Thieves', 'Exhibits'],
-    (view.lords ?? []).map((l) => [seatName(ctx, l.seat), `${l.at ?? ''} (space ${l.pawn ?? 0})`, chose(l, over),
+    (view.lords ?? []).map((l) => [seatName(ctx, l.seat), (l.pawn ?? 0) >= DINNER ? l.at ?? 'dinner table' : `${l.at ?? ''} (space ${l.pawn ?? 0})`, chose(l, over),
       (l.checks ?? []).join(', ') || 'none', (l.free_thieves ?? []).join(', ') || 'none',
       (l.display ?? []).length ? h('ul', { class: 'cards' }, l.display.map((c) => avCard(c))) : 'none']), ctx));
   if (view.you?.hand) out.push(cardRow('Your collection cards', view.you.hand.map((c) => avCard(c, `card:${c}`)), ctx));

@@ -2,7 +2,7 @@
 // table and the round scores. Cards are "B4", "R6s" (a smiley), wilds
 // "W1-6" (rules/another_mans_treasure/README.md).
 import { h } from '../js/dom.js';
-import { card, cardRow, backs, count, seatName, sub, table } from './common.js';
+import { card, cardRow, count, handBacks, seatName, sub, table } from './common.js';
 
 export const title = "Another Man's Treasure";
 export const summary = 'Draw, take the discard or claim it out of turn, and lay the round\'s patterns (sets and runs) from your hand; after five rounds the lowest penalty wins.';
@@ -47,7 +47,7 @@ export function draw(view, ctx) {
       }))));
   }
   out.push(table('Hands and scores', ['Player', 'Cards in hand', 'Patterns done', 'Round scores', 'Total'],
-    (view.players ?? []).map((p) => [seatName(ctx, p.seat), h('ul', { class: 'cards' }, backs(p.hand_count ?? 0)),
+    (view.players ?? []).map((p) => [seatName(ctx, p.seat), handBacks(p.hand_count ?? 0),
       String(p.completed_patterns ?? 0), (p.round_scores ?? []).join(', '), String(p.total ?? 0)]), ctx));
   return out;
 }

@@ -3,7 +3,7 @@
 // and the scores. Cards are tokens like "red2.4" (suit, rank, copy) or
 // treasures like "crown.7" (rules/antiquity_quest/README.md).
 import { h } from '../js/dom.js';
-import { card, cardRow, backs, count, place, seatName, sub, table } from './common.js';
+import { card, cardRow, backs, count, handBacks, place, seatName, sub, table } from './common.js';
 
 export const title = 'Antiquity Quest';
 export const summary = 'Rummy with antiquities: draw, pick up the discard pile, and lay collections of one suit or of treasures; complete collections score 250 to 1500, and the first to go out ends the round.';
@@ -70,7 +70,7 @@ export function draw(view, ctx) {
   if (view.seats) {
     const sideOf = new Map((view.sides ?? []).map((s) => [s.side, s]));
     out.push(table('Hands and scores', ['Player', 'Cards in hand', 'Laid this round', 'Total of past rounds'],
-      view.seats.map((s) => [seatName(ctx, s.seat), h('ul', { class: 'cards' }, backs(s.hand_count ?? 0)),
+      view.seats.map((s) => [seatName(ctx, s.seat), handBacks(s.hand_count ?? 0),
         String((sideOf.get(s.side)?.collections ?? []).filter((c) => c.complete).reduce((a, c) => a + (c.value ?? 0), 0)),
         String(view.totals?.[s.side] ?? 0)]), ctx));
   }

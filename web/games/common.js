@@ -41,6 +41,12 @@ export function backs(count, what = 'hidden card') {
     h('span', { class: 'val', 'aria-hidden': 'true' }, `×${count}`)));
 }
 
+// A hand seen from across the table: its backs and how many, or "no
+// cards" when it is empty (a back marked ×0 reads as a card).
+export function handBacks(count) {
+  return count > 0 ? h('ul', { class: 'cards' }, backs(count)) : h('span', { class: 'hint' }, 'no cards');
+}
+
 // A die showing face (a label such as "2 quiddity").
 export function die(face, name, note, piece) {
   // Named in the order it reads, so a touched die says what it shows.

@@ -37,12 +37,36 @@ export function fill(el, ...children) {
   return el;
 }
 
+// The toast stands clear of what a player reads or touches: above the
+// move panel while that panel is held at the bottom of the screen, and
+// otherwise at the screen's bottom, where the page keeps an empty strip
+// below its last line (style.css: .bottom) for it.
+function placeToast() {
+  const region = document.getElementById('status');
+  const bar = document.querySelector('.moves-bar');
+  let lift = 0;
+  if (region && bar) {
+    const r = bar.getBoundingClientRect();
+    if (r.height > 0 && r.top < window.innerHeight && r.bottom >= window.innerHeight - 2) lift = window.innerHeight - r.top;
+  }
+  region?.style.setProperty('--lift', `${Math.max(0, Math.round(lift))}px`);
+}
+
 // Says text to screen-reader users (and shows it) in the page's live region.
 let clearing = null;
+let following = 0;
 export function announce(text) {
   const region = document.getElementById('status');
   if (!region) return;
   region.textContent = text;
+  // Placed again at every frame while it shows: the page scrolls, and the
+  // move panel comes, grows and goes as the page is drawn again.
+  cancelAnimationFrame(following);
+  const follow = () => {
+    placeToast();
+    following = region.textContent ? requestAnimationFrame(follow) : 0;
+  };
+  follow();
   // Said once: the toast goes after a while so it hides nothing for long.
   clearTimeout(clearing);
   clearing = setTimeout(() => { region.textContent = ''; }, 6000);

@@ -73,6 +73,9 @@ static const delegate_case cases[] = {
     {"DELETE", "/v1/players/me/webhooks/w_1", NULL, NOT_ALLOWED},
     /* A link code would let whoever types it act as the player. */
     {"POST", "/v1/players/me/chat-links", NULL, NOT_ALLOWED},
+    {"GET", "/v1/players/me/push-subscriptions", NULL, NOT_ALLOWED},
+    {"POST", "/v1/players/me/push-subscriptions", "{}", NOT_ALLOWED},
+    {"DELETE", "/v1/players/me/push-subscriptions/ps_1", NULL, NOT_ALLOWED},
 
     {"POST", "/v1/players", "{\"name\":\"Bot\",\"public_key\":\"%k\"}",
      NOT_THEIRS},

@@ -251,7 +251,7 @@ export async function matchPage(main, app, id) {
     document.getElementById('main').dataset.seq = String(match.head.seq);
     document.getElementById('main').dataset.status = match.status;
     fill(head,
-      h('h1', null, `${match.title ?? game?.title ?? match.game} · ${id}`),
+      h('h1', null, `${match.title ?? game?.title ?? match.game}`, h('span', { class: 'match-id' }, ` ${id}`)),
       h('p', { id: 'match-status', tabindex: -1, class: match.status === 'finished' ? 'winner' : null }, statusLine(match, mine)),
       seatsTable(match, mine));
     if (match.status === 'open') {
@@ -307,7 +307,12 @@ export async function matchPage(main, app, id) {
   async function pollNow() {
     const page = await call('GET', `/v1/matches/${id}/events?after=${after}`);
     events.push(...page.events);
+    // Kept on the newest entry when it was there: measured before the new
+    // entries grow the list, or drawLog would find it scrolled up and leave
+    // the reader on old news.
+    const atEnd = logList.scrollHeight - logList.scrollTop - logList.clientHeight < 8;
     for (const e of page.events) logList.append(logItem(e, textOf(e)));
+    if (atEnd) logList.scrollTop = logList.scrollHeight;
     if (page.events.length) {
       after = page.events[page.events.length - 1].seq;
       lastChange = Date.now();
@@ -325,8 +330,13 @@ export async function matchPage(main, app, id) {
   // another device. A signed question now and then finds out, and the app
   // signs the browser out with a sentence (app.js onKeyRefused).
   const KEY_CHECK_MS = 5000;
+  // One round of polling at a time: a page brought back to the screen
+  // while a round is on its way waits for it, instead of starting a
+  // second chain of timers that would poll twice as often for good.
+  let ticking = false;
   const tick = async () => {
-    if (stopped) return;
+    if (stopped || ticking) return;
+    ticking = true;
     if (document.visibilityState === 'visible' && !busy) {
       try {
         const fresh = await poll();
@@ -348,12 +358,14 @@ export async function matchPage(main, app, id) {
         /* the next tick tries again; api.js shows the offline mark */
       }
     }
+    ticking = false;
     const quiet = Date.now() - lastChange > QUIET_AFTER_MS;
+    clearTimeout(timer);
     if (!stopped) timer = setTimeout(tick, quiet ? POLL_QUIET_MS : POLL_BUSY_MS);
   };
   timer = setTimeout(tick, POLL_BUSY_MS);
   const shown = () => {
-    if (document.visibilityState !== 'visible' || stopped) return;
+    if (document.visibilityState !== 'visible' || stopped || ticking) return;
     clearTimeout(timer);
     tick();
   };

@@ -1,11 +1,12 @@
 // settings.js: the account's email (added or changed by a verified
-// link), notifications (channels, quiet hours, digest), webhooks,
-// vacations, a code to play from Discord or Slack (docs/chat.md), this
-// account's keys (list, revoke), and forgetting this
+// link), notifications (channels, quiet hours, digest), notices on this
+// device (Web Push), webhooks, vacations, a code to play from Discord or
+// Slack (docs/chat.md), this account's keys (list, revoke), and forgetting this
 // browser's key, refused when it is the account's only way in.
 import { h, fill, field, announce, when, wide } from '../dom.js';
 import { call } from '../api.js';
 import * as keys from '../keys.js';
+import * as push from '../push.js';
 
 function section(id, title, ...children) {
   return h('section', { 'aria-labelledby': id }, h('h2', { id }, title), ...children);
@@ -60,6 +61,51 @@ async function notifications(app) {
     }
   });
   return section('n-title', 'Notifications', form);
+}
+
+// Notices on this device: a switch that subscribes this browser to Web
+// Push, or says plainly why it cannot (no support, permission refused,
+// the browser's push service unreachable); mail goes on either way.
+async function deviceNotices(app) {
+  const say = h('p', { id: 'p-state', role: 'status' });
+  if (!push.supported()) {
+    say.textContent = 'This browser cannot show notices from a site (it has no Web Push); your turns come by mail.';
+    return section('p-title', 'Notices on this device', say);
+  }
+  const on = h('input', { type: 'checkbox', id: 'p-on' });
+  const err = h('p', { class: 'error', role: 'alert', id: 'p-error', hidden: true });
+  const show = (id) => {
+    on.checked = !!id;
+    say.textContent = id ? 'On: this device shows a notice when it is your turn, even with the page closed.'
+      : 'Off: your turns come by mail (and on this page while it is open).';
+  };
+  try {
+    show(await push.current(app.me));
+  } catch (e) {
+    show(null);
+  }
+  on.addEventListener('change', async () => {
+    err.hidden = true;
+    on.disabled = true;
+    try {
+      if (on.checked) {
+        show(await push.subscribe(app.me));
+        announce('Notices on this device are on.');
+      } else {
+        await push.unsubscribe(app.me);
+        show(null);
+        announce('Notices on this device are off.');
+      }
+    } catch (e) {
+      show(null);
+      problem(err, e);
+    } finally {
+      on.disabled = false;
+    }
+  });
+  return section('p-title', 'Notices on this device',
+    h('div', { class: 'row' }, on, h('label', { for: 'p-on' }, 'Show a notice on this device when it is my turn (Web Push)')),
+    say, err);
 }
 
 async function vacations(app) {
@@ -244,6 +290,8 @@ export async function settingsPage(main, app) {
   }
   main.append(emailSection(app, me));
   main.append(await notifications(app));
+  if (!app.me) return;
+  main.append(await deviceNotices(app));
   if (!app.me) return;
   main.append(await webhooks(app));
   if (!app.me) return;
