@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,7 @@ typedef struct conn_slot {
     /* Names are never reused: a PREPARE that failed in a pipeline is
      * forgotten out of order (forget_name). */
     int names_made;
+    long generation; /* connections_generation when it was made */
 } conn_slot;
 
 /* A statement sent in pipeline mode whose result is read later, when a
@@ -70,6 +72,14 @@ static int timeout_ms = DB_TIMEOUT_MS;
 static __thread int thread_timeout_ms;
 /* The last wait of this thread ran out of time (for the log). */
 static __thread bool timed_out;
+/* Raised whenever a thread finds its connection lost: every thread's
+ * connection made before is then made again before its next use. After a
+ * failover, a connection that sat idle on the old primary would
+ * otherwise come back to life with it (a frozen machine thawed, a cut
+ * cable plugged in again) and answer from its stale data until its keeper
+ * demotes it; made again, it goes to a host whose commits reach the
+ * standby (connect_within). */
+static atomic_long connections_generation;
 static conn_slot *slots[DB_THREADS_MAX];
 static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
 static __thread conn_slot *thread_slot;
@@ -457,17 +467,27 @@ static bool still_open(PGconn *conn)
 
 PGconn *db_conn(apierr *err)
 {
+    /* Between transactions only: a caller inside one owns it. */
+    if (thread_slot != NULL && !db_in_transaction(thread_slot->conn) &&
+        thread_slot->generation != atomic_load(&connections_generation)) {
+        drop_slot(thread_slot);
+        thread_slot = NULL;
+    }
     if (thread_slot != NULL && still_open(thread_slot->conn))
         return thread_slot->conn;
-    if (thread_slot != NULL)
+    if (thread_slot != NULL) {
+        atomic_fetch_add(&connections_generation, 1);
         log_warn("database: this thread's connection was closed; "
-                 "reconnecting");
+                 "reconnecting, and so will the other threads");
+    }
     if (thread_slot != NULL) {
         /* Not PQreset: it waits on a hung server without limit, and on
          * the first of several hosts until the kernel gives up. */
         drop_slot(thread_slot);
         thread_slot = NULL;
     }
+    /* Read first: a loss seen while this connects retires it too. */
+    long generation = atomic_load(&connections_generation);
     PGconn *conn = connect_now(err);
     if (conn == NULL) {
         log_error("%s", err->message);
@@ -480,6 +500,7 @@ PGconn *db_conn(apierr *err)
         return NULL;
     }
     thread_slot = new_slot(conn);
+    thread_slot->generation = generation;
     return conn;
 }
 

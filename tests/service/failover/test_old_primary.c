@@ -9,6 +9,9 @@
  * not exist, the new one a plain cluster; no pbemd. */
 #include <criterion/criterion.h>
 #include <libpq-fe.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -52,14 +55,17 @@ static void make_old_primary(void)
     run(&old_primary, "SELECT pg_reload_conf()");
 }
 
-/* Which of the two conn is on: its synchronous_standby_names tells. */
+/* Which of the two conn is on: its socket's folder tells. */
 static const char *which(PGconn *conn)
 {
-    PGresult *r = PQexec(conn, "SHOW synchronous_standby_names");
-    cr_assert_eq(PQresultStatus(r), PGRES_TUPLES_OK, "%s",
-                 PQerrorMessage(conn));
-    const char *name = strcmp(PQgetvalue(r, 0, 0), "") == 0 ? "the new primary"
-                                                            : "the old primary";
+    PGresult *r = PQexec(conn, "SHOW unix_socket_directories");
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+        PQclear(r);
+        return "neither (the query failed)";
+    }
+    const char *name = strcmp(PQgetvalue(r, 0, 0), old_primary.dir) == 0
+                           ? "the old primary"
+                           : "the new primary";
     PQclear(r);
     return name;
 }
@@ -116,4 +122,94 @@ Test(old_primary, gives_no_answer_until_a_standby_has_what_was_read,
     err = (apierr){0};
     cr_expect(db_wait_replicated(conn, &err), "%s", err.message);
     PQfinish(conn);
+}
+
+/* A second thread, idle on its connection while another thread finds its
+ * own lost, as pbemd's request threads are. */
+static pthread_barrier_t phases;
+static char idle_saw[2][400];
+
+static void *idle_thread(void *arg)
+{
+    (void)arg;
+    for (int phase = 0; phase < 2; phase++) {
+        pthread_barrier_wait(&phases);
+        apierr err = {0};
+        PGconn *conn = db_conn(&err);
+        snprintf(idle_saw[phase], sizeof idle_saw[phase], "%s",
+                 conn != NULL ? which(conn) : err.message);
+        pthread_barrier_wait(&phases);
+    }
+    db_close_thread();
+    return NULL;
+}
+
+/* Waits until sql, run on c, returns value (t or f). */
+static void wait_until(const pgcluster *c, const char *sql, const char *value)
+{
+    char url[200];
+    pgcluster_url(c, "postgres", url, sizeof url);
+    for (int tries = 0;; tries++) {
+        PGconn *conn = PQconnectdb(url);
+        PGresult *r = PQexec(conn, sql);
+        bool done = PQresultStatus(r) == PGRES_TUPLES_OK &&
+                    strcmp(PQgetvalue(r, 0, 0), value) == 0;
+        PQclear(r);
+        PQfinish(conn);
+        if (done)
+            return;
+        cr_assert_lt(tries, 100, "%s never returned %s", sql, value);
+        poll(NULL, 0, 50); /* the pace of a bounded poll */
+    }
+}
+
+Test(old_primary, a_connection_left_idle_on_it_is_made_again, .fini = clean_up,
+     .timeout = 120)
+{
+    /* Both threads connect while the old primary is still the primary. */
+    pgcluster_create(&old_primary, DATABASE);
+    pgcluster_create(&new_primary, DATABASE);
+    const pgcluster *both[] = {&old_primary, &new_primary};
+    char url[600];
+    pgcluster_multi_url(both, 2, DATABASE, url, sizeof url);
+    db_set_timeout(LIMIT_MS);
+    apierr err = {0};
+    cr_assert(db_init(url, &err), "%s", err.message);
+    PGconn *conn = db_conn(&err);
+    cr_assert_not_null(conn, "%s", err.message);
+    cr_assert_str_eq(which(conn), "the old primary");
+    pthread_barrier_init(&phases, NULL, 2);
+    pthread_t idle;
+    cr_assert_eq(pthread_create(&idle, NULL, idle_thread, NULL), 0);
+    pthread_barrier_wait(&phases);
+    pthread_barrier_wait(&phases);
+    cr_assert_str_eq(idle_saw[0], "the old primary");
+
+    /* The failover: the old primary's commits no longer reach a standby,
+     * and this thread's connection to it is cut. */
+    run(&old_primary,
+        "ALTER SYSTEM SET synchronous_standby_names = 'ANY 1 (gone)'");
+    run(&old_primary, "SELECT pg_reload_conf()");
+    wait_until(&old_primary,
+               "SELECT current_setting('synchronous_standby_names') <> ''",
+               "t");
+    int pid = PQbackendPID(conn);
+    char sql[96];
+    snprintf(sql, sizeof sql, "SELECT pg_terminate_backend(%d)", pid);
+    run(&old_primary, sql);
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) = 0 FROM pg_stat_activity WHERE pid = %d", pid);
+    wait_until(&old_primary, sql, "t");
+    conn = db_conn(&err);
+    cr_assert_not_null(conn, "%s", err.message);
+    cr_expect_str_eq(which(conn), "the new primary");
+
+    /* The other thread's connection, idle all along, is made again. */
+    pthread_barrier_wait(&phases);
+    pthread_barrier_wait(&phases);
+    pthread_join(idle, NULL);
+    pthread_barrier_destroy(&phases);
+    cr_expect_str_eq(idle_saw[1], "the new primary",
+                     "a connection left idle on the old primary answered "
+                     "from it after another thread had lost its own");
 }
