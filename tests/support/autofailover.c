@@ -227,13 +227,46 @@ static bool settled_as(const autofailover *a, int node, const char *state)
     return strcmp(reported, state) == 0 && strcmp(goal, state) == 0;
 }
 
+/* Whether the monitor has heard from both nodes, and found both healthy,
+ * since the instant since (its clock, as text): a state it has not yet
+ * checked again may still be the one from before a fault (a killed
+ * PostgreSQL its keeper restarted before the monitor noticed), with the
+ * failover still to come. */
+static bool heard_since(const autofailover *a, const char *since)
+{
+    PGconn *c = connect_to(&a->monitor, MONITOR_DB);
+    bool heard = false;
+    if (PQstatus(c) == CONNECTION_OK) {
+        const char *params[] = {since};
+        PGresult *r = PQexecParams(
+            c,
+            "SELECT count(*) = 2 FROM pgautofailover.node WHERE health = 1 "
+            "AND reporttime > $1::timestamptz AND healthchecktime > "
+            "$1::timestamptz",
+            1, NULL, params, NULL, NULL, 0);
+        heard = PQresultStatus(r) == PGRES_TUPLES_OK &&
+                strcmp(PQgetvalue(r, 0, 0), "t") == 0;
+        PQclear(r);
+    }
+    PQfinish(c);
+    return heard;
+}
+
 long autofailover_wait_settled(const autofailover *a, long limit_ms)
 {
     long began = now_ms();
+    char since[64] = "";
+    PGconn *c = connect_to(&a->monitor, MONITOR_DB);
+    PGresult *r = PQexec(c, "SELECT now()::text");
+    if (PQresultStatus(r) == PGRES_TUPLES_OK)
+        snprintf(since, sizeof since, "%s", PQgetvalue(r, 0, 0));
+    PQclear(r);
+    PQfinish(c);
+    cr_assert(since[0] != '\0', "the monitor does not answer");
     while (now_ms() - began < limit_ms) {
         for (int node = 0; node < 2; node++)
             if (settled_as(a, node, "primary") &&
-                settled_as(a, 1 - node, "secondary"))
+                settled_as(a, 1 - node, "secondary") && heard_since(a, since))
                 return now_ms() - began;
         /* A base backup waits for no spread checkpoint. */
         checkpoint(a, 0);

@@ -89,8 +89,9 @@ long autofailover_wait_secondary(const autofailover *a, int node,
                                  long limit_ms);
 
 /* Waits until one node is primary and the other its streaming secondary,
- * both as the monitor wants them (the state before any fault), at most
- * limit_ms; the milliseconds it took, or -1. */
+ * both as the monitor wants them (the state before any fault), and the
+ * monitor has heard from both and checked both healthy since the call, at
+ * most limit_ms; the milliseconds it took, or -1. */
 long autofailover_wait_settled(const autofailover *a, long limit_ms);
 
 /* Inflicts fault on node. */
