@@ -70,12 +70,10 @@ static const char *which(PGconn *conn)
     return name;
 }
 
-Test(old_primary, is_passed_over_for_the_next_host_that_takes_writes,
-     .fini = clean_up, .timeout = 120)
+/* This thread's connection through both, the old primary named first
+ * (as a multi-host URL may well name it), within LIMIT_MS. */
+static PGconn *connect_through_both(void)
 {
-    make_old_primary();
-    pgcluster_create(&new_primary, DATABASE);
-    /* The old primary first, as a multi-host URL may well name it. */
     const pgcluster *both[] = {&old_primary, &new_primary};
     char url[600];
     pgcluster_multi_url(both, 2, DATABASE, url, sizeof url);
@@ -84,6 +82,15 @@ Test(old_primary, is_passed_over_for_the_next_host_that_takes_writes,
     cr_assert(db_init(url, &err), "%s", err.message);
     PGconn *conn = db_conn(&err);
     cr_assert_not_null(conn, "%s", err.message);
+    return conn;
+}
+
+Test(old_primary, is_passed_over_for_the_next_host_that_takes_writes,
+     .fini = clean_up, .timeout = 120)
+{
+    make_old_primary();
+    pgcluster_create(&new_primary, DATABASE);
+    PGconn *conn = connect_through_both();
     cr_expect_str_eq(which(conn), "the new primary",
                      "the connection went to the old primary, whose commits "
                      "never reach a standby");
@@ -169,14 +176,7 @@ Test(old_primary, a_connection_left_idle_on_it_is_made_again, .fini = clean_up,
     /* Both threads connect while the old primary is still the primary. */
     pgcluster_create(&old_primary, DATABASE);
     pgcluster_create(&new_primary, DATABASE);
-    const pgcluster *both[] = {&old_primary, &new_primary};
-    char url[600];
-    pgcluster_multi_url(both, 2, DATABASE, url, sizeof url);
-    db_set_timeout(LIMIT_MS);
-    apierr err = {0};
-    cr_assert(db_init(url, &err), "%s", err.message);
-    PGconn *conn = db_conn(&err);
-    cr_assert_not_null(conn, "%s", err.message);
+    PGconn *conn = connect_through_both();
     cr_assert_str_eq(which(conn), "the old primary");
     pthread_barrier_init(&phases, NULL, 2);
     pthread_t idle;
@@ -200,6 +200,7 @@ Test(old_primary, a_connection_left_idle_on_it_is_made_again, .fini = clean_up,
     snprintf(sql, sizeof sql,
              "SELECT count(*) = 0 FROM pg_stat_activity WHERE pid = %d", pid);
     wait_until(&old_primary, sql, "t");
+    apierr err = {0};
     conn = db_conn(&err);
     cr_assert_not_null(conn, "%s", err.message);
     cr_expect_str_eq(which(conn), "the new primary");
