@@ -157,7 +157,7 @@ test-rules: $(BUILD)/tests/rules/$(GAME)/suite
 # (tests/service/crash, on a PostgreSQL cluster of its own). Then
 # FAILOVER_CYCLES (default 5) crashes of a primary and promotions of its
 # synchronous standby under players (tests/service/failover), and
-# AUTOFAILOVER_CYCLES (default 10) rounds of three faults of a primary that
+# AUTOFAILOVER_CYCLES (default 10) rounds of four faults of a primary that
 # pg_auto_failover's monitor fails over by itself.
 soak: $(filter $(BUILD)/tests/rules/%,$(SUITES)) $(BUILD)/pbemd $(BUILD)/tests/service/crash/suite $(BUILD)/tests/service/failover/suite
 	$(Q)for suite in $(filter-out %/toy/suite,$(filter $(BUILD)/tests/rules/%,$^)); do echo "== $$suite"; \
@@ -177,7 +177,7 @@ soak: $(filter $(BUILD)/tests/rules/%,$(SUITES)) $(BUILD)/pbemd $(BUILD)/tests/s
 	    PBEM_RATE_ANONYMOUS=1000000/60 PBEM_RATE_PLAYER=1000000/60 \
 	    PBEM_FAILOVER_CYCLES=$(or $(FAILOVER_CYCLES),5) \
 	    PBEM_AUTOFAILOVER_CYCLES=$(or $(AUTOFAILOVER_CYCLES),10) \
-	    PBEM_AUTOFAILOVER_FAULTS=012 \
+	    PBEM_AUTOFAILOVER_FAULTS=0123 \
 	    $(BUILD)/tests/service/failover/suite; rc=$$?; rm -rf "$$tmp"; \
 	    echo "   $$(($$(date +%s) - start)) s"; exit $$rc
 

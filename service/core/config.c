@@ -122,8 +122,8 @@ static const row table[CONFIG_VARS] = {
     [CONFIG_DB_TIMEOUT_MS] =
         {"PBEM_DB_TIMEOUT_MS", KIND_WHOLE, "10000", 1, 3600000, "milliseconds",
          .meaning = "the longest one wait on PostgreSQL may last "
-                    "(connecting, or one statement; also its "
-                    "statement_timeout): past it the request answers 503 "
+                    "(connecting, or one statement, which PostgreSQL then "
+                    "ends): past it the request answers 503 "
                     "database_unavailable"},
     [CONFIG_KEY_FILE] = {"PBEM_KEY_FILE", KIND_TEXT, "var/service.key",
                          .form = "path",

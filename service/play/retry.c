@@ -81,6 +81,13 @@ int retry_find(const caller *who, retry_answer *replay, apierr *err)
             return -1;
         }
     }
+    /* The stored answer may have been read from a commit the standby
+     * never got (db_wait_replicated): answered now, a failover could lose
+     * what it acknowledges. Unanswered, the client sends it again. */
+    if (seen == 1 && !db_wait_replicated(conn, err)) {
+        free(found.response);
+        return -1;
+    }
     replay->status = found.status;
     replay->body = found.response;
     return seen;

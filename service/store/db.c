@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,7 @@ typedef struct conn_slot {
     /* Names are never reused: a PREPARE that failed in a pipeline is
      * forgotten out of order (forget_name). */
     int names_made;
+    long generation; /* connections_generation when it was made */
 } conn_slot;
 
 /* A statement sent in pipeline mode whose result is read later, when a
@@ -70,6 +72,14 @@ static int timeout_ms = DB_TIMEOUT_MS;
 static __thread int thread_timeout_ms;
 /* The last wait of this thread ran out of time (for the log). */
 static __thread bool timed_out;
+/* Raised whenever a thread finds its connection lost: every thread's
+ * connection made before is then made again before its next use. After a
+ * failover, a connection that sat idle on the old primary would
+ * otherwise come back to life with it (a frozen machine thawed, a cut
+ * cable plugged in again) and answer from its stale data until its keeper
+ * demotes it; made again, it goes to a host whose commits reach the
+ * standby (connect_within). */
+static atomic_long connections_generation;
 static conn_slot *slots[DB_THREADS_MAX];
 static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
 static __thread conn_slot *thread_slot;
@@ -196,13 +206,19 @@ static bool wait_for(PGconn *conn, short events, long long deadline)
  * seconds); host, hostaddr and port, when not NULL, stand for the URL's.
  * The URL's own settings come after the defaults, so they override them:
  * keepalives, so a peer that vanished is noticed on an idle connection,
- * and a statement_timeout, so the server too gives up on what the client
- * no longer waits for. The result is never NULL; PQstatus tells. */
+ * and client_connection_check_interval, so the server too gives up on
+ * what the client no longer waits for (the client shuts the connection
+ * when its limit passes). Not statement_timeout: PostgreSQL answers a
+ * COMMIT whose wait for the synchronous standby was cancelled as
+ * committed (with a mere WARNING), so a move would be acknowledged that
+ * only the primary has, and a failover would lose it. The result is never
+ * NULL; PQstatus tells. */
 static PGconn *connect_one(const char *host, const char *hostaddr,
                            const char *port, int limit)
 {
     char options[64];
-    snprintf(options, sizeof options, "-c statement_timeout=%d", timeout_ms);
+    snprintf(options, sizeof options, "-c client_connection_check_interval=%d",
+             timeout_ms < 1000 ? timeout_ms : 1000);
     /* libpq skips a NULL value: the URL's stays. */
     const char *const keys[] = {"keepalives",
                                 "keepalives_idle",
@@ -269,12 +285,50 @@ static const char *list_item(const char *list, int i, char *out, size_t size)
     return out;
 }
 
+static PGresult *next_result(PGconn *conn, long long deadline);
+
+/* A transaction that writes to the log, and no more: a commit waits for
+ * the synchronous standbys only when its transaction wrote something (an
+ * xid alone, as pg_current_xact_id() takes, commits without waiting). A
+ * transactional message goes to the log and nowhere else; nothing reads
+ * it. */
+#define WRITE_TO_THE_LOG "SELECT pg_logical_emit_message(true, 'pbem', '')"
+
+/* Whether a commit on conn reaches the synchronous standbys before
+ * deadline (now_ms) (WRITE_TO_THE_LOG). A primary that lost its place
+ * still takes writes for a moment: its keeper restarts a crashed
+ * PostgreSQL as it was, before it learns from the monitor that the
+ * standby was promoted, and a frozen one thaws as it was. It has no
+ * standby any more, so its commits wait; what it shows is behind the new
+ * primary, and what it showed of its own last commits (made visible by
+ * the crash) the new primary never had. */
+static bool commits_replicate(PGconn *conn, long long deadline)
+{
+    if (PQsendQuery(conn, WRITE_TO_THE_LOG) == 0)
+        return false;
+    bool ok = false;
+    PGresult *result;
+    while ((result = next_result(conn, deadline)) != NULL) {
+        ok = PQresultStatus(result) == PGRES_TUPLES_OK;
+        PQclear(result);
+    }
+    if (!ok && PQstatus(conn) == CONNECTION_OK) {
+        /* So that it reads as failed, should it be the last host. */
+        shutdown(PQsocket(conn), SHUT_RDWR);
+        PQconsumeInput(conn);
+    }
+    return ok && PQstatus(conn) == CONNECTION_OK;
+}
+
 /* Connects within limit milliseconds. With several hosts (a primary and
  * its standbys, target_session_attrs=read-write), each is tried in turn
  * with its share of what is left of the limit: a host that hangs (a
  * frozen machine, a network that drops everything) must not use up the
  * whole limit before libpq would try the next, or a failover is never
- * followed. */
+ * followed. A host is taken only when a commit on it reaches the
+ * synchronous standbys within its share (commits_replicate): with
+ * automatic failover, libpq's read-write test alone may pick an old
+ * primary that is about to be demoted. */
 static PGconn *connect_within(int limit)
 {
     PQconninfoOption *options = PQconninfoParse(database_url, NULL);
@@ -299,13 +353,17 @@ static PGconn *connect_within(int limit)
     for (int i = 0; i < hosts; i++) {
         long long left = deadline - now_ms();
         int share = (int)(left / (hosts - i));
+        if (share < 1)
+            share = 1;
+        long long host_deadline = now_ms() + share;
         char host_i[256], hostaddr_i[64], port_i[16];
         PQfinish(conn);
-        conn = connect_one(
-            list_item(host, i, host_i, sizeof host_i),
-            list_item(hostaddr, i, hostaddr_i, sizeof hostaddr_i),
-            list_item(port, i, port_i, sizeof port_i), share > 1 ? share : 1);
-        if (PQstatus(conn) == CONNECTION_OK)
+        conn =
+            connect_one(list_item(host, i, host_i, sizeof host_i),
+                        list_item(hostaddr, i, hostaddr_i, sizeof hostaddr_i),
+                        list_item(port, i, port_i, sizeof port_i), share);
+        if (PQstatus(conn) == CONNECTION_OK &&
+            commits_replicate(conn, host_deadline))
             break;
     }
     PQconninfoFree(options);
@@ -409,17 +467,27 @@ static bool still_open(PGconn *conn)
 
 PGconn *db_conn(apierr *err)
 {
+    /* Between transactions only: a caller inside one owns it. */
+    if (thread_slot != NULL && !db_in_transaction(thread_slot->conn) &&
+        thread_slot->generation != atomic_load(&connections_generation)) {
+        drop_slot(thread_slot);
+        thread_slot = NULL;
+    }
     if (thread_slot != NULL && still_open(thread_slot->conn))
         return thread_slot->conn;
-    if (thread_slot != NULL)
+    if (thread_slot != NULL) {
+        atomic_fetch_add(&connections_generation, 1);
         log_warn("database: this thread's connection was closed; "
-                 "reconnecting");
+                 "reconnecting, and so will the other threads");
+    }
     if (thread_slot != NULL) {
         /* Not PQreset: it waits on a hung server without limit, and on
          * the first of several hosts until the kernel gives up. */
         drop_slot(thread_slot);
         thread_slot = NULL;
     }
+    /* Read first: a loss seen while this connects retires it too. */
+    long generation = atomic_load(&connections_generation);
     PGconn *conn = connect_now(err);
     if (conn == NULL) {
         log_error("%s", err->message);
@@ -432,6 +500,7 @@ PGconn *db_conn(apierr *err)
         return NULL;
     }
     thread_slot = new_slot(conn);
+    thread_slot->generation = generation;
     return conn;
 }
 
@@ -1218,6 +1287,14 @@ bool db_command(PGconn *conn, const char *sql, int nparams,
     }
     report_failure(conn, result, sql, err);
     return false;
+}
+
+bool db_wait_replicated(PGconn *conn, apierr *err)
+{
+    if (db_in_transaction(conn))
+        return apierr_set(err, 500, "internal",
+                          "db_wait_replicated inside a transaction");
+    return db_command(conn, WRITE_TO_THE_LOG, 0, NULL, err);
 }
 
 const char *db_sqlstate(const PGresult *result)

@@ -15,7 +15,8 @@
 bool db_init(const char *url, apierr *err);
 
 /* How long one wait on PostgreSQL (a connection, or one statement) may
- * last by default; PostgreSQL's statement_timeout is set to the same. */
+ * last by default. Past it the connection is shut, and PostgreSQL, which
+ * checks its clients' connections, ends the statement. */
 #define DB_TIMEOUT_MS 10000
 
 /* Sets that limit (main, from the environment, before any connection). */
@@ -63,6 +64,17 @@ PGresult *db_query(PGconn *conn, const char *sql, int nparams,
 /* Like db_query for statements whose result is not needed. */
 bool db_command(PGconn *conn, const char *sql, int nparams,
                 const char *const *params, apierr *err);
+
+/* Waits until what conn has read is on the synchronous standbys too, by
+ * committing a transaction of its own that writes to the log (its commit
+ * waits for them, and comes after everything it read). A primary
+ * restarted after a crash shows the commits that were still waiting for
+ * the standby when it died, and the standby promoted in its place never
+ * got them: an answer read from such a commit must not be given before
+ * this. Outside any transaction; false with err filled (503
+ * "database_unavailable" when the standby does not answer within the
+ * limit). */
+bool db_wait_replicated(PGconn *conn, apierr *err);
 
 /* ---- pipelined transactions ------------------------------------------
  *

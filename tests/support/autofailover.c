@@ -11,6 +11,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <pwd.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -60,9 +61,17 @@ static void find_bindir(autofailover *a)
 /* Starts pg_autoctl with args (NULL-terminated, after the program name)
  * as the owner, in a process group of its own (a freeze stops the keeper
  * and its PostgreSQL together), its output appended to log. */
-static pid_t spawn(const autofailover *a, const char *const *args,
-                   const char *log)
+static pid_t spawn(const autofailover *a, const char *netns,
+                   const char *const *args, const char *log)
 {
+    /* The node's network namespace, opened before fork. */
+    int net = -1;
+    if (netns != NULL && netns[0] != '\0') {
+        char path[64];
+        snprintf(path, sizeof path, "/run/netns/%s", netns);
+        net = open(path, O_RDONLY | O_CLOEXEC);
+        cr_assert_geq(net, 0, "%s: %s", path, strerror(errno));
+    }
     /* The environment is made before fork (the test has threads). */
     static char path[400], home[100], config[120], data[120], runtime[120];
     snprintf(path, sizeof path, "PATH=%s:/usr/bin:/bin", a->bindir);
@@ -86,8 +95,10 @@ static pid_t spawn(const autofailover *a, const char *const *args,
             _exit(126);
         if (setsid() < 0)
             _exit(126);
-        if (geteuid() == 0 && (setgroups(0, NULL) != 0 ||
-                               setgid(a->gid) != 0 || setuid(a->uid) != 0))
+        if (net >= 0 && setns(net, CLONE_NEWNET) != 0)
+            _exit(126);
+        if (geteuid() == 0 && (setgroups(0, NULL) != 0 || setgid(a->gid) != 0 ||
+                               setuid(a->uid) != 0))
             _exit(126);
         /* After setuid, which clears it: the keeper dies with the test. */
         prctl(PR_SET_PDEATHSIG, SIGTERM);
@@ -96,23 +107,25 @@ static pid_t spawn(const autofailover *a, const char *const *args,
         execve("/usr/bin/pg_autoctl", (char *const *)argv, env);
         _exit(127);
     }
+    if (net >= 0)
+        close(net);
     return pid;
 }
 
-static PGconn *connect_to(int port, const char *database)
+static PGconn *connect_to(const autofailover_node *n, const char *database)
 {
     char info[200];
     snprintf(info, sizeof info,
-             "host=127.0.0.1 port=%d dbname=%s user=postgres "
+             "host=%s port=%d dbname=%s user=postgres "
              "connect_timeout=2 sslmode=disable",
-             port, database);
+             n->host, n->port, database);
     return PQconnectdb(info);
 }
 
 /* Runs sql on the monitor; false when it cannot be reached. */
 static bool monitor_exec(const autofailover *a, const char *sql)
 {
-    PGconn *c = connect_to(a->monitor.port, MONITOR_DB);
+    PGconn *c = connect_to(&a->monitor, MONITOR_DB);
     bool ok = PQstatus(c) == CONNECTION_OK;
     if (ok) {
         PGresult *r = PQexec(c, sql);
@@ -129,16 +142,16 @@ static void node_state(const autofailover *a, int node, char *reported,
                        char *goal, size_t size)
 {
     reported[0] = goal[0] = '\0';
-    PGconn *c = connect_to(a->monitor.port, MONITOR_DB);
+    PGconn *c = connect_to(&a->monitor, MONITOR_DB);
     if (PQstatus(c) == CONNECTION_OK) {
         char port[16];
         snprintf(port, sizeof port, "%d", a->nodes[node].port);
         const char *params[] = {port};
-        PGresult *r = PQexecParams(
-            c,
-            "SELECT reportedstate::text, goalstate::text FROM "
-            "pgautofailover.node WHERE nodeport = $1::int",
-            1, NULL, params, NULL, NULL, 0);
+        PGresult *r =
+            PQexecParams(c,
+                         "SELECT reportedstate::text, goalstate::text FROM "
+                         "pgautofailover.node WHERE nodeport = $1::int",
+                         1, NULL, params, NULL, NULL, 0);
         if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1) {
             snprintf(reported, size, "%s", PQgetvalue(r, 0, 0));
             snprintf(goal, size, "%s", PQgetvalue(r, 0, 1));
@@ -170,7 +183,7 @@ int autofailover_primary(const autofailover *a)
  * for a spread checkpoint (pg_autoctl does not ask for a fast one). */
 static void checkpoint(const autofailover *a, int node)
 {
-    PGconn *c = connect_to(a->nodes[node].port, "postgres");
+    PGconn *c = connect_to(&a->nodes[node], a->database);
     if (PQstatus(c) == CONNECTION_OK)
         PQclear(PQexec(c, "CHECKPOINT"));
     PQfinish(c);
@@ -191,8 +204,7 @@ long autofailover_wait_primary(const autofailover *a, int node, long limit_ms)
     return -1;
 }
 
-long autofailover_wait_secondary(const autofailover *a, int node,
-                                 long limit_ms)
+long autofailover_wait_secondary(const autofailover *a, int node, long limit_ms)
 {
     long began = now_ms();
     while (now_ms() - began < limit_ms) {
@@ -215,13 +227,46 @@ static bool settled_as(const autofailover *a, int node, const char *state)
     return strcmp(reported, state) == 0 && strcmp(goal, state) == 0;
 }
 
+/* Whether the monitor has heard from both nodes, and found both healthy,
+ * since the instant since (its clock, as text): a state it has not yet
+ * checked again may still be the one from before a fault (a killed
+ * PostgreSQL its keeper restarted before the monitor noticed), with the
+ * failover still to come. */
+static bool heard_since(const autofailover *a, const char *since)
+{
+    PGconn *c = connect_to(&a->monitor, MONITOR_DB);
+    bool heard = false;
+    if (PQstatus(c) == CONNECTION_OK) {
+        const char *params[] = {since};
+        PGresult *r = PQexecParams(
+            c,
+            "SELECT count(*) = 2 FROM pgautofailover.node WHERE health = 1 "
+            "AND reporttime > $1::timestamptz AND healthchecktime > "
+            "$1::timestamptz",
+            1, NULL, params, NULL, NULL, 0);
+        heard = PQresultStatus(r) == PGRES_TUPLES_OK &&
+                strcmp(PQgetvalue(r, 0, 0), "t") == 0;
+        PQclear(r);
+    }
+    PQfinish(c);
+    return heard;
+}
+
 long autofailover_wait_settled(const autofailover *a, long limit_ms)
 {
     long began = now_ms();
+    char since[64] = "";
+    PGconn *c = connect_to(&a->monitor, MONITOR_DB);
+    PGresult *r = PQexec(c, "SELECT now()::text");
+    if (PQresultStatus(r) == PGRES_TUPLES_OK)
+        snprintf(since, sizeof since, "%s", PQgetvalue(r, 0, 0));
+    PQclear(r);
+    PQfinish(c);
+    cr_assert(since[0] != '\0', "the monitor does not answer");
     while (now_ms() - began < limit_ms) {
         for (int node = 0; node < 2; node++)
             if (settled_as(a, node, "primary") &&
-                settled_as(a, 1 - node, "secondary"))
+                settled_as(a, 1 - node, "secondary") && heard_since(a, since))
                 return now_ms() - began;
         /* A base backup waits for no spread checkpoint. */
         checkpoint(a, 0);
@@ -234,7 +279,82 @@ long autofailover_wait_settled(const autofailover *a, long limit_ms)
 static void start_keeper(autofailover *a, autofailover_node *n, const char *log)
 {
     const char *const run[] = {"run", "--pgdata", n->pgdata, NULL};
-    n->keeper = spawn(a, run, log);
+    n->keeper = spawn(a, n->netns, run, log);
+}
+
+/* Runs ip(8) with the command (names and addresses of this file's own
+ * making only); whether it succeeded. */
+static bool ip(const char *command)
+{
+    char line[200];
+    snprintf(line, sizeof line, "ip %s >/dev/null 2>&1", command);
+    int status = system(line);
+    return status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+static void must_ip(const char *format, const char *a1, const char *a2)
+{
+    char command[160];
+    snprintf(command, sizeof command, format, a1, a2);
+    cr_assert(ip(command), "ip %s failed (own networks need root and ip(8))",
+              command);
+}
+
+/* A bridge on this machine, and a namespace per data node cabled to it;
+ * the monitor listens on the bridge. Named and numbered after this
+ * process, so parallel runs do not meet. */
+static void make_networks(autofailover *a)
+{
+    int pid = (int)getpid();
+    int x = 100 + (pid / 250) % 150, y = pid % 250;
+    snprintf(a->bridge, sizeof a->bridge, "paf%dbr", pid);
+    snprintf(a->gateway, sizeof a->gateway, "10.%d.%d.1", x, y);
+    must_ip("link add %s type bridge", a->bridge, NULL);
+    char address[24];
+    snprintf(address, sizeof address, "%s/24", a->gateway);
+    must_ip("addr add %s dev %s", address, a->bridge);
+    must_ip("link set %s up", a->bridge, NULL);
+    for (int i = 0; i < 2; i++) {
+        autofailover_node *n = &a->nodes[i];
+        char peer[16];
+        snprintf(n->netns, sizeof n->netns, "paf%dn%d", pid, i + 1);
+        snprintf(n->link, sizeof n->link, "paf%dh%d", pid, i + 1);
+        snprintf(peer, sizeof peer, "paf%dp%d", pid, i + 1);
+        snprintf(n->host, sizeof n->host, "10.%d.%d.%d", x, y, i + 2);
+        must_ip("netns add %s", n->netns, NULL);
+        char pair[48];
+        snprintf(pair, sizeof pair, "%s type veth peer name %s", n->link, peer);
+        must_ip("link add %s", pair, NULL);
+        must_ip("link set %s netns %s", peer, n->netns);
+        must_ip("link set %s master %s", n->link, a->bridge);
+        must_ip("link set %s up", n->link, NULL);
+        snprintf(address, sizeof address, "%s/24", n->host);
+        char inside[64];
+        snprintf(inside, sizeof inside, "addr add %s dev %s", address, peer);
+        must_ip("-n %s %s", n->netns, inside);
+        snprintf(inside, sizeof inside, "link set %s up", peer);
+        must_ip("-n %s %s", n->netns, inside);
+        must_ip("-n %s link set lo up", n->netns, NULL);
+    }
+}
+
+static void remove_networks(autofailover *a)
+{
+    char command[64];
+    for (int i = 0; i < 2; i++) {
+        autofailover_node *n = &a->nodes[i];
+        if (n->netns[0] == '\0')
+            continue;
+        /* Its end of the cable goes with it, and the other end too. */
+        snprintf(command, sizeof command, "netns del %s", n->netns);
+        ip(command);
+        n->netns[0] = '\0';
+    }
+    if (a->bridge[0] != '\0') {
+        snprintf(command, sizeof command, "link del %s", a->bridge);
+        ip(command);
+        a->bridge[0] = '\0';
+    }
 }
 
 static void make_folder(autofailover *a, const char *name)
@@ -256,23 +376,63 @@ static void create_node(autofailover *a, int i, const char *database)
     char port[16], monitor[200], name[16], log[128];
     snprintf(port, sizeof port, "%d", n->port);
     snprintf(monitor, sizeof monitor,
-             "postgres://autoctl_node@127.0.0.1:%d/" MONITOR_DB
-             "?sslmode=disable",
-             a->monitor.port);
+             "postgres://autoctl_node@%s:%d/" MONITOR_DB "?sslmode=disable",
+             a->gateway, a->monitor.port);
     snprintf(name, sizeof name, "node%d", i + 1);
     snprintf(log, sizeof log, "%s/node%d.log", a->dir, i + 1);
+    /* On a network of its own, pbemd and the test connect from the
+     * bridge: the node lets its LAN in to the database. */
     const char *const create[] = {
-        "create", "postgres", "--pgdata", n->pgdata, "--pgport", port,
-        "--hostname", "127.0.0.1", "--listen", "127.0.0.1", "--auth",
-        "trust", "--no-ssl", "--monitor", monitor, "--dbname", database,
-        "--name", name, "--run", NULL};
-    n->keeper = spawn(a, create, log);
+        "create",     "postgres",  "--pgdata",
+        n->pgdata,    "--pgport",  port,
+        "--hostname", n->host,     "--listen",
+        n->host,      "--auth",    "trust",
+        "--no-ssl",   "--monitor", monitor,
+        "--dbname",   database,    "--name",
+        name,         "--run",     n->netns[0] != '\0' ? "--pg-hba-lan" : NULL,
+        NULL};
+    n->keeper = spawn(a, n->netns, create, log);
 }
 
-void autofailover_create(autofailover *a, const char *database)
+/* Both nodes' PostgreSQL logs go to one file outside their data folders
+ * (pg_rewind and pg_basebackup copy a data folder's log/ over the other
+ * node's, erasing what a rejoining node logged before), each line with
+ * its process, session and transaction, and every statement that took
+ * half a second (a commit that waited for the standby). Set on node 1
+ * before node 2 is copied from it. */
+static void keep_logs(autofailover *a)
+{
+    make_folder(a, "pglog");
+    char directory[160];
+    snprintf(directory, sizeof directory,
+             "ALTER SYSTEM SET log_directory = '%s/pglog'", a->dir);
+    const char *const settings[] = {
+        directory, "ALTER SYSTEM SET log_filename = 'postgresql.log'",
+        "ALTER SYSTEM SET log_line_prefix = '%m [%p] %a %c %x '",
+        "ALTER SYSTEM SET log_min_duration_statement = 500",
+        "SELECT pg_reload_conf()"};
+    PGconn *c = connect_to(&a->nodes[0], a->database);
+    cr_assert_eq(PQstatus(c), CONNECTION_OK, "%s", PQerrorMessage(c));
+    for (size_t i = 0; i < sizeof settings / sizeof *settings; i++) {
+        PGresult *r = PQexec(c, settings[i]);
+        cr_assert(PQresultStatus(r) == PGRES_COMMAND_OK ||
+                      PQresultStatus(r) == PGRES_TUPLES_OK,
+                  "%s: %s", settings[i], PQerrorMessage(c));
+        PQclear(r);
+    }
+    PQfinish(c);
+}
+
+void autofailover_create(autofailover *a, const char *database,
+                         bool own_networks)
 {
     memset(a, 0, sizeof *a);
     find_bindir(a);
+    snprintf(a->database, sizeof a->database, "%s", database);
+    snprintf(a->monitor.host, sizeof a->monitor.host, "127.0.0.1");
+    snprintf(a->gateway, sizeof a->gateway, "127.0.0.1");
+    for (int i = 0; i < 2; i++)
+        snprintf(a->nodes[i].host, sizeof a->nodes[i].host, "127.0.0.1");
     if (geteuid() == 0) {
         const struct passwd *pw = getpwnam("postgres");
         cr_assert_not_null(pw, "no 'postgres' user to run PostgreSQL as");
@@ -289,6 +449,8 @@ void autofailover_create(autofailover *a, const char *database)
     static const char *const folders[] = {"config", "data", "run"};
     for (size_t i = 0; i < sizeof folders / sizeof *folders; i++)
         make_folder(a, folders[i]);
+    if (own_networks)
+        make_networks(a);
 
     char pgdata[sizeof a->monitor.pgdata];
     snprintf(pgdata, sizeof pgdata, "%s/monitor", a->dir);
@@ -297,11 +459,17 @@ void autofailover_create(autofailover *a, const char *database)
     char port[16], log[128];
     snprintf(port, sizeof port, "%d", a->monitor.port);
     snprintf(log, sizeof log, "%s/monitor.log", a->dir);
+    /* The test reaches it on 127.0.0.1 (trusted there), the nodes on the
+     * bridge. */
+    char listen[40];
+    snprintf(listen, sizeof listen, "127.0.0.1%s%s",
+             strcmp(a->gateway, "127.0.0.1") != 0 ? "," : "",
+             strcmp(a->gateway, "127.0.0.1") != 0 ? a->gateway : "");
     const char *const monitor[] = {
-        "create", "monitor", "--pgdata", a->monitor.pgdata, "--pgport", port,
-        "--hostname", "127.0.0.1", "--listen", "127.0.0.1", "--auth",
-        "trust", "--no-ssl", "--run", NULL};
-    a->monitor.keeper = spawn(a, monitor, log);
+        "create", "monitor",    "--pgdata", a->monitor.pgdata, "--pgport",
+        port,     "--hostname", a->gateway, "--listen",        listen,
+        "--auth", "trust",      "--no-ssl", "--run",           NULL};
+    a->monitor.keeper = spawn(a, NULL, monitor, log);
     long began = now_ms();
     /* Health checks every second; unhealthy after 3 s; a primary that
      * does not answer is demoted after 5 s (defaults: 5 s, 20 s, 30 s). */
@@ -329,10 +497,11 @@ void autofailover_create(autofailover *a, const char *database)
         if (strcmp(reported, "single") == 0)
             break;
         cr_assert_lt(now_ms() - began, CREATE_LIMIT_MS,
-                     "node 1 did not start (%s/%s); see %s/node1.log",
-                     reported, goal, a->dir);
+                     "node 1 did not start (%s/%s); see %s/node1.log", reported,
+                     goal, a->dir);
         poll(NULL, 0, 100);
     }
+    keep_logs(a);
     create_node(a, 1, database);
     cr_assert_geq(autofailover_wait_secondary(a, 1, CREATE_LIMIT_MS), 0,
                   "node 2 did not become a secondary; see %s/node2.log",
@@ -345,9 +514,10 @@ void autofailover_url(const autofailover *a, const char *database, char *url,
                       size_t size)
 {
     snprintf(url, size,
-             "postgresql://postgres@127.0.0.1:%d,127.0.0.1:%d/%s"
+             "postgresql://postgres@%s:%d,%s:%d/%s"
              "?target_session_attrs=read-write&sslmode=disable",
-             a->nodes[0].port, a->nodes[1].port, database);
+             a->nodes[0].host, a->nodes[0].port, a->nodes[1].host,
+             a->nodes[1].port, database);
 }
 
 /* The postmaster of node, from its postmaster.pid, or 0. */
@@ -400,6 +570,10 @@ void autofailover_inflict(autofailover *a, int node, autofailover_fault fault)
         cr_assert_neq(n->keeper, 0);
         kill(-n->keeper, SIGSTOP);
         break;
+    case AUTOFAILOVER_CUT:
+        cr_assert(n->link[0] != '\0', "cutting a node needs own networks");
+        must_ip("link set %s down", n->link, NULL);
+        break;
     }
 }
 
@@ -417,6 +591,9 @@ void autofailover_recover(autofailover *a, int node, autofailover_fault fault)
     case AUTOFAILOVER_FREEZE:
         kill(-n->keeper, SIGCONT);
         break;
+    case AUTOFAILOVER_CUT:
+        must_ip("link set %s up", n->link, NULL);
+        break;
     }
 }
 
@@ -429,6 +606,8 @@ const char *autofailover_fault_name(autofailover_fault fault)
         return "the primary's keeper stopped";
     case AUTOFAILOVER_FREEZE:
         return "the primary frozen (SIGSTOP)";
+    case AUTOFAILOVER_CUT:
+        return "the primary cut off the network";
     }
     return "?";
 }
@@ -469,6 +648,13 @@ void autofailover_remove(autofailover *a)
     stop_node(&a->nodes[0]);
     stop_node(&a->nodes[1]);
     stop_node(&a->monitor);
+    remove_networks(a);
+    if (getenv("PBEM_AUTOFAILOVER_KEEP") != NULL) {
+        fprintf(stderr, "autofailover: kept %s (logs in pglog/ and *.log)\n",
+                a->dir);
+        a->dir[0] = '\0';
+        return;
+    }
     nftw(a->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     a->dir[0] = '\0';
 }

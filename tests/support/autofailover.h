@@ -13,13 +13,17 @@
 #ifndef TESTS_SUPPORT_AUTOFAILOVER_H
 #define TESTS_SUPPORT_AUTOFAILOVER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
 typedef struct autofailover_node {
     char pgdata[96];
+    char host[16]; /* the address it listens on */
     int port;
-    pid_t keeper; /* pg_autoctl run (create … --run); 0 while stopped */
+    pid_t keeper;   /* pg_autoctl run (create … --run); 0 while stopped */
+    char netns[16]; /* its network namespace, or "" (the machine's) */
+    char link[16];  /* the machine's end of its cable to the bridge */
 } autofailover_node;
 
 typedef struct autofailover {
@@ -27,6 +31,11 @@ typedef struct autofailover {
     char bindir[256]; /* pg_ctl, postgres: on the keepers' PATH */
     uid_t uid;        /* who runs it all */
     gid_t gid;
+    char bridge[16];  /* the switch between the nodes and this machine, or
+                         "" on loopback */
+    char gateway[16]; /* this machine on the bridge: where the nodes
+                         reach the monitor (127.0.0.1 on loopback) */
+    char database[64];
     autofailover_node monitor;
     autofailover_node nodes[2];
 } autofailover;
@@ -43,11 +52,20 @@ typedef enum autofailover_fault {
      * connections are accepted and never answered. Thawed once the
      * standby leads. */
     AUTOFAILOVER_FREEZE,
+    /* The machine cut off the network (its cable to the bridge down): it
+     * runs on, unreachable, and reaches nobody, the monitor included.
+     * Plugged in again once the standby leads. Needs own_networks. */
+    AUTOFAILOVER_CUT,
 } autofailover_fault;
 
 /* Makes the monitor and both nodes (database created on the primary),
- * and waits until node 0 is primary and node 1 its streaming secondary. */
-void autofailover_create(autofailover *a, const char *database);
+ * and waits until node 0 is primary and node 1 its streaming secondary.
+ * own_networks: each data node in a network namespace of its own, joined
+ * to this machine (monitor, pbemd, the test) by a veth cable to a bridge
+ * on 10.x.y.0/24, as separate machines are (needs root and ip(8));
+ * otherwise everything on 127.0.0.1. */
+void autofailover_create(autofailover *a, const char *database,
+                         bool own_networks);
 
 /* The libpq URL pbemd uses: both nodes, read-write only (what
  * `pg_autoctl show uri --formation default` prints), as user postgres. */
@@ -61,8 +79,7 @@ int autofailover_primary(const autofailover *a);
 /* Waits until node is primary (reported primary or wait_primary, which
  * takes writes) and the other is not, at most limit_ms; the milliseconds
  * it took, or -1. */
-long autofailover_wait_primary(const autofailover *a, int node,
-                               long limit_ms);
+long autofailover_wait_primary(const autofailover *a, int node, long limit_ms);
 
 /* Waits until node is a streaming secondary again (after a failover it
  * rejoins by itself: pg_rewind or a new base backup), at most limit_ms;
@@ -72,22 +89,27 @@ long autofailover_wait_secondary(const autofailover *a, int node,
                                  long limit_ms);
 
 /* Waits until one node is primary and the other its streaming secondary,
- * both as the monitor wants them (the state before any fault), at most
- * limit_ms; the milliseconds it took, or -1. */
+ * both as the monitor wants them (the state before any fault), and the
+ * monitor has heard from both and checked both healthy since the call, at
+ * most limit_ms; the milliseconds it took, or -1. */
 long autofailover_wait_settled(const autofailover *a, long limit_ms);
 
 /* Inflicts fault on node. */
 void autofailover_inflict(autofailover *a, int node, autofailover_fault fault);
 
 /* Undoes what must be undone after a fault once the other node leads: a
- * stopped keeper is started again, a frozen node thawed. */
+ * stopped keeper is started again, a frozen node thawed, a cut one
+ * plugged in again. */
 void autofailover_recover(autofailover *a, int node, autofailover_fault fault);
 
 /* The fault's name, for the figures. */
 const char *autofailover_fault_name(autofailover_fault fault);
 
-/* Stops everything (thawing what is frozen) and removes the folder. Safe
- * on one never created. */
+/* Stops everything (thawing what is frozen), removes the networks and
+ * the folder, but for PBEM_AUTOFAILOVER_KEEP set: then the folder stays,
+ * with the keepers' logs (monitor.log, node1.log, node2.log) and both
+ * nodes' PostgreSQL log (pglog/postgresql.log), for a failure's evidence.
+ * Safe on one never created. */
 void autofailover_remove(autofailover *a);
 
 #endif

@@ -428,9 +428,16 @@ void player_audit(player *p, client *c, audit *a)
                     log[j].at_us < m->resent_at)
                     a->replayed++;
             }
-            if (found == 0)
+            if (found == 0) {
                 a->lost++;
-            else if (found > 1)
+                /* What it takes to find the move in the servers' logs. */
+                fprintf(stderr,
+                        "players: lost: match %s, nonce %s, played on %lld, "
+                        "answered seq %lld, %s\n",
+                        match, m->nonce, m->played_on, m->answered_seq,
+                        m->resent_at != 0 ? "answered to a resending"
+                                          : "answered to its first sending");
+            } else if (found > 1)
                 a->duplicated += found - 1;
             if (found > 0 && !log_has_head(log, count, m))
                 a->misplaced++;
