@@ -1,5 +1,5 @@
 /* mail_limits.c: see mail_limits.h. The walk follows GMime 3's parser: an
- * entity is a header block and a body; the first Content-Type decides
+ * entity is a header block and a body; the last Content-Type decides
  * what the body is (a part of multipart/digest defaults to an attached
  * message); a multipart's boundary comes from its Content-Type fields;
  * a body ends at a line that is a boundary of any open multipart, the
@@ -207,8 +207,8 @@ static void boundaries(const char *raw, span f, level *l)
 }
 
 /* Reads an entity's header block from s->at: counts its fields, keeps the
- * span of each Content-Type (at most CANDIDATES). Stops at the blank line
- * (consumed), at a boundary of an open multipart (not consumed), or at the
+ * span of each Content-Type (the last CANDIDATES of them). Stops at the blank
+ * line (consumed), at a boundary of an open multipart (not consumed), or at the
  * end. Returns how many Content-Type fields it kept. */
 static int header_block(scan *s, span *types)
 {
@@ -239,8 +239,12 @@ static int header_block(scan *s, span *types)
         size_t name = colon ? (size_t)(colon - line) : 0;
         while (name > 0 && (line[name - 1] == ' ' || line[name - 1] == '\t'))
             name--;
-        in_type = colon && kept < CANDIDATES && name == 12 &&
-                  strncasecmp(line, "Content-Type", 12) == 0;
+        in_type =
+            colon && name == 12 && strncasecmp(line, "Content-Type", 12) == 0;
+        if (in_type && kept == CANDIDATES) {
+            memmove(types, types + 1, (CANDIDATES - 1) * sizeof *types);
+            kept--;
+        }
         if (in_type) {
             types[kept].from = (size_t)(line - s->raw);
             types[kept].to = types[kept].from + len;
@@ -260,18 +264,19 @@ static bool counted(scan *s, int depth)
 
 typedef enum kind { LEAF, MULTIPART, MESSAGE } kind;
 
-/* What the entity whose header block was just read holds, by its first
- * Content-Type: a multipart opens a level when it has a boundary. */
+/* What the entity whose header block was just read holds, by its last
+ * Content-Type (GMime 3.2 reads the last one): a multipart opens a level
+ * when it has a boundary. In a digest, a part without a type GMime can
+ * read is a message; so is any but a multipart here. */
 static kind entity(scan *s, int depth, bool in_digest)
 {
-    span types[CANDIDATES];
+    span types[CANDIDATES] = {{0, 0}};
     int kept = header_block(s, types);
-    if (kept == 0)
-        return in_digest ? MESSAGE : LEAF;
-    if (type_is(s->raw, types[0], "message"))
-        return MESSAGE;
-    if (!type_is(s->raw, types[0], "multipart"))
-        return LEAF;
+    span last = types[kept > 0 ? kept - 1 : 0];
+    if (kept == 0 || !type_is(s->raw, last, "multipart"))
+        return in_digest || (kept > 0 && type_is(s->raw, last, "message"))
+                   ? MESSAGE
+                   : LEAF;
     level *l = &s->levels[s->open];
     memset(l, 0, sizeof *l);
     for (int i = 0; i < kept; i++)
@@ -279,7 +284,7 @@ static kind entity(scan *s, int depth, bool in_digest)
     if (l->count == 0)
         return LEAF; /* GMime reads it all as its preface */
     l->depth = depth;
-    l->digest = digest(s->raw, types[0]);
+    l->digest = digest(s->raw, last);
     s->open++;
     return MULTIPART;
 }

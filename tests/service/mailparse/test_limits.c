@@ -136,6 +136,21 @@ Test(mail_limits, a_digest_s_parts_are_attached_messages)
     g_string_free(s, TRUE);
 }
 
+Test(mail_limits, the_last_content_type_is_the_one_gmime_reads)
+{
+    /* Found by make fuzz: a part that says text/plain, then multipart. */
+    GString *s = g_string_new(HEAD "Content-Type: multipart/mixed; "
+                                   "boundary=\"out\"\n\n--out\n"
+                                   "Content-Type: text/plain\n"
+                                   "Content-Type: multipart/mixed; "
+                                   "boundary=\"b\"\n\n");
+    for (int i = 0; i < MAIL_BODY_MAX_PARTS; i++)
+        g_string_append(s, "--b\n\n");
+    g_string_append(s, "--b--\n--out--\n");
+    cr_assert_not(within(s->str, s->len));
+    g_string_free(s, TRUE);
+}
+
 Test(mail_limits, header_fields_are_counted_in_every_part)
 {
     GString *s = g_string_new(HEAD);
