@@ -66,6 +66,8 @@ function whatToDo(body: Delivery): string {
       return `${body.data.game_title}: ${body.data.moves?.[0] ?? body.data.prompt}`;
     case 'match.nudge':
       return `${body.data.nudged_by} is waiting for you`;
+    case 'match.reminder':
+      return `waiting ${body.data.reminder_hours} h in ${body.data.game_title}`;
     case 'match.deadline_reminder':
       return `due at ${body.data.deadline.due_at} (${body.data.deadline.action})`;
     case 'match.over':
