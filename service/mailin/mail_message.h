@@ -71,9 +71,9 @@ typedef struct mail_message {
  * bytes are not a mail: empty, no header block (binary garbage), a header
  * block above MAIL_MESSAGE_MAX_HEADER_BYTES, no From address, "the
  * message has too many parts" (mail_body.h's bounds) or "... header
- * fields" (mail_limits.h, which counts them before GMime reads a part).
- * Initialises GMime once per process; safe to call from several threads. Out of
- * memory aborts. */
+ * fields" (mail_limits.h, which counts both before GMime reads a part).
+ * Initialises GMime once per process; safe to call from several threads.
+ * Out of memory aborts. */
 mail_message *mail_message_parse(const char *raw, size_t length, char *why,
                                  size_t why_size);
 
