@@ -23,6 +23,9 @@
 typedef struct level {
     char boundary[CANDIDATES][BOUNDARY_MAX];
     size_t length[CANDIDATES];
+    /* Whether the candidate is the whole boundary, not its beginning: only
+     * a line that is exactly one moves from part to part. */
+    bool whole[CANDIDATES];
     int count;
     int depth;   /* the multipart's own */
     bool digest; /* its parts are messages unless they say otherwise */
@@ -65,12 +68,23 @@ static bool next_line(scan *s, const char **line, size_t *len)
     return true;
 }
 
-typedef enum delimiter { NOT_ONE, NEXT_PART, CLOSE } delimiter;
+/* A line that begins with a boundary but is not exactly one (as GMime
+ * reads it: the boundary, "--" to close, then only blanks) is MAYBE: it is
+ * counted as a part, and changes nothing else. */
+typedef enum delimiter { NOT_ONE, NEXT_PART, CLOSE, MAYBE } delimiter;
 
 static bool begins_with(const char *line, size_t len, const char *prefix,
                         size_t prefix_len)
 {
     return len >= prefix_len && memcmp(line, prefix, prefix_len) == 0;
+}
+
+static bool blanks(const char *text, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (text[i] != ' ' && text[i] != '\t')
+            return false;
+    return true;
 }
 
 /* Whether line delimits an open multipart, the innermost first; *which is
@@ -83,19 +97,30 @@ static delimiter delimits(scan *s, const char *line, size_t len, int *which)
         s->refused = "the message has too many parts";
     const char *rest = line + 2;
     size_t rest_len = len - 2;
+    delimiter found = NOT_ONE;
     for (int i = s->open - 1; i >= 0; i--) {
         const level *l = &s->levels[i];
         for (int k = 0; k < l->count; k++) {
-            if (!begins_with(rest, rest_len, l->boundary[k], l->length[k]))
+            size_t n = l->length[k];
+            if (!begins_with(rest, rest_len, l->boundary[k], n))
                 continue;
-            *which = i;
-            bool close = rest_len >= l->length[k] + 2 &&
-                         rest[l->length[k]] == '-' &&
-                         rest[l->length[k] + 1] == '-';
-            return close ? CLOSE : NEXT_PART;
+            if (found == NOT_ONE)
+                *which = i;
+            found = MAYBE;
+            if (!l->whole[k])
+                continue;
+            if (rest_len >= n + 2 && rest[n] == '-' && rest[n + 1] == '-' &&
+                blanks(rest + n + 2, rest_len - n - 2)) {
+                *which = i;
+                return CLOSE;
+            }
+            if (blanks(rest + n, rest_len - n)) {
+                *which = i;
+                return NEXT_PART;
+            }
         }
     }
-    return NOT_ONE;
+    return found;
 }
 
 static bool blank(char c)
@@ -202,8 +227,17 @@ static void boundaries(const char *raw, span f, level *l)
             out[n++] = c;
         }
         out[n] = '\0';
+        l->whole[l->count] = plain && n < BOUNDARY_MAX - 1;
         l->length[l->count++] = n;
     }
+}
+
+/* Counts one entity at depth; false once over a bound. */
+static bool counted(scan *s, int depth)
+{
+    if (++s->parts > MAIL_BODY_MAX_PARTS || depth > MAIL_BODY_MAX_DEPTH)
+        s->refused = "the message has too many parts";
+    return s->refused == NULL;
 }
 
 /* Reads an entity's header block from s->at: counts its fields, keeps the
@@ -221,7 +255,12 @@ static int header_block(scan *s, span *types)
         if (!next_line(s, &line, &len) || len == 0)
             break;
         int which;
-        if (delimits(s, line, len, &which) != NOT_ONE) {
+        delimiter d = delimits(s, line, len, &which);
+        if (d == MAYBE) {
+            counted(s, s->levels[which].depth + 1);
+            continue;
+        }
+        if (d != NOT_ONE) {
             s->at = before; /* the body's to read, and count, again */
             s->dashes--;
             break;
@@ -252,14 +291,6 @@ static int header_block(scan *s, span *types)
         }
     }
     return kept;
-}
-
-/* Counts one entity at depth; false once over a bound. */
-static bool counted(scan *s, int depth)
-{
-    if (++s->parts > MAIL_BODY_MAX_PARTS || depth > MAIL_BODY_MAX_DEPTH)
-        s->refused = "the message has too many parts";
-    return s->refused == NULL;
 }
 
 typedef enum kind { LEAF, MULTIPART, MESSAGE } kind;
@@ -323,7 +354,9 @@ bool mail_limits_check(const char *raw, size_t length, char *why,
             break;
         int which;
         delimiter d = delimits(s, line, len, &which);
-        if (d == NOT_ONE)
+        if (d == MAYBE)
+            counted(s, s->levels[which].depth + 1);
+        if (d == NOT_ONE || d == MAYBE)
             continue;
         s->open = d == CLOSE ? which : which + 1;
         if (d == NEXT_PART) {

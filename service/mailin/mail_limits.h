@@ -5,9 +5,10 @@
  * keeping nothing but a stack of open multipart boundaries, and counts
  * what GMime would build: parts, nesting (mail_body.h's bounds) and header
  * fields. It errs towards counting more than GMime would, never fewer: a
- * line is taken for a boundary when it begins with one. Two counts that
- * need no MIME at all back it up: header lines, and lines beginning with
- * "--", the only way a multipart gains a part. */
+ * line that begins with a boundary but is not exactly one counts as a
+ * part and changes nothing else. Two counts that need no MIME at all back
+ * it up: header lines, and lines beginning with "--", the only way a
+ * multipart gains a part. */
 #ifndef SERVICE_MAILIN_MAIL_LIMITS_H
 #define SERVICE_MAILIN_MAIL_LIMITS_H
 
