@@ -40,7 +40,7 @@ make --no-print-directory -j"${JOBS:-2}" FUZZ=1 \
 # a move or a body does not.
 max_len() {
     case $1 in
-        mail|export) echo 16384 ;;
+        mail|mail_parts|export) echo 16384 ;;
         rules_load) echo 8192 ;;
         *) echo 4096 ;;
     esac

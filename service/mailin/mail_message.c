@@ -13,6 +13,7 @@
 #include "mailin/mail_auto.h"
 #include "mailin/mail_body.h"
 #include "mailin/mail_dsn.h"
+#include "mailin/mail_limits.h"
 #include "mailin/mail_text.h"
 
 static pthread_once_t started = PTHREAD_ONCE_INIT;
@@ -379,6 +380,9 @@ mail_message *mail_message_parse(const char *raw, size_t length, char *why,
         length = 0;
     size_t start_at;
     if (!header_block(raw, length, &start_at, why, why_size))
+        return NULL;
+    /* Before GMime builds a tree it would take tens of MiB to hold. */
+    if (!mail_limits_check(raw, length, why, why_size))
         return NULL;
 
     GMimeStream *stream =

@@ -69,10 +69,11 @@ typedef struct mail_message {
  * begin with an mbox "From " line. Returns the message (free it with
  * mail_message_free), or NULL with a sentence in why (if not NULL) when the
  * bytes are not a mail: empty, no header block (binary garbage), a header
- * block above MAIL_MESSAGE_MAX_HEADER_BYTES, no From address, or "the
- * message has too many parts" (mail_body.h's bounds). Initialises GMime
- * once per process; safe to call from several threads. Out of memory
- * aborts. */
+ * block above MAIL_MESSAGE_MAX_HEADER_BYTES, no From address, "the
+ * message has too many parts" (mail_body.h's bounds) or "... header
+ * fields" (mail_limits.h, which counts both before GMime reads a part).
+ * Initialises GMime once per process; safe to call from several threads.
+ * Out of memory aborts. */
 mail_message *mail_message_parse(const char *raw, size_t length, char *why,
                                  size_t why_size);
 

@@ -22,6 +22,7 @@
 #include "mailin/mail_commands.h"
 #include "mailin/mail_join.h"
 #include "mailin/mail_message.h"
+#include "mailin/mail_pending.h"
 #include "mailin/mail_sender.h"
 #include "mailin/mail_show.h"
 #include "notify/mail_answers.h"
@@ -252,6 +253,12 @@ static bool ask_confirmation(PGconn *conn, const mail_message *message,
                              const char *key, const char *via,
                              long long player_id, apierr *err)
 {
+    /* Registered on the web, link not opened yet: that account's. */
+    mail_pending pending;
+    bool waiting = false;
+    if (player_id <= 0 &&
+        !mail_pending_find(conn, message->from, &pending, &waiting, err))
+        return false;
     uint64_t random_id;
     randombytes_buf(&random_id, sizeof random_id);
     long long id = (long long)(random_id >> 1) + 1;
@@ -276,7 +283,20 @@ static bool ask_confirmation(PGconn *conn, const mail_message *message,
     }
     fprintf(out, "\nTo go ahead, answer this mail; what you write in the "
                  "answer does not matter.\n");
-    if (player_id <= 0)
+    if (waiting) {
+        char until[32];
+        clock_format(pending.expires, until);
+        fprintf(out,
+                "This address is waiting to be confirmed for the player "
+                "\"%s\", who registered with it. Open the link in the mail "
+                "sent to it then (it works until %s), or answer this mail: "
+                "either makes the address %s's, and what you wrote runs as "
+                "%s.\nIf you did not register as \"%s\", do not answer; "
+                "after %s you may write again for an account of your "
+                "own.\n",
+                pending.name, until, pending.name, pending.name, pending.name,
+                until);
+    } else if (player_id <= 0)
         fprintf(out,
                 "Answering also makes this address a player, named "
                 "\"%s\" (other players see this name).\n",
@@ -328,6 +348,8 @@ static bool confirm(PGconn *conn, mail_sender *sender, char **commands,
     PQclear(r);
     if (player_id == 0)
         player_id = mail_join_player_of(email, err);
+    if (player_id == 0)
+        player_id = mail_pending_confirm(conn, email, err);
     char key_id[40];
     bool ok = player_id >= 0 &&
               (player_id > 0 || store_create_player(conn, name, email, NULL,

@@ -47,23 +47,14 @@ bool store_email_confirmations_insert(
                       p.count, p.values, err);
 }
 
-bool store_email_confirmations_find(
-    PGconn *conn, const uint8_t digest[EMAIL_CONFIRMATIONS_DIGEST_BYTES],
-    store_email_confirmation *link, bool *found, apierr *err)
+/* The row of r (the columns LINK_COLUMNS names) into *link, if any;
+ * clears r. */
+#define LINK_COLUMNS                                                           \
+    "confirmation_id, player_id, email,"                                       \
+    " extract(epoch FROM expires_at)::bigint, confirmed_at IS NOT NULL"
+
+static void read_link(PGresult *r, store_email_confirmation *link, bool *found)
 {
-    char digest_text[BYTEA_TEXT_SIZE(EMAIL_CONFIRMATIONS_DIGEST_BYTES)];
-    bytea_write(digest, EMAIL_CONFIRMATIONS_DIGEST_BYTES, digest_text);
-    db_params p = {0};
-    db_params_text(&p, digest_text);
-    PGresult *r = db_query(conn,
-                           "SELECT confirmation_id, player_id, email,"
-                           " extract(epoch FROM expires_at)::bigint,"
-                           " confirmed_at IS NOT NULL"
-                           " FROM email_confirmations WHERE token_digest = $1"
-                           " FOR UPDATE",
-                           p.count, p.values, PGRES_TUPLES_OK, err);
-    if (r == NULL)
-        return false;
     *found = PQntuples(r) == 1;
     if (*found) {
         link->confirmation_id = atoll(PQgetvalue(r, 0, 0));
@@ -73,6 +64,24 @@ bool store_email_confirmations_find(
         link->confirmed = PQgetvalue(r, 0, 4)[0] == 't';
     }
     PQclear(r);
+}
+
+bool store_email_confirmations_find(
+    PGconn *conn, const uint8_t digest[EMAIL_CONFIRMATIONS_DIGEST_BYTES],
+    store_email_confirmation *link, bool *found, apierr *err)
+{
+    char digest_text[BYTEA_TEXT_SIZE(EMAIL_CONFIRMATIONS_DIGEST_BYTES)];
+    bytea_write(digest, EMAIL_CONFIRMATIONS_DIGEST_BYTES, digest_text);
+    db_params p = {0};
+    db_params_text(&p, digest_text);
+    PGresult *r = db_query(conn,
+                           "SELECT " LINK_COLUMNS
+                           " FROM email_confirmations WHERE token_digest = $1"
+                           " FOR UPDATE",
+                           p.count, p.values, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return false;
+    read_link(r, link, found);
     return true;
 }
 
@@ -107,5 +116,27 @@ bool store_email_confirmations_pending(PGconn *conn, long long player_id,
         return false;
     snprintf(email, 255, "%s", PQntuples(r) == 1 ? PQgetvalue(r, 0, 0) : "");
     PQclear(r);
+    return true;
+}
+
+bool store_email_confirmations_pending_for(PGconn *conn, const char *email,
+                                           long long now,
+                                           store_email_confirmation *link,
+                                           bool *found, apierr *err)
+{
+    db_params p = {0};
+    db_params_text(&p, email);
+    db_params_int(&p, now);
+    PGresult *r = db_query(conn,
+                           "SELECT " LINK_COLUMNS " FROM email_confirmations"
+                           " WHERE lower(email) = lower($1)"
+                           " AND confirmed_at IS NULL"
+                           " AND expires_at > to_timestamp($2)"
+                           " ORDER BY created_at DESC, confirmation_id DESC"
+                           " LIMIT 1 FOR UPDATE",
+                           p.count, p.values, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return false;
+    read_link(r, link, found);
     return true;
 }

@@ -50,4 +50,13 @@ bool store_email_confirmations_pending(PGconn *conn, long long player_id,
                                        long long now, char email[255],
                                        apierr *err);
 
+/* The latest link for email (case aside) that is neither confirmed nor
+ * expired at now, locked until the caller's transaction ends (if one is
+ * open): the account that registered with the address and has not opened
+ * the link yet. *found false when there is none. */
+bool store_email_confirmations_pending_for(PGconn *conn, const char *email,
+                                           long long now,
+                                           store_email_confirmation *link,
+                                           bool *found, apierr *err);
+
 #endif

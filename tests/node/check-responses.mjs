@@ -1,6 +1,11 @@
 // check-responses.mjs OPENAPI RECORD: holds every answer the end-to-end
 // tests received (one JSON line each, written by tests/support/e2e.c) against
 // the response schema openapi.yaml declares for its path, method and status.
+// Lines with "item" hold what else the suites saw: "stream" an item of an
+// event stream (an Event when it has a kind, else a PlayerStreamItem), and
+// "webhook" a Standard Webhooks delivery (tests/node/webhook-receiver.mjs),
+// its body held against the webhooks: entry of its type and its headers
+// against that entry's parameters.
 // Prints one line per kind of mismatch and exits non-zero on any.
 import { readFileSync } from 'node:fs';
 import Ajv2020 from 'ajv/dist/2020.js';
@@ -48,11 +53,55 @@ function validatorFor404() {
   return errorValidator;
 }
 
+const schemaValidators = new Map();
+function validatorOf(at) {
+  const key = at.join(' ');
+  if (!schemaValidators.has(key)) schemaValidators.set(key, ajv.compile({ $ref: pointer(at) }));
+  return schemaValidators.get(key);
+}
+const resolve = (p) => (p.$ref ? spec.components.parameters[p.$ref.split('/').pop()] : p);
+
+// What an item is wrong in, or null when it matches.
+function itemProblem(seen) {
+  const say = (validate, what) =>
+    validate(seen.json) ? null : `${what}: ${validate.errors[0].instancePath || '/'} ${validate.errors[0].message}`;
+  if (seen.item === 'stream') {
+    const name = seen.json && 'kind' in seen.json ? 'Event' : 'PlayerStreamItem';
+    return say(validatorOf(['components', 'schemas', name]), `stream item (${name})`);
+  }
+  if (seen.item === 'webhook') {
+    const type = seen.json?.type;
+    const operation = spec.webhooks?.[type]?.post;
+    if (!operation) return `webhook ${type}: no such entry in openapi.yaml webhooks`;
+    for (const [i, given] of (operation.parameters ?? []).entries()) {
+      const parameter = resolve(given);
+      const at = given.$ref ? given.$ref.slice(2).split('/') : ['webhooks', type, 'post', 'parameters', i];
+      const value = seen.headers?.[parameter.name];
+      if (value === undefined) {
+        if (parameter.required) return `webhook ${type}: header ${parameter.name} missing`;
+        continue;
+      }
+      const validate = validatorOf([...at, 'schema']);
+      if (!validate(value)) return `webhook ${type}: header ${parameter.name} ${validate.errors[0].message}`;
+    }
+    return say(validatorOf(['webhooks', type, 'post', 'requestBody', 'content', 'application/json', 'schema']),
+      `webhook ${type}`);
+  }
+  return `unknown item kind ${seen.item}`;
+}
+
 const problems = new Map();
 let checked = 0;
+const items = { stream: 0, webhook: 0 };
 for (const line of readFileSync(recordPath, 'utf8').split('\n')) {
   if (!line.trim()) continue;
   const answer = JSON.parse(line);
+  if (answer.item !== undefined) {
+    const problem = itemProblem(answer);
+    if (problem) problems.set(problem, (problems.get(problem) ?? 0) + 1);
+    else items[answer.item]++;
+    continue;
+  }
   const path = answer.path.split('?')[0];
   const method = answer.method.toLowerCase();
   const match = templates.find((t) => t.regex.test(path) && spec.paths[t.template][method]);
@@ -76,5 +125,5 @@ for (const line of readFileSync(recordPath, 'utf8').split('\n')) {
   checked++;
 }
 for (const [what, count] of problems) console.log(`MISMATCH (${count}x) ${what}`);
-console.log(`${checked} responses match openapi.yaml, ${[...problems.values()].reduce((a, b) => a + b, 0)} do not`);
+console.log(`${checked} responses, ${items.stream} stream items and ${items.webhook} webhook bodies match openapi.yaml, ${[...problems.values()].reduce((a, b) => a + b, 0)} do not`);
 process.exit(problems.size === 0 && checked > 0 ? 0 : 1);

@@ -8,7 +8,10 @@
 //   --retry-after S  add Retry-After: S to failures
 //   --hang N         never answer the first N requests (the service is
 //                    killed meanwhile)
-// Prints "listening PORT" once it accepts connections.
+// Prints "listening PORT" once it accepts connections. With PBEM_E2E_RECORD
+// set (scripts/test.sh), each Standard Webhooks delivery's body and headers
+// are appended there too, for check-responses.mjs to hold against
+// openapi.yaml's webhooks.
 import { appendFileSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { Webhook } from 'standardwebhooks';
@@ -45,6 +48,14 @@ function verify(body, headers) {
   return { verified: false, error };
 }
 
+const recordFile = process.env.PBEM_E2E_RECORD;
+function record(body, headers) {
+  if (!recordFile || headers['webhook-id'] === undefined) return;
+  let json;
+  try { json = JSON.parse(body); } catch { json = null; }
+  appendFileSync(recordFile, JSON.stringify({ item: 'webhook', json, headers }) + '\n');
+}
+
 const server = createServer((req, res) => {
   const chunks = [];
   req.on('data', (c) => chunks.push(c));
@@ -66,6 +77,7 @@ const server = createServer((req, res) => {
       status, body,
     };
     appendFileSync(out, JSON.stringify(line) + '\n');
+    record(body, headers);
     if (status === 0) return; // hang: never answer
     const extra = {};
     if (status !== 204 && retryAfter) extra['Retry-After'] = retryAfter;

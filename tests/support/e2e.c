@@ -86,19 +86,11 @@ int e2e_stop(e2e_server *server)
 /* With PBEM_E2E_RECORD set, every answer is appended as one JSON line, so
  * tests/node/check-responses.mjs can hold it against openapi.yaml. One
  * write() per line keeps lines whole across parallel test processes. */
-static void record(const char *method, const char *path,
-                   const e2e_response *response)
+static void append_line(json_t *line)
 {
     const char *file = getenv("PBEM_E2E_RECORD");
     if (file == NULL || file[0] == '\0')
         return;
-    json_t *line = json_pack("{s:s,s:s,s:i}", "method", method, "path", path,
-                             "status", (int)response->status);
-    if (response->json != NULL)
-        json_object_set(line, "json", response->json);
-    else
-        json_object_set_new(line, "text",
-                            json_string(response->body ? response->body : ""));
     char *text = json_dumps(line, JSON_COMPACT);
     size_t len = strlen(text);
     text[len] = '\n';
@@ -107,6 +99,26 @@ static void record(const char *method, const char *path,
     cr_assert_eq(write(fd, text, len + 1), (ssize_t)(len + 1));
     close(fd);
     free(text);
+}
+
+static void record(const char *method, const char *path,
+                   const e2e_response *response)
+{
+    json_t *line = json_pack("{s:s,s:s,s:i}", "method", method, "path", path,
+                             "status", (int)response->status);
+    if (response->json != NULL)
+        json_object_set(line, "json", response->json);
+    else
+        json_object_set_new(line, "text",
+                            json_string(response->body ? response->body : ""));
+    append_line(line);
+    json_decref(line);
+}
+
+void e2e_record_stream_item(const json_t *item)
+{
+    json_t *line = json_pack("{s:s,s:O}", "item", "stream", "json", item);
+    append_line(line);
     json_decref(line);
 }
 

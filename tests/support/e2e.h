@@ -47,6 +47,11 @@ void e2e_register(const e2e_server *server, const char *name,
  * not about that link. */
 void e2e_confirm_address(const char *player_ref, const char *email);
 
+/* With PBEM_E2E_RECORD set, appends item (borrowed), one item a test read
+ * from an event stream, for the check of stream items against openapi.yaml
+ * (tests/node/check-responses.mjs). */
+void e2e_record_stream_item(const json_t *item);
+
 /* A request; signer NULL sends it unsigned. body may be NULL. */
 e2e_response e2e_call(const e2e_server *server, const char *method,
                       const char *path, const char *body,

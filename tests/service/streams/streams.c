@@ -41,6 +41,8 @@ json_t *streams_sse_items(const char *body)
             line = eol + 1;
         }
         if (data != NULL)
+            e2e_record_stream_item(data);
+        if (data != NULL)
             json_array_append_new(items,
                                   json_pack("{s:o,s:o}", "id", id, "data", data));
         else

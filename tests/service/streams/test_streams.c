@@ -339,6 +339,7 @@ Test(streams, ndjson_when_accept_asks_for_it)
     for (char *line = strtok(body, "\n"); line; line = strtok(NULL, "\n")) {
         json_t *event = json_loads(line, 0, NULL);
         cr_assert_not_null(event, "not JSON: %s", line);
+        e2e_record_stream_item(event);
         cr_expect_eq(json_integer_value(json_object_get(event, "seq")), ++seq);
         const char *told = json_string_value(json_object_get(event, "text"));
         cr_expect(told != NULL && told[0] != '\0', "event %lld is not told",
@@ -360,6 +361,15 @@ Test(streams, ndjson_when_accept_asks_for_it)
         client_stream_poll(s);
     }
     cr_assert(client_stream_wait_for(s, "\"stream_id\":1", 0, STREAM_WAIT_MS));
+    /* Each whole line is an item (kept for the check against the spec). */
+    const char *all = client_stream_body(s, NULL);
+    for (const char *nl = strchr(all, '\n'); nl; nl = strchr(all, '\n')) {
+        json_t *item = json_loadb(all, (size_t)(nl - all), 0, NULL);
+        if (item != NULL)
+            e2e_record_stream_item(item);
+        json_decref(item);
+        all = nl + 1;
+    }
     client_stream_close(s);
     e2e_stop(&t.server);
 }

@@ -1,0 +1,110 @@
+/* Someone who registered on the web with their address, and has not
+ * opened the link mailed to it yet, then writes by mail from it (#37):
+ * the mail door says the address waits for that account and how to
+ * confirm it, and answering makes the address that account's, where it
+ * used to make a second, email-only account. */
+#include <criterion/criterion.h>
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mail_people.h"
+
+static const char *const generous[] = {"PBEM_MAIL_ANSWERS_PER_HOUR=1000", NULL};
+
+/* The next mail to address that answers Message-ID id. */
+static json_t *answer_to(mail_scene *scene, const char *address, const char *id,
+                         size_t *from)
+{
+    for (;;) {
+        json_t *mail = mail_next_to(scene, address, from, 20);
+        cr_assert_not_null(mail, "no answer to <%s>", id);
+        const char *answered =
+            json_string_value(json_object_get(mail, "in_reply_to"));
+        if (answered && strstr(answered, id))
+            return mail;
+        json_decref(mail);
+    }
+}
+
+static long long number(PGconn *db, const char *sql, const char *param)
+{
+    const char *params[] = {param};
+    PGresult *r = PQexecParams(db, sql, 1, NULL, params, NULL, NULL, 0);
+    cr_assert_eq(PQresultStatus(r), PGRES_TUPLES_OK, "%s", PQerrorMessage(db));
+    long long n = PQntuples(r) ? atoll(PQgetvalue(r, 0, 0)) : -1;
+    PQclear(r);
+    return n;
+}
+
+Test(mail_pending, a_web_account_waiting_for_its_link_is_the_one_mail_reaches,
+     .timeout = 120)
+{
+    mail_scene scene;
+    mail_scene_start(&scene, false, generous);
+    const char *ann = "ann@example.org";
+    size_t from = mail_count(&scene);
+    client_key key;
+    client_new_key(&key);
+    char ref[32], error[256];
+    cr_assert(
+        client_register(scene.server.http, "Ann Web", ann, &key, ref, error),
+        "%s", error);
+    json_t *link = mail_next_to(&scene, ann, &from, 20);
+    cr_assert_not_null(link, "no confirmation link went to %s", ann);
+    json_decref(link);
+
+    /* She does not open it, and writes to the service instead. */
+    char id[128] = "";
+    char *raw = mail_scene_compose(ann, "pbem@example.org", "a game", NULL,
+                                   NULL, "new antiquity_quest seats=2", id);
+    cr_assert_eq(mail_hand_in(&scene, raw), 0);
+    free(raw);
+    json_t *asked = answer_to(&scene, ann, id, &from);
+    const char *text = mail_text(asked);
+    cr_expect(strstr(text, "This address is waiting to be confirmed for the "
+                           "player \"Ann Web\"") != NULL,
+              "%s", text);
+    cr_expect(strstr(text, "Open the link in the mail sent to it") != NULL,
+              "%s", text);
+    cr_expect(strstr(text, "or answer this mail") != NULL, "%s", text);
+    cr_expect(strstr(text, "makes this address a player") == NULL,
+              "a second account is offered:\n%s", text);
+
+    /* She answers it: the address is Ann Web's, and no other player's. */
+    const char *reply_to = mail_reply_to(asked);
+    cr_assert_not_null(reply_to);
+    char again[128] = "";
+    raw =
+        mail_scene_compose(ann, reply_to, "Re: a game", id, NULL, "yes", again);
+    cr_assert_eq(mail_hand_in(&scene, raw), 0);
+    free(raw);
+    json_t *done = answer_to(&scene, ann, again, &from);
+    cr_expect(strstr(mail_text(done), "antiquity_quest") != NULL ||
+                  strstr(mail_text(done), "Antiquity Quest") != NULL,
+              "the first mail's command did not run:\n%s", mail_text(done));
+    PGconn *db = PQconnectdb(getenv("DATABASE_URL"));
+    cr_assert_eq(PQstatus(db), CONNECTION_OK, "%s", PQerrorMessage(db));
+    cr_expect_eq(number(db,
+                        "SELECT count(*) FROM players"
+                        " WHERE lower(email) = lower($1)",
+                        ann),
+                 1, "the address belongs to one account");
+    cr_expect_eq(number(db,
+                        "SELECT count(*) FROM players WHERE player_id = "
+                        "$1::bigint AND email = 'ann@example.org'",
+                        ref + 2),
+                 1, "the address is not the web account's");
+    cr_expect_eq(number(db,
+                        "SELECT count(*) FROM email_confirmations c"
+                        "  JOIN players p USING (player_id)"
+                        " WHERE p.player_id = $1::bigint"
+                        "   AND c.confirmed_at IS NOT NULL",
+                        ref + 2),
+                 1, "the link is not spent");
+    PQfinish(db);
+    json_decref(asked);
+    json_decref(done);
+    mail_scene_stop(&scene);
+}
