@@ -51,6 +51,14 @@ typedef struct mail_notification {
                                 (mail_thread.h); NULL: none */
     const mail_thread *thread; /* the match's thread for the seat, or
                                   NULL: a mail of its own */
+    /* Answers to the player's own mails about the match, held for this
+     * mail (mail_answers.h) and told before it ("Since then: …"), or
+     * NULL: */
+    const char *answered;    /* their text, plain */
+    const char *in_reply_to; /* the latest mail they answer (the mail
+                                answers it, in its thread) */
+    const char *references;  /* every mail they answer, white-space
+                                separated */
 } mail_notification;
 
 /* A fresh single-use reply address (reply_token.h) for a mail to a person

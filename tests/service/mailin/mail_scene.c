@@ -145,6 +145,16 @@ int mail_hand_in(mail_scene *scene, const char *raw)
     int status = system(command);
     unlink(path);
     cr_assert(WIFEXITED(status), "pbem mail-in did not exit");
+    /* What it said, for the test that fails on it. */
+    char log_path[300];
+    snprintf(log_path, sizeof log_path, "%s.log", path);
+    FILE *log = fopen(log_path, "r");
+    char line[512];
+    while (WEXITSTATUS(status) != 0 && log && fgets(line, sizeof line, log))
+        fprintf(stderr, "pbem mail-in: %s", line);
+    if (log != NULL)
+        fclose(log);
+    unlink(log_path);
     return WEXITSTATUS(status);
 }
 

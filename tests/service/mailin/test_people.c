@@ -138,6 +138,16 @@ Test(mail_people, a_player_past_the_hourly_limit_loses_no_move, .timeout = 180)
         json_decref(mail_table_answer(&t, 1, pick(moves, short_turn)));
         json_decref(moves);
     }
+    /* Alice's clock is Paris's (settings zone Europe/Paris): the time
+     * her answer comes is told on it. */
+    PGconn *zone_db = PQconnectdb(getenv("DATABASE_URL"));
+    PGresult *set = PQexec(
+        zone_db, "INSERT INTO notification_settings (player_id, time_zone)"
+                 " SELECT player_id, 'Europe/Paris' FROM players"
+                 "  WHERE email = 'alice@example.org'");
+    cr_assert_eq(atoi(PQcmdTuples(set)), 1, "%s", PQerrorMessage(zone_db));
+    PQclear(set);
+    PQfinish(zone_db);
     /* Alice's first move past the limit: applied and answered, once
      * saying she writes fast. */
     mail_table_wait(&t, 0);
@@ -148,7 +158,7 @@ Test(mail_people, a_player_past_the_hourly_limit_loses_no_move, .timeout = 180)
     expect_says(noted, "You are writing fast: every move you send is applied "
                        "at once, but I will answer your next mails in one "
                        "mail at ");
-    expect_says(noted, " UTC.");
+    expect_says(noted, " (Europe/Paris).");
     expect_says(noted, " (event ");
     cr_assert_not_null(mail_reply_to(noted), "the answer has a reply address");
     /* Her next move, answering that: applied at once, its answer held. */
