@@ -12,6 +12,7 @@
 #include "core/config.h"
 #include "notify/mail_mime.h"
 #include "notify/mail_vars.h"
+#include "notify/mail_wrap.h"
 #include "notify/templates.h"
 
 bool mail_configured(void)
@@ -249,10 +250,13 @@ static char *assemble(const mail_notification *n, const rendered *r,
         /* RFC 3834: a program's mail, so holiday auto-responders leave it
          * alone (mail answering it comes back to the Reply-To). */
         .auto_submitted = "auto-generated",
-        .text = text ? text : r->text_body,
+        .text = NULL,
         .html = html ? html : r->html,
     };
+    char *wrapped = mail_wrap(text ? text : r->text_body);
+    message.text = wrapped;
     char *out = mail_mime_write(&message);
+    free(wrapped);
     free(text);
     free(html);
     free(references);
@@ -451,9 +455,12 @@ char *mail_compose_plain(const mail_plain *m, char *why)
         .references = references_line,
         .unsubscribe = unsubscribe[0] ? unsubscribe : NULL,
         .auto_submitted = m->auto_submitted,
-        .text = m->body,
+        .text = NULL,
     };
+    char *wrapped = mail_wrap(m->body);
+    message.text = wrapped;
     char *out = mail_mime_write(&message);
+    free(wrapped);
     free(subject);
     free(references_line);
     free(s.from_phrase);

@@ -2,7 +2,8 @@
  * RFC 5322 / MIME multipart/alternative mail (text and HTML, UTF-8, 7bit
  * or quoted-printable bodies, RFC 2047 encoded non-ASCII names and
  * subject, its own Date and a Message-ID unique to it and the same on a
- * retry, mail_thread.h), rendered from templates/. A mail about a match
+ * retry, mail_thread.h), rendered from templates/, its text kept within
+ * 72 columns (mail_wrap.h). A mail about a match
  * belongs to the match's thread for that seat (mail_thread.h: its
  * subject, In-Reply-To and References). Every mail to a player, answers
  * and invitations included, carries a one-click unsubscribe link (RFC

@@ -210,8 +210,8 @@ void mail_table_sit_down_saying(mail_table *t, mail_scene *scene,
     cr_assert_eq(mail_hand_in(scene, raw), 0);
     free(raw);
     mail_table_wait(t, 0);
-    cr_assert(strstr(mail_text(t->people[0].latest), "To go ahead, answer "
-                                                      "this mail") != NULL,
+    cr_assert(mail_says(t->people[0].latest, "To go ahead, answer "
+                                                      "this mail"),
               "not a confirmation request:\n%s",
               mail_text(t->people[0].latest));
     json_t *answer = mail_table_answer(t, 0, "yes");
@@ -223,16 +223,16 @@ void mail_table_sit_down_saying(mail_table *t, mail_scene *scene,
         snprintf(command, sizeof command, "invite %s %s",
                  t->people[p].address, t->people[p].name);
         answer = mail_table_answer(t, 0, command);
-        cr_assert(strstr(mail_text(answer), "Invited") != NULL, "%s",
+        cr_assert(mail_says(answer, "Invited"), "%s",
                   mail_text(answer));
         json_decref(answer);
         mail_table_wait(t, p);
-        cr_assert(strstr(mail_text(t->people[p].latest), "join") != NULL,
+        cr_assert(mail_says(t->people[p].latest, "join"),
                   "the invitation does not say how to join:\n%s",
                   mail_text(t->people[p].latest));
         answer = mail_table_answer(t, p,
                                    joins && joins[p] ? joins[p] : "join");
-        cr_assert(strstr(mail_text(answer), "You have seat") != NULL, "%s",
+        cr_assert(mail_says(answer, "You have seat"), "%s",
                   mail_text(answer));
         json_decref(answer);
     }

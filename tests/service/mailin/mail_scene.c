@@ -220,6 +220,32 @@ const char *mail_text(const json_t *mail)
     return text ? text : "";
 }
 
+/* text with every run of white space as one space (malloc'd). */
+static char *one_spaced(const char *text)
+{
+    char *out = malloc(strlen(text) + 1);
+    cr_assert_not_null(out);
+    size_t n = 0;
+    for (const char *c = text; *c; c++) {
+        bool space = *c == ' ' || *c == '\n' || *c == '\t' || *c == '\r';
+        if (!space)
+            out[n++] = *c;
+        else if (n == 0 || out[n - 1] != ' ')
+            out[n++] = ' ';
+    }
+    out[n] = '\0';
+    return out;
+}
+
+bool mail_says(const json_t *mail, const char *words)
+{
+    char *text = one_spaced(mail_text(mail)), *wanted = one_spaced(words);
+    bool found = strstr(text, wanted) != NULL;
+    free(text);
+    free(wanted);
+    return found;
+}
+
 /* The moves a mail lists (notify/seat_text.h): after the line that
  * announces them, "  move" lines when the list is whole, else group
  * headings "  form:" with "    move" examples under them; the list ends at
