@@ -15,8 +15,14 @@ static size_t columns(const char *text, size_t len)
     return n;
 }
 
-static bool kept_whole(const char *line, size_t len)
+static bool kept_whole(const char *line, size_t len, bool list)
 {
+    if (list && len >= 1 && line[0] == ' ') {
+        for (size_t i = 0; i + 3 <= len; i++)
+            if (memcmp(line + i, "://", 3) == 0)
+                return true;
+        return false;
+    }
     /* An indented line is a list's (a move a person copies whole, a
      * view's row): never broken. */
     if (len >= 1 && (line[0] == '>' || line[0] == ' ' || line[0] == '\t'))
@@ -28,14 +34,18 @@ static bool kept_whole(const char *line, size_t len)
 }
 
 /* Writes one line (without its line end) to out, broken at spaces. */
-static void wrap_line(FILE *out, const char *line, size_t len)
+static void wrap_line(FILE *out, const char *line, size_t len, bool list)
 {
-    if (columns(line, len) <= MAIL_WRAP_COLUMNS || kept_whole(line, len)) {
+    if (columns(line, len) <= MAIL_WRAP_COLUMNS ||
+        kept_whole(line, len, list)) {
         fwrite(line, 1, len, out);
         return;
     }
+    size_t lead = 0;
+    while (lead < len && lead < MAIL_WRAP_COLUMNS / 4 && line[lead] == ' ')
+        lead++;
     bool item = len >= 2 && line[0] == '-' && line[1] == ' ';
-    size_t indent = item ? 2 : 0;
+    size_t indent = lead > 0 ? lead + 2 : item ? 2 : 0;
     size_t start = 0, room = MAIL_WRAP_COLUMNS;
     bool first = true;
     while (start < len) {
@@ -50,7 +60,7 @@ static void wrap_line(FILE *out, const char *line, size_t len)
          * than the width runs to the space after it. */
         size_t cut = len, used = 0, space = 0;
         for (size_t i = start; i < len; i++) {
-            if (line[i] == ' ' && i > start) {
+            if (line[i] == ' ' && i > start + (first ? lead : 0)) {
                 space = i;
                 if (used > room)
                     break;
@@ -73,7 +83,7 @@ static void wrap_line(FILE *out, const char *line, size_t len)
     }
 }
 
-char *mail_wrap(const char *text)
+static char *wrap(const char *text, bool list)
 {
     char *out = NULL;
     size_t size = 0;
@@ -84,7 +94,7 @@ char *mail_wrap(const char *text)
         const char *end = strchr(line, '\n');
         size_t len = end ? (size_t)(end - line) : strlen(line);
         bool cr = len > 0 && line[len - 1] == '\r';
-        wrap_line(f, line, cr ? len - 1 : len);
+        wrap_line(f, line, cr ? len - 1 : len, list);
         if (cr)
             fputc('\r', f);
         if (end)
@@ -94,4 +104,14 @@ char *mail_wrap(const char *text)
     if (fclose(f) != 0)
         abort();
     return out;
+}
+
+char *mail_wrap(const char *text)
+{
+    return wrap(text, false);
+}
+
+char *mail_wrap_list(const char *text)
+{
+    return wrap(text, true);
 }

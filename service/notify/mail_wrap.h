@@ -15,4 +15,9 @@
  * copied). */
 char *mail_wrap(const char *text);
 
+/* The same for a list of sentences (what happened since a turn, a
+ * result's points): its indented lines are broken too, their
+ * continuation lines indented two more. Not for moves. */
+char *mail_wrap_list(const char *text);
+
 #endif
