@@ -162,10 +162,10 @@ Test(settings, are_read_written_and_checked, .timeout = 60)
     e2e_response r = e2e_call(&s, "GET", "/v1/players/me/notification-settings",
                               NULL, &a);
     cr_assert_eq(r.status, 200, "%s", r.body);
-    json_t *defaults = json_pack("{s:b,s:b,s:s,s:n,s:b,s:i,s:[]}", "email", 1,
-                                 "webhooks", 1, "time_zone", "UTC",
+    json_t *defaults = json_pack("{s:b,s:b,s:s,s:n,s:b,s:i,s:[],s:b}", "email",
+                                 1, "webhooks", 1, "time_zone", "UTC",
                                  "quiet_hours", "digest", 0, "digest_hour", 8,
-                                 "reminder_hours");
+                                 "reminder_hours", "skip_when_seen", 1);
     cr_expect(json_equal(r.json, defaults), "defaults: %s", r.body);
     e2e_response_free(&r);
     json_decref(defaults);
@@ -174,7 +174,7 @@ Test(settings, are_read_written_and_checked, .timeout = 60)
                        "\"time_zone\":\"Europe/Paris\","
                        "\"quiet_hours\":{\"from\":\"22:30\",\"until\":\"07:00\"},"
                        "\"digest\":true,\"digest_hour\":9,"
-                       "\"reminder_hours\":[24,72]}";
+                       "\"reminder_hours\":[24,72],\"skip_when_seen\":false}";
     put_settings(&s, &a, mine);
     r = e2e_call(&s, "GET", "/v1/players/me/notification-settings", NULL, &a);
     json_t *expected = json_loads(mine, 0, NULL);
