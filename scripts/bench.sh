@@ -231,6 +231,30 @@ bench_mail() {
     done
     scripts/dovecot.sh stop "$mail_dir/dovecot"
     rm -rf "$mail_dir"
+    bench_mail_volume
+}
+
+# Mails each player receives for a whole match played by mail only: the
+# mail suite's volume test (three people answering each mail with one of
+# the moves it lists, every answer to a sealed choice held for the next
+# turn's mail), run on its own database.
+bench_mail_volume() {
+    echo "== mail: mails per player per match (a whole Adel Verplichtet match by mail, 3 players)"
+    vol_db="pbem_bench_volume_$$"
+    vol_tmp=$(mktemp -d -t pbem-bench.XXXXXX)
+    scripts/pg.sh createdb "$vol_db" >/dev/null
+    env DATABASE_URL="$(scripts/pg.sh url "$vol_db")" TMPDIR="$vol_tmp" \
+        PBEM_BIN="$PWD/$build/pbemd" PBEM_CLI="$PWD/$build/pbem" \
+        PBEM_RATE_ANONYMOUS=1000000/60 PBEM_RATE_PLAYER=1000000/60 \
+        PBEM_MAIL_SEEN_MINUTES=0 \
+        "$build/tests/service/mailin/suite" \
+        --filter 'mail_volume/one_mail_per_decision_and_every_mail_answered' 2>&1 |
+        sed -nE 's/^adel_verplichtet by mail, /  /p; s/^\[----\] +(.+)$/  failed: \1/p' || true
+    vol_admin=$(scripts/pg.sh url postgres)
+    for d in $(psql -X -tA "$vol_admin" -c "SELECT datname FROM pg_database WHERE starts_with(datname, '${vol_db}_p_')") "$vol_db"; do
+        psql -X -q "$vol_admin" -c "DROP DATABASE IF EXISTS \"$d\" WITH (FORCE)"
+    done >/dev/null 2>&1
+    rm -rf "$vol_tmp"
 }
 
 bench_ratelimit() {

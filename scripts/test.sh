@@ -42,6 +42,12 @@ export PBEM_BIN="$PWD/$build/pbemd" PBEM_CLI="$PWD/$build/pbem"
 # limit suite sets its own budgets.
 export PBEM_RATE_ANONYMOUS=${PBEM_RATE_ANONYMOUS:-1000000/60}
 export PBEM_RATE_PLAYER=${PBEM_RATE_PLAYER:-1000000/60}
+# Answers to mailed moves go at once, as the suites wait for each; the
+# suites of merged answers set their own hold.
+export PBEM_MAIL_ANSWER_HOLD_SECONDS=${PBEM_MAIL_ANSWER_HOLD_SECONDS:-0}
+# Players the suites drive over HTTP still get every turn by mail; the
+# suite of the page's players sets its own window.
+export PBEM_MAIL_SEEN_MINUTES=${PBEM_MAIL_SEEN_MINUTES:-0}
 # Sanitizer builds: only the test runner library's own leak is suppressed.
 export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
 echo "pbem: test database $db"

@@ -235,6 +235,18 @@ static const row table[CONFIG_VARS] = {
          .meaning = "answers to one sender an hour; past it a player's mail "
                     "is applied and answered in one mail later, other mail "
                     "is dropped and counted in /metrics"},
+    [CONFIG_MAIL_ANSWER_HOLD_SECONDS] =
+        {"PBEM_MAIL_ANSWER_HOLD_SECONDS", KIND_WHOLE, "120", 0, 3600, "seconds",
+         .meaning = "how long the answer to a mailed move that leaves the "
+                    "sender waiting for others is held: the seat's next "
+                    "\"your turn\" within it carries the answer in the "
+                    "same mail; 0: every answer goes at once"},
+    [CONFIG_MAIL_SEEN_MINUTES] =
+        {"PBEM_MAIL_SEEN_MINUTES", KIND_WHOLE, "10", 0, 1440, "minutes",
+         .meaning = "no \"your turn\" email to a player who signed a "
+                    "request (the web page, the command line) this recently, "
+                    "unless their setting skip_when_seen is off; 0: mail "
+                    "every turn"},
     [CONFIG_IMAP_URL] =
         {"PBEM_IMAP_URL", KIND_TEXT, NULL,
          .form = "imaps://user:password@host/INBOX", .secret = true,

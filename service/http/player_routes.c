@@ -121,6 +121,15 @@ void player_routes_unsubscribe(const route_call *call, answer *out)
     apierr err;
     json_t *result = notify_settings_unsubscribe(
         route_query(call, "player"), route_query(call, "token"), &err);
+    /* The unsubscribe page's button: a person reads the answer. */
+    bool page = result != NULL && call->body != NULL &&
+                memmem(call->body, call->body_len, NOTIFY_SETTINGS_PAGE_FIELD,
+                       strlen(NOTIFY_SETTINGS_PAGE_FIELD)) != NULL;
+    if (page) {
+        json_decref(result);
+        answer_page(out, notify_settings_unsubscribed_page(), &err);
+        return;
+    }
     answer_result(out, 200, result, &err);
 }
 

@@ -15,7 +15,6 @@
 #include "auth/delegate.h"
 #include "core/config.h"
 #include "core/log.h"
-#include "ledger/httpsig.h"
 #include "http/admin_routes.h"
 #include "http/chat_routes.h"
 #include "http/lobby_routes.h"
@@ -28,6 +27,8 @@
 #include "http/route_call.h"
 #include "http/service_routes.h"
 #include "http/stream_routes.h"
+#include "ledger/httpsig.h"
+#include "notify/notify_seen.h"
 #include "play/matches.h"
 #include "play/players.h"
 #include "store/delegate_grants.h"
@@ -424,7 +425,10 @@ static bool auth_signed_player(const route *row, journey *j, int64_t now,
         return auth_delegate(&j->signed_as, now, delegate_scope(row),
                              match_id, &j->who, err);
     }
-    return auth_player(&j->signed_as, now, &j->who, err);
+    bool ok = auth_player(&j->signed_as, now, &j->who, err);
+    if (ok)
+        notify_seen_mark(j->who.player_id); /* on the page: spare its mail */
+    return ok;
 }
 
 /* A registration's key is in its body: both are read before the

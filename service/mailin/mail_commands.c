@@ -250,6 +250,7 @@ static bool run_move(runner *r, command *c)
     fputc('\n', r->out);
     json_decref(answer);
     r->run->changed = true;
+    r->run->moves++;
     r->run->match_id = r->ctx->match_id;
     return true;
 }
@@ -482,8 +483,8 @@ static bool on_off(const char *word, bool *value)
 static json_t *settings_body(const json_t *current)
 {
     static const char *const fields[] = {
-        "email",  "webhooks",    "time_zone",     "quiet_hours",
-        "digest", "digest_hour", "reminder_hours"};
+        "email",  "webhooks",    "time_zone",      "quiet_hours",
+        "digest", "digest_hour", "reminder_hours", "skip_when_seen"};
     json_t *body = json_object();
     for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
         json_t *value = json_object_get(current, fields[i]);
@@ -510,6 +511,11 @@ static bool change_setting(json_t *body, command *c, const char **why)
     }
     if (strcasecmp(what, "zone") == 0) {
         json_object_set_new(body, "time_zone", json_string(value));
+        return true;
+    }
+    /* "settings page off": mail every turn, even while on the page. */
+    if (strcasecmp(what, "page") == 0 && on_off(value, &flag)) {
+        json_object_set_new(body, "skip_when_seen", json_boolean(flag));
         return true;
     }
     if (strcasecmp(what, "quiet") == 0) {
@@ -553,7 +559,8 @@ static bool change_setting(json_t *body, command *c, const char **why)
         return true;
     }
     *why = "the settings are: digest on|off, email on|off, quiet "
-           "HH:MM-HH:MM|off, zone Area/City, reminders H,H…|off";
+           "HH:MM-HH:MM|off, zone Area/City, reminders H,H…|off, page "
+           "on|off";
     return false;
 }
 
@@ -949,7 +956,8 @@ void mail_commands_help(FILE *out)
           "                   TEXT writes to that player alone\n"
           "  settings digest on|off, settings email on|off,\n"
           "    settings quiet 22:00-07:00|off, settings zone Europe/Paris,\n"
-          "    settings reminders 24,72|off\n"
+          "    settings reminders 24,72|off, settings page on|off (no\n"
+          "    turn mail while you are on the web page)\n"
           "  join             take the seat an invitation offers\n"
           "  list [GAME]      the open matches waiting for players\n"
           "  join m_1234      take a free seat of that match\n"

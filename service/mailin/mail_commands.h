@@ -16,7 +16,7 @@
  *                    the message (mail_say.h)
  *   settings digest on|off, settings email on|off,
  *   settings quiet HH:MM-HH:MM|off, settings zone Area/City,
- *   settings reminders H,H…|off
+ *   settings reminders H,H…|off, settings page on|off
  *   join             (answering an invitation) take a seat; "yes",
  *                    "OK!", "Count me in", "I'm in" say the same there
  *   new GAME seats=N [open=yes] [rated=no] [option=value …]
@@ -63,6 +63,7 @@ typedef struct mail_run {
     int applied;         /* lines that did what they asked */
     bool refused;        /* a line was refused (the rest were skipped) */
     bool changed;        /* something was changed (a move, a join, …) */
+    int moves;           /* moves and sealed choices among the applied */
     long long match_id;  /* the match to show at the end, or 0 */
     long long player_id; /* who wrote it, once known ("join" makes one) */
 } mail_run;

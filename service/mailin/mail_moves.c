@@ -165,15 +165,15 @@ bool mail_moves_tell_sealed(FILE *out, long long match_id, long long player_id,
         if (json_integer_value(s) != m.seat)
             json_array_append(waiting, (json_t *)s);
     }
-    fprintf(out, "Sealed: %s. Nobody sees it until everyone has chosen; ",
-            line);
+    /* Two lines, each within a mail's 72 columns with common names. */
+    fprintf(out, "Sealed: %s.\n", line);
     if (json_is_true(json_object_get(committed, "decided")) ||
         json_array_size(waiting) == 0) {
-        fputs("everyone has chosen now, and the choices are revealed in a "
+        fputs("Everyone has chosen now: the choices are revealed in a "
               "moment.",
               out);
     } else {
-        fputs("waiting for ", out);
+        fputs("Nobody sees it until everyone has chosen; waiting for ", out);
         write_names(out, &m.match, waiting);
         fputc('.', out);
     }

@@ -30,6 +30,18 @@ static const char *seat_name(const json_t *match, json_int_t seat)
     return "?";
 }
 
+/* Whether seat is in the array of seats. */
+static bool listed(const json_t *seats, json_int_t seat)
+{
+    size_t i;
+    const json_t *s;
+    json_array_foreach(seats, i, s) {
+        if (json_integer_value(s) == seat)
+            return true;
+    }
+    return false;
+}
+
 /* Who the match waits for, in words. */
 static void show_waiting(FILE *out, const json_t *view, json_int_t mine)
 {
@@ -55,12 +67,20 @@ static void show_waiting(FILE *out, const json_t *view, json_int_t mine)
 }
 
 bool mail_show_match(FILE *out, const caller *who, long long match_id,
-                     apierr *err)
+                     mail_show_turn *turn, apierr *err)
 {
     json_t *view = matches_seat_view(who, match_id, err);
     if (view == NULL)
         return false;
     json_int_t mine = json_integer_value(json_object_get(view, "seat"));
+    const json_t *pending = json_object_get(view, "pending");
+    if (turn != NULL)
+        *turn = !str(view, "status") || strcmp(str(view, "status"), "active")
+                    ? MAIL_SHOW_NOT_ACTIVE
+                : listed(json_object_get(pending, "seats"), mine) ||
+                        listed(json_object_get(pending, "reveal"), mine)
+                    ? MAIL_SHOW_YOUR_TURN
+                    : MAIL_SHOW_WAITING;
     fprintf(out, "Match %s, %s (%s), event %lld\n", str(view, "id") ?: "?",
             str(view, "title") ?: "?", str(view, "status") ?: "?",
             (long long)json_integer_value(

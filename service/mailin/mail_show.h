@@ -10,10 +10,18 @@
 #include "auth/caller.h"
 #include "core/apierr.h"
 
+/* Where a match stands for a seat, once shown. */
+typedef enum mail_show_turn {
+    MAIL_SHOW_NOT_ACTIVE, /* not begun, or over */
+    MAIL_SHOW_WAITING,    /* it goes on without the seat acting */
+    MAIL_SHOW_YOUR_TURN,  /* the seat is asked to act (or to reveal) */
+} mail_show_turn;
+
 /* The match as who's seat sees it: the view for people, whose turn it is
- * and the moves who may make, short and grouped by form. */
+ * and the moves who may make, short and grouped by form; where it stands
+ * for the seat into *turn (may be NULL). */
 bool mail_show_match(FILE *out, const caller *who, long long match_id,
-                     apierr *err);
+                     mail_show_turn *turn, apierr *err);
 
 /* The events since player's last move in match, or the last count (> 0),
  * one line each. */

@@ -28,6 +28,7 @@
 #include "notify/mail_answers.h"
 #include "notify/mail_failures.h"
 #include "notify/table_talk.h"
+#include "notify/mail_time.h"
 #include "play/players.h"
 #include "store/bytea.h"
 #include "store/db.h"
@@ -36,6 +37,7 @@
 #include "store/mail_confirmations.h"
 #include "store/mail_messages.h"
 #include "store/matches.h"
+#include "store/outbox.h"
 #include "store/players.h"
 #include "store/store.h"
 
@@ -127,12 +129,41 @@ typedef struct answer_pace {
     long long hold_until; /* held: goes out merged with others then */
 } answer_pace;
 
-/* Queues the answer to message (or holds it until hold_until, when not
- * 0) and records it, in one transaction. */
+/* Where an answer goes, besides out at once. */
+typedef struct answer_plan {
+    long long hold_until; /* past the hourly limit: merged, sent then */
+    long long for_match;  /* held hold_seconds for that match's next mail */
+    int hold_seconds;
+    long long shows_turn; /* the match whose turn mail it stands for */
+} answer_plan;
+
+/* Queues, holds or hands on the answer a, as plan says, inside the
+ * caller's transaction. */
+static bool place(PGconn *conn, const mail_answer *a, const answer_plan *plan,
+                  long long player_id, apierr *err)
+{
+    bool ok;
+    if (plan->hold_until)
+        ok = store_mail_answers_hold(conn, a->to, a->subject, a->body,
+                                     a->reply_to, a->in_reply_to, a->references,
+                                     plan->hold_until, err);
+    else if (plan->for_match)
+        ok = store_mail_answers_hold_for_match(
+            conn, a->to, a->subject, a->body, a->reply_to, a->in_reply_to,
+            a->references, plan->for_match, plan->hold_seconds, err);
+    else
+        ok = mail_answers_queue(conn, a, err);
+    return ok && (plan->shows_turn == 0 ||
+                  store_outbox_cancel_shown_turn(conn, plan->shows_turn,
+                                                 player_id, err));
+}
+
+/* Queues the answer to message (or holds or hands it on, as plan says)
+ * and records it, in one transaction. */
 static bool answer(PGconn *conn, const mail_message *message, const char *key,
                    const char *via, const char *outcome, long long player_id,
                    const char *body, const char *reply_to, const char *kind,
-                   long long hold_until, apierr *err)
+                   const answer_plan *plan, apierr *err)
 {
     char *subject = re_subject(message->subject);
     mail_answer a = {.to = message->from,
@@ -143,13 +174,9 @@ static bool answer(PGconn *conn, const mail_message *message, const char *key,
                      .references = message->references,
                      .kind = kind};
     bool ok = store_begin(conn, err) &&
-              record(conn, message, key, via, hold_until ? "held" : outcome,
-                     player_id, err) &&
-              (hold_until ? store_mail_answers_hold(
-                                conn, a.to, a.subject, a.body, a.reply_to,
-                                a.in_reply_to, a.references, hold_until, err)
-                          : mail_answers_queue(conn, &a, err)) &&
-              store_commit(conn, err);
+              record(conn, message, key, via,
+                     plan->hold_until ? "held" : outcome, player_id, err) &&
+              place(conn, &a, plan, player_id, err) && store_commit(conn, err);
     if (!ok)
         store_rollback(conn);
     free(subject);
@@ -370,15 +397,6 @@ static bool confirm(PGconn *conn, mail_sender *sender, char **commands,
     return true;
 }
 
-/* "14:05 UTC" of epoch seconds. */
-static void hour_minute(long long at, char out[16])
-{
-    time_t t = (time_t)at;
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(out, 16, "%H:%M UTC", &tm);
-}
-
 /* The reply address of an answer to a mail about an invitation: the
  * invitation again while its seat is not taken (a refused line spent
  * nothing and the person answers again), else as answer_reply_to says. */
@@ -414,8 +432,8 @@ static bool run_and_answer(PGconn *conn, const mail_message *message,
     size_t size = 0;
     FILE *out = open_memstream(&body, &size);
     if (pace->note_until > 0) {
-        char when[16];
-        hour_minute(pace->note_until, when);
+        char when[MAIL_TIME_MAX];
+        mail_time_at(conn, sender->player_id, pace->note_until, false, when);
         fprintf(out,
                 "You are writing fast: every move you send is applied at "
                 "once, but I will answer your next mails in one mail at %s."
@@ -429,6 +447,7 @@ static bool run_and_answer(PGconn *conn, const mail_message *message,
                    "the database failed while the commands ran; the message "
                    "will be handled again");
     long long player_id = run.player_id ? run.player_id : sender->player_id;
+    mail_show_turn turn = MAIL_SHOW_NOT_ACTIVE;
     if (ok && run.match_id != 0 && player_id > 0) {
         caller who = {.player_id = player_id};
         /* What was said at the table since the player's last mail. */
@@ -442,9 +461,9 @@ static bool run_and_answer(PGconn *conn, const mail_message *message,
                               &talk_err);
         }
         free(talk);
-        fputs("--\n", out);
+        fputs(MAIL_ANSWERS_VIEW_MARK, out);
         apierr show_err;
-        if (!mail_show_match(out, &who, run.match_id, &show_err) &&
+        if (!mail_show_match(out, &who, run.match_id, &turn, &show_err) &&
             show_err.status >= 500) {
             *err = show_err;
             ok = false;
@@ -460,9 +479,34 @@ static bool run_and_answer(PGconn *conn, const mail_message *message,
         else
             answer_reply_to(conn, player_id, run.match_id, reply_to,
                             sizeof reply_to);
+        /* A move that leaves the sender waiting for the others is
+         * answered with their next turn, in one mail, when it comes soon
+         * enough; a refusal, or a turn already theirs, goes at once, and
+         * stands for that turn's mail. */
+        bool moved = run.moves > 0 && !run.refused;
+        long long hold = config_whole(CONFIG_MAIL_ANSWER_HOLD_SECONDS);
+        bool paced = pace->hold_until != 0 || pace->note_until != 0;
+        /* The mail that ended the match: answered inside the match-over
+         * mail, unless that went already. */
+        int over_mailed = 0;
+        if (hold > 0 && moved && !paced && turn == MAIL_SHOW_NOT_ACTIVE) {
+            apierr ignored;
+            over_mailed = store_outbox_over_mailed(conn, run.match_id,
+                                                   player_id, &ignored);
+        }
+        bool holds = hold > 0 && moved && !paced &&
+                     (turn == MAIL_SHOW_WAITING ||
+                      (turn == MAIL_SHOW_NOT_ACTIVE && over_mailed == 0));
+        answer_plan plan = {
+            .hold_until = pace->hold_until,
+            .for_match = holds ? run.match_id : 0,
+            .hold_seconds = (int)hold,
+            .shows_turn =
+                run.moves > 0 && turn == MAIL_SHOW_YOUR_TURN ? run.match_id : 0,
+        };
         ok = answer(conn, message, key, via,
                     pace->note_until ? "noted" : "answered", player_id, body,
-                    reply_to, "answer", pace->hold_until, err);
+                    reply_to, "answer", &plan, err);
         result->player_id = player_id;
         result->commands = run.applied;
         snprintf(result->what, sizeof result->what, "%s%s",
@@ -586,8 +630,9 @@ static mailin_outcome handle(PGconn *conn, const mail_message *message,
         if (known < 0)
             return finish(result, MAILIN_TRY_LATER, err.message);
         answer_reply_to(conn, known, 0, reply_to, sizeof reply_to);
+        answer_plan at_once = {0};
         bool ok = answer(conn, message, key, via, "refused", known, body,
-                         reply_to, "answer", 0, &err);
+                         reply_to, "answer", &at_once, &err);
         free(body);
         char what[sizeof result->what];
         snprintf(what, sizeof what, "refused: %.300s", sender.why);

@@ -12,6 +12,7 @@
 #include "core/config.h"
 #include "notify/mail_mime.h"
 #include "notify/mail_vars.h"
+#include "notify/mail_wrap.h"
 #include "notify/templates.h"
 
 bool mail_configured(void)
@@ -167,6 +168,29 @@ static void thread_ref(const mail_thread *thread, const char *domain,
  * not be plain ASCII, and the message those and r make (mail_mime.h). A
  * mail of a match's thread takes the thread's subject: the template's
  * subject line (what the mail says) heads the body instead. */
+static char *references_header(const char *references, const char *answered);
+
+/* The text and HTML of a mail that carries held answers (n->answered)
+ * before what it says itself: "Since then: " and its subject line. The
+ * two are malloc'd. */
+static void with_answers(const mail_notification *n, const rendered *r,
+                         char **text, char **html)
+{
+    if (asprintf(text, "%s\n\nSince then: %s\n\n%s", n->answered, r->subject,
+                 r->text_body) < 0)
+        abort();
+    *html = NULL;
+    if (r->html == NULL)
+        return;
+    char *escaped = templates_escape_html(n->answered);
+    const char *body = strstr(r->html, "<body>");
+    size_t head = body ? (size_t)(body - r->html) + strlen("<body>") : 0;
+    if (asprintf(html, "%.*s\n<pre>%s</pre>\n<p>Since then:</p>%s", (int)head,
+                 r->html, escaped, r->html + head) < 0)
+        abort();
+    free(escaped);
+}
+
 static char *assemble(const mail_notification *n, const rendered *r,
                       const char *unsubscribe)
 {
@@ -181,10 +205,30 @@ static char *assemble(const mail_notification *n, const rendered *r,
     char root[MAIL_THREAD_ID_MAX + MAIL_ADDRESS_MAX + 4] = "";
     if (n->thread)
         thread_ref(n->thread, s.domain, root);
-    char *text = NULL;
-    if (n->thread && asprintf(&text, "%s\n\n%s", r->subject,
-                              r->text_body) < 0)
+    char *text = NULL, *html = NULL;
+    if (n->answered != NULL)
+        with_answers(n, r, &text, &html);
+    else if (n->thread &&
+             asprintf(&text, "%s\n\n%s", r->subject, r->text_body) < 0)
         abort();
+    /* Carrying answers, the mail answers the latest mail they answer,
+     * and refers to each. */
+    char in_reply_to[260] = "", *references = NULL;
+    if (n->answered != NULL && n->in_reply_to != NULL &&
+        strlen(n->in_reply_to) < 250) {
+        const char *id = n->in_reply_to;
+        size_t len = strlen(id);
+        if (id[0] == '<' && len > 2)
+            snprintf(in_reply_to, sizeof in_reply_to, "%s", id);
+        else
+            snprintf(in_reply_to, sizeof in_reply_to, "<%s>", id);
+        char *all = NULL;
+        if (asprintf(&all, "%s %s", root, n->references ? n->references : "") <
+            0)
+            abort();
+        references = references_header(all, in_reply_to);
+        free(all);
+    }
     mail_mime_message message = {
         .from_phrase = s.from_phrase,
         .from_address = s.from_address,
@@ -197,16 +241,25 @@ static char *assemble(const mail_notification *n, const rendered *r,
         .tag = tag,
         .unsubscribe = unsubscribe,
         .reply_to = mail_address_ok(n->reply_to) ? n->reply_to : NULL,
-        .in_reply_to = root[0] ? root : NULL,
-        .references = root[0] ? root : NULL,
+        .in_reply_to = in_reply_to[0] ? in_reply_to
+                       : root[0]      ? root
+                                      : NULL,
+        .references = references ? references
+                      : root[0]  ? root
+                                 : NULL,
         /* RFC 3834: a program's mail, so holiday auto-responders leave it
          * alone (mail answering it comes back to the Reply-To). */
         .auto_submitted = "auto-generated",
-        .text = text ? text : r->text_body,
-        .html = r->html,
+        .text = NULL,
+        .html = html ? html : r->html,
     };
+    char *wrapped = mail_wrap(text ? text : r->text_body);
+    message.text = wrapped;
     char *out = mail_mime_write(&message);
+    free(wrapped);
     free(text);
+    free(html);
+    free(references);
     free(to_name);
     free(encoded_subject);
     free(s.from_phrase);
@@ -402,9 +455,12 @@ char *mail_compose_plain(const mail_plain *m, char *why)
         .references = references_line,
         .unsubscribe = unsubscribe[0] ? unsubscribe : NULL,
         .auto_submitted = m->auto_submitted,
-        .text = m->body,
+        .text = NULL,
     };
+    char *wrapped = mail_wrap(m->body);
+    message.text = wrapped;
     char *out = mail_mime_write(&message);
+    free(wrapped);
     free(subject);
     free(references_line);
     free(s.from_phrase);

@@ -2,7 +2,8 @@
  * RFC 5322 / MIME multipart/alternative mail (text and HTML, UTF-8, 7bit
  * or quoted-printable bodies, RFC 2047 encoded non-ASCII names and
  * subject, its own Date and a Message-ID unique to it and the same on a
- * retry, mail_thread.h), rendered from templates/. A mail about a match
+ * retry, mail_thread.h), rendered from templates/, its text kept within
+ * 72 columns (mail_wrap.h). A mail about a match
  * belongs to the match's thread for that seat (mail_thread.h: its
  * subject, In-Reply-To and References). Every mail to a player, answers
  * and invitations included, carries a one-click unsubscribe link (RFC
@@ -51,6 +52,14 @@ typedef struct mail_notification {
                                 (mail_thread.h); NULL: none */
     const mail_thread *thread; /* the match's thread for the seat, or
                                   NULL: a mail of its own */
+    /* Answers to the player's own mails about the match, held for this
+     * mail (mail_answers.h) and told before it ("Since then: …"), or
+     * NULL: */
+    const char *answered;    /* their text, plain */
+    const char *in_reply_to; /* the latest mail they answer (the mail
+                                answers it, in its thread) */
+    const char *references;  /* every mail they answer, white-space
+                                separated */
 } mail_notification;
 
 /* A fresh single-use reply address (reply_token.h) for a mail to a person

@@ -31,6 +31,15 @@ typedef struct mail_answer {
                                 "sign_in" (play/sign_in.h) */
 } mail_answer;
 
+/* The line between what an answer says about the mail's commands and the
+ * view of the match it shows after them: an answer merged into the
+ * match's next mail (notify.h) keeps only what comes before it. */
+#define MAIL_ANSWERS_VIEW_MARK "--\n"
+
+/* How many bytes of body come before its view (MAIL_ANSWERS_VIEW_MARK),
+ * trailing line ends left out: what an answer says about the commands. */
+size_t mail_answers_told_length(const char *body);
+
 /* Queues answer inside the caller's transaction. False with err filled
  * when the database refused. */
 bool mail_answers_queue(PGconn *conn, const mail_answer *answer, apierr *err);

@@ -7,6 +7,7 @@
 
 #include "core/config.h"
 #include "ledger/seal.h"
+#include "notify/mail_wrap.h"
 #include "notify/result_text.h"
 #include "store/store.h"
 
@@ -192,7 +193,9 @@ void mail_vars_fill(mail_vars *v, const char *notification_id,
     v->whose = whose_turn(p);
     v->moves = text_or(p, "moves_text",
                        joined(json_object_get(p, "moves"), "  ", "\n"));
-    v->changes = joined(json_object_get(p, "changes"), "  ", "\n");
+    char *changes = joined(json_object_get(p, "changes"), "  ", "\n");
+    v->changes = mail_wrap_list(changes);
+    free(changes);
     v->digest = digest_text(json_object_get(p, "matches"), base);
     size_t waiting = json_array_size(json_object_get(p, "matches"));
     snprintf(v->waiting, sizeof v->waiting, "%zu match%s", waiting,
@@ -206,11 +209,13 @@ void mail_vars_fill(mail_vars *v, const char *notification_id,
     if (answerable)
         answer_hint(v, reason, p);
     const json_t *seat = json_object_get(p, "seat");
-    v->result = result_text(json_object_get(p, "result"),
-                            json_object_get(p, "players"),
-                            json_is_integer(seat)
-                                ? (int)json_integer_value(seat)
-                                : -1);
+    char *result = result_text(json_object_get(p, "result"),
+                               json_object_get(p, "players"),
+                               json_is_integer(seat)
+                                   ? (int)json_integer_value(seat)
+                                   : -1);
+    v->result = result ? mail_wrap_list(result) : NULL;
+    free(result);
     const char *game = json_string_value(json_object_get(p, "game_title"));
     const char *prompt = json_string_value(json_object_get(p, "prompt"));
     /* Deadline reminders and the admins' notice carry their deadline. */

@@ -9,22 +9,24 @@
 #include <string.h>
 #include <time.h>
 
-#include "store/db.h"
-#include "store/db_params.h"
 #include "core/config.h"
-#include "store/outbox.h"
-#include "store/players.h"
 #include "core/log.h"
 #include "core/worker.h"
 #include "notify/delivery.h"
 #include "notify/mail.h"
 #include "notify/mail_answers.h"
 #include "notify/mail_thread.h"
+#include "notify/mail_time.h"
 #include "notify/notify_digest.h"
 #include "notify/notify_outbox.h"
 #include "notify/table_talk.h"
 #include "notify/push.h"
 #include "notify/webhooks.h"
+#include "store/db.h"
+#include "store/db_params.h"
+#include "store/mail_answers.h"
+#include "store/outbox.h"
+#include "store/players.h"
 
 #define WAIT_MIN_MS 20
 
@@ -47,6 +49,9 @@ typedef struct job {
     mail_upload upload;
     webhooks_guard guard;
     push_transfer push; /* a "push:<id>" row's */
+    /* Answers to the player's mails that went inside this mail: */
+    long long *merged;
+    int merged_count;
 } job;
 
 /* What the delivery callbacks of a batch work with. */
@@ -151,6 +156,70 @@ static bool prepare_webhook(notify_worker *w, PGconn *conn, job *j,
     return true;
 }
 
+/* A deadline's times in payload (a reminder's, the admins' notice), on
+ * the reader's clock (mail_time.h; player 0, the admins: UTC) instead of
+ * RFC 3339. */
+static void deadline_on_clock(PGconn *conn, long long player_id,
+                              json_t *payload)
+{
+    json_t *deadline = json_object_get(payload, "deadline");
+    static const char *const keys[] = {"due_at", "fires_at"};
+    for (size_t i = 0; json_is_object(deadline) && i < 2; i++) {
+        const char *at = json_string_value(json_object_get(deadline, keys[i]));
+        if (at == NULL)
+            continue;
+        char local[MAIL_TIME_MAX];
+        mail_time_of(conn, player_id, at, true, local);
+        json_object_set_new(deadline, keys[i], json_string(local));
+    }
+}
+
+/* The answers held for this mail of the match (mail_answers.h), taken
+ * for it: their text without the views they showed (the mail shows the
+ * match as it is now) into *text, the mails they answer into *in_reply_to
+ * (the latest) and *references, all malloc'd, and their ids into j. False
+ * on a database error; *text NULL when none is held. */
+static bool held_answers(notify_worker *w, PGconn *conn, job *j,
+                         const char *address, char **text, char **in_reply_to,
+                         char **references)
+{
+    *text = *in_reply_to = *references = NULL;
+    apierr err;
+    PGresult *r = store_mail_answers_take_held(conn, j->match_id, address,
+                                               w->config.lease_seconds, &err);
+    if (r == NULL)
+        return false;
+    int n = PQntuples(r);
+    if (n == 0) {
+        PQclear(r);
+        return true;
+    }
+    j->merged = calloc((size_t)n, sizeof *j->merged);
+    size_t text_size = 0, refs_size = 0;
+    FILE *out = open_memstream(text, &text_size);
+    FILE *refs = open_memstream(references, &refs_size);
+    if (j->merged == NULL || out == NULL || refs == NULL)
+        abort();
+    for (int i = 0; i < n; i++) {
+        j->merged[j->merged_count++] =
+            atoll(PQgetvalue(r, i, STORE_MAIL_ANSWERS_HELD_ID));
+        const char *body = PQgetvalue(r, i, STORE_MAIL_ANSWERS_HELD_BODY);
+        fprintf(out, "%s%.*s", i ? "\n\n" : "",
+                (int)mail_answers_told_length(body), body);
+        if (!PQgetisnull(r, i, STORE_MAIL_ANSWERS_HELD_IN_REPLY_TO)) {
+            const char *id =
+                PQgetvalue(r, i, STORE_MAIL_ANSWERS_HELD_IN_REPLY_TO);
+            fprintf(refs, "%s%s", i ? " " : "", id);
+            free(*in_reply_to);
+            *in_reply_to = strdup(id);
+        }
+    }
+    PQclear(r);
+    if (fclose(out) != 0 || fclose(refs) != 0)
+        abort();
+    return true;
+}
+
 static bool prepare_mail(notify_worker *w, PGconn *conn, job *j,
                          const char *payload_text, const char *created)
 {
@@ -172,6 +241,7 @@ static bool prepare_mail(notify_worker *w, PGconn *conn, job *j,
         return true;
     }
     json_t *payload = json_loads(payload_text, 0, NULL);
+    deadline_on_clock(conn, j->player_id, payload);
     char why[256] = "";
     const char *address = player.email;
     /* Made at each attempt: an answer names the seat it plays for. */
@@ -197,6 +267,16 @@ static bool prepare_mail(notify_worker *w, PGconn *conn, job *j,
         mail_reply_address(REPLY_TOKEN_ACCOUNT, j->player_id, 0, -1,
                            reply_to);
     }
+    /* A turn or the end carries the answers to the player's mails about
+     * the match that were held for it: one mail, not two. */
+    char *answered = NULL, *in_reply_to = NULL, *references = NULL;
+    if ((strcmp(j->reason, "your_turn") == 0 ||
+         strcmp(j->reason, "match_over") == 0) &&
+        !held_answers(w, conn, j, address, &answered, &in_reply_to,
+                      &references)) {
+        json_decref(payload);
+        return false;
+    }
     mail_notification n = {
         .id = j->ref,
         .reason = j->reason,
@@ -208,9 +288,15 @@ static bool prepare_mail(notify_worker *w, PGconn *conn, job *j,
         .reply_to = reply_to[0] ? reply_to : NULL,
         .created = created,
         .thread = threaded ? &thread : NULL,
+        .answered = answered,
+        .in_reply_to = in_reply_to,
+        .references = references,
     };
     j->body = mail_compose(&n, why);
     json_decref(payload);
+    free(answered);
+    free(in_reply_to);
+    free(references);
     if (j->body == NULL) {
         delivery_finish(&j->delivery, "failed", false, 0, why);
         return true;
@@ -230,7 +316,7 @@ static bool prepare_mail(notify_worker *w, PGconn *conn, job *j,
 /* A deadline that passed in a match whose action is to tell the admins:
  * mailed to PBEM_ADMIN_EMAIL; without an address (or mail) the row goes to
  * the dead letters at once, which is where admins look. */
-static bool prepare_admin_mail(notify_worker *w, job *j,
+static bool prepare_admin_mail(notify_worker *w, PGconn *conn, job *j,
                                const char *payload_text, const char *created)
 {
     const char *address = config_text(CONFIG_ADMIN_EMAIL);
@@ -241,6 +327,7 @@ static bool prepare_admin_mail(notify_worker *w, job *j,
         return true;
     }
     json_t *payload = json_loads(payload_text, 0, NULL);
+    deadline_on_clock(conn, 0, payload);
     char why[256] = "";
     mail_notification n = {
         .id = j->ref,
@@ -320,6 +407,12 @@ static void record(delivery *d, void *context)
     else
         log_warn("notification %s: attempt %d %s (%s)%s", j->ref, attempt,
                  d->outcome, d->error, dead ? "; moved to dead letters" : "");
+    if (sent && j->merged_count > 0 &&
+        !store_mail_answers_merged(conn, j->merged, j->merged_count, j->ref,
+                                   &err))
+        log_error("notification %s: the answers it carried stay held; they "
+                  "go again on their own",
+                  j->ref);
     long long push_id = push_channel_id(j->channel);
     if (strcmp(d->outcome, "gone") == 0 && push_id > 0) {
         if (!push_disable(conn, push_id, d->error, &err))
@@ -402,7 +495,7 @@ static int work_batch(notify_worker *w, worker *self, PGconn *conn)
         else if (strcmp(j->channel, "email") == 0)
             ok = prepare_mail(w, conn, j, payloads[i], created[i]);
         else if (strcmp(j->channel, "admins") == 0)
-            ok = prepare_admin_mail(w, j, payloads[i], created[i]);
+            ok = prepare_admin_mail(w, conn, j, payloads[i], created[i]);
         else if (push_channel_id(j->channel) > 0) {
             j->guard.allow_loopback = w->config.allow_loopback;
             ok = push_prepare(&j->delivery, conn, push_channel_id(j->channel),
@@ -422,6 +515,7 @@ static int work_batch(notify_worker *w, worker *self, PGconn *conn)
         curl_slist_free_all(jobs[i].headers);
         free(jobs[i].body);
         push_transfer_free(&jobs[i].push);
+        free(jobs[i].merged);
         free(payloads[i]);
     }
     return n;

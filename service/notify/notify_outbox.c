@@ -5,14 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/config.h"
+#include "notify/mail.h"
+#include "notify/mail_failures.h"
+#include "notify/seat_text.h"
 #include "store/db.h"
 #include "store/db_params.h"
 #include "store/event_texts.h"
 #include "store/events.h"
 #include "store/outbox.h"
-#include "notify/mail.h"
-#include "notify/mail_failures.h"
-#include "notify/seat_text.h"
 
 #define MOVES_IN_PAYLOAD 50
 #define CHANGES_MAX 30
@@ -161,6 +162,10 @@ static json_t *seat_payload(const json_t *public, const store_match *match,
     return payload;
 }
 
+/* How long a seat's mail waits for the answer to the seat's own mailed
+ * move, still being written (a sealed choice revealed in the meantime). */
+#define NOTIFY_OUTBOX_ANSWER_WAIT_SECONDS 3
+
 /* One seat's rows (store_outbox_queue_seat): its webhooks, its email
  * when this service has SMTP, its event stream. */
 static bool queue_seat(PGconn *conn, long long match_id, long long seq,
@@ -250,11 +255,20 @@ static bool queue(PGconn *conn, const store_match *match,
                         match->seat_player[s], reason, text, err);
         free(text);
         /* One mail per decision: a seat whose mailed move leaves it to act
-         * again reads its next turn in the answer to that mail. */
+         * again reads its next turn in the answer to that mail; a player
+         * on the web page sees it there (notify_seen.h). */
         if (ok && !over && mailed(reach, s))
-            ok = store_outbox_cancel_answered_by_mail(
+            ok = store_outbox_spare_turn_mail(
                 conn, match->match_id, match->head_seq, s,
-                match->seat_player[s], err);
+                match->seat_player[s],
+                (int)config_whole(CONFIG_MAIL_SEEN_MINUTES), err);
+        /* A seat whose mailed move is still being answered: its mail
+         * waits a moment, for the answer to come inside it. */
+        if (ok && mailed(reach, s) &&
+            config_whole(CONFIG_MAIL_ANSWER_HOLD_SECONDS) > 0)
+            ok = store_outbox_wait_for_answer(
+                conn, match->match_id, match->head_seq, s,
+                match->seat_player[s], NOTIFY_OUTBOX_ANSWER_WAIT_SECONDS, err);
     }
     if (ok && relay)
         ok = queue_relays(conn, match->match_id, match->head_seq, reason,

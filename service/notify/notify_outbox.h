@@ -16,7 +16,8 @@
  * per decision: a seat whose own mailed move (or choice sealed through the
  * service) in the same transaction leaves it to act again gets no "your
  * turn" email, the answer to its mail showing the turn (its reminders
- * stay; store_outbox_cancel_answered_by_mail). Rows are
+ * stay; store_outbox_spare_turn_mail), and so does a player seen on the
+ * web page (notify_seen.h). Rows are
  * queued once per appended event, inside its transaction, and (match, seq,
  * player, channel, reason) is unique, so an event never notifies twice.
  * Deadlines (deadlines.h) add reminders to the seat that must act and,

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/config.h"
 #include "store/db.h"
 #include "ledger/seal.h"
 #include "store/notification_settings.h"
@@ -46,7 +47,7 @@ static json_t *settings_json(const PGresult *r)
     json_t *reminders = json_loads(
         PQgetvalue(r, 0, STORE_NOTIFICATION_SETTINGS_REMINDERS), 0, NULL);
     return json_pack(
-        "{s:b,s:b,s:s,s:o,s:b,s:i,s:o}", "email",
+        "{s:b,s:b,s:s,s:o,s:b,s:i,s:o,s:b}", "email",
         PQgetvalue(r, 0, STORE_NOTIFICATION_SETTINGS_EMAIL)[0] == 't',
         "webhooks",
         PQgetvalue(r, 0, STORE_NOTIFICATION_SETTINGS_WEBHOOKS)[0] == 't',
@@ -55,7 +56,9 @@ static json_t *settings_json(const PGresult *r)
         PQgetvalue(r, 0, STORE_NOTIFICATION_SETTINGS_DIGEST)[0] == 't',
         "digest_hour",
         atoi(PQgetvalue(r, 0, STORE_NOTIFICATION_SETTINGS_DIGEST_HOUR)),
-        "reminder_hours", reminders ? reminders : json_array());
+        "reminder_hours", reminders ? reminders : json_array(),
+        "skip_when_seen",
+        PQgetvalue(r, 0, STORE_NOTIFICATION_SETTINGS_SKIP_WHEN_SEEN)[0] == 't');
 }
 
 json_t *notify_settings_get(long long player_id, apierr *err)
@@ -73,9 +76,9 @@ json_t *notify_settings_get(long long player_id, apierr *err)
 
 static bool check_fields(const json_t *body, apierr *err)
 {
-    static const char *const known[] = {"email", "webhooks", "time_zone",
-                                        "quiet_hours", "digest", "digest_hour",
-                                        "reminder_hours"};
+    static const char *const known[] = {
+        "email",  "webhooks",    "time_zone",      "quiet_hours",
+        "digest", "digest_hour", "reminder_hours", "skip_when_seen"};
     const char *key;
     const json_t *value;
     json_object_foreach((json_t *)body, key, value) {
@@ -86,7 +89,8 @@ static bool check_fields(const json_t *body, apierr *err)
             return apierr_set(err, 400, "bad_settings",
                               "unknown setting \"%.60s\"; the settings are "
                               "email, webhooks, time_zone, quiet_hours, "
-                              "digest, digest_hour and reminder_hours",
+                              "digest, digest_hour, reminder_hours and "
+                              "skip_when_seen",
                               key);
         (void)value;
     }
@@ -142,10 +146,11 @@ static bool reminders_field(const json_t *body, char *out, size_t size,
 json_t *notify_settings_put(long long player_id, const json_t *body,
                             apierr *err)
 {
-    bool email = true, webhooks = true, digest = false;
+    bool email = true, webhooks = true, digest = false, skip = true;
     char reminders[128];
     if (!check_fields(body, err) ||
         !boolean_field(body, "email", true, &email, err) ||
+        !boolean_field(body, "skip_when_seen", true, &skip, err) ||
         !boolean_field(body, "webhooks", true, &webhooks, err) ||
         !boolean_field(body, "digest", false, &digest, err) ||
         !reminders_field(body, reminders, sizeof reminders, err))
@@ -197,6 +202,7 @@ json_t *notify_settings_put(long long player_id, const json_t *body,
         .digest = digest,
         .digest_hour = hour ? (int)json_integer_value(hour) : 8,
         .reminder_hours = reminders,
+        .skip_when_seen = skip,
     };
     if (!store_notification_settings_put(conn, player_id, &settings, err))
         return NULL;
@@ -249,6 +255,25 @@ char *notify_settings_unsubscribe_page(const char *player_ref,
         "notification settings.</p>\n"
         "<form method=\"post\" action=\"{{action}}\">"
         "<input type=\"hidden\" name=\"List-Unsubscribe\" value=\"One-Click\">"
+        "<input type=\"hidden\" name=\"then\" value=\"page\">"
         "<button type=\"submit\">Stop emails</button></form>\n</body></html>\n",
+        vars, 1, true);
+}
+
+char *notify_settings_unsubscribed_page(void)
+{
+    char settings[512];
+    snprintf(settings, sizeof settings, "%s/settings",
+             config_text(CONFIG_PUBLIC_URL) ? config_text(CONFIG_PUBLIC_URL)
+                                            : "");
+    templates_var vars[] = {{"settings", settings}};
+    return templates_render_text(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        "<title>Notification emails stopped</title></head><body>\n"
+        "<p>Done: no more turn notification emails go to this address. Your "
+        "matches and webhooks go on as before.</p>\n"
+        "<p>To have them again, turn email on in your "
+        "<a href=\"{{settings}}\">notification settings</a>.</p>\n"
+        "</body></html>\n",
         vars, 1, true);
 }

@@ -31,8 +31,17 @@ json_t *notify_settings_unsubscribe(const char *player_ref, const char *token,
                                     apierr *err);
 
 /* GET of the same link (a person clicking it, or a mail scanner fetching
- * it): changes nothing, answers a small HTML page whose button POSTs. */
+ * it): changes nothing, answers a small HTML page whose button POSTs the
+ * one-click form with NOTIFY_SETTINGS_PAGE_FIELD, for a page back. */
 char *notify_settings_unsubscribe_page(const char *player_ref,
                                        const char *token, apierr *err);
+
+/* The form field ("then=page") of that button's POST: its answer is a
+ * page a person reads (notify_settings_unsubscribed_page), not JSON. */
+#define NOTIFY_SETTINGS_PAGE_FIELD "then=page"
+
+/* The page that says email is off, with a link to the settings page
+ * (malloc'd). */
+char *notify_settings_unsubscribed_page(void);
 
 #endif

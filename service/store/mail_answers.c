@@ -35,7 +35,7 @@ bool store_mail_answers_insert(PGconn *conn, const char *to_address,
  * address. A row waiting after a failed attempt has attempts > 0. */
 #define HELD_ROW                                                               \
     " to_address = $1 AND kind = 'answer' AND status = 'pending'"              \
-    " AND attempts = 0 AND next_attempt_at > now()"
+    " AND attempts = 0 AND next_attempt_at > now() AND match_id IS NULL"
 
 int store_mail_answers_held(PGconn *conn, const char *to_address,
                             long long *due, apierr *err)
@@ -97,6 +97,72 @@ bool store_mail_answers_hold(PGconn *conn, const char *to_address,
                       " $5, $6, 'answer', to_timestamp($7))",
                       q.count, q.values, err) &&
            store_outbox_wake(conn, err);
+}
+
+bool store_mail_answers_hold_for_match(
+    PGconn *conn, const char *to_address, const char *subject, const char *body,
+    const char *reply_to, const char *in_reply_to, const char *references,
+    long long match_id, int hold_seconds, apierr *err)
+{
+    db_params p = {0};
+    db_params_text(&p, to_address);
+    db_params_text(&p, subject);
+    db_params_text(&p, body);
+    db_params_text(&p, reply_to);
+    db_params_text(&p, in_reply_to);
+    db_params_text(&p, references);
+    db_params_int(&p, match_id);
+    db_params_int(&p, hold_seconds);
+    return db_command(conn,
+                      "INSERT INTO mail_answers (to_address, subject, body,"
+                      " reply_to, in_reply_to, \"references\", kind,"
+                      " match_id, next_attempt_at) VALUES ($1, left($2, 998),"
+                      " $3, $4, $5, $6, 'answer', $7::bigint,"
+                      " now() + make_interval(secs => $8::int))",
+                      p.count, p.values, err) &&
+           store_outbox_wake(conn, err);
+}
+
+PGresult *store_mail_answers_take_held(PGconn *conn, long long match_id,
+                                       const char *to_address,
+                                       int lease_seconds, apierr *err)
+{
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_text(&p, to_address);
+    db_params_int(&p, lease_seconds);
+    /* Still held (never tried, not due): the answers worker claims none
+     * of them while the lease runs, and one that fell due is its own. */
+    return db_query(
+        conn,
+        "WITH taken AS (UPDATE mail_answers"
+        "   SET next_attempt_at = now() + make_interval(secs => $3::int)"
+        " WHERE answer_id IN (SELECT answer_id FROM mail_answers"
+        "        WHERE match_id = $1::bigint AND status = 'pending'"
+        "          AND lower(to_address) = lower($2) AND attempts = 0"
+        "          AND next_attempt_at > now()"
+        "        FOR UPDATE SKIP LOCKED)"
+        " RETURNING answer_id, body, in_reply_to, \"references\")"
+        " SELECT answer_id, body, in_reply_to, \"references\" FROM taken"
+        " ORDER BY answer_id",
+        p.count, p.values, PGRES_TUPLES_OK, err);
+}
+
+bool store_mail_answers_merged(PGconn *conn, const long long *answer_ids,
+                               int count, const char *notification, apierr *err)
+{
+    char *ids = db_params_int_array(answer_ids, count);
+    db_params p = {0};
+    db_params_text(&p, ids);
+    db_params_text(&p, notification);
+    bool ok = db_command(conn,
+                         "UPDATE mail_answers SET status = 'sent',"
+                         "   sent_at = now(), merged_into = $2"
+                         " WHERE answer_id = ANY($1::bigint[])"
+                         "   AND status = 'pending'",
+                         p.count, p.values, err);
+    free(ids);
+    return ok;
 }
 
 long long store_mail_answers_pending(PGconn *conn, apierr *err)

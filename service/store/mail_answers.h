@@ -39,6 +39,38 @@ bool store_mail_answers_hold(PGconn *conn, const char *to_address,
                              const char *references, long long due,
                              apierr *err);
 
+/* An answer to a mailed move that left the sender waiting for others,
+ * held hold_seconds for match_id's next mail to to_address (migration
+ * 022): notify.h merges it into that mail, else it goes alone when due.
+ * Inside the caller's transaction. False with err filled. */
+bool store_mail_answers_hold_for_match(
+    PGconn *conn, const char *to_address, const char *subject, const char *body,
+    const char *reply_to, const char *in_reply_to, const char *references,
+    long long match_id, int hold_seconds, apierr *err);
+
+/* The columns of store_mail_answers_take_held's rows, in this order. */
+enum {
+    STORE_MAIL_ANSWERS_HELD_ID,
+    STORE_MAIL_ANSWERS_HELD_BODY,
+    STORE_MAIL_ANSWERS_HELD_IN_REPLY_TO, /* NULL when none */
+    STORE_MAIL_ANSWERS_HELD_REFERENCES,  /* NULL when none */
+};
+
+/* Takes the answers still held for match_id's next mail to to_address
+ * (any case), oldest first, leased for lease_seconds so that the answers
+ * worker leaves them to the mail they join; after the lease, one that was
+ * not marked merged goes alone. The caller PQclears; NULL with err
+ * filled. */
+PGresult *store_mail_answers_take_held(PGconn *conn, long long match_id,
+                                       const char *to_address,
+                                       int lease_seconds, apierr *err);
+
+/* The answers answer_ids[0..count) went out inside notification (its
+ * "ntf_…" id): sent. False with err filled. */
+bool store_mail_answers_merged(PGconn *conn, const long long *answer_ids,
+                               int count, const char *notification,
+                               apierr *err);
+
 /* How many mails wait to be sent, or -1 with err filled. */
 long long store_mail_answers_pending(PGconn *conn, apierr *err);
 

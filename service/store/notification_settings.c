@@ -1,6 +1,8 @@
 /* notification_settings.c: see notification_settings.h. */
 #include "store/notification_settings.h"
 
+#include <stdio.h>
+
 #include "store/db.h"
 #include "store/db_params.h"
 
@@ -14,7 +16,8 @@ PGresult *store_notification_settings_get(PGconn *conn, long long player_id,
         "SELECT coalesce(ns.email, true), coalesce(ns.webhooks, true),"
         " coalesce(ns.time_zone, 'UTC'), ns.quiet_start, ns.quiet_end,"
         " coalesce(ns.digest, false), coalesce(ns.digest_hour, 8),"
-        " array_to_json(coalesce(ns.reminder_hours, '{}'))::text"
+        " array_to_json(coalesce(ns.reminder_hours, '{}'))::text,"
+        " coalesce(ns.skip_when_seen, true)"
         " FROM (SELECT $1::bigint AS player_id) p"
         " LEFT JOIN notification_settings ns USING (player_id)",
         p.count, p.values, PGRES_TUPLES_OK, err);
@@ -31,6 +34,33 @@ bool store_notification_settings_zone_known(PGconn *conn, const char *name,
     if (r == NULL)
         return false;
     *known = PQntuples(r) > 0;
+    PQclear(r);
+    return true;
+}
+
+bool store_notification_settings_local_time(PGconn *conn, long long player_id,
+                                            const char *at, long long at_epoch,
+                                            const char *format, char *out,
+                                            size_t size, char *zone,
+                                            size_t zone_size, apierr *err)
+{
+    db_params p = {0};
+    db_params_int(&p, player_id);
+    db_params_text(&p, at);
+    db_params_int(&p, at_epoch);
+    db_params_text(&p, format);
+    PGresult *r = db_query(
+        conn,
+        "SELECT to_char(coalesce($2::timestamptz, to_timestamp($3::bigint))"
+        "               AT TIME ZONE z.name, $4), z.name"
+        "  FROM (SELECT coalesce((SELECT time_zone FROM notification_settings"
+        "                          WHERE player_id = $1::bigint), 'UTC')"
+        "         AS name) z",
+        p.count, p.values, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return false;
+    snprintf(out, size, "%s", PQgetvalue(r, 0, 0));
+    snprintf(zone, zone_size, "%s", PQgetvalue(r, 0, 1));
     PQclear(r);
     return true;
 }
@@ -56,15 +86,17 @@ bool store_notification_settings_put(
     db_params_text(&p, settings->digest ? "true" : "false");
     db_params_int(&p, settings->digest_hour);
     db_params_text(&p, settings->reminder_hours);
+    db_params_text(&p, settings->skip_when_seen ? "true" : "false");
     return db_command(conn,
                       "INSERT INTO notification_settings (player_id, email,"
                       " webhooks, time_zone, quiet_start, quiet_end, digest,"
-                      " digest_hour, reminder_hours)"
-                      " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
+                      " digest_hour, reminder_hours, skip_when_seen)"
+                      " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
                       " ON CONFLICT (player_id) DO UPDATE SET email = $2,"
                       " webhooks = $3, time_zone = $4, quiet_start = $5,"
                       " quiet_end = $6, digest = $7, digest_hour = $8,"
-                      " reminder_hours = $9, updated_at = now()",
+                      " reminder_hours = $9, skip_when_seen = $10,"
+                      " updated_at = now()",
                       p.count, p.values, err);
 }
 

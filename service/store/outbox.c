@@ -269,15 +269,86 @@ bool store_outbox_release(PGconn *conn, long long match_id, long long outbox_id,
         p.count, p.values, err);
 }
 
-bool store_outbox_cancel_answered_by_mail(PGconn *conn, long long match_id,
-                                          long long seq, int seat,
-                                          long long player_id, apierr *err)
+bool store_outbox_cancel_shown_turn(PGconn *conn, long long match_id,
+                                    long long player_id, apierr *err)
+{
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_int(&p, player_id);
+    return db_command(
+        conn,
+        "UPDATE outbox SET status = 'cancelled',"
+        "   last_error = 'the answer to the mailed move showed the next turn'"
+        " WHERE match_id = $1::bigint AND player_id = $2::bigint"
+        "   AND channel = 'email' AND reason = 'your_turn'"
+        "   AND status = 'pending' AND attempts = 0",
+        p.count, p.values, err);
+}
+
+int store_outbox_over_mailed(PGconn *conn, long long match_id,
+                             long long player_id, apierr *err)
+{
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_int(&p, player_id);
+    PGresult *r = db_query(
+        conn,
+        "SELECT 1 FROM outbox WHERE match_id = $1::bigint"
+        "   AND player_id = $2::bigint AND channel = 'email'"
+        "   AND reason = 'match_over'"
+        "   AND (status = 'sent' OR attempts > 0) LIMIT 1",
+        p.count, p.values, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return -1;
+    int mailed = PQntuples(r) > 0;
+    PQclear(r);
+    return mailed;
+}
+
+bool store_outbox_wait_for_answer(PGconn *conn, long long match_id,
+                                  long long seq, int seat,
+                                  long long player_id, int delay_seconds,
+                                  apierr *err)
 {
     db_params p = {0};
     db_params_int(&p, match_id);
     db_params_int(&p, seq);
     db_params_int(&p, seat);
     db_params_int(&p, player_id);
+    db_params_int(&p, delay_seconds);
+    /* The seat's latest events only: a mailed move is among the last few
+     * of the match when its answer is still being written. */
+    return db_command(
+        conn,
+        "UPDATE outbox SET next_attempt_at = greatest(next_attempt_at,"
+        "   now() + make_interval(secs => $5::int))"
+        " WHERE match_id = $1::bigint AND seq = $2::bigint"
+        "   AND player_id = $4::bigint AND channel = 'email'"
+        "   AND reason IN ('your_turn', 'match_over') AND status = 'pending'"
+        "   AND EXISTS (SELECT 1 FROM events e"
+        "        WHERE e.match_id = $1::bigint AND e.seq > $2::bigint - 64"
+        "          AND e.seq <= $2::bigint AND e.seat = $3::int"
+        "          AND e.created_at > now() - interval '10 seconds'"
+        "          AND (e.body::jsonb #>> '{data,request,via}' = 'email'"
+        "               OR (e.kind = 'committed' AND"
+        "                   e.body::jsonb #>> '{data,mode}' = 'server'))"
+        "          AND NOT EXISTS (SELECT 1 FROM mail_answers a"
+        "                JOIN players p ON lower(a.to_address) = lower(p.email)"
+        "               WHERE p.player_id = $4::bigint"
+        "                 AND a.created_at >= e.created_at))",
+        p.count, p.values, err);
+}
+
+bool store_outbox_spare_turn_mail(PGconn *conn, long long match_id,
+                                  long long seq, int seat, long long player_id,
+                                  int seen_minutes, apierr *err)
+{
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_int(&p, seq);
+    db_params_int(&p, seat);
+    db_params_int(&p, player_id);
+    db_params_int(&p, seen_minutes);
     /* now() is the transaction's start: the events appended with this
      * notification, and no earlier ones. A server-sealed commitment
      * records no request, so the mail door's sealed choices are known by
@@ -285,19 +356,29 @@ bool store_outbox_cancel_answered_by_mail(PGconn *conn, long long match_id,
      * answered with the decision's state too. */
     return db_command(
         conn,
-        "UPDATE outbox SET status = 'cancelled',"
-        "   last_error = 'the answer to the mailed move showed the next turn'"
-        " WHERE match_id = $1::bigint AND seq = $2::bigint"
-        "   AND player_id = $4::bigint AND channel = 'email'"
-        "   AND reason = 'your_turn' AND status = 'pending'"
-        "   AND EXISTS (SELECT 1 FROM events e"
-        "                WHERE e.match_id = $1::bigint AND e.seq <= $2::bigint"
-        "                  AND e.created_at = now() AND e.seat = $3::int"
-        "                  AND (e.body::jsonb #>> '{data,request,via}'"
-        "                         = 'email'"
-        "                       OR (e.kind = 'committed' AND"
-        "                           e.body::jsonb #>> '{data,mode}'"
-        "                             = 'server')))",
+        "UPDATE outbox o SET status = 'cancelled',"
+        "   last_error = CASE WHEN why.answered"
+        "     THEN 'the answer to the mailed move showed the next turn'"
+        "     ELSE 'the player was on the web page within '"
+        "          || $5::int || ' minutes' END"
+        "  FROM (SELECT"
+        "    EXISTS (SELECT 1 FROM events e"
+        "             WHERE e.match_id = $1::bigint AND e.seq <= $2::bigint"
+        "               AND e.created_at = now() AND e.seat = $3::int"
+        "               AND (e.body::jsonb #>> '{data,request,via}' = 'email'"
+        "                    OR (e.kind = 'committed' AND"
+        "                        e.body::jsonb #>> '{data,mode}' = 'server')))"
+        "      AS answered,"
+        "    $5::int > 0 AND EXISTS (SELECT 1 FROM players_seen s"
+        "        LEFT JOIN notification_settings n USING (player_id)"
+        "       WHERE s.player_id = $4::bigint"
+        "         AND coalesce(n.skip_when_seen, true)"
+        "         AND s.seen_at > now() - make_interval(mins => $5::int))"
+        "      AS seen) why"
+        " WHERE o.match_id = $1::bigint AND o.seq = $2::bigint"
+        "   AND o.player_id = $4::bigint AND o.channel = 'email'"
+        "   AND o.reason = 'your_turn' AND o.status = 'pending'"
+        "   AND (why.answered OR why.seen)",
         p.count, p.values, err);
 }
 

@@ -104,15 +104,41 @@ bool store_outbox_record_attempt(PGconn *conn, long long match_id,
 bool store_outbox_release(PGconn *conn, long long match_id, long long outbox_id,
                           apierr *err);
 
+/* Cancels the "your turn" emails of player_id in match_id still waiting
+ * for their first attempt (a claim being sent goes anyway): the answer to the player's mail, queued in the
+ * caller's transaction, shows that turn (a turn that came from another
+ * transaction, such as the reveal of sealed choices, while the mail was
+ * being handled). False with err filled. */
+bool store_outbox_cancel_shown_turn(PGconn *conn, long long match_id,
+                                    long long player_id, apierr *err);
+
 /* Cancels the "your turn" email of player_id (seat in match) about event
  * seq, queued in the caller's transaction, when that transaction's events
  * include a move of seat made by mail, or a choice seat sealed through the
  * service (what the mail door makes): the answer to that mail (or
- * request) already shows the seat its next turn. Its reminders stay.
+ * request) already shows the seat its next turn; or when seen_minutes > 0
+ * and the player was seen on the page that recently (players_seen.h) with
+ * their setting skip_when_seen on: the turn reaches the page. Its
+ * reminders stay. False with err filled. */
+/* Whether player_id's "match over" email of match_id has gone (or is
+ * going: an attempt recorded): 1 yes, 0 no, -1 with err filled. */
+int store_outbox_over_mailed(PGconn *conn, long long match_id,
+                             long long player_id, apierr *err);
+
+/* Puts off by delay_seconds the "your turn" and "match over" emails of
+ * player_id (seat in match) about event seq, queued in the caller's
+ * transaction, when the seat made a move by mail in the last 10 seconds
+ * that has no answer yet: the answer, still being written, joins them
+ * (mail_answers.h) or stands for them.
  * False with err filled. */
-bool store_outbox_cancel_answered_by_mail(PGconn *conn, long long match_id,
-                                          long long seq, int seat,
-                                          long long player_id, apierr *err);
+bool store_outbox_wait_for_answer(PGconn *conn, long long match_id,
+                                  long long seq, int seat,
+                                  long long player_id, int delay_seconds,
+                                  apierr *err);
+
+bool store_outbox_spare_turn_mail(PGconn *conn, long long match_id,
+                                  long long seq, int seat, long long player_id,
+                                  int seen_minutes, apierr *err);
 
 /* Cancels the due reminders, nudges and digest entries that have become
  * pointless: the player has acted since (an event of their seat after the

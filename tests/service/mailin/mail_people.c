@@ -135,6 +135,14 @@ json_t *mail_table_answer(mail_table *t, int p, const char *text)
     cr_assert_eq(mail_hand_in(t->scene, raw), 0,
                  "pbem mail-in refused %s's mail", person->address);
     free(raw);
+    if (t->hurried) {
+        if (t->sent == NULL)
+            t->sent = json_array();
+        json_array_append_new(t->sent, json_pack("{s:i,s:s,s:s}", "person", p,
+                                                 "id", id, "text", text));
+        mail_table_read(t);
+        return NULL;
+    }
     /* The service's answer is threaded under the mail sent. */
     double until = receiver_now() + MAIL_WAIT_SECONDS;
     const json_t *mail;
@@ -202,8 +210,8 @@ void mail_table_sit_down_saying(mail_table *t, mail_scene *scene,
     cr_assert_eq(mail_hand_in(scene, raw), 0);
     free(raw);
     mail_table_wait(t, 0);
-    cr_assert(strstr(mail_text(t->people[0].latest), "To go ahead, answer "
-                                                      "this mail") != NULL,
+    cr_assert(mail_says(t->people[0].latest, "To go ahead, answer "
+                                                      "this mail"),
               "not a confirmation request:\n%s",
               mail_text(t->people[0].latest));
     json_t *answer = mail_table_answer(t, 0, "yes");
@@ -215,16 +223,16 @@ void mail_table_sit_down_saying(mail_table *t, mail_scene *scene,
         snprintf(command, sizeof command, "invite %s %s",
                  t->people[p].address, t->people[p].name);
         answer = mail_table_answer(t, 0, command);
-        cr_assert(strstr(mail_text(answer), "Invited") != NULL, "%s",
+        cr_assert(mail_says(answer, "Invited"), "%s",
                   mail_text(answer));
         json_decref(answer);
         mail_table_wait(t, p);
-        cr_assert(strstr(mail_text(t->people[p].latest), "join") != NULL,
+        cr_assert(mail_says(t->people[p].latest, "join"),
                   "the invitation does not say how to join:\n%s",
                   mail_text(t->people[p].latest));
         answer = mail_table_answer(t, p,
                                    joins && joins[p] ? joins[p] : "join");
-        cr_assert(strstr(mail_text(answer), "You have seat") != NULL, "%s",
+        cr_assert(mail_says(answer, "You have seat"), "%s",
                   mail_text(answer));
         json_decref(answer);
     }
@@ -272,7 +280,7 @@ void mail_table_play_to_the_end(mail_table *t, int max_moves)
             const char *move = json_string_value(
                 json_array_get(moves, (size_t)rand() % json_array_size(moves)));
             answer = mail_table_answer(t, seat, move);
-            const char *text = mail_text(answer);
+            const char *text = answer ? mail_text(answer) : "";
             if (strstr(text, "Refused:") != NULL)
                 t->refused++;
             else
@@ -287,4 +295,5 @@ void mail_table_free(mail_table *t)
 {
     for (int p = 0; p < MAIL_PEOPLE_MAX; p++)
         json_decref(t->people[p].latest);
+    json_decref(t->sent);
 }

@@ -27,6 +27,13 @@ typedef struct mail_table {
     size_t cursor;       /* receiver lines read so far */
     int moves;           /* moves mailed and applied */
     int refused;         /* mailed moves the service refused */
+    /* People in a hurry do not wait for the answer to each mail: they
+     * play on as soon as the match waits for them (the answer may come
+     * with their next turn). Each mail they send is listed in sent as
+     * {"person": p, "id": Message-ID without <>, "text": the command},
+     * for a test to find its answer. */
+    bool hurried;
+    json_t *sent;
 } mail_table;
 
 /* Person 0 starts a match of game (new GAME seats=N plus options, e.g.
@@ -48,7 +55,7 @@ void mail_table_play_to_the_end(mail_table *t, int max_moves);
 
 /* Sends text from person p as an answer to their latest mail and waits for
  * the service's answer, which becomes their latest mail (new reference
- * returned too). */
+ * returned too); in a hurried table, returns NULL at once. */
 json_t *mail_table_answer(mail_table *t, int p, const char *text);
 
 /* Reads every mail that came since the last call into the people's

@@ -145,6 +145,16 @@ int mail_hand_in(mail_scene *scene, const char *raw)
     int status = system(command);
     unlink(path);
     cr_assert(WIFEXITED(status), "pbem mail-in did not exit");
+    /* What it said, for the test that fails on it. */
+    char log_path[300];
+    snprintf(log_path, sizeof log_path, "%s.log", path);
+    FILE *log = fopen(log_path, "r");
+    char line[512];
+    while (WEXITSTATUS(status) != 0 && log && fgets(line, sizeof line, log))
+        fprintf(stderr, "pbem mail-in: %s", line);
+    if (log != NULL)
+        fclose(log);
+    unlink(log_path);
     return WEXITSTATUS(status);
 }
 
@@ -208,6 +218,32 @@ const char *mail_text(const json_t *mail)
 {
     const char *text = json_string_value(json_object_get(mail, "text"));
     return text ? text : "";
+}
+
+/* text with every run of white space as one space (malloc'd). */
+static char *one_spaced(const char *text)
+{
+    char *out = malloc(strlen(text) + 1);
+    cr_assert_not_null(out);
+    size_t n = 0;
+    for (const char *c = text; *c; c++) {
+        bool space = *c == ' ' || *c == '\n' || *c == '\t' || *c == '\r';
+        if (!space)
+            out[n++] = *c;
+        else if (n == 0 || out[n - 1] != ' ')
+            out[n++] = ' ';
+    }
+    out[n] = '\0';
+    return out;
+}
+
+bool mail_says(const json_t *mail, const char *words)
+{
+    char *text = one_spaced(mail_text(mail)), *wanted = one_spaced(words);
+    bool found = strstr(text, wanted) != NULL;
+    free(text);
+    free(wanted);
+    return found;
 }
 
 /* The moves a mail lists (notify/seat_text.h): after the line that

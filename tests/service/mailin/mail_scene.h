@@ -61,6 +61,11 @@ const char *mail_reply_to(const json_t *mail);
 /* The mail's plain text. */
 const char *mail_text(const json_t *mail);
 
+/* Whether the mail's text says words as a person reads it: a line the
+ * service broke to fit 72 columns (notify/mail_wrap.h) still says what it
+ * said, so any run of white space in words matches any in the text. */
+bool mail_says(const json_t *mail, const char *words);
+
 /* The moves a mail offers (its "moves" list: the whole list, or each
  * form's examples), as a new array of strings. */
 json_t *mail_offered_moves(const json_t *mail);

@@ -19,8 +19,11 @@
 #include "mail_people.h"
 
 static const char *const kinds[] = {
-    "confirmation", "invitation", "joined",   "your_turn", "answer",
-    "refusal",      "sealed",     "reminder", "digest",    "match_over"};
+    "confirmation",    "invitation",        "joined",
+    "your_turn",       "answer",            "refusal",
+    "sealed",          "answer_and_turn",   "reminder",
+    "digest",          "match_over",        "nudge",
+    "deadline_reminder", "deadline_admins", "match_aborted"};
 #define KINDS (sizeof kinds / sizeof kinds[0])
 
 static const char *member(const json_t *object, const char *key)
@@ -54,6 +57,17 @@ static const char *kind_of(const json_t *m)
             return "joined";
         return "answer";
     }
+    /* Answers held for the next turn's mail, told before it. */
+    if (strstr(text, "\n\nSince then: ") != NULL)
+        return "answer_and_turn";
+    if (strncmp(text, "Reminder: your deadline", 23) == 0)
+        return "deadline_reminder";
+    if (strstr(text, "A deadline passed in") != NULL)
+        return "deadline_admins";
+    if (strstr(text, " was aborted") != NULL)
+        return "match_aborted";
+    if (strstr(text, " nudged you") != NULL)
+        return "nudge";
     if (strncmp(text, "Reminder", 8) == 0)
         return "reminder";
     if (strstr(text, " is over.") != NULL)
@@ -95,11 +109,13 @@ static void write_sample(const char *dir, const char *kind, const json_t *m)
 /* A copy of the latest "your turn" email row of the match, due now, as
  * reason (a reminder) or as a digest entry: the worker sends it as it
  * sends those, from the real payload. */
-static void queue_copy(const char *match, const char *reason, bool digest)
+static void queue_variant(const char *match, const char *reason, bool digest,
+                          const char *channel, const char *extra)
 {
     PGconn *db = PQconnectdb(getenv("DATABASE_URL"));
     cr_assert_eq(PQstatus(db), CONNECTION_OK, "%s", PQerrorMessage(db));
-    const char *values[] = {match + 2, reason, digest ? "true" : "false"};
+    const char *values[] = {match + 2, reason, digest ? "true" : "false",
+                            channel, extra};
     /* The turn's own mail may still be on its way: up to 20 s. */
     PGresult *r = NULL;
     for (int tries = 0; tries < 200; tries++) {
@@ -108,13 +124,15 @@ static void queue_copy(const char *match, const char *reason, bool digest)
             db,
             "INSERT INTO outbox (match_id, seq, player_id, channel, reason,"
             "                    payload, next_attempt_at, digest)"
-            " SELECT match_id, seq, player_id, 'email', $2::text,"
-            "        jsonb_set(payload, '{reminder_hours}', '24'), now(),"
-            "        $3::boolean"
+            " SELECT match_id, seq,"
+            "        CASE WHEN $4 = 'admins' THEN 0 ELSE player_id END,"
+            "        $4, $2::text,"
+            "        jsonb_set(payload, '{reminder_hours}', '24')"
+            "          || $5::jsonb, now(), $3::boolean"
             "   FROM outbox WHERE match_id = $1::bigint AND channel = 'email'"
             "    AND reason = 'your_turn' AND status = 'sent'"
             "  ORDER BY outbox_id DESC LIMIT 1",
-            3, NULL, values, NULL, NULL, 0);
+            5, NULL, values, NULL, NULL, 0);
         cr_assert_eq(PQresultStatus(r), PGRES_COMMAND_OK, "%s",
                      PQresultErrorMessage(r));
         if (atoi(PQcmdTuples(r)) == 1)
@@ -127,13 +145,18 @@ static void queue_copy(const char *match, const char *reason, bool digest)
     PQfinish(db);
 }
 
+static void queue_copy(const char *match, const char *reason, bool digest)
+{
+    queue_variant(match, reason, digest, "email", "{}");
+}
+
 /* Waits until a mail whose text has words came after line from. */
 static void wait_for(const receiver *smtp, size_t from, const char *words)
 {
     double until = receiver_now() + 20;
     const json_t *m;
     for (size_t i = from; (m = receiver_await(smtp, i, until)); i++)
-        if (strstr(mail_text(m), words) != NULL)
+        if (mail_says(m, words))
             return;
     cr_assert_fail("no mail saying \"%s\" came", words);
 }
@@ -193,12 +216,16 @@ static void by_mail(const char *game, int seats, const char *dir, bool *written)
     mail_scene scene;
     static const char *const env[] = {"PBEM_MAIL_ANSWERS_PER_HOUR=100000",
                                       "PBEM_PUBLIC_URL=https://pbem.example",
+                                      "PBEM_MAIL_ANSWER_HOLD_SECONDS=300",
                                       NULL};
     mail_scene_start(&scene, false, env);
     mail_table t;
     mail_table_sit_down(&t, &scene, game, seats, "");
     mail_table_wait(&t, 0);
     json_decref(mail_table_answer(&t, 0, "dance a jig"));
+    /* People who play on: an answer that waits for the others comes
+     * with the next turn. */
+    t.hurried = true;
     int seat;
     for (int moves = 0; moves < 12 && pending_seat(&t, &seat);) {
         if (seat < 0) {
@@ -232,11 +259,34 @@ static void by_notification(const char *game, int seats, const char *dir,
     setenv("PBEM_MAIL_FROM", "pbem <pbem@example.org>", 1);
     setenv("PBEM_MAIL_REPLY_TO", "pbem@example.org", 1);
     setenv("PBEM_PUBLIC_URL", "https://pbem.example", 1);
+    setenv("PBEM_ADMIN_EMAIL", "admins@example.org", 1);
     e2e_table t;
     e2e_sit_down(&t, game, seats, NULL);
     size_t before = receiver_count(&smtp);
     queue_copy(t.match, "reminder_24h", false);
     wait_for(&smtp, before, "Reminder");
+    /* The rarer kinds, from the same turn's payload: a nudge, a deadline
+     * coming, a deadline passed (to the admins) and an abort. */
+    before = receiver_count(&smtp);
+    queue_variant(t.match, "nudge_1", false, "email",
+                  "{\"nudged_by\": \"Eliza\"}");
+    wait_for(&smtp, before, " nudged you");
+    static const char deadline[] =
+        "{\"deadline\": {\"due_at\": \"2026-12-01T18:00:00Z\","
+        " \"fires_at\": \"2026-12-02T06:00:00Z\","
+        " \"action\": \"notify_admins\","
+        " \"reason\": \"seat 0 did not take its turn within 72 hours\"}}";
+    before = receiver_count(&smtp);
+    queue_variant(t.match, "deadline_reminder", false, "email", deadline);
+    wait_for(&smtp, before, "Reminder: your deadline");
+    before = receiver_count(&smtp);
+    queue_variant(t.match, "deadline_admins", false, "admins", deadline);
+    wait_for(&smtp, before, "A deadline passed in");
+    before = receiver_count(&smtp);
+    queue_variant(t.match, "match_aborted", false, "email",
+                  "{\"reason\": \"Both players asked to start over with "
+                  "other options.\"}");
+    wait_for(&smtp, before, " was aborted");
     before = receiver_count(&smtp);
     queue_copy(t.match, "reminder_0h", true);
     wait_for(&smtp, before, "These matches are waiting for you");
@@ -247,6 +297,7 @@ static void by_notification(const char *game, int seats, const char *dir,
     stop_server(&t.server);
     receiver_stop(&smtp);
     unsetenv("PBEM_SMTP_URL");
+    unsetenv("PBEM_ADMIN_EMAIL");
 }
 
 static void samples_of(const char *game, int seats)
@@ -264,6 +315,10 @@ static void samples_of(const char *game, int seats)
     bool sealed_game = strcmp(game, "adel_verplichtet") == 0;
     for (size_t k = 0; k < KINDS; k++) {
         if (strcmp(kinds[k], "sealed") == 0 && !sealed_game)
+            continue;
+        /* A sealed choice waits for the others: its answer comes with the
+         * next turn. Other games' few moves may keep the turn. */
+        if (strcmp(kinds[k], "answer_and_turn") == 0 && !sealed_game)
             continue;
         cr_expect(written[k], "%s: no %s mail came", game, kinds[k]);
     }

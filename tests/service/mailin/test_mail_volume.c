@@ -1,9 +1,12 @@
 /* One mail per decision point: a player whose mailed move leaves it their
  * turn again reads that turn in the answer to their mail, and gets no
- * separate "your turn" mail for it. Counted over a whole match played by
- * mail only. */
+ * separate "your turn" mail for it; one whose move leaves them waiting
+ * for the others gets its answer inside their next turn's mail. Counted
+ * over a whole match played by mail only, by people who play on without
+ * waiting for each answer. */
 #include <criterion/criterion.h>
 #include <libpq-fe.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,17 +26,47 @@ static long long number(PGconn *db, const char *sql, const char *match)
     return n;
 }
 
-Test(mail_volume, a_mailed_move_that_keeps_the_turn_is_answered_once,
-     .timeout = 600)
+/* Whether a mail to person p among lines[from..] answers the mail id:
+ * its In-Reply-To or one of its References. */
+static bool answered(const json_t *lines, size_t from, const char *address,
+                     const char *id)
+{
+    char bracketed[160];
+    snprintf(bracketed, sizeof bracketed, "<%s>", id);
+    for (size_t i = from; i < json_array_size(lines); i++) {
+        const json_t *mail = json_array_get(lines, i);
+        const char *to = json_string_value(
+            json_array_get(json_object_get(mail, "envelope_to"), 0));
+        if (to == NULL || strcasecmp(to, address) != 0)
+            continue;
+        const char *reply =
+            json_string_value(json_object_get(mail, "in_reply_to"));
+        if (reply && strcmp(reply, bracketed) == 0)
+            return true;
+        size_t k;
+        const json_t *ref;
+        json_array_foreach(json_object_get(mail, "references"), k, ref) {
+            if (strcmp(json_string_value(ref), bracketed) == 0)
+                return true;
+        }
+    }
+    return false;
+}
+
+Test(mail_volume, one_mail_per_decision_and_every_mail_answered, .timeout = 600)
 {
     srand(35);
     mail_scene scene;
+    /* The hold outlasts any wait of the others here, so a sealed choice's
+     * answer always comes with the next turn or the end. */
     static const char *const env[] = {"PBEM_MAIL_ANSWERS_PER_HOUR=100000",
+                                      "PBEM_MAIL_ANSWER_HOLD_SECONDS=300",
                                       NULL};
     mail_scene_start(&scene, false, env);
     mail_table t;
     mail_table_sit_down(&t, &scene, "adel_verplichtet", 3, "");
     size_t from = t.cursor;
+    t.hurried = true;
     mail_table_play_to_the_end(&t, 5000);
     PGconn *db = PQconnectdb(getenv("DATABASE_URL"));
     cr_assert_eq(PQstatus(db), CONNECTION_OK, "%s", PQerrorMessage(db));
@@ -60,12 +93,51 @@ Test(mail_volume, a_mailed_move_that_keeps_the_turn_is_answered_once,
                "   AND status = 'cancelled'"
                "   AND last_error LIKE 'the answer to the mailed move%'",
                t.match);
+    long long merged = number(db,
+                              "SELECT count(*) FROM mail_answers"
+                              " WHERE match_id = $1::bigint"
+                              "   AND merged_into IS NOT NULL",
+                              t.match);
     cr_expect_eq(twice, 0,
                  "%lld turns were mailed twice: in the answer and again",
                  twice);
     cr_expect_gt(spared, 0, "no mailed move kept its player's turn");
+    cr_expect_gt(merged, 0, "no answer went inside the next turn's mail");
+    /* The decision points each seat faced: each time it was asked to act
+     * (its "your turn", mailed or told in an answer), and the end. */
+    long long decisions[MAIL_PEOPLE_MAX] = {0};
+    for (int p = 0; p < t.seats; p++) {
+        char sql[400];
+        snprintf(sql, sizeof sql,
+                 "SELECT count(*) FROM outbox o JOIN seats s"
+                 "    ON s.match_id = o.match_id AND s.player_id = o.player_id"
+                 " WHERE o.match_id = $1::bigint AND s.seat = %d"
+                 "   AND o.channel = 'email'"
+                 "   AND o.reason IN ('your_turn', 'match_over')",
+                 p);
+        decisions[p] = number(db, sql, t.match);
+    }
+    /* The last answers may still be on their way: wait (20 s at most,
+     * woken by each mail) until every mail sent has one. */
+    json_t *lines = NULL;
+    double until = receiver_now() + 20;
+    size_t unanswered;
+    do {
+        json_decref(lines);
+        lines = receiver_lines(&scene.smtp);
+        unanswered = 0;
+        size_t i;
+        const json_t *sent;
+        json_array_foreach(t.sent, i, sent) {
+            int p = (int)json_integer_value(json_object_get(sent, "person"));
+            unanswered +=
+                !answered(lines, from, t.people[p].address,
+                          json_string_value(json_object_get(sent, "id")));
+        }
+    } while (unanswered > 0 &&
+             receiver_await(&scene.smtp, json_array_size(lines), until) !=
+                 NULL);
     /* The figures: mails each player received for the whole match. */
-    json_t *lines = receiver_lines(&scene.smtp);
     int received[MAIL_PEOPLE_MAX] = {0}, all = 0;
     for (size_t i = from; i < json_array_size(lines); i++) {
         const char *to = json_string_value(json_array_get(
@@ -76,13 +148,102 @@ Test(mail_volume, a_mailed_move_that_keeps_the_turn_is_answered_once,
                 all++;
             }
     }
-    json_decref(lines);
     fprintf(stderr,
             "adel_verplichtet by mail, 3 players, %d moves: %d mails "
-            "(Alice %d, Bob %d, Carol %d); %lld more without one mail per "
-            "decision\n",
-            t.moves, all, received[0], received[1], received[2], spared);
+            "(Alice %d, Bob %d, Carol %d) for %lld decision points "
+            "(Alice %lld, Bob %lld, Carol %lld); %lld answers went with the "
+            "next turn, %lld turns were told in the answer\n",
+            t.moves, all, received[0], received[1], received[2],
+            decisions[0] + decisions[1] + decisions[2], decisions[0],
+            decisions[1], decisions[2], merged, spared);
+    for (int p = 0; p < t.seats; p++) {
+        if (received[p] <= decisions[p])
+            continue;
+        /* Which mails came besides the turns: the answers that showed
+         * none. */
+        for (size_t k = from; k < json_array_size(lines); k++) {
+            const json_t *mail = json_array_get(lines, k);
+            const char *to = json_string_value(
+                json_array_get(json_object_get(mail, "envelope_to"), 0));
+            const char *text = mail_text(mail);
+            if (to && strcasecmp(to, t.people[p].address) == 0 &&
+                strstr(text, "Your moves") == NULL &&
+                strstr(text, "Moves you can make") == NULL)
+                fprintf(stderr, "a mail to %s with no turn:\n%.600s\n",
+                        t.people[p].name, text);
+        }
+        cr_expect_fail("%s received %d mails for %lld decision points",
+                       t.people[p].name, received[p], decisions[p]);
+    }
+    /* Fewer mails, and still an answer to every mail a person sent. */
+    size_t i;
+    const json_t *sent;
+    int told = 0;
+    json_array_foreach(t.sent, i, sent) {
+        int p = (int)json_integer_value(json_object_get(sent, "person"));
+        const char *id = json_string_value(json_object_get(sent, "id"));
+        if (!answered(lines, from, t.people[p].address, id) && told++ < 3)
+            cr_expect_fail(
+                "%s's mail \"%s\" <%s> was never answered", t.people[p].name,
+                json_string_value(json_object_get(sent, "text")), id);
+    }
+    cr_expect_eq(unanswered, 0, "%zu of %zu mails were never answered",
+                 unanswered, json_array_size(t.sent));
+    /* A merged mail reads: the answer, then "Since then:" and the turn,
+     * with the match shown once, as it is now. */
+    const char *merged_text = NULL;
+    for (size_t k = from; k < json_array_size(lines) && !merged_text; k++) {
+        const char *text = mail_text(json_array_get(lines, k));
+        if (strncmp(text, "> ", 2) == 0 && strstr(text, "Since then: "))
+            merged_text = text;
+    }
+    cr_assert_not_null(merged_text, "no mail carried an answer and a turn");
+    const char *then = strstr(merged_text, "Since then: ");
+    cr_expect(strstr(merged_text, "Sealed: ") != NULL &&
+                  strstr(merged_text, "Sealed: ") < then,
+              "the answer does not come first:\n%s", merged_text);
+    cr_expect(strstr(merged_text, "Moves you can make now") > then,
+              "the turn does not follow the answer:\n%s", merged_text);
+    cr_expect(strstr(merged_text, "\n--\nMatch ") == NULL,
+              "the answer's view of the match came along:\n%s", merged_text);
+    json_decref(lines);
     PQfinish(db);
+    mail_table_free(&t);
+    mail_scene_stop(&scene);
+}
+
+Test(mail_volume, a_held_answer_goes_alone_when_the_others_are_slow,
+     .timeout = 120)
+{
+    mail_scene scene;
+    static const char *const env[] = {"PBEM_MAIL_ANSWERS_PER_HOUR=100000",
+                                      "PBEM_MAIL_ANSWER_HOLD_SECONDS=1", NULL};
+    mail_scene_start(&scene, false, env);
+    mail_table t;
+    mail_table_sit_down(&t, &scene, "adel_verplichtet", 3, "");
+    /* Alice seals her choice; Bob and Carol take their time. */
+    mail_table_wait(&t, 0);
+    json_t *moves = mail_offered_moves(t.people[0].latest);
+    cr_assert_gt(json_array_size(moves), 0);
+    double sent = receiver_now();
+    json_t *answer =
+        mail_table_answer(&t, 0, json_string_value(json_array_get(moves, 0)));
+    double waited = receiver_now() - sent;
+    const char *text = mail_text(answer);
+    cr_expect(strstr(text, "Sealed: ") != NULL, "%s", text);
+    cr_expect(strstr(text, "waiting for Bob and Carol") != NULL, "%s", text);
+    cr_expect(strstr(text, "Since then:") == NULL, "%s", text);
+    cr_expect_geq(waited, 0.9, "the answer came after %.2f s, unheld", waited);
+    PGconn *db = PQconnectdb(getenv("DATABASE_URL"));
+    cr_expect_eq(number(db,
+                        "SELECT count(*) FROM mail_answers"
+                        " WHERE match_id = $1::bigint AND status = 'sent'"
+                        "   AND merged_into IS NULL",
+                        t.match),
+                 1, "the answer was not held for the match's next mail");
+    PQfinish(db);
+    json_decref(answer);
+    json_decref(moves);
     mail_table_free(&t);
     mail_scene_stop(&scene);
 }

@@ -107,14 +107,14 @@ static json_t *answer_to(mail_table *t, const char *address, const char *id,
 
 static void expect_says(const json_t *mail, const char *words)
 {
-    cr_expect(strstr(mail_text(mail), words) != NULL,
-              "the mail does not say \"%s\":\n%s", words, mail_text(mail));
+    cr_expect(mail_says(mail, words), "the mail does not say \"%s\":\n%s",
+              words, mail_text(mail));
 }
 
 static void expect_not_says(const json_t *mail, const char *words)
 {
-    cr_expect(strstr(mail_text(mail), words) == NULL,
-              "the mail says \"%s\":\n%s", words, mail_text(mail));
+    cr_expect(!mail_says(mail, words), "the mail says \"%s\":\n%s", words,
+              mail_text(mail));
 }
 
 /* #35.1: with 3 answers an hour, Alice (3 answers already, setting the
@@ -138,6 +138,16 @@ Test(mail_people, a_player_past_the_hourly_limit_loses_no_move, .timeout = 180)
         json_decref(mail_table_answer(&t, 1, pick(moves, short_turn)));
         json_decref(moves);
     }
+    /* Alice's clock is Paris's (settings zone Europe/Paris): the time
+     * her answer comes is told on it. */
+    PGconn *zone_db = PQconnectdb(getenv("DATABASE_URL"));
+    PGresult *set = PQexec(
+        zone_db, "INSERT INTO notification_settings (player_id, time_zone)"
+                 " SELECT player_id, 'Europe/Paris' FROM players"
+                 "  WHERE email = 'alice@example.org'");
+    cr_assert_eq(atoi(PQcmdTuples(set)), 1, "%s", PQerrorMessage(zone_db));
+    PQclear(set);
+    PQfinish(zone_db);
     /* Alice's first move past the limit: applied and answered, once
      * saying she writes fast. */
     mail_table_wait(&t, 0);
@@ -148,7 +158,7 @@ Test(mail_people, a_player_past_the_hourly_limit_loses_no_move, .timeout = 180)
     expect_says(noted, "You are writing fast: every move you send is applied "
                        "at once, but I will answer your next mails in one "
                        "mail at ");
-    expect_says(noted, " UTC.");
+    expect_says(noted, " (Europe/Paris).");
     expect_says(noted, " (event ");
     cr_assert_not_null(mail_reply_to(noted), "the answer has a reply address");
     /* Her next move, answering that: applied at once, its answer held. */
@@ -250,7 +260,7 @@ Test(mail_people, an_invitation_is_read_generously_and_never_burned,
     while (invitation == NULL) {
         json_t *mail = mail_next_to(&scene, "bob@example.org", &from, 20);
         cr_assert_not_null(mail, "Bob is invited");
-        if (strstr(mail_text(mail), "join") != NULL &&
+        if (mail_says(mail, "join") &&
             mail_reply_to(mail) != NULL)
             invitation = mail;
         else
@@ -386,7 +396,7 @@ Test(mail_people, a_sealed_choice_says_who_is_left_to_choose, .timeout = 180)
     json_t *a = mail_table_answer(&t, 1, move);
     char sealed[200];
     snprintf(sealed, sizeof sealed,
-             "Sealed: %s. Nobody sees it until everyone has chosen; waiting "
+             "Sealed: %s.\nNobody sees it until everyone has chosen; waiting "
              "for Alice and Carol.",
              move);
     expect_says(a, sealed);

@@ -162,10 +162,10 @@ Test(settings, are_read_written_and_checked, .timeout = 60)
     e2e_response r = e2e_call(&s, "GET", "/v1/players/me/notification-settings",
                               NULL, &a);
     cr_assert_eq(r.status, 200, "%s", r.body);
-    json_t *defaults = json_pack("{s:b,s:b,s:s,s:n,s:b,s:i,s:[]}", "email", 1,
-                                 "webhooks", 1, "time_zone", "UTC",
+    json_t *defaults = json_pack("{s:b,s:b,s:s,s:n,s:b,s:i,s:[],s:b}", "email",
+                                 1, "webhooks", 1, "time_zone", "UTC",
                                  "quiet_hours", "digest", 0, "digest_hour", 8,
-                                 "reminder_hours");
+                                 "reminder_hours", "skip_when_seen", 1);
     cr_expect(json_equal(r.json, defaults), "defaults: %s", r.body);
     e2e_response_free(&r);
     json_decref(defaults);
@@ -174,7 +174,7 @@ Test(settings, are_read_written_and_checked, .timeout = 60)
                        "\"time_zone\":\"Europe/Paris\","
                        "\"quiet_hours\":{\"from\":\"22:30\",\"until\":\"07:00\"},"
                        "\"digest\":true,\"digest_hour\":9,"
-                       "\"reminder_hours\":[24,72]}";
+                       "\"reminder_hours\":[24,72],\"skip_when_seen\":false}";
     put_settings(&s, &a, mine);
     r = e2e_call(&s, "GET", "/v1/players/me/notification-settings", NULL, &a);
     json_t *expected = json_loads(mine, 0, NULL);
@@ -553,6 +553,8 @@ Test(settings, the_unsubscribe_link_of_a_mail_turns_email_off, .timeout = 60)
     e2e_response r = e2e_call(&s, "GET", path, NULL, NULL);
     cr_assert_eq(r.status, 200, "%s", r.body);
     cr_expect_not_null(strstr(r.body, "<form method=\"post\""), "%s", r.body);
+    cr_expect_not_null(strstr(r.body, "name=\"then\" value=\"page\""),
+                       "the button does not ask for a page back: %s", r.body);
     e2e_response_free(&r);
     r = e2e_call(&s, "GET", "/v1/players/me/notification-settings", NULL, recipient);
     cr_expect(json_is_true(json_object_get(r.json, "email")), "a GET unsubscribed");
@@ -575,6 +577,18 @@ Test(settings, the_unsubscribe_link_of_a_mail_turns_email_off, .timeout = 60)
     /* The one-click POST turns email off, for the recipient only. */
     r = e2e_call(&s, "POST", path, "List-Unsubscribe=One-Click", NULL);
     cr_assert_eq(r.status, 200, "%s", r.body);
+    cr_expect(json_is_false(json_object_get(r.json, "email")), "%s", r.body);
+    e2e_response_free(&r);
+    /* The page's button posts the same form: a person reads a page back,
+     * with the way to turn email on again; no JSON. */
+    r = e2e_call(&s, "POST", path, "List-Unsubscribe=One-Click&then=page",
+                 NULL);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    cr_expect_null(r.json, "the button answered JSON: %s", r.body);
+    cr_expect_not_null(strstr(r.body, "no more turn notification emails"),
+                       "%s", r.body);
+    cr_expect_not_null(strstr(r.body, "/settings\">notification settings"),
+                       "%s", r.body);
     e2e_response_free(&r);
     r = e2e_call(&s, "GET", "/v1/players/me/notification-settings", NULL, recipient);
     cr_expect(json_is_false(json_object_get(r.json, "email")), "%s", r.body);
@@ -588,4 +602,83 @@ Test(settings, the_unsubscribe_link_of_a_mail_turns_email_off, .timeout = 60)
     json_decref(mails);
     stop_server(&s);
     receiver_stop(&smtp);
+}
+
+/* The "your turn" email rows of player p in match that are in status, as
+ * "n" (their count), and of those, the ones whose last_error starts with
+ * why (NULL: any). */
+static int turn_mails(PGconn *db, const char *match, const e2e_player *p,
+                      const char *status, const char *why)
+{
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) FROM outbox WHERE match_id = %s"
+             " AND player_id = %s AND channel = 'email'"
+             " AND reason = 'your_turn' AND status = '%s'"
+             " AND ('%s' = '' OR last_error LIKE '%s%%')",
+             match + 2, p->id + 2, status, why ? why : "", why ? why : "");
+    char *n = scalar(db, sql);
+    int count = atoi(n);
+    free(n);
+    return count;
+}
+
+/* Robert plays on the web page (his requests are signed by his own key);
+ * Eliza left it an hour ago. Robert's turns reach the page and no mail;
+ * Eliza's come by mail. With his setting off, Robert is mailed too. */
+Test(settings, a_player_on_the_page_gets_no_turn_mail_the_other_does,
+     .timeout = 90)
+{
+    setenv("PBEM_MAIL_SEEN_MINUTES", "10", 1);
+    receiver smtp;
+    e2e_server s = {0};
+    e2e_player a, b;
+    scene(NULL, &smtp, &s, &a, &b);
+    char match[32];
+    two_player_match(&s, &a, &b, match);
+    PGconn *db = database();
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "UPDATE players_seen SET seen_at = now() - interval '1 hour'"
+             " WHERE player_id = %s",
+             b.id + 2);
+    /* Both were on the page when the match began. */
+    int spared_before = turn_mails(db, match, &b, "cancelled",
+                                   "the player was on the web page");
+    for (int turns = 0; turns < 2; turns++) {
+        exec_ok(db, sql);
+        pass_turn(&s, match, &a, &b);
+    }
+    /* The turn reached the page: the match waits for one of them, and
+     * Robert's turns were told there only. */
+    cr_expect_gt(turn_mails(db, match, &a, "cancelled",
+                            "the player was on the web page"),
+                 0, "Robert was mailed his turn while on the page");
+    cr_expect_eq(turn_mails(db, match, &a, "sent", NULL) +
+                     turn_mails(db, match, &a, "pending", NULL),
+                 0, "a turn mail went to Robert, on the page");
+    cr_expect_eq(turn_mails(db, match, &b, "cancelled",
+                            "the player was on the web page"),
+                 spared_before, "Eliza, away, was spared a turn mail");
+    json_t *sent = wait_notification(&s, &b, "email", "sent", 20);
+    cr_expect_not_null(sent, "Eliza's turn never came by mail");
+    json_decref(sent);
+    /* Robert asks for every turn by mail, page or not. */
+    put_settings(&s, &a, "{\"skip_when_seen\":false}");
+    e2e_response r =
+        e2e_call(&s, "GET", "/v1/players/me/notification-settings", NULL, &a);
+    cr_expect(json_is_false(json_object_get(r.json, "skip_when_seen")), "%s",
+              r.body);
+    e2e_response_free(&r);
+    do
+        pass_turn(&s, match, &a, &b);
+    while (waited_for(&s, match, &a, &b) != &a);
+    sent = wait_notification(&s, &a, "email", "sent", 20);
+    cr_expect_not_null(sent, "Robert's setting off did not bring his turn "
+                             "by mail");
+    json_decref(sent);
+    PQfinish(db);
+    stop_server(&s);
+    receiver_stop(&smtp);
+    unsetenv("PBEM_MAIL_SEEN_MINUTES");
 }
