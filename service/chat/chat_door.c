@@ -284,7 +284,7 @@ static bool run_view(const chat_user *user, const char *args, chat_reply *reply)
         return refused(reply, &err);
     answer_text t;
     open_text(&t);
-    bool shown = mail_show_match(t.out, &who, match_id, &err);
+    bool shown = mail_show_match(t.out, &who, match_id, NULL, &err);
     close_text(&t, reply);
     put_match(reply, match_id);
     return shown || refused(reply, &err);
@@ -377,7 +377,7 @@ static bool run_move(const chat_user *user, const char *args, chat_reply *reply)
         fputs("--\n", t.out);
         caller viewer = {.player_id = who.player_id};
         apierr show_err;
-        if (!mail_show_match(t.out, &viewer, match_id, &show_err) &&
+        if (!mail_show_match(t.out, &viewer, match_id, NULL, &show_err) &&
             show_err.status >= 500)
             ok = false;
     }
