@@ -766,3 +766,135 @@ Test(chat_play, an_interaction_sent_twice_moves_once, .timeout = 60)
     e2e_response_free(&again);
     e2e_stop(&t.server);
 }
+
+/* A click on the component custom_id (a button; with chosen, the move
+ * chosen in a string select) by u, as Discord sends it; its answer,
+ * which must be 200. */
+static json_t *discord_click(const e2e_server *s, const discord_user *u,
+                             const char *custom_id, const char *chosen)
+{
+    json_t *data = json_pack("{s:s,s:i}", "custom_id", custom_id,
+                             "component_type", chosen ? 3 : 2);
+    if (chosen != NULL)
+        json_object_set_new(data, "values", json_pack("[s]", chosen));
+    json_t *interaction = json_pack(
+        "{s:s,s:s,s:s,s:i,s:i,s:s,s:s,s:{s:{s:s,s:s}},s:o}", "id", next_id(),
+        "application_id", "1186000000000000000", "token", "aW50ZXJhY3Rpb24",
+        "version", 1, "type", 3, "guild_id", "290926798626357999", "channel_id",
+        "645027906669510667", "member", "user", "id", u->id, "username",
+        u->name, "data", data);
+    char *body = json_dumps(interaction, JSON_COMPACT);
+    json_decref(interaction);
+    e2e_response r = discord_post(s, body, NULL, (long long)time(NULL));
+    free(body);
+    cr_assert_eq(r.status, 200, "click %s: %ld %s", custom_id, r.status,
+                 r.body);
+    json_t *answer = json_incref(r.json);
+    e2e_response_free(&r);
+    return answer;
+}
+
+static long long head_seq(const e2e_table *t)
+{
+    json_t *match = e2e_get(t, "", NULL);
+    long long seq = json_integer_value(
+        json_object_get(json_object_get(match, "head"), "seq"));
+    json_decref(match);
+    return seq;
+}
+
+Test(chat_play, make_a_move_offers_the_clickers_moves_and_plays_only_its_own,
+     .timeout = 60)
+{
+    chat_env();
+    e2e_table t;
+    e2e_sit_down(&t, "antiquity_quest", 2, NULL);
+    discord_user users[2] = {{fresh_user(""), "Ada"}, {fresh_user(""), "Bob"}};
+    discord_user eve = {fresh_user(""), "Eve"};
+    discord_link(&t.server, &users[0], &t.players[0]);
+    discord_link(&t.server, &users[1], &t.players[1]);
+    json_t *match = e2e_get(&t, "", NULL);
+    int seat = e2e_first_pending_seat(match);
+    json_decref(match);
+    cr_assert(seat == 0 || seat == 1);
+    long long head = head_seq(&t);
+    char button[64];
+    snprintf(button, sizeof button, "pbem:moves:%s", t.match);
+
+    /* Someone with no link is told so, privately; nothing is offered. */
+    char *text =
+        discord_private_text(discord_click(&t.server, &eve, button, NULL));
+    expect_has(text, "Refused");
+    free(text);
+
+    /* The seat to move gets its own legal moves, privately, as a select. */
+    json_t *answer = discord_click(&t.server, &users[seat], button, NULL);
+    cr_assert_eq(json_integer_value(json_object_get(answer, "type")), 4);
+    const json_t *data = json_object_get(answer, "data");
+    cr_expect_eq(json_integer_value(json_object_get(data, "flags")), 64,
+                 "the moves posted to the channel");
+    const json_t *select = json_array_get(
+        json_object_get(json_array_get(json_object_get(data, "components"), 0),
+                        "components"),
+        0);
+    cr_assert_eq(json_integer_value(json_object_get(select, "type")), 3, "%s",
+                 json_dumps(answer, 0));
+    char select_id[64];
+    snprintf(select_id, sizeof select_id, "pbem:move:%s:%d", t.match, seat);
+    cr_expect_str_eq(json_string_value(json_object_get(select, "custom_id")),
+                     select_id);
+    const json_t *options = json_object_get(select, "options");
+    json_t *texts = legal_texts(&t, seat);
+    cr_assert_gt(json_array_size(options), 0);
+    cr_expect_leq(json_array_size(options), 25);
+    size_t i;
+    const json_t *o;
+    json_array_foreach(options, i, o)
+    {
+        const char *value = json_string_value(json_object_get(o, "value"));
+        bool legal = false;
+        for (size_t k = 0; k < json_array_size(texts); k++)
+            legal |=
+                strcmp(json_string_value(json_array_get(texts, k)), value) == 0;
+        cr_expect(legal, "offered \"%s\", not a legal move", value);
+    }
+    char *chosen = strdup(json_string_value(
+        json_object_get(json_array_get(options, 0), "value")));
+    json_decref(texts);
+    json_decref(answer);
+
+    /* The other seat's player, choosing in this seat's select (a forged
+     * or forwarded one), is told it is not theirs; nothing moves. */
+    text = discord_private_text(
+        discord_click(&t.server, &users[1 - seat], select_id, chosen));
+    expect_has(text, "Not your seat");
+    free(text);
+    cr_expect_eq(head_seq(&t), head, "a move by the wrong seat was applied");
+
+    /* The seat's own choice is played as /pbem move plays it. */
+    text = discord_private_text(
+        discord_click(&t.server, &users[seat], select_id, chosen));
+    cr_expect(strstr(text, "Refused") == NULL, "%s", text);
+    free(text);
+    cr_expect_eq(head_seq(&t), head + 1, "the chosen move was not applied");
+    const char *ids[2] = {users[0].id, users[1].id};
+    int from_discord, from_slack;
+    expect_moves_recorded(&t, ids, &from_discord, &from_slack);
+    cr_expect_eq(from_discord, 1);
+    free(chosen);
+
+    /* A seat with nothing to do now is not offered anything. */
+    match = e2e_get(&t, "", NULL);
+    const json_t *pending =
+        json_object_get(json_object_get(match, "pending"), "seats");
+    bool idle = true;
+    json_array_foreach(pending, i, o) idle &= json_integer_value(o) != seat;
+    json_decref(match);
+    if (idle) {
+        text = discord_private_text(
+            discord_click(&t.server, &users[seat], button, NULL));
+        expect_has(text, "Not your seat");
+        free(text);
+    }
+    e2e_stop(&t.server);
+}
