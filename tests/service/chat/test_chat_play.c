@@ -898,3 +898,128 @@ Test(chat_play, make_a_move_offers_the_clickers_moves_and_plays_only_its_own,
     }
     e2e_stop(&t.server);
 }
+
+/* A click by Slack user on action_id (a button with value, or with
+ * chosen a static select's option in block_id), posted as Slack posts
+ * it with response_url; the click must be acknowledged with 200. */
+static void slack_click(const e2e_server *s, const char *user, const char *url,
+                        const char *action_id, const char *block_id,
+                        const char *value, const char *chosen)
+{
+    json_t *action =
+        json_pack("{s:s,s:s,s:s}", "action_id", action_id, "block_id", block_id,
+                  "type", chosen ? "static_select" : "button");
+    if (chosen != NULL)
+        json_object_set_new(action, "selected_option",
+                            json_pack("{s:{s:s,s:s},s:s}", "text", "type",
+                                      "plain_text", "text", chosen, "value",
+                                      chosen));
+    else
+        json_object_set_new(action, "value", json_string(value));
+    json_t *payload = json_pack(
+        "{s:s,s:{s:s,s:s},s:{s:s},s:s,s:s,s:[o]}", "type", "block_actions",
+        "user", "id", user, "username", user, "team", "id", SLACK_TEAM,
+        "trigger_id", next_id(), "response_url", url, "actions", action);
+    char *json = json_dumps(payload, JSON_COMPACT);
+    json_decref(payload);
+    char *form = calloc(1, 8192);
+    put_field(form, 8192, "payload", json);
+    free(json);
+    e2e_response r = slack_post(s, "/v1/chat/slack/interactions", form,
+                                (long long)time(NULL), SLACK_SECRET);
+    free(form);
+    cr_assert_eq(r.status, 200, "%s: %ld %s", action_id, r.status, r.body);
+    e2e_response_free(&r);
+}
+
+/* The index'th answer posted to the Slack receiver (new reference),
+ * which must be ephemeral. */
+static json_t *slack_answer(const receiver *slack, size_t index)
+{
+    json_t *lines = receiver_wait(slack, index + 1, 10);
+    cr_assert_gt(json_array_size(lines), index, "answer %zu was not posted",
+                 index);
+    json_t *body = json_loads(json_string_value(json_object_get(
+                                  json_array_get(lines, index), "body")),
+                              0, NULL);
+    json_decref(lines);
+    cr_assert_not_null(body);
+    cr_expect_str_eq(json_string_value(json_object_get(body, "response_type")),
+                     "ephemeral");
+    return body;
+}
+
+Test(chat_play, a_slack_make_a_move_plays_the_seats_choice_only, .timeout = 60)
+{
+    chat_env();
+    receiver slack;
+    const char *args[] = {"--format", "slack", NULL};
+    receiver_start(&slack, "chat-receiver.mjs", args);
+    char url[128];
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/actions/%s/1/x", slack.port,
+             SLACK_TEAM);
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "http://127.0.0.1:%d/", slack.port);
+    setenv("PBEM_SLACK_RESPONSE_URL", prefix, 1);
+    e2e_table t;
+    e2e_sit_down(&t, "antiquity_quest", 2, NULL);
+    unsetenv("PBEM_SLACK_RESPONSE_URL");
+    const char *users[2] = {strdup(fresh_user("U")), strdup(fresh_user("U"))};
+    for (int s = 0; s < 2; s++) {
+        char *code = link_code(&t.server, &t.players[s]);
+        char line[64];
+        snprintf(line, sizeof line, "link %s", code);
+        free(slack_say(&t.server, users[s], line));
+        free(code);
+    }
+    json_t *match = e2e_get(&t, "", NULL);
+    int seat = e2e_first_pending_seat(match);
+    json_decref(match);
+    cr_assert(seat == 0 || seat == 1);
+    long long head = head_seq(&t);
+
+    slack_click(&t.server, users[seat], url, "pbem_moves", "b1", t.match, NULL);
+    json_t *offer = slack_answer(&slack, 0);
+    const json_t *blocks = json_object_get(offer, "blocks");
+    const json_t *actions = json_array_get(blocks, json_array_size(blocks) - 1);
+    char block_id[64];
+    snprintf(block_id, sizeof block_id, "pbem_move:%s:%d", t.match, seat);
+    cr_expect_str_eq(json_string_value(json_object_get(actions, "block_id")),
+                     block_id);
+    const json_t *select =
+        json_array_get(json_object_get(actions, "elements"), 0);
+    cr_assert_str_eq(json_string_value(json_object_get(select, "type")),
+                     "static_select");
+    const json_t *options = json_object_get(select, "options");
+    cr_assert_gt(json_array_size(options), 0);
+    cr_expect_leq(json_array_size(options), 100);
+    char *chosen = strdup(json_string_value(
+        json_object_get(json_array_get(options, 0), "value")));
+    json_decref(offer);
+
+    /* The other seat's choice in this select is refused. */
+    slack_click(&t.server, users[1 - seat], url, "pbem_move", block_id, NULL,
+                chosen);
+    json_t *answer = slack_answer(&slack, 1);
+    expect_has(json_string_value(json_object_get(answer, "text")),
+               "Not your seat");
+    json_decref(answer);
+    cr_expect_eq(head_seq(&t), head, "a move by the wrong seat was applied");
+
+    slack_click(&t.server, users[seat], url, "pbem_move", block_id, NULL,
+                chosen);
+    answer = slack_answer(&slack, 2);
+    cr_expect(strstr(json_string_value(json_object_get(answer, "text")),
+                     "Refused") == NULL,
+              "%s", json_string_value(json_object_get(answer, "text")));
+    json_decref(answer);
+    cr_expect_eq(head_seq(&t), head + 1, "the chosen move was not applied");
+    int from_discord, from_slack;
+    expect_moves_recorded(&t, users, &from_discord, &from_slack);
+    cr_expect_eq(from_slack, 1);
+    free(chosen);
+    free((char *)users[0]);
+    free((char *)users[1]);
+    e2e_stop(&t.server);
+    receiver_stop(&slack);
+}
