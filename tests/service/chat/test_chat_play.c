@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "../../support/notify_scene.h"
+#include "../mailin/mail_people.h"
 #include "ledger/export_check.h"
 
 #define SLACK_SECRET "8f742231b10e8888abcd99yyyzzz85a5"
@@ -407,7 +408,8 @@ static void expect_moves_recorded(const e2e_table *t, const char *const ids[2],
         const json_t *request =
             json_object_get(json_object_get(event, "data"), "request");
         const char *via = json_string_value(json_object_get(request, "via"));
-        if (via == NULL)
+        /* Mailed moves record their message instead. */
+        if (via == NULL || strcmp(via, "email") == 0)
             continue;
         const char *user =
             json_string_value(json_object_get(request, "chat_user"));
@@ -603,19 +605,26 @@ Test(chat_play, two_linked_chat_users_play_a_whole_match, .timeout = 240)
     receiver_stop(&slack_channel);
 }
 
+/* A Slack stand-in for the answers to clicks (its address in prefix, 64
+ * bytes) and a match of antiquity_quest whose pbemd posts them there. */
+static void slack_scene(receiver *slack, e2e_table *t, char *prefix)
+{
+    chat_env();
+    const char *args[] = {"--format", "slack", NULL};
+    receiver_start(slack, "chat-receiver.mjs", args);
+    snprintf(prefix, 64, "http://127.0.0.1:%d/", slack->port);
+    setenv("PBEM_SLACK_RESPONSE_URL", prefix, 1);
+    e2e_sit_down(t, "antiquity_quest", 2, NULL);
+    unsetenv("PBEM_SLACK_RESPONSE_URL");
+}
+
 Test(chat_play, a_slack_click_on_view_my_hand_answers_only_the_clicker,
      .timeout = 60)
 {
-    chat_env();
     receiver slack;
-    const char *args[] = {"--format", "slack", NULL};
-    receiver_start(&slack, "chat-receiver.mjs", args);
-    char prefix[64];
-    snprintf(prefix, sizeof prefix, "http://127.0.0.1:%d/", slack.port);
-    setenv("PBEM_SLACK_RESPONSE_URL", prefix, 1);
     e2e_table t;
-    e2e_sit_down(&t, "antiquity_quest", 2, NULL);
-    unsetenv("PBEM_SLACK_RESPONSE_URL");
+    char prefix[64];
+    slack_scene(&slack, &t, prefix);
     const char *bob = fresh_user("U");
     char *code = link_code(&t.server, &t.players[1]);
     char line[64];
@@ -951,19 +960,11 @@ static json_t *slack_answer(const receiver *slack, size_t index)
 
 Test(chat_play, a_slack_make_a_move_plays_the_seats_choice_only, .timeout = 60)
 {
-    chat_env();
     receiver slack;
-    const char *args[] = {"--format", "slack", NULL};
-    receiver_start(&slack, "chat-receiver.mjs", args);
-    char url[128];
-    snprintf(url, sizeof url, "http://127.0.0.1:%d/actions/%s/1/x", slack.port,
-             SLACK_TEAM);
-    char prefix[64];
-    snprintf(prefix, sizeof prefix, "http://127.0.0.1:%d/", slack.port);
-    setenv("PBEM_SLACK_RESPONSE_URL", prefix, 1);
     e2e_table t;
-    e2e_sit_down(&t, "antiquity_quest", 2, NULL);
-    unsetenv("PBEM_SLACK_RESPONSE_URL");
+    char prefix[64], url[128];
+    slack_scene(&slack, &t, prefix);
+    snprintf(url, sizeof url, "%sactions/%s/1/x", prefix, SLACK_TEAM);
     const char *users[2] = {strdup(fresh_user("U")), strdup(fresh_user("U"))};
     for (int s = 0; s < 2; s++) {
         char *code = link_code(&t.server, &t.players[s]);
@@ -1021,5 +1022,182 @@ Test(chat_play, a_slack_make_a_move_plays_the_seats_choice_only, .timeout = 60)
     free((char *)users[0]);
     free((char *)users[1]);
     e2e_stop(&t.server);
+    receiver_stop(&slack);
+}
+
+/* The seat t's match waits for (-1: none can act now, sealed choices
+ * being revealed); false once it is no longer active. */
+static bool waiting_seat(const e2e_table *t, int *seat)
+{
+    json_t *match = e2e_get(t, "", NULL);
+    const char *status = json_string_value(json_object_get(match, "status"));
+    bool going = status != NULL && strcmp(status, "active") == 0;
+    *seat = going ? e2e_first_pending_seat(match) : -1;
+    json_decref(match);
+    return going;
+}
+
+/* u plays a move of their seat from the turn notice's "Make a move": a
+ * random one of the select's options. */
+static void discord_plays(const e2e_table *t, const discord_user *u, int seat)
+{
+    char button[64], select_id[64];
+    snprintf(button, sizeof button, "pbem:moves:%s", t->match);
+    snprintf(select_id, sizeof select_id, "pbem:move:%s:%d", t->match, seat);
+    json_t *offer = discord_click(&t->server, u, button, NULL);
+    const json_t *data = json_object_get(offer, "data");
+    cr_assert_eq(json_integer_value(json_object_get(data, "flags")), 64);
+    const json_t *options = json_object_get(
+        json_array_get(
+            json_object_get(
+                json_array_get(json_object_get(data, "components"), 0),
+                "components"),
+            0),
+        "options");
+    cr_assert_gt(json_array_size(options), 0, "nothing offered: %s",
+                 json_dumps(offer, 0));
+    const char *move = json_string_value(json_object_get(
+        json_array_get(options, (size_t)rand() % json_array_size(options)),
+        "value"));
+    char *said =
+        discord_private_text(discord_click(&t->server, u, select_id, move));
+    cr_assert(strstr(said, "Refused") == NULL, "\"%s\": %s", move, said);
+    free(said);
+    json_decref(offer);
+}
+
+/* The same from Slack, the answers posted to slack (*posted read so far). */
+static void slack_plays(const e2e_table *t, const char *user,
+                        const receiver *slack, const char *prefix,
+                        size_t *posted, int seat)
+{
+    char url[128], block_id[64];
+    snprintf(url, sizeof url, "%sactions/%s/1/x", prefix, SLACK_TEAM);
+    snprintf(block_id, sizeof block_id, "pbem_move:%s:%d", t->match, seat);
+    slack_click(&t->server, user, url, "pbem_moves", "b1", t->match, NULL);
+    json_t *offer = slack_answer(slack, (*posted)++);
+    const json_t *blocks = json_object_get(offer, "blocks");
+    const json_t *options = json_object_get(
+        json_array_get(
+            json_object_get(json_array_get(blocks, json_array_size(blocks) - 1),
+                            "elements"),
+            0),
+        "options");
+    cr_assert_gt(json_array_size(options), 0, "nothing offered: %s",
+                 json_dumps(offer, 0));
+    const char *move = json_string_value(json_object_get(
+        json_array_get(options, (size_t)rand() % json_array_size(options)),
+        "value"));
+    slack_click(&t->server, user, url, "pbem_move", block_id, NULL, move);
+    json_t *answer = slack_answer(slack, (*posted)++);
+    const char *said = json_string_value(json_object_get(answer, "text"));
+    cr_assert(strstr(said, "Refused") == NULL, "\"%s\": %s", move, said);
+    json_decref(answer);
+    json_decref(offer);
+}
+
+/* Person p of a mail table asks for a chat link code by mail. */
+static void mailed_code(mail_table *m, int p, char code[16])
+{
+    json_t *answer = mail_table_answer(m, p, "chat");
+    const char *at = strstr(mail_text(answer), "/pbem link ");
+    cr_assert_not_null(at, "no code in: %s", mail_text(answer));
+    snprintf(code, 16, "%.11s", at + strlen("/pbem link "));
+    json_decref(answer);
+}
+
+/* The whole match by three doors at once: everyone starts by mail (how a
+ * mail player's friends are invited), two ask for a chat link code by
+ * mail and move from then on with the turn notice's "Make a move" in
+ * Discord and in Slack, the third keeps answering mail. Every answer to
+ * a chat user is private (checked by discord_private_text and
+ * slack_answer), and each move is recorded with the door it came
+ * through. */
+Test(chat_play, two_chat_users_and_a_mail_player_play_one_match, .timeout = 120)
+{
+    srand(41);
+    chat_env();
+    receiver slack;
+    const char *args[] = {"--format", "slack", NULL};
+    receiver_start(&slack, "chat-receiver.mjs", args);
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "http://127.0.0.1:%d/", slack.port);
+    setenv("PBEM_SLACK_RESPONSE_URL", prefix, 1);
+    static const char *const env[] = {"PBEM_MAIL_ANSWERS_PER_HOUR=100000",
+                                      NULL};
+    mail_scene scene;
+    mail_scene_start(&scene, false, env);
+    unsetenv("PBEM_SLACK_RESPONSE_URL");
+    mail_table m;
+    mail_table_sit_down(&m, &scene, "antiquity_quest", 3, "");
+    e2e_table t = {.server = scene.server, .seats = 3};
+    snprintf(t.match, sizeof t.match, "%s", m.match);
+
+    /* Seat 1 plays from Discord, seat 2 from Slack, seat 0 by mail. */
+    discord_user ada = {fresh_user(""), "Ada"};
+    char bob[32], code[16], line[64];
+    snprintf(bob, sizeof bob, "%s", fresh_user("U"));
+    mailed_code(&m, 1, code);
+    char *text = discord_say(&t.server, &ada, "link",
+                             json_pack("[o]", option("code", code, false)));
+    expect_has(text, "Linked");
+    free(text);
+    mailed_code(&m, 2, code);
+    snprintf(line, sizeof line, "link %s", code);
+    text = slack_say(&t.server, bob, line);
+    expect_has(text, "Linked");
+    free(text);
+
+    size_t posted = 0;
+    int by_door[3] = {0}, seat;
+    for (int turns = 0; waiting_seat(&t, &seat); turns++) {
+        cr_assert_lt(turns, 3000, "no end after %d turns", turns);
+        if (seat == 1) {
+            discord_plays(&t, &ada, seat);
+        } else if (seat == 2) {
+            slack_plays(&t, bob, &slack, prefix, &posted, seat);
+        } else if (seat == 0) {
+            mail_table_wait(&m, 0);
+            json_t *moves = mail_offered_moves(m.people[0].latest);
+            if (json_array_size(moves) == 0) {
+                /* The latest mail answered the last move: a fresh view
+                 * lists the moves, as a person would ask for it. */
+                json_decref(mail_table_answer(&m, 0, "view"));
+                json_decref(moves);
+                continue;
+            }
+            const char *move = json_string_value(
+                json_array_get(moves, (size_t)rand() % json_array_size(moves)));
+            json_t *answer = mail_table_answer(&m, 0, move);
+            cr_assert(strstr(mail_text(answer), "Refused:") == NULL, "%s",
+                      mail_text(answer));
+            json_decref(answer);
+            json_decref(moves);
+        }
+        if (seat >= 0)
+            by_door[seat]++;
+    }
+    const char *ids[2] = {ada.id, bob};
+    int from_discord, from_slack;
+    expect_moves_recorded(&t, ids, &from_discord, &from_slack);
+    cr_expect_eq(from_discord, by_door[1]);
+    cr_expect_eq(from_slack, by_door[2]);
+    cr_expect(by_door[0] > 0 && by_door[1] > 0 && by_door[2] > 0,
+              "a door was not used: mail %d, Discord %d, Slack %d", by_door[0],
+              by_door[1], by_door[2]);
+    json_t *events = e2e_all_events(&t);
+    int by_mail = 0;
+    size_t i;
+    const json_t *event;
+    json_array_foreach(events, i, event)
+    {
+        const char *via = json_string_value(json_object_get(
+            json_object_get(json_object_get(event, "data"), "request"), "via"));
+        by_mail += via != NULL && strcmp(via, "email") == 0;
+    }
+    json_decref(events);
+    cr_expect_eq(by_mail, by_door[0], "moves recorded as mailed");
+    mail_table_free(&m);
+    mail_scene_stop(&scene);
     receiver_stop(&slack);
 }
