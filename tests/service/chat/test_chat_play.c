@@ -6,7 +6,10 @@
  * player links a chat account with the code they got; two linked users
  * play a whole match from the chats, every answer to them private; the
  * events say which chat each move came from, without the chat user's id;
- * and the match's export verifies. */
+ * and the match's export verifies. A turn notice's "Make a move" offers
+ * the clicker their own moves and plays only their own seat's choice; and
+ * a Discord user, a Slack user and a mail player finish one match
+ * together. */
 #include <criterion/criterion.h>
 #include <sodium.h>
 #include <stdio.h>
@@ -1037,6 +1040,17 @@ static bool waiting_seat(const e2e_table *t, int *seat)
     return going;
 }
 
+/* The value of a random one of a select's options, of which there must
+ * be some (offer: the message, for the failure). */
+static const char *any_option(const json_t *options, const json_t *offer)
+{
+    cr_assert_gt(json_array_size(options), 0, "nothing offered: %s",
+                 json_dumps(offer, 0));
+    return json_string_value(json_object_get(
+        json_array_get(options, (size_t)rand() % json_array_size(options)),
+        "value"));
+}
+
 /* u plays a move of their seat from the turn notice's "Make a move": a
  * random one of the select's options. */
 static void discord_plays(const e2e_table *t, const discord_user *u, int seat)
@@ -1054,11 +1068,7 @@ static void discord_plays(const e2e_table *t, const discord_user *u, int seat)
                 "components"),
             0),
         "options");
-    cr_assert_gt(json_array_size(options), 0, "nothing offered: %s",
-                 json_dumps(offer, 0));
-    const char *move = json_string_value(json_object_get(
-        json_array_get(options, (size_t)rand() % json_array_size(options)),
-        "value"));
+    const char *move = any_option(options, offer);
     char *said =
         discord_private_text(discord_click(&t->server, u, select_id, move));
     cr_assert(strstr(said, "Refused") == NULL, "\"%s\": %s", move, said);
@@ -1083,11 +1093,7 @@ static void slack_plays(const e2e_table *t, const char *user,
                             "elements"),
             0),
         "options");
-    cr_assert_gt(json_array_size(options), 0, "nothing offered: %s",
-                 json_dumps(offer, 0));
-    const char *move = json_string_value(json_object_get(
-        json_array_get(options, (size_t)rand() % json_array_size(options)),
-        "value"));
+    const char *move = any_option(options, offer);
     slack_click(&t->server, user, url, "pbem_move", block_id, NULL, move);
     json_t *answer = slack_answer(slack, (*posted)++);
     const char *said = json_string_value(json_object_get(answer, "text"));
