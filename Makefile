@@ -124,6 +124,11 @@ $(BUILD)/tests/rules/%/suite: $$(call obj,$$(wildcard tests/rules/%/*.c)) $(BUIL
 	@$(if $(Q),echo "  LD $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lcriterion -lsodium -ljansson -lm
 
+# The chat suite plays a match with a mail player too (the mail scene
+# after the libraries: the support library again to resolve it).
+$(BUILD)/tests/service/chat/suite: $(call obj,tests/service/mailin/mail_scene.c tests/service/mailin/mail_people.c)
+$(BUILD)/tests/service/chat/suite: TEST_LIBS += $(BUILD)/libsupport.a
+
 $(BUILD)/tests/%/suite: $$(call obj,$$(wildcard tests/%/*.c)) $(BUILD)/libsupport.a $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@$(if $(Q),echo "  LD $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS)

@@ -165,6 +165,69 @@ static json_t *autocomplete(const chat_user *user, const json_t *options)
                      "choices", choices);
 }
 
+/* The private message offering user's moves in match as a string
+ * select whose custom_id names the match and the seat
+ * ("pbem:move:m_12:1"), or saying why there is none. */
+static json_t *offer_moves(const chat_user *user, const char *match)
+{
+    chat_reply reply;
+    int seat = -1;
+    json_t *moves =
+        chat_door_turn(user, match, CHOICES_MAX, CHOICE_CHARS, &seat, &reply);
+    if (moves == NULL) {
+        json_t *answer = chat_discord_message("pbem", reply.text);
+        chat_door_reply_free(&reply);
+        return answer;
+    }
+    json_t *options = json_array();
+    size_t i;
+    const json_t *move;
+    json_array_foreach(moves, i, move)
+    {
+        const char *text = json_string_value(move);
+        json_array_append_new(
+            options, json_pack("{s:s,s:s}", "label", text, "value", text));
+    }
+    json_decref(moves);
+    char id[64];
+    snprintf(id, sizeof id, "pbem:move:%s:%d", reply.match, seat);
+    char *content = chat_fit(reply.text, CHAT_DISCORD_MAX);
+    chat_door_reply_free(&reply);
+    json_t *answer =
+        json_pack("{s:i,s:{s:s,s:i,s:{s:[]},s:[{s:i,s:[{s:i,s:s,s:s,s:o}]}]}}",
+                  "type", CHANNEL_MESSAGE, "data", "content", content, "flags",
+                  EPHEMERAL, "allowed_mentions", "parse", "components", "type",
+                  1, "components", "type", 3, "custom_id", id, "placeholder",
+                  "Your move", "options", options);
+    free(content);
+    if (answer == NULL)
+        abort();
+    return answer;
+}
+
+/* A click on one of pbem's components: a turn notice's buttons
+ * ("pbem:view:m_12", "pbem:moves:m_12"; chat_formats.h) or the move
+ * chosen in offer_moves's select ("pbem:move:m_12:1", data.values). */
+static json_t *component(const chat_user *user, const json_t *data, apierr *err)
+{
+    const char *id = str(data, "custom_id");
+    if (id != NULL && strncmp(id, "pbem:view:", 10) == 0)
+        return chat_door_answer(user, "view", id + 10, chat_discord_message,
+                                err);
+    if (id != NULL && strncmp(id, "pbem:moves:", 11) == 0)
+        return offer_moves(user, id + 11);
+    const char *chosen =
+        json_string_value(json_array_get(json_object_get(data, "values"), 0));
+    char match[32];
+    int seat, end = 0;
+    if (id != NULL && chosen != NULL &&
+        sscanf(id, "pbem:move:%31[m_0-9]:%d%n", match, &seat, &end) == 2 &&
+        id[end] == '\0')
+        return chat_door_play(user, match, seat, chosen, chat_discord_message,
+                              err);
+    return chat_discord_message("pbem", "That button is not one of pbem's.");
+}
+
 json_t *chat_discord_answer(const char *body, size_t body_len, apierr *err)
 {
     json_error_t jerr;
@@ -188,14 +251,7 @@ json_t *chat_discord_answer(const char *body, size_t body_len, apierr *err)
     }
     const json_t *data = json_object_get(interaction, "data");
     if (type == MESSAGE_COMPONENT) {
-        /* "pbem:view:m_12", from a turn notice (chat_formats.h). */
-        const char *id = str(data, "custom_id");
-        if (id != NULL && strncmp(id, "pbem:view:", 10) == 0)
-            answer = chat_door_answer(&user, "view", id + 10,
-                                      chat_discord_message, err);
-        else
-            answer = chat_discord_message("pbem", "That button is not one "
-                                                  "of pbem's.");
+        answer = component(&user, data, err);
         goto done;
     }
     const json_t *sub = json_array_get(json_object_get(data, "options"), 0);

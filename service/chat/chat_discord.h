@@ -5,7 +5,13 @@
  *   2 APPLICATION_COMMAND    /pbem <subcommand> with its options
  *                            -> 4 CHANNEL_MESSAGE_WITH_SOURCE
  *   3 MESSAGE_COMPONENT      a turn notice's "View my hand" button
- *                            (custom_id "pbem:view:m_12") -> 4
+ *                            (custom_id "pbem:view:m_12") -> 4 the view;
+ *                            its "Make a move" (pbem:moves:m_12) -> 4 the
+ *                            clicker's moves in a string select (at most
+ *                            25, custom_id "pbem:move:m_12:SEAT"), or
+ *                            "Not your seat"; a move chosen there -> 4
+ *                            played as /pbem move, or "Not your seat"
+ *                            when the clicker's link plays another seat
  *   4 APPLICATION_COMMAND_AUTOCOMPLETE  the focused "move" option
  *                            -> 8 with up to 25 legal moves as choices
  * Every message answered is ephemeral (flags 64: only the user who asked

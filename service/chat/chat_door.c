@@ -569,17 +569,25 @@ json_t *chat_door_answer(const chat_user *user, const char *verb,
     return answer;
 }
 
+/* user's seat view of match_ref's match (NULL or "": the one
+ * chat_door_run would choose), with its match filled; NULL with err. */
+static json_t *seat_view_of(const chat_user *user, const char *match_ref,
+                            long long *match_id, apierr *err)
+{
+    caller who;
+    const char *args = match_ref ? match_ref : "";
+    if (!linked(user, STORE_GRANT_VIEW, &args, true, &who, match_id, err))
+        return NULL;
+    return matches_seat_view(&who, *match_id, err);
+}
+
 json_t *chat_door_moves(const chat_user *user, const char *match_ref,
                         const char *typed, int max)
 {
     json_t *offered = json_array();
     apierr err;
-    caller who;
     long long match_id;
-    const char *args = match_ref ? match_ref : "";
-    if (!linked(user, STORE_GRANT_VIEW, &args, true, &who, &match_id, &err))
-        return offered;
-    json_t *view = matches_seat_view(&who, match_id, &err);
+    json_t *view = seat_view_of(user, match_ref, &match_id, &err);
     const json_t *texts =
         json_object_get(json_object_get(view, "legal"), "texts");
     size_t typed_len = typed ? strlen(typed) : 0;
@@ -595,4 +603,110 @@ json_t *chat_door_moves(const chat_user *user, const char *match_ref,
     }
     json_decref(view);
     return offered;
+}
+
+/* The reply for a click that is not the clicker's to make. */
+static void not_your_seat(chat_reply *reply, const char *match, int seat)
+{
+    free(reply->text);
+    if (seat >= 0) {
+        if (asprintf(&reply->text,
+                     "Not your seat: this button is seat %d's in %s, and "
+                     "your link plays another (or none). Nothing was "
+                     "moved.",
+                     seat, match) < 0)
+            abort();
+    } else if (asprintf(&reply->text,
+                        "Not your seat: you have no move to make in %s now. "
+                        "/pbem view %s shows your seat.",
+                        match, match) < 0) {
+        abort();
+    }
+    reply->refused = true;
+}
+
+json_t *chat_door_turn(const chat_user *user, const char *match_ref, int max,
+                       size_t chars, int *seat, chat_reply *reply)
+{
+    *reply = (chat_reply){.text = NULL};
+    apierr err;
+    long long match_id = 0;
+    /* A button names its match: a forged one naming none is no seat's. */
+    json_t *view = NULL;
+    if (store_parse_match_ref(match_ref) == 0)
+        apierr_set(&err, 403, "not_seated", "the button names no match");
+    else
+        view = seat_view_of(user, match_ref, &match_id, &err);
+    if (view == NULL) {
+        /* Not linked, or no seat in that match: said as the door says
+         * it; a seat it cannot see is not the clicker's. */
+        if (err.status == 403 || err.status == 404)
+            not_your_seat(reply, match_ref ? match_ref : "that match", -1);
+        else if (!refused(reply, &err)) {
+            free(reply->text);
+            reply->text = strdup("The database failed; click again.");
+            reply->refused = true;
+        }
+        return NULL;
+    }
+    store_match_ref(match_id, reply->match);
+    *seat = (int)json_integer_value(json_object_get(view, "seat"));
+    json_t *offered = json_array();
+    const json_t *texts =
+        json_object_get(json_object_get(view, "legal"), "texts");
+    size_t i, left_out = 0;
+    const json_t *text;
+    json_array_foreach(texts, i, text)
+    {
+        const char *move = json_string_value(text);
+        if (move == NULL)
+            continue;
+        /* A choice shows and sends the whole move or none of it. */
+        if ((int)json_array_size(offered) >= max || strlen(move) > chars)
+            left_out++;
+        else
+            json_array_append_new(offered, json_string(move));
+    }
+    json_decref(view);
+    if (json_array_size(offered) == 0 && left_out == 0) {
+        json_decref(offered);
+        not_your_seat(reply, reply->match, -1);
+        return NULL;
+    }
+    if (asprintf(&reply->text,
+                 left_out ? "Choose your move in %s (seat %d). %zu more are "
+                            "not listed: /pbem move %s with its "
+                            "autocomplete offers them all."
+                          : "Choose your move in %s (seat %d).",
+                 reply->match, *seat, left_out, reply->match) < 0)
+        abort();
+    return offered;
+}
+
+json_t *chat_door_play(const chat_user *user, const char *match_ref, int seat,
+                       const char *move, chat_door_format *format, apierr *err)
+{
+    apierr ignored;
+    long long match_id = 0;
+    json_t *view = store_parse_match_ref(match_ref) != 0
+                       ? seat_view_of(user, match_ref, &match_id, &ignored)
+                       : NULL;
+    int mine =
+        view ? (int)json_integer_value(json_object_get(view, "seat")) : -1;
+    json_decref(view);
+    if (view == NULL || mine != seat) {
+        chat_reply reply = {.text = NULL};
+        not_your_seat(
+            &reply, store_parse_match_ref(match_ref) ? match_ref : "that match",
+            seat);
+        json_t *answer = format("pbem", reply.text);
+        chat_door_reply_free(&reply);
+        return answer;
+    }
+    char *args;
+    if (asprintf(&args, "%s %s", match_ref, move) < 0)
+        abort();
+    json_t *answer = chat_door_answer(user, "move", args, format, err);
+    free(args);
+    return answer;
 }

@@ -74,6 +74,22 @@ json_t *chat_door_answer(const chat_user *user, const char *verb,
 json_t *chat_door_moves(const chat_user *user, const char *match_ref,
                         const char *typed, int max);
 
+/* For a turn notice's "Make a move": the moves user's seat may make now
+ * in match_ref's match, at most max, none longer than chars bytes (a
+ * platform's choice must hold the whole move; the rest are left to /pbem
+ * move), as a JSON array of strings (new reference), *seat set to the
+ * seat and reply's text saying what to do. NULL with reply's text saying
+ * why (refused): not linked, or "Not your seat" when the user has no seat
+ * there or nothing to do now. Free reply with chat_door_reply_free. */
+json_t *chat_door_turn(const chat_user *user, const char *match_ref, int max,
+                       size_t chars, int *seat, chat_reply *reply);
+
+/* A move chosen from chat_door_turn's list for seat: played exactly as
+ * "/pbem move MATCH MOVE" (chat_door_answer), when user's link plays seat
+ * in match_ref; otherwise answered "Not your seat" and nothing moves. */
+json_t *chat_door_play(const chat_user *user, const char *match_ref, int seat,
+                       const char *move, chat_door_format *format, apierr *err);
+
 /* The help text. */
 const char *chat_door_help(void);
 

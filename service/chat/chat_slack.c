@@ -276,6 +276,79 @@ static void post_response(const char *url, const json_t *message)
     free(body);
 }
 
+/* Slack's static select: at most 100 options, each a plain text of at
+ * most 75 characters and a value of at most 150. */
+#define SELECT_OPTIONS_MAX 100
+#define SELECT_TEXT_MAX 75
+
+/* The private message offering user's moves in match as a static select
+ * whose block_id names the match and the seat ("pbem_move:m_12:1"), or
+ * saying why there is none. */
+static json_t *offer_moves(const chat_user *user, const char *match)
+{
+    chat_reply reply;
+    int seat = -1;
+    json_t *moves = chat_door_turn(user, match, SELECT_OPTIONS_MAX,
+                                   SELECT_TEXT_MAX, &seat, &reply);
+    if (moves == NULL) {
+        json_t *answer = chat_slack_message("pbem", reply.text);
+        chat_door_reply_free(&reply);
+        return answer;
+    }
+    json_t *options = json_array();
+    size_t i;
+    const json_t *move;
+    json_array_foreach(moves, i, move)
+    {
+        const char *text = json_string_value(move);
+        json_array_append_new(options, json_pack("{s:{s:s,s:s},s:s}", "text",
+                                                 "type", "plain_text", "text",
+                                                 text, "value", text));
+    }
+    json_decref(moves);
+    char block[64];
+    snprintf(block, sizeof block, "pbem_move:%s:%d", reply.match, seat);
+    json_t *answer = chat_slack_message("Make a move", reply.text);
+    chat_door_reply_free(&reply);
+    json_array_append_new(
+        json_object_get(answer, "blocks"),
+        json_pack("{s:s,s:s,s:[{s:s,s:s,s:{s:s,s:s},s:o}]}", "type", "actions",
+                  "block_id", block, "elements", "type", "static_select",
+                  "action_id", "pbem_move", "placeholder", "type", "plain_text",
+                  "text", "Your move", "options", options));
+    return answer;
+}
+
+/* The answer to a click on one of pbem's: a turn notice's buttons
+ * (pbem_view, pbem_moves; value the match) or a move chosen in
+ * offer_moves's select; NULL when it is none of these (or err is
+ * filled). */
+static json_t *click_answer(const chat_user *user, const json_t *action,
+                            apierr *err)
+{
+    const char *action_id =
+        json_string_value(json_object_get(action, "action_id"));
+    const char *value = json_string_value(json_object_get(action, "value"));
+    if (action_id == NULL)
+        return NULL;
+    if (strcmp(action_id, "pbem_view") == 0 && value != NULL)
+        return chat_door_answer(user, "view", value, chat_slack_message, err);
+    if (strcmp(action_id, "pbem_moves") == 0 && value != NULL)
+        return offer_moves(user, value);
+    const char *block = json_string_value(json_object_get(action, "block_id"));
+    const char *chosen = json_string_value(
+        json_object_get(json_object_get(action, "selected_option"), "value"));
+    char match[32];
+    int seat, end = 0;
+    if (strcmp(action_id, "pbem_move") == 0 && block != NULL &&
+        chosen != NULL &&
+        sscanf(block, "pbem_move:%31[m_0-9]:%d%n", match, &seat, &end) == 2 &&
+        block[end] == '\0')
+        return chat_door_play(user, match, seat, chosen, chat_slack_message,
+                              err);
+    return NULL;
+}
+
 json_t *chat_slack_click(const char *body, size_t body_len, apierr *err)
 {
     char *payload_text = form_value(body, body_len, "payload");
@@ -284,17 +357,12 @@ json_t *chat_slack_click(const char *body, size_t body_len, apierr *err)
     json_t *answer = NULL;
     const json_t *action =
         json_array_get(json_object_get(payload, "actions"), 0);
-    const char *action_id =
-        json_string_value(json_object_get(action, "action_id"));
-    const char *value = json_string_value(json_object_get(action, "value"));
     const char *url =
         json_string_value(json_object_get(payload, "response_url"));
     const json_t *u = json_object_get(payload, "user");
     chat_user user;
     const char *prefix = config_text(CONFIG_SLACK_RESPONSE_URL);
-    if (action_id == NULL || strcmp(action_id, "pbem_view") != 0 ||
-        value == NULL ||
-        !user_of(&user,
+    if (!user_of(&user,
                  json_string_value(
                      json_object_get(json_object_get(payload, "team"), "id")),
                  json_string_value(json_object_get(u, "id")),
@@ -302,7 +370,7 @@ json_t *chat_slack_click(const char *body, size_t body_len, apierr *err)
                  json_string_value(json_object_get(payload, "trigger_id")))) {
         apierr_set(err, 400, "bad_click",
                    "the body is not a click on a pbem button (block_actions "
-                   "with action pbem_view, user, team and trigger_id)");
+                   "with user, team and trigger_id)");
         goto done;
     }
     if (url == NULL || prefix == NULL ||
@@ -311,10 +379,16 @@ json_t *chat_slack_click(const char *body, size_t body_len, apierr *err)
                    "the click's response_url is not Slack's");
         goto done;
     }
-    json_t *message =
-        chat_door_answer(&user, "view", value, chat_slack_message, err);
-    if (message == NULL)
+    apierr failed = {.status = 0};
+    json_t *message = click_answer(&user, action, &failed);
+    if (message == NULL) {
+        if (failed.status == 0)
+            apierr_set(&failed, 400, "bad_click",
+                       "the body is not a click on a pbem button "
+                       "(pbem_view, pbem_moves or pbem_move)");
+        *err = failed;
         goto done;
+    }
     post_response(url, message);
     json_decref(message);
     answer = json_object();

@@ -3,7 +3,15 @@
  *                                     (application/x-www-form-urlencoded)
  *   POST /v1/chat/slack/interactions  a click on a turn notice's button, a
  *                                     form whose "payload" is JSON
- *                                     (block_actions)
+ *                                     (block_actions): "View my hand"
+ *                                     (pbem_view) answers the view; "Make a
+ *                                     move" (pbem_moves) the clicker's
+ *                                     moves in a static select (pbem_move,
+ *                                     block_id "pbem_move:m_12:SEAT", at
+ *                                     most 100); a move chosen there is
+ *                                     played as /pbem move, or answered
+ *                                     "Not your seat" when the clicker's
+ *                                     link plays another seat
  * Both are signed with the app's signing secret (chat_verify.h). A
  * command is answered in the HTTP answer; a click is acknowledged with
  * 200 and answered by a POST to the click's response_url, which must

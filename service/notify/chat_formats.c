@@ -248,15 +248,18 @@ char *chat_fit(const char *text, size_t max)
     return out;
 }
 
-/* The button that shows the one who clicks their own seat's view,
- * privately (chat/chat_discord.h, chat/chat_slack.h). */
+/* The buttons that show the one who clicks their own seat's view, or
+ * the moves it may make to choose one, privately: a hand stays out of
+ * the channel (chat/chat_discord.h, chat/chat_slack.h). */
 static json_t *discord_buttons(const char *match)
 {
-    char id[64];
-    snprintf(id, sizeof id, "pbem:view:%s", match);
-    return json_pack("[{s:i,s:[{s:i,s:i,s:s,s:s}]}]", "type", 1, "components",
-                     "type", 2, "style", 1, "label", "View my hand",
-                     "custom_id", id);
+    char view[64], moves[64];
+    snprintf(view, sizeof view, "pbem:view:%s", match);
+    snprintf(moves, sizeof moves, "pbem:moves:%s", match);
+    return json_pack("[{s:i,s:[{s:i,s:i,s:s,s:s},{s:i,s:i,s:s,s:s}]}]", "type",
+                     1, "components", "type", 2, "style", 2, "label",
+                     "View my hand", "custom_id", view, "type", 2, "style", 1,
+                     "label", "Make a move", "custom_id", moves);
 }
 
 static json_t *discord_body(const json_t *payload, const char *last_move,
@@ -306,10 +309,14 @@ static json_t *slack_body(const json_t *payload, const char *last_move,
     const char *match = str(payload, "match");
     if (blocks != NULL && match != NULL && waiting(payload))
         json_array_append_new(
-            blocks, json_pack("{s:s,s:[{s:s,s:{s:s,s:s},s:s,s:s}]}", "type",
-                              "actions", "elements", "type", "button", "text",
-                              "type", "plain_text", "text", "View my hand",
-                              "action_id", "pbem_view", "value", match));
+            blocks,
+            json_pack("{s:s,s:[{s:s,s:{s:s,s:s},s:s,s:s},"
+                      "{s:s,s:{s:s,s:s},s:s,s:s,s:s}]}",
+                      "type", "actions", "elements", "type", "button", "text",
+                      "type", "plain_text", "text", "View my hand", "action_id",
+                      "pbem_view", "value", match, "type", "button", "text",
+                      "type", "plain_text", "text", "Make a move", "action_id",
+                      "pbem_moves", "value", match, "style", "primary"));
     json_t *body = json_pack("{s:s,s:b,s:o}", "text", t.bytes, "unfurl_links",
                              0, "blocks", blocks);
     free(t.bytes);

@@ -4,21 +4,23 @@
  * gets turn notices in its channel without running anything:
  *   slack:   {"text": mrkdwn, "unfurl_links": false, "blocks": [a section
  *             of the same mrkdwn, and while seats must act an actions
- *             block with the button "View my hand" (action_id pbem_view,
- *             value the match)]}; "text" is the fallback notifications and
- *             block-less clients show
+ *             block with the buttons "View my hand" (action_id pbem_view,
+ *             value the match) and "Make a move" (pbem_moves)]}; "text" is
+ *             the fallback notifications and block-less clients show
  *   discord: {"content": what the match waits for, at most 2000
  *             characters, "embeds": [{"title": game and match, "url": the
  *             match, "description": the last move}], "components": while
- *             seats must act, a button "View my hand" (custom_id
- *             "pbem:view:<match>"), "allowed_mentions": {"parse": []}}
- * The buttons answer the one who clicks with their own seat's view,
- * privately (chat/). The text says what the match is (a link to
- * <PBEM_PUBLIC_URL>/matches/<id>), whose turn it is and what they must do
- * (or that the match is over), and the last move in words; never a hand.
- * Players' names and move texts are escaped for each service (Slack's &,
- * < and >; Discord's markdown, and no mention can ping: allowed_mentions
- * parses none). Pure: no I/O. */
+ *             seats must act, the buttons "View my hand" (custom_id
+ *             "pbem:view:<match>") and "Make a move" ("pbem:moves:<match>"),
+ *             "allowed_mentions": {"parse": []}}
+ * The buttons answer the one who clicks with their own seat's view, or
+ * its legal moves to choose from, privately (chat/): which moves a seat
+ * has may tell what it holds, so the channel never lists them. The text says
+ * what the match is (a link to <PBEM_PUBLIC_URL>/matches/<id>), whose turn it
+ * is and what they must do (or that the match is over), and the last move in
+ * words; never a hand. Players' names and move texts are escaped for each
+ * service (Slack's &, < and >; Discord's markdown, and no mention can ping:
+ * allowed_mentions parses none). Pure: no I/O. */
 #ifndef SERVICE_NOTIFY_CHAT_FORMATS_H
 #define SERVICE_NOTIFY_CHAT_FORMATS_H
 

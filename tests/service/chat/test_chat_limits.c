@@ -4,7 +4,8 @@
  * of an embed's title, 4,096 of its description and 6,000 for a
  * message's embeds; Slack's 50 blocks and 3,000 characters a section.
  * Private answers are always ephemeral; a turn notice in a channel offers
- * "View my hand" while someone must act, and nothing once it is over. */
+ * "View my hand" and "Make a move" while someone must act, and nothing once it
+ * is over. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,6 +146,13 @@ Test(chat_limits, a_discord_turn_notice_is_an_embed_with_a_button)
         0);
     cr_expect_str_eq(data_str(button, "label"), "View my hand");
     cr_expect_str_eq(data_str(button, "custom_id"), "pbem:view:m_7");
+    /* The moves are offered to the one who clicks, never listed here. */
+    button = json_array_get(
+        json_object_get(json_array_get(json_object_get(body, "components"), 0),
+                        "components"),
+        1);
+    cr_expect_str_eq(data_str(button, "label"), "Make a move");
+    cr_expect_str_eq(data_str(button, "custom_id"), "pbem:moves:m_7");
     json_decref(body);
     free(text);
     json_decref(payload);
@@ -182,6 +190,12 @@ Test(chat_limits, a_slack_turn_notice_is_blocks_with_a_text_fallback)
         json_object_get(json_array_get(blocks, 1), "elements"), 0);
     cr_expect_str_eq(data_str(button, "action_id"), "pbem_view");
     cr_expect_str_eq(data_str(button, "value"), "m_7");
+    button = json_array_get(
+        json_object_get(json_array_get(blocks, 1), "elements"), 1);
+    cr_expect_str_eq(data_str(button, "action_id"), "pbem_moves");
+    cr_expect_str_eq(data_str(button, "value"), "m_7");
+    cr_expect_str_eq(data_str(json_object_get(button, "text"), "text"),
+                     "Make a move");
     json_decref(body);
     free(text);
     json_decref(payload);

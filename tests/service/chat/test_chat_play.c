@@ -6,7 +6,10 @@
  * player links a chat account with the code they got; two linked users
  * play a whole match from the chats, every answer to them private; the
  * events say which chat each move came from, without the chat user's id;
- * and the match's export verifies. */
+ * and the match's export verifies. A turn notice's "Make a move" offers
+ * the clicker their own moves and plays only their own seat's choice; and
+ * a Discord user, a Slack user and a mail player finish one match
+ * together. */
 #include <criterion/criterion.h>
 #include <sodium.h>
 #include <stdio.h>
@@ -16,6 +19,7 @@
 #include <unistd.h>
 
 #include "../../support/notify_scene.h"
+#include "../mailin/mail_people.h"
 #include "ledger/export_check.h"
 
 #define SLACK_SECRET "8f742231b10e8888abcd99yyyzzz85a5"
@@ -407,7 +411,8 @@ static void expect_moves_recorded(const e2e_table *t, const char *const ids[2],
         const json_t *request =
             json_object_get(json_object_get(event, "data"), "request");
         const char *via = json_string_value(json_object_get(request, "via"));
-        if (via == NULL)
+        /* Mailed moves record their message instead. */
+        if (via == NULL || strcmp(via, "email") == 0)
             continue;
         const char *user =
             json_string_value(json_object_get(request, "chat_user"));
@@ -603,19 +608,26 @@ Test(chat_play, two_linked_chat_users_play_a_whole_match, .timeout = 240)
     receiver_stop(&slack_channel);
 }
 
+/* A Slack stand-in for the answers to clicks (its address in prefix, 64
+ * bytes) and a match of antiquity_quest whose pbemd posts them there. */
+static void slack_scene(receiver *slack, e2e_table *t, char *prefix)
+{
+    chat_env();
+    const char *args[] = {"--format", "slack", NULL};
+    receiver_start(slack, "chat-receiver.mjs", args);
+    snprintf(prefix, 64, "http://127.0.0.1:%d/", slack->port);
+    setenv("PBEM_SLACK_RESPONSE_URL", prefix, 1);
+    e2e_sit_down(t, "antiquity_quest", 2, NULL);
+    unsetenv("PBEM_SLACK_RESPONSE_URL");
+}
+
 Test(chat_play, a_slack_click_on_view_my_hand_answers_only_the_clicker,
      .timeout = 60)
 {
-    chat_env();
     receiver slack;
-    const char *args[] = {"--format", "slack", NULL};
-    receiver_start(&slack, "chat-receiver.mjs", args);
-    char prefix[64];
-    snprintf(prefix, sizeof prefix, "http://127.0.0.1:%d/", slack.port);
-    setenv("PBEM_SLACK_RESPONSE_URL", prefix, 1);
     e2e_table t;
-    e2e_sit_down(&t, "antiquity_quest", 2, NULL);
-    unsetenv("PBEM_SLACK_RESPONSE_URL");
+    char prefix[64];
+    slack_scene(&slack, &t, prefix);
     const char *bob = fresh_user("U");
     char *code = link_code(&t.server, &t.players[1]);
     char line[64];
@@ -765,4 +777,433 @@ Test(chat_play, an_interaction_sent_twice_moves_once, .timeout = 60)
     e2e_response_free(&first);
     e2e_response_free(&again);
     e2e_stop(&t.server);
+}
+
+/* A click on the component custom_id (a button; with chosen, the move
+ * chosen in a string select) by u, as Discord sends it; its answer,
+ * which must be 200. */
+static json_t *discord_click(const e2e_server *s, const discord_user *u,
+                             const char *custom_id, const char *chosen)
+{
+    json_t *data = json_pack("{s:s,s:i}", "custom_id", custom_id,
+                             "component_type", chosen ? 3 : 2);
+    if (chosen != NULL)
+        json_object_set_new(data, "values", json_pack("[s]", chosen));
+    json_t *interaction = json_pack(
+        "{s:s,s:s,s:s,s:i,s:i,s:s,s:s,s:{s:{s:s,s:s}},s:o}", "id", next_id(),
+        "application_id", "1186000000000000000", "token", "aW50ZXJhY3Rpb24",
+        "version", 1, "type", 3, "guild_id", "290926798626357999", "channel_id",
+        "645027906669510667", "member", "user", "id", u->id, "username",
+        u->name, "data", data);
+    char *body = json_dumps(interaction, JSON_COMPACT);
+    json_decref(interaction);
+    e2e_response r = discord_post(s, body, NULL, (long long)time(NULL));
+    free(body);
+    cr_assert_eq(r.status, 200, "click %s: %ld %s", custom_id, r.status,
+                 r.body);
+    json_t *answer = json_incref(r.json);
+    e2e_response_free(&r);
+    return answer;
+}
+
+static long long head_seq(const e2e_table *t)
+{
+    json_t *match = e2e_get(t, "", NULL);
+    long long seq = json_integer_value(
+        json_object_get(json_object_get(match, "head"), "seq"));
+    json_decref(match);
+    return seq;
+}
+
+Test(chat_play, make_a_move_offers_the_clickers_moves_and_plays_only_its_own,
+     .timeout = 60)
+{
+    chat_env();
+    e2e_table t;
+    e2e_sit_down(&t, "antiquity_quest", 2, NULL);
+    discord_user users[2] = {{fresh_user(""), "Ada"}, {fresh_user(""), "Bob"}};
+    discord_user eve = {fresh_user(""), "Eve"};
+    discord_link(&t.server, &users[0], &t.players[0]);
+    discord_link(&t.server, &users[1], &t.players[1]);
+    json_t *match = e2e_get(&t, "", NULL);
+    int seat = e2e_first_pending_seat(match);
+    json_decref(match);
+    cr_assert(seat == 0 || seat == 1);
+    long long head = head_seq(&t);
+    char button[64];
+    snprintf(button, sizeof button, "pbem:moves:%s", t.match);
+
+    /* Someone with no link is told so, privately; nothing is offered. */
+    char *text =
+        discord_private_text(discord_click(&t.server, &eve, button, NULL));
+    expect_has(text, "Refused");
+    free(text);
+
+    /* The seat to move gets its own legal moves, privately, as a select. */
+    json_t *answer = discord_click(&t.server, &users[seat], button, NULL);
+    cr_assert_eq(json_integer_value(json_object_get(answer, "type")), 4);
+    const json_t *data = json_object_get(answer, "data");
+    cr_expect_eq(json_integer_value(json_object_get(data, "flags")), 64,
+                 "the moves posted to the channel");
+    const json_t *select = json_array_get(
+        json_object_get(json_array_get(json_object_get(data, "components"), 0),
+                        "components"),
+        0);
+    cr_assert_eq(json_integer_value(json_object_get(select, "type")), 3, "%s",
+                 json_dumps(answer, 0));
+    char select_id[64];
+    snprintf(select_id, sizeof select_id, "pbem:move:%s:%d", t.match, seat);
+    cr_expect_str_eq(json_string_value(json_object_get(select, "custom_id")),
+                     select_id);
+    const json_t *options = json_object_get(select, "options");
+    json_t *texts = legal_texts(&t, seat);
+    cr_assert_gt(json_array_size(options), 0);
+    cr_expect_leq(json_array_size(options), 25);
+    size_t i;
+    const json_t *o;
+    json_array_foreach(options, i, o)
+    {
+        const char *value = json_string_value(json_object_get(o, "value"));
+        bool legal = false;
+        for (size_t k = 0; k < json_array_size(texts); k++)
+            legal |=
+                strcmp(json_string_value(json_array_get(texts, k)), value) == 0;
+        cr_expect(legal, "offered \"%s\", not a legal move", value);
+    }
+    char *chosen = strdup(json_string_value(
+        json_object_get(json_array_get(options, 0), "value")));
+    json_decref(texts);
+    json_decref(answer);
+
+    /* The other seat's player, choosing in this seat's select (a forged
+     * or forwarded one), is told it is not theirs; nothing moves. */
+    text = discord_private_text(
+        discord_click(&t.server, &users[1 - seat], select_id, chosen));
+    expect_has(text, "Not your seat");
+    free(text);
+    cr_expect_eq(head_seq(&t), head, "a move by the wrong seat was applied");
+
+    /* The seat's own choice is played as /pbem move plays it. */
+    text = discord_private_text(
+        discord_click(&t.server, &users[seat], select_id, chosen));
+    cr_expect(strstr(text, "Refused") == NULL, "%s", text);
+    free(text);
+    cr_expect_eq(head_seq(&t), head + 1, "the chosen move was not applied");
+    const char *ids[2] = {users[0].id, users[1].id};
+    int from_discord, from_slack;
+    expect_moves_recorded(&t, ids, &from_discord, &from_slack);
+    cr_expect_eq(from_discord, 1);
+    free(chosen);
+
+    /* A seat with nothing to do now is not offered anything. */
+    match = e2e_get(&t, "", NULL);
+    const json_t *pending =
+        json_object_get(json_object_get(match, "pending"), "seats");
+    bool idle = true;
+    json_array_foreach(pending, i, o) idle &= json_integer_value(o) != seat;
+    json_decref(match);
+    if (idle) {
+        text = discord_private_text(
+            discord_click(&t.server, &users[seat], button, NULL));
+        expect_has(text, "Not your seat");
+        free(text);
+    }
+    e2e_stop(&t.server);
+}
+
+/* A click by Slack user on action_id (a button with value, or with
+ * chosen a static select's option in block_id), posted as Slack posts
+ * it with response_url; the click must be acknowledged with 200. */
+static void slack_click(const e2e_server *s, const char *user, const char *url,
+                        const char *action_id, const char *block_id,
+                        const char *value, const char *chosen)
+{
+    json_t *action =
+        json_pack("{s:s,s:s,s:s}", "action_id", action_id, "block_id", block_id,
+                  "type", chosen ? "static_select" : "button");
+    if (chosen != NULL)
+        json_object_set_new(action, "selected_option",
+                            json_pack("{s:{s:s,s:s},s:s}", "text", "type",
+                                      "plain_text", "text", chosen, "value",
+                                      chosen));
+    else
+        json_object_set_new(action, "value", json_string(value));
+    json_t *payload = json_pack(
+        "{s:s,s:{s:s,s:s},s:{s:s},s:s,s:s,s:[o]}", "type", "block_actions",
+        "user", "id", user, "username", user, "team", "id", SLACK_TEAM,
+        "trigger_id", next_id(), "response_url", url, "actions", action);
+    char *json = json_dumps(payload, JSON_COMPACT);
+    json_decref(payload);
+    char *form = calloc(1, 8192);
+    put_field(form, 8192, "payload", json);
+    free(json);
+    e2e_response r = slack_post(s, "/v1/chat/slack/interactions", form,
+                                (long long)time(NULL), SLACK_SECRET);
+    free(form);
+    cr_assert_eq(r.status, 200, "%s: %ld %s", action_id, r.status, r.body);
+    e2e_response_free(&r);
+}
+
+/* The index'th answer posted to the Slack receiver (new reference),
+ * which must be ephemeral. */
+static json_t *slack_answer(const receiver *slack, size_t index)
+{
+    json_t *lines = receiver_wait(slack, index + 1, 10);
+    cr_assert_gt(json_array_size(lines), index, "answer %zu was not posted",
+                 index);
+    json_t *body = json_loads(json_string_value(json_object_get(
+                                  json_array_get(lines, index), "body")),
+                              0, NULL);
+    json_decref(lines);
+    cr_assert_not_null(body);
+    cr_expect_str_eq(json_string_value(json_object_get(body, "response_type")),
+                     "ephemeral");
+    return body;
+}
+
+Test(chat_play, a_slack_make_a_move_plays_the_seats_choice_only, .timeout = 60)
+{
+    receiver slack;
+    e2e_table t;
+    char prefix[64], url[128];
+    slack_scene(&slack, &t, prefix);
+    snprintf(url, sizeof url, "%sactions/%s/1/x", prefix, SLACK_TEAM);
+    const char *users[2] = {strdup(fresh_user("U")), strdup(fresh_user("U"))};
+    for (int s = 0; s < 2; s++) {
+        char *code = link_code(&t.server, &t.players[s]);
+        char line[64];
+        snprintf(line, sizeof line, "link %s", code);
+        free(slack_say(&t.server, users[s], line));
+        free(code);
+    }
+    json_t *match = e2e_get(&t, "", NULL);
+    int seat = e2e_first_pending_seat(match);
+    json_decref(match);
+    cr_assert(seat == 0 || seat == 1);
+    long long head = head_seq(&t);
+
+    slack_click(&t.server, users[seat], url, "pbem_moves", "b1", t.match, NULL);
+    json_t *offer = slack_answer(&slack, 0);
+    const json_t *blocks = json_object_get(offer, "blocks");
+    const json_t *actions = json_array_get(blocks, json_array_size(blocks) - 1);
+    char block_id[64];
+    snprintf(block_id, sizeof block_id, "pbem_move:%s:%d", t.match, seat);
+    cr_expect_str_eq(json_string_value(json_object_get(actions, "block_id")),
+                     block_id);
+    const json_t *select =
+        json_array_get(json_object_get(actions, "elements"), 0);
+    cr_assert_str_eq(json_string_value(json_object_get(select, "type")),
+                     "static_select");
+    const json_t *options = json_object_get(select, "options");
+    cr_assert_gt(json_array_size(options), 0);
+    cr_expect_leq(json_array_size(options), 100);
+    char *chosen = strdup(json_string_value(
+        json_object_get(json_array_get(options, 0), "value")));
+    json_decref(offer);
+
+    /* The other seat's choice in this select is refused. */
+    slack_click(&t.server, users[1 - seat], url, "pbem_move", block_id, NULL,
+                chosen);
+    json_t *answer = slack_answer(&slack, 1);
+    expect_has(json_string_value(json_object_get(answer, "text")),
+               "Not your seat");
+    json_decref(answer);
+    cr_expect_eq(head_seq(&t), head, "a move by the wrong seat was applied");
+
+    slack_click(&t.server, users[seat], url, "pbem_move", block_id, NULL,
+                chosen);
+    answer = slack_answer(&slack, 2);
+    cr_expect(strstr(json_string_value(json_object_get(answer, "text")),
+                     "Refused") == NULL,
+              "%s", json_string_value(json_object_get(answer, "text")));
+    json_decref(answer);
+    cr_expect_eq(head_seq(&t), head + 1, "the chosen move was not applied");
+    int from_discord, from_slack;
+    expect_moves_recorded(&t, users, &from_discord, &from_slack);
+    cr_expect_eq(from_slack, 1);
+    free(chosen);
+    free((char *)users[0]);
+    free((char *)users[1]);
+    e2e_stop(&t.server);
+    receiver_stop(&slack);
+}
+
+/* The seat t's match waits for (-1: none can act now, sealed choices
+ * being revealed); false once it is no longer active. */
+static bool waiting_seat(const e2e_table *t, int *seat)
+{
+    json_t *match = e2e_get(t, "", NULL);
+    const char *status = json_string_value(json_object_get(match, "status"));
+    bool going = status != NULL && strcmp(status, "active") == 0;
+    *seat = going ? e2e_first_pending_seat(match) : -1;
+    json_decref(match);
+    return going;
+}
+
+/* The value of a random one of a select's options, of which there must
+ * be some (offer: the message, for the failure). */
+static const char *any_option(const json_t *options, const json_t *offer)
+{
+    cr_assert_gt(json_array_size(options), 0, "nothing offered: %s",
+                 json_dumps(offer, 0));
+    return json_string_value(json_object_get(
+        json_array_get(options, (size_t)rand() % json_array_size(options)),
+        "value"));
+}
+
+/* u plays a move of their seat from the turn notice's "Make a move": a
+ * random one of the select's options. */
+static void discord_plays(const e2e_table *t, const discord_user *u, int seat)
+{
+    char button[64], select_id[64];
+    snprintf(button, sizeof button, "pbem:moves:%s", t->match);
+    snprintf(select_id, sizeof select_id, "pbem:move:%s:%d", t->match, seat);
+    json_t *offer = discord_click(&t->server, u, button, NULL);
+    const json_t *data = json_object_get(offer, "data");
+    cr_assert_eq(json_integer_value(json_object_get(data, "flags")), 64);
+    const json_t *options = json_object_get(
+        json_array_get(
+            json_object_get(
+                json_array_get(json_object_get(data, "components"), 0),
+                "components"),
+            0),
+        "options");
+    const char *move = any_option(options, offer);
+    char *said =
+        discord_private_text(discord_click(&t->server, u, select_id, move));
+    cr_assert(strstr(said, "Refused") == NULL, "\"%s\": %s", move, said);
+    free(said);
+    json_decref(offer);
+}
+
+/* The same from Slack, the answers posted to slack (*posted read so far). */
+static void slack_plays(const e2e_table *t, const char *user,
+                        const receiver *slack, const char *prefix,
+                        size_t *posted, int seat)
+{
+    char url[128], block_id[64];
+    snprintf(url, sizeof url, "%sactions/%s/1/x", prefix, SLACK_TEAM);
+    snprintf(block_id, sizeof block_id, "pbem_move:%s:%d", t->match, seat);
+    slack_click(&t->server, user, url, "pbem_moves", "b1", t->match, NULL);
+    json_t *offer = slack_answer(slack, (*posted)++);
+    const json_t *blocks = json_object_get(offer, "blocks");
+    const json_t *options = json_object_get(
+        json_array_get(
+            json_object_get(json_array_get(blocks, json_array_size(blocks) - 1),
+                            "elements"),
+            0),
+        "options");
+    const char *move = any_option(options, offer);
+    slack_click(&t->server, user, url, "pbem_move", block_id, NULL, move);
+    json_t *answer = slack_answer(slack, (*posted)++);
+    const char *said = json_string_value(json_object_get(answer, "text"));
+    cr_assert(strstr(said, "Refused") == NULL, "\"%s\": %s", move, said);
+    json_decref(answer);
+    json_decref(offer);
+}
+
+/* Person p of a mail table asks for a chat link code by mail. */
+static void mailed_code(mail_table *m, int p, char code[16])
+{
+    json_t *answer = mail_table_answer(m, p, "chat");
+    const char *at = strstr(mail_text(answer), "/pbem link ");
+    cr_assert_not_null(at, "no code in: %s", mail_text(answer));
+    snprintf(code, 16, "%.11s", at + strlen("/pbem link "));
+    json_decref(answer);
+}
+
+/* The whole match by three doors at once: everyone starts by mail (how a
+ * mail player's friends are invited), two ask for a chat link code by
+ * mail and move from then on with the turn notice's "Make a move" in
+ * Discord and in Slack, the third keeps answering mail. Every answer to
+ * a chat user is private (checked by discord_private_text and
+ * slack_answer), and each move is recorded with the door it came
+ * through. */
+Test(chat_play, two_chat_users_and_a_mail_player_play_one_match, .timeout = 120)
+{
+    srand(41);
+    chat_env();
+    receiver slack;
+    const char *args[] = {"--format", "slack", NULL};
+    receiver_start(&slack, "chat-receiver.mjs", args);
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "http://127.0.0.1:%d/", slack.port);
+    setenv("PBEM_SLACK_RESPONSE_URL", prefix, 1);
+    static const char *const env[] = {"PBEM_MAIL_ANSWERS_PER_HOUR=100000",
+                                      NULL};
+    mail_scene scene;
+    mail_scene_start(&scene, false, env);
+    unsetenv("PBEM_SLACK_RESPONSE_URL");
+    mail_table m;
+    mail_table_sit_down(&m, &scene, "antiquity_quest", 3, "");
+    e2e_table t = {.server = scene.server, .seats = 3};
+    snprintf(t.match, sizeof t.match, "%s", m.match);
+
+    /* Seat 1 plays from Discord, seat 2 from Slack, seat 0 by mail. */
+    discord_user ada = {fresh_user(""), "Ada"};
+    char bob[32], code[16], line[64];
+    snprintf(bob, sizeof bob, "%s", fresh_user("U"));
+    mailed_code(&m, 1, code);
+    char *text = discord_say(&t.server, &ada, "link",
+                             json_pack("[o]", option("code", code, false)));
+    expect_has(text, "Linked");
+    free(text);
+    mailed_code(&m, 2, code);
+    snprintf(line, sizeof line, "link %s", code);
+    text = slack_say(&t.server, bob, line);
+    expect_has(text, "Linked");
+    free(text);
+
+    size_t posted = 0;
+    int by_door[3] = {0}, seat;
+    for (int turns = 0; waiting_seat(&t, &seat); turns++) {
+        cr_assert_lt(turns, 3000, "no end after %d turns", turns);
+        if (seat == 1) {
+            discord_plays(&t, &ada, seat);
+        } else if (seat == 2) {
+            slack_plays(&t, bob, &slack, prefix, &posted, seat);
+        } else if (seat == 0) {
+            mail_table_wait(&m, 0);
+            json_t *moves = mail_offered_moves(m.people[0].latest);
+            if (json_array_size(moves) == 0) {
+                /* The latest mail answered the last move: a fresh view
+                 * lists the moves, as a person would ask for it. */
+                json_decref(mail_table_answer(&m, 0, "view"));
+                json_decref(moves);
+                continue;
+            }
+            const char *move = json_string_value(
+                json_array_get(moves, (size_t)rand() % json_array_size(moves)));
+            json_t *answer = mail_table_answer(&m, 0, move);
+            cr_assert(strstr(mail_text(answer), "Refused:") == NULL, "%s",
+                      mail_text(answer));
+            json_decref(answer);
+            json_decref(moves);
+        }
+        if (seat >= 0)
+            by_door[seat]++;
+    }
+    const char *ids[2] = {ada.id, bob};
+    int from_discord, from_slack;
+    expect_moves_recorded(&t, ids, &from_discord, &from_slack);
+    cr_expect_eq(from_discord, by_door[1]);
+    cr_expect_eq(from_slack, by_door[2]);
+    cr_expect(by_door[0] > 0 && by_door[1] > 0 && by_door[2] > 0,
+              "a door was not used: mail %d, Discord %d, Slack %d", by_door[0],
+              by_door[1], by_door[2]);
+    json_t *events = e2e_all_events(&t);
+    int by_mail = 0;
+    size_t i;
+    const json_t *event;
+    json_array_foreach(events, i, event)
+    {
+        const char *via = json_string_value(json_object_get(
+            json_object_get(json_object_get(event, "data"), "request"), "via"));
+        by_mail += via != NULL && strcmp(via, "email") == 0;
+    }
+    json_decref(events);
+    cr_expect_eq(by_mail, by_door[0], "moves recorded as mailed");
+    mail_table_free(&m);
+    mail_scene_stop(&scene);
+    receiver_stop(&slack);
 }
