@@ -29,7 +29,8 @@ static char *joined(const json_t *array, const char *prefix, const char *sep)
 }
 
 /* A digest's list: per match waiting for the player, what is asked, a few
- * of the moves and the link. */
+ * of the moves, what was said at its table since the last mail, and the
+ * link. */
 static char *digest_text(const json_t *matches, const char *base)
 {
     char *out = NULL;
@@ -54,6 +55,15 @@ static char *digest_text(const json_t *matches, const char *base)
                 break;
             }
             fprintf(f, "    %s\n", json_string_value(move) ? json_string_value(move) : "");
+        }
+        /* The talk notify_digest.c found unmailed (table_talk.h), indented
+         * under its match. */
+        const char *talk = json_string_value(json_object_get(p, "table_talk"));
+        for (const char *line = talk; line != NULL && *line != '\0';) {
+            size_t n = strcspn(line, "\n");
+            if (n > 0)
+                fprintf(f, "  %.*s\n", (int)n, line);
+            line += n + (line[n] == '\n');
         }
         fprintf(f, "  Play: %s/matches/%s\n", base, match ? match : "");
     }
