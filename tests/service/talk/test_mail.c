@@ -320,6 +320,8 @@ Test(talk_mail, a_digest_carries_the_talk_once, .timeout = 180)
     expect_in(text,
               "Messages at the table since your last mail:", "the digest");
     expect_in(text, "Said before the digest", "the digest");
+    expect_in(text, "answer the latest mail about that match with \"say\"",
+              "the digest's hint");
     json_decref(digest);
 
     /* The next mail carries what came since, not what the digest did. */
