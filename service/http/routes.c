@@ -401,8 +401,11 @@ typedef struct journey {
 static unsigned delegate_scope(const route *row)
 {
     route_handler *h = row->handler;
+    /* Reading talk (never writing it): a bot whose grant names some
+     * matches cannot open the player stream, and the match streams carry
+     * no talk. */
     if (h == match_routes_view || h == match_routes_decision ||
-        h == stream_routes_player)
+        h == stream_routes_player || h == match_routes_messages)
         return STORE_GRANT_VIEW;
     if (h == match_routes_move || h == match_routes_commit ||
         h == match_routes_reveal)

@@ -357,6 +357,24 @@ static bool run_say(runner *r, command *c)
     return true;
 }
 
+/* "mute NAME" / "unmute NAME": harmless to repeat, as PUT and DELETE of
+ * a mute are, so no stored answer is needed. */
+static bool run_mute(runner *r, command *c)
+{
+    if (!need_player(r) || !need_match(r))
+        return false;
+    apierr err;
+    bool muted = strcasecmp(c->words[0], "mute") == 0;
+    json_t *answer =
+        mail_say_mute(&c->who, r->ctx->match_id, c->line, muted, &err);
+    if (answer == NULL)
+        return refuse(r, &err);
+    mail_say_tell_mute(r->out, answer);
+    json_decref(answer);
+    r->run->changed = true;
+    return true;
+}
+
 /* ---- the player's own settings ---------------------------------------- */
 
 static json_t *call_vacation(runner *r, command *c, apierr *err)
@@ -788,6 +806,8 @@ static const verb verbs[] = {
     {"join", run_join},       {"new", run_new},
     {"invite", run_invite},   {"chat", run_chat},
     {"say", run_say},
+    {"mute", run_mute},
+    {"unmute", run_mute},
     {"list", run_lobby},
     {"seek", run_lobby},
     {"unseek", run_lobby},
@@ -954,6 +974,8 @@ void mail_commands_help(FILE *out)
           "  nudge            remind the players the match waits for\n"
           "  say TEXT         write to everyone at the table; say to NAME\n"
           "                   TEXT writes to that player alone\n"
+          "  mute NAME        read nothing more that player writes; unmute\n"
+          "                   NAME reads them again\n"
           "  settings digest on|off, settings email on|off,\n"
           "    settings quiet 22:00-07:00|off, settings zone Europe/Paris,\n"
           "    settings reminders 24,72|off, settings page on|off (no\n"

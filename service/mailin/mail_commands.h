@@ -14,6 +14,8 @@
  *   say TEXT         a message to everyone at the table; "say to NAME
  *                    TEXT" to that player alone; the whole paragraph is
  *                    the message (mail_say.h)
+ *   mute NAME, unmute NAME   read nothing more (or again) of what that
+ *                    player writes, in every match (mail_say.h)
  *   settings digest on|off, settings email on|off,
  *   settings quiet HH:MM-HH:MM|off, settings zone Area/City,
  *   settings reminders H,H…|off, settings page on|off

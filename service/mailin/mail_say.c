@@ -101,6 +101,19 @@ static const char *skip_separator(const char *rest)
     return rest;
 }
 
+/* 422 naming what was written after the command, and who sits at the
+ * table. */
+static void no_such_name(const store_match *match, const char *named,
+                         const char *how, apierr *err)
+{
+    char names[STORE_MAX_SEATS * 82];
+    seat_names(match, names, sizeof names);
+    int word = (int)strcspn(named, " \t\r:,");
+    apierr_set(err, 422, "no_such_seat",
+               "nobody called \"%.*s\" sits at this table (%s): %s",
+               word > 40 ? 40 : word, named, names, how);
+}
+
 json_t *mail_say_post(const caller *who, long long match_id, const char *line,
                       apierr *err)
 {
@@ -124,14 +137,10 @@ json_t *mail_say_post(const caller *who, long long match_id, const char *line,
         const char *after = named;
         int seat = named_seat(&match, named, &after);
         if (seat < 0) {
-            char names[STORE_MAX_SEATS * 82];
-            seat_names(&match, names, sizeof names);
-            int word = (int)strcspn(named, " \t\r:,");
-            apierr_set(err, 422, "no_such_seat",
-                       "nobody called \"%.*s\" sits at this table (%s): "
-                       "write \"say to NAME\" and your message, or \"say\" "
-                       "and your message for everyone",
-                       word > 40 ? 40 : word, named, names);
+            no_such_name(&match, named,
+                         "write \"say to NAME\" and your message, or "
+                         "\"say\" and your message for everyone",
+                         err);
             store_match_free(&match);
             json_decref(body);
             return NULL;
@@ -162,4 +171,62 @@ void mail_say_tell(FILE *out, const json_t *answer)
         fprintf(out, "Message sent privately to %s.\n", to);
     else
         fprintf(out, "Message sent to everyone at the table.\n");
+}
+
+/* Whether rest holds nothing but white space and closing punctuation:
+ * "mute Bob." names Bob, "mute Bob Smith" does not name Bob. */
+static bool only_punctuation(const char *rest)
+{
+    for (; *rest; rest++)
+        if (!isspace((unsigned char)*rest) && !strchr(".!,;:", *rest))
+            return false;
+    return true;
+}
+
+json_t *mail_say_mute(const caller *who, long long match_id, const char *line,
+                      bool muted, apierr *err)
+{
+    const char *named = line + strcspn(line, " \t");
+    while (isspace((unsigned char)*named))
+        named++;
+    const char *verb = muted ? "mute" : "unmute";
+    if (*named == '\0') {
+        apierr_set(err, 422, "no_such_seat",
+                   "write \"%s NAME\" with the name of a player at this "
+                   "table",
+                   verb);
+        return NULL;
+    }
+    store_match match;
+    PGconn *conn = db_conn(err);
+    if (conn == NULL || !store_load_match(conn, match_id, &match, err))
+        return NULL;
+    const char *after = named;
+    int seat = named_seat(&match, named, &after);
+    if (seat < 0 || !only_punctuation(after)) {
+        char how[64];
+        snprintf(how, sizeof how, "write \"%s NAME\"", verb);
+        no_such_name(&match, named, how, err);
+        store_match_free(&match);
+        return NULL;
+    }
+    store_match_free(&match);
+    return messages_mute(who, match_id, seat, muted, err);
+}
+
+void mail_say_tell_mute(FILE *out, const json_t *answer)
+{
+    const char *name = json_string_value(json_object_get(answer, "name"));
+    if (name == NULL)
+        name = "?";
+    if (json_is_true(json_object_get(answer, "muted")))
+        fprintf(out,
+                "Muted %s: nothing %s writes reaches you any more, in this "
+                "match or any other, until you write \"unmute %s\".\n",
+                name, name, name);
+    else
+        fprintf(out,
+                "Unmuted %s: what %s writes at the table reaches you "
+                "again.\n",
+                name, name);
 }

@@ -11,7 +11,11 @@
  * following lines, up to a blank line; it goes through the same use case
  * as POST /v1/matches/{id}/messages (play/messages.h), so it meets the
  * same limits. A name that sits at no seat is refused, never written to
- * everyone instead. */
+ * everyone instead.
+ *
+ * "mute NAME" and "unmute NAME" (a seated player of the match the mail is
+ * about) stop and restart what that player writes reaching the writer,
+ * in every match, as PUT and DELETE /v1/matches/{id}/mutes/{seat} do. */
 #ifndef SERVICE_MAILIN_MAIL_SAY_H
 #define SERVICE_MAILIN_MAIL_SAY_H
 
@@ -43,5 +47,15 @@ json_t *mail_say_post(const caller *who, long long match_id, const char *line,
 /* Writes what a posted message (mail_say_post's answer) did: "Message
  * sent to everyone at the table." or "… privately to Bob.". */
 void mail_say_tell(FILE *out, const json_t *answer);
+
+/* Mutes (muted true) or unmutes the player line names ("mute Bob",
+ * "unmute Bob") for who in match_id: the use case's answer (new
+ * reference), or NULL with err filled (422 when no seated player has that
+ * name, or it is who's own). */
+json_t *mail_say_mute(const caller *who, long long match_id, const char *line,
+                      bool muted, apierr *err);
+
+/* Writes what a mute (mail_say_mute's answer) did, in words. */
+void mail_say_tell_mute(FILE *out, const json_t *answer);
 
 #endif

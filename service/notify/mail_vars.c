@@ -30,7 +30,8 @@ static char *joined(const json_t *array, const char *prefix, const char *sep)
 }
 
 /* A digest's list: per match waiting for the player, what is asked, a few
- * of the moves and the link. */
+ * of the moves, what was said at its table since the last mail, and the
+ * link. */
 static char *digest_text(const json_t *matches, const char *base)
 {
     char *out = NULL;
@@ -55,6 +56,15 @@ static char *digest_text(const json_t *matches, const char *base)
                 break;
             }
             fprintf(f, "    %s\n", json_string_value(move) ? json_string_value(move) : "");
+        }
+        /* The talk notify_digest.c found unmailed (table_talk.h), indented
+         * under its match. */
+        const char *talk = json_string_value(json_object_get(p, "table_talk"));
+        for (const char *line = talk; line != NULL && *line != '\0';) {
+            size_t n = strcspn(line, "\n");
+            if (n > 0)
+                fprintf(f, "  %.*s\n", (int)n, line);
+            line += n + (line[n] == '\n');
         }
         fprintf(f, "  Play: %s/matches/%s\n", base, match ? match : "");
     }
@@ -116,9 +126,26 @@ static void headline_and_opening(mail_vars *v, const char *reason,
     }
 }
 
+/* Whether the mail carries talk at the table: its own, or (a digest)
+ * that of one of its matches. */
+static bool carries_talk(const json_t *p)
+{
+    if (json_object_get(p, "table_talk") != NULL)
+        return true;
+    size_t i;
+    const json_t *match;
+    json_array_foreach(json_object_get(p, "matches"), i, match)
+    {
+        if (json_object_get(match, "table_talk") != NULL)
+            return true;
+    }
+    return false;
+}
+
 /* The one line that tells a person how to answer a mail (its Reply-To
  * reaches the mailin/ handler): with a move when the seat has one to make,
- * else with a command. */
+ * else with a command; and when the mail carries talk, how to talk back
+ * (a digest answers for the account, not a seat: from the match's mail). */
 static void answer_hint(mail_vars *v, const char *reason, const json_t *p)
 {
     const char *example =
@@ -137,6 +164,15 @@ static void answer_hint(mail_vars *v, const char *reason, const json_t *p)
         snprintf(v->answer_hint, sizeof v->answer_hint,
                  "Answer this mail with a command on a line of its own:\n"
                  "view, log, matches, rules, help.");
+    if (!carries_talk(p))
+        return;
+    size_t used = strlen(v->answer_hint);
+    snprintf(v->answer_hint + used, sizeof v->answer_hint - used, "\n%s",
+             strcmp(reason, "digest") == 0
+                 ? "To write at a table, answer the latest mail about that "
+                   "match with \"say\" and your words."
+                 : "To write at the table: \"say\" and your words (\"say to "
+                   "NAME\" for one player alone).");
 }
 
 /* The payload's text when it has one (seat_text.h), else a copy of

@@ -25,7 +25,7 @@ typedef struct mail_vars {
     /* The text list points into: */
     char link[512], play[512], replay[512], rules[512], settings[512];
     char seq[32], waiting[32];
-    char headline[160], opening[400], answer_hint[400];
+    char headline[160], opening[400], answer_hint[512];
     char *whose, *moves, *changes, *digest, *forms, *view, *result;
 } mail_vars;
 

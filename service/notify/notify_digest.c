@@ -16,6 +16,7 @@
 #include "notify/delivery.h"
 #include "notify/mail.h"
 #include "notify/notify_outbox.h"
+#include "notify/table_talk.h"
 
 #define DIGEST_PLAYERS 4
 #define DIGEST_ROWS 200
@@ -91,9 +92,31 @@ static const delivery_kind digest_delivery = {
     .release = release,
 };
 
-/* The payloads of rows (ordered by match, then seq), the latest per match. */
-static json_t *latest_per_match(const PGresult *rows)
+/* The talk at the table of the match payload is about that player has
+ * not had by mail (table_talk.h), added to payload as "table_talk"; the
+ * last message it holds into *through (0: none). The digest goes out
+ * without it when the database cannot tell. */
+static void add_talk(PGconn *conn, long long match_id, long long player_id,
+                     json_t *payload, long long *through)
 {
+    apierr err;
+    char *talk =
+        table_talk_unmailed(conn, match_id, player_id, through, &err);
+    if (talk == NULL)
+        log_warn("match m_%lld: the digest of player %lld goes without the "
+                 "talk at the table: %s",
+                 match_id, player_id, err.message);
+    else if (talk[0] != '\0')
+        json_object_set_new(payload, "table_talk", json_string(talk));
+    free(talk);
+}
+
+/* The payloads of rows (ordered by match, then seq), the latest per match,
+ * each with its unmailed talk, whose last message per match goes into
+ * talk_through (one slot per row). */
+static json_t *latest_per_match(const digest_job *j, long long *talk_through)
+{
+    const PGresult *rows = j->rows;
     json_t *matches = json_array();
     for (int i = 0; i < PQntuples(rows); i++) {
         bool last_of_match =
@@ -104,8 +127,11 @@ static json_t *latest_per_match(const PGresult *rows)
             continue;
         json_t *payload = json_loads(
             PQgetvalue(rows, i, STORE_OUTBOX_DIGEST_PAYLOAD), 0, NULL);
-        if (payload != NULL)
-            json_array_append_new(matches, payload);
+        if (payload == NULL)
+            continue;
+        add_talk(j->conn, atoll(PQgetvalue(rows, i, STORE_OUTBOX_DIGEST_MATCH)),
+                 atoll(j->player), payload, &talk_through[i]);
+        json_array_append_new(matches, payload);
     }
     return matches;
 }
@@ -129,8 +155,12 @@ static bool prepare(digest_job *j)
         atoll(PQgetvalue(j->rows, 0, STORE_OUTBOX_DIGEST_MATCH)),
         atoll(PQgetvalue(j->rows, 0, STORE_OUTBOX_DIGEST_ID)), ref);
     snprintf(j->id, sizeof j->id, "digest-%s", ref);
+    long long *talk_through =
+        calloc((size_t)PQntuples(j->rows) + 1, sizeof *talk_through);
+    if (talk_through == NULL)
+        abort();
     json_t *payload =
-        json_pack("{s:o}", "matches", latest_per_match(j->rows));
+        json_pack("{s:o}", "matches", latest_per_match(j, talk_through));
     const char *address = who.email;
     char why[256] = "";
     /* About several matches: an answer speaks for the player's account. */
@@ -151,9 +181,24 @@ static bool prepare(digest_job *j)
     j->message = mail_compose(&n, why);
     json_decref(payload);
     if (j->message == NULL) {
+        free(talk_through);
         delivery_finish(&j->delivery, "failed", false, 0, why);
         return true;
     }
+    /* Marked as the mail is written, as turn mails do (notify.c): each
+     * message rides in one mail. */
+    for (int i = 0; i < PQntuples(j->rows); i++) {
+        if (talk_through[i] == 0)
+            continue;
+        long long match_id =
+            atoll(PQgetvalue(j->rows, i, STORE_OUTBOX_DIGEST_MATCH));
+        if (!table_talk_mailed(j->conn, match_id, atoll(j->player),
+                               talk_through[i], &err))
+            log_warn("match m_%lld: the messages in digest %s were not "
+                     "marked: %s",
+                     match_id, j->id, err.message);
+    }
+    free(talk_through);
     return delivery_prepare_mail(&j->delivery, address, j->message,
                                  &j->upload, &j->recipients,
                                  j->config->timeout_seconds);

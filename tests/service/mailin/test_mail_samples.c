@@ -18,12 +18,22 @@
 #include "../../support/notify_scene.h"
 #include "mail_people.h"
 
-static const char *const kinds[] = {
-    "confirmation",    "invitation",        "joined",
-    "your_turn",       "answer",            "refusal",
-    "sealed",          "answer_and_turn",   "reminder",
-    "digest",          "match_over",        "nudge",
-    "deadline_reminder", "deadline_admins", "match_aborted"};
+static const char *const kinds[] = {"confirmation",
+                                    "invitation",
+                                    "joined",
+                                    "your_turn",
+                                    "answer",
+                                    "refusal",
+                                    "sealed",
+                                    "answer_and_turn",
+                                    "reminder",
+                                    "digest",
+                                    "match_over",
+                                    "nudge",
+                                    "deadline_reminder",
+                                    "deadline_admins",
+                                    "match_aborted",
+                                    "your_turn_talk"};
 #define KINDS (sizeof kinds / sizeof kinds[0])
 
 static const char *member(const json_t *object, const char *key)
@@ -72,6 +82,10 @@ static const char *kind_of(const json_t *m)
         return "reminder";
     if (strstr(text, " is over.") != NULL)
         return "match_over";
+    /* A turn mail with what was said at the table since the last. */
+    if (strncmp(text, "Your turn", 9) == 0 &&
+        strstr(text, "Messages at the table") != NULL)
+        return "your_turn_talk";
     if (strncmp(text, "Your turn", 9) == 0)
         return "your_turn";
     return NULL;
@@ -199,6 +213,10 @@ static void keep_samples(const receiver *smtp, const char *dir, bool *written)
         cr_expect_null(strstr(text, "/v1/matches"), "an API link in:\n%s",
                        text);
         const char *kind = kind_of(m);
+        /* Talk read in a mail says how to talk back. */
+        if (kind != NULL && strcmp(kind, "your_turn_talk") == 0)
+            cr_expect_not_null(strstr(text, "\"say\" and your words"),
+                               "no way to talk back in:\n%s", text);
         for (size_t k = 0; kind && k < KINDS; k++) {
             if (strcmp(kinds[k], kind) == 0 && !written[k]) {
                 write_sample(dir, kind, m);
@@ -245,8 +263,28 @@ static void by_mail(const char *game, int seats, const char *dir, bool *written)
     mail_scene_stop(&scene);
 }
 
+/* seat of t's match says text at the table, to seat `to` alone (-1:
+ * everyone). */
+static void say(const e2e_table *t, int seat, int to, const char *text)
+{
+    json_t *body = json_pack("{s:s}", "text", text);
+    if (to >= 0)
+        json_object_set_new(body, "to", json_integer(to));
+    char *raw = json_dumps(body, JSON_COMPACT), path[64];
+    snprintf(path, sizeof path, "/v1/matches/%s/messages", t->match);
+    e2e_response r = e2e_call(&t->server, "POST", path, raw, &t->players[seat]);
+    cr_assert_eq(r.status, 201, "saying \"%s\": %ld %s", text, r.status,
+                 r.body);
+    e2e_response_free(&r);
+    free(raw);
+    json_decref(body);
+}
+
 /* The notifications' kinds: a whole match played over HTTP by players
- * who have an address, with a reminder and a digest on the way. */
+ * who have an address, with a reminder and a digest on the way, and talk
+ * at the table: the other seat greets the table before the digest (which
+ * carries it), the seat waited for answers after it, to everyone and to
+ * that seat alone (its next turn mail carries both). */
 static void by_notification(const char *game, int seats, const char *dir,
                             bool *written)
 {
@@ -287,9 +325,18 @@ static void by_notification(const char *game, int seats, const char *dir,
                   "{\"reason\": \"Both players asked to start over with "
                   "other options.\"}");
     wait_for(&smtp, before, " was aborted");
+    json_t *match = e2e_get(&t, "", NULL);
+    int waited = e2e_first_pending_seat(match);
+    json_decref(match);
+    cr_assert_geq(waited, 0);
+    int other = (waited + 1) % seats;
+    say(&t, other, -1, "Good luck, everyone! I have played this once before.");
     before = receiver_count(&smtp);
     queue_copy(t.match, "reminder_0h", true);
     wait_for(&smtp, before, "These matches are waiting for you");
+    say(&t, waited, -1, "Thanks, and to you.");
+    say(&t, waited, other,
+        "Between us: shall we keep the\nleader in check together?");
     for (int moves = 0; moves < 5000 && e2e_play_one(&t); moves++)
         continue;
     wait_for(&smtp, 0, " is over.");

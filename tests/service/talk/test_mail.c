@@ -3,8 +3,10 @@
  * own), writes "say" and "say to NAME" paragraphs, is refused a name that
  * sits at no seat, and a free-text line is answered with the hint to use
  * "say". A private message reaches its two players' mail and nobody
- * else's. */
+ * else's. A player mutes and unmutes another by mail, and a daily digest
+ * carries the talk as a turn mail does, each message once. */
 #include <criterion/criterion.h>
+#include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,5 +192,145 @@ Test(talk_mail, say_to_a_name_nobody_has_is_refused_not_said_to_all,
     char *reads = texts_of(&t, other);
     expect_not_in(reads, "my plan", "the other player's messages");
     free(reads);
+    mail_scene_stop(&scene);
+}
+
+/* The table of the talk_mail tests: a server, three players with their
+ * addresses, and the seat the match waits for (the mailer). */
+static int mail_table(mail_scene *scene, e2e_table *t)
+{
+    mail_scene_start(scene, false, generous);
+    memset(t, 0, sizeof *t);
+    t->server = scene->server;
+    e2e_seat_players(t, "antiquity_quest", 3, NULL);
+    for (int s = 0; s < 3; s++)
+        e2e_confirm_address(t->players[s].id, addresses[s]);
+    json_t *match = e2e_get(t, "", NULL);
+    int mailer = e2e_first_pending_seat(match);
+    json_decref(match);
+    cr_assert_geq(mailer, 0);
+    return mailer;
+}
+
+Test(talk_mail, mute_and_unmute_a_player_by_mail, .timeout = 180)
+{
+    mail_scene scene;
+    e2e_table t;
+    int mailer = mail_table(&scene, &t);
+    int other = (mailer + 1) % 3;
+    size_t from = mail_count(&scene);
+    nudge(&t, other);
+    json_t *turn = mail_saying(&scene, mailer, "nudge", &from);
+    char body[128];
+    snprintf(body, sizeof body, "mute %s\n", t.players[other].name);
+    json_t *muted = answer(&scene, mailer, turn, body);
+    char said[160];
+    snprintf(said, sizeof said, "Muted %s: nothing %s writes reaches you",
+             t.players[other].name, t.players[other].name);
+    expect_in(mail_text(muted), said, "the answer to mute");
+    talk_say(&t, other, -1, "Words while muted");
+    char *reads = texts_of(&t, mailer);
+    expect_not_in(reads, "Words while muted", "the mailer's messages");
+    free(reads);
+
+    json_t *refused = answer(&scene, mailer, muted, "mute Zed\n");
+    expect_in(mail_text(refused), "nobody called \"Zed\" sits at this table",
+              "the answer to a mute of nobody");
+    snprintf(body, sizeof body, "unmute %s\n", t.players[other].name);
+    json_t *unmuted = answer(&scene, mailer, refused, body);
+    snprintf(said, sizeof said, "Unmuted %s", t.players[other].name);
+    expect_in(mail_text(unmuted), said, "the answer to unmute");
+    talk_say(&t, other, -1, "Heard again");
+    reads = texts_of(&t, mailer);
+    expect_in(reads, "Heard again", "the mailer's messages");
+    free(reads);
+    json_decref(unmuted);
+    json_decref(refused);
+    json_decref(muted);
+    json_decref(turn);
+    mail_scene_stop(&scene);
+}
+
+static PGconn *database(void)
+{
+    PGconn *db = PQconnectdb(getenv("DATABASE_URL"));
+    cr_assert_eq(PQstatus(db), CONNECTION_OK, "%s", PQerrorMessage(db));
+    return db;
+}
+
+/* A copy of the latest "your turn" mail row to seat's player once it is
+ * sent (the turn's own mail, which must not be the one carrying the talk),
+ * queued as a digest entry due in an hour (digest_due makes it due); a
+ * reason of its own, as a row is one per match, seq, player and reason. */
+static void queue_digest(const e2e_table *t, int seat)
+{
+    PGconn *db = database();
+    const char *values[] = {t->match + 2, t->players[seat].id + 2};
+    PGresult *r = NULL;
+    /* The turn's own mail may still be on its way: up to 20 s. */
+    for (int tries = 0; tries < 200; tries++) {
+        PQclear(r);
+        r = PQexecParams(
+            db,
+            "INSERT INTO outbox (match_id, seq, player_id, channel, reason,"
+            "                    payload, next_attempt_at, digest)"
+            " SELECT match_id, seq, player_id, 'email', 'reminder_0h', payload,"
+            "        now() + interval '1 hour', true"
+            "   FROM outbox WHERE match_id = $1::bigint AND channel = 'email'"
+            "    AND player_id = $2::bigint AND reason = 'your_turn'"
+            "    AND status = 'sent' ORDER BY outbox_id DESC LIMIT 1",
+            2, NULL, values, NULL, NULL, 0);
+        cr_assert_eq(PQresultStatus(r), PGRES_COMMAND_OK, "%s",
+                     PQresultErrorMessage(r));
+        if (atoi(PQcmdTuples(r)) == 1)
+            break;
+        pause_ms(100);
+    }
+    cr_assert_eq(atoi(PQcmdTuples(r)), 1, "no your-turn mail to copy");
+    PQclear(r);
+    PQfinish(db);
+}
+
+/* The digest entries fall due now, as at the player's digest hour. */
+static void digest_due(void)
+{
+    PGconn *db = database();
+    PGresult *r = PQexec(db, "UPDATE outbox SET next_attempt_at = now()"
+                             " WHERE digest AND status = 'pending'");
+    cr_assert_eq(PQresultStatus(r), PGRES_COMMAND_OK, "%s",
+                 PQresultErrorMessage(r));
+    PQclear(r);
+    PQclear(PQexec(db, "NOTIFY pbem_outbox"));
+    PQfinish(db);
+}
+
+Test(talk_mail, a_digest_carries_the_talk_once, .timeout = 180)
+{
+    mail_scene scene;
+    e2e_table t;
+    int mailer = mail_table(&scene, &t);
+    int other = (mailer + 1) % 3;
+    size_t from = mail_count(&scene);
+    queue_digest(&t, mailer);
+    talk_say(&t, other, -1, "Said before the digest");
+    digest_due();
+    json_t *digest =
+        mail_saying(&scene, mailer, "These matches are waiting", &from);
+    const char *text = mail_text(digest);
+    expect_in(text,
+              "Messages at the table since your last mail:", "the digest");
+    expect_in(text, "Said before the digest", "the digest");
+    expect_in(text, "answer the latest mail about that match with \"say\"",
+              "the digest's hint");
+    json_decref(digest);
+
+    /* The next mail carries what came since, not what the digest did. */
+    talk_say(&t, other, -1, "Said after the digest");
+    nudge(&t, other);
+    json_t *nudged = mail_saying(&scene, mailer, "nudge", &from);
+    text = mail_text(nudged);
+    expect_in(text, "Said after the digest", "the nudge after the digest");
+    expect_not_in(text, "Said before the digest", "the nudge after the digest");
+    json_decref(nudged);
     mail_scene_stop(&scene);
 }
