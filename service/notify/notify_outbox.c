@@ -364,6 +364,32 @@ bool notify_outbox_queue_aborted(PGconn *conn, const store_match *match,
     return ok;
 }
 
+bool notify_outbox_queue_found(PGconn *conn, const store_match *match,
+                               const rules_engine *engine, apierr *err)
+{
+    char ref[32];
+    store_match_ref(match->match_id, ref);
+    json_t *players = json_array();
+    for (int s = 0; s < match->seat_count; s++)
+        json_array_append_new(players, json_string(match->seat_name[s]));
+    json_t *public = json_pack(
+        "{s:s,s:s,s:I,s:s,s:s,s:o}", "type", "match.found", "match", ref, "seq",
+        (json_int_t)match->head_seq, "game", match->game, "game_title",
+        engine ? engine->title : match->game, "players", players);
+    if (public == NULL)
+        abort();
+    bool ok = true;
+    for (int s = 0; ok && s < match->seat_count; s++) {
+        json_object_set_new(public, "seat", json_integer(s));
+        char *text = json_dumps(public, JSON_COMPACT | JSON_SORT_KEYS);
+        ok = queue_seat(conn, match->match_id, match->head_seq,
+                        match->seat_player[s], "match_found", text, err);
+        free(text);
+    }
+    json_decref(public);
+    return ok;
+}
+
 bool notify_outbox_queue_nudge(PGconn *conn, const store_match *match,
                                const rules_engine *engine,
                                const rules_state *state, int seat,
