@@ -22,6 +22,7 @@
 
 #include "client.h"
 #include "latency.h"
+#include "play.h"
 
 #define WAITING_SEEKS 10000
 #define MATCHES 100000
@@ -143,15 +144,14 @@ static void fill(PGconn *db)
     exec_ok(db, "ANALYZE players, seeks, matches, match_lobby, seats");
 }
 
+/* A request that must answer expect: its JSON (a new reference). */
 static json_t *call(client *c, const char *method, const char *path,
                     const char *body, const client_key *key, long expect)
 {
     client_response r;
     char error[256];
-    if (!client_send(c, method, path, body, key, NULL, &r, error))
+    if (!bench_call(c, method, path, body, key, expect, &r, error))
         die(path, error);
-    if (r.status != expect)
-        die(path, r.body);
     json_t *json = json_incref(r.json);
     client_response_free(&r);
     return json;
