@@ -5,7 +5,7 @@
 #   PBEM_BENCH_RESTORE  matches exported and restored (default 1000)
 #   PBEM_BENCH_ONLY     the sections to run, comma-separated (default all):
 #                       engines, moves, growth, notify, mail, ratelimit,
-#                       restore, streams, slow
+#                       restore, streams, slow, lobby
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The benchmarks measure the service at full speed from one address: the
@@ -28,6 +28,7 @@ cleanup() {
     scripts/pg.sh dropdb "$notify_db" >/dev/null 2>&1 || true
     scripts/pg.sh dropdb "${db}_restore_a" >/dev/null 2>&1 || true
     scripts/pg.sh dropdb "${db}_restore_b" >/dev/null 2>&1 || true
+    scripts/pg.sh dropdb "pbem_bench_lobby_$$" >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
 # wanted SECTION: whether PBEM_BENCH_ONLY (default: every section) names it.
@@ -343,6 +344,27 @@ bench_streams() {
     rm -f "$streams_out"
 }
 
+bench_lobby() {
+    echo
+    echo "== lobby: quick match among 10,000 waiting seeks; the open-match listing among 100,000 matches"
+    echo "   (rows made with COPY; one client, sequential; load: $(cut -d' ' -f1-3 /proc/loadavg))"
+    lobby_db="pbem_bench_lobby_$$"
+    scripts/pg.sh createdb "$lobby_db" >/dev/null
+    lobby_out=$(mktemp)
+    DATABASE_URL=$(scripts/pg.sh url "$lobby_db") PBEM_LISTEN=127.0.0.1:0 PBEM_QUIET=1 \
+        PBEM_KEY_FILE=var/bench.key PBEM_NOTIFY=0 "$build/pbemd" >"$lobby_out" &
+    lobby_server=$!
+    others+=("$lobby_server")
+    for _ in $(seq 100); do grep -q serving "$lobby_out" && break; sleep 0.1; done
+    lport=$(sed -nE 's/.*127\.0\.0\.1:([0-9]+).*/\1/p' "$lobby_out")
+    [ -n "$lport" ] || { echo "pbemd (lobby) did not start" >&2; exit 1; }
+    DATABASE_URL=$(scripts/pg.sh url "$lobby_db") \
+        "$build/bench/lobby" "http://127.0.0.1:$lport" "$seconds" "${PBEM_BENCH_LISTINGS:-1000}" | sed 's/^/  /'
+    kill "$lobby_server"; wait "$lobby_server" 2>/dev/null || true
+    scripts/pg.sh dropdb "$lobby_db" >/dev/null 2>&1 || true
+    rm -f "$lobby_out"
+}
+
 bench_slow() {
     echo
     echo "== slow clients: a normal client's /healthz while N connections trickle headers a line a second"
@@ -366,6 +388,6 @@ bench_slow() {
     rm -f "$slow_out"
 }
 
-for section in engines moves growth notify mail ratelimit restore streams slow; do
+for section in engines moves growth notify mail ratelimit restore streams slow lobby; do
     if wanted "$section"; then "bench_$section"; fi
 done

@@ -97,6 +97,34 @@ static char *whose_turn(const json_t *p)
     return whose;
 }
 
+/* The names at a quick match's table but the reader's own: "Ann and
+ * Ben". */
+static char *found_partners(const json_t *p)
+{
+    json_t *names = json_array();
+    const json_t *mine = json_object_get(p, "seat");
+    size_t i;
+    const json_t *name;
+    json_array_foreach(json_object_get(p, "players"), i, name)
+    {
+        if (!json_is_integer(mine) || (size_t)json_integer_value(mine) != i)
+            json_array_append(names, (json_t *)name);
+    }
+    size_t n = json_array_size(names);
+    json_t *last = n > 1 ? json_incref(json_array_get(names, n - 1)) : NULL;
+    if (last)
+        json_array_remove(names, n - 1);
+    char *head = joined(names, "", ", ");
+    json_decref(names);
+    char *out = NULL;
+    if (asprintf(&out, "%s%s%s", head, last ? " and " : "",
+                 last ? json_string_value(last) : "") < 0)
+        abort();
+    free(head);
+    json_decref(last);
+    return out;
+}
+
 /* A reminder or a nudge is a "your turn" mail that says why it came. */
 static void headline_and_opening(mail_vars *v, const char *reason,
                                  const json_t *p, const char *match)
@@ -118,6 +146,14 @@ static void headline_and_opening(mail_vars *v, const char *reason,
                  "%.80s nudged you: it is your turn in %s match %s (event %s).",
                  nudged_by ? nudged_by : "A player", game_title ? game_title : "",
                  match ? match : "", v->seq);
+    } else if (strcmp(reason, "match_found") == 0) {
+        char *others = found_partners(p);
+        snprintf(v->headline, sizeof v->headline, "Your quick match is ready");
+        snprintf(v->opening, sizeof v->opening,
+                 "Your seek found its players: the %s match %s has started, "
+                 "with %s.",
+                 game_title ? game_title : "", match ? match : "", others);
+        free(others);
     } else {
         snprintf(v->headline, sizeof v->headline, "Your turn");
         snprintf(v->opening, sizeof v->opening,

@@ -166,6 +166,15 @@ static json_t *seat_payload(const json_t *public, const store_match *match,
  * move, still being written (a sealed choice revealed in the meantime). */
 #define NOTIFY_OUTBOX_ANSWER_WAIT_SECONDS 3
 
+/* The names of the match's players in seat order (a new array). */
+static json_t *seat_names(const store_match *match)
+{
+    json_t *players = json_array();
+    for (int s = 0; s < match->seat_count; s++)
+        json_array_append_new(players, json_string(match->seat_name[s]));
+    return players;
+}
+
 /* One seat's rows (store_outbox_queue_seat): its webhooks, its email
  * when this service has SMTP, its event stream. */
 static bool queue_seat(PGconn *conn, long long match_id, long long seq,
@@ -339,9 +348,7 @@ bool notify_outbox_queue_aborted(PGconn *conn, const store_match *match,
         return true;
     char ref[32];
     store_match_ref(match->match_id, ref);
-    json_t *players = json_array();
-    for (int s = 0; s < match->seat_count; s++)
-        json_array_append_new(players, json_string(match->seat_name[s]));
+    json_t *players = seat_names(match);
     json_t *public = json_pack(
         "{s:s,s:s,s:I,s:s,s:s,s:o,s:[],s:s,s:s,s:s}", "type", "match.aborted",
         "match", ref, "seq", (json_int_t)match->head_seq, "game", match->game,
@@ -374,6 +381,30 @@ bool notify_outbox_queue_aborted(PGconn *conn, const store_match *match,
     if (ok && relay)
         ok = queue_relays(conn, match->match_id, match->head_seq,
                           "match_aborted", public, err);
+    json_decref(public);
+    return ok;
+}
+
+bool notify_outbox_queue_found(PGconn *conn, const store_match *match,
+                               const rules_engine *engine, apierr *err)
+{
+    char ref[32];
+    store_match_ref(match->match_id, ref);
+    json_t *players = seat_names(match);
+    json_t *public = json_pack(
+        "{s:s,s:s,s:I,s:s,s:s,s:o}", "type", "match.found", "match", ref, "seq",
+        (json_int_t)match->head_seq, "game", match->game, "game_title",
+        engine ? engine->title : match->game, "players", players);
+    if (public == NULL)
+        abort();
+    bool ok = true;
+    for (int s = 0; ok && s < match->seat_count; s++) {
+        json_object_set_new(public, "seat", json_integer(s));
+        char *text = json_dumps(public, JSON_COMPACT | JSON_SORT_KEYS);
+        ok = queue_seat(conn, match->match_id, match->head_seq,
+                        match->seat_player[s], "match_found", text, err);
+        free(text);
+    }
     json_decref(public);
     return ok;
 }

@@ -109,6 +109,15 @@ bool notify_outbox_queue_aborted(PGconn *conn, const store_match *match,
                                  const rules_state *state, const char *why,
                                  apierr *err);
 
+/* A quick match formed (play/seeks.h) and started: each seated player
+ * is told by their usual channels (reason "match_found", webhook and
+ * stream type "match.found", mail templates/match_found.*): the match,
+ * the game, everyone's names and their own seat, about the match's head
+ * event. Players seated by an invitation get no such row: they asked for
+ * that match by name. */
+bool notify_outbox_queue_found(PGconn *conn, const store_match *match,
+                               const rules_engine *engine, apierr *err);
+
 void notify_outbox_ref(long long match_id, long long outbox_id, char out[48]);
 /* False when text is not a notification id. */
 bool notify_outbox_parse_ref(const char *text, long long *match_id,

@@ -9,9 +9,11 @@
 #include "core/clock.h"
 #include "core/hex.h"
 #include "core/log.h"
+#include "notify/notify_outbox.h"
 #include "play/matches.h"
 #include "rules.h"
 #include "store/db.h"
+#include "store/matches.h"
 #include "store/ratings.h"
 #include "store/seeks.h"
 #include "store/store.h"
@@ -119,6 +121,20 @@ static long long form_match(const store_seek *seekers, int seats)
     return match_id;
 }
 
+/* Tells every seeker of match_id that it formed (notify_outbox.h), the
+ * one whose seek completed the table too: their mail, webhooks and stream
+ * carry it even when their answer does. A failure is logged, not
+ * returned: the match is made and each sees it in GET /v1/seeks. */
+static void tell_found(PGconn *conn, long long match_id)
+{
+    store_match match;
+    apierr err;
+    if (!store_load_match(conn, match_id, &match, &err) ||
+        !notify_outbox_queue_found(conn, &match, rules_find(match.game), &err))
+        log_warn("quick match m_%lld: the seekers could not be told: %s",
+                 match_id, err.message);
+}
+
 json_t *seeks_create(const caller *who, const json_t *body, apierr *err)
 {
     store_seek seek;
@@ -151,6 +167,8 @@ json_t *seeks_create(const caller *who, const json_t *body, apierr *err)
             ids[i] = table[i].seek_id;
         if (match_id != 0) {
             ok = store_seeks_matched(conn, ids, seek.seats, match_id, err);
+            if (ok)
+                tell_found(conn, match_id);
             log_info("quick match m_%lld formed from %d seeks of %s", match_id,
                      seek.seats, seek.game);
         }

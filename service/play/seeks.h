@@ -5,9 +5,10 @@
  * (the same game, seat count and turn deadline, other players, each
  * rating within a window around the newcomer's that widens the longer
  * that seek has waited), the service makes the match, rated and
- * invite-only, seats every seeker, oldest first, and starts it: the
- * seekers learn it from the seek's answer or GET /v1/seeks, and the one
- * who must act first by their usual notification. A seek waits until it
+ * invite-only, seats every seeker, oldest first, and starts it: every
+ * seeker is told by their usual channels (a "match_found" notification,
+ * notify_outbox.h), sees it in GET /v1/seeks, and the one who must act
+ * first gets their "your turn" as ever. A seek waits until it
  * expires (expires_hours, 72 by default) or is withdrawn (DELETE
  * /v1/seeks/{id}). Asking again for the same kind of match renews the
  * waiting seek rather than adding one, so nobody takes two seats. */

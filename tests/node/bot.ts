@@ -74,6 +74,8 @@ function whatToDo(body: Delivery): string {
       return `over: ranking ${JSON.stringify(body.data.result.ranking)}`;
     case 'match.aborted':
       return `aborted: ${body.data.reason}`;
+    case 'match.found':
+      return `a quick match: seat ${body.data.seat} with ${body.data.players.join(', ')}`;
   }
 }
 // The player stream's NDJSON lines add their id; the first waiting matches

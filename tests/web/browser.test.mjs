@@ -12,6 +12,9 @@
 // Run by scripts/test.sh (PBEM_BIN, DATABASE_URL set); prints one line per
 // check and a synthesis line "[browser] Tested: N | Passing: P | Failing: F".
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startServer } from './server.mjs';
 import { CSP, assert, axe, launch, profile, runner, screenshotDir } from './harness.mjs';
 
@@ -1181,6 +1184,36 @@ for (const [game, title, options, limit] of [
     console.log(`        (${moves} moves touched)`);
   });
 }
+
+// A player of the API alone (the pbem command line, its own key in a
+// directory of its own) makes an open match; a web-only player finds it on
+// "Open matches" and takes the seat with the button.
+await t.test('the lobby: a web-only player sees an open match an API player made, joins it with the button and lands on the match page', async () => {
+  const config = mkdtempSync(join(process.env.TMPDIR || tmpdir(), 'pbem-cli-'));
+  const cli = (...args) => execFileSync(process.env.PBEM_CLI, ['--url', server.origin, ...args],
+    { env: { ...process.env, XDG_CONFIG_HOME: config }, encoding: 'utf8' });
+  cli('keygen');
+  cli('register', 'Ivo');
+  const made = cli('new', 'antiquity_quest', '--seats', '2', '--open');
+  const id = made.match(/m_\d+/)?.[0];
+  assert(id, `pbem new said no match id: ${made}`);
+  for (const w of both) {
+    await w.page.goto(`${w.origin}/lobby`);
+    await w.page.waitForSelector(`#lobby-table tr[data-match="${id}"]`);
+    const row = await w.page.$eval(`#lobby-table tr[data-match="${id}"]`, (r) => r.textContent);
+    assert(row.includes('Antiquity Quest') && row.includes('1 of 2 taken') && row.includes('Ivo'),
+      `the lobby row of ${id}: ${row}`);
+    await expectNoAxe(w, `the lobby at ${w.page.viewport().width} px`);
+  }
+  await Promise.all([
+    bob.page.waitForFunction((m) => location.pathname === `/matches/${m}` &&
+      document.getElementById('main').dataset.status === 'active', {}, id),
+    bob.page.click(`#lobby-table button[data-join="${id}"]`),
+  ]);
+  const match = JSON.stringify(await api(`/v1/matches/${id}`));
+  assert(match.includes('"Bob"') && match.includes('"Ivo"'), `Ivo and Bob are not seated in ${id}: ${match}`);
+  rmSync(config, { recursive: true, force: true });
+});
 
 await t.test('the network log: only the server was asked, every page came with the CSP, nothing was refused', async () => {
   for (const w of [alice, bob, dana].filter(Boolean)) {

@@ -50,7 +50,7 @@ async function drawList(list, app, game) {
   const err = h('p', { class: 'error', role: 'alert', hidden: true });
   fill(list, wide(h('table', { id: 'lobby-table' },
     h('caption', { class: 'hint' }, 'Open matches, the newest first'),
-    h('thead', null, h('tr', null, ['Match', 'Game', 'Seats', 'Turns', 'Rated', 'Created by', ''].map((t) => h('th', { scope: 'col' }, t)))),
+    h('thead', null, h('tr', null, ['Match', 'Game', 'Seats', 'Turns', 'Rated', 'Created by', 'Join'].map((t) => h('th', { scope: 'col' }, t)))),
     h('tbody', null, rows.map((m) => h('tr', { 'data-match': m.id },
       h('td', null, h('a', { href: `/matches/${m.id}` }, m.id)),
       h('td', null, m.title),
