@@ -9,16 +9,29 @@
 #include "core/clock.h"
 #include "core/hex.h"
 #include "core/log.h"
+#include "core/names.h"
 #include "notify/notify_outbox.h"
 #include "play/matches.h"
 #include "rules.h"
 #include "store/db.h"
 #include "store/matches.h"
+#include "store/players.h"
 #include "store/ratings.h"
 #include "store/seeks.h"
 #include "store/store.h"
 
 #define SEEKS_LISTED 50
+
+/* Partners read at most for one table: more than it needs, so that a
+ * seeker who cannot sit with the others is passed over for the next. */
+#define SEEKS_CANDIDATES 32
+
+/* A round of pairing the seeks that wait (seeks_pair_waiting): at most
+ * this many kinds of seek, and this many seeks of each tried as the
+ * newcomer, so a crowd of seeks out of one another's reach costs a
+ * bounded round. */
+#define SEEKS_ROUND_KINDS 32
+#define SEEKS_ROUND_SEEKS 64
 
 /* A whole number member of body from min to max, fallback when absent;
  * -1 after filling err. */
@@ -80,13 +93,14 @@ static void seeker(const store_seek *seek, caller *who)
     uint8_t nonce[16];
     randombytes_buf(nonce, sizeof nonce);
     hex_encode(nonce, sizeof nonce, who->nonce);
-    crypto_generichash(who->request_digest, sizeof who->request_digest,
-                       nonce, sizeof nonce, NULL, 0);
+    crypto_generichash(who->request_digest, sizeof who->request_digest, nonce,
+                       sizeof nonce, NULL, 0);
 }
 
 /* Makes the match of seekers[0..seats) (the oldest first, who creates
  * it) and seats them all; its id, or 0 when a step failed (logged: the
- * seeks wait on). */
+ * seeks wait on). pick_table has checked every seeker can be seated, so
+ * only a failure of the database or of the process stops it half-way. */
 static long long form_match(const store_seek *seekers, int seats)
 {
     json_t *body = json_pack(
@@ -135,6 +149,90 @@ static void tell_found(PGconn *conn, long long match_id)
                  match_id, err.message);
 }
 
+/* player_id's name into name; false with err filled. */
+static bool name_of(PGconn *conn, long long player_id,
+                    char name[NAMES_MAX_BYTES], apierr *err)
+{
+    store_player player;
+    if (!store_player_load(conn, player_id, false, &player, err))
+        return false;
+    snprintf(name, NAMES_MAX_BYTES, "%s", player.name);
+    return true;
+}
+
+/* The table of seek: the oldest of candidates[0..count) who can sit with
+ * seek and with one another, as many as seek's seats need, then seek,
+ * into table. Everyone is checked before the match is made, as the join
+ * would check them (players_name_fits_match): no player twice, no two
+ * names that could be taken for one another. A candidate who cannot sit
+ * is passed over and their seek waits on. 1 when the table is full, 0
+ * when it is not, -1 with err filled. */
+static int pick_table(PGconn *conn, const store_seek *seek,
+                      const store_seek *candidates, int count,
+                      store_seek *table, apierr *err)
+{
+    char names[STORE_MAX_SEATS][NAMES_MAX_BYTES];
+    int need = seek->seats - 1, taken = 0;
+    if (!name_of(conn, seek->player_id, names[need], err))
+        return -1;
+    for (int i = 0; i < count && taken < need; i++) {
+        char name[NAMES_MAX_BYTES];
+        if (!name_of(conn, candidates[i].player_id, name, err))
+            return -1;
+        bool fits = candidates[i].player_id != seek->player_id &&
+                    !names_confusable(name, names[need]);
+        for (int t = 0; fits && t < taken; t++)
+            fits = candidates[i].player_id != table[t].player_id &&
+                   !names_confusable(name, names[t]);
+        if (!fits) {
+            log_info("quick match of %s: seek s_%lld passed over for s_%lld: "
+                     "its player's name could be taken for another's at the "
+                     "table",
+                     seek->game, candidates[i].seek_id, seek->seek_id);
+            continue;
+        }
+        table[taken] = candidates[i];
+        snprintf(names[taken], NAMES_MAX_BYTES, "%s", name);
+        taken++;
+    }
+    if (taken < need)
+        return 0;
+    table[need] = *seek;
+    return 1;
+}
+
+/* Pairs seek, waiting, with the seeks of its kind within reach (the
+ * caller holds the kind's lock): the match made, its seeks in
+ * table[0..seats), 0 when there is none yet (seek waits), -1 with err
+ * filled. */
+static long long pair(PGconn *conn, const store_seek *seek, long long now,
+                      store_seek table[STORE_MAX_SEATS], apierr *err)
+{
+    store_seek candidates[SEEKS_CANDIDATES];
+    int found = store_seeks_partners(conn, seek, now, SEEKS_WINDOW_BASE,
+                                     SEEKS_WINDOW_PER_HOUR, SEEKS_WINDOW_WIDEST,
+                                     candidates, SEEKS_CANDIDATES, err);
+    if (found < 0)
+        return -1;
+    int full = found < seek->seats - 1
+                   ? 0
+                   : pick_table(conn, seek, candidates, found, table, err);
+    if (full <= 0)
+        return full;
+    long long match_id = form_match(table, seek->seats);
+    if (match_id == 0)
+        return 0;
+    long long ids[STORE_MAX_SEATS];
+    for (int i = 0; i < seek->seats; i++)
+        ids[i] = table[i].seek_id;
+    if (!store_seeks_matched(conn, ids, seek->seats, match_id, err))
+        return -1;
+    tell_found(conn, match_id);
+    log_info("quick match m_%lld formed from %d seeks of %s", match_id,
+             seek->seats, seek->game);
+    return match_id;
+}
+
 json_t *seeks_create(const caller *who, const json_t *body, apierr *err)
 {
     store_seek seek;
@@ -150,29 +248,11 @@ json_t *seeks_create(const caller *who, const json_t *body, apierr *err)
     if (!store_seeks_lock(conn, &seek, err))
         return NULL;
     long long now = clock_now();
+    long long match_id = -1;
     store_seek table[STORE_MAX_SEATS];
-    long long match_id = 0;
-    int found = -1;
-    bool ok = store_seeks_insert(conn, &seek, now, err);
-    if (ok)
-        found = store_seeks_partners(conn, &seek, now, SEEKS_WINDOW_BASE,
-                                     SEEKS_WINDOW_PER_HOUR, SEEKS_WINDOW_WIDEST,
-                                     table, seek.seats - 1, err);
-    ok = ok && found >= 0;
-    if (ok && found == seek.seats - 1) {
-        table[found] = seek;
-        match_id = form_match(table, seek.seats);
-        long long ids[STORE_MAX_SEATS];
-        for (int i = 0; i < seek.seats; i++)
-            ids[i] = table[i].seek_id;
-        if (match_id != 0) {
-            ok = store_seeks_matched(conn, ids, seek.seats, match_id, err);
-            if (ok)
-                tell_found(conn, match_id);
-            log_info("quick match m_%lld formed from %d seeks of %s", match_id,
-                     seek.seats, seek.game);
-        }
-    }
+    if (store_seeks_insert(conn, &seek, now, err))
+        match_id = pair(conn, &seek, now, table, err);
+    bool ok = match_id >= 0;
     apierr ignored;
     store_seeks_unlock(conn, &seek, &ignored);
     if (!ok)
@@ -196,6 +276,65 @@ json_t *seeks_create(const caller *who, const json_t *body, apierr *err)
                   match_id ? json_string(match) : json_null());
     json_decref(listed);
     return answer;
+}
+
+/* One round over the seeks of kind waiting at now: each, the newest
+ * first, is paired as if it had just come, so the window its partners'
+ * waits have opened since is used. */
+static void pair_kind(PGconn *conn, const store_seek *kind, long long now)
+{
+    apierr err;
+    if (!store_seeks_lock(conn, kind, &err)) {
+        log_warn("quick match of %s: no lock to pair: %s", kind->game,
+                 err.message);
+        return;
+    }
+    store_seek waiting[SEEKS_ROUND_SEEKS], table[STORE_MAX_SEATS];
+    bool seated[SEEKS_ROUND_SEEKS] = {false};
+    int count =
+        store_seeks_of_kind(conn, kind, now, waiting, SEEKS_ROUND_SEEKS, &err);
+    for (int i = 0; i < count; i++) {
+        if (seated[i])
+            continue;
+        long long match_id = pair(conn, &waiting[i], now, table, &err);
+        if (match_id < 0) {
+            count = -1;
+            break;
+        }
+        /* The seeks now seated are newcomers no more. */
+        for (int t = 0; match_id > 0 && t < kind->seats; t++)
+            for (int j = i; j < count; j++)
+                seated[j] = seated[j] || waiting[j].seek_id == table[t].seek_id;
+    }
+    if (count < 0)
+        log_warn("quick match of %s: the waiting seeks could not be paired: "
+                 "%s",
+                 kind->game, err.message);
+    store_seeks_unlock(conn, kind, &err);
+}
+
+void seeks_pair_waiting(void)
+{
+    /* Match time of the next round: one period after the first call, so
+     * a process starting does not begin with it. */
+    static long long next_round;
+    long long now = clock_now();
+    if (next_round == 0)
+        next_round = now + SEEKS_PAIR_EVERY_SECONDS;
+    if (now < next_round)
+        return;
+    next_round = now + SEEKS_PAIR_EVERY_SECONDS;
+    apierr err;
+    PGconn *conn = db_conn(&err);
+    store_seek kinds[SEEKS_ROUND_KINDS];
+    int count = conn == NULL ? -1
+                             : store_seeks_ready_kinds(conn, now, kinds,
+                                                       SEEKS_ROUND_KINDS, &err);
+    if (count < 0)
+        log_warn("quick match: the waiting seeks could not be read: %s",
+                 err.message);
+    for (int k = 0; k < count; k++)
+        pair_kind(conn, &kinds[k], now);
 }
 
 json_t *seeks_withdraw(const caller *who, const char *seek_ref, apierr *err)

@@ -11,7 +11,9 @@
  * first gets their "your turn" as ever. A seek waits until it
  * expires (expires_hours, 72 by default) or is withdrawn (DELETE
  * /v1/seeks/{id}). Asking again for the same kind of match renews the
- * waiting seek rather than adding one, so nobody takes two seats. */
+ * waiting seek rather than adding one, so nobody takes two seats.
+ * Seeks out of one another's reach when the later came are paired once
+ * their windows have widened enough (seeks_pair_waiting). */
 #ifndef SERVICE_PLAY_SEEKS_H
 #define SERVICE_PLAY_SEEKS_H
 
@@ -25,6 +27,9 @@
 #define SEEKS_WINDOW_BASE 150.0
 #define SEEKS_WINDOW_PER_HOUR 50.0
 #define SEEKS_WINDOW_WIDEST 1000.0
+
+/* How often, in match time, the seeks that wait are paired again. */
+#define SEEKS_PAIR_EVERY_SECONDS 60
 
 /* POST /v1/seeks {"game", "seats", "turn_hours", "expires_hours"}: the
  * seek, and the match it formed if it did: {"seek": {…as listed},
@@ -42,5 +47,14 @@ json_t *seeks_mine(const caller *who, apierr *err);
 /* The seeks waiting now for a game (NULL: every game), naming no player:
  * {"seeks": [{"game", "seats", "turn_hours", "waiting_since"}]}. */
 json_t *seeks_waiting(const char *game, apierr *err);
+
+/* Pairs the seeks that wait, as if each had just come: a window widens
+ * as its seek waits, so seeks out of one another's reach may be within
+ * it an hour on, with no new seek to pair them. The deadline worker
+ * calls it every round; it works at most once every
+ * SEEKS_PAIR_EVERY_SECONDS of match time, the first a period after the
+ * first call, and only on its first caller's thread. A failure is
+ * logged, and the next round tries again. */
+void seeks_pair_waiting(void);
 
 #endif

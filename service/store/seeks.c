@@ -80,6 +80,28 @@ bool store_seeks_insert(PGconn *conn, store_seek *seek, long long now,
     return true;
 }
 
+/* The columns a store_seek is read from, in read_seeks' order. */
+#define SEEK_COLUMNS                                                           \
+    "seek_id, player_id, rating, extract(epoch FROM created_at)::bigint,"      \
+    " extract(epoch FROM expires_at)::bigint"
+
+/* r's rows (SEEK_COLUMNS) into out, each of kind's game, seats and
+ * turn_hours; how many. Clears r. */
+static int read_seeks(PGresult *r, const store_seek *kind, store_seek *out)
+{
+    int n = PQntuples(r);
+    for (int i = 0; i < n; i++) {
+        out[i] = *kind;
+        out[i].seek_id = atoll(PQgetvalue(r, i, 0));
+        out[i].player_id = atoll(PQgetvalue(r, i, 1));
+        out[i].rating = atof(PQgetvalue(r, i, 2));
+        out[i].created_at = atoll(PQgetvalue(r, i, 3));
+        out[i].expires_at = atoll(PQgetvalue(r, i, 4));
+    }
+    PQclear(r);
+    return n;
+}
+
 int store_seeks_partners(PGconn *conn, const store_seek *seek, long long now,
                          double base, double per_hour, double widest,
                          store_seek *out, int max, apierr *err)
@@ -102,9 +124,7 @@ int store_seeks_partners(PGconn *conn, const store_seek *seek, long long now,
     db_params_int(&p, max);
     PGresult *r = db_query(
         conn,
-        "SELECT seek_id, player_id, rating,"
-        " extract(epoch FROM created_at)::bigint,"
-        " extract(epoch FROM expires_at)::bigint FROM seeks"
+        "SELECT " SEEK_COLUMNS " FROM seeks"
         " WHERE game = $1 AND seats = $2::int AND turn_hours = $3::int"
         " AND status = 'waiting' AND player_id <> $4"
         " AND expires_at > to_timestamp($5::bigint)"
@@ -113,19 +133,53 @@ int store_seeks_partners(PGconn *conn, const store_seek *seek, long long now,
         "   - extract(epoch FROM created_at)) / 3600.0)"
         " ORDER BY created_at, seek_id LIMIT $10",
         p.count, p.values, PGRES_TUPLES_OK, err);
+    return r == NULL ? -1 : read_seeks(r, seek, out);
+}
+
+int store_seeks_ready_kinds(PGconn *conn, long long now, store_seek *out,
+                            int max, apierr *err)
+{
+    db_params p = {0};
+    db_params_int(&p, now);
+    db_params_int(&p, max);
+    PGresult *r = db_query(
+        conn,
+        "SELECT game, seats, turn_hours FROM seeks"
+        " WHERE status = 'waiting' AND expires_at > to_timestamp($1::bigint)"
+        " GROUP BY game, seats, turn_hours"
+        " HAVING count(DISTINCT player_id) >= seats"
+        " ORDER BY min(created_at) LIMIT $2",
+        p.count, p.values, PGRES_TUPLES_OK, err);
     if (r == NULL)
         return -1;
     int n = PQntuples(r);
     for (int i = 0; i < n; i++) {
-        out[i] = *seek;
-        out[i].seek_id = atoll(PQgetvalue(r, i, 0));
-        out[i].player_id = atoll(PQgetvalue(r, i, 1));
-        out[i].rating = atof(PQgetvalue(r, i, 2));
-        out[i].created_at = atoll(PQgetvalue(r, i, 3));
-        out[i].expires_at = atoll(PQgetvalue(r, i, 4));
+        memset(&out[i], 0, sizeof out[i]);
+        snprintf(out[i].game, sizeof out[i].game, "%s", PQgetvalue(r, i, 0));
+        out[i].seats = atoi(PQgetvalue(r, i, 1));
+        out[i].turn_hours = atoi(PQgetvalue(r, i, 2));
     }
     PQclear(r);
     return n;
+}
+
+int store_seeks_of_kind(PGconn *conn, const store_seek *kind, long long now,
+                        store_seek *out, int max, apierr *err)
+{
+    db_params p = {0};
+    db_params_text(&p, kind->game);
+    db_params_int(&p, kind->seats);
+    db_params_int(&p, kind->turn_hours);
+    db_params_int(&p, now);
+    db_params_int(&p, max);
+    PGresult *r = db_query(
+        conn,
+        "SELECT " SEEK_COLUMNS " FROM seeks"
+        " WHERE game = $1 AND seats = $2::int AND turn_hours = $3::int"
+        " AND status = 'waiting' AND expires_at > to_timestamp($4::bigint)"
+        " ORDER BY created_at DESC, seek_id DESC LIMIT $5",
+        p.count, p.values, PGRES_TUPLES_OK, err);
+    return r == NULL ? -1 : read_seeks(r, kind, out);
 }
 
 bool store_seeks_matched(PGconn *conn, const long long *ids, int count,

@@ -43,6 +43,17 @@ int store_seeks_partners(PGconn *conn, const store_seek *seek, long long now,
                          double base, double per_hour, double widest,
                          store_seek *out, int max, apierr *err);
 
+/* The kinds of seek (game, seats and turn_hours filled in out) with as
+ * many players waiting at now as they have seats, at most max: those a
+ * widened window may pair now. How many, or -1 with err filled. */
+int store_seeks_ready_kinds(PGconn *conn, long long now, store_seek *out,
+                            int max, apierr *err);
+
+/* Up to max seeks of kind waiting at now, the newest first. How many into
+ * out, or -1 with err filled. */
+int store_seeks_of_kind(PGconn *conn, const store_seek *kind, long long now,
+                        store_seek *out, int max, apierr *err);
+
 /* Marks the seeks ids[0..count) matched into match_id. */
 bool store_seeks_matched(PGconn *conn, const long long *ids, int count,
                          long long match_id, apierr *err);

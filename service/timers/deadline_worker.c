@@ -16,6 +16,7 @@
 #include "core/log.h"
 #include "core/metrics.h"
 #include "core/worker.h"
+#include "play/seeks.h"
 #include "store/request_nonces.h"
 #include "store/store.h"
 #include "timers/timeouts.h"
@@ -157,6 +158,7 @@ static void one_round(worker *self, void *context, worker_pause *pause)
     int reminders = 0, actions = 0;
     if (conn != NULL) {
         prune_nonces(w, self, conn);
+        seeks_pair_waiting();
         reminders = remind_batch(w, conn);
         long long busy[BUSY_MAX];
         int busy_count = 0;

@@ -2,6 +2,7 @@
 #include "lobby_scene.h"
 
 #include <criterion/criterion.h>
+#include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,25 @@ void lobby_register(const e2e_server *s, const char *name, e2e_player *p)
     cr_assert(client_register(s->http, name, NULL, &p->key, p->id, error),
               "register %s: %s", name, error);
     snprintf(p->name, sizeof p->name, "%s", name);
+}
+
+void lobby_set_rating(const e2e_player *p, const char *game, double rating)
+{
+    PGconn *conn = PQconnectdb(getenv("DATABASE_URL"));
+    cr_assert_eq(PQstatus(conn), CONNECTION_OK, "%s", PQerrorMessage(conn));
+    char value[32];
+    snprintf(value, sizeof value, "%.17g", rating);
+    const char *params[] = {game, p->id + 2, value};
+    PGresult *r = PQexecParams(
+        conn,
+        "INSERT INTO ratings (game, player_id, rating, deviation, volatility,"
+        " matches, wins) VALUES ($1, $2::bigint, $3::float8, 60, 0.06, 30, 15)"
+        " ON CONFLICT (game, player_id) DO UPDATE SET rating = $3::float8",
+        3, NULL, params, NULL, NULL, 0);
+    cr_assert_eq(PQresultStatus(r), PGRES_COMMAND_OK, "%s",
+                 PQerrorMessage(conn));
+    PQclear(r);
+    PQfinish(conn);
 }
 
 void lobby_create(const e2e_server *s, const e2e_player *p, const char *body,
