@@ -131,6 +131,21 @@ static char *arguments(const char *verb, const json_t *options)
         option_text(options, "options", extra, sizeof extra);
         made = asprintf(&args, "%s%s%s %s", text, seats[0] ? " seats=" : "",
                         seats, extra);
+    } else if (strcmp(verb, "seek") == 0) {
+        option_text(options, "game", text, sizeof text);
+        option_text(options, "seats", seats, sizeof seats);
+        option_text(options, "turn", match, sizeof match);
+        option_text(options, "expires", extra, sizeof extra);
+        made =
+            asprintf(&args, "%s%s%s%s%s%s%s", text, seats[0] ? " seats=" : "",
+                     seats, match[0] ? " turn=" : "", match,
+                     extra[0] ? " expires=" : "", extra);
+    } else if (strcmp(verb, "list") == 0) {
+        option_text(options, "game", text, sizeof text);
+        made = asprintf(&args, "%s", text);
+    } else if (strcmp(verb, "unseek") == 0) {
+        option_text(options, "seek", text, sizeof text);
+        made = asprintf(&args, "%s", text);
     } else if (strcmp(verb, "rules") == 0) {
         option_text(options, "game", text, sizeof text);
         made = asprintf(&args, "%s", text);

@@ -14,6 +14,7 @@
 #include "core/log.h"
 #include "ledger/public_event.h"
 #include "mailin/mail_commands.h"
+#include "mailin/mail_lobby.h"
 #include "mailin/mail_show.h"
 #include "play/chat_links.h"
 #include "play/matches.h"
@@ -33,6 +34,10 @@ static const char help_text[] =
     "/pbem matches        your matches, with whose turn it is\n"
     "/pbem join m_12      take a free seat in an open match\n"
     "/pbem new GAME seats=N [option=value ...]   start a match\n"
+    "/pbem list [GAME]    open matches to join, and quick matches waiting\n"
+    "/pbem seek GAME seats=N [turn=1d]   wait for a quick match with "
+    "strangers of your strength\n"
+    "/pbem unseek [s_12]  stop waiting (every seek, when none is named)\n"
     "/pbem games, /pbem rules [GAME], /pbem help\n"
     "Leave out the match when you play one, or are to move in one.\n"
     "Only you see these answers.";
@@ -478,6 +483,133 @@ static bool run_new(const chat_user *user, const char *args, chat_reply *reply)
     return true;
 }
 
+/* The lobby's line "verb args" run as the mail door runs it (the
+ * parsing and the use case); its answer, or NULL with err. who NULL: no
+ * link needed (the list is public). At most 12 words. */
+static json_t *lobby_line(const caller *who, const char *verb, const char *args,
+                          apierr *err)
+{
+    char *copy = strdup(args ? args : "");
+    char *words[12] = {(char *)verb};
+    int count = 1;
+    char *save = NULL;
+    for (char *w = strtok_r(copy, " \t", &save); w != NULL && count < 12;
+         w = strtok_r(NULL, " \t", &save))
+        words[count++] = w;
+    caller nobody = {.player_id = 0};
+    json_t *answer = mail_lobby_call(who ? who : &nobody, words, count, err);
+    free(copy);
+    return answer;
+}
+
+static bool run_list(const chat_user *user, const char *args, chat_reply *reply)
+{
+    (void)user;
+    apierr err;
+    json_t *answer = lobby_line(NULL, "list", args, &err);
+    if (answer == NULL)
+        return refused(reply, &err);
+    answer_text t;
+    open_text(&t);
+    size_t i;
+    const json_t *row;
+    const json_t *seeks = json_object_get(answer, "seeks");
+    if (json_array_size(seeks) > 0)
+        fputs("Waiting for a quick match (the same /pbem seek meets them):\n",
+              t.out);
+    json_array_foreach(seeks, i, row)
+    {
+        fprintf(
+            t.out, "  /pbem seek %s seats=%lld turn=%lldh   (since %s)\n",
+            json_string_value(json_object_get(row, "game")),
+            (long long)json_integer_value(json_object_get(row, "seats")),
+            (long long)json_integer_value(json_object_get(row, "turn_hours")),
+            json_string_value(json_object_get(row, "waiting_since")));
+    }
+    const json_t *matches = json_object_get(answer, "matches");
+    if (json_array_size(matches) == 0)
+        fputs("No open match is waiting for players. /pbem seek GAME "
+              "seats=N waits for one with strangers of your strength.\n",
+              t.out);
+    else
+        fputs("Open matches waiting for players, the newest first:\n", t.out);
+    json_array_foreach(matches, i, row)
+    {
+        mail_lobby_tell_open_match(row, t.out);
+    }
+    if (json_array_size(matches) > 0)
+        fputs("/pbem join m_1234 takes a seat in one.\n", t.out);
+    close_text(&t, reply);
+    json_decref(answer);
+    return true;
+}
+
+static bool run_seek(const chat_user *user, const char *args, chat_reply *reply)
+{
+    apierr err;
+    caller who;
+    long long match_id;
+    if (!linked(user, STORE_GRANT_JOIN, NULL, false, &who, &match_id, &err))
+        return refused(reply, &err);
+    json_t *answer = lobby_line(&who, "seek", args, &err);
+    if (answer == NULL)
+        return refused(reply, &err);
+    const json_t *seek = json_object_get(answer, "seek");
+    const char *id = json_string_value(json_object_get(seek, "id")) ?: "?";
+    const char *match = json_string_value(json_object_get(answer, "match"));
+    int made;
+    if (match != NULL) {
+        made = asprintf(&reply->text,
+                        "Your seek %s found its players: match %s has "
+                        "started. /pbem view %s shows it.",
+                        id, match, match);
+        put_match(reply, store_parse_match_ref(match));
+    } else {
+        made = asprintf(
+            &reply->text,
+            "You wait for a quick match (seek %s) until %s: %lld players, "
+            "%lld h turns. Once it is made you are told as you are told of "
+            "your turns, and /pbem matches shows it; /pbem unseek %s stops "
+            "waiting.",
+            id, json_string_value(json_object_get(seek, "expires_at")) ?: "?",
+            (long long)json_integer_value(json_object_get(seek, "seats")),
+            (long long)json_integer_value(json_object_get(seek, "turn_hours")),
+            id);
+    }
+    if (made < 0)
+        abort();
+    json_decref(answer);
+    return true;
+}
+
+static bool run_unseek(const chat_user *user, const char *args,
+                       chat_reply *reply)
+{
+    apierr err;
+    caller who;
+    long long match_id;
+    if (!linked(user, STORE_GRANT_JOIN, NULL, false, &who, &match_id, &err))
+        return refused(reply, &err);
+    json_t *answer = lobby_line(&who, "unseek", args, &err);
+    if (answer == NULL)
+        return refused(reply, &err);
+    const json_t *gone = json_object_get(answer, "withdrawn");
+    const char *one = json_string_value(json_object_get(answer, "seek"));
+    int made;
+    if (one != NULL)
+        made =
+            asprintf(&reply->text, "Withdrawn: seek %s no longer waits.", one);
+    else if (json_array_size(gone) == 0)
+        made = asprintf(&reply->text, "You had no seek waiting.");
+    else
+        made = asprintf(&reply->text,
+                        "Withdrawn: you no longer wait for a quick match.");
+    if (made < 0)
+        abort();
+    json_decref(answer);
+    return true;
+}
+
 static bool run_games(const chat_user *user, const char *args,
                       chat_reply *reply)
 {
@@ -527,10 +659,11 @@ typedef struct verb {
 } verb;
 
 static const verb verbs[] = {
-    {"link", run_link}, {"view", run_view},       {"move", run_move},
-    {"log", run_log},   {"matches", run_matches}, {"join", run_join},
-    {"new", run_new},   {"games", run_games},     {"rules", run_rules},
-    {"help", run_help},
+    {"link", run_link},     {"view", run_view},       {"move", run_move},
+    {"log", run_log},       {"matches", run_matches}, {"join", run_join},
+    {"new", run_new},       {"games", run_games},     {"rules", run_rules},
+    {"help", run_help},     {"list", run_list},       {"seek", run_seek},
+    {"unseek", run_unseek},
 };
 
 bool chat_door_run(const chat_user *user, const char *verb_name,

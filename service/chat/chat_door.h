@@ -10,14 +10,20 @@
  *   matches              the player's matches, whose turn it is
  *   join MATCH           take a free seat in an open match
  *   new GAME [seats=N] [option=value …]
+ *   list [GAME]          the open matches and the quick-match seeks waiting
+ *   seek GAME seats=N [turn=1d] [expires=3d]
+ *                        wait for a quick match (play/seeks.h)
+ *   unseek [s_12]        withdraw that seek, or every one still waiting
  *   games, rules [GAME], help
  *
  * MATCH ("m_12") may be left out when the player plays one active match,
- * or is to move in exactly one. Moves, views and the log are the mail
- * door's commands (mailin/mail_commands.h), run with the chat user's
- * link as the context, so a chat can do nothing a mail could not; each
- * move's event records in its request "via" the platform, the chat user
- * (a pseudonym: the log is public), the link (grant) and the
+ * or is to move in exactly one. The lobby's verbs are the mail door's
+ * (mailin/mail_lobby.h), told in the chat's words; the match a seek
+ * finds is told to the player by their usual channels, as any seek's. Moves,
+ * views and the log are the mail door's commands (mailin/mail_commands.h), run
+ * with the chat user's link as the context, so a chat can do nothing a mail
+ * could not; each move's event records in its request "via" the platform, the
+ * chat user (a pseudonym: the log is public), the link (grant) and the
  * interaction. Every answer is private to the one who asked (an
  * ephemeral message): a view shows a hand. */
 #ifndef SERVICE_CHAT_CHAT_DOOR_H

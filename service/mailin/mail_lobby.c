@@ -187,10 +187,7 @@ json_t *mail_lobby_call(const caller *who, char *const *words, int count,
     return call_list(words, count, err);
 }
 
-/* One open match on a line: "m_12  Antiquity Quest, 1 of 3 seats
- * taken, 24 h turns, rated; by Alice (rating 1523, 95% of turns in
- * time)". */
-static void tell_open_match(const json_t *row, FILE *out)
+void mail_lobby_tell_open_match(const json_t *row, FILE *out)
 {
     const json_t *creator = json_object_get(row, "creator");
     const json_t *deadline = json_object_get(row, "deadline");
@@ -312,7 +309,7 @@ long long mail_lobby_tell(char *const *words, int count, const json_t *answer,
     const json_t *row;
     json_array_foreach(matches, i, row)
     {
-        tell_open_match(row, out);
+        mail_lobby_tell_open_match(row, out);
     }
     fputs("Answer with \"join\" and a match's id (join m_1234) to take a "
           "seat.\n",

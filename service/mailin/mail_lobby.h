@@ -34,6 +34,11 @@ bool mail_lobby_changes(char *const *words, int count);
 json_t *mail_lobby_call(const caller *who, char *const *words, int count,
                         apierr *err);
 
+/* One open match of a list's answer on a line of out: "m_12  Antiquity
+ * Quest, 1 of 3 seats taken, 24 h turns, rated; by Alice (rating 1523,
+ * 95% of turns in time)". The chat door lists them so too. */
+void mail_lobby_tell_open_match(const json_t *row, FILE *out);
+
 /* Writes the answer of mail_lobby_call to out as a person reads it; the
  * match the line was about (a join), or 0. */
 long long mail_lobby_tell(char *const *words, int count, const json_t *answer,

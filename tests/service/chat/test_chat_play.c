@@ -7,9 +7,10 @@
  * play a whole match from the chats, every answer to them private; the
  * events say which chat each move came from, without the chat user's id;
  * and the match's export verifies. A turn notice's "Make a move" offers
- * the clicker their own moves and plays only their own seat's choice; and
+ * the clicker their own moves and plays only their own seat's choice;
  * a Discord user, a Slack user and a mail player finish one match
- * together. */
+ * together; and strangers in Discord and Slack find each other through
+ * the lobby's list and quick match. */
 #include <criterion/criterion.h>
 #include <sodium.h>
 #include <stdio.h>
@@ -1206,4 +1207,121 @@ Test(chat_play, two_chat_users_and_a_mail_player_play_one_match, .timeout = 120)
     mail_table_free(&m);
     mail_scene_stop(&scene);
     receiver_stop(&slack);
+}
+
+/* The first line of r whose body holds needle, waiting 20 s at most for
+ * it; NULL when none came. Borrowed. */
+static const json_t *delivered(const receiver *r, const char *needle)
+{
+    double until = receiver_now() + 20;
+    for (size_t i = 0;; i++) {
+        const json_t *line = receiver_await(r, i, until);
+        if (line == NULL)
+            return NULL;
+        const char *body = json_string_value(json_object_get(line, "body"));
+        if (body != NULL && strstr(body, needle) != NULL)
+            return line;
+    }
+}
+
+/* Quick match from the chats: a Discord user and a Slack user, strangers,
+ * list what waits, seek, and meet; the one who waited hears of it by her
+ * player's usual channel (here her webhook), as any seeker does. */
+Test(chat_play, strangers_find_each_other_from_discord_and_slack, .timeout = 60)
+{
+    chat_env();
+    receiver hook;
+    e2e_server s = {0};
+    e2e_player ann, ben;
+    notify_scene(&hook, NULL, &s, &ann, &ben);
+    char url[96];
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/hook", hook.port);
+    receiver_add_secret(&hook, register_webhook(&s, &ann, NULL, url));
+    discord_user ada = {fresh_user(""), "Ada"};
+    const char *bob = fresh_user("U");
+    discord_link(&s, &ada, &ann);
+    char *code = link_code(&s, &ben);
+    char line[96];
+    snprintf(line, sizeof line, "link %s", code);
+    free(slack_say(&s, bob, line));
+    free(code);
+
+    /* Nothing waits yet; the list says how to wait for a match. */
+    char *text = discord_say(&s, &ada, "list", json_array());
+    expect_has(text, "No open match is waiting");
+    expect_has(text, "/pbem seek GAME");
+    free(text);
+    text = discord_say(&s, &ada, "seek",
+                       json_pack("[o,{s:s,s:i,s:i},o]",
+                                 option("game", "antiquity_quest", false),
+                                 "name", "seats", "type", 4, "value", 2,
+                                 option("turn", "1d", false)));
+    expect_has(text, "You wait for a quick match (seek s_");
+    expect_has(text, "2 players, 24 h turns");
+    free(text);
+    /* Bob sees a seek waiting, naming nobody, and answers it. */
+    text = slack_say(&s, bob, "list antiquity_quest");
+    expect_has(text, "/pbem seek antiquity_quest seats=2 turn=24h");
+    cr_expect(strstr(text, ben.name) == NULL && strstr(text, "Ann") == NULL,
+              "a seeker named: %s", text);
+    free(text);
+    text = slack_say(&s, bob, "seek antiquity_quest seats=2 turn=24h");
+    expect_has(text, "found its players: match m_");
+    const char *at = strstr(text, "match m_");
+    cr_assert_not_null(at, "%s", text);
+    char match[32];
+    snprintf(match, sizeof match, "%.*s", (int)strspn(at + 6, "m_0123456789"),
+             at + 6);
+    free(text);
+    /* Ada waited: her player's webhook tells her, and her matches list
+     * it. */
+    const json_t *found = delivered(&hook, "\"match.found\"");
+    cr_assert_not_null(found, "no match.found for Ann's webhook");
+    cr_expect(strstr(json_string_value(json_object_get(found, "body")),
+                     match) != NULL,
+              "%s", json_string_value(json_object_get(found, "body")));
+    text = discord_say(&s, &ada, "matches", json_array());
+    expect_has(text, match);
+    free(text);
+
+    /* A seek withdrawn: by its id, or every one; nobody else's. */
+    text = slack_say(&s, bob, "seek antiquity_quest seats=3");
+    expect_has(text, "You wait for a quick match");
+    const char *id = strstr(text, "s_");
+    cr_assert_not_null(id);
+    char seek_ref[32];
+    snprintf(seek_ref, sizeof seek_ref, "%.*s", (int)strspn(id, "s_0123456789"),
+             id);
+    free(text);
+    text = discord_say(&s, &ada, "unseek",
+                       json_pack("[o]", option("seek", seek_ref, false)));
+    expect_has(text, "Refused: you have no seek");
+    free(text);
+    text = slack_say(&s, bob, "unseek");
+    expect_has(text, "Withdrawn: you no longer wait");
+    free(text);
+    text = slack_say(&s, bob, "unseek");
+    expect_has(text, "You had no seek waiting");
+    free(text);
+    text = slack_say(&s, bob, "seek chess seats=2");
+    expect_has(text, "Refused: write \"seek GAME seats=N turn=1d\"");
+    free(text);
+
+    /* An open match Ben made on the page is listed to join. */
+    e2e_response r = e2e_call(
+        &s, "POST", "/v1/matches",
+        "{\"game\":\"artifact_stack\",\"seats\":2,\"open\":true}", &ben);
+    cr_assert_eq(r.status, 201, "%s", r.body);
+    const char *open_ref = json_string_value(
+        json_object_get(json_object_get(r.json, "match"), "id"));
+    text =
+        discord_say(&s, &ada, "list",
+                    json_pack("[o]", option("game", "artifact_stack", false)));
+    expect_has(text, open_ref);
+    expect_has(text, "1 of 2 seats taken");
+    expect_has(text, "/pbem join m_1234 takes a seat");
+    free(text);
+    e2e_response_free(&r);
+    stop_server(&s);
+    receiver_stop(&hook);
 }
