@@ -693,6 +693,19 @@ static void discord_link(const e2e_server *s, const discord_user *u,
     free(code);
 }
 
+/* Links Slack user's account to player with a fresh code. */
+static void slack_link(const e2e_server *s, const char *user,
+                       const e2e_player *player)
+{
+    char *code = link_code(s, player);
+    char line[64];
+    snprintf(line, sizeof line, "link %s", code);
+    char *text = slack_say(s, user, line);
+    expect_has(text, "Linked");
+    free(text);
+    free(code);
+}
+
 Test(chat_play, a_match_is_started_and_joined_from_the_chats, .timeout = 60)
 {
     chat_env();
@@ -704,11 +717,8 @@ Test(chat_play, a_match_is_started_and_joined_from_the_chats, .timeout = 60)
     discord_user ada = {fresh_user(""), "Ada"};
     const char *bob = fresh_user("U");
     discord_link(&s, &ada, &ann);
-    char *code = link_code(&s, &ben);
+    slack_link(&s, bob, &ben);
     char line[96];
-    snprintf(line, sizeof line, "link %s", code);
-    free(slack_say(&s, bob, line));
-    free(code);
     char *text = discord_say(&s, &ada, "new",
                              json_pack("[o,{s:s,s:i,s:i}]",
                                        option("game", "antiquity_quest", false),
@@ -1240,11 +1250,7 @@ Test(chat_play, strangers_find_each_other_from_discord_and_slack, .timeout = 60)
     discord_user ada = {fresh_user(""), "Ada"};
     const char *bob = fresh_user("U");
     discord_link(&s, &ada, &ann);
-    char *code = link_code(&s, &ben);
-    char line[96];
-    snprintf(line, sizeof line, "link %s", code);
-    free(slack_say(&s, bob, line));
-    free(code);
+    slack_link(&s, bob, &ben);
 
     /* Nothing waits yet; the list says how to wait for a match. */
     char *text = discord_say(&s, &ada, "list", json_array());
