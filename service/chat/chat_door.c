@@ -33,7 +33,8 @@ static const char help_text[] =
     "/pbem log [m_12] [N] what happened since your last turn\n"
     "/pbem matches        your matches, with whose turn it is\n"
     "/pbem join m_12      take a free seat in an open match\n"
-    "/pbem new GAME seats=N [option=value ...]   start a match\n"
+    "/pbem new GAME seats=N [open=yes] [option=value ...]   start a match "
+    "(open: anyone may join it from the list)\n"
     "/pbem list [GAME]    open matches to join, and quick matches waiting\n"
     "/pbem seek GAME seats=N [turn=1d]   wait for a quick match with "
     "strangers of your strength\n"
@@ -422,15 +423,18 @@ static bool run_join(const chat_user *user, const char *args, chat_reply *reply)
     return true;
 }
 
-/* "3" a number, "true"/"false" a flag, anything else a word. */
+/* "3" a number, "true"/"yes" and "false"/"no" a flag (as a mail writes
+ * open=yes), anything else a word. */
 static json_t *option_json(const char *text)
 {
     char *end;
     long long n = strtoll(text, &end, 10);
     if (*text != '\0' && *end == '\0')
         return json_integer(n);
-    if (strcasecmp(text, "true") == 0 || strcasecmp(text, "false") == 0)
-        return json_boolean(strcasecmp(text, "true") == 0);
+    if (strcasecmp(text, "true") == 0 || strcasecmp(text, "yes") == 0)
+        return json_true();
+    if (strcasecmp(text, "false") == 0 || strcasecmp(text, "no") == 0)
+        return json_false();
     return json_string(text);
 }
 
@@ -461,9 +465,11 @@ static bool run_new(const chat_user *user, const char *args, chat_reply *reply)
             return refused(reply, &err);
         }
         *eq = '\0';
-        json_object_set_new(strcmp(word, "seats") == 0
-                                ? body
-                                : json_object_get(body, "options"),
+        /* The match's own settings, as a mail's "new" has them; the
+         * rest are the game's options. */
+        bool setting = strcmp(word, "seats") == 0 ||
+                       strcmp(word, "open") == 0 || strcmp(word, "rated") == 0;
+        json_object_set_new(setting ? body : json_object_get(body, "options"),
                             word, option_json(eq + 1));
     }
     request_of(user, args, &who);

@@ -1313,13 +1313,15 @@ Test(chat_play, strangers_find_each_other_from_discord_and_slack, .timeout = 60)
     expect_has(text, "Refused: write \"seek GAME seats=N turn=1d\"");
     free(text);
 
-    /* An open match Ben made on the page is listed to join. */
-    e2e_response r = e2e_call(
-        &s, "POST", "/v1/matches",
-        "{\"game\":\"artifact_stack\",\"seats\":2,\"open\":true}", &ben);
-    cr_assert_eq(r.status, 201, "%s", r.body);
-    const char *open_ref = json_string_value(
-        json_object_get(json_object_get(r.json, "match"), "id"));
+    /* An open match Bob starts is listed to join. */
+    text = slack_say(&s, bob, "new artifact_stack seats=2 open=yes");
+    expect_has(text, "is open and you have seat 0");
+    at = strstr(text, "m_");
+    cr_assert_not_null(at, "%s", text);
+    char open_ref[32];
+    snprintf(open_ref, sizeof open_ref, "%.*s", (int)strspn(at, "m_0123456789"),
+             at);
+    free(text);
     text =
         discord_say(&s, &ada, "list",
                     json_pack("[o]", option("game", "artifact_stack", false)));
@@ -1327,7 +1329,6 @@ Test(chat_play, strangers_find_each_other_from_discord_and_slack, .timeout = 60)
     expect_has(text, "1 of 2 seats taken");
     expect_has(text, "/pbem join m_1234 takes a seat");
     free(text);
-    e2e_response_free(&r);
     stop_server(&s);
     receiver_stop(&hook);
 }
