@@ -5,7 +5,11 @@
 #   PBEM_BENCH_RESTORE  matches exported and restored (default 1000)
 #   PBEM_BENCH_ONLY     the sections to run, comma-separated (default all):
 #                       engines, moves, growth, notify, mail, ratelimit,
-#                       restore, streams, slow, lobby
+#                       restore, streams, slow, lobby, scale
+#   PBEM_BENCH_SCALE    the scale section's database, MATCHES:EVENTS
+#                       (default 10000:100000; BENCH_SCALE is read too;
+#                       the issue's figure: 100000:10000000)
+#   PBEM_BENCH_SCALE_ROUNDS  rounds of empty and full runs (default 2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The benchmarks measure the service at full speed from one address: the
@@ -29,6 +33,8 @@ cleanup() {
     scripts/pg.sh dropdb "${db}_restore_a" >/dev/null 2>&1 || true
     scripts/pg.sh dropdb "${db}_restore_b" >/dev/null 2>&1 || true
     scripts/pg.sh dropdb "pbem_bench_lobby_$$" >/dev/null 2>&1 || true
+    scripts/pg.sh dropdb "pbem_bench_scale_empty_$$" >/dev/null 2>&1 || true
+    scripts/pg.sh dropdb "pbem_bench_scale_full_$$" >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
 # wanted SECTION: whether PBEM_BENCH_ONLY (default: every section) names it.
@@ -388,6 +394,54 @@ bench_slow() {
     rm -f "$slow_out"
 }
 
-for section in engines moves growth notify mail ratelimit restore streams slow lobby; do
+# Moves on a database that holds years of play, against an empty one: the
+# same 16 clients on new matches, the two databases taking turns (empty,
+# full, then full, empty, …) so that the machine's drift falls on both.
+bench_scale() {
+    echo
+    local scale=${PBEM_BENCH_SCALE:-${BENCH_SCALE:-10000:100000}}
+    local matches=${scale%%:*} events=${scale##*:}
+    local rounds=${PBEM_BENCH_SCALE_ROUNDS:-2}
+    echo "== scale: signed moves on new matches (16 clients) with $matches matches and $events events in the database, against an empty one"
+    echo "   (rows made with COPY; the two databases take turns, $rounds rounds of $seconds s each; load: $(cut -d' ' -f1-3 /proc/loadavg))"
+    local sdir=var/bench-scale-$$ which round line pid servers=()
+    local -A url port
+    mkdir -p "$sdir"
+    for which in empty full; do
+        scripts/pg.sh createdb "pbem_bench_scale_${which}_$$" >/dev/null
+        url[$which]=$(scripts/pg.sh url "pbem_bench_scale_${which}_$$")
+        DATABASE_URL=${url[$which]} PBEM_LISTEN=127.0.0.1:0 PBEM_QUIET=1 \
+            PBEM_THREADS=${PBEM_THREADS:-16} PBEM_KEY_FILE=var/bench.key PBEM_NOTIFY=0 \
+            "$build/pbemd" >"$sdir/pbemd-$which.out" 2>&1 &
+        servers+=($!)
+        others+=($!)
+        for _ in $(seq 100); do grep -q serving "$sdir/pbemd-$which.out" && break; sleep 0.1; done
+        port[$which]=$(sed -nE 's/.*127\.0\.0\.1:([0-9]+).*/\1/p' "$sdir/pbemd-$which.out")
+        [ -n "${port[$which]}" ] || { echo "pbemd (scale, $which) did not start" >&2; exit 1; }
+    done
+    DATABASE_URL=${url[full]} "$build/bench/scale" fill "$matches" "$events" | sed 's/^/  /'
+    local -A rate p99
+    rate[empty]=0 rate[full]=0 p99[empty]=0 p99[full]=0
+    for round in $(seq "$rounds"); do
+        local order="empty full"
+        [ $((round % 2)) -eq 0 ] && order="full empty"
+        for which in $order; do
+            line=$("$build/bench/service" "http://127.0.0.1:${port[$which]}" antiquity_quest 16 "$seconds")
+            echo "  database=$which round=$round load=$(cut -d' ' -f1 /proc/loadavg) $line"
+            rate[$which]=$(awk -v a="${rate[$which]}" -v b="$(sed -nE 's/.*moves_per_second=([0-9.]+).*/\1/p' <<<"$line")" 'BEGIN{ print a + b }')
+            p99[$which]=$(awk -v a="${p99[$which]}" -v b="$(sed -nE 's/.*p99_ms=([0-9.]+).*/\1/p' <<<"$line")" 'BEGIN{ print a + b }')
+        done
+    done
+    awk -v fr="${rate[full]}" -v er="${rate[empty]}" -v fp="${p99[full]}" -v ep="${p99[empty]}" -v n="$rounds" 'BEGIN{
+        printf "  full/empty over %d rounds: moves/s %.1f/%.1f = %.2f (target 0.90 or more), p99 %.2f/%.2f ms = %.2f (target 1.10 or less)\n",
+            n, fr / n, er / n, er > 0 ? fr / er : 0, fp / n, ep / n, ep > 0 ? fp / ep : 0 }'
+    for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; done
+    DATABASE_URL=${url[full]} "$build/bench/scale" check "${url[empty]}" | sed 's/^/  /'
+    scripts/pg.sh dropdb "pbem_bench_scale_empty_$$" >/dev/null 2>&1 || true
+    scripts/pg.sh dropdb "pbem_bench_scale_full_$$" >/dev/null 2>&1 || true
+    rm -rf "$sdir"
+}
+
+for section in engines moves growth notify mail ratelimit restore streams slow lobby scale; do
     if wanted "$section"; then "bench_$section"; fi
 done
