@@ -434,7 +434,7 @@ bench_scale() {
     done
     awk -v fr="${rate[full]}" -v er="${rate[empty]}" -v fp="${p99[full]}" -v ep="${p99[empty]}" -v n="$rounds" 'BEGIN{
         printf "  full/empty over %d rounds: moves/s %.1f/%.1f = %.2f (target 0.90 or more), p99 %.2f/%.2f ms = %.2f (target 1.10 or less)\n",
-            n, fr / n, er / n, er > 0 ? fr / er : 0, fp / n, ep / n, ep > 0 ? fp / ep : 0 }'
+            n, fr / n, er / n, (er > 0 ? fr / er : 0), fp / n, ep / n, (ep > 0 ? fp / ep : 0) }'
     for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; done
     DATABASE_URL=${url[full]} "$build/bench/scale" check "${url[empty]}" | sed 's/^/  /'
     scripts/pg.sh dropdb "pbem_bench_scale_empty_$$" >/dev/null 2>&1 || true
