@@ -4,9 +4,8 @@
  * it reads its seat's view (legal moves), posts one at random, and times
  * the POST from send to answer. Like a careful bot, it asks for the new
  * state with each move ("Prefer: return=representation") and reads the view
- * again only when the turn has passed to the other seat. Prints accepted moves
- * per second and the p50/p99 latency of the accepted moves as one line of
- * key=value pairs. */
+ * again only when the turn has passed to the other seat. Prints accepted moves per second and the
+ * p50/p99 latency of the accepted moves as one line of key=value pairs. */
 #include <curl/curl.h>
 #include <pthread.h>
 #include <sodium.h>
@@ -48,8 +47,7 @@ static bool new_match(client *c, worker *w, client_key keys[2], char id[32])
     if (!call(c, "POST", "/v1/matches", body, &keys[0], 201, &r, w))
         return false;
     snprintf(id, 32, "%s",
-             json_string_value(
-                 json_object_get(json_object_get(r.json, "match"), "id")));
+             json_string_value(json_object_get(json_object_get(r.json, "match"), "id")));
     client_response_free(&r);
     char path[64];
     snprintf(path, sizeof path, "/v1/matches/%s/join", id);
@@ -143,8 +141,8 @@ int main(int argc, char **argv)
     pthread_t *threads = calloc((size_t)clients, sizeof *threads);
     double start = bench_now();
     for (int i = 0; i < clients; i++) {
-        workers[i] = (worker){
-            .base_url = argv[1], .game = argv[2], .deadline = start + seconds};
+        workers[i] = (worker){.base_url = argv[1], .game = argv[2],
+                              .deadline = start + seconds};
         workers[i].latencies = malloc(MAX_SAMPLES * sizeof(double));
         pthread_create(&threads[i], NULL, play, &workers[i]);
     }
