@@ -317,12 +317,16 @@ static void fill_matches(PGconn *db, const long long *ids, long matches,
     copy_end(&c);
 
     copy_begin(&c, db,
-               "COPY match_lobby (match_id, game, open, rated, forming)"
-               " FROM STDIN");
-    for (long i = 0; i < matches; i++)
-        copy_row(&c, "%lld\t%s\t%s\tt\t%s\n", ids[i], game_of(i),
+               "COPY match_lobby (match_id, game, open, rated, forming,"
+               " created_at) FROM STDIN");
+    /* Made over the last days, in no order of their ids. */
+    for (long i = 0; i < matches; i++) {
+        char made[32];
+        moment(-(i * 7919 % matches) * 3, made);
+        copy_row(&c, "%lld\t%s\t%s\tt\t%s\t%s\n", ids[i], game_of(i),
                  kind_of(i) == FORMING || i % 4 == 0 ? "t" : "f",
-                 kind_of(i) == FORMING ? "t" : "f");
+                 kind_of(i) == FORMING ? "t" : "f", made);
+    }
     copy_end(&c);
 
     copy_begin(&c, db,

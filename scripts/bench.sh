@@ -436,6 +436,10 @@ bench_scale() {
         printf "  full/empty over %d rounds: moves/s %.1f/%.1f = %.2f (target 0.90 or more), p99 %.2f/%.2f ms = %.2f (target 1.10 or less)\n",
             n, fr / n, er / n, (er > 0 ? fr / er : 0), fp / n, ep / n, (ep > 0 ? fp / ep : 0) }'
     for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; done
+    # Stopped: cleanup's kill of them would fail, and end the run with 1.
+    local kept=()
+    for pid in "${others[@]}"; do [[ " ${servers[*]} " == *" $pid "* ]] || kept+=("$pid"); done
+    others=("${kept[@]}")
     DATABASE_URL=${url[full]} "$build/bench/scale" check "${url[empty]}" | sed 's/^/  /'
     scripts/pg.sh dropdb "pbem_bench_scale_empty_$$" >/dev/null 2>&1 || true
     scripts/pg.sh dropdb "pbem_bench_scale_full_$$" >/dev/null 2>&1 || true
