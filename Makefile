@@ -214,11 +214,11 @@ $(BUILD)/bench/moves_loop: $(call obj,bench/moves_loop.c) $(call obj,bench/laten
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) $(MALLOC_LIBS)
 
-$(BUILD)/bench/lobby: $(call obj,bench/lobby.c) $(call obj,bench/latency.c) $(call obj,bench/play.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
+$(BUILD)/bench/lobby: $(call obj,bench/lobby.c) $(call obj,bench/db.c) $(call obj,bench/latency.c) $(call obj,bench/play.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-$(BUILD)/bench/scale: $(call obj,bench/scale.c) $(call obj,bench/latency.c) $(BUILD)/libservice.a $(BUILD)/librules.a
+$(BUILD)/bench/scale: $(call obj,bench/scale.c) $(call obj,bench/db.c) $(call obj,bench/latency.c) $(BUILD)/libservice.a $(BUILD)/librules.a
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 

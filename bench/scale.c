@@ -39,6 +39,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "db.h"
 #include "latency.h"
 #include "ledger/chain.h"
 #include "play/lobby.h"
@@ -57,28 +58,11 @@ static void die(const char *what, const char *detail)
     exit(1);
 }
 
-static PGconn *connect_to(const char *url)
-{
-    PGconn *db = PQconnectdb(url ? url : "");
-    if (PQstatus(db) != CONNECTION_OK)
-        die("connect", PQerrorMessage(db));
-    return db;
-}
-
-static void exec_ok(PGconn *db, const char *sql)
-{
-    PGresult *r = PQexec(db, sql);
-    if (PQresultStatus(r) != PGRES_COMMAND_OK &&
-        PQresultStatus(r) != PGRES_TUPLES_OK)
-        die(sql, PQresultErrorMessage(r));
-    PQclear(r);
-}
-
 static long long query_number(PGconn *db, const char *sql)
 {
-    PGresult *r = PQexec(db, sql);
-    if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1)
-        die(sql, PQresultErrorMessage(r));
+    PGresult *r = bench_db_rows(db, sql);
+    if (PQntuples(r) != 1)
+        die(sql, "no one row");
     long long n = atoll(PQgetvalue(r, 0, 0));
     PQclear(r);
     return n;
@@ -367,24 +351,24 @@ static int fill(long matches, long long events)
 {
     if (matches < 100 || events < matches)
         die("fill", "at least 100 matches and an event for each");
-    PGconn *db = connect_to(getenv("DATABASE_URL"));
+    PGconn *db = bench_db_connect(getenv("DATABASE_URL"));
     long players = matches / 10;
     long long *ids = match_ids(matches);
     char(*heads)[70] = malloc(sizeof *heads * (size_t)matches);
     if (heads == NULL)
         abort();
     double started = bench_now();
-    exec_ok(db, "BEGIN");
+    bench_db_exec(db, "BEGIN");
     /* The rows are consistent by making, as a restore's are: the foreign
      * key checks and the event stream's per-row wake-up (a NOTIFY for
      * each of millions of events) are left out, as pg_restore leaves
      * them out. */
-    exec_ok(db, "SET LOCAL session_replication_role = replica");
+    bench_db_exec(db, "SET LOCAL session_replication_role = replica");
     fill_events(db, ids, matches, events, heads);
     fill_matches(db, ids, matches, events, players, heads);
-    exec_ok(db, "COMMIT");
+    bench_db_exec(db, "COMMIT");
     double copied = bench_now() - started;
-    exec_ok(db, "VACUUM (ANALYZE)");
+    bench_db_exec(db, "VACUUM (ANALYZE)");
     printf("matches=%ld events=%lld players=%ld copy_seconds=%.1f "
            "events_and_texts_per_second=%.0f first_vacuum_seconds=%.1f\n",
            matches, events, players, copied, 2.0 * (double)events / copied,
@@ -399,13 +383,12 @@ static int fill(long matches, long long events)
 
 static void check_chains(PGconn *db)
 {
-    PGresult *r = PQexec(db, "SELECT match_id FROM matches"
-                             " TABLESAMPLE SYSTEM (1) REPEATABLE (41)"
-                             " WHERE created_by BETWEEN 7000000000000000000"
-                             "  AND 7000000000999999999"
-                             " LIMIT 100");
-    if (PQresultStatus(r) != PGRES_TUPLES_OK)
-        die("sample", PQresultErrorMessage(r));
+    PGresult *r =
+        bench_db_rows(db, "SELECT match_id FROM matches"
+                          " TABLESAMPLE SYSTEM (1) REPEATABLE (41)"
+                          " WHERE created_by BETWEEN 7000000000000000000"
+                          "  AND 7000000000999999999"
+                          " LIMIT 100");
     int ok_count = 0, n = PQntuples(r);
     for (int i = 0; i < n; i++) {
         bool ok = false;
@@ -488,13 +471,13 @@ static void print_plan(const char *name)
 
 static void check_reads(PGconn *db)
 {
-    exec_ok(db, "LOAD 'auto_explain'");
-    exec_ok(db, "SET auto_explain.log_min_duration = 0");
-    exec_ok(db, "SET auto_explain.log_analyze = on");
-    exec_ok(db, "SET auto_explain.log_buffers = on");
-    exec_ok(db, "SET auto_explain.log_format = json");
-    exec_ok(db, "SET auto_explain.log_level = notice");
-    exec_ok(db, "SET client_min_messages = notice");
+    bench_db_exec(db, "LOAD 'auto_explain'");
+    bench_db_exec(db, "SET auto_explain.log_min_duration = 0");
+    bench_db_exec(db, "SET auto_explain.log_analyze = on");
+    bench_db_exec(db, "SET auto_explain.log_buffers = on");
+    bench_db_exec(db, "SET auto_explain.log_format = json");
+    bench_db_exec(db, "SET auto_explain.log_level = notice");
+    bench_db_exec(db, "SET client_min_messages = notice");
     PQsetNoticeReceiver(db, take_plan, NULL);
     apierr err;
     /* Each read twice: the second one's time, with what the first cached. */
@@ -532,32 +515,31 @@ static void check_reads(PGconn *db)
             print_plan("deadline_due");
     }
     PQsetNoticeReceiver(db, NULL, NULL);
-    exec_ok(db, "SET auto_explain.log_min_duration = -1");
+    bench_db_exec(db, "SET auto_explain.log_min_duration = -1");
 }
 
 static void check_vacuum(PGconn *db)
 {
-    PGresult *r = PQexec(db, "SELECT relname, n_live_tup, n_dead_tup,"
-                             " autovacuum_count, autoanalyze_count"
-                             " FROM pg_stat_user_tables"
-                             " WHERE relname IN ('matches', 'events',"
-                             " 'event_texts', 'deadlines', 'request_nonces')"
-                             " ORDER BY relname");
-    if (PQresultStatus(r) != PGRES_TUPLES_OK)
-        die("pg_stat_user_tables", PQresultErrorMessage(r));
+    PGresult *r =
+        bench_db_rows(db, "SELECT relname, n_live_tup, n_dead_tup,"
+                          " autovacuum_count, autoanalyze_count"
+                          " FROM pg_stat_user_tables"
+                          " WHERE relname IN ('matches', 'events',"
+                          " 'event_texts', 'deadlines', 'request_nonces')"
+                          " ORDER BY relname");
     for (int i = 0; i < PQntuples(r); i++)
         printf("table=%s live=%s dead=%s autovacuums=%s autoanalyzes=%s\n",
                PQgetvalue(r, i, 0), PQgetvalue(r, i, 1), PQgetvalue(r, i, 2),
                PQgetvalue(r, i, 3), PQgetvalue(r, i, 4));
     PQclear(r);
     double started = bench_now();
-    exec_ok(db, "VACUUM (ANALYZE)");
+    bench_db_exec(db, "VACUUM (ANALYZE)");
     printf("vacuum_analyze_seconds=%.2f\n", bench_now() - started);
 }
 
 static void check_size(PGconn *db, const char *empty_url)
 {
-    PGconn *empty = connect_to(empty_url);
+    PGconn *empty = bench_db_connect(empty_url);
     long long events = query_number(db, "SELECT count(*) FROM events");
     long long size =
         query_number(db, "SELECT pg_database_size(current_database())");
@@ -577,7 +559,7 @@ static void check_size(PGconn *db, const char *empty_url)
 
 static int check(const char *empty_url)
 {
-    PGconn *db = connect_to(getenv("DATABASE_URL"));
+    PGconn *db = bench_db_connect(getenv("DATABASE_URL"));
     check_chains(db);
     check_reads(db);
     check_vacuum(db);

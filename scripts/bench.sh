@@ -27,7 +27,10 @@ others=()
 notify_db="pbem_bench_notify_$$"
 cleanup() {
     [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
-    for pid in "${others[@]}"; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done
+    # A section may have stopped its own already: under set -e a failed
+    # kill would end cleanup before the databases are dropped, and the
+    # run with 1.
+    for pid in "${others[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
     scripts/pg.sh dropdb "$db" >/dev/null 2>&1 || true
     scripts/pg.sh dropdb "$notify_db" >/dev/null 2>&1 || true
     scripts/pg.sh dropdb "${db}_restore_a" >/dev/null 2>&1 || true
@@ -436,10 +439,6 @@ bench_scale() {
         printf "  full/empty over %d rounds: moves/s %.1f/%.1f = %.2f (target 0.90 or more), p99 %.2f/%.2f ms = %.2f (target 1.10 or less)\n",
             n, fr / n, er / n, (er > 0 ? fr / er : 0), fp / n, ep / n, (ep > 0 ? fp / ep : 0) }'
     for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; done
-    # Stopped: cleanup's kill of them would fail, and end the run with 1.
-    local kept=()
-    for pid in "${others[@]}"; do [[ " ${servers[*]} " == *" $pid "* ]] || kept+=("$pid"); done
-    others=("${kept[@]}")
     DATABASE_URL=${url[full]} "$build/bench/scale" check "${url[empty]}" | sed 's/^/  /'
     scripts/pg.sh dropdb "pbem_bench_scale_empty_$$" >/dev/null 2>&1 || true
     scripts/pg.sh dropdb "pbem_bench_scale_full_$$" >/dev/null 2>&1 || true
