@@ -423,14 +423,22 @@ bench_scale() {
         [ -n "${port[$which]}" ] || { echo "pbemd (scale, $which) did not start" >&2; exit 1; }
     done
     DATABASE_URL=${url[full]} "$build/bench/scale" fill "$matches" "$events" | sed 's/^/  /'
-    local -A rate p99
-    rate[empty]=0 rate[full]=0 p99[empty]=0 p99[full]=0
+    local -A rate p99 wal
+    local wal0 wal_kb
+    rate[empty]=0 rate[full]=0 p99[empty]=0 p99[full]=0 wal[empty]=0 wal[full]=0
     for round in $(seq "$rounds"); do
         local order="empty full"
         [ $((round % 2)) -eq 0 ] && order="full empty"
         for which in $order; do
+            # WAL written per move: the one figure of a run that the
+            # machine's load does not move (full-page images of index
+            # pages touched for the first time since a checkpoint).
+            wal0=$(psql -X -tAc "SELECT pg_current_wal_lsn()" "${url[$which]}")
             line=$("$build/bench/service" "http://127.0.0.1:${port[$which]}" antiquity_quest 16 "$seconds")
-            echo "  database=$which round=$round load=$(cut -d' ' -f1 /proc/loadavg) $line"
+            wal_kb=$(psql -X -tAc "SELECT round(pg_wal_lsn_diff(pg_current_wal_lsn(), '$wal0') / 1024
+                / greatest($(sed -nE 's/.*accepted=([0-9]+).*/\1/p' <<<"$line"), 1), 2)" "${url[$which]}")
+            echo "  database=$which round=$round load=$(cut -d' ' -f1 /proc/loadavg) $line wal_kb_per_move=$wal_kb"
+            wal[$which]=$(awk -v a="${wal[$which]}" -v b="$wal_kb" 'BEGIN{ print a + b }')
             rate[$which]=$(awk -v a="${rate[$which]}" -v b="$(sed -nE 's/.*moves_per_second=([0-9.]+).*/\1/p' <<<"$line")" 'BEGIN{ print a + b }')
             p99[$which]=$(awk -v a="${p99[$which]}" -v b="$(sed -nE 's/.*p99_ms=([0-9.]+).*/\1/p' <<<"$line")" 'BEGIN{ print a + b }')
         done
@@ -438,6 +446,8 @@ bench_scale() {
     awk -v fr="${rate[full]}" -v er="${rate[empty]}" -v fp="${p99[full]}" -v ep="${p99[empty]}" -v n="$rounds" 'BEGIN{
         printf "  full/empty over %d rounds: moves/s %.1f/%.1f = %.2f (target 0.90 or more), p99 %.2f/%.2f ms = %.2f (target 1.10 or less)\n",
             n, fr / n, er / n, (er > 0 ? fr / er : 0), fp / n, ep / n, (ep > 0 ? fp / ep : 0) }'
+    awk -v fw="${wal[full]}" -v ew="${wal[empty]}" -v n="$rounds" 'BEGIN{
+        printf "  full/empty WAL per move: %.2f/%.2f KiB = %.2f\n", fw / n, ew / n, (ew > 0 ? fw / ew : 0) }'
     for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; done
     DATABASE_URL=${url[full]} "$build/bench/scale" check "${url[empty]}" | sed 's/^/  /'
     scripts/pg.sh dropdb "pbem_bench_scale_empty_$$" >/dev/null 2>&1 || true
