@@ -183,8 +183,10 @@ static bool prepare(worker *w)
     char player[32];
     for (int i = 0; i < 2; i++) {
         client_new_key(&w->keys[i]);
-        if (!client_register(w->c, "growth", NULL, &w->keys[i], player,
-                             w->error))
+        /* A match refuses two names that could be taken for each
+         * other (core/names). */
+        if (!client_register(w->c, i ? "Growth Second" : "Growth First", NULL,
+                             &w->keys[i], player, w->error))
             return false;
     }
     double took;

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "client.h"
+#include "db.h"
 #include "latency.h"
 #include "play.h"
 
@@ -37,15 +38,6 @@ static void die(const char *what, const char *detail)
 {
     fprintf(stderr, "lobby bench: %s: %s\n", what, detail ? detail : "");
     exit(1);
-}
-
-static void exec_ok(PGconn *db, const char *sql)
-{
-    PGresult *r = PQexec(db, sql);
-    if (PQresultStatus(r) != PGRES_COMMAND_OK &&
-        PQresultStatus(r) != PGRES_TUPLES_OK)
-        die(sql, PQresultErrorMessage(r));
-    PQclear(r);
 }
 
 /* COPY sql FROM STDIN with rows lines of row(i) each. */
@@ -118,17 +110,19 @@ static void seat_row(int i, char *line, size_t size)
 
 static void fill(PGconn *db)
 {
-    exec_ok(db, "BEGIN");
+    bench_db_exec(db, "BEGIN");
     copy_rows(db, "COPY players (player_id, name) FROM STDIN", WAITING_SEEKS,
               player_row);
     /* expires_at is relative to now: COPY takes no expressions, so a
      * staging table holds the rows and one INSERT … SELECT adds it. */
-    exec_ok(db, "CREATE TEMP TABLE seeks_in (player_id bigint, game text,"
-                " seats int, turn_hours int, rating float8) ON COMMIT DROP");
+    bench_db_exec(db,
+                  "CREATE TEMP TABLE seeks_in (player_id bigint, game text,"
+                  " seats int, turn_hours int, rating float8) ON COMMIT DROP");
     copy_rows(db, "COPY seeks_in FROM STDIN", WAITING_SEEKS, seek_row);
-    exec_ok(db, "INSERT INTO seeks (player_id, game, seats, turn_hours,"
-                " rating, expires_at) SELECT player_id, game, seats,"
-                " turn_hours, rating, now() + interval '3 days' FROM seeks_in");
+    bench_db_exec(
+        db, "INSERT INTO seeks (player_id, game, seats, turn_hours,"
+            " rating, expires_at) SELECT player_id, game, seats,"
+            " turn_hours, rating, now() + interval '3 days' FROM seeks_in");
     copy_rows(db,
               "COPY matches (match_id, game, engine_version, options,"
               " seat_count, status, head_seq, head_hash, sealed_seed,"
@@ -140,8 +134,8 @@ static void fill(PGconn *db)
               MATCHES, lobby_row);
     copy_rows(db, "COPY seats (match_id, seat, player_id) FROM STDIN", SEATS,
               seat_row);
-    exec_ok(db, "COMMIT");
-    exec_ok(db, "ANALYZE players, seeks, matches, match_lobby, seats");
+    bench_db_exec(db, "COMMIT");
+    bench_db_exec(db, "ANALYZE players, seeks, matches, match_lobby, seats");
 }
 
 /* A request that must answer expect: its JSON (a new reference). */
@@ -215,10 +209,7 @@ int main(int argc, char **argv)
     curl_global_init(CURL_GLOBAL_DEFAULT);
     if (sodium_init() < 0)
         return 1;
-    PGconn *db =
-        PQconnectdb(getenv("DATABASE_URL") ? getenv("DATABASE_URL") : "");
-    if (PQstatus(db) != CONNECTION_OK)
-        die("DATABASE_URL", PQerrorMessage(db));
+    PGconn *db = bench_db_connect(getenv("DATABASE_URL"));
     fill(db);
     client *c = client_new(argv[1]);
     seeks_matched(c, atof(argv[2]));

@@ -346,8 +346,10 @@ int main(int argc, char **argv)
         char id[32];
         for (int k = 0; k < 2; k++) {
             client_new_key(&players[i].keys[k]);
-            if (!client_register(setup, "bench", NULL, &players[i].keys[k], id,
-                                 error)) {
+            /* A match refuses two names that could be taken for each
+             * other (core/names). */
+            if (!client_register(setup, k ? "Bench Second" : "Bench First",
+                                 NULL, &players[i].keys[k], id, error)) {
                 fprintf(stderr, "%s\n", error);
                 return 1;
             }

@@ -65,7 +65,10 @@ static void *play(void *arg)
     char player[32], match[32] = "";
     for (int i = 0; i < 2; i++) {
         client_new_key(&keys[i]);
-        if (!client_register(c, "bench", NULL, &keys[i], player, w->error))
+        /* Two names that cannot be taken for each other: a match
+         * refuses a second "bench" (core/names). */
+        if (!client_register(c, i ? "Bench Second" : "Bench First", NULL,
+                             &keys[i], player, w->error))
             goto done;
     }
     int seat = 0;

@@ -138,7 +138,10 @@ int main(int argc, char **argv)
     char player[32], error[256];
     for (int i = 0; i < 2; i++) {
         client_new_key(&b.keys[i]);
-        if (!client_register(c, "bench", NULL, &b.keys[i], player, error))
+        /* A match refuses two names that could be taken for each
+         * other (core/names). */
+        if (!client_register(c, i ? "Bench Second" : "Bench First", NULL,
+                             &b.keys[i], player, error))
             die("register", error);
     }
     char body[128];

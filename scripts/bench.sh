@@ -5,7 +5,11 @@
 #   PBEM_BENCH_RESTORE  matches exported and restored (default 1000)
 #   PBEM_BENCH_ONLY     the sections to run, comma-separated (default all):
 #                       engines, moves, growth, notify, mail, ratelimit,
-#                       restore, streams, slow, lobby
+#                       restore, streams, slow, lobby, scale
+#   PBEM_BENCH_SCALE    the scale section's database, MATCHES:EVENTS
+#                       (default 10000:100000; BENCH_SCALE is read too;
+#                       the issue's figure: 100000:10000000)
+#   PBEM_BENCH_SCALE_ROUNDS  rounds of empty and full runs (default 2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The benchmarks measure the service at full speed from one address: the
@@ -23,12 +27,17 @@ others=()
 notify_db="pbem_bench_notify_$$"
 cleanup() {
     [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
-    for pid in "${others[@]}"; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done
+    # A section may have stopped its own already: under set -e a failed
+    # kill would end cleanup before the databases are dropped, and the
+    # run with 1.
+    for pid in "${others[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
     scripts/pg.sh dropdb "$db" >/dev/null 2>&1 || true
     scripts/pg.sh dropdb "$notify_db" >/dev/null 2>&1 || true
     scripts/pg.sh dropdb "${db}_restore_a" >/dev/null 2>&1 || true
     scripts/pg.sh dropdb "${db}_restore_b" >/dev/null 2>&1 || true
     scripts/pg.sh dropdb "pbem_bench_lobby_$$" >/dev/null 2>&1 || true
+    scripts/pg.sh dropdb "pbem_bench_scale_empty_$$" >/dev/null 2>&1 || true
+    scripts/pg.sh dropdb "pbem_bench_scale_full_$$" >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
 # wanted SECTION: whether PBEM_BENCH_ONLY (default: every section) names it.
@@ -388,6 +397,64 @@ bench_slow() {
     rm -f "$slow_out"
 }
 
-for section in engines moves growth notify mail ratelimit restore streams slow lobby; do
+# Moves on a database that holds years of play, against an empty one: the
+# same 16 clients on new matches, the two databases taking turns (empty,
+# full, then full, empty, …) so that the machine's drift falls on both.
+bench_scale() {
+    echo
+    local scale=${PBEM_BENCH_SCALE:-${BENCH_SCALE:-10000:100000}}
+    local matches=${scale%%:*} events=${scale##*:}
+    local rounds=${PBEM_BENCH_SCALE_ROUNDS:-2}
+    echo "== scale: signed moves on new matches (16 clients) with $matches matches and $events events in the database, against an empty one"
+    echo "   (rows made with COPY; the two databases take turns, $rounds rounds of $seconds s each; load: $(cut -d' ' -f1-3 /proc/loadavg))"
+    local sdir=var/bench-scale-$$ which round line pid servers=()
+    local -A url port
+    mkdir -p "$sdir"
+    for which in empty full; do
+        scripts/pg.sh createdb "pbem_bench_scale_${which}_$$" >/dev/null
+        url[$which]=$(scripts/pg.sh url "pbem_bench_scale_${which}_$$")
+        DATABASE_URL=${url[$which]} PBEM_LISTEN=127.0.0.1:0 PBEM_QUIET=1 \
+            PBEM_THREADS=${PBEM_THREADS:-16} PBEM_KEY_FILE=var/bench.key PBEM_NOTIFY=0 \
+            "$build/pbemd" >"$sdir/pbemd-$which.out" 2>&1 &
+        servers+=($!)
+        others+=($!)
+        for _ in $(seq 100); do grep -q serving "$sdir/pbemd-$which.out" && break; sleep 0.1; done
+        port[$which]=$(sed -nE 's/.*127\.0\.0\.1:([0-9]+).*/\1/p' "$sdir/pbemd-$which.out")
+        [ -n "${port[$which]}" ] || { echo "pbemd (scale, $which) did not start" >&2; exit 1; }
+    done
+    DATABASE_URL=${url[full]} "$build/bench/scale" fill "$matches" "$events" | sed 's/^/  /'
+    local -A rate p99 wal
+    local wal0 wal_kb
+    rate[empty]=0 rate[full]=0 p99[empty]=0 p99[full]=0 wal[empty]=0 wal[full]=0
+    for round in $(seq "$rounds"); do
+        local order="empty full"
+        [ $((round % 2)) -eq 0 ] && order="full empty"
+        for which in $order; do
+            # WAL written per move: the one figure of a run that the
+            # machine's load does not move (full-page images of index
+            # pages touched for the first time since a checkpoint).
+            wal0=$(psql -X -tAc "SELECT pg_current_wal_lsn()" "${url[$which]}")
+            line=$("$build/bench/service" "http://127.0.0.1:${port[$which]}" antiquity_quest 16 "$seconds")
+            wal_kb=$(psql -X -tAc "SELECT round(pg_wal_lsn_diff(pg_current_wal_lsn(), '$wal0') / 1024
+                / greatest($(sed -nE 's/.*accepted=([0-9]+).*/\1/p' <<<"$line"), 1), 2)" "${url[$which]}")
+            echo "  database=$which round=$round load=$(cut -d' ' -f1 /proc/loadavg) $line wal_kb_per_move=$wal_kb"
+            wal[$which]=$(awk -v a="${wal[$which]}" -v b="$wal_kb" 'BEGIN{ print a + b }')
+            rate[$which]=$(awk -v a="${rate[$which]}" -v b="$(sed -nE 's/.*moves_per_second=([0-9.]+).*/\1/p' <<<"$line")" 'BEGIN{ print a + b }')
+            p99[$which]=$(awk -v a="${p99[$which]}" -v b="$(sed -nE 's/.*p99_ms=([0-9.]+).*/\1/p' <<<"$line")" 'BEGIN{ print a + b }')
+        done
+    done
+    awk -v fr="${rate[full]}" -v er="${rate[empty]}" -v fp="${p99[full]}" -v ep="${p99[empty]}" -v n="$rounds" 'BEGIN{
+        printf "  full/empty over %d rounds: moves/s %.1f/%.1f = %.2f (target 0.90 or more), p99 %.2f/%.2f ms = %.2f (target 1.10 or less)\n",
+            n, fr / n, er / n, (er > 0 ? fr / er : 0), fp / n, ep / n, (ep > 0 ? fp / ep : 0) }'
+    awk -v fw="${wal[full]}" -v ew="${wal[empty]}" -v n="$rounds" 'BEGIN{
+        printf "  full/empty WAL per move: %.2f/%.2f KiB = %.2f\n", fw / n, ew / n, (ew > 0 ? fw / ew : 0) }'
+    for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; done
+    DATABASE_URL=${url[full]} "$build/bench/scale" check "${url[empty]}" | sed 's/^/  /'
+    scripts/pg.sh dropdb "pbem_bench_scale_empty_$$" >/dev/null 2>&1 || true
+    scripts/pg.sh dropdb "pbem_bench_scale_full_$$" >/dev/null 2>&1 || true
+    rm -rf "$sdir"
+}
+
+for section in engines moves growth notify mail ratelimit restore streams slow lobby scale; do
     if wanted "$section"; then "bench_$section"; fi
 done
