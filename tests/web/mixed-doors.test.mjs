@@ -38,8 +38,7 @@ const staged = (fn) => async () => {
   try {
     await fn();
   } catch (e) {
-    e.message = `while ${at}: ${e.message}`;
-    throw e;
+    throw new Error(`while ${at}: ${e.stack ?? e}`);
   }
 };
 setTimeout(async () => {
@@ -136,12 +135,13 @@ async function follow(player) {
 
 // ---- Wim: the browser alone ----------------------------------------------
 
-function signedByPage(w, method, path, body) {
-  return w.page.evaluate(async (m, p, b) => {
+// What Wim's page reads with the key his browser keeps (it signs; the key
+// cannot be read out of the browser).
+function wimReads(path) {
+  return wim.page.evaluate(async (p) => {
     const { call } = await import('/js/api.js');
-    const keys = await import('/js/keys.js');
-    return call(m, p, { body: b ?? undefined, key: await keys.load() });
-  }, method, path, body ?? null);
+    return call('GET', p, { key: await (await import('/js/keys.js')).load() });
+  }, path);
 }
 
 // Wim's player stream, read by a second tab of his browser with the key
@@ -202,7 +202,7 @@ async function press(selector) {
 // Wim plays the last move his seat has (the longest collection, which
 // ends a round sooner) by typing it in the page's move field.
 async function wimMoves(id) {
-  const view = await signedByPage(wim, 'GET', `/v1/matches/${id}/view`);
+  const view = await wimReads(`/v1/matches/${id}/view`);
   const text = view.legal.texts[view.legal.texts.length - 1];
   await pageAt(wim, view.head.seq);
   await wim.page.waitForSelector('.typed-move details');
@@ -218,8 +218,12 @@ async function wimMoves(id) {
 
 // Wim writes text on the page's chat panel, to seat `to` (null: everyone).
 async function wimSays(text, to = null) {
-  await wim.page.waitForSelector('#chat-form');
-  await wim.page.select('#chat-to', to === null ? '' : String(to));
+  // The panel lists a player to write to alone once it has seen them sit
+  // down (it looks every few seconds).
+  const value = to === null ? '' : String(to);
+  await wim.page.waitForSelector(`#chat-form #chat-to option[value="${value}"]`);
+  const chosen = await wim.page.select('#chat-to', value);
+  assert(chosen.length === 1 && chosen[0] === value, `Wim's page cannot choose "${value}" to write to: ${chosen}`);
   await wim.page.type('#chat-text', text);
   const [answer] = await Promise.all([
     wim.page.waitForResponse((r) => r.url().includes('/messages') && r.request().method() === 'POST'),
@@ -473,7 +477,7 @@ await t.test('each door reads the talk it should, and no private message reaches
     const text = await wimStream.text();
     return wimShould.every((x) => text.includes(x)) ? text : null;
   });
-  const wimView = JSON.stringify(await signedByPage(wim, 'GET', `/v1/matches/${id}/view`));
+  const wimView = JSON.stringify(await wimReads(`/v1/matches/${id}/view`));
   for (const x of all('mona_ada')) {
     for (const [door, text] of [['chat panel', panel], ['stream', wimStreamed], ['view', wimView]]) {
       assert(!text.includes(x), `Wim's ${door} holds Mona's private "${x}"`);
@@ -493,10 +497,11 @@ await t.test('each door reads the talk it should, and no private message reaches
     const leak = mona.mails.find((m) => says(m, x) || (typeof m.html === 'string' && m.html.includes(x)));
     assert(!leak, `Mona's mail "${leak?.subject}" holds Ada's private "${x}"`);
   }
-  // Nor do the public log and the spectators' talk of the finished match
-  // hold any private word.
+  // Nor do the public log, the replay and the spectators' talk of the
+  // finished match hold any private word.
   const spectators = JSON.stringify(await pub(`/v1/matches/${id}/messages`));
-  const events = JSON.stringify(await pub(`/v1/matches/${id}/events`));
+  const events = JSON.stringify(await pub(`/v1/matches/${id}/events`)) +
+    JSON.stringify(await pub(`/v1/matches/${id}/replay?seq=${match.head.seq}`));
   for (const x of PUBLIC) assert(spectators.includes(x), `the spectators do not read "${x}"`);
   for (const x of all('ada_wim', 'wim_mona', 'mona_ada')) {
     assert(!spectators.includes(x) && !events.includes(x), `the public record holds the private "${x}"`);
