@@ -145,7 +145,7 @@ function wimReads(path) {
 }
 
 // Wim's player stream, read by a second tab of his browser with the key
-// it keeps; whatever came so far is read with streamText().
+// it keeps; text() gives whatever came so far.
 async function followInBrowser(w) {
   const tab = await w.context.newPage();
   await tab.goto(`${w.origin}/games`);
