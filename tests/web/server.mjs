@@ -89,7 +89,7 @@ function mailKey(dir) {
 
 // options.mailIn: people may also write to the service (its address
 // pbem@example.org): server.mailIn(raw) hands a mail in. options.env:
-// more variables for pbemd.
+// more variables for pbemd (not those set below, which stay).
 export async function startServer(options = {}) {
   const bin = process.env.PBEM_BIN;
   if (!bin) throw new Error('PBEM_BIN is not set: run the tests with make test');
