@@ -4,7 +4,7 @@
 // Its mail goes to tests/node/smtp-receiver.mjs (a real SMTP server on
 // loopback), so a test can read the sign-in link a person would get, and
 // PBEM_PUBLIC_URL is the server's own address, so that link opens as is.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -64,7 +64,33 @@ async function startMailReceiver(dir) {
   };
 }
 
-export async function startServer() {
+// A mail handed in as a mail server's pipe would: `pbem mail-in` signed
+// with the mail key (made by `pbem keygen --mail`, its public half given
+// to pbemd). Resolves to its exit status and what it said on stderr.
+function mailInto(origin, keyFile) {
+  return (raw) => new Promise((resolve, reject) => {
+    const child = spawn(process.env.PBEM_CLI, ['mail-in', '--url', origin, '--key', keyFile],
+      { stdio: ['pipe', 'ignore', 'pipe'] });
+    let said = '';
+    child.stderr.on('data', (c) => { said += c; });
+    child.once('error', reject);
+    child.once('exit', (status) => resolve({ status, said }));
+    child.stdin.end(raw);
+  });
+}
+
+function mailKey(dir) {
+  const file = join(dir, 'mail.key');
+  const said = execFileSync(process.env.PBEM_CLI, ['keygen', '--mail', file], { encoding: 'utf8' });
+  const key = said.match(/^PBEM_MAIL_INBOUND_KEY=(\S+)$/m)?.[1];
+  if (!key) throw new Error(`pbem keygen --mail printed no PBEM_MAIL_INBOUND_KEY line: ${said}`);
+  return { file, key };
+}
+
+// options.mailIn: people may also write to the service (its address
+// pbem@example.org): server.mailIn(raw) hands a mail in. options.env:
+// more variables for pbemd (not those set below, which stay).
+export async function startServer(options = {}) {
   const bin = process.env.PBEM_BIN;
   if (!bin) throw new Error('PBEM_BIN is not set: run the tests with make test');
   if (!process.env.DATABASE_URL) throw new Error('DATABASE_URL is not set: run the tests with make test');
@@ -72,8 +98,11 @@ export async function startServer() {
   const mail = await startMailReceiver(dir);
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
+  const inbound = options.mailIn ? mailKey(dir) : null;
+  const more = { ...(inbound ? { PBEM_MAIL_INBOUND_KEY: inbound.key, PBEM_MAIL_REPLY_TO: 'pbem@example.org' } : {}),
+                 ...(options.env ?? {}) };
   const child = spawn(bin, [], {
-    env: { ...process.env, PBEM_LISTEN: `127.0.0.1:${port}`, PBEM_KEY_FILE: join(dir, 'service.key'), PBEM_QUIET: '1',
+    env: { ...process.env, ...more, PBEM_LISTEN: `127.0.0.1:${port}`, PBEM_KEY_FILE: join(dir, 'service.key'), PBEM_QUIET: '1',
            PBEM_PUBLIC_URL: origin, PBEM_SMTP_URL: mail.url, PBEM_MAIL_FROM: 'pbem <turns@pbem.example>',
            PBEM_NOTIFY_POLL_MS: '500', PBEM_NOTIFY_BACKOFF_MS: '200' },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -83,6 +112,7 @@ export async function startServer() {
   return {
     origin,
     mail,
+    mailIn: inbound ? mailInto(origin, inbound.file) : null,
     stop: async () => {
       await new Promise((resolve) => {
         child.once('exit', resolve);
