@@ -1,0 +1,106 @@
+/* The match's own stream and the talk: opened unsigned it is the public
+ * log and nothing else, whoever watches; signed by a seat's player it
+ * also carries what that seat may read at the table, in its place among
+ * the events, and resumes where it stood in both. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../support/e2e.h"
+#include "client_stream.h"
+#include "talk.h"
+
+#define STREAM_WAIT_MS 15000
+
+/* The match stream of t, signed by seat's player (seat -1: unsigned),
+ * resuming after last_id (NULL: from the start). */
+static client_stream *match_stream(const e2e_table *t, int seat,
+                                   const char *last_id)
+{
+    char base[64], path[80], header[96], errbuf[256];
+    snprintf(base, sizeof base, "http://127.0.0.1:%d", t->server.port);
+    snprintf(path, sizeof path, "/v1/matches/%s/stream", t->match);
+    snprintf(header, sizeof header, "Last-Event-ID: %s", last_id ? last_id : "");
+    const char *headers[] = {header, NULL};
+    client_stream *s = client_stream_open(
+        base, path, seat >= 0 ? &t->players[seat].key : NULL,
+        last_id ? headers : NULL, STREAM_WAIT_MS, errbuf);
+    cr_assert_not_null(s, "match stream of seat %d: %s", seat, errbuf);
+    cr_assert_eq(client_stream_status(s), 200, "seat %d: %ld %s", seat,
+                 client_stream_status(s), client_stream_body(s, NULL));
+    return s;
+}
+
+static long long head_of(const e2e_table *t)
+{
+    json_t *match = e2e_get(t, "", NULL);
+    long long head = (long long)json_integer_value(
+        json_object_get(json_object_get(match, "head"), "seq"));
+    json_decref(match);
+    return head;
+}
+
+Test(match_stream, a_seat_follows_its_talk_there_and_nobody_else_does,
+     .timeout = 120)
+{
+    e2e_table t;
+    e2e_sit_down(&t, "adel_verplichtet", 3, NULL);
+    client_stream *bob = match_stream(&t, 1, NULL);
+    client_stream *carol = match_stream(&t, 2, NULL);
+    client_stream *anyone = match_stream(&t, -1, NULL);
+    long long head = head_of(&t);
+
+    talk_say(&t, 0, -1, "Hello, table");
+    talk_say(&t, 0, 1, "Bob, a secret plan");
+
+    /* Bob reads both, in order, each with its place in the log and in
+     * the talk as its id. */
+    char id[48];
+    snprintf(id, sizeof id, "id: %lld:2\n", head);
+    cr_assert(client_stream_wait_for(bob, id, 0, STREAM_WAIT_MS),
+              "Bob's match stream never carried message 2: %s",
+              client_stream_body(bob, NULL));
+    const char *seen = client_stream_body(bob, NULL);
+    const char *hello = strstr(seen, "Hello, table");
+    const char *secret = strstr(seen, "Bob, a secret plan");
+    cr_expect(hello != NULL && secret != NULL && hello < secret, "%s", seen);
+    cr_expect_not_null(strstr(seen, "\"type\":\"match.message\""));
+
+    /* A move after the talk: once the others' streams show it, they have
+     * shown all that came before it. */
+    cr_assert(e2e_play_one(&t));
+    char next[32];
+    snprintf(next, sizeof next, "\"seq\":%lld,", head + 1);
+    cr_assert(client_stream_wait_for(carol, next, 0, STREAM_WAIT_MS),
+              "Carol's match stream never carried event %lld", head + 1);
+    cr_assert(client_stream_wait_for(anyone, next, 0, STREAM_WAIT_MS),
+              "the unsigned match stream never carried event %lld", head + 1);
+    seen = client_stream_body(carol, NULL);
+    cr_expect_not_null(strstr(seen, "Hello, table"), "%s", seen);
+    cr_expect_null(strstr(seen, "secret plan"),
+                   "Carol's match stream carries Bob's private message: %s",
+                   seen);
+    seen = client_stream_body(anyone, NULL);
+    cr_expect_null(strstr(seen, "Hello, table"),
+                   "an unsigned match stream carries talk in play: %s", seen);
+    cr_expect_null(strstr(seen, "secret plan"), "%s", seen);
+    cr_expect_null(strstr(seen, "match.message"), "%s", seen);
+
+    /* Resumed after the first message, Bob's stream carries the second,
+     * not the first again, then the move. */
+    snprintf(id, sizeof id, "%lld:1", head);
+    client_stream *again = match_stream(&t, 1, id);
+    cr_assert(client_stream_wait_for(again, next, 0, STREAM_WAIT_MS),
+              "Bob's resumed stream never carried event %lld: %s", head + 1,
+              client_stream_body(again, NULL));
+    seen = client_stream_body(again, NULL);
+    secret = strstr(seen, "Bob, a secret plan");
+    cr_expect(secret != NULL && secret < strstr(seen, next), "%s", seen);
+    cr_expect_null(strstr(seen, "Hello, table"), "resumed, again: %s", seen);
+
+    client_stream_close(again);
+    client_stream_close(bob);
+    client_stream_close(carol);
+    client_stream_close(anyone);
+    e2e_stop(&t.server);
+}
