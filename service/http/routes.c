@@ -17,6 +17,7 @@
 #include "core/log.h"
 #include "http/admin_routes.h"
 #include "http/chat_routes.h"
+#include "http/export_routes.h"
 #include "http/lobby_routes.h"
 #include "http/mail_routes.h"
 #include "http/match_routes.h"
@@ -186,6 +187,8 @@ static const route table[] = {
     /* Signed by a seat's player, it carries that seat's talk too. */
     ROUTE("GET", "/v1/matches/{id}/stream", PLAYER_IF_SIGNED, RETRY_NONE,
           BODY_ANY, "use GET on a stream", stream_routes_match),
+    ROUTE("GET", "/v1/matches/{id}/export", PLAYER_IF_SIGNED, RETRY_NONE,
+          BODY_ANY, "use GET on an export", export_routes_match),
     ROUTE("POST", "/v1/matches/{id}/webhooks", PLAYER, RETRY_ON_FAILURE,
           BODY_JSON, "use POST", match_routes_register_webhook),
     /* A replayed nudge meets the rate limit. */
@@ -257,6 +260,7 @@ static const char *const heavy_routes[] = {
     "POST /v1/players/me/keys",
     "POST /v1/players/sign-in-links",
     "GET /v1/matches/{id}/replay",
+    "GET /v1/matches/{id}/export",
 };
 
 /* Never charged: health checks and scrapes come from the operator's own
@@ -407,7 +411,7 @@ static unsigned delegate_scope(const route *row)
      * those matches' streams. */
     if (h == match_routes_view || h == match_routes_decision ||
         h == stream_routes_player || h == match_routes_messages ||
-        h == stream_routes_match)
+        h == stream_routes_match || h == export_routes_match)
         return STORE_GRANT_VIEW;
     if (h == match_routes_move || h == match_routes_commit ||
         h == match_routes_reveal)

@@ -325,6 +325,25 @@ Test(table, once_over_the_public_talk_is_for_everyone_and_the_table_closes,
     e2e_response_free(&r);
     expect_texts(&t, 0, "Good game so far|Robert, a secret");
 
+    /* So does its export for anyone: the whole public log and the public
+     * talk, no seat's view. */
+    char path[64];
+    snprintf(path, sizeof path, "/v1/matches/%s/export", t.match);
+    r = e2e_call(&t.server, "GET", path, NULL, NULL);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    const json_t *said = json_object_get(r.json, "messages");
+    cr_expect_eq(json_array_size(said), 1, "%s", r.body);
+    cr_expect_str_eq(
+        json_string_value(json_object_get(json_array_get(said, 0), "text")),
+        "Good game so far");
+    cr_expect_null(strstr(r.body, "a secret"), "%s", r.body);
+    cr_expect(json_is_null(json_object_get(r.json, "seat")));
+    cr_expect_null(json_object_get(r.json, "view"));
+    json_t *events = e2e_all_events(&t);
+    cr_expect(json_equal(json_object_get(r.json, "events"), events));
+    json_decref(events);
+    e2e_response_free(&r);
+
     /* The replay shows the public talk at the step it was written. */
     char query[64];
     snprintf(query, sizeof query, "/replay?seq=%lld", written_at);
