@@ -342,6 +342,18 @@ Test(table, once_over_the_public_talk_is_for_everyone_and_the_table_closes,
     json_t *events = e2e_all_events(&t);
     cr_expect(json_equal(json_object_get(r.json, "events"), events));
     json_decref(events);
+    /* Kept as a file, it verifies on its own: chain, seed, replay. */
+    char file[256], command[600];
+    snprintf(file, sizeof file, "%s/export-%s.json",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", t.match);
+    FILE *out = fopen(file, "w");
+    cr_assert_not_null(out);
+    fputs(r.body, out);
+    fclose(out);
+    snprintf(command, sizeof command, "'%s' verify --file '%s' >/dev/null",
+             getenv("PBEM_CLI"), file);
+    cr_expect_eq(system(command), 0, "pbem verify --file on the export");
+    remove(file);
     e2e_response_free(&r);
 
     /* The replay shows the public talk at the step it was written. */
