@@ -138,9 +138,8 @@ static bool wants_ndjson(const route_call *call)
 
 /* reader: the player whose seat's talk a match stream carries (0: none,
  * the public events alone). */
-static void open_one(const route_call *call, streams_topic topic,
-                     long long id, const char *key, long long reader,
-                     answer *out)
+static void open_one(const route_call *call, streams_topic topic, long long id,
+                     const char *key, long long reader, answer *out)
 {
     long long after;
     const char *talk;
@@ -185,8 +184,8 @@ static void open_one(const route_call *call, streams_topic topic,
 
 void stream_routes_player(const route_call *call, answer *out)
 {
-    open_one(call, STREAMS_PLAYER, call->who->player_id, call->who->key_id,
-             0, out);
+    open_one(call, STREAMS_PLAYER, call->who->player_id, call->who->key_id, 0,
+             out);
 }
 
 /* Signed by a seat's player (or a bot acting for them), the stream also
@@ -195,8 +194,8 @@ void stream_routes_match(const route_call *call, answer *out)
 {
     const caller *who = call->who;
     open_one(call, STREAMS_MATCH, call->params->match_id,
-             who != NULL ? who->key_id : NULL,
-             who != NULL ? who->player_id : 0, out);
+             who != NULL ? who->key_id : NULL, who != NULL ? who->player_id : 0,
+             out);
 }
 
 void stream_routes_close_all(void)

@@ -17,8 +17,7 @@
 /* The public log of match up to its head (later events, appended while
  * the export is read, are left for the next one): a new array, or NULL
  * with err filled. */
-static json_t *public_log(PGconn *conn, const store_match *match,
-                          apierr *err)
+static json_t *public_log(PGconn *conn, const store_match *match, apierr *err)
 {
     json_t *log = json_array();
     long long after = 0;
@@ -33,7 +32,8 @@ static json_t *public_log(PGconn *conn, const store_match *match,
         }
         size_t i;
         json_t *event;
-        json_array_foreach(page, i, event) {
+        json_array_foreach(page, i, event)
+        {
             long long seq =
                 (long long)json_integer_value(json_object_get(event, "seq"));
             if (seq > match->head_seq)
@@ -73,8 +73,7 @@ static json_t *talk(PGconn *conn, const store_match *match, int seat,
     }
 }
 
-json_t *player_export_match(const caller *who, long long match_id,
-                            apierr *err)
+json_t *player_export_match(const caller *who, long long match_id, apierr *err)
 {
     PGconn *conn = db_conn(err);
     store_match match;
@@ -101,11 +100,10 @@ json_t *player_export_match(const caller *who, long long match_id,
         view = matches_seat_view(who, match_id, err);
     if (said == NULL || (seat >= 0 && view == NULL))
         goto done;
-    answer = json_pack("{s:s,s:O,s:o,s:I,s:O,s:O}", "format",
-                       PLAYER_EXPORT_FORMAT, "match", shown, "seat",
-                       seat >= 0 ? json_integer(seat) : json_null(), "head",
-                       (json_int_t)match.head_seq, "events", log, "messages",
-                       said);
+    answer = json_pack(
+        "{s:s,s:O,s:o,s:I,s:O,s:O}", "format", PLAYER_EXPORT_FORMAT, "match",
+        shown, "seat", seat >= 0 ? json_integer(seat) : json_null(), "head",
+        (json_int_t)match.head_seq, "events", log, "messages", said);
     if (answer == NULL)
         abort();
     if (view != NULL)

@@ -30,7 +30,6 @@
 /* The export of match_id as who (NULL: unsigned) may read it: a new
  * reference, or NULL with err filled: 404 no such match, 403 not_seated
  * for someone not at the table while the match is played. */
-json_t *player_export_match(const caller *who, long long match_id,
-                            apierr *err);
+json_t *player_export_match(const caller *who, long long match_id, apierr *err);
 
 #endif

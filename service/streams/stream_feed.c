@@ -501,20 +501,18 @@ static void talk_item(stream_feed *feed, const char *text)
  * message written after an event this read has not sent yet waits for
  * it; its event committed before the message was written, so the news of
  * that event comes. *more is raised when a whole page of messages went. */
-static bool talk_items(stream_feed *feed, PGconn *conn, bool *more,
-                       apierr *err)
+static bool talk_items(stream_feed *feed, PGconn *conn, bool *more, apierr *err)
 {
     long long events_after = feed->after;
     size_t n = json_array_size(feed->held);
     if (n > 0)
-        events_after = (long long)json_integer_value(
-                           json_object_get(json_array_get(feed->held, 0),
-                                           "seq")) -
+        events_after = (long long)json_integer_value(json_object_get(
+                           json_array_get(feed->held, 0), "seq")) -
                        1;
     long long last;
-    json_t *messages = messages_readable(conn, &feed->match, feed->seat,
-                                         feed->reader, feed->talk_after,
-                                         STREAM_FEED_BATCH, &last, err);
+    json_t *messages =
+        messages_readable(conn, &feed->match, feed->seat, feed->reader,
+                          feed->talk_after, STREAM_FEED_BATCH, &last, err);
     if (messages == NULL)
         return false;
     long long upto = feed->after; /* the last event this read has */
@@ -527,8 +525,8 @@ static bool talk_items(stream_feed *feed, PGconn *conn, bool *more,
                 ? (long long)json_integer_value(json_object_get(message, "seq"))
                 : -1;
         long long next_event =
-            e < n ? (long long)json_integer_value(json_object_get(
-                        json_array_get(feed->held, e), "seq"))
+            e < n ? (long long)json_integer_value(
+                        json_object_get(json_array_get(feed->held, e), "seq"))
                   : LLONG_MAX;
         /* Its event is sent, and the next one is written after it. */
         bool message_due =

@@ -73,7 +73,8 @@ Test(bot_reads, a_bot_granted_one_match_reads_what_its_player_may,
     client_stream *s = client_stream_open_for(
         base, stream_path, &viewer, t.players[0].id, NULL, 15000, errbuf);
     cr_assert_not_null(s, "%s", errbuf);
-    cr_assert_eq(client_stream_status(s), 200, "%s", client_stream_body(s, NULL));
+    cr_assert_eq(client_stream_status(s), 200, "%s",
+                 client_stream_body(s, NULL));
     cr_assert(client_stream_wait_for(s, "Last word", 0, 15000),
               "the bot's match stream never carried the talk: %s",
               client_stream_body(s, NULL));

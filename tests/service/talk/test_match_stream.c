@@ -20,11 +20,12 @@ static client_stream *match_stream(const e2e_table *t, int seat,
     char base[64], path[80], header[96], errbuf[256];
     snprintf(base, sizeof base, "http://127.0.0.1:%d", t->server.port);
     snprintf(path, sizeof path, "/v1/matches/%s/stream", t->match);
-    snprintf(header, sizeof header, "Last-Event-ID: %s", last_id ? last_id : "");
+    snprintf(header, sizeof header, "Last-Event-ID: %s",
+             last_id ? last_id : "");
     const char *headers[] = {header, NULL};
-    client_stream *s = client_stream_open(
-        base, path, seat >= 0 ? &t->players[seat].key : NULL,
-        last_id ? headers : NULL, STREAM_WAIT_MS, errbuf);
+    client_stream *s =
+        client_stream_open(base, path, seat >= 0 ? &t->players[seat].key : NULL,
+                           last_id ? headers : NULL, STREAM_WAIT_MS, errbuf);
     cr_assert_not_null(s, "match stream of seat %d: %s", seat, errbuf);
     cr_assert_eq(client_stream_status(s), 200, "seat %d: %ld %s", seat,
                  client_stream_status(s), client_stream_body(s, NULL));
