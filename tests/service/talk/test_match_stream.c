@@ -13,19 +13,18 @@
 #define STREAM_WAIT_MS 15000
 
 /* The match stream of t, signed by seat's player (seat -1: unsigned),
- * resuming after last_id (NULL: from the start). */
+ * with query (NULL: none) and extra headers (NULL: none). */
 static client_stream *match_stream(const e2e_table *t, int seat,
-                                   const char *last_id)
+                                   const char *query,
+                                   const char *const *headers)
 {
-    char base[64], path[80], header[96], errbuf[256];
+    char base[64], path[96], errbuf[256];
     snprintf(base, sizeof base, "http://127.0.0.1:%d", t->server.port);
-    snprintf(path, sizeof path, "/v1/matches/%s/stream", t->match);
-    snprintf(header, sizeof header, "Last-Event-ID: %s",
-             last_id ? last_id : "");
-    const char *headers[] = {header, NULL};
+    snprintf(path, sizeof path, "/v1/matches/%s/stream%s", t->match,
+             query ? query : "");
     client_stream *s =
         client_stream_open(base, path, seat >= 0 ? &t->players[seat].key : NULL,
-                           last_id ? headers : NULL, STREAM_WAIT_MS, errbuf);
+                           headers, STREAM_WAIT_MS, errbuf);
     cr_assert_not_null(s, "match stream of seat %d: %s", seat, errbuf);
     cr_assert_eq(client_stream_status(s), 200, "seat %d: %ld %s", seat,
                  client_stream_status(s), client_stream_body(s, NULL));
@@ -46,13 +45,20 @@ Test(match_stream, a_seat_follows_its_talk_there_and_nobody_else_does,
 {
     e2e_table t;
     e2e_sit_down(&t, "adel_verplichtet", 3, NULL);
-    client_stream *bob = match_stream(&t, 1, NULL);
-    client_stream *carol = match_stream(&t, 2, NULL);
-    client_stream *anyone = match_stream(&t, -1, NULL);
+    client_stream *bob = match_stream(&t, 1, NULL, NULL);
+    client_stream *carol = match_stream(&t, 2, NULL, NULL);
+    client_stream *anyone = match_stream(&t, -1, NULL, NULL);
     long long head = head_of(&t);
+    /* Carol reads nothing of Alice's: she muted her. */
+    char mute[80];
+    snprintf(mute, sizeof mute, "/v1/matches/%s/mutes/0", t.match);
+    e2e_response r = e2e_call(&t.server, "PUT", mute, NULL, &t.players[2]);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    e2e_response_free(&r);
 
     talk_say(&t, 0, -1, "Hello, table");
     talk_say(&t, 0, 1, "Bob, a secret plan");
+    talk_say(&t, 1, -1, "Bob is here too");
 
     /* Bob reads both, in order, each with its place in the log and in
      * the talk as its id. */
@@ -77,7 +83,10 @@ Test(match_stream, a_seat_follows_its_talk_there_and_nobody_else_does,
     cr_assert(client_stream_wait_for(anyone, next, 0, STREAM_WAIT_MS),
               "the unsigned match stream never carried event %lld", head + 1);
     seen = client_stream_body(carol, NULL);
-    cr_expect_not_null(strstr(seen, "Hello, table"), "%s", seen);
+    cr_expect_not_null(strstr(seen, "Bob is here too"), "%s", seen);
+    cr_expect_null(strstr(seen, "Hello, table"),
+                   "Carol's match stream carries the player she muted: %s",
+                   seen);
     cr_expect_null(strstr(seen, "secret plan"),
                    "Carol's match stream carries Bob's private message: %s",
                    seen);
@@ -87,10 +96,13 @@ Test(match_stream, a_seat_follows_its_talk_there_and_nobody_else_does,
     cr_expect_null(strstr(seen, "secret plan"), "%s", seen);
     cr_expect_null(strstr(seen, "match.message"), "%s", seen);
 
-    /* Resumed after the first message, Bob's stream carries the second,
-     * not the first again, then the move. */
-    snprintf(id, sizeof id, "%lld:1", head);
-    client_stream *again = match_stream(&t, 1, id);
+    /* Resumed after the first message (here as NDJSON, with ?after=),
+     * Bob's stream carries the second, not the first again, then the
+     * move. */
+    char query[48];
+    snprintf(query, sizeof query, "?after=%lld:1", head);
+    const char *ndjson[] = {"Accept: application/x-ndjson", NULL};
+    client_stream *again = match_stream(&t, 1, query, ndjson);
     cr_assert(client_stream_wait_for(again, next, 0, STREAM_WAIT_MS),
               "Bob's resumed stream never carried event %lld: %s", head + 1,
               client_stream_body(again, NULL));
@@ -98,6 +110,9 @@ Test(match_stream, a_seat_follows_its_talk_there_and_nobody_else_does,
     secret = strstr(seen, "Bob, a secret plan");
     cr_expect(secret != NULL && secret < strstr(seen, next), "%s", seen);
     cr_expect_null(strstr(seen, "Hello, table"), "resumed, again: %s", seen);
+    cr_expect(strncmp(seen, "{\"data\":{", 9) == 0 &&
+                  strstr(seen, "\ndata: ") == NULL,
+              "not NDJSON: %s", seen);
 
     client_stream_close(again);
     client_stream_close(bob);
