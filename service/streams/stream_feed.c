@@ -32,9 +32,10 @@ struct stream_feed {
     char *out;         /* output not yet sent: out[sent..len) */
     size_t len, sent, size;
     /* A match stream with talk (stream_feed_with_talk): the seat it reads
-     * for, its player (whose mutes apply), the match as it stood when the
-     * stream opened (its seats' names), the last message sent, and the
-     * events of the current read, held to be sent among the messages. */
+     * for (-1 once its player no longer holds it), its player (whose mutes
+     * apply), the match as it stood at the last event read (who sits
+     * where, by name), the last message sent, and the events of the
+     * current read, held to be sent among the messages. */
     bool talk;
     int seat;
     long long reader;
@@ -509,10 +510,22 @@ static bool talk_items(stream_feed *feed, PGconn *conn, bool *more, apierr *err)
         events_after = (long long)json_integer_value(json_object_get(
                            json_array_get(feed->held, 0), "seq")) -
                        1;
+    /* New events may have changed who sits where (an admin's seat
+     * replacement): a reader no longer at the table reads no more talk. */
+    if (n > 0 && feed->seat >= 0) {
+        store_match now;
+        if (!store_load_match(conn, feed->id, &now, err))
+            return false;
+        store_match_free(&feed->match);
+        feed->match = now;
+        feed->seat = request_seat_of(&feed->match, feed->reader);
+    }
     long long last;
-    json_t *messages =
-        messages_readable(conn, &feed->match, feed->seat, feed->reader,
-                          feed->talk_after, STREAM_FEED_BATCH, &last, err);
+    json_t *messages = feed->seat < 0
+                           ? json_array()
+                           : messages_readable(conn, &feed->match, feed->seat,
+                                               feed->reader, feed->talk_after,
+                                               STREAM_FEED_BATCH, &last, err);
     if (messages == NULL)
         return false;
     long long upto = feed->after; /* the last event this read has */

@@ -120,3 +120,50 @@ Test(match_stream, a_seat_follows_its_talk_there_and_nobody_else_does,
     client_stream_close(anyone);
     e2e_stop(&t.server);
 }
+
+/* An admin seats another player at Bob's seat: Bob's stream, still open,
+ * reads no more of that seat's talk; the one now seated does. */
+Test(match_stream, a_player_unseated_by_an_admin_reads_no_more_talk,
+     .timeout = 120)
+{
+    e2e_player admin, dave;
+    talk_admin(&admin);
+    e2e_table t;
+    e2e_sit_down(&t, "adel_verplichtet", 3, NULL);
+    client_stream *bob = match_stream(&t, 1, NULL, NULL);
+    talk_say(&t, 0, 1, "Bob, before the change");
+    e2e_register(&t.server, "Dave", &dave);
+    char path[96], body[160];
+    snprintf(path, sizeof path, "/v1/admin/matches/%s/seats/1/replace",
+             t.match);
+    snprintf(body, sizeof body, "{\"player\":\"%s\",\"reason\":\"Bob left\"}",
+             dave.id);
+    e2e_response r = e2e_call(&t.server, "POST", path, body, &admin);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    e2e_response_free(&r);
+    t.players[1] = dave;
+    talk_say(&t, 0, 1, "Dave, welcome to seat one");
+    talk_say(&t, 0, -1, "Welcome, Dave");
+
+    client_stream *now = match_stream(&t, 1, NULL, NULL);
+    cr_assert(client_stream_wait_for(now, "Welcome, Dave", 0, STREAM_WAIT_MS),
+              "%s", client_stream_body(now, NULL));
+    cr_expect_not_null(
+        strstr(client_stream_body(now, NULL), "welcome to seat one"));
+    /* A move after the talk: once Bob's stream shows it, it has shown
+     * all it would of what came before. */
+    long long head = head_of(&t);
+    cr_assert(e2e_play_one(&t));
+    char next[32];
+    snprintf(next, sizeof next, "\"seq\":%lld,", head + 1);
+    cr_assert(client_stream_wait_for(bob, next, 0, STREAM_WAIT_MS),
+              "Bob's stream never carried event %lld", head + 1);
+    const char *seen = client_stream_body(bob, NULL);
+    cr_expect_not_null(strstr(seen, "before the change"), "%s", seen);
+    cr_expect_null(strstr(seen, "welcome to seat one"),
+                   "Bob, unseated, reads the seat's private talk: %s", seen);
+    cr_expect_null(strstr(seen, "Welcome, Dave"), "%s", seen);
+    client_stream_close(now);
+    client_stream_close(bob);
+    e2e_stop(&t.server);
+}

@@ -6,7 +6,6 @@
  * and only once the match is over. Bad messages are refused with a
  * sentence and leave nothing behind. */
 #include <criterion/criterion.h>
-#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -381,15 +380,8 @@ Test(table, once_over_the_public_talk_is_for_everyone_and_the_table_closes,
 
 Test(table, an_aborted_match_closes_its_table_too, .timeout = 120)
 {
-    cr_assert(sodium_init() >= 0);
     e2e_player admin;
-    memset(&admin, 0, sizeof admin);
-    client_new_key(&admin.key);
-    snprintf(admin.key.key_id, sizeof admin.key.key_id, "admin");
-    char admin_key[64];
-    sodium_bin2base64(admin_key, sizeof admin_key, admin.key.public_key, 32,
-                      sodium_base64_VARIANT_ORIGINAL);
-    setenv("PBEM_ADMIN_KEY", admin_key, 1);
+    talk_admin(&admin);
     e2e_table t;
     e2e_sit_down(&t, "adel_verplichtet", 3, NULL);
     talk_say(&t, 0, -1, "Shall we stop?");
