@@ -84,6 +84,17 @@ Test(bot_reads, a_bot_granted_one_match_reads_what_its_player_may,
               "the bot's stream carries another pair's talk: %s", seen);
     client_stream_close(s);
 
+    /* And so does the match's export the bot takes for its player. */
+    char export_path[80];
+    snprintf(export_path, sizeof export_path, "/v1/matches/%s/export", t.match);
+    client_send_options options = {.on_behalf_of = t.players[0].id};
+    r = e2e_call_with(&t.server, "GET", export_path, NULL, &viewer, &options);
+    cr_assert_eq(r.status, 200, "the bot's export: %ld %s", r.status, r.body);
+    cr_expect(strstr(r.body, "Only for seat zero") != NULL, "%s", r.body);
+    cr_expect(strstr(r.body, "Only for seat two") == NULL,
+              "the bot's export holds another pair's talk: %s", r.body);
+    e2e_response_free(&r);
+
     /* Reading needs the view scope, and writing stays the player's. */
     r = as_bot(&t, &mover, "GET", NULL);
     cr_expect_eq(r.status, 403, "a move-only grant reads: %ld %s", r.status,
