@@ -2,10 +2,8 @@
 #include "talk.h"
 
 #include <criterion/criterion.h>
-#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 void talk_say(const e2e_table *t, int seat, int to, const char *text)
 {
@@ -23,16 +21,4 @@ void talk_say(const e2e_table *t, int seat, int to, const char *text)
     e2e_response_free(&r);
     free(raw);
     json_decref(body);
-}
-
-void talk_admin(e2e_player *admin)
-{
-    cr_assert(sodium_init() >= 0);
-    memset(admin, 0, sizeof *admin);
-    client_new_key(&admin->key);
-    snprintf(admin->key.key_id, sizeof admin->key.key_id, "admin");
-    char admin_key[64];
-    sodium_bin2base64(admin_key, sizeof admin_key, admin->key.public_key, 32,
-                      sodium_base64_VARIANT_ORIGINAL);
-    setenv("PBEM_ADMIN_KEY", admin_key, 1);
 }

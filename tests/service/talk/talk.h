@@ -10,8 +10,4 @@
  * test otherwise. */
 void talk_say(const e2e_table *t, int seat, int to, const char *text);
 
-/* Makes admin an admin's key and names it in PBEM_ADMIN_KEY for the
- * servers started after. */
-void talk_admin(e2e_player *admin);
-
 #endif

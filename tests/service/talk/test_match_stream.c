@@ -127,7 +127,7 @@ Test(match_stream, a_player_unseated_by_an_admin_reads_no_more_talk,
      .timeout = 120)
 {
     e2e_player admin, dave;
-    talk_admin(&admin);
+    e2e_admin_key(&admin);
     e2e_table t;
     e2e_sit_down(&t, "adel_verplichtet", 3, NULL);
     client_stream *bob = match_stream(&t, 1, NULL, NULL);

@@ -381,7 +381,7 @@ Test(table, once_over_the_public_talk_is_for_everyone_and_the_table_closes,
 Test(table, an_aborted_match_closes_its_table_too, .timeout = 120)
 {
     e2e_player admin;
-    talk_admin(&admin);
+    e2e_admin_key(&admin);
     e2e_table t;
     e2e_sit_down(&t, "adel_verplichtet", 3, NULL);
     talk_say(&t, 0, -1, "Shall we stop?");
