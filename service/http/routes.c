@@ -17,6 +17,7 @@
 #include "core/log.h"
 #include "http/admin_routes.h"
 #include "http/chat_routes.h"
+#include "http/export_routes.h"
 #include "http/lobby_routes.h"
 #include "http/mail_routes.h"
 #include "http/match_routes.h"
@@ -183,8 +184,11 @@ static const route table[] = {
           "use GET on a replay", match_routes_replay),
     ROUTE("GET", "/v1/matches/{id}/verify", ANYONE, RETRY_NONE, BODY_ANY,
           "use GET on verify", match_routes_verify),
-    ROUTE("GET", "/v1/matches/{id}/stream", ANYONE, RETRY_NONE, BODY_ANY,
-          "use GET on a stream", stream_routes_match),
+    /* Signed by a seat's player, it carries that seat's talk too. */
+    ROUTE("GET", "/v1/matches/{id}/stream", PLAYER_IF_SIGNED, RETRY_NONE,
+          BODY_ANY, "use GET on a stream", stream_routes_match),
+    ROUTE("GET", "/v1/matches/{id}/export", PLAYER_IF_SIGNED, RETRY_NONE,
+          BODY_ANY, "use GET on an export", export_routes_match),
     ROUTE("POST", "/v1/matches/{id}/webhooks", PLAYER, RETRY_ON_FAILURE,
           BODY_JSON, "use POST", match_routes_register_webhook),
     /* A replayed nudge meets the rate limit. */
@@ -256,6 +260,7 @@ static const char *const heavy_routes[] = {
     "POST /v1/players/me/keys",
     "POST /v1/players/sign-in-links",
     "GET /v1/matches/{id}/replay",
+    "GET /v1/matches/{id}/export",
 };
 
 /* Never charged: health checks and scrapes come from the operator's own
@@ -402,10 +407,11 @@ static unsigned delegate_scope(const route *row)
 {
     route_handler *h = row->handler;
     /* Reading talk (never writing it): a bot whose grant names some
-     * matches cannot open the player stream, and the match streams carry
-     * no talk. */
+     * matches cannot open the player stream, and follows the talk on
+     * those matches' streams. */
     if (h == match_routes_view || h == match_routes_decision ||
-        h == stream_routes_player || h == match_routes_messages)
+        h == stream_routes_player || h == match_routes_messages ||
+        h == stream_routes_match || h == export_routes_match)
         return STORE_GRANT_VIEW;
     if (h == match_routes_move || h == match_routes_commit ||
         h == match_routes_reveal)

@@ -101,20 +101,28 @@ static void closed(void *cls)
 }
 
 /* Where the client resumes: Last-Event-ID (sent by an SSE client that
- * reconnects), else ?after=, else -1 (from the start). False when either
- * is not a number >= 0. */
-static bool resume_after(const route_call *call, long long *after)
+ * reconnects), else ?after=, else -1 (from the start). A match stream with
+ * talk names its place in the talk too, "seq:message": *talk then points
+ * at the message part (borrowed from the request), else it is NULL. False
+ * when the seq is not a number >= 0. */
+static bool resume_after(const route_call *call, long long *after,
+                         const char **talk)
 {
     const char *text = MHD_lookup_connection_value(call->conn, MHD_HEADER_KIND,
                                                    "Last-Event-ID");
     if (text == NULL)
         text = route_query(call, "after");
     *after = -1;
+    *talk = NULL;
     if (text == NULL)
         return true;
     char *end = NULL;
     long long value = strtoll(text, &end, 10);
-    if (*text < '0' || *text > '9' || *end != '\0' || value < 0)
+    if (*text < '0' || *text > '9' || value < 0)
+        return false;
+    if (*end == ':')
+        *talk = end + 1;
+    else if (*end != '\0')
         return false;
     *after = value;
     return true;
@@ -128,20 +136,30 @@ static bool wants_ndjson(const route_call *call)
            !strcasestr(accept, "text/event-stream");
 }
 
-static void open_one(const route_call *call, streams_topic topic,
-                     long long id, const char *key, answer *out)
+/* reader: the player whose seat's talk a match stream carries (0: none,
+ * the public events alone). */
+static void open_one(const route_call *call, streams_topic topic, long long id,
+                     const char *key, long long reader, answer *out)
 {
     long long after;
-    if (!resume_after(call, &after)) {
+    const char *talk;
+    if (!resume_after(call, &after, &talk) ||
+        (talk != NULL && topic != STREAMS_MATCH)) {
         answer_error(out, 400, "bad_last_event_id",
                      "Last-Event-ID (or after) must be an id this stream "
-                     "sent: a whole number >= 0");
+                     "sent: a whole number >= 0 (seq:message on a match "
+                     "stream that carries talk)");
         return;
     }
     bool ndjson = wants_ndjson(call);
     apierr err;
     stream_feed *feed = stream_feed_open(topic, id, after, ndjson, &err);
     if (feed == NULL) {
+        answer_apierr(out, &err);
+        return;
+    }
+    if (reader != 0 && !stream_feed_with_talk(feed, reader, talk, &err)) {
+        stream_feed_free(feed);
         answer_apierr(out, &err);
         return;
     }
@@ -166,13 +184,18 @@ static void open_one(const route_call *call, streams_topic topic,
 
 void stream_routes_player(const route_call *call, answer *out)
 {
-    open_one(call, STREAMS_PLAYER, call->who->player_id, call->who->key_id,
+    open_one(call, STREAMS_PLAYER, call->who->player_id, call->who->key_id, 0,
              out);
 }
 
+/* Signed by a seat's player (or a bot acting for them), the stream also
+ * carries that seat's talk, and counts against the key's streams. */
 void stream_routes_match(const route_call *call, answer *out)
 {
-    open_one(call, STREAMS_MATCH, call->params->match_id, NULL, out);
+    const caller *who = call->who;
+    open_one(call, STREAMS_MATCH, call->params->match_id,
+             who != NULL ? who->key_id : NULL, who != NULL ? who->player_id : 0,
+             out);
 }
 
 void stream_routes_close_all(void)

@@ -11,7 +11,8 @@
  *
  * The format is Server-Sent Events, or NDJSON when Accept names
  * application/x-ndjson. A stream resumes after the id of its Last-Event-ID
- * header (or ?after=). */
+ * header (or ?after=): a number, or "seq:message" on a match stream that
+ * carries talk. */
 #ifndef SERVICE_HTTP_STREAM_ROUTES_H
 #define SERVICE_HTTP_STREAM_ROUTES_H
 
@@ -20,7 +21,9 @@
 /* GET /v1/players/me/stream (signed). */
 void stream_routes_player(const route_call *call, answer *out);
 
-/* GET /v1/matches/{id}/stream (anyone). */
+/* GET /v1/matches/{id}/stream (anyone; signed by a seat's player, or a
+ * bot with view on the match acting for them, it carries that seat's
+ * talk too: streams/stream_feed.h). */
 void stream_routes_match(const route_call *call, answer *out);
 
 /* Ends every open stream promptly (SIGTERM): each sends what it has and

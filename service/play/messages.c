@@ -151,9 +151,7 @@ static bool read_to(const json_t *body, const store_match *match, int from,
     return true;
 }
 
-/* Whether the match is over: finished, or aborted by an admin. Its table
- * takes no more messages, and its public talk is for anyone to read. */
-static bool is_over(const store_match *match)
+bool messages_match_over(const store_match *match)
 {
     return strcmp(match->status, "finished") == 0 ||
            strcmp(match->status, "aborted") == 0;
@@ -169,7 +167,7 @@ static bool may_write(const caller *who, const store_match *match, int *from,
                           "only the players seated in this match write at "
                           "its table; others read its public messages once "
                           "it is over");
-    if (is_over(match))
+    if (messages_match_over(match))
         return apierr_set(err, 409, "match_over",
                           "the match is over: its table takes no more "
                           "messages");
@@ -219,6 +217,20 @@ static int stream_readers(PGconn *conn, const store_match *match, int from,
     return count;
 }
 
+json_t *messages_stream_item(const store_match *match, const json_t *message)
+{
+    char ref[32];
+    store_match_ref(match->match_id, ref);
+    const json_t *at = json_object_get(message, "at");
+    json_t *item = json_pack(
+        "{s:s,s:O,s:{s:s,s:s,s:O,s:O}}", "type", "match.message", "timestamp",
+        at, "data", "type", "match.message", "match", ref, "seq",
+        json_object_get(message, "seq"), "message", message);
+    if (item == NULL)
+        abort();
+    return item;
+}
+
 static bool to_streams(PGconn *conn, const store_match *match, int from, int to,
                        const json_t *message, apierr *err)
 {
@@ -226,14 +238,11 @@ static bool to_streams(PGconn *conn, const store_match *match, int from, int to,
     int count = stream_readers(conn, match, from, to, players, err);
     if (count < 0)
         return false;
-    char ref[32], reason[48];
-    store_match_ref(match->match_id, ref);
+    char reason[48];
     long long id =
         (long long)json_integer_value(json_object_get(message, "id"));
     snprintf(reason, sizeof reason, "message_%lld", id);
-    json_t *payload =
-        json_pack("{s:s,s:s,s:I,s:O}", "type", "match.message", "match", ref,
-                  "seq", (json_int_t)match->head_seq, "message", message);
+    json_t *payload = messages_stream_item(match, message);
     char *text = json_dumps(payload, JSON_COMPACT);
     json_decref(payload);
     if (text == NULL)
@@ -334,6 +343,20 @@ static json_t *messages_json(const store_match *match, PGresult *r,
     return list;
 }
 
+json_t *messages_readable(PGconn *conn, const store_match *match, int seat,
+                          long long reader, long long after, int limit,
+                          long long *last, apierr *err)
+{
+    PGresult *r = store_messages_read(conn, match->match_id, seat, reader,
+                                      after, limit, err);
+    if (r == NULL)
+        return NULL;
+    *last = after;
+    json_t *list = messages_json(match, r, last);
+    PQclear(r);
+    return list;
+}
+
 json_t *messages_read(const caller *who, long long match_id, long long after,
                       int limit, apierr *err)
 {
@@ -344,19 +367,17 @@ json_t *messages_read(const caller *who, long long match_id, long long after,
     json_t *answer = NULL;
     long long reader = who != NULL ? who->player_id : 0;
     int seat = reader != 0 ? request_seat_of(&match, reader) : -1;
-    if (seat < 0 && !is_over(&match)) {
+    if (seat < 0 && !messages_match_over(&match)) {
         apierr_set(err, 403, "not_seated",
                    "the match is not over: its messages are for its players "
                    "until then");
         goto done;
     }
-    PGresult *r =
-        store_messages_read(conn, match_id, seat, reader, after, limit, err);
-    if (r == NULL)
+    long long last;
+    json_t *list =
+        messages_readable(conn, &match, seat, reader, after, limit, &last, err);
+    if (list == NULL)
         goto done;
-    long long last = after;
-    json_t *list = messages_json(&match, r, &last);
-    PQclear(r);
     answer = json_pack("{s:o,s:I}", "messages", list, "last", (json_int_t)last);
 done:
     store_match_free(&match);

@@ -14,8 +14,10 @@
  * PBEM_MESSAGES_PER_HOUR messages an hour. A refusal stores nothing.
  *
  * Each message goes at once to the event streams (stream_feed.h) of the
- * players who may read it, as a "match.message" item; the players' mail
- * carries it in their next mail about the match (messages_mail_lines). */
+ * players who may read it, as a "match.message" item, and to the signed
+ * match streams of the seats that may read it (which read it from the
+ * table, woken by migrations/027_match_stream_talk.sql); the players' mail
+ * carries it in their next mail about the match (notify/table_talk.h). */
 #ifndef SERVICE_PLAY_MESSAGES_H
 #define SERVICE_PLAY_MESSAGES_H
 
@@ -43,6 +45,26 @@ json_t *messages_post(const caller *who, long long match_id, const json_t *body,
  * filled: 404, 403 a spectator while the match is not over. */
 json_t *messages_read(const caller *who, long long match_id, long long after,
                       int limit, apierr *err);
+
+/* Up to limit messages of match (borrowed) after id after, oldest first,
+ * as the reader at seat (-1: a spectator) may read them, none written by a
+ * player reader (0: nobody) muted: a new array of messages as GET
+ * …/messages gives them, with the last one's id in *last (after when
+ * none). NULL with err filled. Who may read at all is the caller's
+ * question (messages_match_over). */
+json_t *messages_readable(PGconn *conn, const store_match *match, int seat,
+                          long long reader, long long after, int limit,
+                          long long *last, apierr *err);
+
+/* One message (borrowed, as messages_readable gives it) of match as an
+ * item of an event stream (a MessageStreamItem: {"type": "match.message",
+ * "timestamp": its time, "data": {"type", "match", "seq", "message"}}), the
+ * same on the player's stream and the match's: a new reference. */
+json_t *messages_stream_item(const store_match *match, const json_t *message);
+
+/* Whether match is over: finished, or aborted by an admin. Its table takes
+ * no more messages, and its public talk is for anyone to read. */
+bool messages_match_over(const store_match *match);
 
 /* The messages to everyone of match written at head seq, as an array
  * (new reference) for a finished match's replay; NULL with err filled. */

@@ -107,6 +107,24 @@ PGresult *store_messages_public_at(PGconn *conn, long long match_id,
                     p.count, p.values, PGRES_TUPLES_OK, err);
 }
 
+bool store_messages_before(PGconn *conn, long long match_id, long long seq,
+                           long long *message_id, apierr *err)
+{
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_int(&p, seq);
+    PGresult *r = db_query(conn,
+                           "SELECT coalesce(max(message_id), 0)"
+                           " FROM match_messages"
+                           " WHERE match_id = $1 AND seq < $2",
+                           p.count, p.values, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return false;
+    *message_id = atoll(PQgetvalue(r, 0, 0));
+    PQclear(r);
+    return true;
+}
+
 PGresult *store_messages_unmailed(PGconn *conn, long long match_id, int seat,
                                   long long reader_player, int limit,
                                   apierr *err)

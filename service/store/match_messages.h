@@ -61,6 +61,13 @@ PGresult *store_messages_read(PGconn *conn, long long match_id, int seat,
 PGresult *store_messages_public_at(PGconn *conn, long long match_id,
                                    long long seq, int limit, apierr *err);
 
+/* The id of the last message of match_id written before event seq was
+ * appended (at a head below seq), 0 when none, into *message_id: where a
+ * stream resumed after event seq stands in the talk. False with err
+ * filled. */
+bool store_messages_before(PGconn *conn, long long match_id, long long seq,
+                           long long *message_id, apierr *err);
+
 /* The same for the reader's next mail: the messages after the last one
  * mailed to reader_player about match_id, not written by seat itself. */
 PGresult *store_messages_unmailed(PGconn *conn, long long match_id, int seat,

@@ -2,6 +2,7 @@
 #include "streams/stream_feed.h"
 
 #include <jansson.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,9 +12,12 @@
 #include "notify/notify_outbox.h"
 #include "play/event_log.h"
 #include "play/matchstate.h"
+#include "play/messages.h"
+#include "play/request.h"
 #include "store/db.h"
 #include "store/db_params.h"
 #include "store/events.h"
+#include "store/match_messages.h"
 #include "store/matches.h"
 #include "store/player_stream.h"
 #include "store/reachability.h"
@@ -27,6 +31,17 @@ struct stream_feed {
     bool waiting_due;  /* a player stream's waiting matches come first */
     char *out;         /* output not yet sent: out[sent..len) */
     size_t len, sent, size;
+    /* A match stream with talk (stream_feed_with_talk): the seat it reads
+     * for (-1 once its player no longer holds it), its player (whose mutes
+     * apply), the match as it stood at the last event read (who sits
+     * where, by name), the last message sent, and the events of the
+     * current read, held to be sent among the messages. */
+    bool talk;
+    int seat;
+    long long reader;
+    store_match match;
+    long long talk_after;
+    json_t *held;
 };
 
 static void append(stream_feed *feed, const char *text, size_t n)
@@ -53,23 +68,45 @@ static void append_text(stream_feed *feed, const char *text)
     append(feed, text, strlen(text));
 }
 
-/* One item: JSON text with its id, or with none when id < 0. */
-static void item_text(stream_feed *feed, const char *text, long long id)
+/* One item: JSON text with its id (NULL: none). */
+static void item_with_id(stream_feed *feed, const char *text, const char *id)
 {
     if (feed->ndjson) {
         append_text(feed, text);
         append_text(feed, "\n");
         return;
     }
-    char head[40];
-    if (id >= 0) {
-        snprintf(head, sizeof head, "id: %lld\n", id);
-        append_text(feed, head);
+    if (id != NULL) {
+        append_text(feed, "id: ");
+        append_text(feed, id);
+        append_text(feed, "\n");
     }
     /* Compact JSON holds no newline, so one data line holds it. */
     append_text(feed, "data: ");
     append_text(feed, text);
     append_text(feed, "\n\n");
+}
+
+/* One item: JSON text with its id, or with none when id < 0. */
+static void item_text(stream_feed *feed, const char *text, long long id)
+{
+    char head[24];
+    snprintf(head, sizeof head, "%lld", id);
+    item_with_id(feed, text, id >= 0 ? head : NULL);
+}
+
+/* A match event: sent at once, or held to go among the messages of a
+ * stream with talk (talk_items). */
+static void event_item(stream_feed *feed, const char *text, long long seq)
+{
+    if (!feed->talk) {
+        item_text(feed, text, seq);
+        return;
+    }
+    json_t *pair = json_pack("{s:I,s:s}", "seq", (json_int_t)seq, "text", text);
+    if (pair == NULL)
+        abort();
+    json_array_append_new(feed->held, pair);
 }
 
 static char *json_text(const json_t *value)
@@ -147,7 +184,7 @@ static bool from_cache(stream_feed *feed, unsigned long long news, bool *more)
     int n = 0;
     while (feed->after < c->hi && n < STREAM_FEED_BATCH) {
         feed->after++;
-        item_text(feed, c->texts[feed->after - c->lo], feed->after);
+        event_item(feed, c->texts[feed->after - c->lo], feed->after);
         n++;
     }
     *more = feed->after < c->hi;
@@ -256,10 +293,56 @@ stream_feed *stream_feed_open(streams_topic topic, long long id,
     return feed;
 }
 
+bool stream_feed_with_talk(stream_feed *feed, long long reader,
+                           const char *talk_after, apierr *err)
+{
+    PGconn *conn = db_conn(err);
+    if (conn == NULL)
+        return false;
+    store_match match;
+    if (!store_load_match(conn, feed->id, &match, err))
+        return false;
+    int seat = request_seat_of(&match, reader);
+    if (seat < 0) {
+        /* Not at the table: the public events only, as unsigned. */
+        store_match_free(&match);
+        return true;
+    }
+    long long position = 0;
+    if (talk_after != NULL) {
+        char *end = NULL;
+        position = strtoll(talk_after, &end, 10);
+        if (*talk_after < '0' || *talk_after > '9' || *end != '\0')
+            position = -1;
+    } else if (feed->after > 0 &&
+               !store_messages_before(conn, feed->id, feed->after, &position,
+                                      err)) {
+        store_match_free(&match);
+        return false;
+    }
+    if (position < 0) {
+        store_match_free(&match);
+        return apierr_set(err, 400, "bad_last_event_id",
+                          "Last-Event-ID (or after) must be an id this "
+                          "stream sent: a seq, or seq:message");
+    }
+    feed->talk = true;
+    feed->seat = seat;
+    feed->reader = reader;
+    feed->match = match;
+    feed->talk_after = position;
+    feed->held = json_array();
+    return true;
+}
+
 void stream_feed_free(stream_feed *feed)
 {
     if (feed == NULL)
         return;
+    if (feed->talk) {
+        store_match_free(&feed->match);
+        json_decref(feed->held);
+    }
     free(feed->out);
     free(feed);
 }
@@ -366,7 +449,7 @@ static bool match_events(stream_feed *feed, PGconn *conn,
     json_array_foreach(events, i, event) {
         long long seq = (long long)json_integer_value(json_object_get(event, "seq"));
         texts[i] = json_text(event);
-        item_text(feed, texts[i], seq);
+        event_item(feed, texts[i], seq);
         feed->after = seq;
     }
     *more = count == STREAM_FEED_BATCH;
@@ -405,6 +488,89 @@ static bool player_items(stream_feed *feed, PGconn *conn, bool *more,
     return true;
 }
 
+/* The id of a stream with talk's item: where it stands in the events and
+ * in the talk, "seq:message". */
+static void talk_item(stream_feed *feed, const char *text)
+{
+    char id[48];
+    snprintf(id, sizeof id, "%lld:%lld", feed->after, feed->talk_after);
+    item_with_id(feed, text, id);
+}
+
+/* Sends the events held by this read and the messages the seat may read,
+ * each message right after the event it was written after (its seq). A
+ * message written after an event this read has not sent yet waits for
+ * it; its event committed before the message was written, so the news of
+ * that event comes. *more is raised when a whole page of messages went. */
+static bool talk_items(stream_feed *feed, PGconn *conn, bool *more, apierr *err)
+{
+    long long events_after = feed->after;
+    size_t n = json_array_size(feed->held);
+    if (n > 0)
+        events_after = (long long)json_integer_value(json_object_get(
+                           json_array_get(feed->held, 0), "seq")) -
+                       1;
+    /* New events may have changed who sits where (an admin's seat
+     * replacement): a reader no longer at the table reads no more talk. */
+    if (n > 0 && feed->seat >= 0) {
+        store_match now;
+        if (!store_load_match(conn, feed->id, &now, err))
+            return false;
+        store_match_free(&feed->match);
+        feed->match = now;
+        feed->seat = request_seat_of(&feed->match, feed->reader);
+    }
+    long long last;
+    json_t *messages = feed->seat < 0
+                           ? json_array()
+                           : messages_readable(conn, &feed->match, feed->seat,
+                                               feed->reader, feed->talk_after,
+                                               STREAM_FEED_BATCH, &last, err);
+    if (messages == NULL)
+        return false;
+    long long upto = feed->after; /* the last event this read has */
+    feed->after = events_after;
+    size_t e = 0, m = 0, count = json_array_size(messages);
+    for (;;) {
+        const json_t *message = json_array_get(messages, m);
+        long long written_at =
+            m < count
+                ? (long long)json_integer_value(json_object_get(message, "seq"))
+                : -1;
+        long long next_event =
+            e < n ? (long long)json_integer_value(
+                        json_object_get(json_array_get(feed->held, e), "seq"))
+                  : LLONG_MAX;
+        /* Its event is sent, and the next one is written after it. */
+        bool message_due =
+            m < count && written_at <= upto && written_at < next_event;
+        if (message_due) {
+            feed->talk_after =
+                (long long)json_integer_value(json_object_get(message, "id"));
+            json_t *item = messages_stream_item(&feed->match, message);
+            char *text = json_text(item);
+            talk_item(feed, text);
+            free(text);
+            json_decref(item);
+            m++;
+        } else if (e < n) {
+            const json_t *held = json_array_get(feed->held, e);
+            feed->after =
+                (long long)json_integer_value(json_object_get(held, "seq"));
+            talk_item(feed, json_string_value(json_object_get(held, "text")));
+            e++;
+        } else {
+            break;
+        }
+    }
+    feed->after = upto;
+    json_array_clear(feed->held);
+    if (m == count && count == STREAM_FEED_BATCH)
+        *more = true;
+    json_decref(messages);
+    return true;
+}
+
 bool stream_feed_read(stream_feed *feed, unsigned long long news, bool *more,
                       apierr *err)
 {
@@ -417,9 +583,14 @@ bool stream_feed_read(stream_feed *feed, unsigned long long news, bool *more,
             return false;
         feed->waiting_due = false;
     }
-    return feed->topic == STREAMS_MATCH
-               ? match_events(feed, conn, news, more, err)
-               : player_items(feed, conn, more, err);
+    if (feed->topic == STREAMS_PLAYER)
+        return player_items(feed, conn, more, err);
+    if (!match_events(feed, conn, news, more, err)) {
+        if (feed->talk)
+            json_array_clear(feed->held);
+        return false;
+    }
+    return !feed->talk || talk_items(feed, conn, more, err);
 }
 
 void stream_feed_heartbeat(stream_feed *feed)

@@ -4,7 +4,13 @@
  *
  * - A match stream sends the match's public events after seq `after`, in
  *   the shape GET /v1/matches/{id}/events gives them; an item's id is its
- *   seq.
+ *   seq. A match stream with talk (stream_feed_with_talk: signed by a
+ *   seat's player, or a bot acting for them) also sends the messages that
+ *   seat may read (play/messages.h: to everyone, and to or from the seat;
+ *   none written by a player its player muted) as "match.message" items,
+ *   each right after the event it was written after; its items' ids are
+ *   "seq:message", the last event and the last message sent, so a resume
+ *   loses and repeats neither.
  * - A player stream sends the notifications the player would get by
  *   webhook, as the body of a delivery: {"type", "timestamp", "data": the
  *   payload} (type match.your_turn, match.over, match.aborted,
@@ -43,6 +49,15 @@ typedef struct stream_feed stream_feed;
  * when a player's items after it have been pruned (streams_hub.h). */
 stream_feed *stream_feed_open(streams_topic topic, long long id,
                               long long after, bool ndjson, apierr *err);
+
+/* Makes a match feed carry the talk reader may read, when reader (a
+ * player id) holds a seat of the match; otherwise the feed stays as it is,
+ * the public events alone. talk_after is the message id the resume point
+ * named ("seq:message"), or NULL: then the talk resumes after the messages
+ * written before event `after` (stream_feed_open). False with err filled:
+ * 400 when talk_after is not a number. */
+bool stream_feed_with_talk(stream_feed *feed, long long reader,
+                           const char *talk_after, apierr *err);
 
 void stream_feed_free(stream_feed *feed);
 

@@ -1181,6 +1181,11 @@ for (const [game, title, options, limit] of [
     }, limit, (legal) => legal.moves.length - 1);
     assert(toast === 'clear', `the toast: ${toast}`);
     await saysWhoWon(id, game);
+    // The table's talk stays to read, with a sentence and no form to send.
+    if (game === 'antiquity_quest') {
+      for (const w of both) await w.page.waitForSelector('#chat-list');
+      for (const w of both) assert(await w.page.$('#chat-form') === null && await w.page.$('#chat-closed:not([hidden])') !== null, 'the finished match offers the talk form, or does not say its talk is kept to read');
+    }
     console.log(`        (${moves} moves touched)`);
   });
 }

@@ -1,8 +1,8 @@
 /* A bot whose delegated key covers some matches only cannot open its
- * player's stream, and the match streams carry no talk: it reads the talk
- * of a granted match with GET /v1/matches/{id}/messages, and reads there
- * what its player may read, no more. It still writes nothing: a message is
- * the player's own word. */
+ * player's stream: it reads the talk of a granted match with GET
+ * /v1/matches/{id}/messages, or on that match's stream signed, and reads
+ * there what its player may read, no more. It still writes nothing: a
+ * message is the player's own word. */
 #include <criterion/criterion.h>
 #include <sodium.h>
 #include <stdio.h>
@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "../../support/e2e.h"
+#include "client_stream.h"
 #include "talk.h"
 
 /* Seat 0's player grants key the scope (JSON text) in t's match alone. */
@@ -61,6 +62,37 @@ Test(bot_reads, a_bot_granted_one_match_reads_what_its_player_may,
     cr_expect(strstr(r.body, "Only for seat zero") != NULL, "%s", r.body);
     cr_expect(strstr(r.body, "Only for seat two") == NULL,
               "the bot reads another pair's private talk: %s", r.body);
+    e2e_response_free(&r);
+
+    /* The match's stream, signed by the bot for its player, carries the
+     * same talk. */
+    talk_say(&t, 1, -1, "Last word");
+    char base[64], stream_path[80], errbuf[256];
+    snprintf(base, sizeof base, "http://127.0.0.1:%d", t.server.port);
+    snprintf(stream_path, sizeof stream_path, "/v1/matches/%s/stream", t.match);
+    client_stream *s = client_stream_open_for(
+        base, stream_path, &viewer, t.players[0].id, NULL, 15000, errbuf);
+    cr_assert_not_null(s, "%s", errbuf);
+    cr_assert_eq(client_stream_status(s), 200, "%s",
+                 client_stream_body(s, NULL));
+    cr_assert(client_stream_wait_for(s, "Last word", 0, 15000),
+              "the bot's match stream never carried the talk: %s",
+              client_stream_body(s, NULL));
+    const char *seen = client_stream_body(s, NULL);
+    cr_expect(strstr(seen, "Only for seat zero") != NULL, "%s", seen);
+    cr_expect(strstr(seen, "Only for seat two") == NULL,
+              "the bot's stream carries another pair's talk: %s", seen);
+    client_stream_close(s);
+
+    /* And so does the match's export the bot takes for its player. */
+    char export_path[80];
+    snprintf(export_path, sizeof export_path, "/v1/matches/%s/export", t.match);
+    client_send_options options = {.on_behalf_of = t.players[0].id};
+    r = e2e_call_with(&t.server, "GET", export_path, NULL, &viewer, &options);
+    cr_assert_eq(r.status, 200, "the bot's export: %ld %s", r.status, r.body);
+    cr_expect(strstr(r.body, "Only for seat zero") != NULL, "%s", r.body);
+    cr_expect(strstr(r.body, "Only for seat two") == NULL,
+              "the bot's export holds another pair's talk: %s", r.body);
     e2e_response_free(&r);
 
     /* Reading needs the view scope, and writing stays the player's. */

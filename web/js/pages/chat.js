@@ -3,7 +3,9 @@
 // and writes to everyone or to one seat; anyone reads the public talk of
 // a finished match. The panel is built once and only its list grows, so a
 // live update never loses what is being typed, and every message is text
-// (dom.js), never markup.
+// (dom.js), never markup. Once the match is over the table takes no more
+// messages: the form goes, at once, and a sentence says the talk is kept
+// to read.
 import { h, fill, field, announce, when } from '../dom.js';
 import { call, ApiError } from '../api.js';
 
@@ -39,17 +41,34 @@ function build(main, app, id, state) {
   const seated = mine !== null && mine !== undefined && !!app.me;
   let over = match.status === 'finished' || match.status === 'aborted';
   const list = h('ol', { class: 'log chat', id: 'chat-list', 'aria-label': 'Messages, oldest first', tabindex: 0 });
-  const empty = h('p', { class: 'hint', id: 'chat-empty' }, 'Nothing has been said at this table yet.');
+  const empty = h('p', { class: 'hint', id: 'chat-empty' }, over ? 'Nothing was said at this table.' : 'Nothing has been said at this table yet.');
+  const closed = h('p', { class: 'hint', id: 'chat-closed', hidden: !over }, 'The match is over; the table\'s talk is kept here to read.');
   const error = h('p', { class: 'error', role: 'alert', id: 'chat-error', hidden: true });
   const muted = h('p', { class: 'hint', id: 'chat-muted', hidden: true });
   const panel = h('section', { 'aria-labelledby': 'chat-title', id: 'chat' },
-    h('h2', { id: 'chat-title' }, 'Table talk'), empty, list, muted, error);
+    h('h2', { id: 'chat-title' }, 'Table talk'), closed, empty, list, muted, error);
   main.append(panel);
   let after = 0;
   let stopped = false;
   let timer = null;
   let form = null;
   let fillTo = () => {};
+  let watch = null;
+
+  // The table closes: the form goes, since the table takes no more
+  // messages, and a sentence says so; a message being typed stays to read
+  // (and copy) under it.
+  function close() {
+    const unsent = form?.querySelector('textarea')?.value.trim();
+    if (form && form.contains(document.activeElement)) list.focus();
+    over = true;
+    form?.remove();
+    form = null;
+    watch?.disconnect();
+    closed.hidden = false;
+    if (unsent) closed.append(h('br'), `What you were writing was not sent: ${unsent}`);
+    if (!list.children.length) empty.textContent = 'Nothing was said at this table.';
+  }
 
   const name = (seat, fallback) => {
     if (seat === mine) return 'You';
@@ -138,6 +157,11 @@ function build(main, app, id, state) {
         announce(body.to === undefined ? 'Said to everyone at the table.' : 'Said privately.');
         await refresh();
       } catch (e) {
+        if (e instanceof ApiError && e.code === 'match_over') {
+          close();
+          announce('The match is over; the table takes no more messages.');
+          return;
+        }
         // What was typed stays, to be mended and sent again.
         error.hidden = false;
         error.textContent = e instanceof ApiError ? e.message : String(e);
@@ -146,16 +170,23 @@ function build(main, app, id, state) {
       }
     });
     panel.append(form);
+    // The match page marks the match's status on main as it draws it: the
+    // form goes the moment the page shows the match over, not at the next
+    // tick.
+    const page = document.getElementById('main');
+    if (page) {
+      watch = new MutationObserver(() => {
+        if (page.dataset.status === 'finished' || page.dataset.status === 'aborted') close();
+      });
+      watch.observe(page, { attributes: true, attributeFilter: ['data-status'] });
+    }
   }
 
   const tick = async () => {
     if (stopped) return;
     // The table closes when the match ends: the form goes.
     const status = state().match.status;
-    if (!over && (status === 'finished' || status === 'aborted')) {
-      over = true;
-      form?.remove();
-    }
+    if (!over && (status === 'finished' || status === 'aborted')) close();
     fillTo();
     if (document.visibilityState === 'visible') {
       try {
@@ -175,6 +206,7 @@ function build(main, app, id, state) {
     stop() {
       stopped = true;
       clearTimeout(timer);
+      watch?.disconnect();
     },
   };
 }
