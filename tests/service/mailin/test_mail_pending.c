@@ -108,3 +108,56 @@ Test(mail_pending, a_web_account_waiting_for_its_link_is_the_one_mail_reaches,
     json_decref(done);
     mail_scene_stop(&scene);
 }
+
+/* Bob registered on the web and has not opened his link when Alice's
+ * invitation reaches the address: answering it seats his web account and
+ * makes the address its, where it used to make a second account. */
+Test(mail_pending, an_invitation_answered_seats_the_account_waiting_for_it,
+     .timeout = 120)
+{
+    mail_scene scene;
+    mail_scene_start(&scene, false, generous);
+    const char *bob = "bob@example.org";
+    size_t from = mail_count(&scene);
+    client_key key;
+    client_new_key(&key);
+    char ref[32], error[256];
+    cr_assert(
+        client_register(scene.server.http, "Bob Web", bob, &key, ref, error),
+        "%s", error);
+    json_t *link = mail_next_to(&scene, bob, &from, 20);
+    cr_assert_not_null(link, "no confirmation link went to %s", bob);
+    json_decref(link);
+
+    /* Alice invites bob@example.org; he answers "join" (the sit-down
+     * asserts "You have seat"). */
+    mail_table t;
+    mail_table_sit_down(&t, &scene, "antiquity_quest", 2, "");
+
+    PGconn *db = PQconnectdb(getenv("DATABASE_URL"));
+    cr_assert_eq(PQstatus(db), CONNECTION_OK, "%s", PQerrorMessage(db));
+    cr_expect_eq(number(db,
+                        "SELECT count(*) FROM players"
+                        " WHERE lower(email) = lower($1)",
+                        bob),
+                 1, "the address belongs to one account");
+    cr_expect_eq(number(db,
+                        "SELECT count(*) FROM players WHERE player_id = "
+                        "$1::bigint AND email = 'bob@example.org'",
+                        ref + 2),
+                 1, "the address is not the web account's");
+    cr_expect_eq(number(db,
+                        "SELECT player_id FROM seats"
+                        " WHERE seat = 1 AND match_id = $1::bigint",
+                        t.match + 2),
+                 atoll(ref + 2), "seat 1 is not Bob's web account's");
+    cr_expect_eq(number(db,
+                        "SELECT count(*) FROM email_confirmations"
+                        " WHERE player_id = $1::bigint"
+                        "   AND confirmed_at IS NOT NULL",
+                        ref + 2),
+                 1, "the link is not spent");
+    PQfinish(db);
+    mail_table_free(&t);
+    mail_scene_stop(&scene);
+}
