@@ -164,6 +164,74 @@ Test(mail_limits, a_digest_s_parts_are_attached_messages)
     g_string_free(s, TRUE);
 }
 
+/* parts attached messages in a digest (boundary "d") whose first part has
+ * the Content-Type field inner_type; the mail's own digest closes after
+ * them, or after them and the inner one's close. */
+static GString *digest_holding(const char *inner_type, int parts,
+                               bool inner_closes)
+{
+    GString *s = g_string_new(HEAD "Content-Type: multipart/digest; "
+                                   "boundary=d\n\n--d\n");
+    g_string_append_printf(s, "%s\n\n", inner_type);
+    for (int i = 0; i < parts; i++)
+        g_string_append_printf(s, "--d\n\nFrom: x@y.z\n\nplay %d\n", i);
+    g_string_append(s, inner_closes ? "--d--\n--d--\n" : "--d--\n");
+    return s;
+}
+
+Test(mail_limits, nested_digests_on_one_boundary_count_every_message)
+{
+    /* A make fuzz find, rebuilt: a digest in a digest, on the outer one's
+     * boundary, whose type names a slash in a comment first. GMime reads
+     * past the comment: each part is an attached message, two parts each
+     * (102 here); the walk took the comment's slash and counted one (52). */
+    GString *s = digest_holding("Content-Type: (digest/of/digests) "
+                                "multipart/digest; boundary=d",
+                                50, true);
+    cr_assert_not(within(s->str, s->len));
+    cr_assert_str_eq(why, "the message has too many parts");
+    g_string_free(s, TRUE);
+    s = digest_holding("Content-Type: multipart/digest; boundary=d", 49, true);
+    cr_assert(within(s->str, s->len), "%s", why); /* 100 */
+    g_string_free(s, TRUE);
+}
+
+Test(mail_limits, a_multipart_without_its_subtype_is_a_digest_s_message)
+{
+    /* GMime reads no type from "multipart" alone: in a digest, the part is
+     * an attached message, and the lines after it the digest's own parts,
+     * messages each. The walk opened a multipart on the same boundary and
+     * counted each line as one part. */
+    GString *s =
+        digest_holding("Content-Type: multipart; boundary=d", 50, false);
+    cr_assert_not(within(s->str, s->len));
+    cr_assert_str_eq(why, "the message has too many parts");
+    g_string_free(s, TRUE);
+}
+
+Test(mail_limits, only_the_last_content_type_s_first_boundary_closes)
+{
+    /* GMime takes its boundary from the last Content-Type field, the
+     * first boundary parameter in it: "--x--" is no close to it, and the
+     * parts go on. The walk took every boundary of every field, closed
+     * the multipart at "--x--" and counted none of the parts after it. */
+    static const char *const fields[] = {
+        "Content-Type: multipart/mixed; boundary=x\n"
+        "Content-Type: multipart/mixed; boundary=y",
+        "Content-Type: multipart/mixed; boundary=y; boundary=x",
+    };
+    for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
+        GString *s = g_string_new(HEAD "Content-Type: multipart/mixed; "
+                                       "boundary=o\n\n--o\n");
+        g_string_append_printf(s, "%s\n\n--x--\n", fields[i]);
+        for (int p = 0; p < MAIL_BODY_MAX_PARTS; p++)
+            g_string_append(s, "--y\n\nplay 3 5\n");
+        g_string_append(s, "--y--\n--o--\n");
+        cr_assert_not(within(s->str, s->len), "%s", fields[i]);
+        g_string_free(s, TRUE);
+    }
+}
+
 Test(mail_limits, the_last_content_type_is_the_one_gmime_reads)
 {
     /* Found by make fuzz: a part that says text/plain, then multipart. */
