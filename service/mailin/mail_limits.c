@@ -30,6 +30,12 @@ typedef struct level {
     int count;
     int depth;   /* the multipart's own */
     bool digest; /* its parts are messages unless they say otherwise */
+    /* Its boundary is written some way GMime's parameter parser reads
+     * otherwise than this walk (several, RFC 2231 pieces, an encoded
+     * word): every dash line in it counts, and nothing in it is walked
+     * (unsure_line). */
+    bool unsure;
+    int nesting; /* the lines in it that may open a level, then */
 } level;
 
 typedef struct scan {
@@ -203,6 +209,23 @@ static bool media_type(const char *raw, span f, span *type, span *subtype,
     return subtype->to > subtype->from;
 }
 
+/* Whether a boundary's value [from, to) is written as GMime's parameter
+ * parser and this walk read alike: a run of token bytes, or a quoted
+ * string (its backslashes escaping, as both read them) without a line
+ * break; neither holding an encoded word ("=?", which GMime decodes). */
+static bool plainly_written(const char *raw, size_t from, size_t to,
+                            bool quoted)
+{
+    for (size_t at = from + quoted; at < to; at++) {
+        char c = raw[at];
+        if (c == '=' && at + 1 < to && raw[at + 1] == '?')
+            return false;
+        if (quoted ? c == '\r' || c == '\n' : !token_byte((unsigned char)c))
+            return false;
+    }
+    return true;
+}
+
 /* The boundary parameters of the field at f, from params on, into l:
  * boundary=, and of RFC 2231's boundary*0= and boundary*= the first piece,
  * which begins the boundary, charset'language' and any %-escape cut off.
@@ -239,6 +262,7 @@ static void boundaries(const char *raw, span f, size_t params, level *l)
             continue;
         char *out = l->boundary[l->count];
         size_t n = 0;
+        size_t value = at;
         bool quoted = at < f.to && raw[at] == '"';
         if (quoted)
             at++;
@@ -264,9 +288,20 @@ static void boundaries(const char *raw, span f, size_t params, level *l)
             out[n++] = c;
         }
         out[n] = '\0';
-        l->whole[l->count] = plain && n < BOUNDARY_MAX - 1 && l->count == 0;
+        l->whole[l->count] = plain && n < BOUNDARY_MAX - 1 && l->count == 0 &&
+                             plainly_written(raw, value, at, quoted);
         l->length[l->count++] = n;
     }
+}
+
+/* How often "boundary" occurs in [from, to), in any case. */
+static int mentions(const char *raw, size_t from, size_t to)
+{
+    int times = 0;
+    for (size_t at = from; at + 8 <= to; at++)
+        if (strncasecmp(raw + at, "boundary", 8) == 0)
+            times++;
+    return times;
 }
 
 /* Counts one entity at depth; false once over a bound. */
@@ -351,15 +386,61 @@ static kind entity(scan *s, int depth, bool in_digest)
                    : LEAF;
     level *l = &s->levels[s->open];
     memset(l, 0, sizeof *l);
-    boundaries(s->raw, last, params, l);
-    if (l->count == 0)
+    int times = mentions(s->raw, params, last.to);
+    if (times == 0)
         return LEAF; /* GMime reads it all as its preface */
+    boundaries(s->raw, last, params, l);
+    if (times > 1 || l->count == 0 || !l->whole[0]) {
+        /* An empty beginning: every dash line in it is a boundary. */
+        l->count = 1;
+        l->length[0] = 0;
+        l->whole[0] = false;
+        l->unsure = true;
+    }
     l->depth = depth;
     /* Loosely ("digest..."): more messages is more parts. */
     l->digest = subtype.to - subtype.from >= 6 &&
                 strncasecmp(s->raw + subtype.from, "digest", 6) == 0;
     s->open++;
     return MULTIPART;
+}
+
+/* Whether line is a Content-Type field's first line. */
+static bool content_type_line(const char *line, size_t len)
+{
+    size_t at = 12;
+    if (len < at || strncasecmp(line, "Content-Type", 12) != 0)
+        return false;
+    while (at < len && (line[at] == ' ' || line[at] == '\t'))
+        at++;
+    return at < len && line[at] == ':';
+}
+
+/* A line in an unsure level, which is not walked: a bound on what GMime
+ * may build from it instead. Each of GMime's parts there begins at a
+ * dash line (a part of a multipart) or is the top of a message, which
+ * takes a part that is one: a digest's part, or one whose Content-Type
+ * says so. A dash line therefore counts as two parts, a Content-Type
+ * field as one more; and each field that may name a multipart or a
+ * message may nest two levels deeper. */
+static void unsure_line(scan *s, level *l, const char *line, size_t len,
+                        bool dashes)
+{
+    if (!dashes && !content_type_line(line, len))
+        return;
+    if (!dashes) {
+        const char *end = line + len;
+        for (const char *at = line; at + 7 <= end; at++)
+            if (strncasecmp(at, "message", 7) == 0 ||
+                (at + 9 <= end && strncasecmp(at, "multipart", 9) == 0)) {
+                l->nesting++;
+                break;
+            }
+    }
+    int depth = l->depth + 2 + 2 * l->nesting;
+    if (dashes)
+        counted(s, depth);
+    counted(s, depth);
 }
 
 bool mail_limits_check(const char *raw, size_t length, char *why,
@@ -396,8 +477,13 @@ bool mail_limits_check(const char *raw, size_t length, char *why,
             break;
         int which;
         delimiter d = delimits(s, line, len, &which);
-        if (d == MAYBE)
+        level *innermost = s->open > 0 ? &s->levels[s->open - 1] : NULL;
+        if (d == MAYBE && s->levels[which].unsure)
+            unsure_line(s, &s->levels[which], line, len, true);
+        else if (d == MAYBE)
             counted(s, s->levels[which].depth + 1);
+        else if (d == NOT_ONE && innermost != NULL && innermost->unsure)
+            unsure_line(s, innermost, line, len, false);
         if (d == NOT_ONE || d == MAYBE)
             continue;
         s->open = d == CLOSE ? which : which + 1;

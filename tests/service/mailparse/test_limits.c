@@ -70,19 +70,27 @@ Test(mail_limits, every_way_of_writing_the_boundary_is_counted)
     }
 }
 
-Test(mail_limits, an_rfc_2231_boundary_counts_every_line_it_begins)
+Test(mail_limits, a_boundary_written_otherwise_counts_every_dash_line_twice)
 {
-    /* Only the boundary's beginning is read from these, so every line
-     * that begins with it counts as a part, the closing one too. */
+    /* GMime's parameter parser reads these in ways this walk does not
+     * follow (RFC 2231 pieces in any order, encoded words, several
+     * boundaries: make fuzz found a lone "boundary*1*" it missed), and no
+     * mail program writes them. Every dash line in such a multipart counts
+     * as a part and the message it may be (two), every Content-Type field
+     * as one more: p text parts are 3p + 3, 32 pass and 33 do not. */
     static const char *const fields[] = {
         "Content-Type: multipart/mixed;\r\n boundary*0=\"b\"",
         "Content-Type: multipart/mixed; boundary*=utf-8''b",
+        "Content-Type: multipart/mixed; boundary*1*=utf-8''b",
+        "Content-Type: multipart/mixed; boundary *1=b",
+        "Content-Type: multipart/mixed; boundary=\"=?us-ascii?q?b?=\"",
+        "Content-Type: multipart/mixed; boundary=a; boundary=b",
     };
     for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
-        GString *s = parts_under(fields[i], MAIL_BODY_MAX_PARTS - 2);
+        GString *s = parts_under(fields[i], 32);
         cr_assert(within(s->str, s->len), "%s: %s", fields[i], why);
         g_string_free(s, TRUE);
-        s = parts_under(fields[i], MAIL_BODY_MAX_PARTS);
+        s = parts_under(fields[i], 33);
         cr_assert_not(within(s->str, s->len), "%s", fields[i]);
         g_string_free(s, TRUE);
     }
