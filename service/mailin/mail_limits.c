@@ -416,27 +416,30 @@ static bool content_type_line(const char *line, size_t len)
     return at < len && line[at] == ':';
 }
 
+/* Whether the line names a type that holds parts, in any case. */
+static bool names_a_holder(const char *line, size_t len)
+{
+    for (size_t at = 0; at + 7 <= len; at++)
+        if (strncasecmp(line + at, "message", 7) == 0 ||
+            (at + 9 <= len && strncasecmp(line + at, "multipart", 9) == 0))
+            return true;
+    return false;
+}
+
 /* A line in an unsure level, which is not walked: a bound on what GMime
  * may build from it instead. Each of GMime's parts there begins at a
  * dash line (a part of a multipart) or is the top of a message, which
  * takes a part that is one: a digest's part, or one whose Content-Type
  * says so. A dash line therefore counts as two parts, a Content-Type
- * field as one more; and each field that may name a multipart or a
- * message may nest two levels deeper. */
+ * field as one more; and each line that may name a multipart or a
+ * message (a field's folded line too) may nest two levels deeper. */
 static void unsure_line(scan *s, level *l, const char *line, size_t len,
                         bool dashes)
 {
+    if (names_a_holder(line, len))
+        l->nesting++;
     if (!dashes && !content_type_line(line, len))
         return;
-    if (!dashes) {
-        const char *end = line + len;
-        for (const char *at = line; at + 7 <= end; at++)
-            if (strncasecmp(at, "message", 7) == 0 ||
-                (at + 9 <= end && strncasecmp(at, "multipart", 9) == 0)) {
-                l->nesting++;
-                break;
-            }
-    }
     int depth = l->depth + 2 + 2 * l->nesting;
     if (dashes)
         counted(s, depth);
