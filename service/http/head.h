@@ -11,7 +11,19 @@
  *
  * libmicrohttpd also stores each query argument in the connection's small
  * memory pool and, once it is full, never answers (issue #37): arguments
- * are counted here from the raw target before it parses them. */
+ * are counted here from the raw target before it parses them.
+ *
+ * One refusal is libmicrohttpd's alone: a first Content-Length that is not
+ * a plain number ("-1", "2x", "", 20 digits) is answered 400 (413 for the
+ * digits) while it reads the head, before any callback of ours runs, so
+ * nothing here sees it. Version 0.9.75 then writes that answer's header
+ * block twice (after the error, connection.c sets HEADERS_PROCESSED over
+ * its state and builds the header again at START_REPLY; 1.0 checks the
+ * state). It closes the connection after the one body and reads nothing
+ * behind it, so no request is smuggled, but a client reads two status
+ * lines. No callback runs between its read of the head and that answer
+ * (the URI callback runs before the fields arrive), so only moving to
+ * libmicrohttpd 1.0 or reading heads before it does would give one. */
 #ifndef SERVICE_HTTP_HEAD_H
 #define SERVICE_HTTP_HEAD_H
 

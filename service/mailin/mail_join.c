@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mailin/mail_pending.h"
 #include "play/matches.h"
 #include "play/retry.h"
 #include "store/db.h"
@@ -21,7 +22,8 @@ long long mail_join_player_of(const char *address, apierr *err)
 
 /* The invitation's player, made or found once and kept on the invitation
  * row (locked meanwhile), so two answers to one invitation make one
- * player. */
+ * player: the address's account, else the account waiting for the address
+ * (now its), else a new email-only player. */
 static bool invited_player(PGconn *conn, long long invitation_id,
                            long long *match_id, long long *player_id,
                            apierr *err)
@@ -46,6 +48,11 @@ static bool invited_player(PGconn *conn, long long invitation_id,
         return true;
     }
     *player_id = mail_join_player_of(invitation.email, err);
+    /* An account registered on the web with the address, its link not
+     * opened yet, is the one invited: the invitation went to the address,
+     * so its answer proves the mailbox as opening the link would. */
+    if (*player_id == 0)
+        *player_id = mail_pending_confirm(conn, invitation.email, err);
     char key_id[40];
     bool ok = *player_id >= 0 &&
               (*player_id > 0 ||

@@ -1,6 +1,8 @@
 /* mail_join.h: "join", answering an invitation by mail. The invited
- * address becomes a player (the one already registered with it, or a new
- * email-only player named as the invitation says: no key, mailbox
+ * address becomes a player (the one already registered with it; the one
+ * registered on the web with it whose confirmation link is still unopened,
+ * the answer confirming the address as the link would (mail_pending.h); or
+ * a new email-only player named as the invitation says: no key, mailbox
  * possession is their authentication), who then joins the match like any
  * other player. */
 #ifndef SERVICE_MAILIN_MAIL_JOIN_H

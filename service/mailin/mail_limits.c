@@ -1,7 +1,8 @@
 /* mail_limits.c: see mail_limits.h. The walk follows GMime 3's parser: an
  * entity is a header block and a body; the last Content-Type decides
  * what the body is (a part of multipart/digest defaults to an attached
- * message); a multipart's boundary comes from its Content-Type fields;
+ * message, and a type GMime cannot read is that default); a multipart's
+ * boundary is the first boundary parameter of that last field;
  * a body ends at a line that is a boundary of any open multipart, the
  * innermost first, "--b--" closing it and "--b" starting its next part. */
 #include "mailin/mail_limits.h"
@@ -29,6 +30,12 @@ typedef struct level {
     int count;
     int depth;   /* the multipart's own */
     bool digest; /* its parts are messages unless they say otherwise */
+    /* Its boundary is written some way GMime's parameter parser reads
+     * otherwise than this walk (several, RFC 2231 pieces, an encoded
+     * word): every dash line in it counts, and nothing in it is walked
+     * (unsure_line). */
+    bool unsure;
+    int nesting; /* the lines in it that may open a level, then */
 } level;
 
 typedef struct scan {
@@ -128,18 +135,27 @@ static bool blank(char c)
     return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
-/* Past blanks and (comments) in [at, to). */
+/* Past blanks and (comments) in [at, to), as GMime's skip_cfws reads
+ * them: comments nest and a backslash escapes the byte after it. An
+ * unclosed comment runs to the end (to), where GMime's parse fails. */
 static size_t past_cfws(const char *raw, size_t at, size_t to)
 {
-    int comment = 0;
-    while (at < to) {
-        if (raw[at] == '(')
-            comment++;
-        else if (raw[at] == ')' && comment > 0)
-            comment--;
-        else if (!blank(raw[at]) && comment == 0)
-            break;
+    while (at < to && blank(raw[at]))
         at++;
+    while (at < to && raw[at] == '(') {
+        int depth = 1;
+        for (at++; at < to && depth > 0; at++) {
+            if (raw[at] == '\\' && at + 1 < to)
+                at++;
+            else if (raw[at] == '(')
+                depth++;
+            else if (raw[at] == ')')
+                depth--;
+        }
+        if (depth > 0)
+            return to;
+        while (at < to && blank(raw[at]))
+            at++;
     }
     return at;
 }
@@ -151,33 +167,77 @@ static size_t value_start(const char *raw, span f)
     return colon ? (size_t)(colon - raw) + 1 : f.to;
 }
 
-static bool type_is(const char *raw, span f, const char *type)
+/* A byte of an RFC 2045 token, as GMime's is_ttoken has it: bytes over
+ * 127 are. */
+static bool token_byte(unsigned char c)
 {
-    size_t at = past_cfws(raw, value_start(raw, f), f.to);
-    size_t n = strlen(type);
-    return f.to - at >= n && strncasecmp(raw + at, type, n) == 0;
+    return c > ' ' && c != 127 && strchr("()<>@,;:\\\"/[]?=", c) == NULL;
 }
 
-/* Whether the type is multipart/digest (loosely: "digest" after the
- * slash), so that parts without a Content-Type are messages. */
-static bool digest(const char *raw, span f)
+static bool token_is(const char *raw, span t, const char *word)
 {
-    size_t at = value_start(raw, f);
-    const char *slash = memchr(raw + at, '/', f.to - at);
-    if (slash == NULL)
+    size_t n = strlen(word);
+    return t.to - t.from == n && strncasecmp(raw + t.from, word, n) == 0;
+}
+
+/* The type and subtype of the Content-Type field at f, read as GMime's
+ * g_mime_parse_content_type reads them: a token, "/", a token, blanks and
+ * comments around them, the value ending at a NUL. False when the value
+ * is not that: GMime then gives the part its default type (text/plain,
+ * or message/rfc822 in a digest), whatever the value's words, so a
+ * "multipart" without its subtype opens no multipart. *params is where
+ * the parameters may begin, after the subtype. */
+static bool media_type(const char *raw, span f, span *type, span *subtype,
+                       size_t *params)
+{
+    const char *nul = memchr(raw + f.from, '\0', f.to - f.from);
+    size_t to = nul ? (size_t)(nul - raw) : f.to;
+    size_t at = past_cfws(raw, value_start(raw, f), to);
+    type->from = at;
+    while (at < to && token_byte((unsigned char)raw[at]))
+        at++;
+    type->to = at;
+    at = past_cfws(raw, at, to);
+    if (at >= to || raw[at] != '/')
         return false;
-    at = past_cfws(raw, (size_t)(slash - raw) + 1, f.to);
-    return f.to - at >= 6 && strncasecmp(raw + at, "digest", 6) == 0;
+    at = past_cfws(raw, at + 1, to);
+    subtype->from = at;
+    while (at < to && token_byte((unsigned char)raw[at]))
+        at++;
+    subtype->to = at;
+    *params = at;
+    return subtype->to > subtype->from;
 }
 
-/* The boundary parameters of the field at f into l: boundary=, and of
- * RFC 2231's boundary*0= and boundary*= the first piece, which begins the
- * boundary, charset'language' and any %-escape cut off. Quoted values
- * lose their backslashes. A value longer than BOUNDARY_MAX is kept as its
- * beginning: a line that begins with the boundary begins with that. */
-static void boundaries(const char *raw, span f, level *l)
+/* Whether a boundary's value [from, to) is written as GMime's parameter
+ * parser and this walk read alike: a run of token bytes, or a quoted
+ * string (its backslashes escaping, as both read them) without a line
+ * break; neither holding an encoded word ("=?", which GMime decodes). */
+static bool plainly_written(const char *raw, size_t from, size_t to,
+                            bool quoted)
 {
-    size_t at = value_start(raw, f);
+    for (size_t at = from + quoted; at < to; at++) {
+        char c = raw[at];
+        if (c == '=' && at + 1 < to && raw[at + 1] == '?')
+            return false;
+        if (quoted ? c == '\r' || c == '\n' : !token_byte((unsigned char)c))
+            return false;
+    }
+    return true;
+}
+
+/* The boundary parameters of the field at f, from params on, into l:
+ * boundary=, and of RFC 2231's boundary*0= and boundary*= the first piece,
+ * which begins the boundary, charset'language' and any %-escape cut off.
+ * Quoted values lose their backslashes. A value longer than BOUNDARY_MAX
+ * is kept as its beginning: a line that begins with the boundary begins
+ * with that. GMime takes the first boundary parameter of a field, so only
+ * the first can be whole: a line that is another one may be no boundary
+ * to GMime, and must not close the multipart here while it goes on
+ * there. */
+static void boundaries(const char *raw, span f, size_t params, level *l)
+{
+    size_t at = params;
     while (at < f.to && l->count < CANDIDATES) {
         const char *semi = memchr(raw + at, ';', f.to - at);
         if (semi == NULL)
@@ -202,6 +262,7 @@ static void boundaries(const char *raw, span f, level *l)
             continue;
         char *out = l->boundary[l->count];
         size_t n = 0;
+        size_t value = at;
         bool quoted = at < f.to && raw[at] == '"';
         if (quoted)
             at++;
@@ -227,9 +288,20 @@ static void boundaries(const char *raw, span f, level *l)
             out[n++] = c;
         }
         out[n] = '\0';
-        l->whole[l->count] = plain && n < BOUNDARY_MAX - 1;
+        l->whole[l->count] = plain && n < BOUNDARY_MAX - 1 && l->count == 0 &&
+                             plainly_written(raw, value, at, quoted);
         l->length[l->count++] = n;
     }
+}
+
+/* How often "boundary" occurs in [from, to), in any case. */
+static int mentions(const char *raw, size_t from, size_t to)
+{
+    int times = 0;
+    for (size_t at = from; at + 8 <= to; at++)
+        if (strncasecmp(raw + at, "boundary", 8) == 0)
+            times++;
+    return times;
 }
 
 /* Counts one entity at depth; false once over a bound. */
@@ -296,28 +368,82 @@ static int header_block(scan *s, span *types)
 typedef enum kind { LEAF, MULTIPART, MESSAGE } kind;
 
 /* What the entity whose header block was just read holds, by its last
- * Content-Type (GMime 3.2 reads the last one): a multipart opens a level
- * when it has a boundary. In a digest, a part without a type GMime can
- * read is a message; so is any but a multipart here. */
+ * Content-Type (GMime 3.2 reads the last one, and only its boundary): a
+ * multipart opens a level when it has a boundary. In a digest, a part
+ * without a type GMime can read is a message; so is any but a multipart
+ * here. */
 static kind entity(scan *s, int depth, bool in_digest)
 {
     span types[CANDIDATES] = {{0, 0}};
     int kept = header_block(s, types);
     span last = types[kept > 0 ? kept - 1 : 0];
-    if (kept == 0 || !type_is(s->raw, last, "multipart"))
-        return in_digest || (kept > 0 && type_is(s->raw, last, "message"))
+    span type = {0, 0}, subtype = {0, 0};
+    size_t params = 0;
+    bool typed = kept > 0 && media_type(s->raw, last, &type, &subtype, &params);
+    if (!typed || !token_is(s->raw, type, "multipart"))
+        return in_digest || (typed && token_is(s->raw, type, "message"))
                    ? MESSAGE
                    : LEAF;
     level *l = &s->levels[s->open];
     memset(l, 0, sizeof *l);
-    for (int i = 0; i < kept; i++)
-        boundaries(s->raw, types[i], l);
-    if (l->count == 0)
+    int times = mentions(s->raw, params, last.to);
+    if (times == 0)
         return LEAF; /* GMime reads it all as its preface */
+    boundaries(s->raw, last, params, l);
+    if (times > 1 || l->count == 0 || !l->whole[0]) {
+        /* An empty beginning: every dash line in it is a boundary. */
+        l->count = 1;
+        l->length[0] = 0;
+        l->whole[0] = false;
+        l->unsure = true;
+    }
     l->depth = depth;
-    l->digest = digest(s->raw, last);
+    /* Loosely ("digest..."): more messages is more parts. */
+    l->digest = subtype.to - subtype.from >= 6 &&
+                strncasecmp(s->raw + subtype.from, "digest", 6) == 0;
     s->open++;
     return MULTIPART;
+}
+
+/* Whether line is a Content-Type field's first line. */
+static bool content_type_line(const char *line, size_t len)
+{
+    size_t at = 12;
+    if (len < at || strncasecmp(line, "Content-Type", 12) != 0)
+        return false;
+    while (at < len && (line[at] == ' ' || line[at] == '\t'))
+        at++;
+    return at < len && line[at] == ':';
+}
+
+/* Whether the line names a type that holds parts, in any case. */
+static bool names_a_holder(const char *line, size_t len)
+{
+    for (size_t at = 0; at + 7 <= len; at++)
+        if (strncasecmp(line + at, "message", 7) == 0 ||
+            (at + 9 <= len && strncasecmp(line + at, "multipart", 9) == 0))
+            return true;
+    return false;
+}
+
+/* A line in an unsure level, which is not walked: a bound on what GMime
+ * may build from it instead. Each of GMime's parts there begins at a
+ * dash line (a part of a multipart) or is the top of a message, which
+ * takes a part that is one: a digest's part, or one whose Content-Type
+ * says so. A dash line therefore counts as two parts, a Content-Type
+ * field as one more; and each line that may name a multipart or a
+ * message (a field's folded line too) may nest two levels deeper. */
+static void unsure_line(scan *s, level *l, const char *line, size_t len,
+                        bool dashes)
+{
+    if (names_a_holder(line, len))
+        l->nesting++;
+    if (!dashes && !content_type_line(line, len))
+        return;
+    int depth = l->depth + 2 + 2 * l->nesting;
+    if (dashes)
+        counted(s, depth);
+    counted(s, depth);
 }
 
 bool mail_limits_check(const char *raw, size_t length, char *why,
@@ -354,8 +480,13 @@ bool mail_limits_check(const char *raw, size_t length, char *why,
             break;
         int which;
         delimiter d = delimits(s, line, len, &which);
-        if (d == MAYBE)
+        level *innermost = s->open > 0 ? &s->levels[s->open - 1] : NULL;
+        if (d == MAYBE && s->levels[which].unsure)
+            unsure_line(s, &s->levels[which], line, len, true);
+        else if (d == MAYBE)
             counted(s, s->levels[which].depth + 1);
+        else if (d == NOT_ONE && innermost != NULL && innermost->unsure)
+            unsure_line(s, innermost, line, len, false);
         if (d == NOT_ONE || d == MAYBE)
             continue;
         s->open = d == CLOSE ? which : which + 1;

@@ -6,9 +6,13 @@
  * what GMime would build: parts, nesting (mail_body.h's bounds) and header
  * fields. It errs towards counting more than GMime would, never fewer: a
  * line that begins with a boundary but is not exactly one counts as a
- * part and changes nothing else. Two counts that need no MIME at all back
- * it up: header lines, and lines beginning with "--", the only way a
- * multipart gains a part. */
+ * part and changes nothing else, and a multipart whose boundary is written
+ * otherwise than as one plain boundary= parameter (RFC 2231 pieces, an
+ * encoded word, several), which GMime's parameter parser reads in ways
+ * this walk does not follow, is not walked: each line in it beginning
+ * with "--" counts as two parts, each Content-Type field as one more. Two
+ * counts that need no MIME at all back it up: header lines, and lines
+ * beginning with "--", the only way a multipart gains a part. */
 #ifndef SERVICE_MAILIN_MAIL_LIMITS_H
 #define SERVICE_MAILIN_MAIL_LIMITS_H
 

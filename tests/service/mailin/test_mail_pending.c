@@ -38,6 +38,46 @@ static long long number(PGconn *db, const char *sql, const char *param)
     return n;
 }
 
+/* address belongs to one account, the web account ref, whose link is
+ * spent: no second account was made for it. */
+static void expect_the_address_of(const char *ref, const char *address)
+{
+    PGconn *db = PQconnectdb(getenv("DATABASE_URL"));
+    cr_assert_eq(PQstatus(db), CONNECTION_OK, "%s", PQerrorMessage(db));
+    const char *holders = "SELECT count(*) FROM players"
+                          " WHERE lower(email) = lower($1)";
+    cr_expect_eq(number(db, holders, address), 1,
+                 "the address belongs to one account");
+    const char *holder = "SELECT player_id FROM players"
+                         " WHERE lower(email) = lower($1)";
+    cr_expect_eq(number(db, holder, address), atoll(ref + 2),
+                 "the address is not the web account's");
+    cr_expect_eq(number(db,
+                        "SELECT count(*) FROM email_confirmations"
+                        " WHERE player_id = $1::bigint"
+                        "   AND confirmed_at IS NOT NULL",
+                        ref + 2),
+                 1, "the link is not spent");
+    PQfinish(db);
+}
+
+/* name registers on the web with address and is mailed the confirmation
+ * link, which stays unopened; ref gets the account's id. From then on,
+ * *from counts mails after the link. */
+static void registered_waiting(mail_scene *scene, const char *name,
+                               const char *address, size_t *from, char ref[32])
+{
+    client_key key;
+    client_new_key(&key);
+    char error[256];
+    cr_assert(
+        client_register(scene->server.http, name, address, &key, ref, error),
+        "%s", error);
+    json_t *link = mail_next_to(scene, address, from, 20);
+    cr_assert_not_null(link, "no confirmation link went to %s", address);
+    json_decref(link);
+}
+
 Test(mail_pending, a_web_account_waiting_for_its_link_is_the_one_mail_reaches,
      .timeout = 120)
 {
@@ -45,15 +85,8 @@ Test(mail_pending, a_web_account_waiting_for_its_link_is_the_one_mail_reaches,
     mail_scene_start(&scene, false, generous);
     const char *ann = "ann@example.org";
     size_t from = mail_count(&scene);
-    client_key key;
-    client_new_key(&key);
-    char ref[32], error[256];
-    cr_assert(
-        client_register(scene.server.http, "Ann Web", ann, &key, ref, error),
-        "%s", error);
-    json_t *link = mail_next_to(&scene, ann, &from, 20);
-    cr_assert_not_null(link, "no confirmation link went to %s", ann);
-    json_decref(link);
+    char ref[32];
+    registered_waiting(&scene, "Ann Web", ann, &from, ref);
 
     /* She does not open it, and writes to the service instead. */
     char id[128] = "";
@@ -84,27 +117,39 @@ Test(mail_pending, a_web_account_waiting_for_its_link_is_the_one_mail_reaches,
     cr_expect(strstr(mail_text(done), "antiquity_quest") != NULL ||
                   strstr(mail_text(done), "Antiquity Quest") != NULL,
               "the first mail's command did not run:\n%s", mail_text(done));
+    expect_the_address_of(ref, ann);
+    json_decref(asked);
+    json_decref(done);
+    mail_scene_stop(&scene);
+}
+
+/* Bob registered on the web and has not opened his link when Alice's
+ * invitation reaches the address: answering it seats his web account and
+ * makes the address its, where it used to make a second account. */
+Test(mail_pending, an_invitation_answered_seats_the_account_waiting_for_it,
+     .timeout = 120)
+{
+    mail_scene scene;
+    mail_scene_start(&scene, false, generous);
+    const char *bob = "bob@example.org";
+    size_t from = mail_count(&scene);
+    char ref[32];
+    registered_waiting(&scene, "Bob Web", bob, &from, ref);
+
+    /* Alice invites bob@example.org; he answers "join" (the sit-down
+     * asserts "You have seat"). */
+    mail_table t;
+    mail_table_sit_down(&t, &scene, "antiquity_quest", 2, "");
+
+    expect_the_address_of(ref, bob);
     PGconn *db = PQconnectdb(getenv("DATABASE_URL"));
     cr_assert_eq(PQstatus(db), CONNECTION_OK, "%s", PQerrorMessage(db));
     cr_expect_eq(number(db,
-                        "SELECT count(*) FROM players"
-                        " WHERE lower(email) = lower($1)",
-                        ann),
-                 1, "the address belongs to one account");
-    cr_expect_eq(number(db,
-                        "SELECT count(*) FROM players WHERE player_id = "
-                        "$1::bigint AND email = 'ann@example.org'",
-                        ref + 2),
-                 1, "the address is not the web account's");
-    cr_expect_eq(number(db,
-                        "SELECT count(*) FROM email_confirmations c"
-                        "  JOIN players p USING (player_id)"
-                        " WHERE p.player_id = $1::bigint"
-                        "   AND c.confirmed_at IS NOT NULL",
-                        ref + 2),
-                 1, "the link is not spent");
+                        "SELECT player_id FROM seats"
+                        " WHERE seat = 1 AND match_id = $1::bigint",
+                        t.match + 2),
+                 atoll(ref + 2), "seat 1 is not Bob's web account's");
     PQfinish(db);
-    json_decref(asked);
-    json_decref(done);
+    mail_table_free(&t);
     mail_scene_stop(&scene);
 }
