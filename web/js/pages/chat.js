@@ -170,15 +170,17 @@ function build(main, app, id, state) {
       }
     });
     panel.append(form);
-    // The match page marks the match's status on main as it draws it: the
+    // The match page marks the match's head and status on main as it
+    // draws them: a player who just sat down is in the "To" list, and the
     // form goes the moment the page shows the match over, not at the next
-    // tick.
+    // tick (a private message sent in between would go to everyone).
     const page = document.getElementById('main');
     if (page) {
       watch = new MutationObserver(() => {
         if (page.dataset.status === 'finished' || page.dataset.status === 'aborted') close();
+        else fillTo();
       });
-      watch.observe(page, { attributes: true, attributeFilter: ['data-status'] });
+      watch.observe(page, { attributes: true, attributeFilter: ['data-status', 'data-seq'] });
     }
   }
 
