@@ -47,7 +47,8 @@ static bool answered(const json_t *lines, size_t from, const char *address,
             return true;
         size_t k;
         const json_t *ref;
-        json_array_foreach(json_object_get(mail, "references"), k, ref) {
+        json_array_foreach(json_object_get(mail, "references"), k, ref)
+        {
             if (strcmp(json_string_value(ref), bracketed) == 0)
                 return true;
         }
@@ -55,7 +56,8 @@ static bool answered(const json_t *lines, size_t from, const char *address,
     return false;
 }
 
-Test(mail_volume, one_mail_per_decision_and_every_mail_answered, .timeout = 600)
+Test(mail_volume, one_mail_per_decision_and_every_mail_answered,
+     .timeout = 1200)
 {
     srand(35);
     mail_scene scene;
@@ -107,21 +109,43 @@ Test(mail_volume, one_mail_per_decision_and_every_mail_answered, .timeout = 600)
     cr_expect_eq(twice, 0,
                  "%lld turns were mailed twice: in the answer and again",
                  twice);
-    cr_expect_gt(spared, 0, "no mailed move kept its player's turn");
+    /* Adel Verplichtet's Lords often choose twice in a row (where to go,
+     * then what to play there): the answer tells the second turn. */
+    cr_expect(!sealed || spared > 0, "no mailed move kept its player's turn");
     cr_expect_gt(merged, 0, "no answer went inside the next turn's mail");
     /* The decision points each seat faced: each time it was asked to act
-     * (its "your turn", mailed or told in an answer), and the end. */
+     * (its "your turn", mailed or told in an answer), and the end. A
+     * turn of several moves (Antiquity Quest's draw, play and discard)
+     * is one "your turn" and a decision per move, each answered with the
+     * next moves: so a seat faced at least as many decisions as it
+     * mailed answers, and the end. */
     long long decisions[MAIL_PEOPLE_MAX] = {0};
     for (int p = 0; p < t.seats; p++) {
         char sql[400];
         snprintf(sql, sizeof sql,
-                 "SELECT count(*) FROM outbox o JOIN seats s"
+                 "SELECT count(*) FILTER (WHERE o.reason = 'match_over'),"
+                 "       count(*)"
+                 "  FROM outbox o JOIN seats s"
                  "    ON s.match_id = o.match_id AND s.player_id = o.player_id"
                  " WHERE o.match_id = $1::bigint AND s.seat = %d"
                  "   AND o.channel = 'email'"
                  "   AND o.reason IN ('your_turn', 'match_over')",
                  p);
-        decisions[p] = number(db, sql, t.match);
+        const char *values[] = {t.match + 2};
+        PGresult *r = PQexecParams(db, sql, 1, NULL, values, NULL, NULL, 0);
+        cr_assert_eq(PQresultStatus(r), PGRES_TUPLES_OK, "%s",
+                     PQresultErrorMessage(r));
+        long long ends = atoll(PQgetvalue(r, 0, 0));
+        long long turns = atoll(PQgetvalue(r, 0, 1));
+        PQclear(r);
+        long long mailed = 0;
+        size_t k;
+        const json_t *sent;
+        json_array_foreach(t.sent, k, sent)
+        {
+            mailed += json_integer_value(json_object_get(sent, "person")) == p;
+        }
+        decisions[p] = turns > mailed + ends ? turns : mailed + ends;
     }
     /* The last answers may still be on their way: wait (20 s at most,
      * woken by each mail) until every mail sent has one. */
@@ -134,7 +158,8 @@ Test(mail_volume, one_mail_per_decision_and_every_mail_answered, .timeout = 600)
         unanswered = 0;
         size_t i;
         const json_t *sent;
-        json_array_foreach(t.sent, i, sent) {
+        json_array_foreach(t.sent, i, sent)
+        {
             int p = (int)json_integer_value(json_object_get(sent, "person"));
             unanswered +=
                 !answered(lines, from, t.people[p].address,
@@ -185,7 +210,8 @@ Test(mail_volume, one_mail_per_decision_and_every_mail_answered, .timeout = 600)
     size_t i;
     const json_t *sent;
     int told = 0;
-    json_array_foreach(t.sent, i, sent) {
+    json_array_foreach(t.sent, i, sent)
+    {
         int p = (int)json_integer_value(json_object_get(sent, "person"));
         const char *id = json_string_value(json_object_get(sent, "id"));
         if (!answered(lines, from, t.people[p].address, id) && told++ < 3)
