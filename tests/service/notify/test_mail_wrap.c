@@ -20,17 +20,24 @@ static bool within_width(const char *text)
     return true;
 }
 
+/* Wraps text and expects every line within the width and words in it
+ * (as they are, or broken where the test says). */
+static void expect_wrapped(const char *text, const char *words)
+{
+    char *wrapped = mail_wrap(text);
+    cr_expect(within_width(wrapped), "%s", wrapped);
+    cr_expect_not_null(strstr(wrapped, words), "no \"%s\" in:\n%s", words,
+                       wrapped);
+    free(wrapped);
+}
+
 Test(mail_wrap, an_event_and_its_number_stay_on_one_line)
 {
     /* The answer to a sealed choice as pbemd wrote it: "event" ended the
      * 72nd column and its number began the next line. */
     const char *text = "Your choice is sealed: nobody sees it until "
                        "everyone has chosen (event 6). Waiting for Bob.";
-    char *wrapped = mail_wrap(text);
-    cr_expect(within_width(wrapped), "%s", wrapped);
-    cr_expect_not_null(strstr(wrapped, "(event 6)."), "%s", wrapped);
-    cr_expect_null(strstr(wrapped, "event\n"), "%s", wrapped);
-    free(wrapped);
+    expect_wrapped(text, "(event 6).");
 }
 
 Test(mail_wrap, seats_rounds_and_turns_keep_their_numbers)
@@ -47,11 +54,7 @@ Test(mail_wrap, seats_rounds_and_turns_keep_their_numbers)
                 text[k] = ' ';
             snprintf(text + pad, sizeof text - pad, " %s and the rest.",
                      pairs[i]);
-            char *wrapped = mail_wrap(text);
-            cr_expect(within_width(wrapped), "%s", wrapped);
-            cr_expect_not_null(strstr(wrapped, pairs[i]), "\"%s\" broken:\n%s",
-                               pairs[i], wrapped);
-            free(wrapped);
+            expect_wrapped(text, pairs[i]);
         }
     }
 }
@@ -62,8 +65,5 @@ Test(mail_wrap, other_numbers_still_break_where_they_fall)
      * when that is where the width ends. */
     const char *text = "aaaaa aaaaa aaaaa aaaaa aaaaa aaaaa aaaaa aaaaa "
                        "aaaaa aaaaa gained 1234567 silver.";
-    char *wrapped = mail_wrap(text);
-    cr_expect(within_width(wrapped), "%s", wrapped);
-    cr_expect_not_null(strstr(wrapped, "gained\n1234567"), "%s", wrapped);
-    free(wrapped);
+    expect_wrapped(text, "gained\n1234567");
 }
