@@ -3,6 +3,8 @@
 # PostgreSQL (or DATABASE_URL's server). Prints figures; asserts nothing.
 #   PBEM_BENCH_SECONDS  seconds per measurement (default 10)
 #   PBEM_BENCH_RESTORE  matches exported and restored (default 1000)
+#   PBEM_BENCH_MAIL_GAMES  the games besides Adel Verplichtet whose mails per
+#                       match are counted (default the other four)
 #   PBEM_BENCH_ONLY     the sections to run, comma-separated (default all):
 #                       engines, moves, growth, notify, mail, ratelimit,
 #                       restore, streams, slow, lobby, scale
@@ -253,13 +255,23 @@ bench_mail_volume() {
     vol_db="pbem_bench_volume_$$"
     vol_tmp=$(mktemp -d -t pbem-bench.XXXXXX)
     scripts/pg.sh createdb "$vol_db" >/dev/null
-    env DATABASE_URL="$(scripts/pg.sh url "$vol_db")" TMPDIR="$vol_tmp" \
-        PBEM_BIN="$PWD/$build/pbemd" PBEM_CLI="$PWD/$build/pbem" \
-        PBEM_RATE_ANONYMOUS=1000000/60 PBEM_RATE_PLAYER=1000000/60 \
-        PBEM_MAIL_SEEN_MINUTES=0 \
-        "$build/tests/service/mailin/suite" \
-        --filter 'mail_volume/one_mail_per_decision_and_every_mail_answered' 2>&1 |
-        sed -nE 's/^adel_verplichtet by mail, /  /p; s/^\[----\] +(.+)$/  failed: \1/p' || true
+    # play_volume GAME: the line of figures of a whole match of GAME.
+    play_volume() {
+        env DATABASE_URL="$(scripts/pg.sh url "$vol_db")" TMPDIR="$vol_tmp" \
+            PBEM_BIN="$PWD/$build/pbemd" PBEM_CLI="$PWD/$build/pbem" \
+            PBEM_RATE_ANONYMOUS=1000000/60 PBEM_RATE_PLAYER=1000000/60 \
+            PBEM_MAIL_SEEN_MINUTES=0 PBEM_MAIL_VOLUME_GAME="$1" \
+            "$build/tests/service/mailin/suite" \
+            --filter 'mail_volume/one_mail_per_decision_and_every_mail_answered' 2>&1 |
+            sed -nE "s/^$1 by mail, /  $2/p; s/^\[----\] +(.+)\$/  failed: \1/p" || true
+    }
+    play_volume adel_verplichtet ""
+    # The other games, each a whole match by mail of 3 players
+    # (PBEM_BENCH_MAIL_GAMES: fewer, or none, for a shorter run).
+    echo "== mail: mails per player per match, the other games (a whole match by mail each, 3 players)"
+    for game in ${PBEM_BENCH_MAIL_GAMES-antiquity_quest another_mans_treasure quarriors artifact_stack}; do
+        play_volume "$game" "$game: "
+    done
     vol_admin=$(scripts/pg.sh url postgres)
     for d in $(psql -X -tA "$vol_admin" -c "SELECT datname FROM pg_database WHERE starts_with(datname, '${vol_db}_p_')") "$vol_db"; do
         psql -X -q "$vol_admin" -c "DROP DATABASE IF EXISTS \"$d\" WITH (FORCE)"

@@ -120,6 +120,45 @@ static int first_new_line(const av_state *before, const av_state *after)
     return before->log_count;
 }
 
+/* The seat a log line tells the sealed choice of ("Lord 2 goes to the
+ * castle", "Lord 0 plays thief 3…", "Lord 1 exhibits: …"), or -1 for a
+ * line of what the choices did. */
+static int choice_of(const char *line)
+{
+    static const char *const chose[] = {" goes to the ",
+                                        " plays ",
+                                        " has nothing to play ",
+                                        " exhibits:",
+                                        " shows in the final exhibition:",
+                                        " has no set "};
+    const char *from = line;
+    if (strncmp(from, "turn ", 5) == 0 && strchr(from, ':') != NULL)
+        from = strchr(from, ':') + 2;
+    int seat = -1, used = 0;
+    if (sscanf(from, "Lord %d%n", &seat, &used) != 1)
+        return -1;
+    for (size_t i = 0; i < sizeof chose / sizeof *chose; i++)
+        if (strncmp(from + used, chose[i], strlen(chose[i])) == 0)
+            return seat;
+    return -1;
+}
+
+/* Whether the tell of actor's move says line. A resolved decision is
+ * told once per choice, each from the state before them all (rules.h: a
+ * sealed choice is told only then), choosers being the seats it waited
+ * for: each choice tells its own line, and the last one (the highest
+ * chooser) what they all did, so the reveal is told once and not once
+ * per Lord. A move that completes a decision alone tells it all. */
+static bool told_here(const char *line, int actor, uint32_t choosers)
+{
+    if (choosers == 0)
+        return true;
+    int seat = choice_of(line);
+    if ((choosers >> actor) != 1)
+        return seat == actor;
+    return seat < 0 || seat == actor || (choosers >> seat & 1) == 0;
+}
+
 char *av_tell(const rules_state *before_state, const rules_state *after_state,
               int actor, const json_t *action, int viewer,
               const char *const *names)
@@ -146,7 +185,14 @@ char *av_tell(const rules_state *before_state, const rules_state *after_state,
             free(move);
         }
     }
+    uint32_t choosers = pending.wait == RULES_WAIT_SIMULTANEOUS && actor >= 0 &&
+                                actor < AV_MAX_PLAYERS &&
+                                (pending.seats >> actor & 1)
+                            ? pending.seats
+                            : 0;
     for (int i = from; i < after->log_count; i++) {
+        if (!told_here(after->log[i], actor, choosers))
+            continue;
         char line[2 * AV_LOG_WIDTH];
         retell(after->log[i], viewer, names, after->seats, line, sizeof line);
         size_t need = strlen(line) + 2;
@@ -157,6 +203,8 @@ char *av_tell(const rules_state *before_state, const rules_state *after_state,
         len += (size_t)snprintf(text + len, sizeof text - len, "%s%s.",
                                 len > 0 ? " " : "", line);
     }
+    if (text[0] == '\0')
+        return NULL;
     char *told = strdup(text);
     if (told == NULL)
         abort();

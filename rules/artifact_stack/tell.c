@@ -259,21 +259,9 @@ char *as_tell(const rules_state *before_state, const rules_state *after_state,
                as_data.treasure_cash_per_vp;
     tell_silver(&t, said);
     tell_task(&t);
-    if (after->over) {
-        json_t *result = as_result(after_state);
-        const json_t *first =
-            json_array_get(json_object_get(result, "ranking"), 0);
-        tell_text_sentence(
-            &t.out, "%s", json_string_value(json_object_get(result, "reason")));
-        if (json_array_size(first) == 1) {
-            int winner = (int)json_integer_value(json_array_get(first, 0));
-            tell_text_sentence(
-                &t.out, "%s won with %lld points.", who(&t, winner, true),
-                (long long)json_integer_value(json_array_get(
-                    json_object_get(result, "scores"), (size_t)winner)));
-        }
-        json_decref(result);
-    } else {
+    /* Why the match ended and who won are the match's end's to tell
+     * (the result's reason and standings, told once after this move). */
+    if (!after->over) {
         if (after->round != before->round)
             tell_text_sentence(
                 &t.out, "The first temple was empty: round 2 began with the "

@@ -113,6 +113,9 @@ static const route table[] = {
           "use POST", player_routes_sign_in_link),
     ROUTE("GET", "/v1/unsubscribe", ANYONE, RETRY_NONE, BODY_ANY, NULL,
           player_routes_unsubscribe_page),
+    /* The same page at the link a mail's text carries. */
+    ROUTE("GET", "/unsubscribe", ANYONE, RETRY_NONE, BODY_ANY, NULL,
+          player_routes_unsubscribe_page),
     ROUTE("POST", "/v1/unsubscribe", ANYONE, RETRY_NONE, BODY_ANY, NULL,
           player_routes_unsubscribe),
     /* The token in the link is the proof: the mailbox's reader opened it. */

@@ -49,7 +49,8 @@ bool web_files_wanted(const char *method, const char *url)
     if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
         return false;
     return !starts_with(url, "/v1/") && strcmp(url, "/v1") != 0 &&
-           strcmp(url, "/healthz") != 0 && strcmp(url, "/metrics") != 0;
+           strcmp(url, "/healthz") != 0 && strcmp(url, "/metrics") != 0 &&
+           strcmp(url, "/unsubscribe") != 0;
 }
 
 /* Letters, digits, '_' and '-', 1 to max of them, up to the next '/' or

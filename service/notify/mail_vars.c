@@ -225,13 +225,21 @@ static char *text_or(const json_t *p, const char *key, char *fallback)
     return copy;
 }
 
-void mail_vars_unsubscribe_link(long long player_id, char *out, size_t size)
+/* The unsubscribe URL of player_id under path ("/v1/unsubscribe" for
+ * mail programs, "/unsubscribe" for people). */
+static void unsubscribe_url(long long player_id, const char *path, char *out,
+                            size_t size)
 {
     char token[SEAL_TOKEN_TEXT], player_ref[32];
     seal_unsubscribe_token(player_id, token);
     store_player_ref(player_id, player_ref);
-    snprintf(out, size, "%s/v1/unsubscribe?player=%s&token=%s",
-             config_text(CONFIG_PUBLIC_URL), player_ref, token);
+    snprintf(out, size, "%s%s?player=%s&token=%s",
+             config_text(CONFIG_PUBLIC_URL), path, player_ref, token);
+}
+
+void mail_vars_unsubscribe_link(long long player_id, char *out, size_t size)
+{
+    unsubscribe_url(player_id, "/v1/unsubscribe", out, size);
 }
 
 void mail_vars_fill(mail_vars *v, const char *notification_id,
@@ -260,6 +268,11 @@ void mail_vars_fill(mail_vars *v, const char *notification_id,
      * an unsigned click 401. */
     snprintf(v->settings, sizeof v->settings, "%s/settings", base);
     mail_vars_unsubscribe_link(player_id, v->unsubscribe, sizeof v->unsubscribe);
+    /* The link in the text is a page's (pbemd's /unsubscribe, the same
+     * page the header's GET answers): no link a person opens is the
+     * API's. */
+    unsubscribe_url(player_id, "/unsubscribe", v->unsubscribe_page,
+                    sizeof v->unsubscribe_page);
     snprintf(v->seq, sizeof v->seq, "%lld",
              (long long)json_integer_value(json_object_get(p, "seq")));
     v->whose = whose_turn(p);
@@ -318,7 +331,7 @@ void mail_vars_fill(mail_vars *v, const char *notification_id,
         {"changes", v->changes[0] ? v->changes : "  (nothing yet)"},
         {"headline", v->headline},   {"opening", v->opening},
         {"matches", v->digest},      {"waiting", v->waiting},
-        {"unsubscribe_link", v->unsubscribe},
+        {"unsubscribe_link", v->unsubscribe_page},
         {"due_at", due_at ? due_at : ""},
         {"fires_at", fires_at ? fires_at : ""},
         {"deadline_action", action ? action : ""},

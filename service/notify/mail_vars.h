@@ -6,8 +6,10 @@
  * and the links, each a page of the web client a person reads, never the
  * API: the match (and "Play", the same seat page,
  * <PBEM_PUBLIC_URL>/matches/<match>), its replay (…/replay), the games'
- * rules (/games), the settings and the one-click unsubscribe. Links start
- * with PBEM_PUBLIC_URL (core/config.h). */
+ * rules (/games), the settings and the unsubscribe page (/unsubscribe,
+ * whose button turns the mail off; the List-Unsubscribe header keeps the
+ * API's one-click URL, for mail programs). Links start with
+ * PBEM_PUBLIC_URL (core/config.h). */
 #ifndef SERVICE_NOTIFY_MAIL_VARS_H
 #define SERVICE_NOTIFY_MAIL_VARS_H
 
@@ -21,7 +23,8 @@
 typedef struct mail_vars {
     templates_var list[MAIL_VARS_MAX]; /* what templates_render_* take */
     int count;
-    char unsubscribe[640]; /* also the List-Unsubscribe header */
+    char unsubscribe[640];      /* the List-Unsubscribe header's (RFC 8058) */
+    char unsubscribe_page[640]; /* the text's: a page with one button */
     /* The text list points into: */
     char link[512], play[512], replay[512], rules[512], settings[512];
     char seq[32], waiting[32];

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Characters in text[0..len): UTF-8 continuation bytes do not count. */
 static size_t columns(const char *text, size_t len)
@@ -31,6 +32,26 @@ static bool kept_whole(const char *line, size_t len, bool list)
         if (memcmp(line + i, "://", 3) == 0)
             return true;
     return false;
+}
+
+/* Whether the space at line[at] may end a line: not between a word that
+ * counts things and its number ("(event 6).", "seat 2", "round 3"),
+ * which a reader takes in at one glance. */
+static bool breakable(const char *line, size_t len, size_t at)
+{
+    static const char *const counted[] = {"event", "seat",  "round",  "turn",
+                                          "space", "cell",  "castle", "thief",
+                                          "check", "match", "card"};
+    if (at + 1 >= len || line[at + 1] < '0' || line[at + 1] > '9')
+        return true;
+    size_t word = at;
+    while (word > 0 && line[word - 1] != ' ' && line[word - 1] != '(')
+        word--;
+    for (size_t i = 0; i < sizeof counted / sizeof *counted; i++)
+        if (at - word == strlen(counted[i]) &&
+            strncasecmp(line + word, counted[i], at - word) == 0)
+            return false;
+    return true;
 }
 
 /* Writes one line (without its line end) to out, broken at spaces. */
@@ -60,7 +81,8 @@ static void wrap_line(FILE *out, const char *line, size_t len, bool list)
          * than the width runs to the space after it. */
         size_t cut = len, used = 0, space = 0;
         for (size_t i = start; i < len; i++) {
-            if (line[i] == ' ' && i > start + (first ? lead : 0)) {
+            if (line[i] == ' ' && i > start + (first ? lead : 0) &&
+                breakable(line, len, i)) {
                 space = i;
                 if (used > room)
                     break;

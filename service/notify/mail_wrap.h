@@ -1,11 +1,12 @@
 /* mail_wrap.h: a mail's text kept within 72 columns, as mail programs
  * show it without breaking lines of their own (RFC 3676 asks at most 78;
  * 72 leaves room for a quote mark or two). A longer line of prose is
- * broken at its spaces; the continuation lines of a "- " item are
- * indented by two. Left as they are: indented lines (a list's: the moves
- * a person copies whole, a view's rows), lines with a link (a URL cannot
- * be broken), quoted lines ("> "), and single words longer than the
- * width. Columns are counted in characters, not bytes. */
+ * broken at its spaces, never between a counting word and its number
+ * ("event 6", "seat 2", "round 3"); the continuation lines of a "- "
+ * item are indented by two. Left as they are: indented lines (a list's:
+ * the moves a person copies whole, a view's rows), lines with a link (a
+ * URL cannot be broken), quoted lines ("> "), and single words longer
+ * than the width. Columns are counted in characters, not bytes. */
 #ifndef SERVICE_NOTIFY_MAIL_WRAP_H
 #define SERVICE_NOTIFY_MAIL_WRAP_H
 

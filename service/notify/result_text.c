@@ -44,22 +44,61 @@ static void put_names(FILE *f, const json_t *seats, const json_t *names)
     }
 }
 
-/* "final_set" → "final set". */
+/* The words for the engines' detail keys that read badly as they are
+ * written; a NULL word hides the key: Adel Verplichtet's "final_value"
+ * is the ordering key of its tie-break (kept in the stored result for
+ * replays), which the result's tie_break says in the rulebook's words. */
+static const char *const key_words[][2] = {
+    {"final_value", NULL},
+    {"final_set", "final exhibition"},
+    {"pawn", "pawn on space"},
+    {"tie_breakers", "tie-breakers"},
+};
+
+/* Whether key is one people read. */
+static bool shown(const char *key)
+{
+    for (size_t i = 0; i < sizeof key_words / sizeof *key_words; i++)
+        if (strcmp(key, key_words[i][0]) == 0)
+            return key_words[i][1] != NULL;
+    return true;
+}
+
+/* "final_set" → "final exhibition", "relic_bonus" → "relic bonus". */
 static void put_key(FILE *f, const char *key)
 {
+    for (size_t i = 0; i < sizeof key_words / sizeof *key_words; i++)
+        if (strcmp(key, key_words[i][0]) == 0 && key_words[i][1] != NULL) {
+            fputs(key_words[i][1], f);
+            return;
+        }
     for (const char *c = key; *c; c++)
         fputc(*c == '_' ? ' ' : *c, f);
 }
 
 static void put_value(FILE *f, const json_t *value);
 
-static int by_key(const void *a, const void *b)
+/* The order pairs are written in: single values first, then lists and
+ * groups, each by key, and a "total" last: the parts, then what they add
+ * up to. */
+static int rank_of(const json_t *object, const char *key)
 {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
+    if (strcmp(key, "total") == 0)
+        return 2;
+    const json_t *value = json_object_get(object, key);
+    return json_is_object(value) || json_is_array(value);
 }
 
-/* "key value" pairs in the order of their keys, a "total" last: the
- * parts, then what they add up to. */
+/* Whether key x of object goes before key y. */
+static bool before(const json_t *object, const char *x, const char *y)
+{
+    int rx = rank_of(object, x), ry = rank_of(object, y);
+    return rx != ry ? rx < ry : strcmp(x, y) < 0;
+}
+
+/* "key value" pairs, hidden keys left out. A pair whose value is a list
+ * or a group reads "key: value", and then pairs are parted by
+ * semicolons, since the group's own are parted by commas. */
 static void put_object(FILE *f, const json_t *object)
 {
     size_t n = json_object_size(object), count = 0;
@@ -68,18 +107,25 @@ static void put_object(FILE *f, const json_t *object)
         abort();
     const char *key;
     const json_t *item;
-    json_object_foreach((json_t *)object, key, item) {
-        if (strcmp(key, "total") != 0)
-            keys[count++] = key;
+    bool grouped = false;
+    json_object_foreach((json_t *)object, key, item)
+    {
+        if (!shown(key))
+            continue;
+        /* In order as they come: a detail has a handful of keys. */
+        size_t at = count++;
+        for (; at > 0 && before(object, key, keys[at - 1]); at--)
+            keys[at] = keys[at - 1];
+        keys[at] = key;
+        grouped |= json_is_object(item) ||
+                   (json_is_array(item) && json_array_size(item) > 1);
     }
-    qsort(keys, count, sizeof *keys, by_key);
-    if (json_object_get(object, "total") != NULL)
-        keys[count++] = "total";
     for (size_t i = 0; i < count; i++) {
-        fputs(i ? ", " : "", f);
+        const json_t *value = json_object_get(object, keys[i]);
+        fputs(i == 0 ? "" : grouped ? "; " : ", ", f);
         put_key(f, keys[i]);
-        fputc(' ', f);
-        put_value(f, json_object_get(object, keys[i]));
+        fputs(json_is_object(value) || json_is_array(value) ? ": " : " ", f);
+        put_value(f, value);
     }
     free(keys);
 }
@@ -110,6 +156,8 @@ static void put_value(FILE *f, const json_t *value)
             if (nested)
                 fputc(')', f);
         }
+    } else if (json_is_object(value) && json_object_size(value) == 0) {
+        fputs("none", f);
     } else if (json_is_object(value)) {
         put_object(f, value);
     } else {

@@ -3,7 +3,9 @@
  * name, the standings with each seat's score, the tie-break the rulebook
  * used and why the match ended, then each seat's points as the engine
  * itemised them ("detail"), written out as words and numbers. Never JSON:
- * a detail whose shape is unknown is still written as "key value" text. */
+ * a detail whose shape is unknown is still written as "key value" text.
+ * Nor the engines' internal keys: Adel Verplichtet's "final_value" (its
+ * tie-break's ordering key) is left out; the tie-break says it in words. */
 #ifndef SERVICE_NOTIFY_RESULT_TEXT_H
 #define SERVICE_NOTIFY_RESULT_TEXT_H
 

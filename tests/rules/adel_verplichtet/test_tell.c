@@ -3,6 +3,8 @@
  * reveal says where each went, what each played, who advanced and what
  * the thief stole. */
 #include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../harness.h"
@@ -103,5 +105,71 @@ Test(av_tell, the_detective_turn_tells_who_was_caught)
                      "7 was caught and entered cell #1. Your detective "
                      "advanced you 1.");
     harness_told_free(told);
+    av_engine.destroy((rules_state *)s);
+}
+
+/* The service tells a resolved decision once per sealed choice, each from
+ * the state before them all to the state after: each choice's tell, in
+ * seat order, joined by " | " (moves[seat] NULL: the seat does not
+ * choose). Together they tell each Lord's choice once and what the
+ * choices did once. */
+static char *told_per_choice(av_state *s, const char *const moves[3],
+                             int viewer)
+{
+    rules_state *before = av_engine.clone((rules_state *)s);
+    json_t *actions[3] = {NULL, NULL, NULL};
+    for (int seat = 0; seat < 3; seat++) {
+        if (moves[seat] == NULL)
+            continue;
+        rules_error err = {{0}};
+        actions[seat] =
+            av_engine.parse_move((rules_state *)s, seat, moves[seat], &err);
+        cr_assert_not_null(actions[seat], "%s: %s", moves[seat], err.message);
+        cr_assert(av_engine.apply((rules_state *)s, seat, actions[seat], &err),
+                  "%s: %s", moves[seat], err.message);
+    }
+    char *story = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&story, &len);
+    for (int seat = 0; seat < 3; seat++) {
+        if (actions[seat] == NULL)
+            continue;
+        char *one = rules_tell(&av_engine, before, (rules_state *)s, seat,
+                               actions[seat], viewer, harness_names);
+        fprintf(f, "%s%s", ftell(f) > 0 ? " | " : "", one);
+        free(one);
+        json_decref(actions[seat]);
+    }
+    fclose(f);
+    av_engine.destroy(before);
+    return story;
+}
+
+Test(av_tell, a_decision_told_choice_by_choice_tells_the_reveal_once)
+{
+    av_state *s = castle_example();
+    const char *const go[] = {"go castle", "go castle", "go castle"};
+    char *story = told_per_choice(s, go, 1);
+    cr_expect_str_eq(story, "Alice went to the castle. | You went to the "
+                            "castle. | Carol went to the castle.");
+    free(story);
+    const char *const plays[] = {"play exhibit", "play exhibit",
+                                 "play thief 3"};
+    story = told_per_choice(s, plays, 0);
+    cr_expect_str_eq(story, "You played your exhibit card at the castle. | "
+                            "Bob played his exhibit card at the castle. | "
+                            "Carol played thief 3 at the castle.");
+    free(story);
+    /* Carol's thief does not exhibit: two choices, the outcome told once,
+     * with the last. */
+    const char *const exhibits[] = {"exhibit A1 A2 B1 B2 C1 C2",
+                                    "exhibit D1 D2 D3 E1", NULL};
+    story = told_per_choice(s, exhibits, RULES_SPECTATOR);
+    cr_expect_str_eq(story, "Alice exhibited: A1 A2 B1 B2 C1 C2. | Bob "
+                            "exhibited: D1 D2 D3 E1. Alice showed the best "
+                            "exhibit and advanced 3 (octagon of castle 4 "
+                            "(Culloden)). Bob showed the second-best exhibit "
+                            "and advanced 2.");
+    free(story);
     av_engine.destroy((rules_state *)s);
 }

@@ -96,3 +96,32 @@ Test(as_tell, a_weapons_bonus_and_the_steal)
                 "Ann stole your relics4.", "Ann stole Bob's relics4.");
     as_engine.destroy((rules_state *)s);
 }
+
+/* The move that ends the match tells the move: why the match ended and
+ * who won are told once, by the match's end that follows it (the service
+ * tells its "finished" event with the result's reason and standings). */
+Test(as_tell, the_last_move_leaves_the_end_to_the_result)
+{
+    as_state *s = fx_small_table();
+    fx_do(s, 0, "peek 2.1.0");
+    fx_do(s, 0, "take 2.0.0");
+    rules_error err;
+    json_t *action =
+        as_engine.parse_move((const rules_state *)s, 0, "done", &err);
+    cr_assert_not_null(action, "%s", err.message);
+    rules_state *after = as_engine.clone((const rules_state *)s);
+    cr_assert(as_engine.apply(after, 0, action, &err), "%s", err.message);
+    ((as_state *)after)->over = true;
+    const int viewers[] = {0, 1, RULES_SPECTATOR};
+    const char *expected[] = {"You ended the turn.", "Ann ended the turn.",
+                              "Ann ended the turn."};
+    for (int i = 0; i < 3; i++) {
+        char *sentence = rules_tell(&as_engine, (const rules_state *)s, after,
+                                    0, action, viewers[i], names);
+        cr_expect_str_eq(sentence, expected[i], "told to %d", viewers[i]);
+        free(sentence);
+    }
+    as_engine.destroy(after);
+    json_decref(action);
+    as_engine.destroy((rules_state *)s);
+}

@@ -3,7 +3,9 @@
  * separate "your turn" mail for it; one whose move leaves them waiting
  * for the others gets its answer inside their next turn's mail. Counted
  * over a whole match played by mail only, by people who play on without
- * waiting for each answer. */
+ * waiting for each answer: of Adel Verplichtet in the suite, and of the
+ * game PBEM_MAIL_VOLUME_GAME names when set (make bench plays each game
+ * for its line of figures). */
 #include <criterion/criterion.h>
 #include <libpq-fe.h>
 #include <stdbool.h>
@@ -45,7 +47,8 @@ static bool answered(const json_t *lines, size_t from, const char *address,
             return true;
         size_t k;
         const json_t *ref;
-        json_array_foreach(json_object_get(mail, "references"), k, ref) {
+        json_array_foreach(json_object_get(mail, "references"), k, ref)
+        {
             if (strcmp(json_string_value(ref), bracketed) == 0)
                 return true;
         }
@@ -53,7 +56,8 @@ static bool answered(const json_t *lines, size_t from, const char *address,
     return false;
 }
 
-Test(mail_volume, one_mail_per_decision_and_every_mail_answered, .timeout = 600)
+Test(mail_volume, one_mail_per_decision_and_every_mail_answered,
+     .timeout = 1200)
 {
     srand(35);
     mail_scene scene;
@@ -63,11 +67,15 @@ Test(mail_volume, one_mail_per_decision_and_every_mail_answered, .timeout = 600)
                                       "PBEM_MAIL_ANSWER_HOLD_SECONDS=300",
                                       NULL};
     mail_scene_start(&scene, false, env);
+    const char *game = getenv("PBEM_MAIL_VOLUME_GAME");
+    if (game == NULL || game[0] == '\0')
+        game = "adel_verplichtet";
+    bool sealed = strcmp(game, "adel_verplichtet") == 0;
     mail_table t;
-    mail_table_sit_down(&t, &scene, "adel_verplichtet", 3, "");
+    mail_table_sit_down(&t, &scene, game, 3, "");
     size_t from = t.cursor;
     t.hurried = true;
-    mail_table_play_to_the_end(&t, 5000);
+    mail_table_play_to_the_end(&t, 8000);
     PGconn *db = PQconnectdb(getenv("DATABASE_URL"));
     cr_assert_eq(PQstatus(db), CONNECTION_OK, "%s", PQerrorMessage(db));
     /* A "your turn" mail sent about the very transaction in which the
@@ -101,21 +109,43 @@ Test(mail_volume, one_mail_per_decision_and_every_mail_answered, .timeout = 600)
     cr_expect_eq(twice, 0,
                  "%lld turns were mailed twice: in the answer and again",
                  twice);
-    cr_expect_gt(spared, 0, "no mailed move kept its player's turn");
+    /* Adel Verplichtet's Lords often choose twice in a row (where to go,
+     * then what to play there): the answer tells the second turn. */
+    cr_expect(!sealed || spared > 0, "no mailed move kept its player's turn");
     cr_expect_gt(merged, 0, "no answer went inside the next turn's mail");
     /* The decision points each seat faced: each time it was asked to act
-     * (its "your turn", mailed or told in an answer), and the end. */
+     * (its "your turn", mailed or told in an answer), and the end. A
+     * turn of several moves (Antiquity Quest's draw, play and discard)
+     * is one "your turn" and a decision per move, each answered with the
+     * next moves: so a seat faced at least as many decisions as it
+     * mailed answers, and the end. */
     long long decisions[MAIL_PEOPLE_MAX] = {0};
     for (int p = 0; p < t.seats; p++) {
         char sql[400];
         snprintf(sql, sizeof sql,
-                 "SELECT count(*) FROM outbox o JOIN seats s"
+                 "SELECT count(*) FILTER (WHERE o.reason = 'match_over'),"
+                 "       count(*)"
+                 "  FROM outbox o JOIN seats s"
                  "    ON s.match_id = o.match_id AND s.player_id = o.player_id"
                  " WHERE o.match_id = $1::bigint AND s.seat = %d"
                  "   AND o.channel = 'email'"
                  "   AND o.reason IN ('your_turn', 'match_over')",
                  p);
-        decisions[p] = number(db, sql, t.match);
+        const char *values[] = {t.match + 2};
+        PGresult *r = PQexecParams(db, sql, 1, NULL, values, NULL, NULL, 0);
+        cr_assert_eq(PQresultStatus(r), PGRES_TUPLES_OK, "%s",
+                     PQresultErrorMessage(r));
+        long long ends = atoll(PQgetvalue(r, 0, 0));
+        long long turns = atoll(PQgetvalue(r, 0, 1));
+        PQclear(r);
+        long long mailed = 0;
+        size_t k;
+        const json_t *sent;
+        json_array_foreach(t.sent, k, sent)
+        {
+            mailed += json_integer_value(json_object_get(sent, "person")) == p;
+        }
+        decisions[p] = turns > mailed + ends ? turns : mailed + ends;
     }
     /* The last answers may still be on their way: wait (20 s at most,
      * woken by each mail) until every mail sent has one. */
@@ -128,7 +158,8 @@ Test(mail_volume, one_mail_per_decision_and_every_mail_answered, .timeout = 600)
         unanswered = 0;
         size_t i;
         const json_t *sent;
-        json_array_foreach(t.sent, i, sent) {
+        json_array_foreach(t.sent, i, sent)
+        {
             int p = (int)json_integer_value(json_object_get(sent, "person"));
             unanswered +=
                 !answered(lines, from, t.people[p].address,
@@ -149,11 +180,11 @@ Test(mail_volume, one_mail_per_decision_and_every_mail_answered, .timeout = 600)
             }
     }
     fprintf(stderr,
-            "adel_verplichtet by mail, 3 players, %d moves: %d mails "
+            "%s by mail, 3 players, %d moves: %d mails "
             "(Alice %d, Bob %d, Carol %d) for %lld decision points "
             "(Alice %lld, Bob %lld, Carol %lld); %lld answers went with the "
             "next turn, %lld turns were told in the answer\n",
-            t.moves, all, received[0], received[1], received[2],
+            game, t.moves, all, received[0], received[1], received[2],
             decisions[0] + decisions[1] + decisions[2], decisions[0],
             decisions[1], decisions[2], merged, spared);
     for (int p = 0; p < t.seats; p++) {
@@ -179,7 +210,8 @@ Test(mail_volume, one_mail_per_decision_and_every_mail_answered, .timeout = 600)
     size_t i;
     const json_t *sent;
     int told = 0;
-    json_array_foreach(t.sent, i, sent) {
+    json_array_foreach(t.sent, i, sent)
+    {
         int p = (int)json_integer_value(json_object_get(sent, "person"));
         const char *id = json_string_value(json_object_get(sent, "id"));
         if (!answered(lines, from, t.people[p].address, id) && told++ < 3)
@@ -190,7 +222,8 @@ Test(mail_volume, one_mail_per_decision_and_every_mail_answered, .timeout = 600)
     cr_expect_eq(unanswered, 0, "%zu of %zu mails were never answered",
                  unanswered, json_array_size(t.sent));
     /* A merged mail reads: the answer, then "Since then:" and the turn,
-     * with the match shown once, as it is now. */
+     * with the match shown once, as it is now; a sealed choice's answer
+     * says it is sealed. */
     const char *merged_text = NULL;
     for (size_t k = from; k < json_array_size(lines) && !merged_text; k++) {
         const char *text = mail_text(json_array_get(lines, k));
@@ -199,8 +232,10 @@ Test(mail_volume, one_mail_per_decision_and_every_mail_answered, .timeout = 600)
     }
     cr_assert_not_null(merged_text, "no mail carried an answer and a turn");
     const char *then = strstr(merged_text, "Since then: ");
-    cr_expect(strstr(merged_text, "Sealed: ") != NULL &&
-                  strstr(merged_text, "Sealed: ") < then,
+    cr_expect(!sealed || (strstr(merged_text, "Sealed: ") != NULL &&
+                          strstr(merged_text, "Sealed: ") < then),
+              "the answer does not come first:\n%s", merged_text);
+    cr_expect(strncmp(merged_text, "> ", 2) == 0 && then != NULL,
               "the answer does not come first:\n%s", merged_text);
     cr_expect(strstr(merged_text, "Moves you can make now") > then,
               "the turn does not follow the answer:\n%s", merged_text);
@@ -235,12 +270,19 @@ Test(mail_volume, a_held_answer_goes_alone_when_the_others_are_slow,
     cr_expect(strstr(text, "Since then:") == NULL, "%s", text);
     cr_expect_geq(waited, 0.9, "the answer came after %.2f s, unheld", waited);
     PGconn *db = PQconnectdb(getenv("DATABASE_URL"));
-    cr_expect_eq(number(db,
-                        "SELECT count(*) FROM mail_answers"
-                        " WHERE match_id = $1::bigint AND status = 'sent'"
-                        "   AND merged_into IS NULL",
-                        t.match),
-                 1, "the answer was not held for the match's next mail");
+    /* The receiver has the mail a moment before pbemd records it sent:
+     * wait (10 s at most) for the record. */
+    long long alone = 0;
+    for (int tries = 0; tries < 100 && alone != 1; tries++) {
+        if (tries > 0)
+            pause_ms(100);
+        alone = number(db,
+                       "SELECT count(*) FROM mail_answers"
+                       " WHERE match_id = $1::bigint AND status = 'sent'"
+                       "   AND merged_into IS NULL",
+                       t.match);
+    }
+    cr_expect_eq(alone, 1, "the answer was not held for the match's next mail");
     PQfinish(db);
     json_decref(answer);
     json_decref(moves);
