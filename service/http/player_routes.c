@@ -7,13 +7,13 @@
 #include "notify/notify_outbox.h"
 #include "notify/notify_settings.h"
 #include "notify/webhooks.h"
+#include "play/delegates.h"
 #include "play/email_links.h"
 #include "play/keys.h"
 #include "play/my_matches.h"
 #include "play/players.h"
 #include "play/sign_in.h"
 #include "play/vacations.h"
-#include "play/delegates.h"
 
 /* A page (malloc'd HTML, taken over), or the error that stood for it. */
 static void answer_page(answer *out, char *page, const apierr *err)
@@ -68,8 +68,18 @@ void player_routes_email_page(const route_call *call, answer *out)
 void player_routes_confirm_email(const route_call *call, answer *out)
 {
     apierr err;
-    answer_result(out, 200,
-                  email_links_confirm(route_query(call, "token"), &err), &err);
+    json_t *result = email_links_confirm(route_query(call, "token"), &err);
+    /* The confirmation page's button: a person reads the answer. */
+    bool page = result != NULL && call->body != NULL &&
+                memmem(call->body, call->body_len, EMAIL_LINKS_PAGE_FIELD,
+                       strlen(EMAIL_LINKS_PAGE_FIELD)) != NULL;
+    if (page) {
+        char *html = email_links_confirmed_page(result);
+        json_decref(result);
+        answer_page(out, html, &err);
+        return;
+    }
+    answer_result(out, 200, result, &err);
 }
 
 void player_routes_my_matches(const route_call *call, answer *out)

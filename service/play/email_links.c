@@ -28,15 +28,14 @@ static bool queue_mail(PGconn *conn, const char *name, const char *email,
                        const char *token, apierr *err)
 {
     char link[600], hours[16];
-    snprintf(link, sizeof link, "%s/v1/email-confirmations?token=%s",
+    snprintf(link, sizeof link, "%s/confirm-email?token=%s",
              config_text(CONFIG_PUBLIC_URL), token);
     snprintf(hours, sizeof hours, "%d", EMAIL_LINKS_HOURS);
     templates_var vars[] = {
         {"player", name}, {"email", email}, {"link", link}, {"hours", hours}};
-    return mailed_link_queue(conn, "email_confirmation.txt", vars,
-                             sizeof vars / sizeof *vars,
-                             "Confirm your address for pbem", email,
-                             "email_confirmation", err);
+    return mailed_link_queue(
+        conn, "email_confirmation.txt", vars, sizeof vars / sizeof *vars,
+        "Confirm your address for pbem", email, "email_confirmation", err);
 }
 
 bool email_links_offer(PGconn *conn, long long player_id, const char *name,
@@ -165,6 +164,7 @@ char *email_links_page(const char *token, apierr *err)
         "<p>Use {{email}} for the pbem account named \"{{player}}\": its "
         "turn notices, invitations and sign-in links go there from now on."
         "</p>\n<form method=\"post\" action=\"{{action}}\">"
+        "<input type=\"hidden\" name=\"then\" value=\"page\">"
         "<button type=\"submit\">Confirm this address</button></form>\n"
         "<p>Not your account? Close this page: nothing changes.</p>\n"
         "</body></html>\n",
@@ -190,4 +190,25 @@ json_t *email_links_confirm(const char *token, apierr *err)
     log_info("player %s confirmed a new address", ref);
     return json_pack("{s:s,s:s,s:s}", "status", "confirmed", "email",
                      link.email, "player_id", ref);
+}
+
+char *email_links_confirmed_page(const json_t *confirmed)
+{
+    char settings[512];
+    snprintf(settings, sizeof settings, "%s/settings",
+             config_text(CONFIG_PUBLIC_URL) ? config_text(CONFIG_PUBLIC_URL)
+                                            : "");
+    templates_var vars[] = {
+        {"email", json_string_value(json_object_get(confirmed, "email"))},
+        {"settings", settings}};
+    return templates_render_text(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        "<title>Address confirmed</title></head><body>\n"
+        "<p>Done: {{email}} is your account's address now. Turn notices, "
+        "invitations and sign-in links go there, and you can play by "
+        "answering them.</p>\n"
+        "<p>Change what is mailed to you in your "
+        "<a href=\"{{settings}}\">settings</a>.</p>\n"
+        "</body></html>\n",
+        vars, 2, true);
 }

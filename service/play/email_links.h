@@ -1,7 +1,8 @@
 /* email_links.h: an address belongs to an account only once a link
  * mailed to it was opened. Registering with an address (players.h), or
  * asking to add or change one (POST /v1/players/me/email), mails the
- * address a link, <PBEM_PUBLIC_URL>/v1/email-confirmations?token=<token>,
+ * address a link, <PBEM_PUBLIC_URL>/confirm-email?token=<token> (a page,
+ * the same as GET /v1/email-confirmations?token=<token>),
  * and nothing else: the account keeps the address it had (or none) until
  * the link is opened, so nobody can make the service mail a stranger by
  * typing their address, nor take over the mail door or the sign-in links
@@ -42,6 +43,13 @@ json_t *email_links_request(const caller *who, const json_t *body, apierr *err);
 /* GET /v1/email-confirmations?token=: the page with the button (HTML,
  * malloc'd), or NULL with err as email_links_confirm refuses. */
 char *email_links_page(const char *token, apierr *err);
+
+/* The page the link's button gets back (EMAIL_LINKS_PAGE_FIELD in its
+ * form), from email_links_confirm's answer (HTML, malloc'd). */
+char *email_links_confirmed_page(const json_t *confirmed);
+
+/* The field of the page's form: its POST answers a page, not JSON. */
+#define EMAIL_LINKS_PAGE_FIELD "then=page"
 
 /* POST /v1/email-confirmations?token=: makes the link's address its
  * account's: {"status": "confirmed", "email", "player_id"} (new

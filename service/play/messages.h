@@ -16,7 +16,7 @@
  * Each message goes at once to the event streams (stream_feed.h) of the
  * players who may read it, as a "match.message" item, and to the signed
  * match streams of the seats that may read it (which read it from the
- * table, woken by migrations/027_match_stream_talk.sql); the players' mail
+ * table, woken by migrations/025_match_stream_talk.sql); the players' mail
  * carries it in their next mail about the match (notify/table_talk.h). */
 #ifndef SERVICE_PLAY_MESSAGES_H
 #define SERVICE_PLAY_MESSAGES_H

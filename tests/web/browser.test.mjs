@@ -76,12 +76,19 @@ async function registerByMouse(w, name) {
   // The address is the account's once the link mailed to it is opened:
   // its page has a button, which posts.
   const mail = await server.mail.waitFor(email, /confirm/i, seen);
-  const link = mail.text.match(/https?:\/\/\S+\/v1\/email-confirmations\?token=[A-Za-z0-9_-]{43}/)?.[0];
-  assert(link, `the confirmation mail has no link: ${mail.text}`);
-  const page = await fetch(link);
-  assert(page.status === 200 && /Confirm this address/.test(await page.text()), `the confirmation page: ${page.status}`);
-  const done = await fetch(link, { method: 'POST' });
-  assert(done.status === 200, `confirming ${email}: ${done.status} ${await done.text()}`);
+  const link = mail.text.match(/https?:\/\/\S+\/confirm-email\?token=[A-Za-z0-9_-]{43}/)?.[0];
+  assert(link, `the confirmation mail has no page link: ${mail.text}`);
+  // As a person: the link opens a page, its button answers a page.
+  const tab = await w.context.newPage();
+  try {
+    await tab.goto(link);
+    assert(/Confirm this address/.test(await tab.content()), `the confirmation page: ${await tab.content()}`);
+    await Promise.all([tab.waitForNavigation(), tab.click('button[type=submit]')]);
+    const done = await tab.evaluate(() => document.body.innerText);
+    assert(done.includes(`Done: ${email} is your account's address now.`), `confirming ${email}: ${done}`);
+  } finally {
+    await tab.close();
+  }
 }
 
 // Registers with the keyboard alone: Tab from the top of the page reaches

@@ -1,4 +1,4 @@
--- 027_match_stream_talk.sql: a message at a match's table wakes the
+-- 025_match_stream_talk.sql: a message at a match's table wakes the
 -- streams of that match (service/streams/stream_feed.h), as an appended
 -- event does, on every pbemd process.
 --
