@@ -76,10 +76,8 @@ typedef struct route {
     route_handler *handler;
 } route;
 
-#define ROUTE(method, pattern, ...)                                            \
-    {                                                                          \
-        method " " pattern, method, pattern, __VA_ARGS__                       \
-    }
+#define ROUTE(method, pattern, ...) \
+    {method " " pattern, method, pattern, __VA_ARGS__}
 
 /* The first row of a path names it in a 405 and its first placeholder's
  * 404, so a path's GET comes first. */
@@ -160,8 +158,8 @@ static const route table[] = {
     /* Each code asked for is another code (as many as an hour allows). */
     ROUTE("POST", "/v1/players/me/chat-links", PLAYER, RETRY_NONE, BODY_ANY,
           "use POST", chat_routes_link_code),
-    ROUTE("GET", "/v1/players/me/notifications", PLAYER, RETRY_NONE, BODY_ANY,
-          "use GET", player_routes_notifications),
+    ROUTE("GET", "/v1/players/me/notifications", PLAYER, RETRY_NONE,
+          BODY_ANY, "use GET", player_routes_notifications),
     /* PUT is idempotent: a replay sets the same settings again. */
     ROUTE("GET", "/v1/players/me/notification-settings", PLAYER, RETRY_NONE,
           BODY_ANY, "use GET or PUT", player_routes_settings),
@@ -209,22 +207,23 @@ static const route table[] = {
     ROUTE("POST", "/v1/matches/{id}/messages", PLAYER, RETRY_ON_FAILURE,
           BODY_JSON, "use GET or POST", match_routes_say),
     /* Muting twice leaves the player muted: harmless to repeat. */
-    ROUTE("PUT", "/v1/matches/{id}/mutes/{seat}", PLAYER, RETRY_NONE, BODY_ANY,
-          "use PUT or DELETE", match_routes_mute),
+    ROUTE("PUT", "/v1/matches/{id}/mutes/{seat}", PLAYER, RETRY_NONE,
+          BODY_ANY, "use PUT or DELETE", match_routes_mute),
     ROUTE("DELETE", "/v1/matches/{id}/mutes/{seat}", PLAYER, RETRY_NONE,
           BODY_ANY, "use PUT or DELETE", match_routes_unmute),
     ROUTE("GET", "/v1/matches/{id}/decisions/{decision}", PLAYER_IF_SIGNED,
-          RETRY_NONE, BODY_ANY, "use GET on a decision", match_routes_decision),
+          RETRY_NONE, BODY_ANY, "use GET on a decision",
+          match_routes_decision),
     ROUTE("POST", "/v1/matches/{id}/decisions/{decision}/commit", PLAYER,
           RETRY_ON_FAILURE, BODY_JSON, "use POST", match_routes_commit),
     ROUTE("POST", "/v1/matches/{id}/decisions/{decision}/reveal", PLAYER,
           RETRY_ON_FAILURE, BODY_JSON, "use POST", match_routes_reveal),
-    ROUTE("POST", "/v1/matches/{id}/join", PLAYER, RETRY_ON_FAILURE, BODY_JSON,
-          "use POST", match_routes_join),
+    ROUTE("POST", "/v1/matches/{id}/join", PLAYER, RETRY_ON_FAILURE,
+          BODY_JSON, "use POST", match_routes_join),
     ROUTE("POST", "/v1/matches/{id}/invitations", PLAYER, RETRY_ON_FAILURE,
           BODY_JSON, "use POST", match_routes_invite),
-    ROUTE("POST", "/v1/matches/{id}/moves", PLAYER, RETRY_ON_FAILURE, BODY_JSON,
-          "use POST", match_routes_move),
+    ROUTE("POST", "/v1/matches/{id}/moves", PLAYER, RETRY_ON_FAILURE,
+          BODY_JSON, "use POST", match_routes_move),
 
     /* Mail is handled once by its Message-ID, however often it is sent. */
     ROUTE("POST", "/v1/mail/inbound", MAIL_SERVER, RETRY_NONE, BODY_ANY,
@@ -232,12 +231,12 @@ static const route table[] = {
 
     /* Signed by Discord or Slack, each checked by its handler; a replay
      * of an interaction is the same request (chat/chat_door.h). */
-    ROUTE("POST", "/v1/chat/discord/interactions", ANYONE, RETRY_NONE, BODY_ANY,
-          "use POST", chat_routes_discord),
+    ROUTE("POST", "/v1/chat/discord/interactions", ANYONE, RETRY_NONE,
+          BODY_ANY, "use POST", chat_routes_discord),
     ROUTE("POST", "/v1/chat/slack/commands", ANYONE, RETRY_NONE, BODY_ANY,
           "use POST", chat_routes_slack_command),
-    ROUTE("POST", "/v1/chat/slack/interactions", ANYONE, RETRY_NONE, BODY_ANY,
-          "use POST", chat_routes_slack_click),
+    ROUTE("POST", "/v1/chat/slack/interactions", ANYONE, RETRY_NONE,
+          BODY_ANY, "use POST", chat_routes_slack_click),
 
     /* Admin reads spend their nonce in the handler. */
     ROUTE("GET", "/v1/admin/export", ADMIN, RETRY_NONE, BODY_ANY, "use GET",
@@ -248,8 +247,8 @@ static const route table[] = {
           "use GET", admin_routes_notifications),
     ROUTE("POST", "/v1/admin/notifications/{id}/retry", ADMIN, RETRY_BEFORE,
           BODY_ANY, "use POST", admin_routes_retry_notification),
-    ROUTE("GET", "/v1/admin/matches/{id}/export", ADMIN, RETRY_NONE, BODY_ANY,
-          "use GET", admin_routes_export_match),
+    ROUTE("GET", "/v1/admin/matches/{id}/export", ADMIN, RETRY_NONE,
+          BODY_ANY, "use GET", admin_routes_export_match),
     ROUTE("POST", "/v1/admin/matches/{id}/rewind", ADMIN, RETRY_BEFORE,
           BODY_JSON, "use POST", admin_routes_rewind),
     ROUTE("POST", "/v1/admin/matches/{id}/abort", ADMIN, RETRY_BEFORE,
@@ -281,8 +280,8 @@ static const char *const unmetered_routes[] = {
 
 static bool unmetered(const route *row)
 {
-    for (size_t i = 0; i < sizeof unmetered_routes / sizeof *unmetered_routes;
-         i++)
+    for (size_t i = 0;
+         i < sizeof unmetered_routes / sizeof *unmetered_routes; i++)
         if (strcmp(row->name, unmetered_routes[i]) == 0)
             return true;
     return false;
@@ -439,8 +438,8 @@ static bool auth_signed_player(const route *row, journey *j, int64_t now,
         long long match_id = row->handler == stream_routes_player
                                  ? AUTH_DELEGATE_EVERY_MATCH
                                  : j->params.match_id;
-        return auth_delegate(&j->signed_as, now, delegate_scope(row), match_id,
-                             &j->who, err);
+        return auth_delegate(&j->signed_as, now, delegate_scope(row),
+                             match_id, &j->who, err);
     }
     bool ok = auth_player(&j->signed_as, now, &j->who, err);
     if (ok)
@@ -539,11 +538,12 @@ static bool charged_to_address(const route *row, const journey *j)
  * that does not to the address it came from, whatever key it claims.
  * False when that budget is spent: *out is then the 429. */
 static bool charge_after_authentication(const route *row, journey *j,
-                                        bool authenticated, rate_ticket *ticket,
-                                        answer *out)
+                                        bool authenticated,
+                                        rate_ticket *ticket, answer *out)
 {
     if (unmetered(row) ||
-        (authenticated && (row->access == ADMIN || row->access == MAIL_SERVER)))
+        (authenticated &&
+         (row->access == ADMIN || row->access == MAIL_SERVER)))
         return true;
     if (authenticated)
         return rate_policy_take(j->call.conn, RATE_PLAYER, j->who.key_id,
@@ -639,8 +639,8 @@ void routes_handle(struct MHD_Connection *conn, const char *method,
     signed_request(conn, method, target, body, body_len, &j.signed_as);
     for (int attempt = 1;; attempt++) {
         bool authenticated = authenticate(row, &j, out);
-        if (!ticket.taken &&
-            !charge_after_authentication(row, &j, authenticated, &ticket, out))
+        if (!ticket.taken && !charge_after_authentication(
+                                 row, &j, authenticated, &ticket, out))
             authenticated = false;
         if (authenticated)
             run(row, &j, out);

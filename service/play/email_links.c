@@ -33,9 +33,10 @@ static bool queue_mail(PGconn *conn, const char *name, const char *email,
     snprintf(hours, sizeof hours, "%d", EMAIL_LINKS_HOURS);
     templates_var vars[] = {
         {"player", name}, {"email", email}, {"link", link}, {"hours", hours}};
-    return mailed_link_queue(
-        conn, "email_confirmation.txt", vars, sizeof vars / sizeof *vars,
-        "Confirm your address for pbem", email, "email_confirmation", err);
+    return mailed_link_queue(conn, "email_confirmation.txt", vars,
+                             sizeof vars / sizeof *vars,
+                             "Confirm your address for pbem", email,
+                             "email_confirmation", err);
 }
 
 bool email_links_offer(PGconn *conn, long long player_id, const char *name,
