@@ -29,9 +29,12 @@ function pools(p, ctx, seat) {
 
 export function draw(view, ctx) {
   const out = [];
-  out.push(h('p', null, `Turn ${view.turn_number ?? '?'} of ${seatName(ctx, view.turn)} · phase: ${view.phase ?? ''} · goal ${view.goal ?? '?'} glory · quiddity ${view.quiddity ?? 0} spent of ${view.quiddity_available ?? 0}`));
+  // quiddity_available is what the turn may still pay (the pool left over
+  // plus the quiddity dice rolled), quiddity only the pool left over.
+  out.push(h('p', null, `Turn ${view.turn_number ?? '?'} of ${seatName(ctx, view.turn)} · phase: ${view.phase ?? ''} · goal ${view.goal ?? '?'} glory · ${view.quiddity_available ?? 0} quiddity to spend`));
   out.push(h('div', { class: 'scores row', role: 'list', 'aria-label': 'Glory' }, (view.players ?? []).map((p, seat) =>
-    h('span', { class: 'tag', role: 'listitem' }, `${seatName(ctx, seat)}: ${p.glory ?? 0} of ${view.goal ?? '?'} glory`))));
+    // The goal is said in the line above: "23 of 20 glory" at the end read wrong.
+    h('span', { class: 'tag', role: 'listitem' }, `${seatName(ctx, seat)}: ${p.glory ?? 0} glory`))));
   (view.players ?? []).forEach((p, seat) => {
     out.push(h('div', { class: 'panel' }, sub(ctx, `${seatName(ctx, seat)}: ${p.glory ?? 0} glory, ${count(p.bag ?? 0, 'die', 'dice')} in the bag`),
       pools(p, ctx, seat)));
