@@ -34,7 +34,6 @@ export function table(server, players) {
     assert(overflow <= 1, `${what} is ${overflow}px wider than the screen`);
   }
 
-
   async function registerByMouse(w, name) {
     const email = `${name.toLowerCase()}@example.org`;
     const seen = server.mail.mails().length;
