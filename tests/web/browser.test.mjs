@@ -596,14 +596,17 @@ await t.test('the table reads right: "1 card", a face-down discard pile drawn as
     const v = box(av.draw(avView, { ...ctx, over: true }));
     // Quarriors: what the turn may still pay, and glory past the goal.
     const q = box(qq.draw({ turn: 0, turn_number: 21, phase: 'over', goal: 20, quiddity: 0, quiddity_available: 5,
-      players: [{ glory: 23, bag: 5, dice: [] }, { glory: 16, bag: 3, dice: [] }], wilds: [], quest_area: [] }, ctx));
+      players: [{ glory: 23, bag: 5, dice: [] }, { glory: 16, bag: 3, dice: [] }], quest_area: [],
+      wilds: [{ card: 'assistant', name: 'Assistant', cost: 1, glory: 1, dice: 2 }] }, ctx));
     // Another Man's Treasure: the patterns each player marked off, in words.
     const mt = box(amt.draw({ round: 2, rounds: 5, phase: 'draw', draw_pile: 100, discard_pile: 1, hand: [], table: [],
       players: [{ seat: 0, hand_count: 8, marked: ['run8'], completed_patterns: 1, round_scores: [0], total: 0 },
         { seat: 1, hand_count: 8, marked: [], completed_patterns: 0, round_scores: [40], total: 40 }] }, ctx));
     // Artifact Stack at the end: no turn and actions left.
     const st = box(as.draw({ round: 2, direction: 'clockwise', turn: 1, actions: 0, over: true, players: [], temple: [] }, { ...ctx, over: true }));
-    return { qq: q.textContent, amt: mt.textContent, as: st.textContent,
+    const wild = q.querySelector('.wilds .card');
+    return { qq: q.textContent, wild: [wild?.querySelector('.note')?.textContent, wild?.getAttribute('aria-label')],
+             amt: mt.textContent, as: st.textContent,
              discardTop: [...(topRow?.querySelectorAll('[aria-label]') ?? [])].map((x) => x.getAttribute('aria-label')).join(' / '),
              aq: a.innerText || a.textContent, discardBacks: a.querySelector('[aria-label="Discard pile (2 cards)"] .card.back')?.getAttribute('aria-label'),
              av: v.textContent, route: v.querySelector('.route')?.getAttribute('aria-label') };
@@ -616,6 +619,9 @@ await t.test('the table reads right: "1 card", a face-down discard pile drawn as
   assert(/thief 7 of Ben/.test(read.av) && /Ben goes to the auction/.test(read.av) && !/Lord 1/.test(read.av), `lords by name: ${read.av}`);
   assert(/5 quiddity to spend/.test(read.qq) && /Ann \(you\): 23 glory/.test(read.qq) && !/spent of|of 20 glory/.test(read.qq),
     `the Quarriors table says: ${read.qq.slice(0, 200)}`);
+  // A Wild's cost, glory and dice left break between, never inside, on a narrow card.
+  assert(read.wild[0] === 'cost\u00a01 · 1\u00a0glory · 2\u00a0left' && read.wild[1] === `Assistant ${read.wild[0]}`,
+    `a Wild card reads: ${JSON.stringify(read.wild)}`);
   assert(/1 \(marked off: a run of 8\)/.test(read.amt), `the patterns done read: ${read.amt}`);
   assert(/the match is over/.test(read.as) && !/actions? left|turn of/.test(read.as), `the finished Artifact Stack table says: ${read.as.slice(0, 200)}`);
   assert(/Ann \(you\) on space 12 \(castle 6\); Ben on space 9 \(castle 4\)/.test(read.route), `the route says: ${read.route}`);

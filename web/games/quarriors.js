@@ -40,10 +40,14 @@ export function draw(view, ctx) {
       pools(p, ctx, seat)));
   });
   out.push(sub(ctx, 'The Wilds'));
-  out.push(h('ul', { class: 'cards wilds', 'aria-label': 'The Wilds' }, (view.wilds ?? []).map((w) => card({
-    suit: w.dice ? 'teal' : 'grey', symbol: '⬡', value: `${w.name ?? w.card}`, piece: `card:${w.card}`,
-    note: `cost ${w.cost} · ${w.glory} glory · ${w.dice} left`,
-    name: `${w.name ?? w.card} cost ${w.cost} · ${w.glory} glory · ${w.dice} left` }))));
+  out.push(h('ul', { class: 'cards wilds', 'aria-label': 'The Wilds' }, (view.wilds ?? []).map((w) => {
+    // Non-breaking inside each part: a narrow card breaks between them.
+    // The name says the same words (a touched card's name starts with
+    // what it shows, moves.js).
+    const note = [`cost ${w.cost}`, `${w.glory} glory`, `${w.dice} left`].map((x) => x.replace(' ', '\u00a0')).join(' · ');
+    return card({ suit: w.dice ? 'teal' : 'grey', symbol: '⬡', value: `${w.name ?? w.card}`, piece: `card:${w.card}`,
+                  note, name: `${w.name ?? w.card} ${note}` });
+  })));
   out.push(sub(ctx, 'The quest area'));
   if ((view.quest_area ?? []).length) {
     out.push(h('div', { class: 'places' }, view.quest_area.map((q) => h('div', { class: 'panel' },
