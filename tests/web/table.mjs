@@ -229,6 +229,9 @@ export function table(server, players) {
         `the page does not say who won (${JSON.stringify(match.result.ranking)}): ${status}`);
       assert(status.includes(`Final scores: ${names.map((n, i) => `${n} ${match.result.scores[i]}`).join(', ')}.`),
         `the page does not give the final scores ${match.result.scores}: ${status}`);
+      // A match that is over has no clock running: no "time bank 0 min".
+      const seated = await w.page.$eval('#main table', (t) => t.innerText);
+      assert(!/time bank|due /.test(seated), `the finished match's players still show a clock: ${seated}`);
       // The log stands on its newest entry, the end of the match, as it did
       // through the match (the reader never scrolled it up).
       const log = await w.page.$eval('ol.log', (ol) => ({
