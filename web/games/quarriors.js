@@ -31,7 +31,7 @@ export function draw(view, ctx) {
   const out = [];
   // quiddity_available is what the turn may still pay (the pool left over
   // plus the quiddity dice rolled), quiddity only the pool left over.
-  out.push(h('p', null, `Turn ${view.turn_number ?? '?'} of ${seatName(ctx, view.turn)} · phase: ${view.phase ?? ''} · goal ${view.goal ?? '?'} glory · ${view.quiddity_available ?? 0} quiddity to spend`));
+  out.push(h('p', null, `Turn ${view.turn_number ?? '?'} of ${seatName(ctx, view.turn)} · phase: ${view.phase ?? ''} · goal ${view.goal ?? '?'} glory · ${view.quiddity_available ?? 0} quiddity to spend this turn`));
   out.push(h('div', { class: 'scores row', role: 'list', 'aria-label': 'Glory' }, (view.players ?? []).map((p, seat) =>
     // The goal is said in the line above: "23 of 20 glory" at the end read wrong.
     h('span', { class: 'tag', role: 'listitem' }, `${seatName(ctx, seat)}: ${p.glory ?? 0} glory`))));
