@@ -163,7 +163,8 @@ test-rules: $(BUILD)/tests/rules/$(GAME)/suite
 # FAILOVER_CYCLES (default 5) crashes of a primary and promotions of its
 # synchronous standby under players (tests/service/failover), and
 # AUTOFAILOVER_CYCLES (default 10) rounds of four faults of a primary that
-# pg_auto_failover's monitor fails over by itself.
+# pg_auto_failover's monitor fails over by itself. Then the page: whole
+# Quarriors and Another Man's Treasure matches touched in the browser.
 soak: $(filter $(BUILD)/tests/rules/%,$(SUITES)) $(BUILD)/pbemd $(BUILD)/tests/service/crash/suite $(BUILD)/tests/service/failover/suite
 	$(Q)for suite in $(filter-out %/toy/suite,$(filter $(BUILD)/tests/rules/%,$^)); do echo "== $$suite"; \
 	    start=$$(date +%s); \
@@ -185,6 +186,7 @@ soak: $(filter $(BUILD)/tests/rules/%,$(SUITES)) $(BUILD)/pbemd $(BUILD)/tests/s
 	    PBEM_AUTOFAILOVER_FAULTS=0123 \
 	    $(BUILD)/tests/service/failover/suite; rc=$$?; rm -rf "$$tmp"; \
 	    echo "   $$(($$(date +%s) - start)) s"; exit $$rc
+	$(Q)scripts/test.sh $(BUILD) tests/web/long/whole-matches.test.mjs
 
 run: deps
 	$(Q)$(MAKE) --no-print-directory all

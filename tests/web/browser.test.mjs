@@ -16,11 +16,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from './server.mjs';
-import { CSP, assert, axe, launch, profile, runner, screenshotDir } from './harness.mjs';
+import { CSP, assert, launch, profile, runner } from './harness.mjs';
+import { table } from './table.mjs';
 
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844, isMobile: true, hasTouch: true };
-const shots = screenshotDir();
 
 const t = runner();
 // However a browser or a server hangs, make test goes on: after 10 minutes
@@ -36,59 +36,13 @@ const browser = await launch();
 const alice = await profile(browser, server.origin, DESKTOP);
 const bob = await profile(browser, server.origin, PHONE);
 const both = [alice, bob];
-
-// The whole page as a picture: taken through a window as tall as the
-// page, so the move panel held at the bottom of the screen is drawn where
-// it stands, under the table (a full-page capture would leave it where
-// the screen's bottom was).
-async function shot(w, name) {
-  const screen = w.page.viewport();
-  const height = await w.page.evaluate(() => document.documentElement.scrollHeight);
-  await w.page.setViewport({ ...screen, height });
-  try {
-    await w.page.screenshot({ path: `${shots}/${name}.png` });
-  } finally {
-    await w.page.setViewport(screen);
-  }
-}
-
-async function expectNoAxe(w, what) {
-  const found = await axe(w.page);
-  assert(found.length === 0, `axe on ${what}:\n  ${found.join('\n  ')}`);
-  // At phone width nothing may need sideways scrolling.
-  const overflow = await w.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  assert(overflow <= 1, `${what} is ${overflow}px wider than the screen`);
-}
+const {
+  shot, expectNoAxe, registerByMouse, startMatch, joinThroughLink, seqOf, statusOf, hasMoves,
+  playFirst, touch, allAt, playUntil, signedByPage, api, saysWhoWon, toastClear,
+} = table(server, both);
 
 async function who(w) {
   return w.page.$eval('#who', (e) => e.textContent);
-}
-
-async function registerByMouse(w, name) {
-  const email = `${name.toLowerCase()}@example.org`;
-  const seen = server.mail.mails().length;
-  await w.page.goto(`${w.origin}/`);
-  await w.page.waitForSelector('#sign-in form');
-  await w.page.type('#sign-in input[name=name]', name);
-  await w.page.type('#sign-in input[name=email]', email);
-  await w.page.click('#sign-in form button[type=submit]');
-  await w.page.waitForFunction((n) => document.getElementById('who').textContent.includes(n), {}, name);
-  // The address is the account's once the link mailed to it is opened:
-  // its page has a button, which posts.
-  const mail = await server.mail.waitFor(email, /confirm/i, seen);
-  const link = mail.text.match(/https?:\/\/\S+\/confirm-email\?token=[A-Za-z0-9_-]{43}/)?.[0];
-  assert(link, `the confirmation mail has no page link: ${mail.text}`);
-  // As a person: the link opens a page, its button answers a page.
-  const tab = await w.context.newPage();
-  try {
-    await tab.goto(link);
-    assert(/Confirm this address/.test(await tab.content()), `the confirmation page: ${await tab.content()}`);
-    await Promise.all([tab.waitForNavigation(), tab.click('button[type=submit]')]);
-    const done = await tab.evaluate(() => document.body.innerText);
-    assert(done.includes(`Done: ${email} is your account's address now.`), `confirming ${email}: ${done}`);
-  } finally {
-    await tab.close();
-  }
 }
 
 // Registers with the keyboard alone: Tab from the top of the page reaches
@@ -117,146 +71,10 @@ async function tabTo(page, selector, limit = 40) {
   return 0;
 }
 
-// Starts a match of game on w's start page; options (name: value) are
-// set in the form's Options as a person would.
-async function startMatch(w, game, seats, options = {}) {
-  await w.page.goto(`${w.origin}/`);
-  await w.page.waitForSelector('#new-match');
-  await w.page.select('#new-game', game);
-  await w.page.$eval('#new-seats', (e, n) => { e.value = String(n); }, seats);
-  for (const [name, value] of Object.entries(options)) {
-    await w.page.$eval(`#new-match [name="${name}"]`, (e, v) => { e.value = String(v); }, value);
-  }
-  await Promise.all([
-    w.page.waitForFunction(() => /^\/matches\/m_\d+$/.test(location.pathname) && document.getElementById('main').dataset.status),
-    w.page.click('#new-match button[type=submit]'),
-  ]);
-  const link = await w.page.$eval('#invite-link', (a) => a.textContent);
-  return link;
-}
-
-async function joinThroughLink(w, link) {
-  await w.page.goto(link);
-  await w.page.waitForSelector('#join');
-  await w.page.click('#join');
-  await w.page.waitForFunction(() => document.getElementById('main').dataset.status === 'active');
-}
-
-const seqOf = (w) => w.page.$eval('#main', (m) => Number(m.dataset.seq ?? -1));
-const statusOf = (w) => w.page.$eval('#main', (m) => m.dataset.status ?? '');
-const hasMoves = (w) => w.page.$('#moves #touch-confirm').then((e) => e !== null);
-
-// Plays the first choice of the first form on w's page: chooses, then
-// confirms; returns the new head.
-async function playFirst(w, choose) {
-  try {
-    return await playFirstNow(w, choose);
-  } catch (e) {
-    const state = await w.page.evaluate(() => ({
-      status: document.getElementById('main').dataset.status, seq: document.getElementById('main').dataset.seq,
-      moves: document.getElementById('moves')?.innerText,
-      error: document.getElementById('move-error')?.textContent, line: document.getElementById('match-status')?.textContent }));
-    e.message = `${e.message} (the page: ${JSON.stringify(state)})`;
-    throw e;
-  }
-}
-
-// Touches the piece selector names, brought to the top of the screen,
-// clear of the move panel held at its bottom.
-async function touch(w, selector) {
-  await w.page.$eval(selector, (b) => b.scrollIntoView({ block: 'start' }));
-  await w.page.click(selector);
-}
-
-// Plays one legal move by touching the table only: the page's own legal
-// moves (its view, signed by its key), the pieces that move names touched
-// on the page, its line chosen if the touch left a choice, then confirmed.
-// choose(legal) picks the move's index (the first by default).
-async function playFirstNow(w, choose = () => 0) {
-  const before = await seqOf(w);
-  const id = await w.page.evaluate(() => location.pathname.split('/')[2]);
-  const legal = (await signedByPage(w, 'GET', `/v1/matches/${id}/view`)).legal;
-  const i = choose(legal);
-  const [move, text] = [legal.moves[i], legal.texts[i]];
-  const keys = await w.page.evaluate(async (m) => (await import('/js/pieces.js')).movePieces(m), move);
-  for (const k of keys) {
-    const piece = (await w.page.evaluateHandle((key) => [...document.querySelectorAll('#main button.piece')]
-      .find((b) => b.dataset.piece === key && b.getAttribute('aria-pressed') === 'false'), k)).asElement();
-    assert(piece, `no piece ${k} to touch for "${text}"`);
-    // At the top of the screen, clear of the move panel held at its bottom.
-    await piece.evaluate((b) => b.scrollIntoView({ block: 'start' }));
-    await piece.click();
-  }
-  const line = (await w.page.evaluateHandle((t) => [...document.querySelectorAll('#moves input[name=touch-action]')]
-    .find((r) => r.dataset.text === t), text)).asElement();
-  assert(line, `"${text}" is not offered after touching ${keys.join(', ') || 'nothing'}: ${await w.page.$eval('#moves', (m) => m.innerText)}`);
-  if (!(await line.evaluate((r) => r.checked))) await line.click();
-  const confirm = await w.page.$eval('#touch-confirm', (b) => b.textContent);
-  assert(confirm.endsWith(text), `the confirm button says "${confirm}", not "${text}"`);
-  const [answer] = await Promise.all([
-    w.page.waitForResponse((r) => r.url().endsWith('/moves') && r.request().method() === 'POST'),
-    w.page.click('#touch-confirm'),
-  ]);
-  assert(answer.ok(), `the move was refused: ${answer.status()} ${await answer.text()}`);
-  const sent = JSON.parse(answer.request().postData());
-  assert(JSON.stringify(sent.action) === JSON.stringify(move), `the page sent ${JSON.stringify(sent)} for "${text}"`);
-  await w.page.waitForFunction((s) => Number(document.getElementById('main').dataset.seq) > s, {}, before);
-  return seqOf(w);
-}
-
-// Waits (the pages poll the events) until every page has drawn head seq.
-// Each page behind is asked to look now, as a page brought back to the
-// screen looks (a visibilitychange), so a whole match does not wait out
-// the poll interval at every turn; the interval's own updates are the
-// spectator's test.
-async function allAt(seq) {
-  await Promise.all(both.map((w) => w.page.evaluate((s) => {
-    if (Number(document.getElementById('main').dataset.seq) < s) document.dispatchEvent(new Event('visibilitychange'));
-  }, seq)));
-  await Promise.all(both.map((w) => w.page.waitForFunction(
-    (s) => Number(document.getElementById('main').dataset.seq) >= s, { timeout: 20000 }, seq)));
-}
-
-// Plays by clicking until done() says so; returns the moves made.
-// choose(legal) picks each move's index (the first by default).
-async function playUntil(done, limit, choose) {
-  let moves = 0;
-  while (!(await done())) {
-    assert(moves < limit, `still not done after ${limit} moves`);
-    const w = (await Promise.all(both.map(hasMoves))).indexOf(true);
-    assert(w >= 0, 'nobody has a move to make, and the match is not done');
-    let seq = await playFirst(both[w], choose);
-    moves++;
-    // A seat that still has a move (a second action, or the next step of
-    // its turn) plays on; otherwise every page must see the move first.
-    while (!(await done()) && await hasMoves(both[w]) && moves < limit) {
-      seq = await playFirst(both[w], choose);
-      moves++;
-    }
-    try {
-      await allAt(seq);
-    } catch (e) {
-      const states = await Promise.all(both.map(async (x) => `${await statusOf(x)}@${await seqOf(x)} moves:${await hasMoves(x)}`));
-      throw new Error(`after ${moves} moves the pages did not all reach event ${seq}: ${states.join(', ')}`);
-    }
-  }
-  return moves;
-}
-
 // The replay's seat panels as a person reads them.
 function panels(w) {
   return w.page.$$eval('#replay-views .seat-view', (ps) => ps.map((p) => ({
     title: p.querySelector('h3').textContent, cards: p.querySelectorAll('.card').length, text: p.innerText })));
-}
-
-// A call signed with the key the page w keeps (it cannot be read out of
-// the browser: the page signs).
-function signedByPage(w, method, path, body) {
-  return w.page.evaluate(async (m, p, b) => {
-    const { call } = await import('/js/api.js');
-    const keys = await import('/js/keys.js');
-    return call(m, p, { body: b ?? undefined, key: await keys.load() });
-  }, method, path, body ?? null);
 }
 
 // Asks for a sign-in link on w's start page (the "I already have an
@@ -292,11 +110,6 @@ async function enrol(w, link, keyName, expectName) {
   await w.page.waitForFunction((n) => document.getElementById('who').textContent.includes(n) && location.pathname === '/me', {}, expectName);
 }
 
-async function api(path) {
-  const r = await fetch(`${server.origin}${path}`);
-  return r.json();
-}
-
 // Runs fn(stage), naming the stage it was in when it failed.
 async function staged(fn) {
   let at = 'the start';
@@ -306,54 +119,6 @@ async function staged(fn) {
     e.message = `while ${at}: ${e.message}`;
     throw e;
   }
-}
-
-// Both pages of finished match id say who won, by name, with the final
-// scores the server has; end-of-match screenshots at both widths, and no
-// accessibility finding at phone width.
-async function saysWhoWon(id, game) {
-  await Promise.all(both.map((w) => w.page.waitForFunction(() => document.getElementById('main').dataset.status === 'finished')));
-  const match = await api(`/v1/matches/${id}`);
-  assert(match.status === 'finished' && match.result?.over, 'the server does not have the match finished');
-  const names = match.seats.map((x) => x.name);
-  const first = match.result.ranking[0];
-  for (const w of both) {
-    const status = await w.page.$eval('#match-status', (e) => e.textContent);
-    const winners = first.map((s) => (w === (s === 0 ? alice : bob) ? 'You' : names[s]));
-    assert(first.length === 1 ? status.startsWith(`${winners[0]} won.`) : status.includes('share the win'),
-      `the page does not say who won (${JSON.stringify(match.result.ranking)}): ${status}`);
-    assert(status.includes(`Final scores: ${names.map((n, i) => `${n} ${match.result.scores[i]}`).join(', ')}.`),
-      `the page does not give the final scores ${match.result.scores}: ${status}`);
-    // The log stands on its newest entry, the end of the match, as it did
-    // through the match (the reader never scrolled it up).
-    const log = await w.page.$eval('ol.log', (ol) => ({
-      gap: ol.scrollHeight - ol.scrollTop - ol.clientHeight, last: ol.lastElementChild?.textContent ?? '' }));
-    assert(log.gap < 8 && /won|share the win|over/.test(log.last), `the log does not show its newest entry: ${JSON.stringify(log)}`);
-  }
-  await shot(alice, `${game}_end`);
-  await shot(bob, `${game}_end_phone`);
-  await expectNoAxe(alice, `a finished ${game} match`);
-  await expectNoAxe(bob, `a finished ${game} match at phone width`);
-}
-
-// The toast on w's page, if one is shown, covers neither the move panel
-// held at the bottom of the screen nor, scrolled to the end, the page's
-// last line.
-async function toastClear(w) {
-  return w.page.evaluate(async () => {
-    const frames = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-    await frames();
-    const toast = document.getElementById('status');
-    if (!toast.textContent) return 'no toast';
-    const meets = (a, b) => a && b && a.width > 0 && b.width > 0 && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
-    const bar = document.querySelector('.moves-bar')?.getBoundingClientRect();
-    if (meets(toast.getBoundingClientRect(), bar)) return `the toast "${toast.textContent}" covers the move panel`;
-    window.scrollTo(0, document.documentElement.scrollHeight);
-    await frames();
-    const last = document.querySelector('.bottom p').getBoundingClientRect();
-    if (meets(toast.getBoundingClientRect(), last)) return `the toast "${toast.textContent}" covers the page's last line`;
-    return 'clear';
-  });
 }
 
 await t.test('the page signs a request exactly as the independent signer does (tests/node/sign-request.mjs)', async () => {
@@ -806,6 +571,9 @@ await t.test('the table reads right: "1 card", a face-down discard pile drawn as
   const read = await alice.page.evaluate(async () => {
     const aq = await import('/games/antiquity_quest.js');
     const av = await import('/games/adel_verplichtet.js');
+    const qq = await import('/games/quarriors.js');
+    const amt = await import('/games/another_mans_treasure.js');
+    const as = await import('/games/artifact_stack.js');
     const ctx = { seat: 0, seats: [{ seat: 0, name: 'Ann' }, { seat: 1, name: 'Ben' }] };
     const box = (nodes) => {
       const d = document.createElement('div');
@@ -826,7 +594,20 @@ await t.test('the table reads right: "1 card", a face-down discard pile drawn as
       { seat: 1, pawn: 9, at: 'castle 4', checks: [8100], free_thieves: [], location: 'auction', play: { type: 'play', card: 'check', value: 8100 }, display: [], chosen: false }],
       auction_piles: [{ face_up: 'A1', count: 1 }], prison: [7], log: ['turn 3: Lord 1 goes to the auction'] };
     const v = box(av.draw(avView, { ...ctx, over: true }));
-    return { discardTop: [...(topRow?.querySelectorAll('[aria-label]') ?? [])].map((x) => x.getAttribute('aria-label')).join(' / '),
+    // Quarriors: what the turn may still pay, and glory past the goal.
+    const q = box(qq.draw({ turn: 0, turn_number: 21, phase: 'over', goal: 20, quiddity: 0, quiddity_available: 5,
+      players: [{ glory: 23, bag: 5, dice: [] }, { glory: 16, bag: 3, dice: [] }], quest_area: [],
+      wilds: [{ card: 'assistant', name: 'Assistant', cost: 1, glory: 1, dice: 2 }] }, ctx));
+    // Another Man's Treasure: the patterns each player marked off, in words.
+    const mt = box(amt.draw({ round: 2, rounds: 5, phase: 'draw', draw_pile: 100, discard_pile: 1, hand: [], table: [],
+      players: [{ seat: 0, hand_count: 8, marked: ['run8'], completed_patterns: 1, round_scores: [0], total: 0 },
+        { seat: 1, hand_count: 8, marked: [], completed_patterns: 0, round_scores: [40], total: 40 }] }, ctx));
+    // Artifact Stack at the end: no turn and actions left.
+    const st = box(as.draw({ round: 2, direction: 'clockwise', turn: 1, actions: 0, over: true, players: [], temple: [] }, { ...ctx, over: true }));
+    const wild = q.querySelector('.wilds .card');
+    return { qq: q.textContent, wild: [wild?.querySelector('.note')?.textContent, wild?.getAttribute('aria-label')],
+             amt: mt.textContent, as: st.textContent,
+             discardTop: [...(topRow?.querySelectorAll('[aria-label]') ?? [])].map((x) => x.getAttribute('aria-label')).join(' / '),
              aq: a.innerText || a.textContent, discardBacks: a.querySelector('[aria-label="Discard pile (2 cards)"] .card.back')?.getAttribute('aria-label'),
              av: v.textContent, route: v.querySelector('.route')?.getAttribute('aria-label') };
   });
@@ -836,6 +617,13 @@ await t.test('the table reads right: "1 card", a face-down discard pile drawn as
   assert(!/mixed mixed/.test(read.aq) && /Collection 1 mixed \(yellow\) · complete, worth 250/.test(read.aq), `the collection reads: ${read.aq}`);
   assert(/castle, play thief 1/.test(read.av) && /auction, play check 8100/.test(read.av) && !/not yet/.test(read.av), `what each lord chose at the end: ${read.av}`);
   assert(/thief 7 of Ben/.test(read.av) && /Ben goes to the auction/.test(read.av) && !/Lord 1/.test(read.av), `lords by name: ${read.av}`);
+  assert(/5 quiddity to spend/.test(read.qq) && /Ann \(you\): 23 glory/.test(read.qq) && !/spent of|of 20 glory/.test(read.qq),
+    `the Quarriors table says: ${read.qq.slice(0, 200)}`);
+  // A Wild's cost, glory and dice left break between, never inside, on a narrow card.
+  assert(read.wild[0] === 'cost\u00a01 · 1\u00a0glory · 2\u00a0left' && read.wild[1] === `Assistant ${read.wild[0]}`,
+    `a Wild card reads: ${JSON.stringify(read.wild)}`);
+  assert(/1 \(marked off: a run of 8\)/.test(read.amt), `the patterns done read: ${read.amt}`);
+  assert(/the match is over/.test(read.as) && !/actions? left|turn of/.test(read.as), `the finished Artifact Stack table says: ${read.as.slice(0, 200)}`);
   assert(/Ann \(you\) on space 12 \(castle 6\); Ben on space 9 \(castle 4\)/.test(read.route), `the route says: ${read.route}`);
 });
 

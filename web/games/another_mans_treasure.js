@@ -24,6 +24,21 @@ export function amtCard(entry, touch = false) {
                 name: `${c[2]} ${value}${smiley ? ' with a smiley' : ''}`, piece });
 }
 
+// The patterns as the score sheet words them (README "Patterns").
+const PATTERNS = {
+  '2sets4': 'two sets of 4', '2runs4': 'two runs of 4', set4run4: 'a set and a run of 4', run8: 'a run of 8',
+  '4pairs': 'four pairs', '3pairs': 'three pairs', run6: 'a run of 6', '2sets3': 'two sets of 3',
+  '5pairs': 'five pairs', '2runs5': 'two runs of 5', '2sets5': 'two sets of 5',
+};
+
+// "1 (marked off: a run of 8)": how many patterns a player completed and
+// which are marked off (each is laid once a match), so a player sees what
+// is left to lay.
+function patternsDone(p) {
+  const marked = (p.marked ?? []).map((m) => PATTERNS[m] ?? m);
+  return `${p.completed_patterns ?? 0}${marked.length ? ` (marked off: ${marked.join(', ')})` : ''}`;
+}
+
 export function draw(view, ctx) {
   const out = [];
   out.push(h('p', null, `Round ${view.round ?? '?'} of ${view.rounds ?? '?'} · phase: ${view.phase ?? ''} · draw pile ${count(view.draw_pile ?? 0, 'card')} · discard pile ${count(view.discard_pile ?? 0, 'card')}${view.claim_window ? ' · the claim window is open' : ''}`));
@@ -48,7 +63,7 @@ export function draw(view, ctx) {
   }
   out.push(table('Hands and scores', ['Player', 'Cards in hand', 'Patterns done', 'Round scores', 'Total'],
     (view.players ?? []).map((p) => [seatName(ctx, p.seat), handBacks(p.hand_count ?? 0),
-      String(p.completed_patterns ?? 0), (p.round_scores ?? []).join(', '), String(p.total ?? 0)]), ctx));
+      patternsDone(p), (p.round_scores ?? []).join(', '), String(p.total ?? 0)]), ctx));
   return out;
 }
 

@@ -27,7 +27,10 @@ export function asCard(known, at, piece) {
 
 export function draw(view, ctx) {
   const out = [];
-  out.push(h('p', null, `Round ${view.round ?? '?'} · ${view.direction ?? ''} · turn of ${seatName(ctx, view.turn)} · ${count(view.actions ?? 0, 'action')} left${view.over ? ' · over' : ''}`));
+  // Whose turn and its actions left mean nothing once the match is over.
+  out.push(h('p', null, view.over || ctx.over
+    ? `Round ${view.round ?? '?'} · the match is over`
+    : `Round ${view.round ?? '?'} · ${view.direction ?? ''} · turn of ${seatName(ctx, view.turn)} · ${count(view.actions ?? 0, 'action')} left`));
   out.push(h('div', { class: 'scores row', role: 'list', 'aria-label': 'Scores' }, (view.players ?? []).map((p, seat) =>
     h('span', { class: 'tag', role: 'listitem' }, `${seatName(ctx, seat)}: ${count(p.score ?? 0, 'point')}`))));
   const temple = view.temple ?? [];

@@ -64,10 +64,13 @@ export function seatName(ctx, seat) {
 }
 
 // A table; its scrolling box is named by caption, and in a replay (every
-// seat's view side by side) by the seat too, so no two share a name.
+// seat's view side by side) by the seat too, so no two share a name. At
+// phone width each row stands as a block of "column: value" lines (the
+// style sheet's table.stack, reading each cell's data-label), so a table
+// of six columns needs no sideways scrolling.
 export function table(caption, head, rows, ctx) {
   const label = ctx?.replay ? `${caption}, ${seatName(ctx, ctx.seat)}'s view` : caption;
-  return wide(h('table', null, h('caption', null, caption),
+  return wide(h('table', { class: 'stack' }, h('caption', null, caption),
     h('thead', null, h('tr', null, head.map((t) => h('th', { scope: 'col' }, t)))),
-    h('tbody', null, rows.map((r) => h('tr', null, r.map((c) => h('td', null, c)))))), label);
+    h('tbody', null, rows.map((r) => h('tr', null, r.map((c, i) => h('td', { 'data-label': head[i] }, c)))))), label);
 }

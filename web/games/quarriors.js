@@ -29,18 +29,25 @@ function pools(p, ctx, seat) {
 
 export function draw(view, ctx) {
   const out = [];
-  out.push(h('p', null, `Turn ${view.turn_number ?? '?'} of ${seatName(ctx, view.turn)} · phase: ${view.phase ?? ''} · goal ${view.goal ?? '?'} glory · quiddity ${view.quiddity ?? 0} spent of ${view.quiddity_available ?? 0}`));
+  // quiddity_available is what the turn may still pay (the pool left over
+  // plus the quiddity dice rolled), quiddity only the pool left over.
+  out.push(h('p', null, `Turn ${view.turn_number ?? '?'} of ${seatName(ctx, view.turn)} · phase: ${view.phase ?? ''} · goal ${view.goal ?? '?'} glory · ${view.quiddity_available ?? 0} quiddity to spend this turn`));
   out.push(h('div', { class: 'scores row', role: 'list', 'aria-label': 'Glory' }, (view.players ?? []).map((p, seat) =>
-    h('span', { class: 'tag', role: 'listitem' }, `${seatName(ctx, seat)}: ${p.glory ?? 0} of ${view.goal ?? '?'} glory`))));
+    // The goal is said in the line above: "23 of 20 glory" at the end read wrong.
+    h('span', { class: 'tag', role: 'listitem' }, `${seatName(ctx, seat)}: ${p.glory ?? 0} glory`))));
   (view.players ?? []).forEach((p, seat) => {
     out.push(h('div', { class: 'panel' }, sub(ctx, `${seatName(ctx, seat)}: ${p.glory ?? 0} glory, ${count(p.bag ?? 0, 'die', 'dice')} in the bag`),
       pools(p, ctx, seat)));
   });
   out.push(sub(ctx, 'The Wilds'));
-  out.push(h('ul', { class: 'cards wilds', 'aria-label': 'The Wilds' }, (view.wilds ?? []).map((w) => card({
-    suit: w.dice ? 'teal' : 'grey', symbol: '⬡', value: `${w.name ?? w.card}`, piece: `card:${w.card}`,
-    note: `cost ${w.cost} · ${w.glory} glory · ${w.dice} left`,
-    name: `${w.name ?? w.card} cost ${w.cost} · ${w.glory} glory · ${w.dice} left` }))));
+  out.push(h('ul', { class: 'cards wilds', 'aria-label': 'The Wilds' }, (view.wilds ?? []).map((w) => {
+    // Non-breaking inside each part: a narrow card breaks between them.
+    // The name says the same words (a touched card's name starts with
+    // what it shows, moves.js).
+    const note = [`cost ${w.cost}`, `${w.glory} glory`, `${w.dice} left`].map((x) => x.replace(' ', '\u00a0')).join(' · ');
+    return card({ suit: w.dice ? 'teal' : 'grey', symbol: '⬡', value: `${w.name ?? w.card}`, piece: `card:${w.card}`,
+                  note, name: `${w.name ?? w.card} ${note}` });
+  })));
   out.push(sub(ctx, 'The quest area'));
   if ((view.quest_area ?? []).length) {
     out.push(h('div', { class: 'places' }, view.quest_area.map((q) => h('div', { class: 'panel' },

@@ -15,6 +15,9 @@ export function movePieces(move) {
       // Artifact Stack's "flip china 5 6 7": the cards china5, china6, china7.
       [].concat(value).forEach((n) => out.push(`card:${move.stack}${n}`));
     } else if (field === 'card' || field === 'cards') each('card');
+    // Another Man's Treasure's pattern: the cards of its melds, and the
+    // cards that swap wilds out of the melds on the table.
+    else if (field === 'melds' || field === 'swaps') [].concat(value).forEach((m) => [].concat(m?.cards ?? m?.card ?? []).forEach((c) => out.push(`card:${c}`)));
     else if (field === 'die' || field === 'other' || field === 'dice') each('die');
     else if (field === 'at') each('slot');
     else if (field === 'location') each('place');

@@ -70,7 +70,10 @@ function seatsTable(match, mine) {
     h('thead', null, h('tr', null, ['Seat', 'Player', 'To act', 'Clock', scores ? 'Score' : null].filter(Boolean).map((t) => h('th', { scope: 'col' }, t)))),
     h('tbody', null, match.seats.map((s) => {
       const c = clocks.get(s.seat);
-      const clock = c?.waiting ? `due ${when(c.waiting.due_at)}` : c ? `time bank ${duration(c.time_bank_seconds)}` : '—';
+      // An empty time bank is no news (a match without a time bank, or
+      // one that is over: "time bank 0 min" read like a lost clock).
+      const clock = c?.waiting && match.status === 'active' ? `due ${when(c.waiting.due_at)}`
+        : c?.time_bank_seconds > 0 && match.status === 'active' ? `time bank ${duration(c.time_bank_seconds)}` : '—';
       return h('tr', null, h('td', null, String(s.seat)), h('td', null, seatLabel(match, s.seat, mine)),
         h('td', { class: waiting.has(s.seat) ? 'turn-mark' : null }, waiting.has(s.seat) ? 'to act' : match.pending?.committed?.includes(s.seat) ? 'sealed ✓' : ''),
         h('td', null, clock), scores ? h('td', null, String(scores[s.seat] ?? '')) : null);
