@@ -524,6 +524,23 @@ await t.test('each door reads the talk it should, and no private message reaches
   for (const x of all('ada_wim', 'wim_mona', 'mona_ada')) {
     assert(!spectators.includes(x) && !events.includes(x), `the public record holds the private "${x}"`);
   }
+  // Wim's replay page shows the table's public talk, and no private word,
+  // not even his own.
+  const replay = await wim.context.newPage();
+  try {
+    await replay.goto(`${wim.origin}/matches/${id}/replay`);
+    const replayTalk = await until('the replay page to show the public talk', async () => {
+      const text = await replay.$eval('#chat-list', (e) => e.innerText).catch(() => '');
+      return PUBLIC.every((x) => text.includes(x)) ? text : null;
+    });
+    for (const x of all('ada_wim', 'wim_mona', 'mona_ada')) {
+      assert(!replayTalk.includes(x), `the replay page shows the private "${x}"`);
+    }
+    assert(await replay.$('#chat-form') === null, 'the replay page offers a form to talk');
+  } finally {
+    await replay.close();
+  }
+  await wim.page.bringToFront();
   // The finished match takes no more talk.
   const late = await ada.fetch('POST', `/v1/matches/${id}/messages`, { text: 'one more thing' });
   const refusal = await late.json();

@@ -2,12 +2,14 @@
 // …/replay?seq=N: one panel per seat with that seat's view right after
 // event N), stepped with the buttons, the slider or the keyboard (← →,
 // Home, End), and a "verified" mark computed here from the public log: the
-// hash chain, every commitment and the seed (verify.js).
+// hash chain, every commitment and the seed (verify.js). Below it, the
+// table's public talk, as spectators read it once the match is over.
 import { h, fill, announce } from '../dom.js';
 import { call } from '../api.js';
 import { gameModule } from '../../games/index.js';
 import { allEvents, checkChain, checkSeals } from '../verify.js';
 import { eventLine } from '../log.js';
+import { chatPanel } from './chat.js';
 
 function seatPanel(game, seats, v) {
   const name = v.name ?? `seat ${v.seat}`;
@@ -101,5 +103,8 @@ export async function replayPage(main, app, id) {
     h('button', { class: 'secondary', id: 'step-next', onclick: () => go(seq + 1) }, 'Next ▶'),
     h('button', { class: 'secondary', id: 'step-last', onclick: () => go(head) }, 'Last »')), where, stage);
   await go(head);
+  // The public talk, read unsigned: the replay is the public record, so a
+  // private message is not shown here, even to one who wrote or read it.
+  chatPanel(main, app, id, () => ({ match, mine: null }));
   announce(mark.textContent);
 }
