@@ -268,6 +268,26 @@ static void tell_end_phase(story *t, const amt_state *before,
         }
         return;
     }
+    /* A sealed decision of several seats is told choice by choice, each
+     * from the state before them all (rules.h): each chooser tells its
+     * own last play, and the last of them (the highest seat) the round's
+     * scores, so a turn mail tells the scores once, not once a player. */
+    rules_pending pending;
+    amt_pending((const rules_state *)before, &pending);
+    uint32_t choosers = pending.wait == RULES_WAIT_SIMULTANEOUS && actor >= 0 &&
+                                actor < AMT_MAX_SEATS &&
+                                (pending.seats >> actor & 1)
+                            ? pending.seats
+                            : 0;
+    if ((choosers & (choosers - 1)) != 0) {
+        if (strcmp(type, "pattern") == 0)
+            tell_pattern(t, before, actor, action);
+        else
+            tell_text_add(&t->out, "%s passed.", who(t, actor));
+        if ((choosers >> actor) == 1)
+            tell_scored(t, before, after, actor, action);
+        return;
+    }
     tell_end_choices(t, before, actor, action);
     tell_scored(t, before, after, actor, action);
 }

@@ -166,3 +166,43 @@ Test(amt_tell, going_out_tells_the_last_plays_and_the_round_scores)
     harness_told_free(told);
     amt_engine.destroy((rules_state *)s);
 }
+
+/* The round's last plays, told as the service tells a resolved sealed
+ * decision: each choice from the state before them all to the state
+ * after them all, joined by " | ". Each player's last play is told once,
+ * and the scores once, with the last of them. */
+Test(amt_tell, the_last_plays_told_choice_by_choice_tell_the_scores_once)
+{
+    amt_state *s = amt_test_new(3, NULL);
+    const char *const hands[] = {"B4 R4 Y4 G4 B7 R7 Y7 G7",
+                                 "Y1 Y2 Y3 Y4 B9 B10 R10 W1-6",
+                                 "G1 G2 G3 B5 Y8 Y9 B11 Y11"};
+    amt_test_deal(s, hands, "G10", "R1", 0);
+    amt_test_do(s, 0, "draw");
+    amt_test_do(s, 0, "pattern 2sets4 set:B4,R4,Y4,G4 set:B7,R7,Y7,G7");
+    amt_test_do(s, 0, "discard R1");
+    rules_state *before = amt_engine.clone((rules_state *)s);
+    json_t *actions[2];
+    for (int seat = 1; seat <= 2; seat++) {
+        rules_error err = {{0}};
+        actions[seat - 1] =
+            amt_engine.parse_move((rules_state *)s, seat, "pass", &err);
+        cr_assert_not_null(actions[seat - 1], "%s", err.message);
+        cr_assert(
+            amt_engine.apply((rules_state *)s, seat, actions[seat - 1], &err),
+            "%s", err.message);
+    }
+    char *one[2];
+    for (int seat = 1; seat <= 2; seat++)
+        one[seat - 1] = rules_tell(&amt_engine, before, (rules_state *)s, seat,
+                                   actions[seat - 1], 2, harness_names);
+    cr_expect_str_eq(one[0], "Bob passed.");
+    cr_expect_str_eq(one[1], "You passed. Round 1 scored: Bob 45 (8 cards "
+                             "left), You 40 (8 cards left), Alice 0.");
+    for (int i = 0; i < 2; i++) {
+        free(one[i]);
+        json_decref(actions[i]);
+    }
+    amt_engine.destroy(before);
+    amt_engine.destroy((rules_state *)s);
+}
