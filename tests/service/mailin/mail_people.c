@@ -277,8 +277,15 @@ void mail_table_play_to_the_end(mail_table *t, int max_moves)
         if (json_array_size(moves) == 0) {
             answer = mail_table_answer(t, seat, "view");
         } else {
-            const char *move = json_string_value(
-                json_array_get(moves, (size_t)rand() % json_array_size(moves)));
+            const char *move = NULL;
+            for (size_t i = 0; t->prefer != NULL && i < json_array_size(moves);
+                 i++)
+                if (strcmp(json_string_value(json_array_get(moves, i)),
+                           t->prefer) == 0)
+                    move = t->prefer;
+            if (move == NULL)
+                move = json_string_value(json_array_get(
+                    moves, (size_t)rand() % json_array_size(moves)));
             answer = mail_table_answer(t, seat, move);
             const char *text = answer ? mail_text(answer) : "";
             if (strstr(text, "Refused:") != NULL)

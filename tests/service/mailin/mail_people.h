@@ -34,6 +34,12 @@ typedef struct mail_table {
      * for a test to find its answer. */
     bool hurried;
     json_t *sent;
+    /* A move the players make whenever their mail offers it, instead of
+     * one picked at random (NULL: always at random). Another Man's
+     * Treasure's players who always "draw" empty the draw pile, so every
+     * round ends; random takes of the discard pile can go on for
+     * thousands of mails (a whole match of 6,000 and more was seen). */
+    const char *prefer;
 } mail_table;
 
 /* Person 0 starts a match of game (new GAME seats=N plus options, e.g.
