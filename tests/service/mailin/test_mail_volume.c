@@ -289,3 +289,122 @@ Test(mail_volume, a_held_answer_goes_alone_when_the_others_are_slow,
     mail_table_free(&t);
     mail_scene_stop(&scene);
 }
+
+/* The seat the match waits for alone (the round's first turn). */
+static int only_pending_seat(mail_table *t)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/v1/matches/%s", t->match);
+    e2e_response r = e2e_call(&t->scene->server, "GET", path, NULL, NULL);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    const json_t *seats =
+        json_object_get(json_object_get(r.json, "pending"), "seats");
+    cr_assert_eq(json_array_size(seats), 1, "%s", r.body);
+    int seat = (int)json_integer_value(json_array_get(seats, 0));
+    e2e_response_free(&r);
+    return seat;
+}
+
+/* Waits (20 s at most, woken by each mail) until person p's latest mail
+ * offers move. */
+static void wait_for_offer(mail_table *t, int p, const char *move)
+{
+    double until = receiver_now() + 20;
+    bool offered = false;
+    do {
+        mail_table_read(t);
+        json_t *moves = mail_offered_moves(t->people[p].latest);
+        size_t i;
+        const json_t *m;
+        json_array_foreach(moves, i, m)
+        {
+            offered = offered || strcmp(json_string_value(m), move) == 0;
+        }
+        json_decref(moves);
+    } while (!offered &&
+             receiver_await(&t->scene->smtp, t->cursor, until) != NULL);
+    cr_assert(offered, "no mail offered %s \"%s\"", t->people[p].name, move);
+}
+
+/* Another Man's Treasure: after a discard the next player is asked to
+ * draw while the others answer "Can I have it?". When the last of them
+ * answers, the next player's decision is the same as before (draw or
+ * take): one mail asked it, and no second one comes. */
+Test(mail_volume, the_next_player_is_asked_once_while_the_others_answer,
+     .timeout = 120)
+{
+    mail_scene scene;
+    static const char *const env[] = {"PBEM_MAIL_ANSWERS_PER_HOUR=100000",
+                                      NULL};
+    mail_scene_start(&scene, false, env);
+    mail_table t;
+    mail_table_sit_down(&t, &scene, "another_mans_treasure", 3, "");
+    int first = only_pending_seat(&t);
+    int next = (first + 1) % 3, other = (first + 2) % 3;
+    wait_for_offer(&t, first, "draw");
+    json_t *answer = mail_table_answer(&t, first, "draw");
+    json_t *moves = mail_offered_moves(answer);
+    const char *discard = NULL;
+    size_t i;
+    const json_t *m;
+    json_array_foreach(moves, i, m)
+    {
+        if (discard == NULL &&
+            strncmp(json_string_value(m), "discard ", 8) == 0)
+            discard = json_string_value(m);
+    }
+    cr_assert_not_null(discard, "no discard offered:\n%s", mail_text(answer));
+    size_t from = receiver_count(&scene.smtp);
+    json_t *discarded = mail_table_answer(&t, first, discard);
+    /* The next player's turn mail, and the others' "Can I have it?". */
+    wait_for_offer(&t, next, "draw");
+    wait_for_offer(&t, other, "pass");
+    json_decref(mail_table_answer(&t, other, "pass"));
+    wait_for_offer(&t, first, "pass");
+    json_decref(mail_table_answer(&t, first, "pass"));
+    json_t *drew = mail_table_answer(&t, next, "draw");
+    cr_expect(mail_says(drew, "discard"),
+              "the draw's answer shows no play:\n%s", mail_text(drew));
+    /* Every turn mail queued has gone (the receiver has each before pbemd
+     * records it sent): wait (10 s at most) for the records. */
+    PGconn *db = PQconnectdb(getenv("DATABASE_URL"));
+    cr_assert_eq(PQstatus(db), CONNECTION_OK, "%s", PQerrorMessage(db));
+    long long unsent = 1;
+    for (int tries = 0; tries < 100 && unsent > 0; tries++) {
+        if (tries > 0)
+            pause_ms(100);
+        unsent =
+            number(db,
+                   "SELECT count(*) FROM outbox WHERE match_id = $1::bigint"
+                   "   AND channel = 'email' AND status = 'pending'"
+                   "   AND reason = 'your_turn' AND attempts = 0"
+                   "   AND next_attempt_at < now() + interval '1 minute'",
+                   t.match);
+    }
+    cr_expect_eq(unsent, 0, "%lld turn mails are still to go", unsent);
+    /* The next player read, from the discard on: the turn mail, then
+     * the answer to their draw. */
+    json_t *lines = receiver_lines(&scene.smtp);
+    int to_next = 0;
+    for (size_t k = from; k < json_array_size(lines); k++) {
+        const json_t *mail = json_array_get(lines, k);
+        const char *to = json_string_value(
+            json_array_get(json_object_get(mail, "envelope_to"), 0));
+        if (to && strcasecmp(to, t.people[next].address) == 0) {
+            to_next++;
+            cr_log_info("mail %d to %s:\n%.300s", to_next, t.people[next].name,
+                        mail_text(mail));
+        }
+    }
+    cr_expect_eq(to_next, 2,
+                 "%s got %d mails for two decisions (draw, then play)",
+                 t.people[next].name, to_next);
+    json_decref(lines);
+    PQfinish(db);
+    json_decref(drew);
+    json_decref(discarded);
+    json_decref(moves);
+    json_decref(answer);
+    mail_table_free(&t);
+    mail_scene_stop(&scene);
+}
