@@ -114,38 +114,58 @@ Test(mail_volume, one_mail_per_decision_and_every_mail_answered,
     cr_expect(!sealed || spared > 0, "no mailed move kept its player's turn");
     cr_expect_gt(merged, 0, "no answer went inside the next turn's mail");
     /* The decision points each seat faced: each time it was asked to act
-     * (its "your turn", mailed or told in an answer), and the end. A
-     * turn of several moves (Antiquity Quest's draw, play and discard)
-     * is one "your turn" and a decision per move, each answered with the
-     * next moves: so a seat faced at least as many decisions as it
-     * mailed answers, and the end. */
+     * (its "your turn", mailed or told in an answer), each further move
+     * of a turn of several moves (Antiquity Quest's draw, play and
+     * discard; Another Man's Treasure's draw, then its play: the answer
+     * to the mailed move shows the next one, where no "your turn" was
+     * made), and the end. A turn a seat never answered (Another Man's
+     * Treasure's "Can I have it?" window, closed by the next player's
+     * draw first) was faced all the same. */
     long long decisions[MAIL_PEOPLE_MAX] = {0};
     for (int p = 0; p < t.seats; p++) {
-        char sql[400];
-        snprintf(sql, sizeof sql,
-                 "SELECT count(*) FILTER (WHERE o.reason = 'match_over'),"
-                 "       count(*)"
-                 "  FROM outbox o JOIN seats s"
-                 "    ON s.match_id = o.match_id AND s.player_id = o.player_id"
-                 " WHERE o.match_id = $1::bigint AND s.seat = %d"
-                 "   AND o.channel = 'email'"
-                 "   AND o.reason IN ('your_turn', 'match_over')",
-                 p);
-        const char *values[] = {t.match + 2};
-        PGresult *r = PQexecParams(db, sql, 1, NULL, values, NULL, NULL, 0);
-        cr_assert_eq(PQresultStatus(r), PGRES_TUPLES_OK, "%s",
-                     PQresultErrorMessage(r));
-        long long ends = atoll(PQgetvalue(r, 0, 0));
-        long long turns = atoll(PQgetvalue(r, 0, 1));
-        PQclear(r);
-        long long mailed = 0;
+        char sql[1400];
+        snprintf(
+            sql, sizeof sql,
+            "SELECT (SELECT count(*) FROM outbox o"
+            "         WHERE o.match_id = s.match_id"
+            "           AND o.player_id = s.player_id"
+            "           AND o.channel = 'email'"
+            "           AND o.reason IN ('your_turn', 'match_over'))"
+            "     + (SELECT count(*) FROM mail_answers a"
+            "          JOIN events e ON e.match_id = s.match_id"
+            "           AND e.seat = s.seat AND e.seq = substring("
+            "               a.body FROM '\\(event ([0-9]+)\\)')::bigint"
+            "         WHERE lower(a.to_address) = lower(pl.email)"
+            "           AND a.kind = 'answer'"
+            "           AND position('Your moves (write one' IN a.body) > 0"
+            "           AND NOT EXISTS (SELECT 1 FROM outbox o"
+            "                WHERE o.match_id = s.match_id"
+            "                  AND o.seq = e.seq"
+            "                  AND o.player_id = s.player_id"
+            "                  AND o.channel = 'email'"
+            "                  AND o.reason IN ('your_turn',"
+            "                                   'match_over')))"
+            "  FROM seats s JOIN players pl USING (player_id)"
+            " WHERE s.match_id = $1::bigint AND s.seat = %d",
+            p);
+        decisions[p] = number(db, sql, t.match);
+        /* And at least a decision per mail the seat sent, and the end. */
+        long long mailed = 0, ends = 0;
         size_t k;
         const json_t *sent;
         json_array_foreach(t.sent, k, sent)
         {
             mailed += json_integer_value(json_object_get(sent, "person")) == p;
         }
-        decisions[p] = turns > mailed + ends ? turns : mailed + ends;
+        snprintf(sql, sizeof sql,
+                 "SELECT count(*) FROM outbox o JOIN seats s"
+                 "    ON s.match_id = o.match_id AND s.player_id = o.player_id"
+                 " WHERE o.match_id = $1::bigint AND s.seat = %d"
+                 "   AND o.channel = 'email' AND o.reason = 'match_over'",
+                 p);
+        ends = number(db, sql, t.match);
+        if (mailed + ends > decisions[p])
+            decisions[p] = mailed + ends;
     }
     /* The last answers may still be on their way: wait (20 s at most,
      * woken by each mail) until every mail sent has one. */
