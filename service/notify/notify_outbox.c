@@ -185,6 +185,24 @@ static bool queue_seat(PGconn *conn, long long match_id, long long seq,
                                    payload, mail_configured(), err);
 }
 
+/* Whether seat was asked to act already, before the events, among seats
+ * acting in any order (or in secret), and is asked now in the very same
+ * decision: it was told then, and a second "your turn" email would only
+ * repeat the first. Another Man's Treasure's next player, asked to draw
+ * while the others answer "Can I have it?", is asked again when the last
+ * of them answers (the wait goes from any order to one seat), and when
+ * it draws before them (its play follows, which the answer to its mail
+ * or the page shows). Unknown (before NULL): no. */
+static bool asked_already(const rules_pending *before, const rules_pending *now,
+                          int seat)
+{
+    return before != NULL &&
+           (before->wait == RULES_WAIT_ANY_ORDER ||
+            before->wait == RULES_WAIT_SIMULTANEOUS) &&
+           (before->seats & (1u << seat)) &&
+           strcmp(before->decision, now->decision) == 0;
+}
+
 /* The seats whose players can be told anything, read with the match
  * (store_load_match_reachable), so a match nobody listens to costs no
  * payload building and no inserts. */
@@ -227,13 +245,15 @@ static bool queue_relays(PGconn *conn, long long match_id, long long seq,
  * only, and the match relays'; result as in public_payload. */
 static bool queue(PGconn *conn, const store_match *match,
                   const store_reachability *reach, const rules_engine *engine,
-                  const rules_state *state, bool over, uint32_t only,
-                  const json_t *result, apierr *err)
+                  const rules_state *state, const rules_state *before,
+                  bool over, uint32_t only, const json_t *result, apierr *err)
 {
     uint32_t listening = listening_seats(reach);
     bool relay = relaying(reach);
-    rules_pending pending;
+    rules_pending pending, was;
     engine->pending(state, &pending);
+    if (before != NULL)
+        engine->pending(before, &was);
     if (over)
         pending.wait = RULES_WAIT_NOBODY;
     uint32_t recipients = (over ? ~0u : pending.seats) & listening & only;
@@ -260,8 +280,11 @@ static bool queue(PGconn *conn, const store_match *match,
         }
         char *text = json_dumps(payload, JSON_COMPACT | JSON_SORT_KEYS);
         json_decref(payload);
-        ok = queue_seat(conn, match->match_id, match->head_seq,
-                        match->seat_player[s], reason, text, err);
+        bool mail =
+            over || !asked_already(before != NULL ? &was : NULL, &pending, s);
+        ok = store_outbox_queue_seat(conn, match->match_id, match->head_seq,
+                                     match->seat_player[s], reason, text,
+                                     mail && mail_configured(), err);
         free(text);
         /* One mail per decision: a seat whose mailed move leaves it to act
          * again reads its next turn in the answer to that mail; a player
@@ -309,10 +332,12 @@ json_t *notify_outbox_turn_payload(PGconn *conn, const store_match *match,
 bool notify_outbox_queue(PGconn *conn, const store_match *match,
                          const store_reachability *reach,
                          const rules_engine *engine, const rules_state *state,
-                         apierr *err)
+                         const rules_state *before, apierr *err)
 {
-    return notify_outbox_queue_seats(conn, match, reach, engine, state, ~0u,
-                                     err);
+    rules_pending pending;
+    engine->pending(state, &pending);
+    return queue(conn, match, reach, engine, state, before,
+                 pending.wait == RULES_WAIT_NOBODY, ~0u, NULL, err);
 }
 
 bool notify_outbox_queue_seats(PGconn *conn, const store_match *match,
@@ -323,7 +348,7 @@ bool notify_outbox_queue_seats(PGconn *conn, const store_match *match,
 {
     rules_pending pending;
     engine->pending(state, &pending);
-    return queue(conn, match, reach, engine, state,
+    return queue(conn, match, reach, engine, state, NULL,
                  pending.wait == RULES_WAIT_NOBODY, only, NULL, err);
 }
 
@@ -333,7 +358,8 @@ bool notify_outbox_queue_over(PGconn *conn, const store_match *match,
                               const rules_state *state, const json_t *result,
                               apierr *err)
 {
-    return queue(conn, match, reach, engine, state, true, ~0u, result, err);
+    return queue(conn, match, reach, engine, state, NULL, true, ~0u, result,
+                 err);
 }
 
 bool notify_outbox_queue_aborted(PGconn *conn, const store_match *match,

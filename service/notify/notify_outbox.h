@@ -41,11 +41,14 @@
 /* Queues the rows for match at match->head_seq (inside the caller's
  * transaction), for the seats and relays reach says can be told (NULL or
  * unknown: every one, and the statements decide). The functions below that
- * take a reach read it the same way. */
+ * take a reach read it the same way. before is the state before the
+ * events (NULL: unknown): a seat it asked to act among others in any
+ * order (or in secret), asked again in the same decision, gets no second
+ * "your turn" email (its other channels do). */
 bool notify_outbox_queue(PGconn *conn, const store_match *match,
                          const store_reachability *reach,
                          const rules_engine *engine, const rules_state *state,
-                         apierr *err);
+                         const rules_state *before, apierr *err);
 
 /* The "your turn" payload of seat (which must act in state at
  * match->head_seq), exactly as queued for its webhooks: what an event

@@ -93,7 +93,8 @@ static bool tell(PGconn *conn, store_match *match, const rules_engine *engine,
         return (known ||
                 store_reachability_load(conn, match->match_id,
                                         match->seat_player, reach, err)) &&
-               notify_outbox_queue(conn, match, reach, engine, state, err);
+               notify_outbox_queue(conn, match, reach, engine, state,
+                                   change->before, err);
     }
     case APPEND_TELL_SEATS:
         /* The seats changed hands (a replaced seat, an import): who can be

@@ -114,38 +114,58 @@ Test(mail_volume, one_mail_per_decision_and_every_mail_answered,
     cr_expect(!sealed || spared > 0, "no mailed move kept its player's turn");
     cr_expect_gt(merged, 0, "no answer went inside the next turn's mail");
     /* The decision points each seat faced: each time it was asked to act
-     * (its "your turn", mailed or told in an answer), and the end. A
-     * turn of several moves (Antiquity Quest's draw, play and discard)
-     * is one "your turn" and a decision per move, each answered with the
-     * next moves: so a seat faced at least as many decisions as it
-     * mailed answers, and the end. */
+     * (its "your turn", mailed or told in an answer), each further move
+     * of a turn of several moves (Antiquity Quest's draw, play and
+     * discard; Another Man's Treasure's draw, then its play: the answer
+     * to the mailed move shows the next one, where no "your turn" was
+     * made), and the end. A turn a seat never answered (Another Man's
+     * Treasure's "Can I have it?" window, closed by the next player's
+     * draw first) was faced all the same. */
     long long decisions[MAIL_PEOPLE_MAX] = {0};
     for (int p = 0; p < t.seats; p++) {
-        char sql[400];
-        snprintf(sql, sizeof sql,
-                 "SELECT count(*) FILTER (WHERE o.reason = 'match_over'),"
-                 "       count(*)"
-                 "  FROM outbox o JOIN seats s"
-                 "    ON s.match_id = o.match_id AND s.player_id = o.player_id"
-                 " WHERE o.match_id = $1::bigint AND s.seat = %d"
-                 "   AND o.channel = 'email'"
-                 "   AND o.reason IN ('your_turn', 'match_over')",
-                 p);
-        const char *values[] = {t.match + 2};
-        PGresult *r = PQexecParams(db, sql, 1, NULL, values, NULL, NULL, 0);
-        cr_assert_eq(PQresultStatus(r), PGRES_TUPLES_OK, "%s",
-                     PQresultErrorMessage(r));
-        long long ends = atoll(PQgetvalue(r, 0, 0));
-        long long turns = atoll(PQgetvalue(r, 0, 1));
-        PQclear(r);
-        long long mailed = 0;
+        char sql[1400];
+        snprintf(
+            sql, sizeof sql,
+            "SELECT (SELECT count(*) FROM outbox o"
+            "         WHERE o.match_id = s.match_id"
+            "           AND o.player_id = s.player_id"
+            "           AND o.channel = 'email'"
+            "           AND o.reason IN ('your_turn', 'match_over'))"
+            "     + (SELECT count(*) FROM mail_answers a"
+            "          JOIN events e ON e.match_id = s.match_id"
+            "           AND e.seat = s.seat AND e.seq = substring("
+            "               a.body FROM '\\(event ([0-9]+)\\)')::bigint"
+            "         WHERE lower(a.to_address) = lower(pl.email)"
+            "           AND a.kind = 'answer'"
+            "           AND position('Your moves (write one' IN a.body) > 0"
+            "           AND NOT EXISTS (SELECT 1 FROM outbox o"
+            "                WHERE o.match_id = s.match_id"
+            "                  AND o.seq = e.seq"
+            "                  AND o.player_id = s.player_id"
+            "                  AND o.channel = 'email'"
+            "                  AND o.reason IN ('your_turn',"
+            "                                   'match_over')))"
+            "  FROM seats s JOIN players pl USING (player_id)"
+            " WHERE s.match_id = $1::bigint AND s.seat = %d",
+            p);
+        decisions[p] = number(db, sql, t.match);
+        /* And at least a decision per mail the seat sent, and the end. */
+        long long mailed = 0, ends = 0;
         size_t k;
         const json_t *sent;
         json_array_foreach(t.sent, k, sent)
         {
             mailed += json_integer_value(json_object_get(sent, "person")) == p;
         }
-        decisions[p] = turns > mailed + ends ? turns : mailed + ends;
+        snprintf(sql, sizeof sql,
+                 "SELECT count(*) FROM outbox o JOIN seats s"
+                 "    ON s.match_id = o.match_id AND s.player_id = o.player_id"
+                 " WHERE o.match_id = $1::bigint AND s.seat = %d"
+                 "   AND o.channel = 'email' AND o.reason = 'match_over'",
+                 p);
+        ends = number(db, sql, t.match);
+        if (mailed + ends > decisions[p])
+            decisions[p] = mailed + ends;
     }
     /* The last answers may still be on their way: wait (20 s at most,
      * woken by each mail) until every mail sent has one. */
@@ -286,6 +306,125 @@ Test(mail_volume, a_held_answer_goes_alone_when_the_others_are_slow,
     PQfinish(db);
     json_decref(answer);
     json_decref(moves);
+    mail_table_free(&t);
+    mail_scene_stop(&scene);
+}
+
+/* The seat the match waits for alone (the round's first turn). */
+static int only_pending_seat(mail_table *t)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/v1/matches/%s", t->match);
+    e2e_response r = e2e_call(&t->scene->server, "GET", path, NULL, NULL);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    const json_t *seats =
+        json_object_get(json_object_get(r.json, "pending"), "seats");
+    cr_assert_eq(json_array_size(seats), 1, "%s", r.body);
+    int seat = (int)json_integer_value(json_array_get(seats, 0));
+    e2e_response_free(&r);
+    return seat;
+}
+
+/* Waits (20 s at most, woken by each mail) until person p's latest mail
+ * offers move. */
+static void wait_for_offer(mail_table *t, int p, const char *move)
+{
+    double until = receiver_now() + 20;
+    bool offered = false;
+    do {
+        mail_table_read(t);
+        json_t *moves = mail_offered_moves(t->people[p].latest);
+        size_t i;
+        const json_t *m;
+        json_array_foreach(moves, i, m)
+        {
+            offered = offered || strcmp(json_string_value(m), move) == 0;
+        }
+        json_decref(moves);
+    } while (!offered &&
+             receiver_await(&t->scene->smtp, t->cursor, until) != NULL);
+    cr_assert(offered, "no mail offered %s \"%s\"", t->people[p].name, move);
+}
+
+/* Another Man's Treasure: after a discard the next player is asked to
+ * draw while the others answer "Can I have it?". When the last of them
+ * answers, the next player's decision is the same as before (draw or
+ * take): one mail asked it, and no second one comes. */
+Test(mail_volume, the_next_player_is_asked_once_while_the_others_answer,
+     .timeout = 120)
+{
+    mail_scene scene;
+    static const char *const env[] = {"PBEM_MAIL_ANSWERS_PER_HOUR=100000",
+                                      NULL};
+    mail_scene_start(&scene, false, env);
+    mail_table t;
+    mail_table_sit_down(&t, &scene, "another_mans_treasure", 3, "");
+    int first = only_pending_seat(&t);
+    int next = (first + 1) % 3, other = (first + 2) % 3;
+    wait_for_offer(&t, first, "draw");
+    json_t *answer = mail_table_answer(&t, first, "draw");
+    json_t *moves = mail_offered_moves(answer);
+    const char *discard = NULL;
+    size_t i;
+    const json_t *m;
+    json_array_foreach(moves, i, m)
+    {
+        if (discard == NULL &&
+            strncmp(json_string_value(m), "discard ", 8) == 0)
+            discard = json_string_value(m);
+    }
+    cr_assert_not_null(discard, "no discard offered:\n%s", mail_text(answer));
+    size_t from = receiver_count(&scene.smtp);
+    json_t *discarded = mail_table_answer(&t, first, discard);
+    /* The next player's turn mail, and the others' "Can I have it?". */
+    wait_for_offer(&t, next, "draw");
+    wait_for_offer(&t, other, "pass");
+    json_decref(mail_table_answer(&t, other, "pass"));
+    wait_for_offer(&t, first, "pass");
+    json_decref(mail_table_answer(&t, first, "pass"));
+    json_t *drew = mail_table_answer(&t, next, "draw");
+    cr_expect(mail_says(drew, "discard"),
+              "the draw's answer shows no play:\n%s", mail_text(drew));
+    /* Every turn mail queued has gone (the receiver has each before pbemd
+     * records it sent): wait (10 s at most) for the records. */
+    PGconn *db = PQconnectdb(getenv("DATABASE_URL"));
+    cr_assert_eq(PQstatus(db), CONNECTION_OK, "%s", PQerrorMessage(db));
+    long long unsent = 1;
+    for (int tries = 0; tries < 100 && unsent > 0; tries++) {
+        if (tries > 0)
+            pause_ms(100);
+        unsent =
+            number(db,
+                   "SELECT count(*) FROM outbox WHERE match_id = $1::bigint"
+                   "   AND channel = 'email' AND status = 'pending'"
+                   "   AND reason = 'your_turn' AND attempts = 0"
+                   "   AND next_attempt_at < now() + interval '1 minute'",
+                   t.match);
+    }
+    cr_expect_eq(unsent, 0, "%lld turn mails are still to go", unsent);
+    /* The next player read, from the discard on: the turn mail, then
+     * the answer to their draw. */
+    json_t *lines = receiver_lines(&scene.smtp);
+    int to_next = 0;
+    for (size_t k = from; k < json_array_size(lines); k++) {
+        const json_t *mail = json_array_get(lines, k);
+        const char *to = json_string_value(
+            json_array_get(json_object_get(mail, "envelope_to"), 0));
+        if (to && strcasecmp(to, t.people[next].address) == 0) {
+            to_next++;
+            cr_log_info("mail %d to %s:\n%.300s", to_next, t.people[next].name,
+                        mail_text(mail));
+        }
+    }
+    cr_expect_eq(to_next, 2,
+                 "%s got %d mails for two decisions (draw, then play)",
+                 t.people[next].name, to_next);
+    json_decref(lines);
+    PQfinish(db);
+    json_decref(drew);
+    json_decref(discarded);
+    json_decref(moves);
+    json_decref(answer);
     mail_table_free(&t);
     mail_scene_stop(&scene);
 }
