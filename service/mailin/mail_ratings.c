@@ -27,14 +27,15 @@ static void tell_standing(const json_t *row, FILE *out)
             games == 1 ? "" : "s", wins, wins == 1 ? "" : "s");
 }
 
-/* ", 95% of turns in time", or ", no turns yet". */
-static void tell_reliability(const json_t *reliability, FILE *out)
+/* lead, then "95% of turns in time" or "no turns yet". */
+static void tell_reliability(const char *lead, const json_t *reliability,
+                             FILE *out)
 {
     if (json_is_number(reliability))
-        fprintf(out, ", %ld%% of turns in time",
+        fprintf(out, "%s%ld%% of turns in time", lead,
                 lround(json_number_value(reliability) * 100));
     else
-        fputs(", no turns yet", out);
+        fprintf(out, "%sno turns yet", lead);
 }
 
 /* The asker's standing in game, from their page (borrowed rows), or
@@ -70,7 +71,7 @@ static bool tell_own(FILE *out, long long player_id, const rules_engine *engine,
     } else {
         fputs("You: ", out);
         tell_standing(mine, out);
-        tell_reliability(json_object_get(page, "reliability"), out);
+        tell_reliability(", ", json_object_get(page, "reliability"), out);
         fprintf(out, " (not in the top %d).\n", MAIL_RATINGS_TOP);
     }
     json_decref(page);
@@ -107,7 +108,7 @@ static bool show_game(FILE *out, long long player_id,
                 json_string_value(json_object_get(row, "name")),
                 mine ? " (you)" : "");
         tell_standing(row, out);
-        tell_reliability(json_object_get(row, "reliability"), out);
+        tell_reliability(", ", json_object_get(row, "reliability"), out);
         fputs("\n", out);
     }
     json_decref(board);
@@ -143,8 +144,8 @@ static bool show_own_games(FILE *out, long long player_id, apierr *err)
         tell_standing(row, out);
         fputs("\n", out);
     }
-    fputs("Reliability", out);
-    tell_reliability(json_object_get(page, "reliability"), out);
+    tell_reliability("Reliability: ", json_object_get(page, "reliability"),
+                     out);
     fprintf(out,
             ".\nWrite \"ratings GAME\" for a game's top %d. Your page on "
             "the web: %s/players/%s\n",
