@@ -3,37 +3,14 @@
  * door's words. The ratings are written on the database as rated matches
  * would have left them (a dozen matches would take minutes to play). */
 #include <criterion/criterion.h>
-#include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../support/rating_seed.h"
 #include "players_run.h"
 
 #define ARGS(...) ((const char *[]){__VA_ARGS__, NULL})
-
-/* Gives the player named name a rating in Antiquity Quest, with 30 rated
- * matches and 15 wins, as an admin would write it. */
-static void set_rating(const char *name, double rating)
-{
-    PGconn *conn = PQconnectdb(getenv("DATABASE_URL"));
-    cr_assert_eq(PQstatus(conn), CONNECTION_OK, "%s", PQerrorMessage(conn));
-    char value[32];
-    snprintf(value, sizeof value, "%.17g", rating);
-    const char *params[] = {name, value};
-    PGresult *r = PQexecParams(
-        conn,
-        "INSERT INTO ratings (game, player_id, rating, deviation, volatility,"
-        " matches, wins) SELECT 'antiquity_quest', player_id, $2::float8,"
-        " 60, 0.06, 30, 15 FROM players WHERE name = $1"
-        " ON CONFLICT (game, player_id) DO UPDATE SET rating = $2::float8",
-        2, NULL, params, NULL, NULL, 0);
-    cr_assert_eq(PQresultStatus(r), PGRES_COMMAND_OK, "%s",
-                 PQerrorMessage(conn));
-    cr_assert_str_eq(PQcmdTuples(r), "1", "no player is called %s", name);
-    PQclear(r);
-    PQfinish(conn);
-}
 
 static const char top[] =
     "Antiquity Quest standings, the best first (Glicko-2; a newcomer is "
@@ -60,7 +37,7 @@ Test(pbem_players, ratings_the_top_ten_and_your_own_line, .timeout = 60)
     e2e_player nando;
     for (int i = 0; i < 11; i++) {
         e2e_register(&server, names[i], &nando);
-        set_rating(names[i], 1900 - 20 * i);
+        rating_seed(names[i], "antiquity_quest", 1900 - 20 * i);
     }
     pl_person jo;
     pl_person_new(&jo, "jo");
@@ -76,7 +53,7 @@ Test(pbem_players, ratings_the_top_ten_and_your_own_line, .timeout = 60)
     cr_expect_str_eq(r.out, want);
     pl_free(&r);
 
-    set_rating("Jo", 1500.4);
+    rating_seed("Jo", "antiquity_quest", 1500.4);
     r = pl_run(&jo, url, ARGS("ratings", "antiquity_quest"));
     snprintf(want, sizeof want,
              "%sYou: rating 1500, 30 rated games, 15 wins, no turns yet (not "
@@ -96,7 +73,7 @@ Test(pbem_players, ratings_the_top_ten_and_your_own_line, .timeout = 60)
     pl_free(&r);
 
     /* At the top, marked. */
-    set_rating("Jo", 2000);
+    rating_seed("Jo", "antiquity_quest", 2000);
     r = pl_run(&jo, url, ARGS("ratings", "antiquity_quest"));
     cr_expect(
         strstr(r.out, "  1. Jo (you): rating 2000, 30 rated games") != NULL &&

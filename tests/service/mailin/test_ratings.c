@@ -4,11 +4,11 @@
  * matches would have left them (a dozen rated matches would take minutes
  * to play). */
 #include <criterion/criterion.h>
-#include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../support/rating_seed.h"
 #include "mail_people.h"
 
 static const char *const generous[] = {"PBEM_MAIL_ANSWERS_PER_HOUR=1000", NULL};
@@ -17,29 +17,6 @@ static void expect_says(const json_t *mail, const char *text)
 {
     cr_expect(mail_says(mail, text), "the mail does not say \"%s\":\n%s", text,
               mail_text(mail));
-}
-
-/* Gives the player named name a rating in Antiquity Quest, with 30 rated
- * matches and 15 wins, as an admin would write it. */
-static void set_rating(const char *name, double rating)
-{
-    PGconn *conn = PQconnectdb(getenv("DATABASE_URL"));
-    cr_assert_eq(PQstatus(conn), CONNECTION_OK, "%s", PQerrorMessage(conn));
-    char value[32];
-    snprintf(value, sizeof value, "%.17g", rating);
-    const char *params[] = {name, value};
-    PGresult *r = PQexecParams(
-        conn,
-        "INSERT INTO ratings (game, player_id, rating, deviation, volatility,"
-        " matches, wins) SELECT 'antiquity_quest', player_id, $2::float8,"
-        " 60, 0.06, 30, 15 FROM players WHERE name = $1"
-        " ON CONFLICT (game, player_id) DO UPDATE SET rating = $2::float8",
-        2, NULL, params, NULL, NULL, 0);
-    cr_assert_eq(PQresultStatus(r), PGRES_COMMAND_OK, "%s",
-                 PQerrorMessage(conn));
-    cr_assert_str_eq(PQcmdTuples(r), "1", "no player is called %s", name);
-    PQclear(r);
-    PQfinish(conn);
 }
 
 Test(mail_ratings, the_top_ten_in_words_and_the_askers_own_line, .timeout = 120)
@@ -53,7 +30,7 @@ Test(mail_ratings, the_top_ten_in_words_and_the_askers_own_line, .timeout = 120)
     for (int i = 0; i < 11; i++) {
         e2e_player p;
         e2e_register(&scene.server, names[i], &p);
-        set_rating(names[i], 1900 - 20 * i);
+        rating_seed(names[i], "antiquity_quest", 1900 - 20 * i);
     }
 
     /* Dave, by mail alone, asks for the standings. */
@@ -85,14 +62,14 @@ Test(mail_ratings, the_top_ten_in_words_and_the_askers_own_line, .timeout = 120)
     json_decref(first);
 
     /* Rated now, below the ten: his own line after theirs. */
-    set_rating("Dave", 1500);
+    rating_seed("Dave", "antiquity_quest", 1500);
     json_t *below = mail_table_answer(&t, 0, "ratings Antiquity Quest");
     expect_says(below, "You: rating 1500, 30 rated games, 15 wins, no turns "
                        "yet (not in the top 10).");
     json_decref(below);
 
     /* At the top: his line in the list, marked. */
-    set_rating("Dave", 2000.4);
+    rating_seed("Dave", "antiquity_quest", 2000.4);
     json_t *top = mail_table_answer(&t, 0, "ratings antiquity_quest");
     expect_says(top, "1. Dave (you): rating 2000, 30 rated games");
     expect_says(top, "2. Abel: rating 1900");
