@@ -35,6 +35,7 @@ static const pbem_command player_commands[] = {
     {"new", new_cmd_main, "start a match"},
     {"list", list_cmd_main, "the open matches waiting for players"},
     {"seek", seek_cmd_main, "wait for a quick match with players near your rating"},
+    {"ratings", ratings_cmd_main, "a game's standings, or your ratings"},
     {"join", join_cmd_main, "take a seat in a match"},
     {"matches", matches_cmd_main, "your matches"},
     {"view", view_cmd_main, "what your seat sees, and your moves"},

@@ -27,6 +27,10 @@ int list_cmd_main(int argc, char **argv);
  * quick match. */
 int seek_cmd_main(int argc, char **argv);
 
+/* pbem ratings [GAME] [--player PLAYER]: a game's 10 best rated and
+ * the player's line, or the player's ratings in every game. */
+int ratings_cmd_main(int argc, char **argv);
+
 /* pbem join MATCH [--seat S]: takes the free seat of a match. */
 int join_cmd_main(int argc, char **argv);
 

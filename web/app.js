@@ -11,11 +11,14 @@ import { settingsPage } from './js/pages/settings.js';
 import { rulesPage } from './js/pages/rules.js';
 import { signInPage } from './js/pages/signin.js';
 import { lobbyPage } from './js/pages/lobby.js';
+import { standingsPage, playerPage } from './js/pages/standings.js';
 
 const routes = [
   [/^\/$/, () => startPage],
   [/^\/games$/, () => gamesPage],
   [/^\/games\/([a-z_]+)$/, () => rulesPage],
+  [/^\/games\/([a-z_]+)\/standings$/, () => standingsPage],
+  [/^\/players\/(p_[0-9]+)$/, () => playerPage],
   [/^\/me$/, () => myMatchesPage],
   [/^\/lobby$/, () => lobbyPage],
   [/^\/settings$/, () => settingsPage],

@@ -103,6 +103,11 @@ static bool page_path(const char *url)
     const char *rest;
     if (starts_with(url, "/games/")) {
         rest = url + strlen("/games/");
+        return segment_of(&rest, 64) &&
+               (*rest == '\0' || strcmp(rest, "/standings") == 0);
+    }
+    if (starts_with(url, "/players/")) {
+        rest = url + strlen("/players/");
         return segment_of(&rest, 64) && *rest == '\0';
     }
     if (starts_with(url, "/sign-in/")) {
@@ -217,8 +222,7 @@ static const char *type_of(const char *file)
     return NULL;
 }
 
-static void add_common_headers(struct MHD_Response *response,
-                               const char *type)
+static void add_common_headers(struct MHD_Response *response, const char *type)
 {
     MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, type);
     MHD_add_response_header(response, "Content-Security-Policy", csp);
@@ -228,12 +232,10 @@ static void add_common_headers(struct MHD_Response *response,
     MHD_add_response_header(response, "Cache-Control", "no-cache");
 }
 
-static enum MHD_Result send_not_found(struct MHD_Connection *conn,
-                                      int *status)
+static enum MHD_Result send_not_found(struct MHD_Connection *conn, int *status)
 {
     struct MHD_Response *response = MHD_create_response_from_buffer(
-        strlen(not_found_page), (void *)not_found_page,
-        MHD_RESPMEM_PERSISTENT);
+        strlen(not_found_page), (void *)not_found_page, MHD_RESPMEM_PERSISTENT);
     if (response == NULL)
         abort();
     add_common_headers(response, "text/html; charset=utf-8");
@@ -329,14 +331,14 @@ enum MHD_Result web_files_send(struct MHD_Connection *conn, const char *url,
     gmtime_r(&st.st_mtim.tv_sec, &tm);
     strftime(modified, sizeof modified, "%a, %d %b %Y %H:%M:%S GMT", &tm);
 
-    const char *seen = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
-                                                   "If-None-Match");
+    const char *seen =
+        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "If-None-Match");
     struct MHD_Response *response;
     if (seen != NULL && strcmp(seen, etag) == 0) {
         close(fd);
         *status = MHD_HTTP_NOT_MODIFIED;
-        response = MHD_create_response_from_buffer(0, NULL,
-                                                   MHD_RESPMEM_PERSISTENT);
+        response =
+            MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
     } else {
         *status = MHD_HTTP_OK;
         /* Takes fd, closed when the answer is done. */

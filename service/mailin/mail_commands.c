@@ -17,6 +17,7 @@
 #include "mailin/mail_join.h"
 #include "mailin/mail_lobby.h"
 #include "mailin/mail_moves.h"
+#include "mailin/mail_ratings.h"
 #include "mailin/mail_say.h"
 #include "mailin/mail_show.h"
 #include "notify/notify_settings.h"
@@ -320,6 +321,15 @@ static bool run_rules(runner *r, command *c)
         return refuse(r, &err);
     }
     if (!mail_show_rules(r->out, c->words + 1, c->word_count - 1, &err))
+        return refuse(r, &err);
+    return true;
+}
+
+static bool run_ratings(runner *r, command *c)
+{
+    apierr err;
+    if (!mail_ratings_show(r->out, r->player_id, r->ctx->match_id, c->words + 1,
+                           c->word_count - 1, &err))
         return refuse(r, &err);
     return true;
 }
@@ -811,6 +821,7 @@ static const verb verbs[] = {
     {"list", run_lobby},
     {"seek", run_lobby},
     {"unseek", run_lobby},
+    {"ratings", run_ratings},
 };
 
 static int split_words(char *line, char **words)
@@ -985,6 +996,7 @@ void mail_commands_help(FILE *out)
           "  join m_1234      take a free seat of that match\n"
           "  seek GAME seats=N turn=1d   wait for a quick match\n"
           "  unseek           stop waiting\n"
+          "  ratings [GAME]   the game's top 10 players, and your line\n"
           "  new GAME seats=N [open=yes] [option=value ...]   start a match\n"
           "  invite ADDRESS NAME   invite someone to the match by mail\n"
           "  chat             a code that links Discord or Slack to you\n"

@@ -25,6 +25,8 @@
  *   list [GAME]      the open matches waiting for players (mail_lobby.h)
  *   join m_1234      take a free seat of that match (mail_lobby.h)
  *   seek GAME seats=N turn=1d, unseek   quick match (mail_lobby.h)
+ *   ratings [GAME]   the game's top 10 and the asker's line
+ *                    (mail_ratings.h)
  *   invite ADDRESS NAME   (about a match) invite someone by mail
  *   chat             a one-time code that links a Discord or Slack
  *                    account (play/chat_links.h)

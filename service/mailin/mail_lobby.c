@@ -28,9 +28,7 @@ bool mail_lobby_changes(char *const *words, int count)
            is_verb(words, count, "unseek");
 }
 
-/* The game a list names: its name (antiquity_quest) or its title in any
- * case ("antiquity quest"); NULL when it names none. */
-static const rules_engine *game_named(char *const *words, int count)
+const rules_engine *mail_lobby_game_named(char *const *words, int count)
 {
     const rules_engine *engine = rules_find(words[0]);
     if (engine != NULL)
@@ -51,7 +49,8 @@ static json_t *call_list(char *const *words, int count, apierr *err)
 {
     const char *game = NULL;
     if (count > 1) {
-        const rules_engine *engine = game_named(words + 1, count - 1);
+        const rules_engine *engine =
+            mail_lobby_game_named(words + 1, count - 1);
         if (engine == NULL) {
             apierr_set(err, 400, "unknown_game",
                        "there is no game called \"%.60s\": write list and a "

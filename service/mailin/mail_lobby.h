@@ -20,9 +20,14 @@
 
 #include "auth/caller.h"
 #include "core/apierr.h"
+#include "rules.h"
 
 /* At most this many matches in a mailed list. */
 #define MAIL_LOBBY_LIST_MAX 20
+
+/* The game words[0..count) name: its name (antiquity_quest) or its
+ * title in any case ("antiquity quest"); NULL when they name none. */
+const rules_engine *mail_lobby_game_named(char *const *words, int count);
 
 /* Whether the line whose words are words[0..count) changes something
  * (then it runs once per message line: retry.h), or only reads. */

@@ -104,6 +104,25 @@ json_t *ratings_leaderboard(const char *game, int limit, apierr *err)
     json_t *rows = store_ratings_leaderboard(conn, engine->name, limit, err);
     if (rows == NULL)
         return NULL;
+    /* Each row's reliability too: a standings table that people choose
+     * opponents from shows how they keep their deadlines. */
+    size_t i;
+    json_t *row;
+    json_array_foreach(rows, i, row)
+    {
+        double reliability =
+            lobby_reliability(conn,
+                              store_parse_player_ref(json_string_value(
+                                  json_object_get(row, "player"))),
+                              err);
+        if (reliability < -1.5) {
+            json_decref(rows);
+            return NULL;
+        }
+        json_object_set_new(row, "reliability",
+                            reliability >= 0 ? json_real(reliability)
+                                             : json_null());
+    }
     return json_pack("{s:s,s:s,s:o}", "game", engine->name, "title",
                      engine->title, "ratings", rows);
 }

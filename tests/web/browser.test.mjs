@@ -959,14 +959,18 @@ await t.test('an unknown path is an HTML 404 page', async () => {
 // player who varies their play. Over 40 seeds of `pbem rules` (hex 00 to 27) that
 // ends every match, in 50 to 101 moves.
 let step = 0;
+// The Antiquity Quest match is made open, so rated: the standings check
+// after these reads the ratings it moved.
+let ratedMatch = null;
 const lastMostly = (legal) => (++step % 3 === 0 ? Math.floor((step * 2654435761) / 128) % legal.moves.length : legal.moves.length - 1);
 for (const [game, title, options, limit, choose] of [
-  ['antiquity_quest', 'Antiquity Quest', { rounds: 1 }, 300, (legal) => legal.moves.length - 1],
+  ['antiquity_quest', 'Antiquity Quest', { rounds: 1, open: true }, 300, (legal) => legal.moves.length - 1],
   ['adel_verplichtet', 'Adel Verplichtet', { two_player_variant: 'combined' }, 300, lastMostly],
 ]) {
   await t.test(`Alice and Bob play a whole ${title} match by touching the table only, and the page says who won`, async () => {
     const link = await startMatch(alice, game, 2, options);
     const id = link.split('/').pop();
+    if (options.open) ratedMatch = id;
     await joinThroughLink(bob, link);
     await alice.page.waitForFunction(() => document.getElementById('main').dataset.status === 'active');
     await allAt((await api(`/v1/matches/${id}`)).head.seq);
@@ -993,6 +997,69 @@ for (const [game, title, options, limit, choose] of [
   });
 }
 
+// The rated Antiquity Quest match Alice and Bob finished, as people read
+// it: the game's standings (reached from its rules page), each name a
+// link to the player's page, with the match in their rating history;
+// no address anywhere, no accessibility finding at either width.
+await t.test('standings: the rated match just finished moves both players on the game\'s standings and on their pages', async () => {
+  assert(ratedMatch, 'no rated Antiquity Quest match was finished before');
+  const board = await api('/v1/games/antiquity_quest/ratings');
+  const match = await api(`/v1/matches/${ratedMatch}`);
+  const rows = Object.fromEntries(board.ratings.map((r) => [r.name, r]));
+  for (const w of both) {
+    await w.page.goto(`${w.origin}/games/antiquity_quest`);
+    await w.page.waitForSelector('#standings-link');
+    await Promise.all([
+      w.page.waitForSelector('#standings-table'),
+      w.page.click('#standings-link'),
+    ]);
+    assert(new URL(w.page.url()).pathname === '/games/antiquity_quest/standings', `the standings link went to ${w.page.url()}`);
+    for (const [seat, name] of match.seats.map((x, i) => [i, x.name])) {
+      const r = rows[name];
+      assert(r && r.matches === 1, `${name} has no line with one game on the leaderboard: ${JSON.stringify(board)}`);
+      const won = match.result.ranking[0].includes(seat);
+      assert(r.wins === (won ? 1 : 0), `${name}'s wins: ${r.wins}`);
+      if (match.result.ranking[0].length === 1) {
+        assert(won ? r.rating > 1500 : r.rating < 1500, `${name}'s rating did not move by the result: ${r.rating}`);
+      }
+      const line = await w.page.$eval(`#standings-table tr[data-player="${r.player}"]`, (tr) => [...tr.cells].map((c) => c.innerText.replace(/^.*\n/, '').trim()));
+      assert(line[0] === String(r.rank) && line[1] === name && line[2] === String(Math.round(r.rating)) &&
+        line[3] === '1' && line[4] === String(r.wins) && /% of turns in time|no turns yet/.test(line[5]),
+        `${name}'s line on the standings: ${JSON.stringify(line)}`);
+    }
+    const text = await w.page.$eval('#main', (m) => m.innerText);
+    assert(!text.includes('@'), `the standings show an address: ${text}`);
+    await expectNoAxe(w, `the standings at ${w.page.viewport().width} px`);
+    await shot(w, `standings_${w.page.viewport().width}`);
+  }
+  // Bob opens Alice's page from her name there.
+  const a = rows.Alice;
+  await Promise.all([
+    bob.page.waitForSelector('.player-game[data-game="antiquity_quest"]'),
+    bob.page.click(`#standings-table tr[data-player="${a.player}"] a.player`),
+  ]);
+  for (const w of both) {
+    if (w !== bob) {
+      await w.page.goto(`${w.origin}/players/${a.player}`);
+      await w.page.waitForSelector('.player-game[data-game="antiquity_quest"]');
+    }
+    assert(new URL(w.page.url()).pathname === `/players/${a.player}`, `Alice's name led to ${w.page.url()}`);
+    const page = await w.page.$eval('#main', (m) => ({
+      title: m.querySelector('h1').textContent, text: m.innerText,
+      history: [...m.querySelectorAll('.player-game[data-game="antiquity_quest"] tbody tr')].map((tr) => ({
+        match: tr.dataset.match, link: tr.querySelector('a')?.getAttribute('href'),
+        text: tr.innerText })) }));
+    assert(page.title === 'Alice' && page.text.includes(`Rating ${Math.round(a.rating)}, 1 rated game played, ${a.wins} ${a.wins === 1 ? 'win' : 'wins'}`),
+      `Alice's page: ${page.text}`);
+    assert(/Reliability: (\d+% of turns in time|no turns yet)/.test(page.text), `Alice's page gives no reliability: ${page.text}`);
+    assert(page.history.length === 1 && page.history[0].match === ratedMatch && page.history[0].link === `/matches/${ratedMatch}` &&
+      page.history[0].text.includes(`1500 → ${Math.round(a.rating)}`), `Alice's rating history: ${JSON.stringify(page.history)}`);
+    assert(!page.text.includes('@'), `Alice's page shows an address: ${page.text}`);
+    await expectNoAxe(w, `a player's page at ${w.page.viewport().width} px`);
+    await shot(w, `player_${w.page.viewport().width}`);
+  }
+});
+
 // A player of the API alone (the pbem command line, its own key in a
 // directory of its own) makes an open match; a web-only player finds it on
 // "Open matches" and takes the seat with the button.
@@ -1011,6 +1078,10 @@ await t.test('the lobby: a web-only player sees an open match an API player made
     const row = await w.page.$eval(`#lobby-table tr[data-match="${id}"]`, (r) => r.textContent);
     assert(row.includes('Antiquity Quest') && row.includes('1 of 2 taken') && row.includes('Ivo'),
       `the lobby row of ${id}: ${row}`);
+    // The creator's name leads to their page.
+    const ivo = (await api(`/v1/matches/${id}`)).seats[0].player;
+    const href = await w.page.$eval(`#lobby-table tr[data-match="${id}"] a.player`, (a) => a.getAttribute('href'));
+    assert(ivo && href === `/players/${ivo}`, `Ivo's name in the lobby links to ${href}, not /players/${ivo}`);
     await expectNoAxe(w, `the lobby at ${w.page.viewport().width} px`);
   }
   await Promise.all([

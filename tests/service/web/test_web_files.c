@@ -282,7 +282,8 @@ Test(web_files, the_pages_own_paths_are_the_page)
     snprintf(replay, sizeof replay, "%s/replay", match_page);
     const char *paths[] = {
         "/",         match_page, replay,  "/sign-in/abc-DEF_123",
-        "/settings", "/me",      "/games", "/lobby"};
+        "/settings", "/me",      "/games", "/lobby",
+        "/games/antiquity_quest/standings", "/players/p_12"};
     for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
         web_answer a = fetch(paths[i]);
         cr_expect_eq(a.status, 200, "%s answered %ld", paths[i], a.status);
@@ -303,6 +304,9 @@ Test(web_files, other_paths_are_an_html_404)
     expect_not_found("/matches/");
     expect_not_found("/sign-in/");
     expect_not_found("/settings/x");
+    expect_not_found("/games/antiquity_quest/other");
+    expect_not_found("/players/");
+    expect_not_found("/players/p_12/x");
     expect_not_found("/notes.txt");
     expect_not_found("/sub");
     expect_not_found("/sub/");

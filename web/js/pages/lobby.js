@@ -4,6 +4,7 @@
 import { h, fill, field, announce, when, wide } from '../dom.js';
 import { call } from '../api.js';
 import { rememberMatch } from './start.js';
+import { playerLink, reliabilityText as reliabilityOf } from './standings.js';
 
 // "rating 1523", or "not rated yet" before a first rated match.
 function ratingText(creator) {
@@ -12,8 +13,7 @@ function ratingText(creator) {
 }
 
 function reliabilityText(creator) {
-  if (typeof creator.reliability !== 'number') return 'no turns yet';
-  return `${Math.round(creator.reliability * 100)}% of turns in time`;
+  return reliabilityOf(creator.reliability);
 }
 
 function deadlineText(deadline) {
@@ -57,7 +57,7 @@ async function drawList(list, app, game) {
       h('td', null, `${m.seats_taken} of ${m.seats} taken`),
       h('td', null, deadlineText(m.deadline)),
       h('td', null, m.rated ? 'rated' : 'unrated'),
-      h('td', null, `${m.creator.name} (${ratingText(m.creator)}, ${reliabilityText(m.creator)}), ${when(m.created_at)}`),
+      h('td', null, playerLink(m.creator.player, m.creator.name), ` (${ratingText(m.creator)}, ${reliabilityText(m.creator)}), ${when(m.created_at)}`),
       h('td', null, joinButton(app, m, err)))))), 'Open matches'), err);
 }
 
@@ -70,6 +70,9 @@ export async function lobbyPage(main, app) {
     games.map((g) => h('option', { value: g.name }, g.title)));
   const list = h('div', { id: 'lobby-list' });
   game.addEventListener('change', () => drawList(list, app, game.value));
-  main.append(h('form', { class: 'filter' }, field('Game', game)), list);
+  main.append(h('form', { class: 'filter' }, field('Game', game)), list,
+    h('h2', null, 'Standings'),
+    h('ul', { id: 'standings-links' }, games.map((g) => h('li', null,
+      h('a', { href: `/games/${encodeURIComponent(g.name)}/standings` }, `Standings of ${g.title}`)))));
   await drawList(list, app, '');
 }

@@ -65,6 +65,7 @@ export async function rulesPage(main, app, game) {
     h('h1', null, title),
     h('p', null, `${g.min_seats} to ${g.max_seats} players. `,
       h('a', { href: '/' }, 'Start a match'), ' · ',
+      h('a', { href: `/games/${encodeURIComponent(game)}/standings`, id: 'standings-link' }, 'Standings'), ' · ',
       h('a', { href: '/games' }, 'All the games')),
     h('article', { class: 'rules' }, blocks(rest.join('\n'))));
 }
