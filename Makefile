@@ -72,7 +72,8 @@ CLI_SRC := $(wildcard cli/*.c)
 BENCHES := $(BUILD)/bench/engines $(BUILD)/bench/service $(BUILD)/bench/notify \
     $(BUILD)/bench/restore $(BUILD)/bench/mail $(BUILD)/bench/ratelimit \
     $(BUILD)/bench/streams $(BUILD)/bench/slow_clients $(BUILD)/bench/growth \
-    $(BUILD)/bench/moves_loop $(BUILD)/bench/lobby $(BUILD)/bench/scale
+    $(BUILD)/bench/moves_loop $(BUILD)/bench/lobby $(BUILD)/bench/scale \
+    $(BUILD)/bench/open_loop
 
 # The example bots (examples/bots/): the C one is built with everything
 # else, so the bots' suite can play it and a client change cannot break it.
@@ -213,6 +214,10 @@ $(BUILD)/bench/notify: $(call obj,bench/notify.c) $(BUILD)/libclient.a $(BUILD)/
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/bench/moves_loop: $(call obj,bench/moves_loop.c) $(call obj,bench/latency.c) $(call obj,bench/play.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) $(MALLOC_LIBS)
+
+$(BUILD)/bench/open_loop: $(call obj,bench/open_loop.c) $(call obj,bench/latency.c) $(call obj,bench/play.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) $(MALLOC_LIBS)
 

@@ -7,11 +7,13 @@
 #                       match are counted (default the other four)
 #   PBEM_BENCH_ONLY     the sections to run, comma-separated (default all):
 #                       engines, moves, growth, notify, mail, ratelimit,
-#                       restore, streams, slow, lobby, scale
+#                       restore, streams, slow, lobby, scale, openloop
 #   PBEM_BENCH_SCALE    the scale section's database, MATCHES:EVENTS
 #                       (default 10000:100000; BENCH_SCALE is read too;
 #                       the issue's figure: 100000:10000000)
 #   PBEM_BENCH_SCALE_ROUNDS  rounds of empty and full runs (default 2)
+#   PBEM_BENCH_OPENLOOP_MATCHES  the matches the open loop's arrivals play
+#                       (default 512)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The benchmarks measure the service at full speed from one address: the
@@ -40,6 +42,7 @@ cleanup() {
     scripts/pg.sh dropdb "pbem_bench_lobby_$$" >/dev/null 2>&1 || true
     scripts/pg.sh dropdb "pbem_bench_scale_empty_$$" >/dev/null 2>&1 || true
     scripts/pg.sh dropdb "pbem_bench_scale_full_$$" >/dev/null 2>&1 || true
+    scripts/pg.sh dropdb "pbem_bench_openloop_$$" >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
 # wanted SECTION: whether PBEM_BENCH_ONLY (default: every section) names it.
@@ -467,6 +470,58 @@ bench_scale() {
     rm -rf "$sdir"
 }
 
-for section in engines moves growth notify mail ratelimit restore streams slow lobby scale; do
+# Moves that arrive on their own clock (bench/open_loop.c): a closed loop's
+# latency is a function of its throughput, so the tail is measured at a
+# fixed Poisson arrival rate, 50 % and 80 % of the closed-loop capacity
+# measured by the same pbemd just before, against one player's p50.
+bench_openloop() {
+    echo
+    local matches=${PBEM_BENCH_OPENLOOP_MATCHES:-512}
+    echo "== open loop: signed moves arriving at a fixed rate (Poisson), at 50 % and 80 % of the closed-loop capacity"
+    echo "   (latency from each move's due time to its answer; $matches antiquity_quest matches; $seconds s per load;"
+    echo "   load before: $(cut -d' ' -f1-3 /proc/loadavg))"
+    local odb="pbem_bench_openloop_$$" oout single closed capacity open line
+    scripts/pg.sh createdb "$odb" >/dev/null
+    oout=$(mktemp)
+    DATABASE_URL=$(scripts/pg.sh url "$odb") PBEM_LISTEN=127.0.0.1:0 PBEM_QUIET=1 \
+        PBEM_THREADS=${PBEM_THREADS:-16} PBEM_KEY_FILE=var/bench.key "$build/pbemd" >"$oout" &
+    local oserver=$!
+    others+=("$oserver")
+    for _ in $(seq 100); do grep -q serving "$oout" && break; sleep 0.1; done
+    local oport; oport=$(sed -nE 's/.*127\.0\.0\.1:([0-9]+).*/\1/p' "$oout")
+    [ -n "$oport" ] || { echo "pbemd (open loop) did not start" >&2; exit 1; }
+    local url="http://127.0.0.1:$oport"
+    single=$("$build/bench/moves_loop" "$url" antiquity_quest 1 "$seconds")
+    closed=$("$build/bench/moves_loop" "$url" antiquity_quest 16 "$seconds")
+    echo "  one client, closed loop (bench/moves_loop): $single"
+    echo "  16 clients, closed loop (bench/moves_loop): $closed"
+    capacity=$(sed -nE 's/.*moves_per_second=([0-9.]+).*/\1/p' <<<"$closed")
+    # An error is in the lines (failed=, errors=); the figures still print.
+    open=$("$build/bench/open_loop" "$url" antiquity_quest "$matches" "$seconds" \
+        "$(awk -v c="$capacity" 'BEGIN{ printf "%.1f", c * 0.5 }')" \
+        "$(awk -v c="$capacity" 'BEGIN{ printf "%.1f", c * 0.8 }')") || true
+    sed 's/^/  /' <<<"$open"
+    local single_p50; single_p50=$(sed -nE 's/.*p50_ms=([0-9.]+).*/\1/p' <<<"$single")
+    echo "open loop: single client p50 $single_p50 ms; closed-loop capacity $capacity moves/s (16 clients)"
+    local pct=(50 80) i=0
+    while IFS= read -r line; do
+        [ -n "$line" ] || continue
+        awk -v l="$line" -v pct="${pct[$i]}" 'BEGIN{
+            n = split(l, kv, " "); for (j = 1; j <= n; j++) { split(kv[j], p, "="); v[p[1]] = p[2] }
+            printf "open loop %d %%: %s moves/s offered, %s answered, p50 %s p99 %s p99.9 %s max %s ms, over 1 s: %s (missed arrivals: %s, failed: %s)\n",
+                pct, v["offered_per_second"], v["answered_per_second"], v["p50_ms"], v["p99_ms"],
+                v["p999_ms"], v["max_ms"], v["over_1s"], v["missed"], v["failed"] }'
+        i=$((i + 1))
+    done <<<"$open"
+    awk -v s="$single_p50" -v h="$(sed -nE '1s/.*p99_ms=([0-9.]+).*/\1/p' <<<"$open")" \
+        -v o="$(sed -nE '2s/.*over_1s=([0-9]+).*/\1/p' <<<"$open")" 'BEGIN{
+        printf "open loop target: p99 at 50 %% / single p50 = %s (target 3 or less); requests over 1 s at 80 %%: %s (target 0)\n",
+            (s > 0 && h != "" ? sprintf("%.2f", h / s) : "n/a"), (o != "" ? o : "n/a") }'
+    kill "$oserver"; wait "$oserver" 2>/dev/null || true
+    scripts/pg.sh dropdb "$odb" >/dev/null 2>&1 || true
+    rm -f "$oout"
+}
+
+for section in engines moves growth notify mail ratelimit restore streams slow lobby scale openloop; do
     if wanted "$section"; then "bench_$section"; fi
 done
