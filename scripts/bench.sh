@@ -480,7 +480,7 @@ bench_openloop() {
     echo "== open loop: signed moves arriving at a fixed rate (Poisson), at 50 % and 80 % of the closed-loop capacity"
     echo "   (latency from each move's due time to its answer; $matches antiquity_quest matches; $seconds s per load;"
     echo "   load before: $(cut -d' ' -f1-3 /proc/loadavg))"
-    local odb="pbem_bench_openloop_$$" oout single closed capacity open line
+    local odb="pbem_bench_openloop_$$" oout single closed capacity line
     scripts/pg.sh createdb "$odb" >/dev/null
     oout=$(mktemp)
     DATABASE_URL=$(scripts/pg.sh url "$odb") PBEM_LISTEN=127.0.0.1:0 PBEM_QUIET=1 \
@@ -495,26 +495,56 @@ bench_openloop() {
     closed=$("$build/bench/moves_loop" "$url" antiquity_quest 16 "$seconds")
     echo "  one client, closed loop (bench/moves_loop): $single"
     echo "  16 clients, closed loop (bench/moves_loop): $closed"
-    capacity=$(sed -nE 's/.*moves_per_second=([0-9.]+).*/\1/p' <<<"$closed")
-    # An error is in the lines (failed=, errors=); the figures still print.
-    open=$("$build/bench/open_loop" "$url" antiquity_quest "$matches" "$seconds" \
-        "$(awk -v c="$capacity" 'BEGIN{ printf "%.1f", c * 0.5 }')" \
-        "$(awk -v c="$capacity" 'BEGIN{ printf "%.1f", c * 0.8 }')") || true
-    sed 's/^/  /' <<<"$open"
-    local single_p50; single_p50=$(sed -nE 's/.*p50_ms=([0-9.]+).*/\1/p' <<<"$single")
+    capacity=$(sed -nE 's/.* moves_per_second=([0-9.]+).*/\1/p' <<<"$closed")
+    # pbemd's own histogram of the moves, read before and after each load:
+    # its time from the request line to the answer, against the client's.
+    move_metrics() {
+        curl -s "$url/metrics" | grep -F 'route="POST /v1/matches/{id}/moves"' |
+            grep -E '_seconds_(bucket|sum|count)' || true
+    }
+    local pct rate m0 m1 open=
+    for pct in 50 80; do
+        rate=$(awk -v c="$capacity" -v p="$pct" 'BEGIN{ printf "%.1f", c * p / 100 }')
+        m0=$(move_metrics)
+        # An error is in the line (failed=, errors=); the figures still print.
+        line=$("$build/bench/open_loop" "$url" antiquity_quest "$matches" "$seconds" "$rate") || true
+        m1=$(move_metrics)
+        echo "  $pct %: $line"
+        awk -v a="$m0" -v b="$m1" '
+            function read(text, into,   n, i, l, k, v) {
+                n = split(text, l, "\n")
+                for (i = 1; i <= n; i++) {
+                    v = l[i]; sub(/.* /, "", v); k = l[i]
+                    if (k ~ /_sum\{/) k = "sum"; else if (k ~ /_count\{/) k = "count"
+                    else { sub(/.*le="/, "", k); sub(/".*/, "", k) }
+                    into[k] = v
+                }
+            }
+            BEGIN {
+                read(a, x); read(b, y); n = y["count"] - x["count"]
+                if (n <= 0) { print "  pbemd saw no moves"; exit }
+                printf "  pbemd, from the request line to the answer: mean %.2f ms; under 2.5 ms %.1f %%, 5 ms %.1f %%, 25 ms %.1f %%, 100 ms %.1f %%\n",
+                    (y["sum"] - x["sum"]) * 1000 / n, 100 * (y["0.0025"] - x["0.0025"]) / n,
+                    100 * (y["0.005"] - x["0.005"]) / n, 100 * (y["0.025"] - x["0.025"]) / n,
+                    100 * (y["0.1"] - x["0.1"]) / n }'
+        open+="$line"$'\n'
+    done
+    local single_p50; single_p50=$(sed -nE 's/.* p50_ms=([0-9.]+).*/\1/p' <<<"$single")
     echo "open loop: single client p50 $single_p50 ms; closed-loop capacity $capacity moves/s (16 clients)"
-    local pct=(50 80) i=0
+    local i=0
+    pct=(50 80)
     while IFS= read -r line; do
         [ -n "$line" ] || continue
         awk -v l="$line" -v pct="${pct[$i]}" 'BEGIN{
             n = split(l, kv, " "); for (j = 1; j <= n; j++) { split(kv[j], p, "="); v[p[1]] = p[2] }
-            printf "open loop %d %%: %s moves/s offered, %s answered, p50 %s p99 %s p99.9 %s max %s ms, over 1 s: %s (missed arrivals: %s, failed: %s)\n",
+            printf "open loop %d %%: %s moves/s offered, %s answered, p50 %s p99 %s p99.9 %s max %s ms, over 1 s: %s (missed arrivals: %s, failed: %s, the client sending late: p99 %s ms)\n",
                 pct, v["offered_per_second"], v["answered_per_second"], v["p50_ms"], v["p99_ms"],
-                v["p999_ms"], v["max_ms"], v["over_1s"], v["missed"], v["failed"] }'
+                v["p999_ms"], v["max_ms"], v["over_1s"], v["missed"], v["failed"], v["send_lag_p99_ms"] }'
         i=$((i + 1))
     done <<<"$open"
-    awk -v s="$single_p50" -v h="$(sed -nE '1s/.*p99_ms=([0-9.]+).*/\1/p' <<<"$open")" \
-        -v o="$(sed -nE '2s/.*over_1s=([0-9]+).*/\1/p' <<<"$open")" 'BEGIN{
+    # The keys with a leading space: send_lag_p99_ms ends like p99_ms.
+    awk -v s="$single_p50" -v h="$(sed -nE '1s/.* p99_ms=([0-9.]+).*/\1/p' <<<"$open")" \
+        -v o="$(sed -nE '2s/.* over_1s=([0-9]+).*/\1/p' <<<"$open")" 'BEGIN{
         printf "open loop target: p99 at 50 %% / single p50 = %s (target 3 or less); requests over 1 s at 80 %%: %s (target 0)\n",
             (s > 0 && h != "" ? sprintf("%.2f", h / s) : "n/a"), (o != "" ? o : "n/a") }'
     kill "$oserver"; wait "$oserver" 2>/dev/null || true
