@@ -62,7 +62,6 @@ typedef struct match {
     char id[32];
     int seat;     /* the seat that must act */
     json_t *view; /* that seat's view while the match is idle */
-    bool retired; /* a request of it failed: it plays no more */
     /* The request in flight. */
     step doing;
     CURL *easy;
@@ -116,12 +115,13 @@ typedef struct run {
     pthread_t thread;
 } run;
 
+/* A request of m failed: m is never idle again, so it plays no more. */
 static void fail(run *r, match *m, const char *what)
 {
+    static const char *const steps[] = {"create", "join", "view", "move"};
     if (r->errors++ == 0)
-        snprintf(r->error, sizeof r->error, "step %d of %s: %.200s",
-                 (int)m->doing, m->id[0] ? m->id : "a new match", what);
-    m->retired = true;
+        snprintf(r->error, sizeof r->error, "%s of %s: %.200s", steps[m->doing],
+                 m->id[0] ? m->id : "a new match", what);
 }
 
 static size_t collect(char *data, size_t size, size_t count, void *user)
@@ -544,6 +544,15 @@ int main(int argc, char **argv)
     int count = atoi(argv[3]);
     double seconds = atof(argv[4]);
     int rates = argc - 5;
+    double rate[MAX_RATES];
+    for (int k = 0; k < rates; k++) {
+        rate[k] = atof(argv[5 + k]);
+        if (rate[k] <= 0) {
+            fprintf(stderr, "open_loop: a RATE must be positive: %s\n",
+                    argv[5 + k]);
+            return 2;
+        }
+    }
     int threads = online_cores();
     if (count < 1 || seconds <= 0)
         return 2;
@@ -616,22 +625,16 @@ int main(int argc, char **argv)
         return 1;
     int answers = 0; /* rates measured without an error */
     for (int k = 0; k < rates; k++) {
-        double rate = atof(argv[5 + k]);
-        if (rate <= 0) {
-            fprintf(stderr, "open_loop: RATE must be positive: %s\n",
-                    argv[5 + k]);
-            return 2;
-        }
         double start = bench_now() + 0.01;
         for (int t = 0; t < threads; t++) {
             run *r = &runs[t];
-            r->rate = rate / threads;
+            r->rate = rate[k] / threads;
             r->deadline = start + seconds;
             r->next_arrival = start + next_gap(r);
             r->measured = &loads[t][k];
         }
         long errors = run_threads(runs, threads);
-        report(threads, k, rate, seconds, errors, loads);
+        report(threads, k, rate[k], seconds, errors, loads);
         answers += errors == 0;
     }
     for (int t = 0; t < threads; t++) {
