@@ -523,10 +523,10 @@ bench_openloop() {
             BEGIN {
                 read(a, x); read(b, y); n = y["count"] - x["count"]
                 if (n <= 0) { print "  pbemd saw no moves"; exit }
-                printf "  pbemd, from the request line to the answer: mean %.2f ms; under 2.5 ms %.1f %%, 5 ms %.1f %%, 25 ms %.1f %%, 100 ms %.1f %%\n",
+                printf "  pbemd, from the request line to the answer: mean %.2f ms; under 2.5 ms %.1f %%, 5 ms %.1f %%, 10 ms %.1f %%, 25 ms %.1f %%, 100 ms %.1f %%\n",
                     (y["sum"] - x["sum"]) * 1000 / n, 100 * (y["0.0025"] - x["0.0025"]) / n,
-                    100 * (y["0.005"] - x["0.005"]) / n, 100 * (y["0.025"] - x["0.025"]) / n,
-                    100 * (y["0.1"] - x["0.1"]) / n }'
+                    100 * (y["0.005"] - x["0.005"]) / n, 100 * (y["0.01"] - x["0.01"]) / n,
+                    100 * (y["0.025"] - x["0.025"]) / n, 100 * (y["0.1"] - x["0.1"]) / n }'
         open+="$line"$'\n'
     done
     local single_p50; single_p50=$(sed -nE 's/.* p50_ms=([0-9.]+).*/\1/p' <<<"$single")
