@@ -72,7 +72,8 @@ CLI_SRC := $(wildcard cli/*.c)
 BENCHES := $(BUILD)/bench/engines $(BUILD)/bench/service $(BUILD)/bench/notify \
     $(BUILD)/bench/restore $(BUILD)/bench/mail $(BUILD)/bench/ratelimit \
     $(BUILD)/bench/streams $(BUILD)/bench/slow_clients $(BUILD)/bench/growth \
-    $(BUILD)/bench/moves_loop $(BUILD)/bench/lobby $(BUILD)/bench/scale
+    $(BUILD)/bench/moves_loop $(BUILD)/bench/lobby $(BUILD)/bench/scale \
+    $(BUILD)/bench/watchers
 
 # The example bots (examples/bots/): the C one is built with everything
 # else, so the bots' suite can play it and a client change cannot break it.
@@ -241,6 +242,10 @@ $(BUILD)/bench/mail: $(call obj,bench/mail.c) $(BUILD)/libclient.a $(BUILD)/libs
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/bench/streams: $(call obj,bench/streams.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/bench/watchers: $(call obj,bench/watchers.c) $(call obj,bench/latency.c) $(call obj,bench/play.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
