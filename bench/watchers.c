@@ -628,10 +628,36 @@ static void check_complete(bench *b)
     }
 }
 
-static void fan_out(bench *b, int moves, int rss_line_count, double per_idle)
+/* pbemd's CPU time so far (user and system), seconds: what a fan-out
+ * costs the server, which the machine's load does not change the way it
+ * changes latency. */
+static double cpu_seconds(int pid)
+{
+    char path[64], text[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        die("read pbemd's CPU time", path);
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    /* Fields 14 and 15, counted after the command's closing parenthesis. */
+    const char *at = strrchr(text, ')');
+    unsigned long long utime = 0, stime = 0;
+    if (at == NULL || sscanf(at + 2,
+                             "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u "
+                             "%llu %llu",
+                             &utime, &stime) != 2)
+        die("read pbemd's CPU time", text);
+    return (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
+}
+
+static void fan_out(bench *b, int pid, int moves, int rss_line_count,
+                    double per_idle)
 {
     mover_args args = {b, moves};
     pthread_t thread;
+    double cpu = cpu_seconds(pid);
     pthread_create(&thread, NULL, mover, &args);
     for (;;) {
         pump(b, 50);
@@ -643,6 +669,7 @@ static void fan_out(bench *b, int moves, int rss_line_count, double per_idle)
             break;
     }
     pthread_join(thread, NULL);
+    cpu = cpu_seconds(pid) - cpu;
     /* What the last move left: a little longer for stragglers. */
     double until = bench_now() + 2;
     long long last = b->moves > 0 ? b->head[b->moves - 1] : 0;
@@ -690,8 +717,11 @@ static void fan_out(bench *b, int moves, int rss_line_count, double per_idle)
            rss_line_count, per_idle, p50, p99, max * 1e3, done, behind);
     printf("  (%d follow the final; fan-out after the move's answer: p50 "
            "%.1f p99 %.1f ms; the move's own round trip p50 %.1f p99 %.1f "
-           "ms; moves not complete within %.0f s: %ld)\n",
-           b->final_streams, a50, a99, r50, r99, MOVE_WAIT_SECONDS, incomplete);
+           "ms; pbemd's CPU per move and its fan-out %.1f ms; moves not "
+           "complete within %.0f s: %ld)\n",
+           b->final_streams, a50, a99, r50, r99,
+           b->moves > 0 ? cpu * 1e3 / b->moves : 0.0, MOVE_WAIT_SECONDS,
+           incomplete);
     free(from_sent);
     free(from_answer);
     free(round_trip);
@@ -840,7 +870,7 @@ int main(int argc, char **argv)
                counts[s], b.final_streams, opened, rss / 1024.0, per_idle);
         fflush(stdout);
     }
-    fan_out(&b, moves, total, per_idle);
+    fan_out(&b, pid, moves, total, per_idle);
     for (int i = 0; i < b.count; i++) {
         if (b.w[i].fd >= 0)
             close(b.w[i].fd);
