@@ -130,6 +130,9 @@ $(BUILD)/tests/rules/%/suite: $$(call obj,$$(wildcard tests/rules/%/*.c)) $(BUIL
 $(BUILD)/tests/service/chat/suite: $(call obj,tests/service/mailin/mail_scene.c tests/service/mailin/mail_people.c)
 $(BUILD)/tests/service/chat/suite: TEST_LIBS += $(BUILD)/libsupport.a
 
+# The watchers suite opens its streams as the streams suite does.
+$(BUILD)/tests/service/watchers/suite: $(call obj,tests/service/streams/streams.c)
+
 $(BUILD)/tests/%/suite: $$(call obj,$$(wildcard tests/%/*.c)) $(BUILD)/libsupport.a $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@$(if $(Q),echo "  LD $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS)

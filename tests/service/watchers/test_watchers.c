@@ -9,12 +9,9 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/resource.h>
 
-#include "../../support/e2e.h"
 #include "../../support/wire.h"
-#include "client_stream.h"
+#include "../streams/streams.h"
 
 /* Streams opened before the measure (the server's threads, arenas and
  * caches are set up by the first ones), then the streams measured: past
@@ -27,38 +24,20 @@
  * what any of the three costs above alone brings back. */
 #define PER_STREAM_KIB 20
 
-#define WAIT_MS 15000
-
-/* Waits until s has sent the whole item with id (an "id: N" line, then
- * the rest of the item to its blank line: it may come in pieces). */
-static bool wait_item(client_stream *s, long long id)
-{
-    char needle[40];
-    snprintf(needle, sizeof needle, "id: %lld\n", id);
-    if (!client_stream_wait_for(s, needle, 0, WAIT_MS))
-        return false;
-    const char *body = client_stream_body(s, NULL);
-    size_t at = (size_t)(strstr(body, needle) - body);
-    return client_stream_wait_for(s, "\n\n", at, WAIT_MS);
-}
-
 /* Opens count streams on path into open[from..), each read to seq head;
  * the reader keeps only what it has not read. */
 static void open_streams(const e2e_server *server, const char *path,
                          client_stream **open, int from, int count,
                          long long head)
 {
-    char base[64], error[256];
-    snprintf(base, sizeof base, "http://127.0.0.1:%d", server->port);
     for (int i = from; i < from + count; i++) {
-        open[i] = client_stream_open(base, path, NULL, NULL, WAIT_MS, error);
-        cr_assert_not_null(open[i], "stream %d: %s", i, error);
+        open[i] = streams_open(server, path, NULL, NULL);
         cr_assert_eq(client_stream_status(open[i]), 200, "stream %d: %ld %s", i,
                      client_stream_status(open[i]),
                      client_stream_body(open[i], NULL));
     }
     for (int i = from; i < from + count; i++) {
-        cr_assert(wait_item(open[i], head), "stream %d got no log", i);
+        cr_assert(streams_wait_id(open[i], head), "stream %d got no log", i);
         size_t len;
         client_stream_body(open[i], &len);
         client_stream_drop(open[i], len);
@@ -68,34 +47,14 @@ static void open_streams(const e2e_server *server, const char *path,
 Test(watchers, thousands_of_idle_streams_by_default_under_20_kib_each,
      .timeout = 180)
 {
-    struct rlimit files;
-    cr_assert_eq(getrlimit(RLIMIT_NOFILE, &files), 0);
-    files.rlim_cur = files.rlim_max;
-    cr_assert_eq(setrlimit(RLIMIT_NOFILE, &files), 0);
-    cr_assert_geq(files.rlim_cur, WARM_UP + MEASURED + 64,
-                  "raise ulimit -Hn to run this test");
+    streams_more_descriptors();
     /* Every stream comes from 127.0.0.1, as from a proxy. */
     setenv("PBEM_TRUSTED_PROXIES", "127.0.0.1", 1);
-#ifdef __SANITIZE_ADDRESS__
-    /* AddressSanitizer's quarantine of freed memory would be measured
-     * too (tests/service/hostile/test_memory.c). */
-    const char *given = getenv("ASAN_OPTIONS");
-    char *saved = given != NULL ? strdup(given) : NULL;
-    char options[512];
-    snprintf(options, sizeof options, "%s%squarantine_size_mb=0",
-             given ? given : "", given && *given ? ":" : "");
-    setenv("ASAN_OPTIONS", options, 1);
-#endif
+    char *asan = wire_quarantine_off();
     e2e_table t;
     e2e_sit_down(&t, "antiquity_quest", 2, NULL);
     unsetenv("PBEM_TRUSTED_PROXIES");
-#ifdef __SANITIZE_ADDRESS__
-    if (saved != NULL)
-        setenv("ASAN_OPTIONS", saved, 1);
-    else
-        unsetenv("ASAN_OPTIONS");
-    free(saved);
-#endif
+    wire_quarantine_restore(asan);
     /* A log to catch up on: a move is an event of some 700 bytes. */
     for (int m = 0; m < 30; m++)
         cr_assert(e2e_play_one(&t), "move %d", m);
@@ -124,7 +83,7 @@ Test(watchers, thousands_of_idle_streams_by_default_under_20_kib_each,
     cr_assert(e2e_play_one(&t));
     int missing = 0;
     for (int i = 0; i < WARM_UP + MEASURED; i++)
-        missing += !wait_item(open[i], head + 1);
+        missing += !streams_wait_id(open[i], head + 1);
     cr_expect_eq(missing, 0, "%d streams missed the next event", missing);
     for (int i = 0; i < WARM_UP + MEASURED; i++)
         client_stream_close(open[i]);
