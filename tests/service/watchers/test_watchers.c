@@ -7,8 +7,12 @@
  * its 32 KiB memory pool, zeroed and so resident: some 67 KiB each
  * (docs/benchmarks.md). */
 #include <criterion/criterion.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "../../support/wire.h"
 #include "../streams/streams.h"
@@ -88,5 +92,60 @@ Test(watchers, thousands_of_idle_streams_by_default_under_20_kib_each,
     for (int i = 0; i < WARM_UP + MEASURED; i++)
         client_stream_close(open[i]);
     free(open);
+    e2e_stop(&t.server);
+}
+
+/* An HTTP/1.0 client cannot take chunks: its stream goes out unchunked,
+ * through the small copy buffer each streamed answer has (256 bytes, was
+ * 64 KiB), and a log larger than it arrives whole. */
+Test(watchers, an_http_1_0_client_reads_the_whole_log, .timeout = 60)
+{
+    e2e_table t;
+    e2e_sit_down(&t, "antiquity_quest", 2, NULL);
+    for (int m = 0; m < 10; m++)
+        cr_assert(e2e_play_one(&t), "move %d", m);
+    json_t *match = e2e_get(&t, "", NULL);
+    long long head = json_integer_value(
+        json_object_get(json_object_get(match, "head"), "seq"));
+    json_decref(match);
+
+    char request[160], last[40];
+    snprintf(request, sizeof request,
+             "GET /v1/matches/%s/stream HTTP/1.0\r\n\r\n", t.match);
+    snprintf(last, sizeof last, "id: %lld\n", head);
+    int fd = wire_connect(t.server.port);
+    wire_send(fd, request, strlen(request));
+    /* Until the last event's item has come whole, or 15 s. */
+    static char got[256 * 1024];
+    size_t len = 0;
+    double until = wire_now() + 15;
+    const char *at = NULL;
+    while (wire_now() < until && len + 1 < sizeof got &&
+           (at == NULL || strstr(at, "\n\n") == NULL)) {
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        if (poll(&p, 1, 100) <= 0)
+            continue;
+        ssize_t n = recv(fd, got + len, sizeof got - 1 - len, 0);
+        cr_assert_gt(n, 0, "the stream ended after %zu bytes", len);
+        len += (size_t)n;
+        got[len] = '\0';
+        at = strstr(got, last);
+    }
+    close(fd);
+    cr_assert_not_null(at, "no event %lld within 15 s: %.300s", head, got);
+    cr_expect(strncmp(got, "HTTP/1.0 200", 12) == 0 ||
+                  strncmp(got, "HTTP/1.1 200", 12) == 0,
+              "%.100s", got);
+    cr_expect_null(strstr(got, "Transfer-Encoding: chunked"), "%.400s", got);
+    json_t *items = streams_sse_items(strstr(got, "\r\n\r\n") + 4);
+    cr_expect_eq((long long)json_array_size(items), head,
+                 "every event from 1 to %lld, each whole", head);
+    size_t i;
+    json_t *item;
+    json_array_foreach(items, i, item)
+        cr_expect_eq(json_integer_value(
+                         json_object_get(json_object_get(item, "data"), "seq")),
+                     (json_int_t)i + 1);
+    json_decref(items);
     e2e_stop(&t.server);
 }
