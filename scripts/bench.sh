@@ -43,6 +43,7 @@ cleanup() {
     scripts/pg.sh dropdb "pbem_bench_lobby_$$" >/dev/null 2>&1 || true
     scripts/pg.sh dropdb "pbem_bench_scale_empty_$$" >/dev/null 2>&1 || true
     scripts/pg.sh dropdb "pbem_bench_scale_full_$$" >/dev/null 2>&1 || true
+    scripts/pg.sh dropdb "pbem_bench_watchers_$$" >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
 # wanted SECTION: whether PBEM_BENCH_ONLY (default: every section) names it.
