@@ -73,7 +73,7 @@ BENCHES := $(BUILD)/bench/engines $(BUILD)/bench/service $(BUILD)/bench/notify \
     $(BUILD)/bench/restore $(BUILD)/bench/mail $(BUILD)/bench/ratelimit \
     $(BUILD)/bench/streams $(BUILD)/bench/slow_clients $(BUILD)/bench/growth \
     $(BUILD)/bench/moves_loop $(BUILD)/bench/lobby $(BUILD)/bench/scale \
-    $(BUILD)/bench/open_loop
+    $(BUILD)/bench/open_loop $(BUILD)/bench/watchers
 
 # The example bots (examples/bots/): the C one is built with everything
 # else, so the bots' suite can play it and a client change cannot break it.
@@ -129,6 +129,9 @@ $(BUILD)/tests/rules/%/suite: $$(call obj,$$(wildcard tests/rules/%/*.c)) $(BUIL
 # after the libraries: the support library again to resolve it).
 $(BUILD)/tests/service/chat/suite: $(call obj,tests/service/mailin/mail_scene.c tests/service/mailin/mail_people.c)
 $(BUILD)/tests/service/chat/suite: TEST_LIBS += $(BUILD)/libsupport.a
+
+# The watchers suite opens its streams as the streams suite does.
+$(BUILD)/tests/service/watchers/suite: $(call obj,tests/service/streams/streams.c)
 
 $(BUILD)/tests/%/suite: $$(call obj,$$(wildcard tests/%/*.c)) $(BUILD)/libsupport.a $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@$(if $(Q),echo "  LD $@")
@@ -246,6 +249,10 @@ $(BUILD)/bench/mail: $(call obj,bench/mail.c) $(BUILD)/libclient.a $(BUILD)/libs
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/bench/streams: $(call obj,bench/streams.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/bench/watchers: $(call obj,bench/watchers.c) $(call obj,bench/latency.c) $(call obj,bench/play.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 

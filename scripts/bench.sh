@@ -7,7 +7,11 @@
 #                       match are counted (default the other four)
 #   PBEM_BENCH_ONLY     the sections to run, comma-separated (default all):
 #                       engines, moves, growth, notify, mail, ratelimit,
-#                       restore, streams, slow, lobby, scale, openloop
+#                       restore, streams, slow, lobby, scale, openloop,
+#                       watchers
+#   PBEM_BENCH_WATCHERS the watchers section's subscriber counts (default
+#                       1000,10000) and PBEM_BENCH_WATCHER_MOVES its moves
+#                       (default 50)
 #   PBEM_BENCH_SCALE    the scale section's database, MATCHES:EVENTS
 #                       (default 10000:100000; BENCH_SCALE is read too;
 #                       the issue's figure: 100000:10000000)
@@ -43,6 +47,7 @@ cleanup() {
     scripts/pg.sh dropdb "pbem_bench_scale_empty_$$" >/dev/null 2>&1 || true
     scripts/pg.sh dropdb "pbem_bench_scale_full_$$" >/dev/null 2>&1 || true
     scripts/pg.sh dropdb "pbem_bench_openloop_$$" >/dev/null 2>&1 || true
+    scripts/pg.sh dropdb "pbem_bench_watchers_$$" >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
 # wanted SECTION: whether PBEM_BENCH_ONLY (default: every section) names it.
@@ -552,6 +557,34 @@ bench_openloop() {
     rm -f "$oout"
 }
 
+# Ten thousand idle subscribers on one pbemd, and a watched match's moves
+# fanned out to them (issue #42).
+bench_watchers() {
+    echo
+    local counts=${PBEM_BENCH_WATCHERS:-1000,10000} moves=${PBEM_BENCH_WATCHER_MOVES:-50}
+    local most=${counts##*,} wdb="pbem_bench_watchers_$$" wout pid port
+    echo "== watchers: event-stream subscribers ($counts) on one pbemd: RSS per idle subscriber, and $moves moves of a watched match fanned out"
+    echo "   (match and player streams, SSE and NDJSON, through 127.0.0.1 as the trusted proxy with X-Forwarded-For;"
+    echo "   fan-out: from sending a move to the last subscriber reading its item, p99 over moves; load: $(cut -d' ' -f1-3 /proc/loadavg))"
+    scripts/pg.sh createdb "$wdb" >/dev/null
+    wout=$(mktemp)
+    ulimit -n "$(ulimit -Hn)"
+    DATABASE_URL=$(scripts/pg.sh url "$wdb") PBEM_LISTEN=127.0.0.1:0 PBEM_QUIET=1 \
+        PBEM_KEY_FILE=var/bench.key PBEM_TRUSTED_PROXIES=127.0.0.1 PBEM_NOTIFY=0 \
+        PBEM_STREAMS_MAX=$((most + 100)) PBEM_HTTP_CONNECTIONS=$((most + 500)) \
+        PBEM_STREAM_HEARTBEAT_SECONDS=5 "$build/pbemd" >"$wout" 2>&1 &
+    pid=$!
+    others+=("$pid")
+    for _ in $(seq 100); do grep -q serving "$wout" && break; sleep 0.1; done
+    port=$(sed -nE 's/.*127\.0\.0\.1:([0-9]+).*/\1/p' "$wout")
+    [ -n "$port" ] || { echo "pbemd (watchers) did not start" >&2; exit 1; }
+    "$build/bench/watchers" "http://127.0.0.1:$port" "$pid" antiquity_quest "$counts" "$moves" | sed 's/^/  /'
+    kill "$pid"; wait "$pid" 2>/dev/null || true
+    scripts/pg.sh dropdb "$wdb" >/dev/null 2>&1 || true
+    rm -f "$wout"
+}
+
 for section in engines moves growth notify mail ratelimit restore streams slow lobby scale openloop; do
     if wanted "$section"; then "bench_$section"; fi
 done
+if wanted watchers; then bench_watchers; fi

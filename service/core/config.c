@@ -56,7 +56,7 @@ static const row table[CONFIG_VARS] = {
                     "answer: past it the connection is closed, so clients "
                     "trickling bytes cannot hold every connection"},
     [CONFIG_HTTP_CONNECTIONS] =
-        {"PBEM_HTTP_CONNECTIONS", KIND_WHOLE, "4096", 16, 1000000,
+        {"PBEM_HTTP_CONNECTIONS", KIND_WHOLE, "12288", 16, 1000000,
          "connections",
          .meaning = "connections served at once, open event streams "
                     "included; the open-files limit is raised to fit at "
@@ -65,7 +65,7 @@ static const row table[CONFIG_VARS] = {
         {"PBEM_STREAMS_PER_KEY", KIND_WHOLE, "4", 1, 100000, "streams",
          .meaning = "open event streams one signing key may hold (429 "
                     "beyond)"},
-    [CONFIG_STREAMS_MAX] = {"PBEM_STREAMS_MAX", KIND_WHOLE, "2000", 1, 1000000,
+    [CONFIG_STREAMS_MAX] = {"PBEM_STREAMS_MAX", KIND_WHOLE, "10000", 1, 1000000,
                             "streams",
                             .meaning = "open event streams one pbemd may "
                                        "hold (503 beyond)"},

@@ -199,8 +199,11 @@ static void on_completed(void *cls, struct MHD_Connection *conn,
 static const char api_csp[] = "default-src 'none'; form-action 'self'; "
                               "frame-ancestors 'none'; base-uri 'none'";
 
-/* Streamed answers go out in chunks of this size as the client reads. */
-#define STREAM_BLOCK (64 * 1024)
+/* The copy buffer libmicrohttpd allocates (and zeroes) with each streamed
+ * answer. It uses it only for an HTTP/1.0 client, which cannot take
+ * chunks; over HTTP/1.1 chunks are written in the connection's pool. At
+ * 64 KiB it was most of what an idle event stream held. */
+#define STREAM_BLOCK 256
 
 static enum MHD_Result send_answer(struct MHD_Connection *conn,
                                    answer *out)

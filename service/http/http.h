@@ -34,7 +34,7 @@
 
 /* A request has PBEM_HTTP_REQUEST_SECONDS (30) to arrive, headers and
  * body: past it the connection is closed, so slow clients cannot hold
- * every connection. PBEM_HTTP_CONNECTIONS (4096) are served at once (open
+ * every connection. PBEM_HTTP_CONNECTIONS (12288) are served at once (open
  * event streams included); the process's limit of open files is raised
  * to fit at start-up when the hard limit allows (core/config.h). */
 

@@ -4,7 +4,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include "core/log.h"
 #include "streams/stream_feed.h"
@@ -16,6 +18,8 @@ typedef struct open_stream {
     stream_feed *feed;
     streams_sub *sub;
     bool ending;
+    char *released; /* the buffer release_buffer last released, or NULL */
+    bool touched;   /* written past STREAM_KEEP since */
 } open_stream;
 
 /* park runs under the hub's lock (streams_hub_park) and wake only for a
@@ -33,8 +37,12 @@ static void wake(void *context)
 
 /* Whether the client has closed its end: a suspended connection is not
  * watched by libmicrohttpd, so a stream whose client left is found out
- * here, when the stream wakes (news, a heartbeat, a probe). A client sends
- * nothing after its request, so end of file means gone. */
+ * here, when a heartbeat wakes the stream (every
+ * PBEM_STREAM_HEARTBEAT_SECONDS, and at once for the streams of a key
+ * refused one more). Not at every news: that was one more system call
+ * per stream and event, ten thousand of them for an event ten thousand
+ * watch. A client sends nothing after its request, so end of file means
+ * gone. */
 static bool client_gone(const open_stream *s)
 {
     const union MHD_ConnectionInfo *info =
@@ -45,6 +53,35 @@ static bool client_gone(const open_stream *s)
     ssize_t n = recv(info->connect_fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
     return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK &&
                       errno != EINTR);
+}
+
+/* What of libmicrohttpd's buffer a parked stream keeps resident
+ * (release_buffer): about what one new event takes. */
+#define STREAM_KEEP 2048
+
+/* Gives back to the system the pages of buf (max bytes, offered by
+ * libmicrohttpd for the next bytes) past STREAM_KEEP. The buffer is the
+ * free part of the connection's 32 KiB memory pool, which libmicrohttpd
+ * zeroes as it shrinks its buffers after reading the request and writing
+ * the head, and which a catch-up fills: all of it would stay resident for
+ * as long as the connection lives, the larger part of an idle stream's
+ * memory at ten thousand streams (docs/benchmarks.md). Those bytes are
+ * ours to fill until we return (nothing in them is read before we write
+ * there), so MADV_DONTNEED, which makes them read as zeros, changes
+ * nothing but residence. Once per buffer, and again only after more than
+ * STREAM_KEEP went out at once. Whole pages only: the rest of the page
+ * around is not ours. */
+static void release_buffer(open_stream *s, char *buf, size_t max)
+{
+    if (s->released == buf && !s->touched)
+        return;
+    s->released = buf;
+    s->touched = false;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t from = ((uintptr_t)buf + STREAM_KEEP + page - 1) & ~(page - 1);
+    uintptr_t to = ((uintptr_t)buf + max) & ~(page - 1);
+    if (to > from)
+        madvise((void *)from, to - from, MADV_DONTNEED);
 }
 
 /* libmicrohttpd asks for the next bytes: what the feed has, else what the
@@ -60,19 +97,20 @@ static ssize_t next_bytes(void *cls, uint64_t pos, char *buf, size_t max)
         if (len > 0) {
             size_t n = len < max ? len : max;
             memcpy(buf, pending, n);
+            s->touched = s->touched || n > STREAM_KEEP;
             stream_feed_sent(s->feed, n);
             return (ssize_t)n;
         }
         if (s->ending)
             return MHD_CONTENT_READER_END_OF_STREAM;
-        if (client_gone(s))
-            return MHD_CONTENT_READER_END_WITH_ERROR;
         unsigned long long news;
         unsigned flags = streams_hub_take(s->sub, &news);
         if (flags & STREAMS_CLOSING) {
             s->ending = true;
             continue;
         }
+        if ((flags & STREAMS_HEARTBEAT) && client_gone(s))
+            return MHD_CONTENT_READER_END_WITH_ERROR;
         if (flags & STREAMS_NEWS) {
             bool more = false;
             apierr err;
@@ -87,7 +125,10 @@ static ssize_t next_bytes(void *cls, uint64_t pos, char *buf, size_t max)
         if (flags & STREAMS_HEARTBEAT)
             stream_feed_heartbeat(s->feed);
         stream_feed_output(s->feed, &len);
-        if (len == 0 && streams_hub_park(s->sub, park, s))
+        if (len > 0)
+            continue;
+        release_buffer(s, buf, max);
+        if (streams_hub_park(s->sub, park, s))
             return 0;
     }
 }

@@ -19,7 +19,7 @@ struct streams_sub {
     streams_sub *prev, *next;
     streams_topic topic;
     long long id;
-    char key[257]; /* "" for an unsigned stream */
+    char *key; /* "" for an unsigned stream */
     streams_wake_fn *wake;
     void *context;
     unsigned flags;
@@ -272,7 +272,11 @@ streams_sub *streams_hub_join(streams_topic topic, long long id,
             abort();
         sub->topic = topic;
         sub->id = id;
-        snprintf(sub->key, sizeof sub->key, "%s", key ? key : "");
+        /* Its own copy, sized to fit: one per stream, and a key id is a
+         * few dozen bytes of the 256 a caller's buffer holds. */
+        sub->key = strdup(key ? key : "");
+        if (sub->key == NULL)
+            abort();
         sub->wake = wake;
         sub->context = context;
         sub->flags = STREAMS_NEWS;
@@ -304,6 +308,7 @@ void streams_hub_leave(streams_sub *sub)
         sub->next->prev = sub->prev;
     hub.count--;
     pthread_mutex_unlock(&hub.lock);
+    free(sub->key);
     free(sub);
 }
 

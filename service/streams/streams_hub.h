@@ -16,7 +16,7 @@
  * lost, as streams follow ids in the database, not the notifications).
  *
  * Limits: PBEM_STREAMS_PER_KEY (4) streams per signing key, 429; and
- * PBEM_STREAMS_MAX (2000) in the whole process, 503.
+ * PBEM_STREAMS_MAX (10000) in the whole process, 503.
  *
  * The same thread prunes players' stream items older than
  * PBEM_STREAM_KEEP_HOURS (168, a week) every PBEM_STREAM_PRUNE_SECONDS

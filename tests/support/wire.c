@@ -117,6 +117,32 @@ long wire_rss_kib(pid_t pid)
     return kib;
 }
 
+char *wire_quarantine_off(void)
+{
+#ifdef __SANITIZE_ADDRESS__
+    const char *given = getenv("ASAN_OPTIONS");
+    char *saved = given != NULL ? strdup(given) : NULL;
+    char options[512];
+    snprintf(options, sizeof options, "%s%squarantine_size_mb=0",
+             given ? given : "", given && *given ? ":" : "");
+    setenv("ASAN_OPTIONS", options, 1);
+    return saved;
+#else
+    return NULL;
+#endif
+}
+
+void wire_quarantine_restore(char *saved)
+{
+#ifdef __SANITIZE_ADDRESS__
+    if (saved != NULL)
+        setenv("ASAN_OPTIONS", saved, 1);
+    else
+        unsetenv("ASAN_OPTIONS");
+#endif
+    free(saved);
+}
+
 int wire_status_within(int fd, double limit)
 {
     char head[512];

@@ -55,4 +55,12 @@ int wire_close_wait(int port);
 /* VmRSS of a process, KiB. */
 long wire_rss_kib(pid_t pid);
 
+/* For a test that measures a server's RSS: under AddressSanitizer the
+ * server about to start keeps no quarantine of freed memory (256 MiB),
+ * which RSS would measure filling (ASAN_OPTIONS gains
+ * quarantine_size_mb=0). Returns what to give wire_quarantine_restore
+ * once it has started. Does nothing in a build without it. */
+char *wire_quarantine_off(void);
+void wire_quarantine_restore(char *saved);
+
 #endif

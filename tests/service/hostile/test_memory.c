@@ -50,25 +50,13 @@ Test(hostile_memory, rss_stays_bounded_and_moves_still_play, .timeout = 300)
     char seconds[8];
     snprintf(seconds, sizeof seconds, "%d", WIRE_DEADLINE_SECONDS);
     setenv("PBEM_HTTP_REQUEST_SECONDS", seconds, 1);
-#ifdef __SANITIZE_ADDRESS__
-    /* AddressSanitizer keeps freed memory in a quarantine (256 MiB) to
-     * catch uses after free: RSS would measure the quarantine filling.
-     * Without it, the bound holds under SAN=1 too. */
-    char options[512];
-    const char *given = getenv("ASAN_OPTIONS");
-    snprintf(options, sizeof options, "%s%squarantine_size_mb=0",
-             given ? given : "", given && *given ? ":" : "");
-    setenv("ASAN_OPTIONS", options, 1);
-#endif
+    /* Without AddressSanitizer's quarantine, the bound holds under SAN=1
+     * too. */
+    char *asan = wire_quarantine_off();
     e2e_table t;
     e2e_sit_down(&t, "antiquity_quest", 2, NULL);
     unsetenv("PBEM_HTTP_REQUEST_SECONDS");
-#ifdef __SANITIZE_ADDRESS__
-    if (given != NULL)
-        setenv("ASAN_OPTIONS", given, 1);
-    else
-        unsetenv("ASAN_OPTIONS");
-#endif
+    wire_quarantine_restore(asan);
     size_t count = 0;
     hostile_case *cases = hostile_cases(&count);
 

@@ -57,7 +57,13 @@ bool streams_wait_id(client_stream *s, long long id)
     /* Compact JSON holds no newline, so only an id line ends this way. */
     char needle[40];
     snprintf(needle, sizeof needle, "id: %lld\n", id);
-    return client_stream_wait_for(s, needle, 0, STREAM_WAIT_MS);
+    if (!client_stream_wait_for(s, needle, 0, STREAM_WAIT_MS))
+        return false;
+    /* And the rest of its item, to the blank line: an item may come in
+     * more than one piece. */
+    const char *body = client_stream_body(s, NULL);
+    size_t at = (size_t)(strstr(body, needle) - body);
+    return client_stream_wait_for(s, "\n\n", at, STREAM_WAIT_MS);
 }
 
 void streams_more_descriptors(void)
