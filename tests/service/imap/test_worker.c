@@ -398,3 +398,119 @@ Test(imap_worker, three_workers_put_each_message_away_once, .timeout = 1200)
     cr_expect_eq(duplicates, 0, "%d duplicates in Processed over %d runs",
                  duplicates, runs);
 }
+
+/* A handler that cannot record one message (its database refused, say):
+ * TRY_LATER for "stuck@example.org" while stuck_refusals lasts, HANDLED
+ * for the rest; every call counted in the recorder. */
+static int stuck_refusals;
+
+static imap_outcome refuse_the_stuck_one(void *context, const char *raw,
+                                         size_t length)
+{
+    recorder *r = context;
+    bool stuck = strstr(raw, "<stuck@example.org>") != NULL;
+    recorder_handle(r, raw, length);
+    if (stuck && __atomic_sub_fetch(&stuck_refusals, 1, __ATOMIC_SEQ_CST) >= 0)
+        return IMAP_TRY_LATER;
+    return IMAP_HANDLED;
+}
+
+Test(imap_worker, a_message_that_fails_to_record_in_a_batch_is_left_unseen)
+{
+    deliver(&server, "alice", "f1@example.org");
+    deliver(&server, "alice", "stuck@example.org");
+    deliver(&server, "alice", "f3@example.org");
+    imap_config config;
+    test_config(&server, "alice", NULL, &config);
+    recorder r;
+    recorder_init(&r, IMAP_HANDLED);
+    stuck_refusals = 3;
+    apierr err;
+    imap_worker *w = imap_worker_start(&config, refuse_the_stuck_one, &r, &err);
+    cr_assert_not_null(w, "%s", err.message);
+    /* Its neighbours are put away at once; it waits, unseen, in INBOX. */
+    cr_assert(dovecot_wait_count(&server, "alice", "Processed", "SEEN", 2, 20));
+    cr_assert(recorder_wait_calls(&r, 5, 20), "handed over again");
+    cr_expect_eq(dovecot_count(&server, "alice", "Processed", "SEEN"), 2);
+    /* Recorded at last: put away too. */
+    cr_assert(dovecot_wait_count(&server, "alice", "Processed", "SEEN", 3, 20));
+    imap_worker_stats s;
+    imap_worker_stats_get(w, &s);
+    imap_worker_stop(w);
+    cr_expect_eq(recorder_times(&r, "f1@example.org"), 1);
+    cr_expect_eq(recorder_times(&r, "f3@example.org"), 1);
+    cr_expect_eq(recorder_times(&r, "stuck@example.org"), 4,
+                 "three refusals, then recorded");
+    cr_expect_eq(s.try_later, 3);
+    cr_expect_eq(s.put_away, 3);
+    cr_expect_eq(dovecot_count(&server, "alice", "INBOX", "ALL"), 0);
+}
+
+/* The child's handler for a crash in the middle of a batch: the first
+ * message is committed (told to the parent), the process dies handling
+ * the second. */
+static int handled_in_child;
+
+static imap_outcome crash_on_the_second(void *context, const char *raw,
+                                        size_t length)
+{
+    (void)context;
+    (void)length;
+    if (++handled_in_child == 2)
+        _exit(0);
+    const char *id = strstr(raw, "Message-ID: <");
+    if (id != NULL) {
+        ssize_t wrote = write(crash_pipe, id, strcspn(id, "\r\n"));
+        (void)wrote;
+    }
+    return IMAP_HANDLED;
+}
+
+Test(imap_worker, a_crash_in_the_middle_of_a_batch_loses_and_doubles_nothing)
+{
+    deliver(&server, "alice", "k1@example.org");
+    deliver(&server, "alice", "k2@example.org");
+    deliver(&server, "alice", "k3@example.org");
+    imap_config config;
+    test_config(&server, "alice", NULL, &config);
+    int fds[2];
+    cr_assert_eq(pipe(fds), 0);
+    pid_t child = fork();
+    cr_assert_geq(child, 0);
+    if (child == 0) {
+        close(fds[0]);
+        crash_pipe = fds[1];
+        apierr err;
+        imap_worker *w =
+            imap_worker_start(&config, crash_on_the_second, NULL, &err);
+        if (w == NULL)
+            _exit(2);
+        alarm(30); /* the handler ends the process; this bounds a hang */
+        pause();
+        _exit(3);
+    }
+    close(fds[1]);
+    char got[128] = "";
+    ssize_t n = read(fds[0], got, sizeof got - 1);
+    close(fds[0]);
+    int status = 0;
+    waitpid(child, &status, 0);
+    cr_assert(n > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+              "the child's handler never ran (status %d)", status);
+    cr_expect_str_eq(got, "Message-ID: <k1@example.org>");
+    /* Nothing of the batch was marked: the committed one too is unseen. */
+    cr_assert_eq(dovecot_count(&server, "alice", "INBOX", "UNSEEN"), 3);
+    cr_expect_eq(dovecot_count(&server, "alice", "Processed", "ALL"), -1);
+    recorder r;
+    recorder_init(&r, IMAP_HANDLED);
+    imap_worker *w = start_worker(&config, &r);
+    cr_assert(dovecot_wait_count(&server, "alice", "Processed", "SEEN", 3, 20));
+    imap_worker_stop(w);
+    static const char *const ids[] = {"k1@example.org", "k2@example.org",
+                                      "k3@example.org"};
+    for (int i = 0; i < 3; i++)
+        cr_expect_eq(recorder_times(&r, ids[i]), 1, "%s", ids[i]);
+    cr_expect_eq(dovecot_count(&server, "alice", "Processed", "ALL"), 3,
+                 "one copy of each");
+    cr_expect_eq(dovecot_count(&server, "alice", "INBOX", "ALL"), 0);
+}
