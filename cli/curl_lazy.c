@@ -42,39 +42,25 @@ static void open_curl(void)
         fprintf(stderr, "pbem: cannot load libcurl: %s\n", dlerror());
         exit(EX_TEMPFAIL);
     }
-    /* Object to function pointer through a union: ISO C has no cast. */
-    union {
-        void *object;
-        CURLcode (*global_init)(long);
-        CURL *(*easy_init)(void);
-        void (*easy_cleanup)(CURL *);
-        CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
-        CURLcode (*easy_perform)(CURL *);
-        CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
-        const char *(*easy_strerror)(CURLcode);
-        struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
-        void (*slist_free_all)(struct curl_slist *);
-    } u;
-    u.object = symbol(h, "curl_global_init");
-    lib.global_init = u.global_init;
-    u.object = symbol(h, "curl_easy_init");
-    lib.easy_init = u.easy_init;
-    u.object = symbol(h, "curl_easy_cleanup");
-    lib.easy_cleanup = u.easy_cleanup;
-    u.object = symbol(h, "curl_easy_reset");
-    lib.easy_reset = u.easy_cleanup;
-    u.object = symbol(h, "curl_easy_setopt");
-    lib.easy_setopt = u.easy_setopt;
-    u.object = symbol(h, "curl_easy_perform");
-    lib.easy_perform = u.easy_perform;
-    u.object = symbol(h, "curl_easy_getinfo");
-    lib.easy_getinfo = u.easy_getinfo;
-    u.object = symbol(h, "curl_easy_strerror");
-    lib.easy_strerror = u.easy_strerror;
-    u.object = symbol(h, "curl_slist_append");
-    lib.slist_append = u.slist_append;
-    u.object = symbol(h, "curl_slist_free_all");
-    lib.slist_free_all = u.slist_free_all;
+    /* Each function pointer written through a void * lvalue, as POSIX
+     * says to take dlsym's answer (ISO C has no cast between them). */
+    const struct {
+        const char *name;
+        void **into;
+    } wanted[] = {
+        {"curl_global_init", (void **)&lib.global_init},
+        {"curl_easy_init", (void **)&lib.easy_init},
+        {"curl_easy_cleanup", (void **)&lib.easy_cleanup},
+        {"curl_easy_reset", (void **)&lib.easy_reset},
+        {"curl_easy_setopt", (void **)&lib.easy_setopt},
+        {"curl_easy_perform", (void **)&lib.easy_perform},
+        {"curl_easy_getinfo", (void **)&lib.easy_getinfo},
+        {"curl_easy_strerror", (void **)&lib.easy_strerror},
+        {"curl_slist_append", (void **)&lib.slist_append},
+        {"curl_slist_free_all", (void **)&lib.slist_free_all},
+    };
+    for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++)
+        *wanted[i].into = symbol(h, wanted[i].name);
 }
 
 static void need(void)

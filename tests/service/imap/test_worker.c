@@ -176,11 +176,12 @@ static imap_outcome commit_then_crash(void *context, const char *raw,
     _exit(0);
 }
 
-Test(imap_worker, a_crash_between_commit_and_marking_rereads_the_message)
+/* Runs a worker with handler in a child process, which the handler ends;
+ * what the handler wrote to crash_pipe (its message's Message-ID line)
+ * goes to got (size bytes). */
+static void run_until_crash(const imap_config *config, imap_handler handler,
+                            char *got, size_t size)
 {
-    deliver(&server, "alice", "c1@example.org");
-    imap_config config;
-    test_config(&server, "alice", NULL, &config);
     int fds[2];
     cr_assert_eq(pipe(fds), 0);
     pid_t child = fork();
@@ -189,8 +190,7 @@ Test(imap_worker, a_crash_between_commit_and_marking_rereads_the_message)
         close(fds[0]);
         crash_pipe = fds[1];
         apierr err;
-        imap_worker *w =
-            imap_worker_start(&config, commit_then_crash, NULL, &err);
+        imap_worker *w = imap_worker_start(config, handler, NULL, &err);
         if (w == NULL)
             _exit(2);
         /* The handler ends the process; this only bounds a hang. */
@@ -199,13 +199,22 @@ Test(imap_worker, a_crash_between_commit_and_marking_rereads_the_message)
         _exit(3);
     }
     close(fds[1]);
-    char got[128] = "";
-    ssize_t n = read(fds[0], got, sizeof got - 1);
+    ssize_t n = read(fds[0], got, size - 1);
+    got[n > 0 ? n : 0] = '\0';
     close(fds[0]);
     int status = 0;
     waitpid(child, &status, 0);
     cr_assert(n > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0,
               "the child's handler never ran (status %d)", status);
+}
+
+Test(imap_worker, a_crash_between_commit_and_marking_rereads_the_message)
+{
+    deliver(&server, "alice", "c1@example.org");
+    imap_config config;
+    test_config(&server, "alice", NULL, &config);
+    char got[128];
+    run_until_crash(&config, commit_then_crash, got, sizeof got);
     cr_expect_str_eq(got, "Message-ID: <c1@example.org>");
     cr_assert_eq(dovecot_count(&server, "alice", "INBOX", "UNSEEN"), 1,
                  "the crash left it unseen");
@@ -473,30 +482,8 @@ Test(imap_worker, a_crash_in_the_middle_of_a_batch_loses_and_doubles_nothing)
     deliver(&server, "alice", "k3@example.org");
     imap_config config;
     test_config(&server, "alice", NULL, &config);
-    int fds[2];
-    cr_assert_eq(pipe(fds), 0);
-    pid_t child = fork();
-    cr_assert_geq(child, 0);
-    if (child == 0) {
-        close(fds[0]);
-        crash_pipe = fds[1];
-        apierr err;
-        imap_worker *w =
-            imap_worker_start(&config, crash_on_the_second, NULL, &err);
-        if (w == NULL)
-            _exit(2);
-        alarm(30); /* the handler ends the process; this bounds a hang */
-        pause();
-        _exit(3);
-    }
-    close(fds[1]);
-    char got[128] = "";
-    ssize_t n = read(fds[0], got, sizeof got - 1);
-    close(fds[0]);
-    int status = 0;
-    waitpid(child, &status, 0);
-    cr_assert(n > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0,
-              "the child's handler never ran (status %d)", status);
+    char got[128];
+    run_until_crash(&config, crash_on_the_second, got, sizeof got);
     cr_expect_str_eq(got, "Message-ID: <k1@example.org>");
     /* Nothing of the batch was marked: the committed one too is unseen. */
     cr_assert_eq(dovecot_count(&server, "alice", "INBOX", "UNSEEN"), 3);
