@@ -89,8 +89,9 @@ static void names_of(const store_match *match, const char **names)
  * seat (store/event_texts.h: the same rules_tell, at the time of the
  * move): written and true; false when none is kept (a move appended
  * before the sentences were), or on a database error, then told again
- * from the log. The kept one spares the match, its log and a replay up to
- * the move: four statements of the eight a mailed move's answer read. */
+ * from the log. The kept one spares loading the match, reading the event
+ * and replaying from the last snapshot up to the move (four statements
+ * and the rules' work) for two small reads. */
 static bool tell_kept(FILE *out, long long match_id, long long seq,
                       long long player_id)
 {
