@@ -113,9 +113,11 @@ $(BUILD)/pbemd: $(call obj,service/main.c) $(BUILD)/libservice.a $(BUILD)/librul
 	@$(if $(Q),echo "  LD $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) $(MALLOC_LIBS)
 
+# Without -lcurl: pbem opens libcurl when a command first uses it
+# (cli/curl_lazy.h), so pbem mail-in, run once per message, never loads it.
 $(BUILD)/pbem: $(call obj,$(wildcard cli/*.c)) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@$(if $(Q),echo "  LD $@")
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(filter-out -lcurl,$(LIBS))
 
 .SECONDARY:
 .SECONDEXPANSION:

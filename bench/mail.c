@@ -5,14 +5,20 @@
  *   mail URL MODE MATCHES ROUNDS SERVICE_KEY MAIL_KEY PBEM [IMAP_URL]
  *   mail keygen FILE     (the mail key: seed to FILE, public half printed)
  *
+ * MODE: mailin (one `pbem mail-in` at a time), mailin:N (up to N at once,
+ * as a mail server runs its pipe deliveries in parallel) or imap.
+ *
  * MATCHES Antiquity Quest matches of two players with keys and addresses
  * are set up over HTTP. Each round writes, for every match, the mail its
  * waiting player would send: the first legal move, to a reply address made
  * with the service's key (SERVICE_KEY, pbemd's own), as the "your turn"
  * mail carries. Only handing the round's mails in and their handling are
- * timed: for mail-in, each `pbem mail-in` process from start to exit; for
- * IMAP, from the first APPEND until the database has recorded every
- * message. Prints one line of figures; asserts nothing. */
+ * timed: for mail-in, from the first `pbem mail-in` process's start to the
+ * last one's exit; for IMAP, from the first APPEND until the database has
+ * recorded every message (seconds), and from the moment the round's
+ * messages are in the mailbox unseen, as a mail server delivers them
+ * (handled_seconds: the worker's own part). Prints one line of figures;
+ * asserts nothing. */
 #include <curl/curl.h>
 #include <fcntl.h>
 #include <libpq-fe.h>
@@ -20,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,6 +37,7 @@
 #include "store/store.h"
 
 #define MATCHES_MAX 64
+#define AT_ONCE_MAX 64
 
 typedef struct seat_player {
     client_key key;
@@ -48,6 +56,15 @@ static double now_s(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* CPU seconds of the reaped child processes (the mail-in processes). */
+static double children_cpu_s(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_CHILDREN, &u);
+    return (double)u.ru_utime.tv_sec + (double)u.ru_utime.tv_usec / 1e6 +
+           (double)u.ru_stime.tv_sec + (double)u.ru_stime.tv_usec / 1e6;
 }
 
 static void die(const char *what, const char *detail)
@@ -151,16 +168,20 @@ static char *next_mail(client *c, bench_match *m, int index, int round)
     return raw;
 }
 
-/* One `pbem mail-in` with raw on its standard input; its exit status. */
-static int mail_in(const char *pbem, const char *url, const char *key,
-                   const char *raw)
+/* Starts one `pbem mail-in` with raw on its standard input (a message
+ * fits in a pipe's buffer, so this never waits for the process); its pid. */
+static pid_t mail_in_start(const char *pbem, const char *url, const char *key,
+                           const char *raw)
 {
     int pipefd[2];
     if (pipe(pipefd) != 0)
         die("pipe", NULL);
     pid_t pid = fork();
+    if (pid < 0)
+        die("fork", NULL);
     if (pid == 0) {
         dup2(pipefd[0], 0);
+        close(pipefd[0]);
         close(pipefd[1]);
         int null = open("/dev/null", O_WRONLY);
         dup2(null, 2);
@@ -172,9 +193,16 @@ static int mail_in(const char *pbem, const char *url, const char *key,
     if (write(pipefd[1], raw, length) != (ssize_t)length)
         die("write", NULL);
     close(pipefd[1]);
+    return pid;
+}
+
+/* Waits for one of the mail-in processes; whether it exited 0. */
+static bool mail_in_reap(void)
+{
     int status;
-    waitpid(pid, &status, 0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    if (waitpid(-1, &status, 0) < 0)
+        die("waitpid", NULL);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 typedef struct upload {
@@ -192,17 +220,18 @@ static size_t feed(char *out, size_t size, size_t n, void *ctx)
     return take;
 }
 
-static void imap_append(const char *imap_url, const char *raw)
+/* One APPEND through curl, whose session (one login) serves the round's
+ * APPENDs, as a mail server's delivery agent keeps its connection. */
+static void imap_append(CURL *curl, const char *imap_url, const char *raw)
 {
-    CURL *curl = curl_easy_init();
     upload u = {raw, strlen(raw)};
+    curl_easy_reset(curl);
     curl_easy_setopt(curl, CURLOPT_URL, imap_url);
     curl_easy_setopt(curl, CURLOPT_UPLOAD, 1L);
     curl_easy_setopt(curl, CURLOPT_READFUNCTION, feed);
     curl_easy_setopt(curl, CURLOPT_READDATA, &u);
     curl_easy_setopt(curl, CURLOPT_INFILESIZE, (long)u.left);
     CURLcode rc = curl_easy_perform(curl);
-    curl_easy_cleanup(curl);
     if (rc != CURLE_OK)
         die("IMAP APPEND", curl_easy_strerror(rc));
 }
@@ -217,14 +246,13 @@ static size_t discard(char *data, size_t size, size_t n, void *ctx)
 /* libcurl's APPEND (7.88) always sets \Seen, and the worker reads unseen
  * mail: the round's messages are made unseen again, as a mail server
  * delivers them. */
-static void imap_unsee(const char *imap_url)
+static void imap_unsee(CURL *curl, const char *imap_url)
 {
-    CURL *curl = curl_easy_init();
+    curl_easy_reset(curl);
     curl_easy_setopt(curl, CURLOPT_URL, imap_url);
     curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, "STORE 1:* -FLAGS (\\Seen)");
     curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, discard);
     CURLcode rc = curl_easy_perform(curl);
-    curl_easy_cleanup(curl);
     if (rc != CURLE_OK)
         die("IMAP STORE", curl_easy_strerror(rc));
 }
@@ -265,16 +293,22 @@ int main(int argc, char **argv)
     if (argc == 3 && strcmp(argv[1], "keygen") == 0)
         return sodium_init() < 0 ? 1 : keygen(argv[2]);
     if (argc < 8) {
-        fprintf(stderr, "usage: mail URL mailin|imap MATCHES ROUNDS "
+        fprintf(stderr, "usage: mail URL mailin|mailin:N|imap MATCHES ROUNDS "
                         "SERVICE_KEY MAIL_KEY PBEM [IMAP_URL]\n");
         return 2;
     }
     const char *url = argv[1], *mode = argv[2];
     int matches = atoi(argv[3]), rounds = atoi(argv[4]);
     bool imap = strcmp(mode, "imap") == 0;
+    int at_once = 1;
+    if (strncmp(mode, "mailin:", 7) == 0)
+        at_once = atoi(mode + 7);
+    else if (!imap && strcmp(mode, "mailin") != 0)
+        die("arguments", "MODE is mailin, mailin:N or imap");
     if (matches < 1 || matches > MATCHES_MAX || rounds < 1 ||
-        (imap && argc < 9))
-        die("arguments", "MATCHES 1..64, ROUNDS >= 1, IMAP_URL for imap");
+        (imap && argc < 9) || at_once < 1 || at_once > AT_ONCE_MAX)
+        die("arguments", "MATCHES 1..64, ROUNDS >= 1, N 1..64, IMAP_URL for "
+                         "imap");
     if (sodium_init() < 0)
         die("libsodium", NULL);
     curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -290,8 +324,10 @@ int main(int argc, char **argv)
         set_up(c, db, &all[m], m);
     long sent = 0, moves = 0, refused = 0;
     long before = handled(db);
-    double timed = 0;
+    double timed = 0, handled_timed = 0;
     char **batch = calloc((size_t)matches, sizeof *batch);
+    CURL *imap_session = imap ? curl_easy_init() : NULL;
+    double cpu_before = children_cpu_s();
     for (int r = 0; r < rounds; r++) {
         long long heads[MATCHES_MAX];
         int count = 0;
@@ -303,20 +339,31 @@ int main(int argc, char **argv)
         if (count == 0)
             break;
         double start = now_s();
+        int running = 0;
         for (int m = 0; m < matches; m++) {
             if (batch[m] == NULL)
                 continue;
-            if (imap)
-                imap_append(argv[8], batch[m]);
-            else if (mail_in(argv[7], url, argv[6], batch[m]) != 0)
-                refused++;
+            if (imap) {
+                imap_append(imap_session, argv[8], batch[m]);
+            } else {
+                if (running == at_once) {
+                    refused += !mail_in_reap();
+                    running--;
+                }
+                mail_in_start(argv[7], url, argv[6], batch[m]);
+                running++;
+            }
             sent++;
         }
+        for (; running > 0; running--)
+            refused += !mail_in_reap();
+        double delivered = now_s();
         if (imap)
-            imap_unsee(argv[8]);
+            imap_unsee(imap_session, argv[8]);
         while (imap && handled(db) - before < sent)
             usleep(1000);
         timed += now_s() - start;
+        handled_timed += now_s() - delivered;
         for (int m = 0; m < matches; m++) {
             free(batch[m]);
             batch[m] = NULL;
@@ -328,12 +375,24 @@ int main(int argc, char **argv)
             json_decref(now);
         }
     }
+    if (imap_session != NULL)
+        curl_easy_cleanup(imap_session);
     /* A rate of mails that move nothing measures the wrong thing. */
     if (sent > 0 && moves == 0)
         die("mail", "not one mailed move was applied");
     printf("mode=%s messages=%ld moves_applied=%ld refused_by_mail_in=%ld "
-           "seconds=%.2f messages_per_second=%.1f\n",
-           mode, sent, moves, refused, timed, timed > 0 ? sent / timed : 0.0);
+           "seconds=%.2f messages_per_second=%.1f",
+           imap ? "imap" : "mailin", sent, moves, refused, timed,
+           timed > 0 ? sent / timed : 0.0);
+    if (at_once > 1)
+        printf(" at_once=%d", at_once);
+    if (!imap && sent > 0)
+        printf(" mail_in_cpu_ms=%.2f",
+               (children_cpu_s() - cpu_before) * 1000 / (double)sent);
+    if (imap)
+        printf(" handled_seconds=%.2f handled_per_second=%.1f", handled_timed,
+               handled_timed > 0 ? sent / handled_timed : 0.0);
+    printf("\n");
     free(batch);
     free(all);
     client_free(c);

@@ -102,6 +102,8 @@ bench_moves() {
         server_cpu[$clients]=$(ms_per $((s1 - s0 + p1 - p0)) "$accepted")
         echo "  $line"
     done
+    # The mail section sets its mail-in rate against this one.
+    http_moves_16=${service_rate[16]}
     # The same 64 players from one client thread per core (curl multi): on
     # two shared cores, 64 client threads wait for the scheduler too, and
     # that wait counts in their latency.
@@ -230,24 +232,64 @@ bench_mail() {
     mail_public=$("$build/bench/mail" keygen "$mail_dir/mail.key")
     imap_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
     scripts/dovecot.sh start "$mail_dir/dovecot" "$imap_port" pbem bench-secret
-    for mode in mailin imap; do
-        scripts/pg.sh createdb "${mail_db}_$mode" >/dev/null
-        murl=$(scripts/pg.sh url "${mail_db}_$mode")
+    # Each pipe delivery is its own process: a mail server runs several at
+    # once (Postfix's default_destination_concurrency_limit is 20), so
+    # mail-in is measured one at a time, as before, and 16 at once, on 64
+    # matches so that 16 stay busy.
+    mail_at_once=16
+    mail_at_once_matches=${PBEM_BENCH_MAIL_AT_ONCE_MATCHES:-64}
+    mail_at_once_rounds=${PBEM_BENCH_MAIL_AT_ONCE_ROUNDS:-5}
+    declare -A mail_line
+    # IMAP twice: polling every second, as before, and every 100 ms. Dovecot
+    # tells an idling session of new mail about half a second late, so a
+    # round of 16 messages waits that long for the worker to wake: the
+    # second figure is the worker's own rate.
+    for mode in mailin "mailin:$mail_at_once" imap imap:100; do
+        mode_db="${mail_db}_${mode//:/_}"
+        scripts/pg.sh createdb "$mode_db" >/dev/null
+        murl=$(scripts/pg.sh url "$mode_db")
         imap_env=()
-        [ "$mode" = imap ] && imap_env=(PBEM_IMAP_URL="imap://pbem:bench-secret@127.0.0.1:$imap_port/INBOX" PBEM_IMAP_POLL_MS=1000)
+        [ "${mode%%:*}" = imap ] && imap_env=(PBEM_IMAP_URL="imap://pbem:bench-secret@127.0.0.1:$imap_port/INBOX" PBEM_IMAP_POLL_MS=$([ "$mode" = imap ] && echo 1000 || echo "${mode#imap:}"))
         env DATABASE_URL="$murl" PBEM_LISTEN=127.0.0.1:0 PBEM_QUIET=1 PBEM_KEY_FILE=var/bench.key \
             PBEM_MAIL_REPLY_TO=pbem@bench.example PBEM_MAIL_INBOUND_KEY="$mail_public" \
             PBEM_MAIL_ANSWERS_PER_HOUR=1000000 PBEM_NOTIFY=0 "${imap_env[@]}" \
-            "$build/pbemd" >"$mail_dir/pbemd-$mode.out" 2>&1 &
+            "$build/pbemd" >"$mail_dir/pbemd-${mode%%:*}.out" 2>&1 &
         mail_server=$!
-        for _ in $(seq 100); do grep -q serving "$mail_dir/pbemd-$mode.out" && break; sleep 0.1; done
-        mport=$(sed -nE 's/.*127\.0\.0\.1:([0-9]+).*/\1/p' "$mail_dir/pbemd-$mode.out")
-        [ -n "$mport" ] || { echo "pbemd (mail) did not start" >&2; cat "$mail_dir/pbemd-$mode.out" >&2; exit 1; }
-        DATABASE_URL="$murl" PBEM_MAIL_REPLY_TO=pbem@bench.example "$build/bench/mail" \
-            "http://127.0.0.1:$mport" "$mode" "$mail_matches" "$mail_rounds" var/bench.key \
-            "$mail_dir/mail.key" "$build/pbem" "imap://pbem:bench-secret@127.0.0.1:$imap_port/INBOX" | sed 's/^/  /'
+        for _ in $(seq 100); do grep -q serving "$mail_dir/pbemd-${mode%%:*}.out" && break; sleep 0.1; done
+        mport=$(sed -nE 's/.*127\.0\.0\.1:([0-9]+).*/\1/p' "$mail_dir/pbemd-${mode%%:*}.out")
+        [ -n "$mport" ] || { echo "pbemd (mail) did not start" >&2; cat "$mail_dir/pbemd-${mode%%:*}.out" >&2; exit 1; }
+        # Without the moves section, the HTTP figure the mail-in rate is
+        # set against is measured here, on this pbemd.
+        if [ "$mode" = "mailin:$mail_at_once" ] && [ -z "${http_moves_16:-}" ]; then
+            http_line=$("$build/bench/service" "http://127.0.0.1:$mport" antiquity_quest 16 "$seconds")
+            http_moves_16=$(sed -nE 's/.*moves_per_second=([0-9.]+).*/\1/p' <<<"$http_line")
+            echo "  HTTP moves for the ratio (16 clients, this pbemd): $http_line"
+        fi
+        matches=$mail_matches rounds=$mail_rounds
+        [ "$mode" = "mailin:$mail_at_once" ] && { matches=$mail_at_once_matches; rounds=$mail_at_once_rounds; }
+        mail_line[$mode]=$(DATABASE_URL="$murl" PBEM_MAIL_REPLY_TO=pbem@bench.example "$build/bench/mail" \
+            "http://127.0.0.1:$mport" "${mode/#imap:*/imap}" "$matches" "$rounds" var/bench.key \
+            "$mail_dir/mail.key" "$build/pbem" "imap://pbem:bench-secret@127.0.0.1:$imap_port/INBOX")
+        echo "  ${mail_line[$mode]}$([ "$mode" = imap:100 ] && echo " poll_ms=100")"
         kill "$mail_server"; wait "$mail_server" 2>/dev/null || true
-        scripts/pg.sh dropdb "${mail_db}_$mode" >/dev/null 2>&1 || true
+        scripts/pg.sh dropdb "$mode_db" >/dev/null 2>&1 || true
+    done
+    # The targets (#42): the pipe at 16 at once at least a quarter of HTTP
+    # moves/s at 16 clients, the IMAP worker at least half the pipe's rate.
+    field() { sed -nE "s/.* $1=([0-9.]+).*/\1/p" <<<"$2"; }
+    pipe_line=${mail_line[mailin:$mail_at_once]}
+    pipe_rate=$(field messages_per_second "$pipe_line")
+    awk -v n="$(field messages "$pipe_line")" -v a="$(field moves_applied "$pipe_line")" \
+        -v s="$(field seconds "$pipe_line")" -v x="$pipe_rate" -v y="${http_moves_16:-0}" -v k="$mail_at_once" 'BEGIN{
+        printf "  mail-in, %d at once: %d messages, %d moves applied, %.2f s, %.1f messages/s (HTTP moves/s at 16 clients in this run: %.1f; ratio X/Y = %s, target 0.25)\n",
+            k, n, a, s, x, y, (y > 0 ? sprintf("%.2f", x / y) : "n/a") }'
+    for mode in imap imap:100; do
+        imap_line=${mail_line[$mode]}
+        awk -v n="$(field messages "$imap_line")" -v a="$(field moves_applied "$imap_line")" \
+            -v s="$(field handled_seconds "$imap_line")" -v x="$(field handled_per_second "$imap_line")" -v y="$pipe_rate" -v k="$mail_at_once" \
+            -v poll="$([ "$mode" = imap ] && echo 1000 || echo 100)" 'BEGIN{
+            printf "  imap, polling every %d ms: %d messages, %d moves applied, %.2f s from delivery to recorded, %.1f messages/s (ratio to the pipe, %d at once: %s, target 0.5)\n",
+                poll, n, a, s, x, k, (y > 0 ? sprintf("%.2f", x / y) : "n/a") }'
     done
     scripts/dovecot.sh stop "$mail_dir/dovecot"
     rm -rf "$mail_dir"

@@ -74,18 +74,6 @@ static bool item_number(const char *text, const char *name,
     return false;
 }
 
-/* Whether text is "<n> FETCH (…" about uid. Unsolicited FETCH responses
- * (flags another session changed) may come too, for other messages. */
-static bool fetch_about(const char *text, uint32_t uid)
-{
-    const char *p = text;
-    while (isdigit((unsigned char)*p))
-        p++;
-    unsigned long long found;
-    return p > text && strncasecmp(p, " FETCH (", 8) == 0 &&
-           item_number(p, "UID", &found) && found == uid;
-}
-
 static void on_capability(void *context, const char *text, const char *literal,
                           size_t literal_len)
 {
@@ -221,13 +209,63 @@ imap_client_result imap_client_unseen(imap_client *c, uint32_t *uids,
     return r;
 }
 
-typedef struct fetched {
-    uint32_t uid;
+/* The most characters of a UID set in one command: with a quoted folder
+ * name of up to 515 the line stays within imap_wire's 1024. */
+#define SET_CHARS 400
+
+/* Writes the UID set of uids[*at..count) (ascending) that fits in
+ * SET_CHARS into out, runs of consecutive UIDs as ranges ("3:5,9"), and
+ * moves *at past them. */
+static void uid_set(const uint32_t *uids, size_t count, size_t *at, char *out)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    while (*at < count) {
+        size_t last = *at;
+        while (last + 1 < count && uids[last + 1] == uids[last] + 1)
+            last++;
+        char item[32];
+        int n = last > *at ? snprintf(item, sizeof item, "%s%u:%u",
+                                      used ? "," : "", uids[*at], uids[last])
+                           : snprintf(item, sizeof item, "%s%u",
+                                      used ? "," : "", uids[*at]);
+        if (used + (size_t)n >= SET_CHARS)
+            return;
+        memcpy(out + used, item, (size_t)n + 1);
+        used += (size_t)n;
+        *at = last + 1;
+    }
+}
+
+/* What the first FETCH of a batch learnt of one message. */
+typedef struct seen_in_fetch {
     bool found, seen;
     unsigned long long size, modseq;
-    char *raw;
-    size_t length;
-} fetched;
+} seen_in_fetch;
+
+typedef struct batch_read {
+    imap_client_message *messages;
+    seen_in_fetch *state;
+    size_t count;
+} batch_read;
+
+/* The index of the message "<n> FETCH (… UID u …)" is about; -1 when text
+ * is no FETCH response, or one about a message not in the batch
+ * (unsolicited: flags another session changed). */
+static int batch_index(const batch_read *b, const char *text)
+{
+    const char *p = text;
+    while (isdigit((unsigned char)*p))
+        p++;
+    unsigned long long uid;
+    if (p == text || strncasecmp(p, " FETCH (", 8) != 0 ||
+        !item_number(p, "UID", &uid))
+        return -1;
+    for (size_t i = 0; i < b->count; i++)
+        if (b->messages[i].uid == uid)
+            return (int)i;
+    return -1;
+}
 
 /* "FLAGS (\Seen \Recent)" holds \Seen. */
 static bool flagged_seen(const char *text)
@@ -240,35 +278,40 @@ static bool flagged_seen(const char *text)
     return seen != NULL && end != NULL && seen < end;
 }
 
-static void on_size(void *context, const char *text, const char *literal,
-                    size_t literal_len)
+static void on_sizes(void *context, const char *text, const char *literal,
+                     size_t literal_len)
 {
     (void)literal;
     (void)literal_len;
-    fetched *f = context;
-    if (!fetch_about(text, f->uid) ||
-        !item_number(text, "RFC822.SIZE", &f->size))
+    batch_read *b = context;
+    int i = batch_index(b, text);
+    unsigned long long size;
+    if (i < 0 || !item_number(text, "RFC822.SIZE", &size))
         return;
+    seen_in_fetch *f = &b->state[i];
     f->found = true;
+    f->size = size;
     f->seen = flagged_seen(text);
     const char *modseq = strcasestr(text, "MODSEQ (");
     if (modseq != NULL)
         f->modseq = strtoull(modseq + 8, NULL, 10);
 }
 
-static void on_body(void *context, const char *text, const char *literal,
-                    size_t literal_len)
+static void on_bodies(void *context, const char *text, const char *literal,
+                      size_t literal_len)
 {
-    fetched *f = context;
+    batch_read *b = context;
+    int i = batch_index(b, text);
     /* "BODY[] NIL": the message went while it was being read. */
-    if (!fetch_about(text, f->uid) || literal == NULL || f->raw != NULL)
+    if (i < 0 || literal == NULL || b->messages[i].raw != NULL ||
+        literal_len > IMAP_CLIENT_MESSAGE_MAX)
         return;
-    f->raw = malloc(literal_len + 1);
-    if (f->raw == NULL)
+    imap_client_message *m = &b->messages[i];
+    m->raw = malloc(literal_len + 1);
+    if (m->raw == NULL)
         abort();
-    memcpy(f->raw, literal, literal_len + 1);
-    f->length = literal_len;
-    f->found = true;
+    memcpy(m->raw, literal, literal_len + 1);
+    m->length = literal_len;
 }
 
 /* A NO because another session expunged the message under our feet
@@ -281,141 +324,245 @@ static imap_client_result judge_gone(imap_client *c, imap_wire_status status,
     return judge(c, status, what);
 }
 
-imap_client_result imap_client_fetch(imap_client *c, uint32_t uid, char **raw,
-                                     size_t *length, uint64_t *version)
+/* Runs "UID <verb> <set><tail>" for uids[from..count) chunk by chunk,
+ * with on_untagged for the answers; stops at the first that is not OK
+ * (GONE, an expunged message, counts as OK). */
+static imap_client_result per_set(imap_client *c, const uint32_t *uids,
+                                  size_t count, const char *verb,
+                                  const char *tail,
+                                  imap_wire_untagged on_untagged, void *context,
+                                  const char *what)
 {
-    *raw = NULL;
-    *length = 0;
-    *version = 0;
-    char what[64];
-    snprintf(what, sizeof what, "read UID %u", uid);
-    fetched f = {.uid = uid};
-    imap_client_result r =
-        judge_gone(c,
-                   imap_wire_command(c->wire, on_size, &f,
-                                     "UID FETCH %u (RFC822.SIZE FLAGS%s)", uid,
-                                     c->has_condstore ? " MODSEQ" : ""),
-                   what);
-    if (r != IMAP_CLIENT_OK)
-        return r;
-    /* Seen since it was listed: another process has put it away. */
-    if (!f.found || f.seen)
-        return IMAP_CLIENT_GONE;
-    *version = f.modseq;
-    if (f.size > IMAP_CLIENT_MESSAGE_MAX) {
-        *length = (size_t)f.size;
-        return IMAP_CLIENT_TOO_BIG;
+    char set[SET_CHARS];
+    for (size_t at = 0; at < count;) {
+        uid_set(uids, count, &at, set);
+        imap_client_result r =
+            judge_gone(c,
+                       imap_wire_command(c->wire, on_untagged, context,
+                                         "UID %s %s%s", verb, set, tail),
+                       what);
+        if (r != IMAP_CLIENT_OK && r != IMAP_CLIENT_GONE)
+            return r;
     }
-    f.found = false;
-    r = judge_gone(c,
-                   imap_wire_command(c->wire, on_body, &f,
-                                     "UID FETCH %u (BODY.PEEK[])", uid),
-                   what);
-    if (r == IMAP_CLIENT_OK && !f.found)
-        r = IMAP_CLIENT_GONE;
-    if (r != IMAP_CLIENT_OK) {
-        free(f.raw);
-        return r;
-    }
-    *raw = f.raw;
-    *length = f.length;
     return IMAP_CLIENT_OK;
 }
 
-/* UID commands on UIDs that are gone answer OK (RFC 3501 §6.4.8), or NO
- * [EXPUNGEISSUED] while this session still sees them: both are fine. */
-static imap_client_result uid_command(imap_client *c, const char *what,
-                                      const char *command, uint32_t uid,
-                                      const char *argument)
+imap_client_result imap_client_fetch_batch(imap_client *c,
+                                           imap_client_message *messages,
+                                           size_t count, uint64_t *version)
 {
-    imap_client_result r = judge_gone(
-        c,
-        imap_wire_command(c->wire, NULL, NULL, "UID %s %u%s%s", command, uid,
-                          argument[0] ? " " : "", argument),
-        what);
-    return r == IMAP_CLIENT_GONE ? IMAP_CLIENT_OK : r;
+    *version = 0;
+    if (count > IMAP_CLIENT_BATCH_MAX)
+        abort(); /* the worker's batch is at most 64: a bug */
+    seen_in_fetch state[IMAP_CLIENT_BATCH_MAX];
+    uint32_t uids[IMAP_CLIENT_BATCH_MAX];
+    memset(state, 0, sizeof state);
+    for (size_t i = 0; i < count; i++) {
+        messages[i].result = IMAP_CLIENT_GONE;
+        messages[i].raw = NULL;
+        messages[i].length = 0;
+        uids[i] = messages[i].uid;
+    }
+    batch_read b = {.messages = messages, .state = state, .count = count};
+    imap_client_result r =
+        per_set(c, uids, count, "FETCH",
+                c->has_condstore ? " (RFC822.SIZE FLAGS MODSEQ)"
+                                 : " (RFC822.SIZE FLAGS)",
+                on_sizes, &b, "read the messages' sizes");
+    /* Seen since they were listed: another process has put them away.
+     * The bytes of the rest, IMAP_CLIENT_FETCH_BYTES at a time. */
+    size_t wanted = 0, bytes = 0;
+    for (size_t i = 0; r == IMAP_CLIENT_OK && i <= count; i++) {
+        bool fits = i < count && state[i].found && !state[i].seen &&
+                    state[i].size <= IMAP_CLIENT_MESSAGE_MAX;
+        if (i < count && state[i].found && !state[i].seen && !fits) {
+            messages[i].result = IMAP_CLIENT_TOO_BIG;
+            messages[i].length = (size_t)state[i].size;
+        }
+        if (wanted > 0 &&
+            (i == count ||
+             (fits && bytes + state[i].size > IMAP_CLIENT_FETCH_BYTES))) {
+            r = per_set(c, uids, wanted, "FETCH", " (BODY.PEEK[])", on_bodies,
+                        &b, "read the messages");
+            wanted = 0;
+            bytes = 0;
+        }
+        if (fits) {
+            uids[wanted++] = messages[i].uid;
+            bytes += state[i].size;
+        }
+    }
+    unsigned long long highest = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (r != IMAP_CLIENT_OK) {
+            free(messages[i].raw);
+            messages[i].raw = NULL;
+        }
+        if (messages[i].raw != NULL)
+            messages[i].result = IMAP_CLIENT_OK;
+        if (state[i].found && state[i].modseq > highest)
+            highest = state[i].modseq;
+    }
+    /* MODSEQs grow mailbox-wide: a change after the one FETCH that read
+     * them all has a higher one than any it read. */
+    if (r == IMAP_CLIENT_OK && c->has_condstore)
+        *version = highest;
+    return r;
+}
+
+imap_client_result imap_client_fetch(imap_client *c, uint32_t uid, char **raw,
+                                     size_t *length, uint64_t *version)
+{
+    imap_client_message m = {.uid = uid};
+    imap_client_result r = imap_client_fetch_batch(c, &m, 1, version);
+    *raw = m.raw;
+    *length = m.length;
+    return r == IMAP_CLIENT_OK ? m.result : r;
+}
+
+/* The UIDs of "[MODIFIED 7,9:11]" into gone. */
+static void mark_modified(const char *said, const uint32_t *uids, size_t count,
+                          bool *gone)
+{
+    const char *p = said + strlen("[MODIFIED");
+    while (*p == ' ' || *p == ',') {
+        p++;
+        if (!isdigit((unsigned char)*p))
+            return;
+        unsigned long long low = strtoull(p, (char **)&p, 10), high = low;
+        if (*p == ':' && isdigit((unsigned char)p[1]))
+            high = strtoull(p + 1, (char **)&p, 10);
+        for (size_t i = 0; i < count; i++)
+            if (uids[i] >= low && uids[i] <= high)
+                gone[i] = true;
+    }
+}
+
+imap_client_result imap_client_mark_seen_batch(imap_client *c,
+                                               const uint32_t *uids,
+                                               size_t count, uint64_t version,
+                                               bool *gone)
+{
+    memset(gone, 0, count * sizeof *gone);
+    char set[SET_CHARS];
+    for (size_t at = 0; at < count;) {
+        size_t first = at;
+        uid_set(uids, count, &at, set);
+        imap_wire_status status = IMAP_WIRE_BAD;
+        /* Only where nobody changed them since they were read (RFC
+         * 7162): of two processes that handled one, one marks it and
+         * puts it away, the other learns MODIFIED and leaves it be. */
+        if (version != 0 && c->has_condstore)
+            status = imap_wire_command(
+                c->wire, NULL, NULL,
+                "UID STORE %s (UNCHANGEDSINCE %llu) +FLAGS.SILENT (\\Seen)",
+                set, (unsigned long long)version);
+        /* A server that announces CONDSTORE but does not understand it:
+         * the plain STORE, and no more versions this session. */
+        if (status == IMAP_WIRE_BAD) {
+            if (version != 0)
+                c->has_condstore = false;
+            status =
+                imap_wire_command(c->wire, NULL, NULL,
+                                  "UID STORE %s +FLAGS.SILENT (\\Seen)", set);
+        }
+        imap_client_result r = judge_gone(c, status, "mark messages \\Seen");
+        if (r != IMAP_CLIENT_OK && r != IMAP_CLIENT_GONE)
+            return r;
+        if (r == IMAP_CLIENT_OK && said_code(c, "MODIFIED"))
+            mark_modified(imap_wire_said(c->wire), uids + first, at - first,
+                          gone + first);
+    }
+    return IMAP_CLIENT_OK;
 }
 
 imap_client_result imap_client_mark_seen(imap_client *c, uint32_t uid,
                                          uint64_t version)
 {
-    char what[64];
-    snprintf(what, sizeof what, "mark UID %u \\Seen", uid);
-    if (version == 0 || !c->has_condstore)
-        return uid_command(c, what, "STORE", uid, "+FLAGS.SILENT (\\Seen)");
-    /* Only if nobody changed the message since it was read (RFC 7162):
-     * of two processes that handled it, one marks it and puts it away,
-     * the other learns MODIFIED and leaves it be. */
-    char condition[96];
-    snprintf(condition, sizeof condition,
-             "(UNCHANGEDSINCE %llu) +FLAGS.SILENT (\\Seen)",
-             (unsigned long long)version);
-    imap_wire_status status = imap_wire_command(
-        c->wire, NULL, NULL, "UID STORE %u %s", uid, condition);
-    if (status == IMAP_WIRE_BAD) {
-        /* A server that announces CONDSTORE but does not understand it:
-         * the plain STORE, and no more versions this session. */
-        c->has_condstore = false;
-        return uid_command(c, what, "STORE", uid, "+FLAGS.SILENT (\\Seen)");
-    }
-    imap_client_result r = judge_gone(c, status, what);
-    if (r == IMAP_CLIENT_OK && said_code(c, "MODIFIED"))
-        return IMAP_CLIENT_GONE;
-    return r;
+    bool gone = false;
+    imap_client_result r =
+        imap_client_mark_seen_batch(c, &uid, 1, version, &gone);
+    return r == IMAP_CLIENT_OK && gone ? IMAP_CLIENT_GONE : r;
 }
 
-static imap_client_result expunge(imap_client *c, uint32_t uid)
+static imap_client_result expunge(imap_client *c, const uint32_t *uids,
+                                  size_t count)
 {
-    char what[64];
-    snprintf(what, sizeof what, "delete UID %u", uid);
     imap_client_result r =
-        uid_command(c, what, "STORE", uid, "+FLAGS.SILENT (\\Deleted)");
+        per_set(c, uids, count, "STORE", " +FLAGS.SILENT (\\Deleted)", NULL,
+                NULL, "delete messages");
     if (r != IMAP_CLIENT_OK)
         return r;
     if (c->has_uidplus)
-        return uid_command(c, what, "EXPUNGE", uid, "");
-    return judge(c, imap_wire_command(c->wire, NULL, NULL, "EXPUNGE"), what);
+        return per_set(c, uids, count, "EXPUNGE", "", NULL, NULL,
+                       "delete messages");
+    return judge(c, imap_wire_command(c->wire, NULL, NULL, "EXPUNGE"),
+                 "delete messages");
 }
 
 /* MOVE or COPY, creating the folder once when the server asks for it
- * (TRYCREATE). */
+ * (TRYCREATE). UIDs already gone are fine. */
 static imap_client_result transfer(imap_client *c, const char *command,
-                                   uint32_t uid, const char *folder)
+                                   const uint32_t *uids, size_t count,
+                                   const char *folder)
 {
-    char quoted[sizeof c->mailbox], what[IMAP_CONFIG_TEXT_MAX + 64];
+    char quoted[sizeof c->mailbox], what[IMAP_CONFIG_TEXT_MAX + 64],
+        tail[sizeof c->mailbox + 2];
     quote(folder, quoted, sizeof quoted);
-    snprintf(what, sizeof what, "%s UID %u to %s",
-             strcmp(command, "MOVE") == 0 ? "move" : "copy", uid, folder);
-    for (int attempt = 0;; attempt++) {
-        imap_wire_status status = imap_wire_command(
-            c->wire, NULL, NULL, "UID %s %u %s", command, uid, quoted);
-        if (status != IMAP_WIRE_NO || !said_code(c, "TRYCREATE") ||
-            attempt > 0) {
-            imap_client_result r = judge_gone(c, status, what);
-            return r == IMAP_CLIENT_GONE ? IMAP_CLIENT_OK : r;
+    snprintf(tail, sizeof tail, " %s", quoted);
+    snprintf(what, sizeof what, "%s messages to %s",
+             strcmp(command, "MOVE") == 0 ? "move" : "copy", folder);
+    char set[SET_CHARS];
+    for (size_t at = 0; at < count;) {
+        uid_set(uids, count, &at, set);
+        for (int attempt = 0;; attempt++) {
+            imap_wire_status status = imap_wire_command(
+                c->wire, NULL, NULL, "UID %s %s%s", command, set, tail);
+            if (status != IMAP_WIRE_NO || !said_code(c, "TRYCREATE") ||
+                attempt > 0) {
+                imap_client_result r = judge_gone(c, status, what);
+                if (r != IMAP_CLIENT_OK && r != IMAP_CLIENT_GONE)
+                    return r;
+                break;
+            }
+            /* Another process may create it first: ALREADYEXISTS is
+             * fine. */
+            status =
+                imap_wire_command(c->wire, NULL, NULL, "CREATE %s", quoted);
+            if (status == IMAP_WIRE_NO && said_code(c, "ALREADYEXISTS"))
+                status = IMAP_WIRE_OK;
+            imap_client_result r = judge(c, status, "create the folder");
+            if (r != IMAP_CLIENT_OK)
+                return r;
         }
-        /* Another process may create it first: ALREADYEXISTS is fine. */
-        status = imap_wire_command(c->wire, NULL, NULL, "CREATE %s", quoted);
-        if (status == IMAP_WIRE_NO && said_code(c, "ALREADYEXISTS"))
-            status = IMAP_WIRE_OK;
-        imap_client_result r = judge(c, status, "create the folder");
-        if (r != IMAP_CLIENT_OK)
-            return r;
     }
+    return IMAP_CLIENT_OK;
+}
+
+imap_client_result imap_client_move_batch(imap_client *c, const uint32_t *uids,
+                                          size_t count, const char *folder)
+{
+    if (c->has_move)
+        return transfer(c, "MOVE", uids, count, folder);
+    imap_client_result r = transfer(c, "COPY", uids, count, folder);
+    return r == IMAP_CLIENT_OK ? expunge(c, uids, count) : r;
+}
+
+imap_client_result imap_client_delete_batch(imap_client *c,
+                                            const uint32_t *uids, size_t count)
+{
+    return expunge(c, uids, count);
 }
 
 imap_client_result imap_client_move(imap_client *c, uint32_t uid,
                                     const char *folder)
 {
-    if (c->has_move)
-        return transfer(c, "MOVE", uid, folder);
-    imap_client_result r = transfer(c, "COPY", uid, folder);
-    return r == IMAP_CLIENT_OK ? expunge(c, uid) : r;
+    return imap_client_move_batch(c, &uid, 1, folder);
 }
 
 imap_client_result imap_client_delete(imap_client *c, uint32_t uid)
 {
-    return expunge(c, uid);
+    return imap_client_delete_batch(c, &uid, 1);
 }
 
 imap_client_result imap_client_idle_begin(imap_client *c, int *fd,

@@ -1,7 +1,8 @@
 /* imap_client.h: the mailbox as the IMAP worker uses it. One session
  * (imap_wire.h, one libcurl handle) logged in with the configured mailbox
- * selected, and the verbs of a round: the unseen messages' UIDs, one
- * message's bytes, marking it \Seen, and moving or deleting it.
+ * selected, and the verbs of a round: the unseen messages' UIDs, their
+ * bytes, marking them \Seen, and moving or deleting them, each verb for a
+ * batch of UIDs at once (UID sets) or for one.
  *
  * Fetching sends BODY.PEEK[], so reading a message never marks it \Seen:
  * only imap_client_mark_seen does, after the handler's result is
@@ -28,6 +29,12 @@
 
 /* The largest message handed to the handler: 4 MiB. */
 #define IMAP_CLIENT_MESSAGE_MAX ((size_t)4 << 20)
+/* The most message bytes one FETCH of a batch asks for: a batch of large
+ * messages is read in several FETCHes, so a round holds at most this much
+ * besides one message over it. */
+#define IMAP_CLIENT_FETCH_BYTES ((size_t)8 << 20)
+/* The most UIDs in one command of a batch (the worker's batch at most). */
+#define IMAP_CLIENT_BATCH_MAX 64
 
 typedef struct imap_client imap_client;
 
@@ -55,6 +62,43 @@ const char *imap_client_error(const imap_client *c);
  * into uids; *count how many were written, *total how many there are. */
 imap_client_result imap_client_unseen(imap_client *c, uint32_t *uids,
                                       size_t max, size_t *count, size_t *total);
+
+/* One message of a batch, as imap_client_fetch_batch found it. */
+typedef struct imap_client_message {
+    uint32_t uid;              /* set by the caller */
+    imap_client_result result; /* OK (raw holds it), GONE or TOO_BIG */
+    char *raw;                 /* malloc'd, NUL-terminated; the caller
+                                  frees it; NULL unless OK */
+    size_t length;             /* its bytes, or its size when TOO_BIG */
+} imap_client_message;
+
+/* imap_client_fetch for count (at most IMAP_CLIENT_BATCH_MAX) messages
+ * at once, in round trips for the batch, not for each message: one FETCH
+ * of their sizes and flags, then one FETCH of their bytes (BODY.PEEK[],
+ * leaving them unseen; more than one when they add up to over
+ * IMAP_CLIENT_FETCH_BYTES). Each message's result says what became of it;
+ * *version is the batch's for imap_client_mark_seen_batch (the highest
+ * MODSEQ read, which any change since the read exceeds; 0 without
+ * CONDSTORE). REFUSED or BROKEN: no message is OK (none holds bytes). */
+imap_client_result imap_client_fetch_batch(imap_client *c,
+                                           imap_client_message *messages,
+                                           size_t count, uint64_t *version);
+
+/* imap_client_mark_seen for count UIDs in one STORE (in a few when their
+ * UID set is long): gone[i] is set for each one somebody changed since
+ * version or that is gone (RFC 7162's MODIFIED), which must not be moved
+ * or deleted. */
+imap_client_result imap_client_mark_seen_batch(imap_client *c,
+                                               const uint32_t *uids,
+                                               size_t count, uint64_t version,
+                                               bool *gone);
+
+/* imap_client_move and imap_client_delete for count UIDs at once (UID
+ * sets). */
+imap_client_result imap_client_move_batch(imap_client *c, const uint32_t *uids,
+                                          size_t count, const char *folder);
+imap_client_result imap_client_delete_batch(imap_client *c,
+                                            const uint32_t *uids, size_t count);
 
 /* The message's bytes (malloc'd, NUL-terminated; the caller frees them)
  * into *raw and *length, leaving it unseen, and its version for

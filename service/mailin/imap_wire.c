@@ -30,6 +30,7 @@ struct imap_wire {
     int stop_fd;
     size_t literal_max;
     unsigned tag;
+    unsigned commands;
     char idle_tag[16]; /* "" unless idling */
     bool broken;
     /* Bytes read and not yet used: in.data[start, in.len). */
@@ -281,6 +282,7 @@ imap_wire_status imap_wire_command(imap_wire *w, imap_wire_untagged on_untagged,
     }
     char tag[16];
     snprintf(tag, sizeof tag, "p%u", ++w->tag);
+    w->commands++;
     char line[1024];
     int head = snprintf(line, sizeof line, "%s ", tag);
     va_list args;
@@ -365,6 +367,11 @@ imap_wire_status imap_wire_idle_end(imap_wire *w)
     if (!send_all(w, "DONE\r\n", 6))
         return IMAP_WIRE_BROKEN;
     return read_until_tagged(w, tag, NULL, NULL);
+}
+
+unsigned imap_wire_commands(const imap_wire *w)
+{
+    return w->commands;
 }
 
 int imap_wire_socket(const imap_wire *w)

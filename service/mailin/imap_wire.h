@@ -69,6 +69,10 @@ imap_wire_status imap_wire_idle_begin(imap_wire *w, bool *pending);
  * responses that came meanwhile are dropped (the next round asks anew). */
 imap_wire_status imap_wire_idle_end(imap_wire *w);
 
+/* How many commands this session has sent (IDLE and the login's
+ * excepted): for tests that count round trips. */
+unsigned imap_wire_commands(const imap_wire *w);
+
 /* The connection's socket, for poll(2) while idling; -1 when unknown. */
 int imap_wire_socket(const imap_wire *w);
 

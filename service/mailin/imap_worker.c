@@ -25,7 +25,7 @@ struct imap_worker {
     imap_worker_stats stats;
 };
 
-static void count(unsigned long *counter)
+static void tally(unsigned long *counter)
 {
     __atomic_add_fetch(counter, 1, __ATOMIC_RELAXED);
 }
@@ -43,7 +43,7 @@ static void outage(imap_worker *w, worker *self, const char *why)
     drop_client(w);
     if (worker_stopping(self))
         return;
-    count(&w->stats.failures);
+    tally(&w->stats.failures);
     if (!w->down)
         log_warn("imap: %s; trying again every %d ms, silently until it "
                  "works",
@@ -63,100 +63,140 @@ static bool connect_client(imap_worker *w, worker *self)
     return true;
 }
 
-/* Marks a message \Seen, then moves or deletes it; GONE when another
- * process claimed it first (imap_client_mark_seen). A refusal is logged
- * and the round goes on: the message was handled, it is only not put
- * away (unseen, it is read again next round; seen, it stays where it is). */
-static imap_client_result put_away(imap_worker *w, uint32_t uid,
-                                   uint64_t version)
+/* Marks the handled messages \Seen in one STORE, then moves or deletes
+ * those still this process's in one command (imap_client_mark_seen_batch:
+ * one another process changed since the read is left to it). A refusal is
+ * logged and the round goes on: the messages were handled, they are only
+ * not put away (unseen, they are read again next round; seen, they stay
+ * where they are). *done counts the ones that left the unseen. */
+static imap_client_result put_away(imap_worker *w, const uint32_t *uids,
+                                   size_t count, uint64_t version, size_t *done)
 {
-    imap_client_result r = imap_client_mark_seen(w->client, uid, version);
-    if (r == IMAP_CLIENT_GONE)
-        return r;
+    if (count == 0)
+        return IMAP_CLIENT_OK;
+    bool gone[IMAP_CONFIG_BATCH_MAX];
+    uint32_t mine[IMAP_CONFIG_BATCH_MAX];
+    size_t kept = 0;
+    imap_client_result r =
+        imap_client_mark_seen_batch(w->client, uids, count, version, gone);
+    if (r == IMAP_CLIENT_OK) {
+        for (size_t i = 0; i < count; i++)
+            if (!gone[i])
+                mine[kept++] = uids[i];
+        *done += count;
+        if (kept > 0)
+            r = w->config.done == IMAP_CONFIG_MOVE
+                    ? imap_client_move_batch(w->client, mine, kept,
+                                             w->config.done_folder)
+                    : imap_client_delete_batch(w->client, mine, kept);
+    }
     if (r == IMAP_CLIENT_OK)
-        r = w->config.done == IMAP_CONFIG_MOVE
-                ? imap_client_move(w->client, uid, w->config.done_folder)
-                : imap_client_delete(w->client, uid);
-    if (r == IMAP_CLIENT_OK)
-        count(&w->stats.put_away);
+        for (size_t i = 0; i < kept; i++)
+            tally(&w->stats.put_away);
     else if (r == IMAP_CLIENT_REFUSED)
-        log_warn("imap: message UID %u is handled but not put away: %s", uid,
-                 imap_client_error(w->client));
+        log_warn("imap: %zu handled message%s not put away: %s", count,
+                 count == 1 ? " is" : "s are", imap_client_error(w->client));
     return r;
 }
 
-/* Reads, hands over and puts away one message that this process holds;
- * BROKEN ends the round. *gone is true when the message left the
- * mailbox's unseen ones. */
-static imap_client_result handle_held(imap_worker *w, uint32_t uid, bool *gone)
+/* Hands over one message of the batch that came whole (fetched); whether
+ * to put it away. */
+static bool hand_over(imap_worker *w, const imap_client_message *m)
 {
-    char *raw = NULL;
-    size_t length = 0;
-    uint64_t version = 0;
-    *gone = false;
-    imap_client_result r =
-        imap_client_fetch(w->client, uid, &raw, &length, &version);
-    if (r == IMAP_CLIENT_GONE) {
-        *gone = true; /* another process put it away */
-        return IMAP_CLIENT_OK;
-    }
-    if (r == IMAP_CLIENT_REFUSED) {
-        log_warn("imap: %s", imap_client_error(w->client));
-        return r;
-    }
-    if (r == IMAP_CLIENT_TOO_BIG) {
-        log_warn("imap: message UID %u is %zu bytes, more than the %zu "
-                 "pbemd reads: put away unread",
-                 uid, length, IMAP_CLIENT_MESSAGE_MAX);
-        count(&w->stats.oversized);
-        r = put_away(w, uid, version);
-        *gone = r == IMAP_CLIENT_OK || r == IMAP_CLIENT_GONE;
-        return r == IMAP_CLIENT_GONE ? IMAP_CLIENT_OK : r;
-    }
-    if (r != IMAP_CLIENT_OK)
-        return r;
-    count(&w->stats.fetched);
-    imap_outcome outcome = w->handler(w->context, raw, length);
-    free(raw);
+    tally(&w->stats.fetched);
+    imap_outcome outcome = w->handler(w->context, m->raw, m->length);
     if (outcome == IMAP_TRY_LATER) {
-        count(&w->stats.try_later);
-        return IMAP_CLIENT_OK;
+        tally(&w->stats.try_later);
+        return false;
     }
     if (outcome == IMAP_UNREADABLE) {
-        count(&w->stats.unreadable);
+        tally(&w->stats.unreadable);
         log_warn("imap: message UID %u is not a mail pbemd can read: put "
                  "away",
-                 uid);
+                 m->uid);
     } else {
-        count(&w->stats.handled);
+        tally(&w->stats.handled);
     }
-    r = put_away(w, uid, version);
-    *gone = r == IMAP_CLIENT_OK || r == IMAP_CLIENT_GONE;
-    return r == IMAP_CLIENT_GONE ? IMAP_CLIENT_OK : r;
+    return true;
 }
 
-/* handle_held, once this process holds the message (imap_claims.h): one
- * another process works on is left to it (its put-away, or its TRY_LATER,
- * shows in a later round's listing), and so is every message while the
- * database cannot be reached, as the handler would answer TRY_LATER. */
-static imap_client_result handle_one(imap_worker *w, uint32_t uid, bool *gone)
+/* Reads, hands over and puts away the messages this process holds: one
+ * FETCH of their sizes, one of their bytes, each handed over in turn, and
+ * the ones done marked and moved together. A crash anywhere before the
+ * marking leaves them all unseen, to be read again (the handler changes
+ * nothing the second time); one answered TRY_LATER is not marked.
+ * BROKEN ends the round. */
+static imap_client_result handle_held(imap_worker *w, worker *self,
+                                      const uint32_t *uids, size_t count,
+                                      size_t *done)
 {
-    *gone = false;
+    imap_client_message messages[IMAP_CONFIG_BATCH_MAX];
+    for (size_t i = 0; i < count; i++)
+        messages[i] = (imap_client_message){.uid = uids[i]};
+    uint64_t version = 0;
+    imap_client_result r =
+        imap_client_fetch_batch(w->client, messages, count, &version);
+    if (r == IMAP_CLIENT_REFUSED)
+        log_warn("imap: %s", imap_client_error(w->client));
+    if (r != IMAP_CLIENT_OK)
+        return r;
+    uint32_t finished[IMAP_CONFIG_BATCH_MAX];
+    size_t ended = 0;
+    for (size_t i = 0; i < count; i++) {
+        imap_client_message *m = &messages[i];
+        if (m->result == IMAP_CLIENT_GONE) {
+            *done += 1; /* another process put it away */
+        } else if (m->result == IMAP_CLIENT_TOO_BIG) {
+            log_warn("imap: message UID %u is %zu bytes, more than the %zu "
+                     "pbemd reads: put away unread",
+                     m->uid, m->length, IMAP_CLIENT_MESSAGE_MAX);
+            tally(&w->stats.oversized);
+            finished[ended++] = m->uid;
+        } else if (!worker_stopping(self) && hand_over(w, m)) {
+            finished[ended++] = m->uid;
+        }
+        free(m->raw);
+    }
+    return put_away(w, finished, ended, version, done);
+}
+
+/* handle_held for the listed messages this process holds (imap_claims.h):
+ * one another process works on is left to it (its put-away, or its
+ * TRY_LATER, shows in a later round's listing), and so is every message
+ * while the database cannot be reached, as the handler would answer
+ * TRY_LATER. */
+static imap_client_result handle_listed(imap_worker *w, worker *self,
+                                        const uint32_t *uids, size_t listed,
+                                        size_t *done)
+{
     apierr err;
+    bool held[IMAP_CONFIG_BATCH_MAX];
     PGconn *conn = db_conn(&err);
-    int held = conn == NULL ? -1
-                            : store_imap_claims_hold(conn, w->config.shown, uid,
-                                                     true, &err);
-    if (held != 1) {
-        count(held == 0 ? &w->stats.elsewhere : &w->stats.try_later);
+    int holds = conn == NULL
+                    ? -1
+                    : store_imap_claims_hold(conn, w->config.shown, uids,
+                                             listed, true, held, &err);
+    if (holds < 0) {
+        for (size_t i = 0; i < listed; i++)
+            tally(&w->stats.try_later);
         return IMAP_CLIENT_OK;
     }
-    imap_client_result r = handle_held(w, uid, gone);
-    /* A connection replaced meanwhile took the lock with it; a failure
-     * here drops the connection, which frees the lock too. */
+    uint32_t mine[IMAP_CONFIG_BATCH_MAX];
+    size_t n = 0;
+    for (size_t i = 0; i < listed; i++) {
+        if (held[i])
+            mine[n++] = uids[i];
+        else
+            tally(&w->stats.elsewhere);
+    }
+    imap_client_result r =
+        n > 0 ? handle_held(w, self, mine, n, done) : IMAP_CLIENT_OK;
+    /* A connection replaced meanwhile took the locks with it; a failure
+     * here drops the connection, which frees them too. */
     conn = db_conn(&err);
-    if (conn != NULL)
-        store_imap_claims_hold(conn, w->config.shown, uid, false, &err);
+    if (conn != NULL && n > 0)
+        store_imap_claims_hold(conn, w->config.shown, mine, n, false, held,
+                               &err);
     return r;
 }
 
@@ -191,7 +231,7 @@ static void one_round(worker *self, void *context, worker_pause *pause)
             drop_client(w);
     }
     if (w->client == NULL && !connect_client(w, self)) {
-        count(&w->stats.rounds);
+        tally(&w->stats.rounds);
         return;
     }
     uint32_t uids[IMAP_CONFIG_BATCH_MAX];
@@ -204,13 +244,10 @@ static void one_round(worker *self, void *context, worker_pause *pause)
         log_info("imap: %s works again", w->config.shown);
         w->down = false;
     }
-    for (size_t i = 0;
-         r == IMAP_CLIENT_OK && i < listed && !worker_stopping(self); i++) {
-        bool gone = false;
-        imap_client_result one = handle_one(w, uids[i], &gone);
-        if (one == IMAP_CLIENT_BROKEN)
-            r = one;
-        done += gone;
+    if (r == IMAP_CLIENT_OK && listed > 0 && !worker_stopping(self)) {
+        imap_client_result batch = handle_listed(w, self, uids, listed, &done);
+        if (batch == IMAP_CLIENT_BROKEN)
+            r = batch;
     }
     if (r != IMAP_CLIENT_OK)
         outage(w, self, imap_client_error(w->client));
@@ -218,7 +255,7 @@ static void one_round(worker *self, void *context, worker_pause *pause)
         pause->ms = 0; /* more are waiting, and this batch made room */
     else if (!worker_stopping(self))
         wait_for_news(w, self, pause);
-    count(&w->stats.rounds);
+    tally(&w->stats.rounds);
 }
 
 static void end(void *context)

@@ -3,15 +3,17 @@
  * PBEM_IMAP_URL (imap_config.h).
  *
  * Each round lists the unseen messages (up to PBEM_IMAP_BATCH, oldest
- * first), reads each without marking it (BODY.PEEK[]), hands its bytes to
- * the handler and then, only once the handler answers HANDLED (its result
- * is committed) or UNREADABLE, marks it \Seen and moves it to the done
- * folder or deletes it (PBEM_IMAP_DONE). TRY_LATER leaves it unseen for
- * the next round. So a crash (or a failed IMAP command) between the
- * commit and the marking leaves the message unseen: it is read and handed
- * over again, and the handler, idempotent by Message-ID in the database,
- * changes nothing the second time and answers HANDLED, after which it is
- * put away. A message over IMAP_CLIENT_MESSAGE_MAX (4 MiB) never reaches
+ * first) and works on them as a batch, in round trips for the batch, not
+ * for each message: it reads them without marking them (one FETCH of
+ * their sizes and flags, one of their bytes, BODY.PEEK[]), hands each
+ * one's bytes to the handler in turn and then marks \Seen, in one STORE,
+ * those the handler answered HANDLED (its result is committed) or
+ * UNREADABLE, and moves them to the done folder or deletes them in one
+ * command (PBEM_IMAP_DONE). TRY_LATER leaves a message unseen for the
+ * next round. So a crash (or a failed IMAP command) anywhere before the
+ * marking leaves the batch unseen: it is read and handed over again, and
+ * the handler, idempotent by Message-ID in the database, changes nothing
+ * the second time and answers HANDLED, after which it is put away. A message over IMAP_CLIENT_MESSAGE_MAX (4 MiB) never reaches
  * the handler: it is logged (WARN) and put away unread.
  *
  * Rounds come every PBEM_IMAP_POLL_MS, at once while a full batch was put

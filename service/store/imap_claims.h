@@ -14,16 +14,20 @@
 
 #include <libpq-fe.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/apierr.h"
 
-/* With take, tries to take the message uid of mailbox (any text naming
- * it, such as its URL without the password): 1 taken, 0 another session
- * has it; without, gives it back (1, or 0 when this session did not hold
- * it: its connection was replaced since). -1 with err filled on a
- * database error. */
-int store_imap_claims_hold(PGconn *conn, const char *mailbox, uint32_t uid,
-                           bool take, apierr *err);
+/* With take, tries to take the messages uids[0..count) of mailbox (any
+ * text naming it, such as its URL without the password), in one
+ * statement: held[i] is whether this session now holds uids[i] (false:
+ * another session has it). Without take, gives them back (held[i] false
+ * when this session did not hold uids[i]: its connection was replaced
+ * since). The number held or given back, or -1 with err filled on a
+ * database error (held then all false). */
+int store_imap_claims_hold(PGconn *conn, const char *mailbox,
+                           const uint32_t *uids, size_t count, bool take,
+                           bool *held, apierr *err);
 
 #endif

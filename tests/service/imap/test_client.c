@@ -88,9 +88,9 @@ Test(imap_client, the_unseen_are_listed_oldest_first_a_batch_at_a_time)
     cr_expect(uids[0] < uids[1] && uids[1] < uids[2]);
     /* Seen mail, or mail someone marked \Deleted, is not new mail. */
     cr_assert_eq(imap_client_mark_seen(c, uids[0], 0), IMAP_CLIENT_OK);
-    cr_assert_eq(
-        uid_command(c, "flag", "STORE", uids[1], "+FLAGS.SILENT (\\Deleted)"),
-        IMAP_CLIENT_OK);
+    cr_assert_eq(per_set(c, &uids[1], 1, "STORE", " +FLAGS.SILENT (\\Deleted)",
+                         NULL, NULL, "flag"),
+                 IMAP_CLIENT_OK);
     cr_assert_eq(imap_client_unseen(c, uids, 3, &count, &total),
                  IMAP_CLIENT_OK);
     cr_expect_eq(total, 3);
@@ -257,4 +257,96 @@ Test(imap_client, required_starttls_refuses_a_server_without_tls)
     imap_client *c = imap_client_open(&config, -1, error, sizeof error);
     cr_expect_not_null(c, "try: plain is good enough: %s", error);
     imap_client_close(c);
+}
+
+/* A round's messages in a few round trips, not a few per message: one
+ * FETCH of their sizes and flags, one of their bytes, one STORE of \Seen
+ * and one MOVE for all of them. */
+Test(imap_client, a_batch_is_read_marked_and_moved_in_four_commands)
+{
+    enum { N = 8 };
+    for (int i = 0; i < N; i++) {
+        char id[32];
+        snprintf(id, sizeof id, "batch%d@example.org", i);
+        deliver(&server, "alice", id);
+    }
+    /* Not one of the batch: another session marked it \Seen (put away). */
+    imap_client *c = open_client();
+    uint32_t uids[N];
+    cr_assert_eq(unseen(c, uids, N), N);
+    cr_assert_eq(imap_client_mark_seen(c, uids[3], 0), IMAP_CLIENT_OK);
+    imap_client_message messages[N];
+    for (int i = 0; i < N; i++)
+        messages[i] = (imap_client_message){.uid = uids[i]};
+    unsigned before = imap_wire_commands(c->wire);
+    uint64_t version = 0;
+    cr_assert_eq(imap_client_fetch_batch(c, messages, N, &version),
+                 IMAP_CLIENT_OK, "%s", imap_client_error(c));
+    cr_expect_eq(imap_wire_commands(c->wire) - before, 2,
+                 "one FETCH of sizes, one of bytes: %u commands",
+                 imap_wire_commands(c->wire) - before);
+    cr_expect_gt(version, 0, "Dovecot has CONDSTORE: a MODSEQ");
+    uint32_t done[N];
+    size_t ended = 0;
+    for (int i = 0; i < N; i++) {
+        if (i == 3) {
+            cr_expect_eq(messages[i].result, IMAP_CLIENT_GONE,
+                         "a seen one is another's");
+            continue;
+        }
+        cr_assert_eq(messages[i].result, IMAP_CLIENT_OK, "message %d", i);
+        char id[64];
+        snprintf(id, sizeof id, "Message-ID: <batch%d@example.org>\r\n", i);
+        cr_expect_not_null(strstr(messages[i].raw, id), "message %d is %s", i,
+                           messages[i].raw);
+        cr_expect_eq(strlen(messages[i].raw), messages[i].length);
+        free(messages[i].raw);
+        done[ended++] = messages[i].uid;
+    }
+    cr_expect_eq(dovecot_count(&server, "alice", "INBOX", "UNSEEN"), N - 1,
+                 "BODY.PEEK[] must not set \\Seen");
+    before = imap_wire_commands(c->wire);
+    bool gone[N];
+    cr_assert_eq(imap_client_mark_seen_batch(c, done, ended, version, gone),
+                 IMAP_CLIENT_OK, "%s", imap_client_error(c));
+    for (size_t i = 0; i < ended; i++)
+        cr_expect(!gone[i], "UID %u unchanged since the read", done[i]);
+    cr_assert_eq(imap_client_move_batch(c, done, ended, "Processed"),
+                 IMAP_CLIENT_OK, "%s", imap_client_error(c));
+    /* The folder exists already, or is made once (TRYCREATE, CREATE). */
+    unsigned spent = imap_wire_commands(c->wire) - before;
+    cr_expect(spent == 2 || spent == 4, "%u commands to put 7 away", spent);
+    cr_expect_eq(dovecot_count(&server, "alice", "INBOX", "UNSEEN"), 0);
+    cr_expect_geq(dovecot_count(&server, "alice", "Processed", "SEEN"),
+                  (int)ended);
+    imap_client_close(c);
+}
+
+/* A message changed by another session after the batch was read is told
+ * apart (RFC 7162's MODIFIED) and must not be moved; the rest are marked. */
+Test(imap_client, a_message_changed_since_the_batch_was_read_is_left_out)
+{
+    deliver(&server, "alice", "m1@example.org");
+    deliver(&server, "alice", "m2@example.org");
+    deliver(&server, "alice", "m3@example.org");
+    imap_client *first = open_client(), *second = open_client();
+    uint32_t uids[3];
+    cr_assert_eq(unseen(first, uids, 3), 3);
+    imap_client_message messages[3];
+    for (int i = 0; i < 3; i++)
+        messages[i] = (imap_client_message){.uid = uids[i]};
+    uint64_t version = 0;
+    cr_assert_eq(imap_client_fetch_batch(first, messages, 3, &version),
+                 IMAP_CLIENT_OK);
+    for (int i = 0; i < 3; i++)
+        free(messages[i].raw);
+    /* The second session marks the middle one in the meantime. */
+    cr_assert_eq(imap_client_mark_seen(second, uids[1], 0), IMAP_CLIENT_OK);
+    bool gone[3];
+    cr_assert_eq(imap_client_mark_seen_batch(first, uids, 3, version, gone),
+                 IMAP_CLIENT_OK, "%s", imap_client_error(first));
+    cr_expect(!gone[0] && gone[1] && !gone[2], "gone: %d %d %d", gone[0],
+              gone[1], gone[2]);
+    imap_client_close(first);
+    imap_client_close(second);
 }

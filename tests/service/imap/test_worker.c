@@ -176,11 +176,12 @@ static imap_outcome commit_then_crash(void *context, const char *raw,
     _exit(0);
 }
 
-Test(imap_worker, a_crash_between_commit_and_marking_rereads_the_message)
+/* Runs a worker with handler in a child process, which the handler ends;
+ * what the handler wrote to crash_pipe (its message's Message-ID line)
+ * goes to got (size bytes). */
+static void run_until_crash(const imap_config *config, imap_handler handler,
+                            char *got, size_t size)
 {
-    deliver(&server, "alice", "c1@example.org");
-    imap_config config;
-    test_config(&server, "alice", NULL, &config);
     int fds[2];
     cr_assert_eq(pipe(fds), 0);
     pid_t child = fork();
@@ -189,8 +190,7 @@ Test(imap_worker, a_crash_between_commit_and_marking_rereads_the_message)
         close(fds[0]);
         crash_pipe = fds[1];
         apierr err;
-        imap_worker *w =
-            imap_worker_start(&config, commit_then_crash, NULL, &err);
+        imap_worker *w = imap_worker_start(config, handler, NULL, &err);
         if (w == NULL)
             _exit(2);
         /* The handler ends the process; this only bounds a hang. */
@@ -199,13 +199,22 @@ Test(imap_worker, a_crash_between_commit_and_marking_rereads_the_message)
         _exit(3);
     }
     close(fds[1]);
-    char got[128] = "";
-    ssize_t n = read(fds[0], got, sizeof got - 1);
+    ssize_t n = read(fds[0], got, size - 1);
+    got[n > 0 ? n : 0] = '\0';
     close(fds[0]);
     int status = 0;
     waitpid(child, &status, 0);
     cr_assert(n > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0,
               "the child's handler never ran (status %d)", status);
+}
+
+Test(imap_worker, a_crash_between_commit_and_marking_rereads_the_message)
+{
+    deliver(&server, "alice", "c1@example.org");
+    imap_config config;
+    test_config(&server, "alice", NULL, &config);
+    char got[128];
+    run_until_crash(&config, commit_then_crash, got, sizeof got);
     cr_expect_str_eq(got, "Message-ID: <c1@example.org>");
     cr_assert_eq(dovecot_count(&server, "alice", "INBOX", "UNSEEN"), 1,
                  "the crash left it unseen");
@@ -397,4 +406,98 @@ Test(imap_worker, three_workers_put_each_message_away_once, .timeout = 1200)
                 runs, duplicates);
     cr_expect_eq(duplicates, 0, "%d duplicates in Processed over %d runs",
                  duplicates, runs);
+}
+
+/* A handler that cannot record one message (its database refused, say):
+ * TRY_LATER for "stuck@example.org" while stuck_refusals lasts, HANDLED
+ * for the rest; every call counted in the recorder. */
+static int stuck_refusals;
+
+static imap_outcome refuse_the_stuck_one(void *context, const char *raw,
+                                         size_t length)
+{
+    recorder *r = context;
+    bool stuck = strstr(raw, "<stuck@example.org>") != NULL;
+    recorder_handle(r, raw, length);
+    if (stuck && __atomic_sub_fetch(&stuck_refusals, 1, __ATOMIC_SEQ_CST) >= 0)
+        return IMAP_TRY_LATER;
+    return IMAP_HANDLED;
+}
+
+Test(imap_worker, a_message_that_fails_to_record_in_a_batch_is_left_unseen)
+{
+    deliver(&server, "alice", "f1@example.org");
+    deliver(&server, "alice", "stuck@example.org");
+    deliver(&server, "alice", "f3@example.org");
+    imap_config config;
+    test_config(&server, "alice", NULL, &config);
+    recorder r;
+    recorder_init(&r, IMAP_HANDLED);
+    stuck_refusals = 3;
+    apierr err;
+    imap_worker *w = imap_worker_start(&config, refuse_the_stuck_one, &r, &err);
+    cr_assert_not_null(w, "%s", err.message);
+    /* Its neighbours are put away at once; it waits, unseen, in INBOX. */
+    cr_assert(dovecot_wait_count(&server, "alice", "Processed", "SEEN", 2, 20));
+    cr_assert(recorder_wait_calls(&r, 5, 20), "handed over again");
+    cr_expect_eq(dovecot_count(&server, "alice", "Processed", "SEEN"), 2);
+    /* Recorded at last: put away too. */
+    cr_assert(dovecot_wait_count(&server, "alice", "Processed", "SEEN", 3, 20));
+    imap_worker_stats s;
+    imap_worker_stats_get(w, &s);
+    imap_worker_stop(w);
+    cr_expect_eq(recorder_times(&r, "f1@example.org"), 1);
+    cr_expect_eq(recorder_times(&r, "f3@example.org"), 1);
+    cr_expect_eq(recorder_times(&r, "stuck@example.org"), 4,
+                 "three refusals, then recorded");
+    cr_expect_eq(s.try_later, 3);
+    cr_expect_eq(s.put_away, 3);
+    cr_expect_eq(dovecot_count(&server, "alice", "INBOX", "ALL"), 0);
+}
+
+/* The child's handler for a crash in the middle of a batch: the first
+ * message is committed (told to the parent), the process dies handling
+ * the second. */
+static int handled_in_child;
+
+static imap_outcome crash_on_the_second(void *context, const char *raw,
+                                        size_t length)
+{
+    (void)context;
+    (void)length;
+    if (++handled_in_child == 2)
+        _exit(0);
+    const char *id = strstr(raw, "Message-ID: <");
+    if (id != NULL) {
+        ssize_t wrote = write(crash_pipe, id, strcspn(id, "\r\n"));
+        (void)wrote;
+    }
+    return IMAP_HANDLED;
+}
+
+Test(imap_worker, a_crash_in_the_middle_of_a_batch_loses_and_doubles_nothing)
+{
+    deliver(&server, "alice", "k1@example.org");
+    deliver(&server, "alice", "k2@example.org");
+    deliver(&server, "alice", "k3@example.org");
+    imap_config config;
+    test_config(&server, "alice", NULL, &config);
+    char got[128];
+    run_until_crash(&config, crash_on_the_second, got, sizeof got);
+    cr_expect_str_eq(got, "Message-ID: <k1@example.org>");
+    /* Nothing of the batch was marked: the committed one too is unseen. */
+    cr_assert_eq(dovecot_count(&server, "alice", "INBOX", "UNSEEN"), 3);
+    cr_expect_eq(dovecot_count(&server, "alice", "Processed", "ALL"), -1);
+    recorder r;
+    recorder_init(&r, IMAP_HANDLED);
+    imap_worker *w = start_worker(&config, &r);
+    cr_assert(dovecot_wait_count(&server, "alice", "Processed", "SEEN", 3, 20));
+    imap_worker_stop(w);
+    static const char *const ids[] = {"k1@example.org", "k2@example.org",
+                                      "k3@example.org"};
+    for (int i = 0; i < 3; i++)
+        cr_expect_eq(recorder_times(&r, ids[i]), 1, "%s", ids[i]);
+    cr_expect_eq(dovecot_count(&server, "alice", "Processed", "ALL"), 3,
+                 "one copy of each");
+    cr_expect_eq(dovecot_count(&server, "alice", "INBOX", "ALL"), 0);
 }
