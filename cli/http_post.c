@@ -268,7 +268,7 @@ static char *head_of(const target *t, const char *path, const char *body,
     }
     char *head = NULL;
     int n = asprintf(&head,
-                     "POST %s%s HTTP/1.1\r\nHost: %s\r\n"
+                     "POST %s%s HTTP/1.0\r\nHost: %s\r\n"
                      "Content-Type: %s\r\nContent-Length: %zu\r\n"
                      "Signature-Input: %s\r\nSignature: %s\r\n"
                      "Content-Digest: %s\r\nConnection: close\r\n\r\n",

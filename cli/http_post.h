@@ -1,4 +1,4 @@
-/* http_post.h: one signed POST over plain HTTP/1.1, without libcurl, for
+/* http_post.h: one signed POST over plain HTTP/1.0, without libcurl, for
  * `pbem mail-in` (curl_lazy.h says why: a mail server starts one process
  * per message, and libcurl's loading was most of its cost).
  *
@@ -7,6 +7,8 @@
  * client.h. The request is signed as client_send signs it (RFC 9421 over
  * @method, @path and content-digest), sent with Content-Length and
  * Connection: close, and its answer read up to HTTP_POST_ANSWER_MAX bytes.
+ * HTTP/1.0, so that no server or proxy between may answer in chunks: the
+ * answer is its bytes until the close (or Content-Length).
  * Every wait (the connect, each write and read) ends at one deadline,
  * HTTP_POST_TIMEOUT_S after the call began. */
 #ifndef CLI_HTTP_POST_H
