@@ -878,27 +878,35 @@ typedef struct recorded_statement {
     long long facts[2];
 } recorded_statement;
 
-/* One thread's shared transaction: recorded by its thread, then run by
- * the leader (its own thread, perhaps) while that thread waits. */
-typedef struct shared_tx {
-    PGconn *conn; /* the recording thread's connection; NULL: none open */
+/* One request's shared transaction: recorded by its thread, then run by
+ * the leader (its own thread, perhaps) while it waits, blocked on wake or
+ * (db_commit_queue) with its connection set aside until waiter.ready. */
+struct db_shared {
     long long order_key;
     long long arrival;
     recorded_statement items[SHARED_STATEMENTS_MAX];
     int count;
     /* The outcome, written by the leader before done. */
     bool done;
-    bool lead; /* this thread is to lead the next batch */
+    bool lead; /* its thread is to lead the next batch */
     bool committed;
     int failed_item; /* the recorded statement that failed, or -1 */
     char sqlstate[6];
     apierr err;
-    pthread_cond_t finished;
-    bool finished_made;
-    struct shared_tx *next;
-} shared_tx;
+    pthread_cond_t *wake; /* a blocked thread's; NULL: waiter's ready */
+    db_waiter waiter;
+    struct db_shared *next;
+};
+typedef struct db_shared shared_tx;
 
-static __thread shared_tx own;
+/* The transaction this thread records, and the connection it records for
+ * (none: NULL). Only its recording is per thread: once queued, a
+ * transaction is its request's, whichever thread finishes it. */
+static __thread shared_tx *recording;
+static __thread PGconn *recording_conn;
+/* What this thread blocks on while its transaction waits (shared_commit). */
+static __thread pthread_cond_t blocked;
+static __thread bool blocked_made;
 
 static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
 static shared_tx *waiting_first, *waiting_last;
@@ -907,16 +915,24 @@ static long long arrivals, commits_made, transactions_made;
 /* Transactions queued and not yet in a batch. */
 static int waiting_count;
 
-static void forget_items(void)
+static void forget_items(shared_tx *tx)
 {
-    for (int i = 0; i < own.count; i++) {
-        recorded_statement *s = &own.items[i];
+    for (int i = 0; i < tx->count; i++) {
+        recorded_statement *s = &tx->items[i];
         for (int p = 0; p < s->nparams; p++)
             free(s->params[p]);
         free(s->params);
         free(s->sql);
     }
-    own.count = 0;
+    tx->count = 0;
+}
+
+static void shared_free(shared_tx *tx)
+{
+    if (tx == NULL)
+        return;
+    forget_items(tx);
+    free(tx);
 }
 
 static char *copy_text(const char *text)
@@ -931,35 +947,52 @@ static char *copy_text(const char *text)
 
 static bool shared_begin(PGconn *conn, long long order_key)
 {
-    forget_items();
-    own.conn = conn;
-    own.order_key = order_key;
+    if (recording == NULL) {
+        /* Not calloc: items are written as they are recorded. */
+        recording = malloc(sizeof *recording);
+        if (recording == NULL)
+            abort();
+        recording->count = 0;
+    }
+    forget_items(recording);
+    recording_conn = conn;
+    recording->order_key = order_key;
     return true;
 }
 
 static bool shared_recording(const PGconn *conn)
 {
-    return own.conn != NULL && own.conn == conn;
+    return recording_conn != NULL && recording_conn == conn;
+}
+
+/* Ends the recording: the transaction is no longer this thread's. */
+static shared_tx *shared_detach(void)
+{
+    shared_tx *tx = recording;
+    recording = NULL;
+    recording_conn = NULL;
+    return tx;
 }
 
 static void shared_drop(void)
 {
-    forget_items();
-    own.conn = NULL;
+    recording_conn = NULL;
+    if (recording != NULL)
+        forget_items(recording);
 }
 
 static void shared_spill(PGconn *conn)
 {
-    own.conn = NULL;
+    recording_conn = NULL;
     apierr ignored;
     /* Idle with nothing queued, so the BEGIN is queued and cannot fail. */
     db_begin(conn, &ignored);
-    for (int i = 0; i < own.count; i++) {
-        recorded_statement *s = &own.items[i];
+    for (int i = 0; i < recording->count; i++) {
+        recorded_statement *s = &recording->items[i];
         queue_send_as(conn, s->id, s->sql, s->nparams,
                       (const char *const *)s->params, s->explain, s->facts);
     }
-    forget_items();
+    forget_items(recording);
 }
 
 static bool shared_record(PGconn *conn, const void *id, const char *sql,
@@ -967,11 +1000,11 @@ static bool shared_record(PGconn *conn, const void *id, const char *sql,
                           db_explain *explain, const long long facts[2],
                           apierr *err)
 {
-    if (own.count == SHARED_STATEMENTS_MAX) {
+    if (recording->count == SHARED_STATEMENTS_MAX) {
         shared_spill(conn);
         return db_queue(conn, sql, nparams, params, explain, facts, err);
     }
-    recorded_statement *s = &own.items[own.count++];
+    recorded_statement *s = &recording->items[recording->count++];
     s->id = id;
     s->sql = copy_text(sql);
     s->nparams = nparams;
@@ -1010,11 +1043,18 @@ static void fail(shared_tx *tx, int failed_item, const char *sqlstate,
  * transaction until it commits: a statement that fails fails its own
  * transaction, which is left out, and the rest are run again from BEGIN.
  * A lost connection, or a failure that is no one transaction's (the
- * COMMIT), fails every one still in. */
-static void run_batch(PGconn *conn, shared_tx **batch, int n)
+ * COMMIT), fails every one still in. With no connection (NULL: the
+ * leader's could not be made, unavailable says why) every one fails. */
+static void run_batch(PGconn *conn, shared_tx **batch, int n,
+                      const apierr *unavailable)
 {
     for (int i = 0; i < n; i++)
-        batch[i]->committed = true;
+        batch[i]->committed = conn != NULL;
+    if (conn == NULL) {
+        for (int i = 0; i < n; i++)
+            fail(batch[i], -1, "", unavailable);
+        return;
+    }
     static const long long no_transaction[2] = {-1, -1};
     for (int left = n; left > 0; left--) {
         queue_send_as(conn, "BEGIN", "BEGIN", 0, NULL, NULL, no_transaction);
@@ -1053,25 +1093,42 @@ static void run_batch(PGconn *conn, shared_tx **batch, int n)
     }
 }
 
+/* Tells tx, with shared_lock held, that it is done or is to lead: a
+ * blocked thread is woken at once; a request set aside is added to
+ * *later, to be told (waiter.ready) once the lock is let go, since its
+ * request may go on (and free tx) as soon as it is told. */
+static void tell(shared_tx *tx, shared_tx **later, int *later_count)
+{
+    if (tx->wake != NULL)
+        pthread_cond_signal(tx->wake);
+    else
+        later[(*later_count)++] = tx;
+}
+
 /* With shared_lock held, when the leader's own transaction is done: the
  * first transaction still queued, if any, leads the next batch. */
-static void hand_over_the_lead(void)
+static void hand_over_the_lead(shared_tx *own, shared_tx **later,
+                               int *later_count)
 {
-    own.lead = false;
+    own->lead = false;
     if (waiting_first != NULL) {
         waiting_first->lead = true;
-        pthread_cond_signal(&waiting_first->finished);
+        tell(waiting_first, later, later_count);
     } else {
         leading = false;
     }
 }
 
 /* With shared_lock held, by the leading thread: runs batches from the
- * head of the queue on conn until this thread's own transaction is done,
- * then hands the lead over. */
-static void lead(PGconn *conn)
+ * head of the queue on conn until own is done, then hands the lead over.
+ * Returns with shared_lock let go. */
+static void lead(PGconn *conn, const apierr *unavailable, shared_tx *own)
 {
-    while (!own.done) {
+    /* The requests set aside that were done (or handed the lead) by the
+     * last batch: at most one batch and the next leader. */
+    shared_tx *later[SHARED_BATCH_MAX + 1];
+    int later_count = 0;
+    while (!own->done) {
         /* Everything that arrived while the last commit ran, up to one
          * batch: that wait is what groups them. The first always goes (no
          * transaction has more than SHARED_STATEMENTS_MAX statements). */
@@ -1088,7 +1145,7 @@ static void lead(PGconn *conn)
             waiting_last = NULL;
         pthread_mutex_unlock(&shared_lock);
         qsort(batch, (size_t)n, sizeof batch[0], by_order);
-        run_batch(conn, batch, n);
+        run_batch(conn, batch, n, unavailable);
         pthread_mutex_lock(&shared_lock);
         commits_made++;
         transactions_made += n;
@@ -1097,57 +1154,129 @@ static void lead(PGconn *conn)
             batch[i]->done = true;
         /* The next leader is woken before the transactions just done:
          * every move queued waits for it, each of these for itself. */
-        if (own.done)
-            hand_over_the_lead();
+        if (own->done)
+            hand_over_the_lead(own, later, &later_count);
         for (int i = 0; i < n; i++) {
-            if (batch[i] != &own)
-                pthread_cond_signal(&batch[i]->finished);
+            if (batch[i] != own)
+                tell(batch[i], later, &later_count);
+        }
+        if (later_count > 0 || own->done) {
+            pthread_mutex_unlock(&shared_lock);
+            for (int i = 0; i < later_count; i++)
+                later[i]->waiter.ready(later[i]->waiter.context);
+            later_count = 0;
+            if (own->done)
+                return;
+            pthread_mutex_lock(&shared_lock);
         }
     }
+    pthread_mutex_unlock(&shared_lock);
+}
+
+/* Queues tx, with shared_lock held; true when this thread is to lead. */
+static bool enqueue(shared_tx *tx)
+{
+    tx->done = false;
+    tx->lead = false;
+    tx->next = NULL;
+    tx->arrival = arrivals++;
+    waiting_count++;
+    if (waiting_last != NULL)
+        waiting_last->next = tx;
+    else
+        waiting_first = tx;
+    waiting_last = tx;
+    if (!leading) {
+        leading = true;
+        tx->lead = true;
+    }
+    return tx->lead;
+}
+
+/* tx's outcome, once done: its failure given its meaning on conn (the
+ * request's thread's, which may read), then tx freed. */
+static bool outcome(shared_tx *tx, PGconn *conn, apierr *err)
+{
+    bool ok = tx->committed;
+    if (!ok) {
+        *err = tx->err;
+        if (tx->failed_item >= 0 && tx->failed_item < tx->count) {
+            const recorded_statement *s = &tx->items[tx->failed_item];
+            if (s->explain != NULL && conn != NULL &&
+                PQstatus(conn) == CONNECTION_OK)
+                s->explain(conn, tx->sqlstate, s->facts, err);
+        }
+    }
+    shared_free(tx);
+    return ok;
 }
 
 static bool shared_commit(PGconn *conn, apierr *err)
 {
-    if (own.count == 0) {
-        shared_drop();
+    shared_tx *tx = shared_detach();
+    if (tx->count == 0) {
+        shared_free(tx);
         return true;
     }
-    if (!own.finished_made) {
-        pthread_cond_init(&own.finished, NULL);
-        own.finished_made = true;
+    if (!blocked_made) {
+        pthread_cond_init(&blocked, NULL);
+        blocked_made = true;
     }
+    tx->wake = &blocked;
     pthread_mutex_lock(&shared_lock);
-    own.conn = NULL;
-    own.done = false;
-    own.lead = false;
-    own.next = NULL;
-    own.arrival = arrivals++;
-    waiting_count++;
-    if (waiting_last != NULL)
-        waiting_last->next = &own;
+    enqueue(tx);
+    while (!tx->done && !tx->lead)
+        pthread_cond_wait(&blocked, &shared_lock);
+    if (tx->lead)
+        lead(conn, NULL, tx);
     else
-        waiting_first = &own;
-    waiting_last = &own;
+        pthread_mutex_unlock(&shared_lock);
+    return outcome(tx, conn, err);
+}
+
+int db_commit_queue(PGconn *conn, const db_waiter *waiter, db_shared **queued,
+                    apierr *err)
+{
+    *queued = NULL;
+    if (waiter == NULL || !shared_recording(conn))
+        return db_command(conn, "COMMIT", 0, NULL, err) ? DB_COMMITTED
+                                                        : DB_FAILED;
+    shared_tx *tx = shared_detach();
+    if (tx->count == 0) {
+        shared_free(tx);
+        return DB_COMMITTED;
+    }
+    tx->wake = NULL;
+    tx->waiter = *waiter;
+    pthread_mutex_lock(&shared_lock);
     if (!leading) {
-        leading = true;
-        own.lead = true;
+        /* Nobody commits: this request leads at once, on its thread, and
+         * needs no setting aside. */
+        enqueue(tx);
+        lead(conn, NULL, tx);
+        return outcome(tx, conn, err) ? DB_COMMITTED : DB_FAILED;
     }
-    while (!own.done && !own.lead)
-        pthread_cond_wait(&own.finished, &shared_lock);
-    if (own.lead)
-        lead(conn);
+    /* Set aside before it can be told: a request is never told before
+     * its connection is suspended. */
+    waiter->suspend(waiter->context);
+    enqueue(tx);
     pthread_mutex_unlock(&shared_lock);
-    bool ok = own.committed;
-    if (!ok) {
-        *err = own.err;
-        if (own.failed_item >= 0 && own.failed_item < own.count) {
-            const recorded_statement *s = &own.items[own.failed_item];
-            if (s->explain != NULL && PQstatus(conn) == CONNECTION_OK)
-                s->explain(conn, own.sqlstate, s->facts, err);
-        }
-    }
-    forget_items();
-    return ok;
+    metrics_shared_commit_set_aside();
+    *queued = tx;
+    return DB_QUEUED;
+}
+
+bool db_commit_outcome(db_shared *tx, apierr *err)
+{
+    apierr unavailable = {.head = -1};
+    PGconn *conn = db_conn(&unavailable);
+    pthread_mutex_lock(&shared_lock);
+    bool to_lead = tx->lead && !tx->done;
+    if (to_lead)
+        lead(conn, &unavailable, tx);
+    else
+        pthread_mutex_unlock(&shared_lock);
+    return outcome(tx, conn, err);
 }
 
 void db_shared_stats(db_shared_figures *figures)
