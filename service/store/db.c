@@ -1119,16 +1119,35 @@ static void hand_over_the_lead(shared_tx *own, shared_tx **later,
     }
 }
 
+/* With shared_lock held, once the leader's own transaction is done:
+ * whether it runs the next batch too. A request set aside that is handed
+ * the lead waits for its thread to come back to it, which may be busy
+ * with its other connections, while every move queued waits; a blocked
+ * thread wakes at once. So the leader goes on while the next would be
+ * one set aside, but for at most SHARED_LEAD_MORE batches, since its own
+ * thread's other connections wait meanwhile. */
+#define SHARED_LEAD_MORE 8
+
+static bool keeps_leading(int *more)
+{
+    if (waiting_first == NULL || waiting_first->wake != NULL ||
+        *more == SHARED_LEAD_MORE)
+        return false;
+    ++*more;
+    return true;
+}
+
 /* With shared_lock held, by the leading thread: runs batches from the
- * head of the queue on conn until own is done, then hands the lead over.
- * Returns with shared_lock let go. */
+ * head of the queue on conn until own is done (and perhaps a few more,
+ * keeps_leading), then hands the lead over. Returns with shared_lock let
+ * go. */
 static void lead(PGconn *conn, const apierr *unavailable, shared_tx *own)
 {
-    /* The requests set aside that were done (or handed the lead) by the
-     * last batch: at most one batch and the next leader. */
+    /* The requests set aside that the last batch did (or handed the lead
+     * to): told once the lock is let go. */
     shared_tx *later[SHARED_BATCH_MAX + 1];
-    int later_count = 0;
-    while (!own->done) {
+    int more = 0;
+    for (;;) {
         /* Everything that arrived while the last commit ran, up to one
          * batch: that wait is what groups them. The first always goes (no
          * transaction has more than SHARED_STATEMENTS_MAX statements). */
@@ -1152,25 +1171,23 @@ static void lead(PGconn *conn, const apierr *unavailable, shared_tx *own)
         metrics_shared_commit(n);
         for (int i = 0; i < n; i++)
             batch[i]->done = true;
+        int later_count = 0;
+        bool go_on = !own->done || keeps_leading(&more);
         /* The next leader is woken before the transactions just done:
          * every move queued waits for it, each of these for itself. */
-        if (own->done)
+        if (!go_on)
             hand_over_the_lead(own, later, &later_count);
         for (int i = 0; i < n; i++) {
             if (batch[i] != own)
                 tell(batch[i], later, &later_count);
         }
-        if (later_count > 0 || own->done) {
-            pthread_mutex_unlock(&shared_lock);
-            for (int i = 0; i < later_count; i++)
-                later[i]->waiter.ready(later[i]->waiter.context);
-            later_count = 0;
-            if (own->done)
-                return;
-            pthread_mutex_lock(&shared_lock);
-        }
+        pthread_mutex_unlock(&shared_lock);
+        for (int i = 0; i < later_count; i++)
+            later[i]->waiter.ready(later[i]->waiter.context);
+        if (!go_on)
+            return;
+        pthread_mutex_lock(&shared_lock);
     }
-    pthread_mutex_unlock(&shared_lock);
 }
 
 /* Queues tx, with shared_lock held; true when this thread is to lead. */
@@ -1227,8 +1244,10 @@ static bool shared_commit(PGconn *conn, apierr *err)
     enqueue(tx);
     while (!tx->done && !tx->lead)
         pthread_cond_wait(&blocked, &shared_lock);
+    /* conn is the caller's, open: nothing to say it is unavailable. */
+    apierr unavailable = {.head = -1};
     if (tx->lead)
-        lead(conn, NULL, tx);
+        lead(conn, &unavailable, tx);
     else
         pthread_mutex_unlock(&shared_lock);
     return outcome(tx, conn, err);
@@ -1252,8 +1271,9 @@ int db_commit_queue(PGconn *conn, const db_waiter *waiter, db_shared **queued,
     if (!leading) {
         /* Nobody commits: this request leads at once, on its thread, and
          * needs no setting aside. */
+        apierr unavailable = {.head = -1};
         enqueue(tx);
-        lead(conn, NULL, tx);
+        lead(conn, &unavailable, tx);
         return outcome(tx, conn, err) ? DB_COMMITTED : DB_FAILED;
     }
     /* Set aside before it can be told: a request is never told before
