@@ -242,93 +242,6 @@ static long long head_seen(client *http, const char *match,
     return seq;
 }
 
-Test(commit_wait, a_thread_serves_a_view_while_its_move_waits_for_its_commit,
-     .timeout = 120)
-{
-    setenv("PBEM_THREADS", "2", 1);
-    e2e_table t;
-    e2e_sit_down(&t, "antiquity_quest", 2, NULL);
-    char y[32];
-    another_match(&t, y, sizeof y);
-    mover on_x = {0}, on_y = {0};
-    conns c = {0};
-    open_conns(&t.server, &c);
-    conn leader = c.leader, *others = c.others;
-    prepare(&on_x, &t, t.match, leader.http);
-    prepare(&on_y, &t, y, others[0].http);
-    long long y_head = head_seen(others[1].http, y, on_y.key);
-
-    PGconn *blocker = hold_match(t.match);
-    start(&on_x);
-    pgtest_until_blocked_by(blocker);
-    start(&on_y);
-    until_set_aside(others[1].http, 1);
-    /* The move on Y waits on its thread, which answers a view meanwhile:
-     * the match is still where it was. */
-    cr_expect_eq(head_seen(others[1].http, y, on_y.key), y_head);
-    cr_expect(!atomic_load(&on_y.answered), "the move did not wait");
-    pgtest_exec(blocker, "COMMIT");
-    finish(&on_x);
-    finish(&on_y);
-    cr_expect_eq(on_x.r.status, 200, "%ld %s", on_x.r.status, on_x.r.body);
-    cr_expect_eq(on_y.r.status, 200, "%ld %s", on_y.r.status, on_y.r.body);
-    cr_expect_gt(head_seen(others[1].http, y, on_y.key), y_head);
-    client_response_free(&on_x.r);
-    client_response_free(&on_y.r);
-    close_conns(&c);
-    PQfinish(blocker);
-    e2e_stop(&t.server);
-}
-
-Test(commit_wait, a_move_that_loses_its_race_while_set_aside_is_409_stale_seq,
-     .timeout = 120)
-{
-    setenv("PBEM_THREADS", "2", 1);
-    e2e_table t;
-    e2e_sit_down(&t, "antiquity_quest", 2, NULL);
-    char y[32];
-    another_match(&t, y, sizeof y);
-    mover on_x = {0}, first = {0}, second = {0};
-    conns c = {0};
-    open_conns(&t.server, &c);
-    conn leader = c.leader, *others = c.others;
-    prepare(&on_x, &t, t.match, leader.http);
-    /* The same move twice, by two requests (two nonces), at one head. */
-    prepare(&first, &t, y, others[0].http);
-    prepare(&second, &t, y, others[1].http);
-    long long y_head = head_seen(others[2].http, y, first.key);
-
-    PGconn *blocker = hold_match(t.match);
-    start(&on_x);
-    pgtest_until_blocked_by(blocker);
-    start(&first);
-    until_set_aside(others[2].http, 1);
-    start(&second);
-    until_set_aside(others[2].http, 2);
-    pgtest_exec(blocker, "COMMIT");
-    finish(&on_x);
-    finish(&first);
-    finish(&second);
-    cr_expect_eq(on_x.r.status, 200, "%ld %s", on_x.r.status, on_x.r.body);
-    cr_expect_eq(first.r.status, 200, "%ld %s", first.r.status, first.r.body);
-    /* The second is refused as it was before set-aside moves: the match
-     * is past the head it named, and the answer says where. */
-    cr_expect_eq(second.r.status, 409, "%ld %s", second.r.status,
-                 second.r.body);
-    json_t *error = json_object_get(second.r.json, "error");
-    cr_expect_str_eq(json_string_value(json_object_get(error, "code")),
-                     "stale_seq");
-    cr_expect_eq(json_integer_value(json_object_get(error, "head")), y_head + 1,
-                 "%s", second.r.body);
-    cr_expect_eq(head_seen(others[2].http, y, first.key), y_head + 1);
-    client_response_free(&on_x.r);
-    client_response_free(&first.r);
-    client_response_free(&second.r);
-    close_conns(&c);
-    PQfinish(blocker);
-    e2e_stop(&t.server);
-}
-
 /* Ends the database sessions waiting for blocker's locks, as a database
  * that goes away ends them. */
 static void end_sessions_blocked_by(PGconn *blocker)
@@ -341,63 +254,145 @@ static void end_sessions_blocked_by(PGconn *blocker)
     pgtest_exec(blocker, sql);
 }
 
-static void third_match(const e2e_table *t, e2e_table *at, char *match)
-{
-    another_match(t, match, 32);
-    *at = *t;
-    snprintf(at->match, sizeof at->match, "%s", match);
-}
+/* pbemd with two threads, two players, count matches between them
+ * (match[0] is the table's) and the connections of open_conns. */
+typedef struct scene {
+    e2e_table t;
+    char match[3][32];
+    conns c;
+} scene;
 
-Test(commit_wait, moves_set_aside_in_a_commit_whose_connection_is_lost_go_through_once,
-     .timeout = 120)
+static void set_scene(scene *s, int count)
 {
     setenv("PBEM_THREADS", "2", 1);
-    e2e_table t;
-    e2e_sit_down(&t, "antiquity_quest", 2, NULL);
-    e2e_table on_y_table;
-    char x[32], y[32];
-    another_match(&t, x, sizeof x);
-    third_match(&t, &on_y_table, y);
-    mover on_w = {0}, on_x = {0}, on_y = {0};
-    conns c = {0};
-    open_conns(&t.server, &c);
-    conn leader = c.leader, *others = c.others;
-    prepare(&on_w, &t, t.match, leader.http);
-    prepare(&on_x, &t, x, others[0].http);
-    prepare(&on_y, &t, y, others[1].http);
-    long long x_head = head_seen(others[2].http, x, on_x.key);
-    long long y_head = head_seen(others[2].http, y, on_y.key);
+    e2e_sit_down(&s->t, "antiquity_quest", 2, NULL);
+    snprintf(s->match[0], sizeof s->match[0], "%s", s->t.match);
+    for (int i = 1; i < count; i++)
+        another_match(&s->t, s->match[i], sizeof s->match[i]);
+    open_conns(&s->t.server, &s->c);
+}
+
+static void end_scene(scene *s, mover *movers, int count)
+{
+    for (int i = 0; i < count; i++)
+        client_response_free(&movers[i].r);
+    close_conns(&s->c);
+    e2e_stop(&s->t.server);
+}
+
+static void expect_answered(const mover *m, long status)
+{
+    cr_expect_eq(m->r.status, status, "%s: %ld %s", m->path, m->r.status,
+                 m->r.body);
+}
+
+Test(commit_wait, a_thread_serves_a_view_while_its_move_waits_for_its_commit,
+     .timeout = 120)
+{
+    scene s = {0};
+    set_scene(&s, 2);
+    client **others = (client *[]){s.c.others[0].http, s.c.others[1].http};
+    mover m[2] = {{0}};
+    prepare(&m[0], &s.t, s.match[0], s.c.leader.http);
+    prepare(&m[1], &s.t, s.match[1], others[0]);
+    long long y_head = head_seen(others[1], s.match[1], m[1].key);
+
+    PGconn *blocker = hold_match(s.match[0]);
+    start(&m[0]);
+    pgtest_until_blocked_by(blocker);
+    start(&m[1]);
+    until_set_aside(others[1], 1);
+    /* The move on Y waits on its thread, which answers a view meanwhile:
+     * the match is still where it was. */
+    cr_expect_eq(head_seen(others[1], s.match[1], m[1].key), y_head);
+    cr_expect(!atomic_load(&m[1].answered), "the move did not wait");
+    pgtest_exec(blocker, "COMMIT");
+    for (int i = 0; i < 2; i++) {
+        finish(&m[i]);
+        expect_answered(&m[i], 200);
+    }
+    cr_expect_eq(head_seen(others[1], s.match[1], m[1].key), y_head + 1);
+    PQfinish(blocker);
+    end_scene(&s, m, 2);
+}
+
+Test(commit_wait, a_move_that_loses_its_race_while_set_aside_is_409_stale_seq,
+     .timeout = 120)
+{
+    scene s = {0};
+    set_scene(&s, 2);
+    client *metrics = s.c.others[2].http;
+    mover m[3] = {{0}};
+    prepare(&m[0], &s.t, s.match[0], s.c.leader.http);
+    /* The same move twice, by two requests (two nonces), at one head. */
+    prepare(&m[1], &s.t, s.match[1], s.c.others[0].http);
+    prepare(&m[2], &s.t, s.match[1], s.c.others[1].http);
+    long long y_head = head_seen(metrics, s.match[1], m[1].key);
+
+    PGconn *blocker = hold_match(s.match[0]);
+    start(&m[0]);
+    pgtest_until_blocked_by(blocker);
+    start(&m[1]);
+    until_set_aside(metrics, 1);
+    start(&m[2]);
+    until_set_aside(metrics, 2);
+    pgtest_exec(blocker, "COMMIT");
+    for (int i = 0; i < 3; i++)
+        finish(&m[i]);
+    expect_answered(&m[0], 200);
+    expect_answered(&m[1], 200);
+    /* The second is refused as a blocked move's was: the match is past
+     * the head it named, and the answer says where. */
+    expect_answered(&m[2], 409);
+    json_t *error = json_object_get(m[2].r.json, "error");
+    cr_expect_str_eq(json_string_value(json_object_get(error, "code")),
+                     "stale_seq");
+    cr_expect_eq(json_integer_value(json_object_get(error, "head")),
+                 y_head + 1, "%s", m[2].r.body);
+    cr_expect_eq(head_seen(metrics, s.match[1], m[1].key), y_head + 1);
+    PQfinish(blocker);
+    end_scene(&s, m, 3);
+}
+
+Test(commit_wait,
+     moves_set_aside_in_a_commit_whose_connection_is_lost_go_through_once,
+     .timeout = 120)
+{
+    scene s = {0};
+    set_scene(&s, 3);
+    client *metrics = s.c.others[2].http;
+    mover m[3] = {{0}};
+    prepare(&m[0], &s.t, s.match[0], s.c.leader.http);
+    long long head[3];
+    for (int i = 1; i < 3; i++) {
+        prepare(&m[i], &s.t, s.match[i], s.c.others[i - 1].http);
+        head[i] = head_seen(metrics, s.match[i], m[i].key);
+    }
 
     /* The moves on X and Y wait together behind the one on W... */
-    PGconn *holds_w = hold_match(t.match);
-    PGconn *holds_x = hold_match(x);
-    start(&on_w);
+    PGconn *holds_w = hold_match(s.match[0]);
+    PGconn *holds_x = hold_match(s.match[1]);
+    start(&m[0]);
     pgtest_until_blocked_by(holds_w);
-    start(&on_x);
-    until_set_aside(others[2].http, 1);
-    start(&on_y);
-    until_set_aside(others[2].http, 2);
+    start(&m[1]);
+    until_set_aside(metrics, 1);
+    start(&m[2]);
+    until_set_aside(metrics, 2);
     /* ...then share the next commit, which waits for X's row, and whose
      * database session ends. */
     pgtest_exec(holds_w, "COMMIT");
     pgtest_until_blocked_by(holds_x);
     end_sessions_blocked_by(holds_x);
     pgtest_exec(holds_x, "COMMIT");
-    finish(&on_w);
-    finish(&on_x);
-    finish(&on_y);
     /* As a blocked move's: tried again on a new connection (its nonce
      * makes that safe), and applied once. */
-    cr_expect_eq(on_w.r.status, 200, "%ld %s", on_w.r.status, on_w.r.body);
-    cr_expect_eq(on_x.r.status, 200, "%ld %s", on_x.r.status, on_x.r.body);
-    cr_expect_eq(on_y.r.status, 200, "%ld %s", on_y.r.status, on_y.r.body);
-    cr_expect_eq(head_seen(others[2].http, x, on_x.key), x_head + 1);
-    cr_expect_eq(head_seen(others[2].http, y, on_y.key), y_head + 1);
-    client_response_free(&on_w.r);
-    client_response_free(&on_x.r);
-    client_response_free(&on_y.r);
-    close_conns(&c);
+    for (int i = 0; i < 3; i++) {
+        finish(&m[i]);
+        expect_answered(&m[i], 200);
+    }
+    for (int i = 1; i < 3; i++)
+        cr_expect_eq(head_seen(metrics, s.match[i], m[i].key), head[i] + 1);
     PQfinish(holds_w);
     PQfinish(holds_x);
-    e2e_stop(&t.server);
+    end_scene(&s, m, 3);
 }
