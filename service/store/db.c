@@ -947,14 +947,14 @@ static char *copy_text(const char *text)
 
 static bool shared_begin(PGconn *conn, long long order_key)
 {
-    if (recording == NULL) {
-        /* Not calloc: items are written as they are recorded. */
-        recording = malloc(sizeof *recording);
-        if (recording == NULL)
-            abort();
-        recording->count = 0;
-    }
-    forget_items(recording);
+    shared_free(recording);
+    /* Not calloc: items are written as they are recorded. None is kept
+     * for the next: libmicrohttpd's threads end without a hook to free
+     * it. */
+    recording = malloc(sizeof *recording);
+    if (recording == NULL)
+        abort();
+    recording->count = 0;
     recording_conn = conn;
     recording->order_key = order_key;
     return true;
@@ -976,9 +976,7 @@ static shared_tx *shared_detach(void)
 
 static void shared_drop(void)
 {
-    recording_conn = NULL;
-    if (recording != NULL)
-        forget_items(recording);
+    shared_free(shared_detach());
 }
 
 static void shared_spill(PGconn *conn)
@@ -992,7 +990,7 @@ static void shared_spill(PGconn *conn)
         queue_send_as(conn, s->id, s->sql, s->nparams,
                       (const char *const *)s->params, s->explain, s->facts);
     }
-    forget_items(recording);
+    shared_free(shared_detach());
 }
 
 static bool shared_record(PGconn *conn, const void *id, const char *sql,
