@@ -851,20 +851,25 @@ static PGresult *drain(PGconn *conn, bool mine, apierr *err)
 /* ---- shared commits (db.h) ---------------------------------------------
  *
  * A request thread records its transaction's statements, then queues them
- * at its COMMIT. The first thread to queue while nobody commits leads: it
- * runs what waits, as one transaction on its own connection, and commits
- * it. Transactions that arrive meanwhile wait together; when its own is
- * done, the leader hands the lead to the first of them.
+ * at its COMMIT. The committer thread runs what waits, as one transaction
+ * on its own connection, and commits it; transactions that arrive
+ * meanwhile wait together for its next batch. A blocked thread (mail,
+ * deadlines) is woken when its transaction is done; an HTTP request,
+ * its connection suspended meanwhile, is resumed.
  *
- * Why no committer thread: handing each batch to one, and back, cost two
- * more context switches a batch, about one a move (docs/benchmarks.md). */
+ * Why a committer and not a leader (the first request thread to queue,
+ * which ran the batch on its own thread, 2026-11-26 to 11-29): a request
+ * that does not block cannot be handed the lead at once; its thread comes
+ * back to it only when it is done with its other connections, and every
+ * queued move waits meanwhile, while the leader's own thread holds its
+ * other connections for as long as it leads (docs/benchmarks.md). */
 
 /* A transaction of more statements goes on alone (shared_spill): a
  * move needs 4 or 5, a sealed decision's end a few more. */
 #define SHARED_STATEMENTS_MAX 24
 
 /* One shared commit holds at most this many transactions, and at most
- * as many statements as the leader's pipeline takes: BEGIN, COMMIT,
+ * as many statements as the committer's pipeline takes: BEGIN, COMMIT,
  * and each statement with the PREPARE it may need on first use. */
 #define SHARED_BATCH_MAX 64
 #define SHARED_BATCH_STATEMENTS ((DB_QUEUE_MAX - 2) / 2)
@@ -879,16 +884,15 @@ typedef struct recorded_statement {
 } recorded_statement;
 
 /* One request's shared transaction: recorded by its thread, then run by
- * the leader (its own thread, perhaps) while it waits, blocked on wake or
- * (db_commit_queue) with its connection set aside until waiter.ready. */
+ * the committer while it waits, blocked on wake or (db_commit_queue) with
+ * its connection set aside until waiter.ready. */
 struct db_shared {
     long long order_key;
     long long arrival;
     recorded_statement items[SHARED_STATEMENTS_MAX];
     int count;
-    /* The outcome, written by the leader before done. */
+    /* The outcome, written by the committer before done. */
     bool done;
-    bool lead; /* its thread is to lead the next batch */
     bool committed;
     int failed_item; /* the recorded statement that failed, or -1 */
     char sqlstate[6];
@@ -910,7 +914,6 @@ static __thread bool blocked_made;
 
 static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
 static shared_tx *waiting_first, *waiting_last;
-static bool leading; /* a thread leads (runs batches) */
 static long long arrivals, commits_made, transactions_made;
 /* Transactions queued and not yet in a batch. */
 static int waiting_count;
@@ -1017,7 +1020,7 @@ static bool shared_record(PGconn *conn, const void *id, const char *sql,
     return true;
 }
 
-/* ---- leading a shared commit ------------------------------------------ */
+/* ---- the committer ---------------------------------------------------- */
 
 static int by_order(const void *a, const void *b)
 {
@@ -1037,12 +1040,12 @@ static void fail(shared_tx *tx, int failed_item, const char *sqlstate,
     tx->err = *err;
 }
 
-/* Runs batch (in lock order) on conn, the leader's connection, as one
+/* Runs batch (in lock order) on conn, the committer's connection, as one
  * transaction until it commits: a statement that fails fails its own
  * transaction, which is left out, and the rest are run again from BEGIN.
  * A lost connection, or a failure that is no one transaction's (the
  * COMMIT), fails every one still in. With no connection (NULL: the
- * leader's could not be made, unavailable says why) every one fails. */
+ * committer's could not be made, unavailable says why) every one fails. */
 static void run_batch(PGconn *conn, shared_tx **batch, int n,
                       const apierr *unavailable)
 {
@@ -1091,10 +1094,10 @@ static void run_batch(PGconn *conn, shared_tx **batch, int n,
     }
 }
 
-/* Tells tx, with shared_lock held, that it is done or is to lead: a
- * blocked thread is woken at once; a request set aside is added to
- * *later, to be told (waiter.ready) once the lock is let go, since its
- * request may go on (and free tx) as soon as it is told. */
+/* Tells tx, with shared_lock held, that it is done: a blocked thread is
+ * woken at once; a request set aside is added to *later, to be told
+ * (waiter.ready) once the lock is let go, since its request may go on
+ * (and free tx) as soon as it is told. */
 static void tell(shared_tx *tx, shared_tx **later, int *later_count)
 {
     if (tx->wake != NULL)
@@ -1103,49 +1106,21 @@ static void tell(shared_tx *tx, shared_tx **later, int *later_count)
         later[(*later_count)++] = tx;
 }
 
-/* With shared_lock held, when the leader's own transaction is done: the
- * first transaction still queued, if any, leads the next batch. */
-static void hand_over_the_lead(shared_tx *own, shared_tx **later,
-                               int *later_count)
-{
-    own->lead = false;
-    if (waiting_first != NULL) {
-        waiting_first->lead = true;
-        tell(waiting_first, later, later_count);
-    } else {
-        leading = false;
-    }
-}
+static pthread_cond_t committer_wake = PTHREAD_COND_INITIALIZER;
+static bool committer_started, committer_idle;
 
-/* With shared_lock held, once the leader's own transaction is done:
- * whether it runs the next batch too. A request set aside that is handed
- * the lead waits for its thread to come back to it, which may be busy
- * with its other connections, while every move queued waits; a blocked
- * thread wakes at once. So the leader goes on while the next would be
- * one set aside, but for at most SHARED_LEAD_MORE batches, since its own
- * thread's other connections wait meanwhile. */
-#define SHARED_LEAD_MORE 8
-
-static bool keeps_leading(int *more)
+/* The committer: runs batches from the head of the queue, each as one
+ * transaction on its own connection, for as long as the process lives. */
+static void *commit_batches(void *unused)
 {
-    if (waiting_first == NULL || waiting_first->wake != NULL ||
-        *more == SHARED_LEAD_MORE)
-        return false;
-    ++*more;
-    return true;
-}
-
-/* With shared_lock held, by the leading thread: runs batches from the
- * head of the queue on conn until own is done (and perhaps a few more,
- * keeps_leading), then hands the lead over. Returns with shared_lock let
- * go. */
-static void lead(PGconn *conn, const apierr *unavailable, shared_tx *own)
-{
-    /* The requests set aside that the last batch did (or handed the lead
-     * to): told once the lock is let go. */
-    shared_tx *later[SHARED_BATCH_MAX + 1];
-    int more = 0;
+    (void)unused;
+    pthread_mutex_lock(&shared_lock);
     for (;;) {
+        while (waiting_first == NULL) {
+            committer_idle = true;
+            pthread_cond_wait(&committer_wake, &shared_lock);
+        }
+        committer_idle = false;
         /* Everything that arrived while the last commit ran, up to one
          * batch: that wait is what groups them. The first always goes (no
          * transaction has more than SHARED_STATEMENTS_MAX statements). */
@@ -1162,37 +1137,30 @@ static void lead(PGconn *conn, const apierr *unavailable, shared_tx *own)
             waiting_last = NULL;
         pthread_mutex_unlock(&shared_lock);
         qsort(batch, (size_t)n, sizeof batch[0], by_order);
-        run_batch(conn, batch, n, unavailable);
+        apierr unavailable = {.head = -1};
+        run_batch(db_conn(&unavailable), batch, n, &unavailable);
         pthread_mutex_lock(&shared_lock);
         commits_made++;
         transactions_made += n;
         metrics_shared_commit(n);
-        for (int i = 0; i < n; i++)
-            batch[i]->done = true;
+        shared_tx *later[SHARED_BATCH_MAX];
         int later_count = 0;
-        bool go_on = !own->done || keeps_leading(&more);
-        /* The next leader is woken before the transactions just done:
-         * every move queued waits for it, each of these for itself. */
-        if (!go_on)
-            hand_over_the_lead(own, later, &later_count);
         for (int i = 0; i < n; i++) {
-            if (batch[i] != own)
-                tell(batch[i], later, &later_count);
+            batch[i]->done = true;
+            tell(batch[i], later, &later_count);
         }
         pthread_mutex_unlock(&shared_lock);
         for (int i = 0; i < later_count; i++)
             later[i]->waiter.ready(later[i]->waiter.context);
-        if (!go_on)
-            return;
         pthread_mutex_lock(&shared_lock);
     }
+    return NULL;
 }
 
-/* Queues tx, with shared_lock held; true when this thread is to lead. */
-static bool enqueue(shared_tx *tx)
+/* Queues tx for the committer, with shared_lock held. */
+static void enqueue(shared_tx *tx)
 {
     tx->done = false;
-    tx->lead = false;
     tx->next = NULL;
     tx->arrival = arrivals++;
     waiting_count++;
@@ -1201,11 +1169,15 @@ static bool enqueue(shared_tx *tx)
     else
         waiting_first = tx;
     waiting_last = tx;
-    if (!leading) {
-        leading = true;
-        tx->lead = true;
+    if (!committer_started) {
+        pthread_t thread;
+        if (pthread_create(&thread, NULL, commit_batches, NULL) != 0)
+            abort();
+        pthread_detach(thread);
+        committer_started = true;
+    } else if (committer_idle) {
+        pthread_cond_signal(&committer_wake);
     }
-    return tx->lead;
 }
 
 /* tx's outcome, once done: its failure given its meaning on conn (the
@@ -1240,14 +1212,9 @@ static bool shared_commit(PGconn *conn, apierr *err)
     tx->wake = &blocked;
     pthread_mutex_lock(&shared_lock);
     enqueue(tx);
-    while (!tx->done && !tx->lead)
+    while (!tx->done)
         pthread_cond_wait(&blocked, &shared_lock);
-    /* conn is the caller's, open: nothing to say it is unavailable. */
-    apierr unavailable = {.head = -1};
-    if (tx->lead)
-        lead(conn, &unavailable, tx);
-    else
-        pthread_mutex_unlock(&shared_lock);
+    pthread_mutex_unlock(&shared_lock);
     return outcome(tx, conn, err);
 }
 
@@ -1266,14 +1233,6 @@ int db_commit_queue(PGconn *conn, const db_waiter *waiter, db_shared **queued,
     tx->wake = NULL;
     tx->waiter = *waiter;
     pthread_mutex_lock(&shared_lock);
-    if (!leading) {
-        /* Nobody commits: this request leads at once, on its thread, and
-         * needs no setting aside. */
-        apierr unavailable = {.head = -1};
-        enqueue(tx);
-        lead(conn, &unavailable, tx);
-        return outcome(tx, conn, err) ? DB_COMMITTED : DB_FAILED;
-    }
     /* Set aside before it can be told: a request is never told before
      * its connection is suspended. */
     waiter->suspend(waiter->context);
@@ -1287,14 +1246,7 @@ int db_commit_queue(PGconn *conn, const db_waiter *waiter, db_shared **queued,
 bool db_commit_outcome(db_shared *tx, apierr *err)
 {
     apierr unavailable = {.head = -1};
-    PGconn *conn = db_conn(&unavailable);
-    pthread_mutex_lock(&shared_lock);
-    bool to_lead = tx->lead && !tx->done;
-    if (to_lead)
-        lead(conn, &unavailable, tx);
-    else
-        pthread_mutex_unlock(&shared_lock);
-    return outcome(tx, conn, err);
+    return outcome(tx, db_conn(&unavailable), err);
 }
 
 void db_shared_stats(db_shared_figures *figures)

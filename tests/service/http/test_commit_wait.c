@@ -1,9 +1,9 @@
 /* test_commit_wait.c: a move waiting for its shared commit holds no
- * thread. pbemd runs two HTTP threads here; a move on match X leads a
+ * thread. pbemd runs two HTTP threads here; a move on match X is in a
  * shared commit that the test holds with a lock on X's row, so a move on
- * match Y, arriving meanwhile on the other thread, waits for the next
- * commit. That thread must go on serving its other connections, and the
- * waiting move must get the answer it would have got blocking. */
+ * match Y, arriving meanwhile, waits for the next commit. Its thread must
+ * go on serving its other connections, and the waiting move must get the
+ * answer it would have got blocking. */
 #include <criterion/criterion.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -83,11 +83,12 @@ static conn open_conn(const e2e_server *server, figures *before)
     return c;
 }
 
-/* One connection on the thread that will lead the held commit, and three
- * on the other; the connections opened on the way stay open (spare), so
- * that the counts change only by the next one opened. */
+/* One connection for the move whose commit is held, and three on the
+ * other thread: whichever thread runs a commit, these are not behind it.
+ * The connections opened on the way stay open (spare), so that the counts
+ * change only by the next one opened. */
 typedef struct conns {
-    conn leader;
+    conn first;
     conn others[3];
     conn spare[16];
     int spares;
@@ -96,11 +97,11 @@ typedef struct conns {
 static void open_conns(const e2e_server *server, conns *c)
 {
     figures f = read_figures(server->http);
-    c->leader = open_conn(server, &f);
+    c->first = open_conn(server, &f);
     int found = 0;
     while (found < 3) {
         conn next = open_conn(server, &f);
-        if (next.thread != c->leader.thread) {
+        if (next.thread != c->first.thread) {
             c->others[found++] = next;
             continue;
         }
@@ -111,11 +112,17 @@ static void open_conns(const e2e_server *server, conns *c)
 
 static void close_conns(conns *c)
 {
-    client_free(c->leader.http);
+    client_free(c->first.http);
     for (int i = 0; i < 3; i++)
         client_free(c->others[i].http);
     for (int i = 0; i < c->spares; i++)
         client_free(c->spare[i].http);
+}
+
+/* Requests set aside so far. */
+static long long set_aside(client *http)
+{
+    return read_figures(http).set_aside;
 }
 
 /* Waits (10 s at most) until count requests were set aside. */
@@ -123,12 +130,12 @@ static void until_set_aside(client *http, long long count)
 {
     long long deadline = now_ms() + 10000;
     for (;;) {
-        figures f = read_figures(http);
-        if (f.set_aside >= count)
+        long long now = set_aside(http);
+        if (now >= count)
             return;
         cr_assert_lt(now_ms(), deadline,
                      "%lld moves set aside while their commit waits, not %lld",
-                     f.set_aside, count);
+                     now, count);
         struct timespec t = {0, 5 * 1000 * 1000};
         nanosleep(&t, NULL);
     }
@@ -293,15 +300,16 @@ Test(commit_wait, a_thread_serves_a_view_while_its_move_waits_for_its_commit,
     set_scene(&s, 2);
     client **others = (client *[]){s.c.others[0].http, s.c.others[1].http};
     mover m[2] = {{0}};
-    prepare(&m[0], &s.t, s.match[0], s.c.leader.http);
+    prepare(&m[0], &s.t, s.match[0], s.c.first.http);
     prepare(&m[1], &s.t, s.match[1], others[0]);
     long long y_head = head_seen(others[1], s.match[1], m[1].key);
 
     PGconn *blocker = hold_match(s.match[0]);
     start(&m[0]);
     pgtest_until_blocked_by(blocker);
+    long long before = set_aside(others[1]);
     start(&m[1]);
-    until_set_aside(others[1], 1);
+    until_set_aside(others[1], before + 1);
     /* The move on Y waits on its thread, which answers a view meanwhile:
      * the match is still where it was. */
     cr_expect_eq(head_seen(others[1], s.match[1], m[1].key), y_head);
@@ -323,7 +331,7 @@ Test(commit_wait, a_move_that_loses_its_race_while_set_aside_is_409_stale_seq,
     set_scene(&s, 2);
     client *metrics = s.c.others[2].http;
     mover m[3] = {{0}};
-    prepare(&m[0], &s.t, s.match[0], s.c.leader.http);
+    prepare(&m[0], &s.t, s.match[0], s.c.first.http);
     /* The same move twice, by two requests (two nonces), at one head. */
     prepare(&m[1], &s.t, s.match[1], s.c.others[0].http);
     prepare(&m[2], &s.t, s.match[1], s.c.others[1].http);
@@ -332,10 +340,11 @@ Test(commit_wait, a_move_that_loses_its_race_while_set_aside_is_409_stale_seq,
     PGconn *blocker = hold_match(s.match[0]);
     start(&m[0]);
     pgtest_until_blocked_by(blocker);
+    long long before = set_aside(metrics);
     start(&m[1]);
-    until_set_aside(metrics, 1);
+    until_set_aside(metrics, before + 1);
     start(&m[2]);
-    until_set_aside(metrics, 2);
+    until_set_aside(metrics, before + 2);
     pgtest_exec(blocker, "COMMIT");
     for (int i = 0; i < 3; i++)
         finish(&m[i]);
@@ -362,7 +371,7 @@ Test(commit_wait,
     set_scene(&s, 3);
     client *metrics = s.c.others[2].http;
     mover m[3] = {{0}};
-    prepare(&m[0], &s.t, s.match[0], s.c.leader.http);
+    prepare(&m[0], &s.t, s.match[0], s.c.first.http);
     long long head[3];
     for (int i = 1; i < 3; i++) {
         prepare(&m[i], &s.t, s.match[i], s.c.others[i - 1].http);
@@ -374,10 +383,11 @@ Test(commit_wait,
     PGconn *holds_x = hold_match(s.match[1]);
     start(&m[0]);
     pgtest_until_blocked_by(holds_w);
+    long long before = set_aside(metrics);
     start(&m[1]);
-    until_set_aside(metrics, 1);
+    until_set_aside(metrics, before + 1);
     start(&m[2]);
-    until_set_aside(metrics, 2);
+    until_set_aside(metrics, before + 2);
     /* ...then share the next commit, which waits for X's row, and whose
      * database session ends. */
     pgtest_exec(holds_w, "COMMIT");
