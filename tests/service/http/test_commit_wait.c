@@ -200,6 +200,19 @@ static void finish(mover *m)
     free(m->body);
 }
 
+/* Starts m[0], whose commit holder holds, then each of the others once
+ * the one before waits set aside. */
+static void start_behind(mover *m, int count, PGconn *holder, client *metrics)
+{
+    start(&m[0]);
+    pgtest_until_blocked_by(holder);
+    long long before = set_aside(metrics);
+    for (int i = 1; i < count; i++) {
+        start(&m[i]);
+        until_set_aside(metrics, before + i);
+    }
+}
+
 /* A second match between the table's two players. */
 static void another_match(const e2e_table *t, char *match, size_t size)
 {
@@ -338,13 +351,7 @@ Test(commit_wait, a_move_that_loses_its_race_while_set_aside_is_409_stale_seq,
     long long y_head = head_seen(metrics, s.match[1], m[1].key);
 
     PGconn *blocker = hold_match(s.match[0]);
-    start(&m[0]);
-    pgtest_until_blocked_by(blocker);
-    long long before = set_aside(metrics);
-    start(&m[1]);
-    until_set_aside(metrics, before + 1);
-    start(&m[2]);
-    until_set_aside(metrics, before + 2);
+    start_behind(m, 3, blocker, metrics);
     pgtest_exec(blocker, "COMMIT");
     for (int i = 0; i < 3; i++)
         finish(&m[i]);
@@ -381,13 +388,7 @@ Test(commit_wait,
     /* The moves on X and Y wait together behind the one on W... */
     PGconn *holds_w = hold_match(s.match[0]);
     PGconn *holds_x = hold_match(s.match[1]);
-    start(&m[0]);
-    pgtest_until_blocked_by(holds_w);
-    long long before = set_aside(metrics);
-    start(&m[1]);
-    until_set_aside(metrics, before + 1);
-    start(&m[2]);
-    until_set_aside(metrics, before + 2);
+    start_behind(m, 3, holds_w, metrics);
     /* ...then share the next commit, which waits for X's row, and whose
      * database session ends. */
     pgtest_exec(holds_w, "COMMIT");
