@@ -47,7 +47,7 @@ typedef struct rate_route_counters {
 static rate_budget_gauges rate_budgets[RATE_POLICIES_MAX];
 static rate_route_counters rate_routes[ROUTES_MAX];
 static unsigned long verify_cache_hits, verify_cache_misses;
-static unsigned long shared_commits, shared_transactions;
+static unsigned long shared_commits, shared_transactions, set_aside;
 static int http_threads;
 static unsigned http_thread_connections[METRICS_HTTP_THREADS_MAX];
 
@@ -197,6 +197,11 @@ void metrics_shared_commit(int transactions)
                        __ATOMIC_RELAXED);
 }
 
+void metrics_shared_commit_set_aside(void)
+{
+    __atomic_add_fetch(&set_aside, 1, __ATOMIC_RELAXED);
+}
+
 void metrics_http_threads(int count)
 {
     __atomic_store_n(&http_threads,
@@ -342,6 +347,14 @@ char *metrics_render(void)
                  "pbem_db_shared_commit_transactions_total %lu\n",
             __atomic_load_n(&shared_commits, __ATOMIC_RELAXED),
             __atomic_load_n(&shared_transactions, __ATOMIC_RELAXED));
+    fprintf(out,
+            "# HELP pbem_db_shared_commit_set_aside_total Requests "
+            "whose connection was suspended while their transaction "
+            "waited for a shared commit, their thread serving "
+            "others.\n"
+            "# TYPE pbem_db_shared_commit_set_aside_total counter\n"
+            "pbem_db_shared_commit_set_aside_total %lu\n",
+            __atomic_load_n(&set_aside, __ATOMIC_RELAXED));
     fprintf(out, "# HELP pbem_events_appended_total Events appended to match "
                  "logs.\n# TYPE pbem_events_appended_total counter\n"
                  "pbem_events_appended_total %lu\n",

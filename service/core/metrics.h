@@ -47,6 +47,10 @@ void metrics_verify_cache(int hit);
 /* One shared commit (store/db.h) of transactions, committed or not. */
 void metrics_shared_commit(int transactions);
 
+/* A request set aside (its connection suspended) while its transaction
+ * waits for a shared commit, its thread free to serve others. */
+void metrics_shared_commit_set_aside(void);
+
 /* The HTTP server's threads (up to METRICS_HTTP_THREADS_MAX are shown)
  * and the connections one of them holds now (http/acceptor.h spreads
  * them): an operator sees at once when one thread serves far more

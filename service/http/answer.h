@@ -29,6 +29,11 @@ typedef struct answer {
     MHD_ContentReaderCallback stream_read;
     MHD_ContentReaderFreeCallback stream_free;
     void *stream;
+    /* Not known yet: the handler set its request aside (a move waiting for
+     * its commit without holding its thread); once the connection is
+     * resumed, finish(later, out) fills the answer (routes.h). */
+    void *later;
+    void (*finish)(void *later, struct answer *out);
 } answer;
 
 /* An error in the one error shape: {"error":{"code","message"}}. */

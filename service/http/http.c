@@ -63,6 +63,9 @@ struct http_request {
      * parsed its query; status 0 when it is not. */
     head_refusal target_refused;
     struct timespec began;
+    /* Set aside, its connection suspended (a move waiting for its
+     * commit): answered when the handler is called again, once resumed. */
+    routes_later *later;
 };
 
 static double seconds_since(const struct timespec *began)
@@ -388,6 +391,11 @@ static bool head_of_request_acceptable(struct MHD_Connection *conn,
     return acceptable;
 }
 
+static enum MHD_Result answered(http_server *server,
+                                struct MHD_Connection *conn, const char *method,
+                                const char *url, http_request *req,
+                                answer *out);
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
                                   const char *url, const char *method,
                                   const char *version, const char *upload,
@@ -444,6 +452,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
         *upload_size = 0;
         return MHD_YES;
     }
+    answer out = {0};
+    if (req->later != NULL) {
+        routes_later *later = req->later;
+        req->later = NULL;
+        routes_resume(later, &out);
+        return answered(server, conn, method, url, req, &out);
+    }
     received(server, conn);
     if (web_files_wanted(method, url)) {
         int status = 0;
@@ -456,20 +471,29 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
                  seconds * 1e3);
         return sent;
     }
-    answer out = {0};
-    routes_handle(conn, method, url, req->target, req->body, req->body_len,
-                  &out);
+    req->later = routes_handle(conn, method, url, req->target, req->body,
+                               req->body_len, &out);
+    if (req->later != NULL)
+        return MHD_YES; /* suspended; called again once resumed */
+    return answered(server, conn, method, url, req, &out);
+}
+
+/* Counts, logs and sends a route's answer. */
+static enum MHD_Result answered(http_server *server,
+                                struct MHD_Connection *conn, const char *method,
+                                const char *url, http_request *req, answer *out)
+{
     double seconds = seconds_since(&req->began);
-    metrics_request(out.route, out.status, seconds);
+    metrics_request(out->route, out->status, seconds);
     char client[64];
     client_of(server, conn, client, sizeof client);
-    if (out.status >= 500)
-        log_warn("%s %s %s -> %d in %.1f ms", client, method, url, out.status,
+    if (out->status >= 500)
+        log_warn("%s %s %s -> %d in %.1f ms", client, method, url, out->status,
                  seconds * 1e3);
     else
-        log_info("%s %s %s -> %d in %.1f ms", client, method, url, out.status,
+        log_info("%s %s %s -> %d in %.1f ms", client, method, url, out->status,
                  seconds * 1e3);
-    return send_answer(conn, &out);
+    return send_answer(conn, out);
 }
 
 static bool parse_listen(const char *listen, struct sockaddr_in *addr)

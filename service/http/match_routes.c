@@ -195,13 +195,32 @@ void match_routes_invite(const route_call *call, answer *out)
 
 /* With "Prefer: return=representation" the answer also holds the mover's
  * new seat view, and says so. */
+static void move_answer(json_t *result, const apierr *err, answer *out)
+{
+    if (json_object_get(result, "seat_view") != NULL)
+        out->preference_applied = "return=representation";
+    answer_result(out, 200, result, err);
+}
+
+/* A move set aside while its commit ran, resumed. */
+static void move_finish(void *later, answer *out)
+{
+    apierr err;
+    json_t *result = matches_move_end(later, &err);
+    move_answer(result, &err, out);
+}
+
 void match_routes_move(const route_call *call, answer *out)
 {
     apierr err;
-    json_t *result =
-        matches_move(call->who, call->params->match_id, call->request,
-                     route_prefers_representation(call), &err);
-    if (json_object_get(result, "seat_view") != NULL)
-        out->preference_applied = "return=representation";
-    answer_result(out, 200, result, &err);
+    matches_later *later = NULL;
+    json_t *result = matches_move_begin(
+        call->who, call->params->match_id, call->request,
+        route_prefers_representation(call), call->waiter, &later, &err);
+    if (later != NULL) {
+        out->later = later;
+        out->finish = move_finish;
+        return;
+    }
+    move_answer(result, &err, out);
 }

@@ -14,6 +14,7 @@
 #include "auth/caller.h"
 #include "http/answer.h"
 #include "http/path.h"
+#include "store/db.h"
 
 /* One request as its handler sees it; everything is borrowed for the
  * handler's call. */
@@ -26,6 +27,9 @@ typedef struct route_call {
     const char *body;          /* the raw body (imports) */
     size_t body_len;
     const uint8_t *new_key; /* a registration's key (32 bytes), or NULL */
+    /* How the handler may wait without holding its thread (a move for its
+     * commit: answer.h's later), or NULL: it blocks. */
+    const db_waiter *waiter;
 } route_call;
 
 /* A handler calls one use case and fills *out with its answer. */

@@ -576,6 +576,32 @@ static bool may_repeat(const route *row, const journey *j)
            j->who.nonce[0] != '\0';
 }
 
+/* One request from its route to its answer, kept while the request is
+ * set aside (a move waiting for its commit without holding its thread). */
+struct routes_later {
+    const route *row;
+    journey j;
+    rate_ticket ticket;
+    int attempt;
+    const char *method, *url; /* libmicrohttpd's, for the request's life */
+    db_waiter waiter;         /* the connection, suspended and resumed */
+    void *later;              /* what the handler set aside */
+    void (*finish)(void *later, answer *out);
+};
+
+/* db_waiter's two ends: the connection leaves the thread's event loop
+ * while its commit runs, and comes back (from the thread that ran it)
+ * once its outcome is known. */
+static void suspend_connection(void *context)
+{
+    MHD_suspend_connection(context);
+}
+
+static void resume_connection(void *context)
+{
+    MHD_resume_connection(context);
+}
+
 /* Everything after authentication: the retry, the body, the handler. */
 static void run(const route *row, journey *j, answer *out)
 {
@@ -591,10 +617,14 @@ static void run(const route *row, journey *j, answer *out)
     }
     j->call.request = j->request;
     row->handler(&j->call, out);
-    /* A failed use case may have been a retry of one that succeeded; if
-     * not, its refusal spends the nonce like an applied request would, so
-     * the nonce answers this request only (a 5xx may go better next
-     * time: its nonce stays free for the retry). */
+}
+
+/* After the handler answered: a failed use case may have been a retry of
+ * one that succeeded; if not, its refusal spends the nonce like an
+ * applied request would, so the nonce answers this request only (a 5xx
+ * may go better next time: its nonce stays free for the retry). */
+static void remember(const route *row, const journey *j, answer *out)
+{
     if (row->retry == RETRY_ON_FAILURE && out->status >= 400 &&
         answer_stored(j->call.who, out) == 0 && out->status < 500)
         answer_remember_refusal(j->call.who, out);
@@ -603,11 +633,84 @@ static void run(const route *row, journey *j, answer *out)
         answer_remember_refusal(j->call.who, out);
 }
 
-void routes_handle(struct MHD_Connection *conn, const char *method,
-                   const char *url, const char *target, const char *body,
-                   size_t body_len, answer *out)
+/* One try: authentication, the charge, the handler. True when the
+ * handler set the request aside; only the first try may. */
+static bool try_once(routes_later *l, answer *out)
 {
-    journey j = {0};
+    journey *j = &l->j;
+    bool authenticated = authenticate(l->row, j, out);
+    if (!l->ticket.taken &&
+        !charge_after_authentication(l->row, j, authenticated, &l->ticket, out))
+        authenticated = false;
+    if (!authenticated)
+        return false;
+    j->call.waiter = l->attempt == 1 ? &l->waiter : NULL;
+    run(l->row, j, out);
+    if (out->later != NULL)
+        return true;
+    remember(l->row, j, out);
+    return false;
+}
+
+/* After a try was answered: its request's parts are let go, and true
+ * when it is to be tried again (the first answer dropped). */
+static bool try_again(routes_later *l, answer *out)
+{
+    journey *j = &l->j;
+    bool again = l->attempt == 1 && database_lost(out) && may_repeat(l->row, j);
+    json_decref(j->request);
+    j->request = NULL;
+    if (j->call.who != NULL)
+        auth_caller_free(&j->who);
+    j->call.who = NULL;
+    if (!again)
+        return false;
+    /* The next db_conn reconnects; the first answer is dropped. */
+    log_warn("%s %s: the database connection was lost; trying again", l->method,
+             l->url);
+    free(out->body);
+    *out = (answer){.route = l->row->name};
+    memset(&j->who, 0, sizeof j->who);
+    l->attempt++;
+    return true;
+}
+
+/* Tries until answered (NULL: l is freed, *out the answer) or set aside
+ * (l, to resume). */
+static routes_later *go(routes_later *l, answer *out)
+{
+    for (;;) {
+        if (try_once(l, out)) {
+            l->later = out->later;
+            l->finish = out->finish;
+            out->later = NULL;
+            return l;
+        }
+        if (!try_again(l, out))
+            break;
+    }
+    rate_policy_label(&l->ticket, out);
+    free(l);
+    return NULL;
+}
+
+routes_later *routes_resume(routes_later *l, answer *out)
+{
+    *out = (answer){.route = l->row->name};
+    l->finish(l->later, out);
+    remember(l->row, &l->j, out);
+    if (try_again(l, out))
+        return go(l, out);
+    rate_policy_label(&l->ticket, out);
+    free(l);
+    return NULL;
+}
+
+routes_later *routes_handle(struct MHD_Connection *conn, const char *method,
+                            const char *url, const char *target,
+                            const char *body, size_t body_len, answer *out)
+{
+    journey probe = {0};
     /* Before any route: a signed request is recorded with its raw target,
      * which must read as the path served. Like m_042 for m_42, another
      * spelling of a path names no resource. */
@@ -616,48 +719,37 @@ void routes_handle(struct MHD_Connection *conn, const char *method,
         answer_error(out, 404, "non_canonical_path",
                      "the path must be spelled plainly: no percent-escapes "
                      "and no . or .. segments");
-        return;
+        return NULL;
     }
-    const route *row = find(method, url, &j.params, out);
+    const route *row = find(method, url, &probe.params, out);
     if (row == NULL)
-        return;
+        return NULL;
     out->route = row->name;
-    j.call = (route_call){
+    routes_later *l = calloc(1, sizeof *l);
+    if (l == NULL)
+        abort();
+    *l =
+        (routes_later){.row = row,
+                       .attempt = 1,
+                       .method = method,
+                       .url = url,
+                       .waiter = {suspend_connection, resume_connection, conn}};
+    journey *j = &l->j;
+    j->params = probe.params;
+    j->call = (route_call){
         .conn = conn,
-        .params = &j.params,
+        .params = &j->params,
         .body = body,
         .body_len = body_len,
     };
     pthread_once(&costs_once, register_costs);
-    rate_ticket ticket = {0};
-    if (charged_to_address(row, &j) &&
+    if (charged_to_address(row, j) &&
         !rate_policy_take(conn, RATE_ANONYMOUS, NULL, row->name,
-                          cost_class(row), &ticket, out)) {
-        rate_policy_label(&ticket, out);
-        return;
+                          cost_class(row), &l->ticket, out)) {
+        rate_policy_label(&l->ticket, out);
+        free(l);
+        return NULL;
     }
-    signed_request(conn, method, target, body, body_len, &j.signed_as);
-    for (int attempt = 1;; attempt++) {
-        bool authenticated = authenticate(row, &j, out);
-        if (!ticket.taken && !charge_after_authentication(
-                                 row, &j, authenticated, &ticket, out))
-            authenticated = false;
-        if (authenticated)
-            run(row, &j, out);
-        bool again = attempt == 1 && database_lost(out) && may_repeat(row, &j);
-        json_decref(j.request);
-        j.request = NULL;
-        if (j.call.who != NULL)
-            auth_caller_free(&j.who);
-        j.call.who = NULL;
-        if (!again)
-            break;
-        /* The next db_conn reconnects; the first answer is dropped. */
-        log_warn("%s %s: the database connection was lost; trying again",
-                 method, url);
-        free(out->body);
-        *out = (answer){.route = row->name};
-        memset(&j.who, 0, sizeof j.who);
-    }
-    rate_policy_label(&ticket, out);
+    signed_request(conn, method, target, body, body_len, &j->signed_as);
+    return go(l, out);
 }

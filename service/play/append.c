@@ -174,7 +174,30 @@ json_t *append_commit(PGconn *conn, const caller *who,
                       const store_match *match, int status, json_t *answer,
                       apierr *err)
 {
-    if (retry_commit(conn, who, match, status, answer, err))
+    db_shared *queued;
+    return append_commit_queue(conn, who, match, status, &answer, NULL, &queued,
+                               err) == DB_COMMITTED
+               ? answer
+               : NULL;
+}
+
+int append_commit_queue(PGconn *conn, const caller *who,
+                        const store_match *match, int status, json_t **answer,
+                        const db_waiter *waiter, db_shared **queued,
+                        apierr *err)
+{
+    int outcome = retry_commit_queue(conn, who, match, status, *answer, waiter,
+                                     queued, err);
+    if (outcome == DB_FAILED) {
+        json_decref(*answer);
+        *answer = NULL;
+    }
+    return outcome;
+}
+
+json_t *append_commit_outcome(db_shared *queued, json_t *answer, apierr *err)
+{
+    if (db_commit_outcome(queued, err))
         return answer;
     json_decref(answer);
     return NULL;

@@ -30,6 +30,7 @@
 #include "core/apierr.h"
 #include "ledger/seal.h"
 #include "rules.h"
+#include "store/db.h"
 #include "store/matches.h"
 #include "store/reachability.h"
 #include "store/store.h"
@@ -94,6 +95,20 @@ bool append_events(PGconn *conn, store_match *match,
 json_t *append_commit(PGconn *conn, const caller *who,
                       const store_match *match, int status, json_t *answer,
                       apierr *err);
+
+/* append_commit for a request that may wait for its commit without
+ * holding its thread (store/db.h db_commit_queue; waiter NULL: it
+ * blocks). *answer stays the caller's: DB_COMMITTED; DB_FAILED (rolled
+ * back, *answer freed and NULL, err filled); DB_QUEUED with *queued, for
+ * append_commit_outcome once waiter->ready was called. */
+int append_commit_queue(PGconn *conn, const caller *who,
+                        const store_match *match, int status, json_t **answer,
+                        const db_waiter *waiter, db_shared **queued,
+                        apierr *err);
+
+/* A queued commit's outcome: answer (stolen) when it committed, else NULL
+ * with err filled and answer freed. Frees queued. */
+json_t *append_commit_outcome(db_shared *queued, json_t *answer, apierr *err);
 
 /* The match's secret seed, decrypted, in hex: what the event that ends a
  * match (finished, or an admin's abort) reveals so anyone can replay every

@@ -390,10 +390,69 @@ static bool load_for_seat(PGconn *conn, long long match_id, const caller *who,
  * the state goes to the process's cache (*owned is set to NULL); otherwise
  * it stays the caller's. A move during a secret decision goes to
  * decisions_commit. */
+/* A move applied and queued for its commit, its request set aside until
+ * the commit's outcome is known (matches_move_begin): what the answer
+ * still needs then. */
+struct matches_later {
+    db_shared *queued;
+    json_t *answer;
+    store_match match; /* at the move's head */
+    store_reachability reach;
+    const rules_engine *engine;
+    rules_state *state; /* after the move */
+    int seat;
+    bool with_seat_view;
+    /* Played from the cache: a failure is not the answer; the move is
+     * made again from the database (play_from_cache). */
+    bool from_cache;
+    const caller *who;  /* the request's, borrowed */
+    const json_t *body; /* the request's, borrowed */
+};
+
+/* The half of a move after its commit, whichever way it waited: the
+ * mover's view beside the answer (after the commit and outside the stored
+ * answer: a retry gets the answer without it, as it was stored), and the
+ * state (stolen) kept for the next move. */
+static json_t *committed(json_t *answer, const store_match *match,
+                         const store_reachability *reach,
+                         const rules_engine *engine, rules_state *state,
+                         int seat, bool with_seat_view)
+{
+    if (with_seat_view)
+        json_object_set_new(answer, "seat_view",
+                            describe_seat_view(match, engine, state, seat));
+    matchstate_keep(engine, match, reach, state);
+    return answer;
+}
+
+/* Takes what a queued move's answer needs: the match (its options) and
+ * the state leave the caller's hands. */
+static matches_later *set_aside(db_shared *queued, json_t *answer,
+                                store_match *match,
+                                const store_reachability *reach,
+                                const rules_engine *engine, rules_state *state,
+                                int seat, bool with_seat_view)
+{
+    matches_later *later = calloc(1, sizeof *later);
+    if (later == NULL)
+        abort();
+    *later = (matches_later){.queued = queued,
+                             .answer = answer,
+                             .match = *match,
+                             .reach = *reach,
+                             .engine = engine,
+                             .state = state,
+                             .seat = seat,
+                             .with_seat_view = with_seat_view};
+    match->options = NULL;
+    return later;
+}
+
 static json_t *play(PGconn *conn, const caller *who, store_match *match,
                     store_reachability *reach, const rules_engine *engine,
                     rules_state **owned, int seat, const json_t *body,
-                    bool with_seat_view, apierr *err)
+                    bool with_seat_view, const db_waiter *waiter,
+                    matches_later **later, apierr *err)
 {
     rules_state *state = *owned;
     rules_pending pending;
@@ -490,16 +549,19 @@ static json_t *play(PGconn *conn, const caller *who, store_match *match,
         (json_int_t)move_seq, "events", caused, "over", over, "pending",
         describe_pending_json(&after, 0, 0), "result", engine->result(state),
         "text", told);
-    answer = append_commit(conn, who, match, 200, answer, err);
-    if (answer == NULL)
-        goto done;
-    /* After the commit and outside the stored answer: a retry gets the
-     * answer without it, as it was stored. */
-    if (with_seat_view)
-        json_object_set_new(answer, "seat_view",
-                            describe_seat_view(match, engine, state, seat));
-    matchstate_keep(engine, match, reach, state);
-    *owned = NULL;
+    db_shared *queued = NULL;
+    int outcome = append_commit_queue(conn, who, match, 200, &answer, waiter,
+                                      &queued, err);
+    if (outcome == DB_QUEUED) {
+        *later = set_aside(queued, answer, match, reach, engine, state, seat,
+                           with_seat_view);
+        answer = NULL;
+        *owned = NULL;
+    } else if (outcome == DB_COMMITTED) {
+        answer = committed(answer, match, reach, engine, state, seat,
+                           with_seat_view);
+        *owned = NULL;
+    }
 done:
     engine->destroy(before);
     free(told);
@@ -516,7 +578,8 @@ done:
  * authoritative answer (a refusal, or the stale head). */
 static json_t *play_from_cache(PGconn *conn, const caller *who,
                                long long match_id, long long seq,
-                               const json_t *body, bool with_seat_view)
+                               const json_t *body, bool with_seat_view,
+                               const db_waiter *waiter, matches_later **later)
 {
     store_match match;
     store_reachability reach;
@@ -532,7 +595,9 @@ static json_t *play_from_cache(PGconn *conn, const caller *who,
     if (seat >= 0 && strcmp(match.status, "active") == 0 &&
         pending.wait != RULES_WAIT_SIMULTANEOUS)
         answer = play(conn, who, &match, &reach, engine, &state, seat, body,
-                      with_seat_view, &err);
+                      with_seat_view, waiter, later, &err);
+    if (*later != NULL)
+        (*later)->from_cache = true;
     if (state != NULL)
         engine->destroy(state);
     store_match_free(&match);
@@ -587,32 +652,13 @@ static bool same_open_decision(PGconn *conn, const store_match *match,
     return same;
 }
 
-json_t *matches_move(const caller *who, long long match_id, const json_t *body,
-                     bool with_seat_view, apierr *err)
+/* A move from the match as the database has it (not from the cache). */
+static json_t *play_from_database(PGconn *conn, const caller *who,
+                                  long long match_id, const json_t *body,
+                                  bool with_seat_view, const db_waiter *waiter,
+                                  matches_later **later, apierr *err)
 {
-    /* The body is judged before the match, so a malformed request gets
-     * the sentence about what is wrong with it whatever the match's state. */
     const json_t *seq = json_object_get(body, "seq");
-    if (!json_is_integer(seq) || json_integer_value(seq) < 0) {
-        apierr_set(err, 400, "bad_move",
-                   "\"seq\" must be the match's head sequence number you "
-                   "saw (a number >= 0)");
-        return NULL;
-    }
-    uint8_t commitment[32];
-    if (json_object_get(body, "commitment") != NULL
-            ? !request_hex32(body, "commitment", "bad_commitment", commitment,
-                             err)
-            : !request_action_shape(body, err))
-        return NULL;
-    PGconn *conn = db_conn(err);
-    if (conn == NULL)
-        return NULL;
-    json_t *answer = play_from_cache(conn, who, match_id,
-                                     (long long)json_integer_value(seq), body,
-                                     with_seat_view);
-    if (answer != NULL)
-        return answer;
     store_match match;
     store_reachability reach;
     const rules_engine *engine;
@@ -620,6 +666,7 @@ json_t *matches_move(const caller *who, long long match_id, const json_t *body,
     if (!load_for_seat(conn, match_id, who, &match, &reach, &engine, &seat,
                        err))
         return NULL;
+    json_t *answer = NULL;
     rules_state *state = NULL;
     if (!request_in_play(&match, err))
         goto done;
@@ -638,12 +685,83 @@ json_t *matches_move(const caller *who, long long match_id, const json_t *body,
     if (state == NULL)
         goto done;
     answer = play(conn, who, &match, &reach, engine, &state, seat, body,
-                  with_seat_view, err);
+                  with_seat_view, waiter, later, err);
 done:
     if (state != NULL)
         engine->destroy(state);
     store_match_free(&match);
     return answer;
+}
+
+json_t *matches_move_begin(const caller *who, long long match_id,
+                           const json_t *body, bool with_seat_view,
+                           const db_waiter *waiter, matches_later **later,
+                           apierr *err)
+{
+    *later = NULL;
+    /* The body is judged before the match, so a malformed request gets
+     * the sentence about what is wrong with it whatever the match's state. */
+    const json_t *seq = json_object_get(body, "seq");
+    if (!json_is_integer(seq) || json_integer_value(seq) < 0) {
+        apierr_set(err, 400, "bad_move",
+                   "\"seq\" must be the match's head sequence number you "
+                   "saw (a number >= 0)");
+        return NULL;
+    }
+    uint8_t commitment[32];
+    if (json_object_get(body, "commitment") != NULL
+            ? !request_hex32(body, "commitment", "bad_commitment", commitment,
+                             err)
+            : !request_action_shape(body, err))
+        return NULL;
+    PGconn *conn = db_conn(err);
+    if (conn == NULL)
+        return NULL;
+    json_t *answer =
+        play_from_cache(conn, who, match_id, (long long)json_integer_value(seq),
+                        body, with_seat_view, waiter, later);
+    if (*later != NULL) {
+        (*later)->who = who;
+        (*later)->body = body;
+    }
+    if (answer != NULL || *later != NULL)
+        return answer;
+    return play_from_database(conn, who, match_id, body, with_seat_view, waiter,
+                              later, err);
+}
+
+json_t *matches_move_end(matches_later *later, apierr *err)
+{
+    apierr from_cache = {.head = -1};
+    json_t *answer = append_commit_outcome(
+        later->queued, later->answer, later->from_cache ? &from_cache : err);
+    if (answer != NULL) {
+        answer = committed(answer, &later->match, &later->reach, later->engine,
+                           later->state, later->seat, later->with_seat_view);
+        later->state = NULL;
+    } else if (later->from_cache) {
+        /* As play_from_cache's callers do when it fails: the database
+         * gives the authoritative answer. */
+        PGconn *conn = db_conn(err);
+        matches_later *again = NULL;
+        if (conn != NULL)
+            answer = play_from_database(conn, later->who, later->match.match_id,
+                                        later->body, later->with_seat_view,
+                                        NULL, &again, err);
+    }
+    if (later->state != NULL)
+        later->engine->destroy(later->state);
+    store_match_free(&later->match);
+    free(later);
+    return answer;
+}
+
+json_t *matches_move(const caller *who, long long match_id, const json_t *body,
+                     bool with_seat_view, apierr *err)
+{
+    matches_later *later;
+    return matches_move_begin(who, match_id, body, with_seat_view, NULL, &later,
+                              err);
 }
 
 json_t *matches_public(long long match_id, apierr *err)

@@ -13,6 +13,7 @@
 
 #include "auth/caller.h"
 #include "core/apierr.h"
+#include "store/db.h"
 
 /* The games this build plays: {"games": [{name, title, version,
  * min_seats, max_seats, options, rules_page}]}. */
@@ -29,6 +30,23 @@ json_t *matches_join(const caller *who, long long match_id,
  * now, so a client that moves again saves a request. */
 json_t *matches_move(const caller *who, long long match_id,
                      const json_t *body, bool with_seat_view, apierr *err);
+
+/* A move queued for its commit, its request set aside meanwhile. */
+typedef struct matches_later matches_later;
+
+/* matches_move for a request that may wait for its commit without
+ * holding its thread (store/db.h db_commit_queue): the answer (or NULL
+ * with err filled), or NULL with *later set and waiter->suspend called.
+ * who and body must then live until matches_move_end. waiter NULL: it
+ * blocks, as matches_move. */
+json_t *matches_move_begin(const caller *who, long long match_id,
+                           const json_t *body, bool with_seat_view,
+                           const db_waiter *waiter, matches_later **later,
+                           apierr *err);
+
+/* After waiter->ready, on the request's thread: the move's answer, as
+ * matches_move would have given it. Frees later. */
+json_t *matches_move_end(matches_later *later, apierr *err);
 json_t *matches_public(long long match_id, apierr *err);
 json_t *matches_seat_view(const caller *who, long long match_id, apierr *err);
 json_t *matches_events(long long match_id, long long after, int limit,

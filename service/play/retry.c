@@ -93,21 +93,33 @@ int retry_find(const caller *who, retry_answer *replay, apierr *err)
     return seen;
 }
 
-bool retry_commit(PGconn *conn, const caller *who, const store_match *match,
-                  int status, const json_t *answer, apierr *err)
+int retry_commit_queue(PGconn *conn, const caller *who,
+                       const store_match *match, int status,
+                       const json_t *answer, const db_waiter *waiter,
+                       db_shared **queued, apierr *err)
 {
+    *queued = NULL;
     char *text = rules_sorted_json(answer);
     store_nonce saved = {.status = status,
                          .response = text,
                          .match_id = match ? match->match_id : 0,
                          .seq = match ? match->head_seq : 0};
-    bool ok = store_save_nonce(conn, who->key_id, who->nonce,
-                               who->request_digest, &saved, err) &&
-              store_commit(conn, err);
+    int outcome = store_save_nonce(conn, who->key_id, who->nonce,
+                                   who->request_digest, &saved, err)
+                      ? db_commit_queue(conn, waiter, queued, err)
+                      : DB_FAILED;
     free(text);
-    if (!ok)
+    if (outcome == DB_FAILED)
         store_rollback(conn);
-    return ok;
+    return outcome;
+}
+
+bool retry_commit(PGconn *conn, const caller *who, const store_match *match,
+                  int status, const json_t *answer, apierr *err)
+{
+    db_shared *queued;
+    return retry_commit_queue(conn, who, match, status, answer, NULL, &queued,
+                              err) == DB_COMMITTED;
 }
 
 bool retry_remember_refusal(const caller *who, int status, const char *body,

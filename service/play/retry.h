@@ -15,6 +15,7 @@
 
 #include "auth/caller.h"
 #include "core/apierr.h"
+#include "store/db.h"
 #include "store/matches.h"
 
 /* Answers stored for retried requests: status and body of the first try. */
@@ -35,6 +36,15 @@ int retry_find(const caller *who, retry_answer *answer, apierr *err);
  * transaction; rolls it back on failure. */
 bool retry_commit(PGconn *conn, const caller *who, const store_match *match,
                   int status, const json_t *answer, apierr *err);
+
+/* The same, for a request that may wait for its commit without holding
+ * its thread (db.h db_commit_queue; waiter NULL: it blocks): DB_COMMITTED,
+ * DB_FAILED (err filled, rolled back), or DB_QUEUED with *queued the
+ * commit whose outcome db_commit_outcome gives. */
+int retry_commit_queue(PGconn *conn, const caller *who,
+                       const store_match *match, int status,
+                       const json_t *answer, const db_waiter *waiter,
+                       db_shared **queued, apierr *err);
 
 /* Spends the nonce of a request refused (4xx) before it changed anything,
  * keeping its refusal (status, body: borrowed) as its answer, so it holds

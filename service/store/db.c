@@ -851,20 +851,25 @@ static PGresult *drain(PGconn *conn, bool mine, apierr *err)
 /* ---- shared commits (db.h) ---------------------------------------------
  *
  * A request thread records its transaction's statements, then queues them
- * at its COMMIT. The first thread to queue while nobody commits leads: it
- * runs what waits, as one transaction on its own connection, and commits
- * it. Transactions that arrive meanwhile wait together; when its own is
- * done, the leader hands the lead to the first of them.
+ * at its COMMIT. The committer thread runs what waits, as one transaction
+ * on its own connection, and commits it; transactions that arrive
+ * meanwhile wait together for its next batch. A blocked thread (mail,
+ * deadlines) is woken when its transaction is done; an HTTP request,
+ * its connection suspended meanwhile, is resumed.
  *
- * Why no committer thread: handing each batch to one, and back, cost two
- * more context switches a batch, about one a move (docs/benchmarks.md). */
+ * Why a committer and not a leader (the first request thread to queue,
+ * which ran the batch on its own thread, 2026-11-26 to 11-29): a request
+ * that does not block cannot be handed the lead at once; its thread comes
+ * back to it only when it is done with its other connections, and every
+ * queued move waits meanwhile, while the leader's own thread holds its
+ * other connections for as long as it leads (docs/benchmarks.md). */
 
 /* A transaction of more statements goes on alone (shared_spill): a
  * move needs 4 or 5, a sealed decision's end a few more. */
 #define SHARED_STATEMENTS_MAX 24
 
 /* One shared commit holds at most this many transactions, and at most
- * as many statements as the leader's pipeline takes: BEGIN, COMMIT,
+ * as many statements as the committer's pipeline takes: BEGIN, COMMIT,
  * and each statement with the PREPARE it may need on first use. */
 #define SHARED_BATCH_MAX 64
 #define SHARED_BATCH_STATEMENTS ((DB_QUEUE_MAX - 2) / 2)
@@ -878,45 +883,59 @@ typedef struct recorded_statement {
     long long facts[2];
 } recorded_statement;
 
-/* One thread's shared transaction: recorded by its thread, then run by
- * the leader (its own thread, perhaps) while that thread waits. */
-typedef struct shared_tx {
-    PGconn *conn; /* the recording thread's connection; NULL: none open */
+/* One request's shared transaction: recorded by its thread, then run by
+ * the committer while it waits, blocked on wake or (db_commit_queue) with
+ * its connection set aside until waiter.ready. */
+struct db_shared {
     long long order_key;
     long long arrival;
     recorded_statement items[SHARED_STATEMENTS_MAX];
     int count;
-    /* The outcome, written by the leader before done. */
+    /* The outcome, written by the committer before done. */
     bool done;
-    bool lead; /* this thread is to lead the next batch */
     bool committed;
     int failed_item; /* the recorded statement that failed, or -1 */
     char sqlstate[6];
     apierr err;
-    pthread_cond_t finished;
-    bool finished_made;
-    struct shared_tx *next;
-} shared_tx;
+    pthread_cond_t *wake; /* a blocked thread's; NULL: waiter's ready */
+    db_waiter waiter;
+    struct db_shared *next;
+};
+typedef struct db_shared shared_tx;
 
-static __thread shared_tx own;
+/* The transaction this thread records, and the connection it records for
+ * (none: NULL). Only its recording is per thread: once queued, a
+ * transaction is its request's, whichever thread finishes it. */
+static __thread shared_tx *recording;
+static __thread PGconn *recording_conn;
+/* What this thread blocks on while its transaction waits (shared_commit). */
+static __thread pthread_cond_t blocked;
+static __thread bool blocked_made;
 
 static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
 static shared_tx *waiting_first, *waiting_last;
-static bool leading; /* a thread leads (runs batches) */
 static long long arrivals, commits_made, transactions_made;
 /* Transactions queued and not yet in a batch. */
 static int waiting_count;
 
-static void forget_items(void)
+static void forget_items(shared_tx *tx)
 {
-    for (int i = 0; i < own.count; i++) {
-        recorded_statement *s = &own.items[i];
+    for (int i = 0; i < tx->count; i++) {
+        recorded_statement *s = &tx->items[i];
         for (int p = 0; p < s->nparams; p++)
             free(s->params[p]);
         free(s->params);
         free(s->sql);
     }
-    own.count = 0;
+    tx->count = 0;
+}
+
+static void shared_free(shared_tx *tx)
+{
+    if (tx == NULL)
+        return;
+    forget_items(tx);
+    free(tx);
 }
 
 static char *copy_text(const char *text)
@@ -931,35 +950,50 @@ static char *copy_text(const char *text)
 
 static bool shared_begin(PGconn *conn, long long order_key)
 {
-    forget_items();
-    own.conn = conn;
-    own.order_key = order_key;
+    shared_free(recording);
+    /* Not calloc: items are written as they are recorded. None is kept
+     * for the next: libmicrohttpd's threads end without a hook to free
+     * it. */
+    recording = malloc(sizeof *recording);
+    if (recording == NULL)
+        abort();
+    recording->count = 0;
+    recording_conn = conn;
+    recording->order_key = order_key;
     return true;
 }
 
 static bool shared_recording(const PGconn *conn)
 {
-    return own.conn != NULL && own.conn == conn;
+    return recording_conn != NULL && recording_conn == conn;
+}
+
+/* Ends the recording: the transaction is no longer this thread's. */
+static shared_tx *shared_detach(void)
+{
+    shared_tx *tx = recording;
+    recording = NULL;
+    recording_conn = NULL;
+    return tx;
 }
 
 static void shared_drop(void)
 {
-    forget_items();
-    own.conn = NULL;
+    shared_free(shared_detach());
 }
 
 static void shared_spill(PGconn *conn)
 {
-    own.conn = NULL;
+    recording_conn = NULL;
     apierr ignored;
     /* Idle with nothing queued, so the BEGIN is queued and cannot fail. */
     db_begin(conn, &ignored);
-    for (int i = 0; i < own.count; i++) {
-        recorded_statement *s = &own.items[i];
+    for (int i = 0; i < recording->count; i++) {
+        recorded_statement *s = &recording->items[i];
         queue_send_as(conn, s->id, s->sql, s->nparams,
                       (const char *const *)s->params, s->explain, s->facts);
     }
-    forget_items();
+    shared_free(shared_detach());
 }
 
 static bool shared_record(PGconn *conn, const void *id, const char *sql,
@@ -967,11 +1001,11 @@ static bool shared_record(PGconn *conn, const void *id, const char *sql,
                           db_explain *explain, const long long facts[2],
                           apierr *err)
 {
-    if (own.count == SHARED_STATEMENTS_MAX) {
+    if (recording->count == SHARED_STATEMENTS_MAX) {
         shared_spill(conn);
         return db_queue(conn, sql, nparams, params, explain, facts, err);
     }
-    recorded_statement *s = &own.items[own.count++];
+    recorded_statement *s = &recording->items[recording->count++];
     s->id = id;
     s->sql = copy_text(sql);
     s->nparams = nparams;
@@ -986,7 +1020,7 @@ static bool shared_record(PGconn *conn, const void *id, const char *sql,
     return true;
 }
 
-/* ---- leading a shared commit ------------------------------------------ */
+/* ---- the committer ---------------------------------------------------- */
 
 static int by_order(const void *a, const void *b)
 {
@@ -1006,15 +1040,22 @@ static void fail(shared_tx *tx, int failed_item, const char *sqlstate,
     tx->err = *err;
 }
 
-/* Runs batch (in lock order) on conn, the leader's connection, as one
+/* Runs batch (in lock order) on conn, the committer's connection, as one
  * transaction until it commits: a statement that fails fails its own
  * transaction, which is left out, and the rest are run again from BEGIN.
  * A lost connection, or a failure that is no one transaction's (the
- * COMMIT), fails every one still in. */
-static void run_batch(PGconn *conn, shared_tx **batch, int n)
+ * COMMIT), fails every one still in. With no connection (NULL: the
+ * committer's could not be made, unavailable says why) every one fails. */
+static void run_batch(PGconn *conn, shared_tx **batch, int n,
+                      const apierr *unavailable)
 {
     for (int i = 0; i < n; i++)
-        batch[i]->committed = true;
+        batch[i]->committed = conn != NULL;
+    if (conn == NULL) {
+        for (int i = 0; i < n; i++)
+            fail(batch[i], -1, "", unavailable);
+        return;
+    }
     static const long long no_transaction[2] = {-1, -1};
     for (int left = n; left > 0; left--) {
         queue_send_as(conn, "BEGIN", "BEGIN", 0, NULL, NULL, no_transaction);
@@ -1053,25 +1094,33 @@ static void run_batch(PGconn *conn, shared_tx **batch, int n)
     }
 }
 
-/* With shared_lock held, when the leader's own transaction is done: the
- * first transaction still queued, if any, leads the next batch. */
-static void hand_over_the_lead(void)
+/* Tells tx, with shared_lock held, that it is done: a blocked thread is
+ * woken at once; a request set aside is added to *later, to be told
+ * (waiter.ready) once the lock is let go, since its request may go on
+ * (and free tx) as soon as it is told. */
+static void tell(shared_tx *tx, shared_tx **later, int *later_count)
 {
-    own.lead = false;
-    if (waiting_first != NULL) {
-        waiting_first->lead = true;
-        pthread_cond_signal(&waiting_first->finished);
-    } else {
-        leading = false;
-    }
+    if (tx->wake != NULL)
+        pthread_cond_signal(tx->wake);
+    else
+        later[(*later_count)++] = tx;
 }
 
-/* With shared_lock held, by the leading thread: runs batches from the
- * head of the queue on conn until this thread's own transaction is done,
- * then hands the lead over. */
-static void lead(PGconn *conn)
+static pthread_cond_t committer_wake = PTHREAD_COND_INITIALIZER;
+static bool committer_started, committer_idle;
+
+/* The committer: runs batches from the head of the queue, each as one
+ * transaction on its own connection, for as long as the process lives. */
+static void *commit_batches(void *unused)
 {
-    while (!own.done) {
+    (void)unused;
+    pthread_mutex_lock(&shared_lock);
+    for (;;) {
+        while (waiting_first == NULL) {
+            committer_idle = true;
+            pthread_cond_wait(&committer_wake, &shared_lock);
+        }
+        committer_idle = false;
         /* Everything that arrived while the last commit ran, up to one
          * batch: that wait is what groups them. The first always goes (no
          * transaction has more than SHARED_STATEMENTS_MAX statements). */
@@ -1088,66 +1137,116 @@ static void lead(PGconn *conn)
             waiting_last = NULL;
         pthread_mutex_unlock(&shared_lock);
         qsort(batch, (size_t)n, sizeof batch[0], by_order);
-        run_batch(conn, batch, n);
+        apierr unavailable = {.head = -1};
+        run_batch(db_conn(&unavailable), batch, n, &unavailable);
         pthread_mutex_lock(&shared_lock);
         commits_made++;
         transactions_made += n;
         metrics_shared_commit(n);
-        for (int i = 0; i < n; i++)
-            batch[i]->done = true;
-        /* The next leader is woken before the transactions just done:
-         * every move queued waits for it, each of these for itself. */
-        if (own.done)
-            hand_over_the_lead();
+        shared_tx *later[SHARED_BATCH_MAX];
+        int later_count = 0;
         for (int i = 0; i < n; i++) {
-            if (batch[i] != &own)
-                pthread_cond_signal(&batch[i]->finished);
+            batch[i]->done = true;
+            tell(batch[i], later, &later_count);
+        }
+        pthread_mutex_unlock(&shared_lock);
+        for (int i = 0; i < later_count; i++)
+            later[i]->waiter.ready(later[i]->waiter.context);
+        pthread_mutex_lock(&shared_lock);
+    }
+    return NULL;
+}
+
+/* Queues tx for the committer, with shared_lock held. */
+static void enqueue(shared_tx *tx)
+{
+    tx->done = false;
+    tx->next = NULL;
+    tx->arrival = arrivals++;
+    waiting_count++;
+    if (waiting_last != NULL)
+        waiting_last->next = tx;
+    else
+        waiting_first = tx;
+    waiting_last = tx;
+    if (!committer_started) {
+        pthread_t thread;
+        if (pthread_create(&thread, NULL, commit_batches, NULL) != 0)
+            abort();
+        pthread_detach(thread);
+        committer_started = true;
+    } else if (committer_idle) {
+        pthread_cond_signal(&committer_wake);
+    }
+}
+
+/* tx's outcome, once done: its failure given its meaning on conn (the
+ * request's thread's, which may read), then tx freed. */
+static bool outcome(shared_tx *tx, PGconn *conn, apierr *err)
+{
+    bool ok = tx->committed;
+    if (!ok) {
+        *err = tx->err;
+        if (tx->failed_item >= 0 && tx->failed_item < tx->count) {
+            const recorded_statement *s = &tx->items[tx->failed_item];
+            if (s->explain != NULL && conn != NULL &&
+                PQstatus(conn) == CONNECTION_OK)
+                s->explain(conn, tx->sqlstate, s->facts, err);
         }
     }
+    shared_free(tx);
+    return ok;
 }
 
 static bool shared_commit(PGconn *conn, apierr *err)
 {
-    if (own.count == 0) {
-        shared_drop();
+    shared_tx *tx = shared_detach();
+    if (tx->count == 0) {
+        shared_free(tx);
         return true;
     }
-    if (!own.finished_made) {
-        pthread_cond_init(&own.finished, NULL);
-        own.finished_made = true;
+    if (!blocked_made) {
+        pthread_cond_init(&blocked, NULL);
+        blocked_made = true;
     }
+    tx->wake = &blocked;
     pthread_mutex_lock(&shared_lock);
-    own.conn = NULL;
-    own.done = false;
-    own.lead = false;
-    own.next = NULL;
-    own.arrival = arrivals++;
-    waiting_count++;
-    if (waiting_last != NULL)
-        waiting_last->next = &own;
-    else
-        waiting_first = &own;
-    waiting_last = &own;
-    if (!leading) {
-        leading = true;
-        own.lead = true;
-    }
-    while (!own.done && !own.lead)
-        pthread_cond_wait(&own.finished, &shared_lock);
-    if (own.lead)
-        lead(conn);
+    enqueue(tx);
+    while (!tx->done)
+        pthread_cond_wait(&blocked, &shared_lock);
     pthread_mutex_unlock(&shared_lock);
-    bool ok = own.committed;
-    if (!ok) {
-        *err = own.err;
-        if (own.failed_item >= 0 && own.failed_item < own.count) {
-            const recorded_statement *s = &own.items[own.failed_item];
-            if (s->explain != NULL && PQstatus(conn) == CONNECTION_OK)
-                s->explain(conn, own.sqlstate, s->facts, err);
-        }
+    return outcome(tx, conn, err);
+}
+
+int db_commit_queue(PGconn *conn, const db_waiter *waiter, db_shared **queued,
+                    apierr *err)
+{
+    *queued = NULL;
+    if (waiter == NULL || !shared_recording(conn))
+        return db_command(conn, "COMMIT", 0, NULL, err) ? DB_COMMITTED
+                                                        : DB_FAILED;
+    shared_tx *tx = shared_detach();
+    if (tx->count == 0) {
+        shared_free(tx);
+        return DB_COMMITTED;
     }
-    forget_items();
-    return ok;
+    tx->wake = NULL;
+    tx->waiter = *waiter;
+    pthread_mutex_lock(&shared_lock);
+    /* Set aside before it can be told: a request is never told before
+     * its connection is suspended. */
+    waiter->suspend(waiter->context);
+    enqueue(tx);
+    pthread_mutex_unlock(&shared_lock);
+    metrics_shared_commit_set_aside();
+    *queued = tx;
+    return DB_QUEUED;
+}
+
+bool db_commit_outcome(db_shared *tx, apierr *err)
+{
+    apierr unavailable = {.head = -1};
+    return outcome(tx, db_conn(&unavailable), err);
 }
 
 void db_shared_stats(db_shared_figures *figures)

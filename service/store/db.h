@@ -120,7 +120,7 @@ bool db_in_transaction(PGconn *conn);
  *
  * PostgreSQL spends about as much on a commit (the WAL flush and the work
  * around it) as on a small append, so transactions that arrive together
- * from different requests share one: one of their threads, the leader,
+ * from different requests share one: the committer, a thread of its own,
  * runs them in order of their order_key, in one transaction on its own
  * connection, and commits them together. Each still fails alone: a
  * statement that fails (a stale head, a nonce taken) is reported to its
@@ -137,6 +137,37 @@ bool db_in_transaction(PGconn *conn);
  * order_key orders the transactions of one shared commit (the match id:
  * row locks are then taken in one order, by every process). */
 bool db_begin_shared(PGconn *conn, long long order_key, apierr *err);
+
+/* A shared transaction queued for its commit by db_commit_queue, whose
+ * request waits without holding its thread. */
+typedef struct db_shared db_shared;
+
+/* How a request waits without holding its thread: suspend sets it aside
+ * (called once, before anyone can call ready, while the request's own
+ * call is still running); ready, from the committer's thread, brings it
+ * back once its outcome is known. */
+typedef struct db_waiter {
+    void (*suspend)(void *context);
+    void (*ready)(void *context);
+    void *context;
+} db_waiter;
+
+enum { DB_FAILED, DB_COMMITTED, DB_QUEUED };
+
+/* The COMMIT of the transaction open on conn, without waiting: a shared
+ * one is DB_QUEUED, with *queued set and waiter->suspend called; once
+ * waiter->ready is called, db_commit_outcome gives the outcome. Otherwise
+ * (waiter NULL, or an ordinary transaction) as db_command's COMMIT:
+ * DB_COMMITTED, or DB_FAILED with err filled (the transaction is over
+ * either way). The HTTP door's way; every other caller blocks
+ * (store_commit). */
+int db_commit_queue(PGconn *conn, const db_waiter *waiter, db_shared **queued,
+                    apierr *err);
+
+/* On the queuing request's thread, after waiter->ready: the outcome of a
+ * queued commit, as the COMMIT would have given it (a failure explained on
+ * this thread's connection). Frees queued. */
+bool db_commit_outcome(db_shared *queued, apierr *err);
 
 /* What the shared commits of this process have done so far. */
 typedef struct db_shared_figures {
