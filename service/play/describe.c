@@ -209,13 +209,10 @@ static void describe_log(json_t *answer, const store_match *match,
     PGconn *conn = db_conn(&err);
     if (conn == NULL)
         return;
-    long long since =
-        store_event_texts_seat_acted(conn, match->match_id, seat, &err);
-    json_t *log = since < 0
-                      ? NULL
-                      : event_log_told(conn, match, engine, seat,
+    long long since = 0;
+    json_t *log = event_log_told_acted(conn, match, engine, seat,
                                        match->head_seq - EVENT_LOG_VIEW_MAX,
-                                       match->head_seq, &err);
+                                       match->head_seq, &since, &err);
     if (log == NULL)
         return;
     json_object_set_new(answer, "log", log);

@@ -111,17 +111,23 @@ static long long first_missing(const json_t *told, long long after,
     return expect <= upto ? expect : upto + 1;
 }
 
-json_t *event_log_told(PGconn *conn, const store_match *match,
+/* event_log_told, and with acted non-NULL (viewer a seat) also the seat's
+ * last action, read with the first sentences (event_log_told_acted). */
+static json_t *told_to(PGconn *conn, const store_match *match,
                        const rules_engine *engine, int viewer, long long after,
-                       long long upto, apierr *err)
+                       long long upto, long long *acted, apierr *err)
 {
     if (after < 0)
         after = 0;
     if (upto > match->head_seq)
         upto = match->head_seq;
     int reader = viewer < 0 ? STORE_EVENT_TEXTS_PUBLIC : viewer;
-    json_t *told =
-        store_event_texts_told(conn, match->match_id, reader, after, upto, err);
+    json_t *told = acted != NULL && viewer >= 0
+                       ? store_event_texts_told_acted(conn, match->match_id,
+                                                      viewer, after, upto,
+                                                      acted, err)
+                       : store_event_texts_told(conn, match->match_id, reader,
+                                                after, upto, err);
     if (told == NULL)
         return NULL;
     long long missing = first_missing(told, after, upto);
@@ -132,6 +138,21 @@ json_t *event_log_told(PGconn *conn, const store_match *match,
         return NULL;
     return store_event_texts_told(conn, match->match_id, reader, after, upto,
                                   err);
+}
+
+json_t *event_log_told(PGconn *conn, const store_match *match,
+                       const rules_engine *engine, int viewer, long long after,
+                       long long upto, apierr *err)
+{
+    return told_to(conn, match, engine, viewer, after, upto, NULL, err);
+}
+
+json_t *event_log_told_acted(PGconn *conn, const store_match *match,
+                             const rules_engine *engine, int seat,
+                             long long after, long long upto, long long *acted,
+                             apierr *err)
+{
+    return told_to(conn, match, engine, seat, after, upto, acted, err);
 }
 
 bool event_log_annotate(PGconn *conn, long long match_id, json_t *events,

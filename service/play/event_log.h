@@ -37,6 +37,13 @@ json_t *event_log_told(PGconn *conn, const store_match *match,
                        const rules_engine *engine, int viewer, long long after,
                        long long upto, apierr *err);
 
+/* event_log_told for a seat, and *acted: the seq of that seat's own last
+ * action (0 when none), read in the same round trip. */
+json_t *event_log_told_acted(PGconn *conn, const store_match *match,
+                             const rules_engine *engine, int seat,
+                             long long after, long long upto, long long *acted,
+                             apierr *err);
+
 /* Sets "text", the public sentence, on each event of events (borrowed: an
  * array as store_events_after gives it, oldest first, without gaps) of
  * match_id. Events that cannot be told now (their sentences were never

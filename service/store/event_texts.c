@@ -70,22 +70,40 @@ json_t *store_event_texts_told(PGconn *conn, long long match_id, int viewer,
     return told;
 }
 
-long long store_event_texts_seat_acted(PGconn *conn, long long match_id,
-                                       int seat, apierr *err)
+json_t *store_event_texts_told_acted(PGconn *conn, long long match_id,
+                                     int viewer, long long after,
+                                     long long upto, long long *acted,
+                                     apierr *err)
 {
     db_params p = {0};
     db_params_int(&p, match_id);
-    db_params_int(&p, seat);
-    PGresult *r = db_query(conn,
-                           "SELECT coalesce(max(seq), 0) FROM events"
-                           " WHERE match_id = $1::bigint AND seat = $2::int"
-                           "   AND kind IN " SEAT_ACTS,
-                           p.count, p.values, PGRES_TUPLES_OK, err);
+    db_params_int(&p, viewer);
+    db_params_int(&p, after);
+    db_params_int(&p, upto);
+    /* One row at least: the seat's last action, beside each sentence (or
+     * beside nulls when there is none). */
+    PGresult *r =
+        db_query(conn,
+                 "SELECT a.acted, t.seq, t.seat, t.text FROM"
+                 " (SELECT coalesce(max(seq), 0) FROM events"
+                 "   WHERE match_id = $1::bigint AND seat = $2::int"
+                 "     AND kind IN " SEAT_ACTS ") AS a(acted)"
+                 " LEFT JOIN LATERAL"
+                 " (SELECT DISTINCT ON (seq) seq, seat, text FROM event_texts"
+                 "   WHERE match_id = $1::bigint AND viewer IN (-1, $2::int)"
+                 "     AND seq > $3::bigint AND seq <= $4::bigint"
+                 "   ORDER BY seq, viewer DESC) AS t ON true"
+                 " ORDER BY t.seq",
+                 p.count, p.values, PGRES_TUPLES_OK, err);
     if (r == NULL)
-        return -1;
-    long long seq = atoll(PQgetvalue(r, 0, 0));
+        return NULL;
+    *acted = PQntuples(r) > 0 ? atoll(PQgetvalue(r, 0, 0)) : 0;
+    json_t *told = json_array();
+    for (int i = 0; i < PQntuples(r); i++)
+        if (!PQgetisnull(r, i, 1))
+            json_array_append_new(told, told_row(r, i, 1));
     PQclear(r);
-    return seq;
+    return told;
 }
 
 PGresult *store_event_texts_since_seat_acted(PGconn *conn, long long match_id,

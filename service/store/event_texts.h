@@ -30,13 +30,19 @@ bool store_event_texts_save(PGconn *conn, long long match_id,
 json_t *store_event_texts_told(PGconn *conn, long long match_id, int viewer,
                                long long after, long long upto, apierr *err);
 
-/* The seq of seat's own last action in match_id (a move, or its sealed
- * choice committed or revealed), 0 when it has none; -1 with err filled. */
-long long store_event_texts_seat_acted(PGconn *conn, long long match_id,
-                                       int seat, apierr *err);
+/* store_event_texts_told for viewer (a seat) and, in the same read,
+ * *acted: the seq of that seat's own last action (a move, or its sealed
+ * choice committed or revealed), 0 when it has none. A seat's view needs
+ * both, and each read is a round trip that wakes a backend: two of them
+ * were most of PostgreSQL's time per move (docs/benchmarks.md). */
+json_t *store_event_texts_told_acted(PGconn *conn, long long match_id,
+                                     int viewer, long long after,
+                                     long long upto, long long *acted,
+                                     apierr *err);
 
-/* What happened in match_id since seat last acted (as above), told to
- * seat, oldest first, at most the limit latest: a PGresult of rows (seat or
+/* What happened in match_id since seat last acted (a move, or its
+ * sealed choice committed or revealed), told to seat, oldest first, at
+ * most the limit latest: a PGresult of rows (seat or
  * NULL, kind, the move's notation or NULL, the sentence or NULL when none
  * is kept yet). Reveals are left out: the decision they lead to tells
  * them. The caller PQclears it; NULL with err filled. */
