@@ -195,6 +195,18 @@ static void on_completed(void *cls, struct MHD_Connection *conn,
         c->open = NULL;
     if (c != NULL && c->watch != NULL)
         reaper_answered(server->reaper, c->watch);
+    if (req->later != NULL) {
+        /* Resumed, but its client left before the handler was called
+         * again: the request is finished all the same (its move is
+         * committed or refused, the kept state and its rate ticket go
+         * where they go), and its answer dropped. */
+        answer out = {0};
+        routes_resume(req->later, &out);
+        req->later = NULL;
+        free(out.body);
+        if (out.stream_free != NULL)
+            out.stream_free(out.stream);
+    }
     release(server, req);
     *con_cls = NULL;
 }
