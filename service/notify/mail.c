@@ -415,7 +415,8 @@ char *mail_compose_plain(const mail_plain *m, char *why)
     char root[MAIL_THREAD_ID_MAX + MAIL_ADDRESS_MAX + 4] = "";
     if (m->thread)
         thread_ref(m->thread, s.domain, root);
-    char in_reply_to[260] = "";
+    /* As long as root, which it may be a copy of. */
+    char in_reply_to[sizeof root] = "";
     char *answered[1];
     int answered_count = 0;
     collect_ids(m->in_reply_to, answered, &answered_count, 1);

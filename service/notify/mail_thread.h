@@ -35,7 +35,7 @@ void mail_thread_message_id(const char *what, const char *created,
 
 typedef struct mail_thread {
     char root[MAIL_THREAD_ID_MAX]; /* the root's left-hand side */
-    char subject[400];             /* UTF-8 */
+    char subject[416];             /* UTF-8 */
 } mail_thread;
 
 /* The thread of the mails to seat about match. */

@@ -305,10 +305,12 @@ static void must_ip(const char *format, const char *a1, const char *a2)
  * process, so parallel runs do not meet. */
 static void make_networks(autofailover *a)
 {
-    int pid = (int)getpid();
-    int x = 100 + (pid / 250) % 150, y = pid % 250;
-    snprintf(a->bridge, sizeof a->bridge, "paf%dbr", pid);
-    snprintf(a->gateway, sizeof a->gateway, "10.%d.%d.1", x, y);
+    /* Bounded as pids are (pid_max is at most 2^22), so that the
+     * compiler sees every name fit: interface names have 15 bytes. */
+    unsigned pid = (unsigned)getpid() % 10000000u;
+    unsigned x = 100 + (pid / 250) % 150, y = pid % 250;
+    snprintf(a->bridge, sizeof a->bridge, "paf%ubr", pid);
+    snprintf(a->gateway, sizeof a->gateway, "10.%u.%u.1", x, y);
     must_ip("link add %s type bridge", a->bridge, NULL);
     char address[24];
     snprintf(address, sizeof address, "%s/24", a->gateway);
@@ -317,10 +319,11 @@ static void make_networks(autofailover *a)
     for (int i = 0; i < 2; i++) {
         autofailover_node *n = &a->nodes[i];
         char peer[16];
-        snprintf(n->netns, sizeof n->netns, "paf%dn%d", pid, i + 1);
-        snprintf(n->link, sizeof n->link, "paf%dh%d", pid, i + 1);
-        snprintf(peer, sizeof peer, "paf%dp%d", pid, i + 1);
-        snprintf(n->host, sizeof n->host, "10.%d.%d.%d", x, y, i + 2);
+        unsigned node = (unsigned)i % 2u + 1u; /* 1 or 2, as above */
+        snprintf(n->netns, sizeof n->netns, "paf%un%u", pid, node);
+        snprintf(n->link, sizeof n->link, "paf%uh%u", pid, node);
+        snprintf(peer, sizeof peer, "paf%up%u", pid, node);
+        snprintf(n->host, sizeof n->host, "10.%u.%u.%u", x, y, node + 1);
         must_ip("netns add %s", n->netns, NULL);
         char pair[48];
         snprintf(pair, sizeof pair, "%s type veth peer name %s", n->link, peer);
