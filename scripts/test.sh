@@ -34,7 +34,7 @@ cleanup() {
 # The tests' scratch files (pbemd key files…) live and die with this run.
 TMPDIR=$(mktemp -d -t pbem-test.XXXXXX)
 export TMPDIR
-trap 'cleanup; rm -rf "$TMPDIR"' EXIT
+trap 'cleanup; rm -rf "$TMPDIR" "${recap:-}"' EXIT
 export PBEM_BIN="$PWD/$build/pbemd" PBEM_CLI="$PWD/$build/pbem"
 # The suites play whole matches at machine speed from one address, far
 # past what production's rate limits allow a person or a bot (hundreds of
@@ -74,12 +74,16 @@ if [ -f examples/bots/js/package.json ]; then
 fi
 
 tested=0 passing=0 failing=0 crashing=0 status=0
+# What failed, repeated at the end: a CI log is often read from its tail,
+# where the suites' own lines are long gone.
+recap=$(mktemp)
 if [ -f openapi.yaml ]; then
     echo "== openapi.yaml lint (redocly)"
     if tests/node/node_modules/.bin/redocly lint --config tests/node/redocly.yaml openapi.yaml; then
         tested=$((tested+1)); passing=$((passing+1))
     else
         tested=$((tested+1)); failing=$((failing+1)); status=1
+        echo "openapi.yaml lint: redocly found problems (above)" >> "$recap"
     fi
 fi
 # The types a bot author generates from openapi.yaml must compile ordinary
@@ -96,6 +100,7 @@ if [ -f openapi.yaml ] && [ -f tests/node/bot.ts ]; then
         passing=$((passing+1))
     else
         failing=$((failing+1)); status=1
+        echo "openapi.yaml types: the bot does not compile against them (above)" >> "$recap"
     fi
 fi
 record="$PWD/var/e2e-responses.jsonl"
@@ -150,7 +155,17 @@ for suite in "$@"; do
             rc=0
         fi
     fi
-    [ "$rc" -ne 0 ] && status=1
+    if [ "$rc" -ne 0 ]; then
+        status=1
+        # Criterion's failed tests and the assertions they failed (its
+        # "[----]" lines, less its banner), or a browser test's failed checks
+        # (the first line of each).
+        { echo "$name:"
+          grep -a -E '^\[(FAIL|----)\]' "$log" |
+              grep -a -v -E 'Criterion v[0-9]|Running [0-9]+ tests?' | tail -40
+          [ -z "$line" ] && echo "  (no synthesis line: the suite crashed or was killed; its last lines are above)"
+        } >> "$recap"
+    fi
     rm -f "$log"
     echo "   $((SECONDS - began)) s"
 done
@@ -168,6 +183,7 @@ for replay in "$build"/tests/fuzz/*-replay; do
         passing=$((passing+1))
     else
         tail -40 "$log"; failing=$((failing+1)); status=1
+        echo "fuzz corpus $target: an input crashed its target (above)" >> "$recap"
     fi
     rm -f "$log"
     echo "   $((SECONDS - began)) s"
@@ -179,8 +195,13 @@ if [ -s "$record" ]; then
         passing=$((passing+1))
     else
         failing=$((failing+1)); status=1
+        echo "e2e responses: some do not match openapi.yaml (above)" >> "$recap"
     fi
 fi
 echo "   all: $SECONDS s"
+if [ -s "$recap" ]; then
+    echo "== what failed (each suite's own lines are above)"
+    cat "$recap"
+fi
 echo "[====] Synthesis: Tested: $tested | Passing: $passing | Failing: $failing | Crashing: $crashing"
 exit $status
