@@ -306,3 +306,40 @@ Test(told_views, a_rewind_is_told_as_the_database_tells_it, .timeout = 180)
     }
     e2e_stop(&t.server);
 }
+
+Test(told_views, sentences_lost_are_told_again_by_a_pbemd_that_kept_none,
+     .timeout = 120)
+{
+    e2e_table t;
+    e2e_sit_down(&t, "antiquity_quest", 2, NULL);
+    for (int i = 0; i < 8; i++)
+        cr_assert(e2e_play_one(&t));
+    json_t *before = e2e_get(&t, "/view", &t.players[0]);
+    /* The latest sentences lost, and a pbemd that kept none. */
+    e2e_stop(&t.server);
+    PGconn *conn = PQconnectdb(getenv("DATABASE_URL"));
+    cr_assert_eq(PQstatus(conn), CONNECTION_OK);
+    char sql[160];
+    snprintf(sql, sizeof sql,
+             "DELETE FROM event_texts WHERE match_id = %lld AND seq > 6",
+             store_parse_match_ref(t.match));
+    PGresult *r = PQexec(conn, sql);
+    cr_assert_eq(PQresultStatus(r), PGRES_COMMAND_OK, "%s",
+                 PQresultErrorMessage(r));
+    cr_assert_gt(atoi(PQcmdTuples(r)), 0, "no sentence was kept");
+    PQclear(r);
+    PQfinish(conn);
+    e2e_start(&t.server);
+    json_t *after = e2e_get(&t, "/view", &t.players[0]);
+    char *was = json_dumps(json_object_get(before, "log"), JSON_COMPACT);
+    char *is = json_dumps(json_object_get(after, "log"), JSON_COMPACT);
+    cr_expect_str_eq(is, was, "the log was told again differently");
+    cr_expect(json_equal(json_object_get(before, "since_seq"),
+                         json_object_get(after, "since_seq")));
+    free(was);
+    free(is);
+    json_decref(before);
+    json_decref(after);
+    expect_as_database(&t, &t.server, 1, "told again");
+    e2e_stop(&t.server);
+}
