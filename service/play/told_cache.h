@@ -5,7 +5,7 @@
  * before. Beside them, each seat's last action (a move, or its sealed
  * choice committed or revealed), which starts "since your last turn".
  *
- * Sentences are kept once told are never changed (store/event_texts.h),
+ * Sentences once kept are never changed (store/event_texts.h),
  * and a rewind appends an event without changing those before it
  * (ledger/replay.h), so a kept sentence never goes stale: what another
  * process appended since is only missing, read from the database and
@@ -17,9 +17,10 @@
  *
  * Bounded: at most TOLD_CACHE_KEPT events per match (a view tells no
  * more), TOLD_CACHE_MATCHES matches, the least recently used of four
- * giving way (core/ways.h). An event costs about 24 bytes and its
- * sentences, about 20 KiB for a match's 200 in bench/moves_loop's games:
- * some 20 MiB at most. Safe to call from any thread. */
+ * giving way (core/ways.h). An event costs 32 bytes and its sentences
+ * (in bench/moves_loop's Antiquity Quest, 87 bytes of text over 2 rows an
+ * event on average): about 28 KiB for a match's 200, 28 MiB for 1,024
+ * matches. Safe to call from any thread. */
 #ifndef SERVICE_PLAY_TOLD_CACHE_H
 #define SERVICE_PLAY_TOLD_CACHE_H
 
