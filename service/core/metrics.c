@@ -303,8 +303,9 @@ static void render_rate_limits(FILE *out)
                  "pbem_verify_cache_total{outcome=\"miss\"} %lu\n",
             __atomic_load_n(&verify_cache_hits, __ATOMIC_RELAXED),
             __atomic_load_n(&verify_cache_misses, __ATOMIC_RELAXED));
-    fprintf(out, "# HELP pbem_event_texts_read_rows_total Sentences seats' "
-                 "views read from the database.\n"
+    fprintf(out, "# HELP pbem_event_texts_read_rows_total Sentences read "
+                 "back from the database to tell a seat's view or a "
+                 "match's log.\n"
                  "# TYPE pbem_event_texts_read_rows_total counter\n"
                  "pbem_event_texts_read_rows_total %llu\n",
             __atomic_load_n(&event_texts_read, __ATOMIC_RELAXED));
