@@ -30,27 +30,15 @@ static long long rows_read(void)
     return n;
 }
 
-/* Appends events (count of them, stolen) to match and commits; with keep,
- * the commit is known, as append_commit makes it known. */
+/* Appends events (count of them, stolen) to match, commits, and makes the
+ * commit known, as append_commit does. */
 static void append_committed(PGconn *conn, store_match *match,
                              const rules_state *before,
                              const rules_state *state, json_t **events,
-                             int count, bool keep)
+                             int count)
 {
-    apierr err;
-    cr_assert(store_begin(conn, &err), "%s", err.message);
-    append_change change = {.events = events,
-                            .count = count,
-                            .state = state,
-                            .before = before,
-                            .tell = APPEND_TELL_NOBODY};
-    cr_assert(append_events(conn, match, &toy_engine, &change, NULL, &err),
-              "%s", err.message);
-    cr_assert(store_commit(conn, &err), "%s", err.message);
-    if (keep)
-        event_log_committed(match);
-    for (int i = 0; i < count; i++)
-        json_decref(events[i]);
+    toy_table_append(conn, match, before, state, NULL, events, count);
+    event_log_committed(match);
 }
 
 /* seat's "add n" as the event a move appends. */
@@ -130,7 +118,7 @@ Test(told_commits, an_append_rolled_back_is_never_told, .timeout = 60)
     /* "add 2" at the same seq, committed and kept. */
     rules_state *before = toy_engine.clone(state);
     move = add_move(state, seat, 2);
-    append_committed(conn, &match, before, state, &move, 1, true);
+    append_committed(conn, &match, before, state, &move, 1);
     toy_engine.destroy(before);
     long long read = rows_read();
     for (int s = 0; s < 2; s++) {
@@ -154,7 +142,7 @@ Test(told_commits, a_sealed_choice_starts_since_your_last_turn, .timeout = 60)
     for (int i = 0; i < 3; i++) {
         rules_state *before = toy_engine.clone(state);
         json_t *move = add_move(state, turn_of(state), 1);
-        append_committed(conn, &match, before, state, &move, 1, true);
+        append_committed(conn, &match, before, state, &move, 1);
         toy_engine.destroy(before);
     }
     rules_pending pending;
@@ -169,7 +157,7 @@ Test(told_commits, a_sealed_choice_starts_since_your_last_turn, .timeout = 60)
         json_t *committed = json_pack(
             "{s:s,s:i,s:{s:s,s:s}}", "kind", "committed", "seat", order[i],
             "data", "decision", pending.decision, "commitment", zeros);
-        append_committed(conn, &match, NULL, state, &committed, 1, true);
+        append_committed(conn, &match, NULL, state, &committed, 1);
         for (int s = 0; s < 2; s++)
             free(expect_as_database(conn, &match, state, s));
     }
@@ -188,7 +176,7 @@ Test(told_commits, a_sealed_choice_starts_since_your_last_turn, .timeout = 60)
     }
     events[2] = json_pack("{s:s,s:{s:s,s:o}}", "kind", "decided", "data",
                           "decision", pending.decision, "choices", choices);
-    append_committed(conn, &match, before, state, events, 3, true);
+    append_committed(conn, &match, before, state, events, 3);
     toy_engine.destroy(before);
     long long read = rows_read();
     for (int s = 0; s < 2; s++)
