@@ -47,6 +47,7 @@ typedef struct rate_route_counters {
 static rate_budget_gauges rate_budgets[RATE_POLICIES_MAX];
 static rate_route_counters rate_routes[ROUTES_MAX];
 static unsigned long verify_cache_hits, verify_cache_misses;
+static unsigned long long event_texts_read;
 static unsigned long shared_commits, shared_transactions, set_aside;
 static int http_threads;
 static unsigned http_thread_connections[METRICS_HTTP_THREADS_MAX];
@@ -231,6 +232,12 @@ static void render_http_threads(FILE *out)
                                 __ATOMIC_RELAXED));
 }
 
+void metrics_event_texts_read(long long rows)
+{
+    __atomic_add_fetch(&event_texts_read, (unsigned long long)rows,
+                       __ATOMIC_RELAXED);
+}
+
 void metrics_verify_cache(int hit)
 {
     __atomic_add_fetch(hit ? &verify_cache_hits : &verify_cache_misses, 1,
@@ -296,6 +303,12 @@ static void render_rate_limits(FILE *out)
                  "pbem_verify_cache_total{outcome=\"miss\"} %lu\n",
             __atomic_load_n(&verify_cache_hits, __ATOMIC_RELAXED),
             __atomic_load_n(&verify_cache_misses, __ATOMIC_RELAXED));
+    fprintf(out, "# HELP pbem_event_texts_read_rows_total Sentences read "
+                 "back from the database to tell a seat's view or a "
+                 "match's log.\n"
+                 "# TYPE pbem_event_texts_read_rows_total counter\n"
+                 "pbem_event_texts_read_rows_total %llu\n",
+            __atomic_load_n(&event_texts_read, __ATOMIC_RELAXED));
 }
 
 char *metrics_render(void)

@@ -44,6 +44,11 @@ void metrics_rate_limited(const char *route, const char *policy);
 /* A GET verify answered from the cache of finished matches, or computed. */
 void metrics_verify_cache(int hit);
 
+/* Rows of event_texts read back to tell a seat's view, or any reader's
+ * log through play/event_log.h (most views read none:
+ * play/told_cache.h keeps what this process told). */
+void metrics_event_texts_read(long long rows);
+
 /* One shared commit (store/db.h) of transactions, committed or not. */
 void metrics_shared_commit(int transactions);
 

@@ -191,6 +191,8 @@ int append_commit_queue(PGconn *conn, const caller *who,
     if (outcome == DB_FAILED) {
         json_decref(*answer);
         *answer = NULL;
+    } else if (outcome == DB_COMMITTED && match != NULL) {
+        event_log_committed(match);
     }
     return outcome;
 }

@@ -5,8 +5,11 @@
 #include <string.h>
 
 #include "core/log.h"
+#include "core/metrics.h"
 #include "play/event_tell.h"
 #include "play/matchstate.h"
+#include "play/told_cache.h"
+#include "store/db.h"
 #include "store/event_texts.h"
 #include "store/events.h"
 
@@ -65,8 +68,17 @@ bool event_log_append(PGconn *conn, const store_match *match,
     tell_all(conn, match, engine, state, (const json_t *const *)events, count,
              first_seq, rows);
     bool ok = store_event_texts_save(conn, match->match_id, rows, err);
+    /* Kept for the views once the commit is known (event_log_committed). */
+    if (ok && count > 0)
+        told_cache_stage(match->match_id, first_seq, events, count, rows,
+                         match->head_hash);
     json_decref(rows);
     return ok;
+}
+
+void event_log_committed(const store_match *match)
+{
+    told_cache_commit(match->match_id, match->head_seq, match->head_hash);
 }
 
 /* Tells events after < seq <= upto from the log and keeps them (those
@@ -111,6 +123,38 @@ static long long first_missing(const json_t *told, long long after,
     return expect <= upto ? expect : upto + 1;
 }
 
+/* A seat's view from what this process keeps (play/told_cache.h),
+ * reading only what it lacks: the events after the last kept, or the
+ * whole window when nothing near is kept. NULL when that cannot be had:
+ * the caller reads as it always did. */
+static json_t *told_kept(PGconn *conn, const store_match *match, int seat,
+                         long long after, long long *acted)
+{
+    long long id = match->match_id, head = match->head_seq;
+    json_t *told =
+        told_cache_told(id, head, match->head_hash, seat, after, acted);
+    /* A read inside a transaction may see rows that never commit. */
+    if (told != NULL || db_in_transaction(conn))
+        return told;
+    long long upto = told_cache_upto(id);
+    bool extend = upto >= after && upto < head;
+    if (upto >= head)
+        return NULL;
+    long long seats_acted[STORE_MAX_SEATS];
+    int seats = extend ? 0 : match->seat_count;
+    long long from = extend ? upto : after;
+    apierr err;
+    json_t *rows = store_event_texts_window(conn, id, from, head, seats,
+                                            seats_acted, &err);
+    if (rows == NULL)
+        return NULL;
+    metrics_event_texts_read((long long)json_array_size(rows));
+    told_cache_put(id, from, head, match->head_hash, rows, seats,
+                   extend ? NULL : seats_acted);
+    json_decref(rows);
+    return told_cache_told(id, head, match->head_hash, seat, after, acted);
+}
+
 /* event_log_told, and with acted non-NULL (viewer a seat) also the seat's
  * last action, read with the first sentences (event_log_told_acted). */
 static json_t *told_to(PGconn *conn, const store_match *match,
@@ -122,6 +166,12 @@ static json_t *told_to(PGconn *conn, const store_match *match,
     if (upto > match->head_seq)
         upto = match->head_seq;
     int reader = viewer < 0 ? STORE_EVENT_TEXTS_PUBLIC : viewer;
+    if (acted != NULL && viewer >= 0 && upto == match->head_seq &&
+        match->head_seq - after <= TOLD_CACHE_KEPT) {
+        json_t *kept = told_kept(conn, match, viewer, after, acted);
+        if (kept != NULL)
+            return kept;
+    }
     json_t *told = acted != NULL && viewer >= 0
                        ? store_event_texts_told_acted(conn, match->match_id,
                                                       viewer, after, upto,
@@ -130,6 +180,7 @@ static json_t *told_to(PGconn *conn, const store_match *match,
                                                 after, upto, err);
     if (told == NULL)
         return NULL;
+    metrics_event_texts_read((long long)json_array_size(told));
     long long missing = first_missing(told, after, upto);
     if (missing > upto)
         return told;

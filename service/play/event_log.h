@@ -29,6 +29,12 @@ bool event_log_append(PGconn *conn, const store_match *match,
                       json_t *const *events, int count, long long first_seq,
                       apierr *err);
 
+/* The commit of the change that moved match to its head is known to have
+ * succeeded: the sentences event_log_append told for it are kept in this
+ * process for the views (play/told_cache.h). Before, they are not: a
+ * transaction rolled back must not be told. */
+void event_log_committed(const store_match *match);
+
 /* The sentences of match's events after < seq <= upto told to viewer (a
  * seat, or RULES_SPECTATOR), oldest first: a new array of {"seq", "seat"
  * (who acted, or null), "text"}. engine may be NULL. NULL with err

@@ -19,6 +19,7 @@
 #include "play/matchstate.h"
 #include "play/players.h"
 #include "play/request.h"
+#include "play/told_cache.h"
 #include "rules.h"
 #include "store/db.h"
 #include "store/events.h"
@@ -418,6 +419,7 @@ static json_t *committed(json_t *answer, const store_match *match,
                          const rules_engine *engine, rules_state *state,
                          int seat, bool with_seat_view)
 {
+    event_log_committed(match);
     if (with_seat_view)
         json_object_set_new(answer, "seat_view",
                             describe_seat_view(match, engine, state, seat));
@@ -868,4 +870,5 @@ json_t *matches_events(long long match_id, long long after, int limit,
 void matches_cache_clear(void)
 {
     matchstate_forget_all();
+    told_cache_forget_all();
 }

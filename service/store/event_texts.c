@@ -106,6 +106,73 @@ json_t *store_event_texts_told_acted(PGconn *conn, long long match_id,
     return told;
 }
 
+/* Reads "{3,0,12}", an array of seats' last actions, into acted. */
+static void read_acted(const char *array, int seats, long long *acted)
+{
+    const char *at = array;
+    for (int s = 0; s < seats; s++) {
+        while (*at == '{' || *at == ',')
+            at++;
+        char *end;
+        acted[s] = strtoll(at, &end, 10);
+        at = end;
+    }
+}
+
+json_t *store_event_texts_window(PGconn *conn, long long match_id,
+                                 long long after, long long upto, int seats,
+                                 long long *acted, apierr *err)
+{
+    db_params p = {0};
+    db_params_int(&p, match_id);
+    db_params_int(&p, after);
+    db_params_int(&p, upto);
+    db_params_int(&p, seats);
+    /* One row at least: the seats' last actions (each found walking the
+     * log's key back from after), beside each sentence. */
+    PGresult *r = db_query(
+        conn,
+        "SELECT a.acted, t.seq, t.viewer, t.seat, t.text, t.acts FROM"
+        " (SELECT array_agg((SELECT coalesce(max(e.seq), 0) FROM events e"
+        "     WHERE e.match_id = $1::bigint AND e.seat = s"
+        "       AND e.kind IN " SEAT_ACTS " AND e.seq <= $2::bigint)"
+        "   ORDER BY s)"
+        "    FROM generate_series(0, $4::int - 1) AS s) AS a(acted)"
+        " LEFT JOIN LATERAL"
+        " (SELECT t.seq, t.viewer, t.seat, t.text,"
+        "         e.kind IN " SEAT_ACTS " AS acts"
+        "    FROM event_texts t JOIN events e"
+        "      ON e.match_id = t.match_id AND e.seq = t.seq"
+        "   WHERE t.match_id = $1::bigint"
+        "     AND t.seq > $2::bigint AND t.seq <= $3::bigint) AS t ON true"
+        " ORDER BY t.seq, t.viewer",
+        p.count, p.values, PGRES_TUPLES_OK, err);
+    if (r == NULL)
+        return NULL;
+    if (seats > 0) {
+        for (int s = 0; s < seats; s++)
+            acted[s] = 0;
+        if (PQntuples(r) > 0 && !PQgetisnull(r, 0, 0))
+            read_acted(PQgetvalue(r, 0, 0), seats, acted);
+    }
+    json_t *rows = json_array();
+    for (int i = 0; i < PQntuples(r); i++) {
+        if (PQgetisnull(r, i, 1))
+            continue;
+        json_t *seat = PQgetisnull(r, i, 3)
+                           ? json_null()
+                           : json_integer(atoi(PQgetvalue(r, i, 3)));
+        json_array_append_new(
+            rows, json_pack("{s:I,s:i,s:o,s:s,s:b}", "seq",
+                            (json_int_t)atoll(PQgetvalue(r, i, 1)), "viewer",
+                            atoi(PQgetvalue(r, i, 2)), "seat", seat, "text",
+                            PQgetvalue(r, i, 4), "acts",
+                            PQgetvalue(r, i, 5)[0] == 't'));
+    }
+    PQclear(r);
+    return rows;
+}
+
 PGresult *store_event_texts_since_seat_acted(PGconn *conn, long long match_id,
                                              int seat, int limit, apierr *err)
 {

@@ -40,6 +40,18 @@ json_t *store_event_texts_told_acted(PGconn *conn, long long match_id,
                                      long long upto, long long *acted,
                                      apierr *err);
 
+/* Every reader's sentences of match_id's events with after < seq <= upto,
+ * for a process that keeps them for all its readers (play/told_cache.h):
+ * a new array, by seq then viewer, of {"seq", "viewer" (-1: public),
+ * "seat" (who acted, or null), "text", "acts": whether the event is its
+ * seat's own action as store_event_texts_told_acted counts one}. With
+ * seats > 0, acted[s] (s < seats) is also filled, in the same read: the
+ * seq of seat s's last action at or before after, 0 when none. An event
+ * with no row yet is missing from it. NULL with err filled. */
+json_t *store_event_texts_window(PGconn *conn, long long match_id,
+                                 long long after, long long upto, int seats,
+                                 long long *acted, apierr *err);
+
 /* What happened in match_id since seat last acted (a move, or its
  * sealed choice committed or revealed), told to seat, oldest first, at
  * most the limit latest: a PGresult of rows (seat or

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../support/pgtest.h"
 #include "notify/notify_outbox.h"
 #include "play/append.h"
 #include "play/describe.h"
@@ -21,94 +20,7 @@
 #include "store/players.h"
 #include "store/store.h"
 #include "streams/stream_feed.h"
-
-extern const rules_engine toy_engine;
-
-/* This process's db.h connections use a fresh schema with every
- * migration applied. */
-static PGconn *fresh_database(void)
-{
-    cr_assert(sodium_init() >= 0);
-    char schema[64];
-    PGconn *setup = pgtest_fresh_schema(schema);
-    apierr err;
-    cr_assert(migrate_apply(setup, "migrations", NULL, &err), "%s",
-              err.message);
-    PQfinish(setup);
-    const char *url = getenv("DATABASE_URL");
-    cr_assert_not_null(url);
-    char with_schema[1024];
-    snprintf(with_schema, sizeof with_schema, "%s%soptions=-csearch_path%%3D%s",
-             url, strchr(url, '?') != NULL ? "&" : "?", schema);
-    cr_assert(db_init(with_schema, &err), "%s", err.message);
-    PGconn *conn = db_conn(&err);
-    cr_assert_not_null(conn, "%s", err.message);
-    return conn;
-}
-
-/* Appends events (stolen) to match in a transaction of their own. */
-static void append(PGconn *conn, store_match *match, const rules_state *before,
-                   const rules_state *state, const char *status,
-                   json_t **events, int count)
-{
-    apierr err;
-    cr_assert(store_begin(conn, &err), "%s", err.message);
-    append_change change = {.events = events,
-                            .count = count,
-                            .state = state,
-                            .before = before,
-                            .status = status,
-                            .tell = APPEND_TELL_NOBODY};
-    cr_assert(append_events(conn, match, &toy_engine, &change, NULL, &err),
-              "%s", err.message);
-    cr_assert(store_commit(conn, &err), "%s", err.message);
-    for (int i = 0; i < count; i++)
-        json_decref(events[i]);
-}
-
-/* A started two-seat toy match of Ann (seat 0) and Bob (seat 1). */
-static rules_state *toy_match(PGconn *conn, store_match *match)
-{
-    apierr err;
-    long long players[2];
-    char key_id[40];
-    const char *names[2] = {"Ann", "Bob"};
-    memset(match, 0, sizeof *match);
-    match->match_id = 4242;
-    strcpy(match->game, "toy");
-    match->engine_version = 1;
-    match->options = json_object();
-    match->seat_count = 2;
-    strcpy(match->status, "open");
-    cr_assert(store_begin(conn, &err), "%s", err.message);
-    for (int s = 0; s < 2; s++) {
-        char email[32];
-        snprintf(email, sizeof email, "%s@example.org", names[s]);
-        cr_assert(store_create_player(conn, names[s], email, NULL, &players[s],
-                                      key_id, &err),
-                  "%s", err.message);
-        match->seat_player[s] = players[s];
-        snprintf(match->seat_name[s], sizeof match->seat_name[s], "%s",
-                 names[s]);
-    }
-    match->created_by = players[0];
-    cr_assert(store_insert_match(conn, match, &err), "%s", err.message);
-    for (int s = 0; s < 2; s++)
-        cr_assert(store_insert_seat(conn, match->match_id, s, players[s], &err),
-                  "%s", err.message);
-    cr_assert(store_commit(conn, &err), "%s", err.message);
-    json_t *events[] = {
-        json_pack("{s:s,s:{}}", "kind", "created", "data"),
-        json_pack("{s:s,s:i,s:{}}", "kind", "joined", "seat", 0, "data"),
-        json_pack("{s:s,s:i,s:{}}", "kind", "joined", "seat", 1, "data"),
-        json_pack("{s:s,s:{}}", "kind", "started", "data")};
-    append(conn, match, NULL, NULL, "active", events, 4);
-    uint8_t seed[RULES_SEED_BYTES] = {1};
-    rules_error rerr = {{0}};
-    rules_state *state = toy_engine.setup(NULL, 2, seed, &rerr);
-    cr_assert_not_null(state, "%s", rerr.message);
-    return state;
-}
+#include "toy_table.h"
 
 /* The seat whose turn it is. */
 static int turn_of(const rules_state *state)
@@ -130,7 +42,7 @@ static char *add_one(PGconn *conn, store_match *match, rules_state *state,
     cr_assert(toy_engine.apply(state, seat, action, &rerr), "%s", rerr.message);
     json_t *move = json_pack("{s:s,s:i,s:{s:O,s:s}}", "kind", "move", "seat",
                              seat, "data", "action", action, "text", "add 1");
-    append(conn, match, before, state, NULL, &move, 1);
+    toy_table_append(conn, match, before, state, NULL, &move, 1);
     toy_engine.destroy(before);
     json_decref(action);
     json_t *view = toy_engine.view(state, seat);
@@ -150,9 +62,9 @@ static void expect_untold(const char *door, const char *text, const char *card)
 
 Test(told_secrets, no_door_names_a_card_drawn_by_another_seat, .timeout = 60)
 {
-    PGconn *conn = fresh_database();
+    PGconn *conn = toy_table_database();
     store_match match;
-    rules_state *state = toy_match(conn, &match);
+    rules_state *state = toy_table_match(conn, &match);
     int drawer = turn_of(state);
     int other = 1 - drawer;
     char *card = add_one(conn, &match, state, drawer);
@@ -218,16 +130,16 @@ Test(told_secrets, no_door_names_a_card_drawn_by_another_seat, .timeout = 60)
 Test(told_secrets, a_move_told_without_its_state_is_told_by_its_notation,
      .timeout = 60)
 {
-    PGconn *conn = fresh_database();
+    PGconn *conn = toy_table_database();
     store_match match;
-    rules_state *state = toy_match(conn, &match);
+    rules_state *state = toy_table_match(conn, &match);
     int seat = turn_of(state);
     json_t *action = json_pack("{s:s,s:i}", "type", "add", "n", 2);
     rules_error rerr = {{0}};
     cr_assert(toy_engine.apply(state, seat, action, &rerr), "%s", rerr.message);
     json_t *move = json_pack("{s:s,s:i,s:{s:O,s:s}}", "kind", "move", "seat",
                              seat, "data", "action", action, "text", "add 2");
-    append(conn, &match, NULL, state, NULL, &move, 1);
+    toy_table_append(conn, &match, NULL, state, NULL, &move, 1);
     json_decref(action);
     apierr err;
     json_t *events = matches_events(match.match_id, 4, 10, &err);
@@ -247,9 +159,9 @@ Test(told_secrets, a_move_told_without_its_state_is_told_by_its_notation,
  * the engine tells it with the decision resolved. */
 Test(told_secrets, a_decision_tells_every_choice_once_resolved, .timeout = 60)
 {
-    PGconn *conn = fresh_database();
+    PGconn *conn = toy_table_database();
     store_match match;
-    rules_state *state = toy_match(conn, &match);
+    rules_state *state = toy_table_match(conn, &match);
     for (int i = 0; i < 3; i++)
         free(add_one(conn, &match, state, turn_of(state)));
     rules_pending pending;
@@ -267,7 +179,7 @@ Test(told_secrets, a_decision_tells_every_choice_once_resolved, .timeout = 60)
     json_t *decided =
         json_pack("{s:s,s:{s:s,s:o}}", "kind", "decided", "data", "decision",
                   pending.decision, "choices", choices);
-    append(conn, &match, before, state, NULL, &decided, 1);
+    toy_table_append(conn, &match, before, state, NULL, &decided, 1);
     toy_engine.destroy(before);
     apierr err;
     json_t *events = matches_events(match.match_id, 7, 10, &err);
