@@ -123,8 +123,8 @@ void imap_pool_run(imap_pool *p, imap_pool_job *jobs, size_t count,
         return;
     if (count > IMAP_CONFIG_BATCH_MAX)
         abort(); /* the worker's batch is at most 64: a bug */
-    uint64_t key[IMAP_CONFIG_BATCH_MAX];
-    size_t last[IMAP_CONFIG_BATCH_MAX];
+    uint64_t key[IMAP_CONFIG_BATCH_MAX] = {0};
+    size_t last[IMAP_CONFIG_BATCH_MAX] = {0};
     pthread_mutex_lock(&p->lock);
     p->jobs = jobs;
     p->owner = owner;

@@ -24,7 +24,7 @@
 
 #include "core/apierr.h"
 #include "core/worker.h"
-#include "mailin/imap_worker.h"
+#include "mailin/imap_handler.h"
 
 /* The most handler threads PBEM_IMAP_HANDLERS allows. */
 #define IMAP_POOL_THREADS_MAX 16
