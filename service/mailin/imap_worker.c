@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/log.h"
+#include "core/metrics.h"
 #include "core/worker.h"
 #include "mailin/imap_client.h"
 #include "mailin/imap_pool.h"
@@ -167,9 +168,10 @@ static imap_client_result handle_held(imap_worker *w, worker *self,
     for (size_t i = 0; i < whole; i++)
         if (jobs[i].handed && answered(w, job_uids[i], &jobs[i]))
             finished[ended++] = job_uids[i];
-    __atomic_store_n(&w->stats.busiest,
-                     (unsigned long)imap_pool_busiest(w->pool),
+    int busiest = imap_pool_busiest(w->pool);
+    __atomic_store_n(&w->stats.busiest, (unsigned long)busiest,
                      __ATOMIC_RELAXED);
+    metrics_imap_handlers(w->config.handlers, busiest);
     for (size_t i = 0; i < count; i++)
         free(messages[i].raw);
     return put_away(w, finished, ended, version, done);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/log.h"
+#include "core/metrics.h"
 #include "mailbox_test.h"
 
 static const char *const users[] = {"alice", NULL};
@@ -622,6 +623,13 @@ Test(imap_worker, a_batch_of_several_senders_is_handled_at_once)
     cr_expect_geq(seen.most, 2, "handlers inside at once: %d", seen.most);
     cr_expect_geq(s.busiest, 2, "handler threads busy at once: %lu", s.busiest);
     cr_expect_leq(s.busiest, 4);
+    /* What an operator reads to see whether more threads would help. */
+    char *page = metrics_render();
+    cr_expect_not_null(strstr(page, "\npbem_imap_handler_threads 4\n"), "%s",
+                       page);
+    const char *busiest = strstr(page, "\npbem_imap_handlers_busiest ");
+    cr_expect(busiest != NULL && atoi(busiest + 28) >= 2, "%s", page);
+    free(page);
     cr_expect_eq(recorder_calls(&r), 8);
     cr_expect_eq(s.put_away, 8);
 }
