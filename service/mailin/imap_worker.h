@@ -75,10 +75,11 @@ imap_worker *imap_worker_start(const imap_config *config, imap_handler handler,
 /* A consistent enough snapshot of the counters (each read atomically). */
 void imap_worker_stats_get(const imap_worker *w, imap_worker_stats *out);
 
-/* Stops the worker after the message in hand, put away too unless the
- * server fails to answer within PBEM_IMAP_TIMEOUT (a connection attempt
- * is abandoned at once, idling ends at once), and returns once its thread
- * has ended. NULL does nothing. */
+/* Stops the worker after the messages in hand (one per handler thread;
+ * the rest of the batch is left unseen), put away too unless the server
+ * fails to answer within PBEM_IMAP_TIMEOUT (a connection attempt is
+ * abandoned at once, idling ends at once), and returns once its threads
+ * have ended. NULL does nothing. */
 void imap_worker_stop(imap_worker *w);
 
 #endif
