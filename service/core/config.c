@@ -272,6 +272,12 @@ static const row table[CONFIG_VARS] = {
                                         "ends it when mail comes)"},
     [CONFIG_IMAP_BATCH] = {"PBEM_IMAP_BATCH", KIND_WHOLE, "16", 1, 64,
                            "messages", .meaning = "messages per round"},
+    [CONFIG_IMAP_HANDLERS] = {"PBEM_IMAP_HANDLERS", KIND_WHOLE, "4", 1, 16,
+                              "threads",
+                              .meaning = "threads that handle a round's "
+                                         "messages at once, each with its "
+                                         "own database connection; one "
+                                         "sender's mail in order on one"},
     [CONFIG_IMAP_TIMEOUT] = {"PBEM_IMAP_TIMEOUT", KIND_WHOLE, "60", 1, 600,
                              "seconds",
                              .meaning = "time for connect, login or a "

@@ -49,6 +49,7 @@ static rate_route_counters rate_routes[ROUTES_MAX];
 static unsigned long verify_cache_hits, verify_cache_misses;
 static unsigned long long event_texts_read;
 static unsigned long shared_commits, shared_transactions, set_aside;
+static int imap_handler_threads, imap_handlers_busiest;
 static int http_threads;
 static unsigned http_thread_connections[METRICS_HTTP_THREADS_MAX];
 
@@ -201,6 +202,16 @@ void metrics_shared_commit(int transactions)
 void metrics_shared_commit_set_aside(void)
 {
     __atomic_add_fetch(&set_aside, 1, __ATOMIC_RELAXED);
+}
+
+void metrics_imap_handlers(int threads, int busiest)
+{
+    __atomic_store_n(&imap_handler_threads, threads, __ATOMIC_RELAXED);
+    int seen = __atomic_load_n(&imap_handlers_busiest, __ATOMIC_RELAXED);
+    while (busiest > seen && !__atomic_compare_exchange_n(
+                                 &imap_handlers_busiest, &seen, busiest, false,
+                                 __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
 }
 
 void metrics_http_threads(int count)
@@ -406,6 +417,19 @@ char *metrics_render(void)
             __atomic_load_n(&mail_answers_sent, __ATOMIC_RELAXED),
             __atomic_load_n(&mail_answers_failed, __ATOMIC_RELAXED),
             __atomic_load_n(&mail_answers_dead, __ATOMIC_RELAXED));
+    int imap_threads = __atomic_load_n(&imap_handler_threads, __ATOMIC_RELAXED);
+    if (imap_threads > 0)
+        fprintf(out,
+                "# HELP pbem_imap_handler_threads Threads of the IMAP worker "
+                "that handle a round's messages at once.\n"
+                "# TYPE pbem_imap_handler_threads gauge\n"
+                "pbem_imap_handler_threads %d\n"
+                "# HELP pbem_imap_handlers_busiest The most of them busy at "
+                "one moment since the start.\n"
+                "# TYPE pbem_imap_handlers_busiest gauge\n"
+                "pbem_imap_handlers_busiest %d\n",
+                imap_threads,
+                __atomic_load_n(&imap_handlers_busiest, __ATOMIC_RELAXED));
     render_rate_limits(out);
     render_http_threads(out);
     fclose(out);

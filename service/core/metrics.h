@@ -64,6 +64,11 @@ void metrics_shared_commit_set_aside(void);
 void metrics_http_threads(int count);
 void metrics_http_thread_connections(int thread, unsigned connections);
 
+/* The IMAP worker's handler threads (mailin/imap_pool.h) and the most of
+ * them busy at one moment so far: when that reaches the threads, the
+ * mailbox may be read faster with more (PBEM_IMAP_HANDLERS). */
+void metrics_imap_handlers(int threads, int busiest);
+
 /* The metrics page; caller frees. */
 char *metrics_render(void);
 

@@ -193,11 +193,19 @@ imap_client_result imap_client_unseen(imap_client *c, uint32_t *uids,
     search s = {0};
     *count = 0;
     *total = 0;
+    /* A server may answer a SEARCH from its view of the mailbox as of the
+     * last command, and bring that view up to date only after it: Dovecot
+     * does, so flags another session took off since then (mail made
+     * unseen again, or delivered seen and then unmarked) showed one round
+     * late. NOOP brings the view up to date first (RFC 3501 6.1.2). */
     imap_client_result r =
-        judge(c,
-              imap_wire_command(c->wire, on_search, &s,
-                                "UID SEARCH UNSEEN UNDELETED"),
-              "search for unseen messages");
+        judge(c, imap_wire_command(c->wire, NULL, NULL, "NOOP"),
+              "bring the view of the mailbox up to date");
+    if (r == IMAP_CLIENT_OK)
+        r = judge(c,
+                  imap_wire_command(c->wire, on_search, &s,
+                                    "UID SEARCH UNSEEN UNDELETED"),
+                  "search for unseen messages");
     if (r == IMAP_CLIENT_OK && s.count > 0) {
         /* Oldest first: servers list in order, but need not. */
         qsort(s.all, s.count, sizeof *s.all, by_uid);

@@ -59,7 +59,8 @@ imap_client *imap_client_open(const imap_config *config, int stop_fd,
 const char *imap_client_error(const imap_client *c);
 
 /* The lowest max UIDs of messages neither \Seen nor \Deleted, ascending,
- * into uids; *count how many were written, *total how many there are. */
+ * into uids; *count how many were written, *total how many there are.
+ * What other sessions changed up to the call is seen (a NOOP first). */
 imap_client_result imap_client_unseen(imap_client *c, uint32_t *uids,
                                       size_t max, size_t *count, size_t *total);
 

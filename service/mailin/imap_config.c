@@ -213,6 +213,7 @@ bool imap_config_from_env(imap_config *config, apierr *err)
     config->batch = (int)config_whole(CONFIG_IMAP_BATCH);
     if (config->batch > IMAP_CONFIG_BATCH_MAX) /* the worker's arrays */
         config->batch = IMAP_CONFIG_BATCH_MAX;
+    config->handlers = (int)config_whole(CONFIG_IMAP_HANDLERS);
     config->timeout_seconds = (int)config_whole(CONFIG_IMAP_TIMEOUT);
     return true;
 }

@@ -12,6 +12,8 @@
  *                       two rounds (IMAP IDLE ends it as soon as mail
  *                       arrives, on servers that offer IDLE)
  *   PBEM_IMAP_BATCH     16 (1 to 64): messages read per round
+ *   PBEM_IMAP_HANDLERS  4 (1 to 16): threads that handle a round's
+ *                       messages at once, each with a database connection
  *   PBEM_IMAP_TIMEOUT   60 (1 to 600): seconds a connection, a login or
  *                       a silent server may take before the round gives up
  *   PBEM_IMAP_CA_FILE   unset: the system's CA store; else a PEM file of
@@ -55,6 +57,7 @@ typedef struct imap_config {
     imap_config_starttls starttls;
     int poll_ms;
     int batch;
+    int handlers; /* handler threads (imap_pool.h) */
     int timeout_seconds;
     char ca_file[IMAP_CONFIG_TEXT_MAX]; /* "": the system's CA store */
     /* The URL for log lines: "imaps://user:***@host:993/INBOX". */

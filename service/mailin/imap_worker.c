@@ -7,8 +7,10 @@
 #include <string.h>
 
 #include "core/log.h"
+#include "core/metrics.h"
 #include "core/worker.h"
 #include "mailin/imap_client.h"
+#include "mailin/imap_pool.h"
 #include "store/db.h"
 #include "store/imap_claims.h"
 
@@ -17,6 +19,7 @@ struct imap_worker {
     imap_handler handler;
     void *context;
     worker *thread;
+    imap_pool *pool; /* the handler threads */
     /* The thread's own, from the first round to end: */
     imap_client *client; /* NULL until (re)connected */
     bool idling;
@@ -99,21 +102,20 @@ static imap_client_result put_away(imap_worker *w, const uint32_t *uids,
     return r;
 }
 
-/* Hands over one message of the batch that came whole (fetched); whether
- * to put it away. */
-static bool hand_over(imap_worker *w, const imap_client_message *m)
+/* Counts what the handler answered for one message of the batch that
+ * came whole (fetched); whether to put it away. */
+static bool answered(imap_worker *w, uint32_t uid, const imap_pool_job *job)
 {
     tally(&w->stats.fetched);
-    imap_outcome outcome = w->handler(w->context, m->raw, m->length);
-    if (outcome == IMAP_TRY_LATER) {
+    if (job->outcome == IMAP_TRY_LATER) {
         tally(&w->stats.try_later);
         return false;
     }
-    if (outcome == IMAP_UNREADABLE) {
+    if (job->outcome == IMAP_UNREADABLE) {
         tally(&w->stats.unreadable);
         log_warn("imap: message UID %u is not a mail pbemd can read: put "
                  "away",
-                 m->uid);
+                 uid);
     } else {
         tally(&w->stats.handled);
     }
@@ -121,11 +123,12 @@ static bool hand_over(imap_worker *w, const imap_client_message *m)
 }
 
 /* Reads, hands over and puts away the messages this process holds: one
- * FETCH of their sizes, one of their bytes, each handed over in turn, and
- * the ones done marked and moved together. A crash anywhere before the
- * marking leaves them all unseen, to be read again (the handler changes
- * nothing the second time); one answered TRY_LATER is not marked.
- * BROKEN ends the round. */
+ * FETCH of their sizes, one of their bytes, all handed over at once by
+ * the handler threads (one sender's in turn, imap_pool.h), and once every
+ * one is answered the ones done are marked and moved together. A crash
+ * anywhere before the marking leaves them all unseen, to be read again
+ * (the handler changes nothing the second time); one answered TRY_LATER
+ * is not marked. BROKEN ends the round. */
 static imap_client_result handle_held(imap_worker *w, worker *self,
                                       const uint32_t *uids, size_t count,
                                       size_t *done)
@@ -142,6 +145,9 @@ static imap_client_result handle_held(imap_worker *w, worker *self,
         return r;
     uint32_t finished[IMAP_CONFIG_BATCH_MAX];
     size_t ended = 0;
+    imap_pool_job jobs[IMAP_CONFIG_BATCH_MAX];
+    uint32_t job_uids[IMAP_CONFIG_BATCH_MAX];
+    size_t whole = 0;
     for (size_t i = 0; i < count; i++) {
         imap_client_message *m = &messages[i];
         if (m->result == IMAP_CLIENT_GONE) {
@@ -152,11 +158,22 @@ static imap_client_result handle_held(imap_worker *w, worker *self,
                      m->uid, m->length, IMAP_CLIENT_MESSAGE_MAX);
             tally(&w->stats.oversized);
             finished[ended++] = m->uid;
-        } else if (!worker_stopping(self) && hand_over(w, m)) {
-            finished[ended++] = m->uid;
+        } else if (m->result == IMAP_CLIENT_OK) {
+            job_uids[whole] = m->uid;
+            jobs[whole++] = (imap_pool_job){.raw = m->raw, .length = m->length};
         }
-        free(m->raw);
     }
+    if (!worker_stopping(self))
+        imap_pool_run(w->pool, jobs, whole, self);
+    for (size_t i = 0; i < whole; i++)
+        if (jobs[i].handed && answered(w, job_uids[i], &jobs[i]))
+            finished[ended++] = job_uids[i];
+    int busiest = imap_pool_busiest(w->pool);
+    __atomic_store_n(&w->stats.busiest, (unsigned long)busiest,
+                     __ATOMIC_RELAXED);
+    metrics_imap_handlers(w->config.handlers, busiest);
+    for (size_t i = 0; i < count; i++)
+        free(messages[i].raw);
     return put_away(w, finished, ended, version, done);
 }
 
@@ -262,7 +279,8 @@ static void end(void *context)
 {
     imap_worker *w = context;
     drop_client(w);
-    /* The handler works through this thread's database connection. */
+    /* The claims (store/imap_claims.h) are held on this thread's
+     * database connection. */
     db_close_thread();
 }
 
@@ -284,12 +302,16 @@ imap_worker *imap_worker_start(const imap_config *config, imap_handler handler,
         .round = one_round,
         .end = end,
     };
-    log_info("imap: reading %s every %d ms at most; handled mail is %s%s",
-             config->shown, config->poll_ms,
+    log_info("imap: reading %s every %d ms at most with %d handler "
+             "thread%s; handled mail is %s%s",
+             config->shown, config->poll_ms, config->handlers,
+             config->handlers == 1 ? "" : "s",
              config->done == IMAP_CONFIG_MOVE ? "moved to " : "deleted",
              config->done == IMAP_CONFIG_MOVE ? config->done_folder : "");
-    w->thread = worker_start(&spec, err);
+    w->pool = imap_pool_start(config->handlers, handler, context, err);
+    w->thread = w->pool == NULL ? NULL : worker_start(&spec, err);
     if (w->thread == NULL) {
+        imap_pool_stop(w->pool);
         explicit_bzero(&w->config, sizeof w->config);
         free(w);
         return NULL;
@@ -309,6 +331,7 @@ void imap_worker_stats_get(const imap_worker *w, imap_worker_stats *out)
     out->put_away = __atomic_load_n(&s->put_away, __ATOMIC_RELAXED);
     out->failures = __atomic_load_n(&s->failures, __ATOMIC_RELAXED);
     out->elsewhere = __atomic_load_n(&s->elsewhere, __ATOMIC_RELAXED);
+    out->busiest = __atomic_load_n(&s->busiest, __ATOMIC_RELAXED);
 }
 
 void imap_worker_stop(imap_worker *w)
@@ -316,6 +339,7 @@ void imap_worker_stop(imap_worker *w)
     if (w == NULL)
         return;
     worker_stop(w->thread);
+    imap_pool_stop(w->pool);
     explicit_bzero(&w->config, sizeof w->config);
     free(w);
 }

@@ -5,16 +5,19 @@
  * Each round lists the unseen messages (up to PBEM_IMAP_BATCH, oldest
  * first) and works on them as a batch, in round trips for the batch, not
  * for each message: it reads them without marking them (one FETCH of
- * their sizes and flags, one of their bytes, BODY.PEEK[]), hands each
- * one's bytes to the handler in turn and then marks \Seen, in one STORE,
+ * their sizes and flags, one of their bytes, BODY.PEEK[]), hands their
+ * bytes to the handler on PBEM_IMAP_HANDLERS threads at once, one
+ * sender's messages on one thread in the order they came (imap_pool.h),
+ * and once all are answered marks \Seen, in one STORE,
  * those the handler answered HANDLED (its result is committed) or
  * UNREADABLE, and moves them to the done folder or deletes them in one
  * command (PBEM_IMAP_DONE). TRY_LATER leaves a message unseen for the
  * next round. So a crash (or a failed IMAP command) anywhere before the
  * marking leaves the batch unseen: it is read and handed over again, and
  * the handler, idempotent by Message-ID in the database, changes nothing
- * the second time and answers HANDLED, after which it is put away. A message over IMAP_CLIENT_MESSAGE_MAX (4 MiB) never reaches
- * the handler: it is logged (WARN) and put away unread.
+ * the second time and answers HANDLED, after which it is put away. A message
+ * over IMAP_CLIENT_MESSAGE_MAX (4 MiB) never reaches the handler: it is logged
+ * (WARN) and put away unread.
  *
  * Rounds come every PBEM_IMAP_POLL_MS, at once while a full batch was put
  * away, and as soon as the server reports news on servers that offer IMAP
@@ -43,22 +46,7 @@
 
 #include "core/apierr.h"
 #include "mailin/imap_config.h"
-
-typedef enum imap_outcome {
-    IMAP_HANDLED,    /* committed (refusals included): mark \Seen, then
-                        move/delete */
-    IMAP_UNREADABLE, /* not a mail at all: also mark \Seen and move/delete
-                        (logged at WARN) */
-    IMAP_TRY_LATER,  /* database down, or another process holds it: leave
-                        it unseen, try next round */
-} imap_outcome;
-
-/* Handles one message: raw is its bytes as the server keeps them (CRLF
- * line ends), length of them, raw[length] == '\0'; borrowed for the call.
- * Runs on the worker's thread (whose database connection, store/db.h's
- * db_conn, is closed when the worker ends). */
-typedef imap_outcome (*imap_handler)(void *context, const char *raw,
-                                     size_t length);
+#include "mailin/imap_handler.h"
 
 typedef struct imap_worker imap_worker;
 
@@ -74,6 +62,7 @@ typedef struct imap_worker_stats {
     unsigned long put_away;   /* marked \Seen and moved or deleted */
     unsigned long failures;   /* rounds cut short by the server */
     unsigned long elsewhere;  /* listed, but another process had it */
+    unsigned long busiest;    /* the most handler threads busy at once */
 } imap_worker_stats;
 
 /* Starts the thread. config is copied; handler and context are borrowed
@@ -86,10 +75,11 @@ imap_worker *imap_worker_start(const imap_config *config, imap_handler handler,
 /* A consistent enough snapshot of the counters (each read atomically). */
 void imap_worker_stats_get(const imap_worker *w, imap_worker_stats *out);
 
-/* Stops the worker after the message in hand, put away too unless the
- * server fails to answer within PBEM_IMAP_TIMEOUT (a connection attempt
- * is abandoned at once, idling ends at once), and returns once its thread
- * has ended. NULL does nothing. */
+/* Stops the worker after the messages in hand (one per handler thread;
+ * the rest of the batch is left unseen), put away too unless the server
+ * fails to answer within PBEM_IMAP_TIMEOUT (a connection attempt is
+ * abandoned at once, idling ends at once), and returns once its threads
+ * have ended. NULL does nothing. */
 void imap_worker_stop(imap_worker *w);
 
 #endif

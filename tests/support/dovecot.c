@@ -579,8 +579,10 @@ static int search_result(const char *lines, unsigned *uids, int max)
     return n;
 }
 
-void dovecot_append(const dovecot *d, const char *user, const char *mailbox,
-                    const char *raw, size_t length)
+/* APPENDs raw (libcurl 7.88 sets \Seen on it) and writes the UIDs of the
+ * messages with its Message-ID, comma-separated, to uids (size bytes). */
+static void append_seen(const dovecot *d, const char *user, const char *mailbox,
+                        const char *raw, size_t length, char *uids, size_t size)
 {
     char url[512], error[CURL_ERROR_SIZE] = "";
     dovecot_url(d, user, mailbox, url, sizeof url);
@@ -598,8 +600,6 @@ void dovecot_append(const dovecot *d, const char *user, const char *mailbox,
     curl_easy_cleanup(easy);
     cr_assert_eq(rc, CURLE_OK, "APPEND to %s: %s %s", mailbox,
                  curl_easy_strerror(rc), error);
-    /* libcurl 7.88 appends with \Seen set: new mail is unseen, so the flag
-     * is taken off again, found by the message's Message-ID. */
     const char *header = strcasestr(raw, "\nMessage-ID:");
     cr_assert_not_null(header, "dovecot_append needs a Message-ID header");
     header += strlen("\nMessage-ID:");
@@ -611,15 +611,49 @@ void dovecot_append(const dovecot *d, const char *user, const char *mailbox,
              id);
     char *lines = command(d, user, mailbox, request);
     cr_assert_not_null(lines);
-    unsigned uids[8];
-    int n = search_result(lines, uids, 8);
+    unsigned found[8];
+    int n = search_result(lines, found, 8);
     free(lines);
     cr_assert(n >= 1 && n <= 8, "%d messages with Message-ID %s", n, id);
-    for (int i = 0; i < n; i++) {
-        snprintf(request, sizeof request, "UID STORE %u -FLAGS.SILENT (\\Seen)",
-                 uids[i]);
-        free(command(d, user, mailbox, request));
+    size_t used = 0;
+    for (int i = 0; i < n && used < size; i++)
+        used += (size_t)snprintf(uids + used, size - used, "%s%u", i ? "," : "",
+                                 found[i]);
+}
+
+/* Takes \Seen off the messages uids (a UID set) in one STORE. */
+static void unsee(const dovecot *d, const char *user, const char *mailbox,
+                  const char *uids)
+{
+    char request[1100];
+    snprintf(request, sizeof request, "UID STORE %s -FLAGS.SILENT (\\Seen)",
+             uids);
+    free(command(d, user, mailbox, request));
+}
+
+void dovecot_append(const dovecot *d, const char *user, const char *mailbox,
+                    const char *raw, size_t length)
+{
+    /* libcurl 7.88 appends with \Seen set: new mail is unseen. */
+    char uids[100];
+    append_seen(d, user, mailbox, raw, length, uids, sizeof uids);
+    unsee(d, user, mailbox, uids);
+}
+
+void dovecot_append_together(const dovecot *d, const char *user,
+                             const char *mailbox, const char *const *raws,
+                             int count)
+{
+    char uids[1024] = "";
+    size_t used = 0;
+    for (int i = 0; i < count && used + 100 < sizeof uids; i++) {
+        if (i > 0)
+            uids[used++] = ',';
+        append_seen(d, user, mailbox, raws[i], strlen(raws[i]), uids + used,
+                    sizeof uids - used);
+        used = strlen(uids);
     }
+    unsee(d, user, mailbox, uids);
 }
 
 int dovecot_count(const dovecot *d, const char *user, const char *mailbox,

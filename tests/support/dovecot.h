@@ -73,6 +73,13 @@ void dovecot_imaps_url(const dovecot *d, const char *user, const char *mailbox,
 void dovecot_append(const dovecot *d, const char *user, const char *mailbox,
                     const char *raw, size_t length);
 
+/* Appends several messages to user's mailbox so that they become unseen
+ * at one moment (one STORE), as a mail server that delivers them
+ * together: a reader lists all of them in one round, or none. */
+void dovecot_append_together(const dovecot *d, const char *user,
+                             const char *mailbox, const char *const *raws,
+                             int count);
+
 /* How many messages of user's mailbox match an IMAP search ("ALL",
  * "UNSEEN", "SEEN", "HEADER Message-ID <a@b>"); -1 when the mailbox does
  * not exist. */

@@ -98,19 +98,25 @@ bool recorder_wait_calls(recorder *r, int calls, int seconds)
 
 char *test_mail(const char *id, size_t body_bytes, size_t *length)
 {
+    return test_mail_from("Eliza <eliza@example.org>", id, body_bytes, length);
+}
+
+char *test_mail_from(const char *from, const char *id, size_t body_bytes,
+                     size_t *length)
+{
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     cr_assert_not_null(f);
     fprintf(f,
-            "From: Eliza <eliza@example.org>\r\n"
+            "From: %s\r\n"
             "To: pbem <turns@pbem.example>\r\n"
             "Subject: my move\r\n"
             "Message-ID: <%s>\r\n"
             "Date: Wed, 25 Nov 2026 16:00:00 +0000\r\n"
             "\r\n"
             "draw\r\n",
-            id);
+            from, id);
     /* Lines of 76 characters, as base64 bodies are. */
     for (size_t written = 0; written < body_bytes; written += 78)
         fputs("xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
@@ -123,8 +129,14 @@ char *test_mail(const char *id, size_t body_bytes, size_t *length)
 
 void deliver(const dovecot *d, const char *user, const char *id)
 {
+    deliver_from(d, user, "Eliza <eliza@example.org>", id);
+}
+
+void deliver_from(const dovecot *d, const char *user, const char *from,
+                  const char *id)
+{
     size_t length;
-    char *mail = test_mail(id, 0, &length);
+    char *mail = test_mail_from(from, id, 0, &length);
     dovecot_append(d, user, "INBOX", mail, length);
     free(mail);
 }

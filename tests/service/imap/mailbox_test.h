@@ -41,12 +41,20 @@ int recorder_calls(recorder *r);
  * times; false when it never was. */
 bool recorder_wait_calls(recorder *r, int calls, int seconds);
 
-/* A mail with Message-ID <id> and a body of at least body_bytes bytes,
- * CRLF line ends (malloc'd; *length its length). */
+/* A mail from Eliza with Message-ID <id> and a body of at least
+ * body_bytes bytes, CRLF line ends (malloc'd; *length its length). */
 char *test_mail(const char *id, size_t body_bytes, size_t *length);
+
+/* test_mail from another sender (a From header's value). */
+char *test_mail_from(const char *from, const char *id, size_t body_bytes,
+                     size_t *length);
 
 /* Appends test_mail(id, 0) to user's INBOX. */
 void deliver(const dovecot *d, const char *user, const char *id);
+
+/* Appends test_mail_from(from, id, 0) to user's INBOX. */
+void deliver_from(const dovecot *d, const char *user, const char *from,
+                  const char *id);
 
 /* The worker's configuration for user's INBOX on d: PBEM_IMAP_URL set to
  * dovecot_url, PBEM_IMAP_DONE to done (NULL: the default), polling every

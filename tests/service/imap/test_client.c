@@ -97,6 +97,22 @@ Test(imap_client, the_unseen_are_listed_oldest_first_a_batch_at_a_time)
     imap_client_close(c);
 }
 
+/* Mail that another session made unseen since this session's last command
+ * (a delivery that appends it \Seen and then takes the flag off, as
+ * libcurl's APPEND does) is listed by the next listing, not the one after:
+ * Dovecot answers a SEARCH from the session's view as of its last command
+ * unless something brings the view up to date first, and a worker polling
+ * every 100 ms listed a round's mail 100 ms late. */
+Test(imap_client, mail_another_session_made_unseen_is_listed_at_once)
+{
+    imap_client *c = open_client();
+    uint32_t uids[4];
+    cr_assert_eq(unseen(c, uids, 4), 0);
+    deliver(&server, "alice", "late@example.org");
+    cr_expect_eq(unseen(c, uids, 4), 1, "listed by the first listing after");
+    imap_client_close(c);
+}
+
 Test(imap_client, a_message_over_4_mib_is_not_read)
 {
     size_t length;

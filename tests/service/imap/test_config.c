@@ -10,9 +10,9 @@
 static void clear(void)
 {
     static const char *const names[] = {
-        "PBEM_IMAP_URL",     "PBEM_IMAP_DONE",  "PBEM_IMAP_STARTTLS",
-        "PBEM_IMAP_POLL_MS", "PBEM_IMAP_BATCH", "PBEM_IMAP_TIMEOUT",
-        "PBEM_IMAP_CA_FILE"};
+        "PBEM_IMAP_URL",     "PBEM_IMAP_DONE",    "PBEM_IMAP_STARTTLS",
+        "PBEM_IMAP_POLL_MS", "PBEM_IMAP_BATCH",   "PBEM_IMAP_TIMEOUT",
+        "PBEM_IMAP_CA_FILE", "PBEM_IMAP_HANDLERS"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         unsetenv(names[i]);
 }
@@ -71,6 +71,7 @@ Test(imap_config, the_defaults)
     cr_expect_eq(c.starttls, IMAP_CONFIG_STARTTLS_NO);
     cr_expect_eq(c.poll_ms, 30000);
     cr_expect_eq(c.batch, 16);
+    cr_expect_eq(c.handlers, 4);
     cr_expect_eq(c.timeout_seconds, 60);
     cr_expect_str_eq(c.shown, "imaps://turns:***@mail.example.org:993/INBOX");
 }
@@ -85,6 +86,7 @@ Test(imap_config, everything_set)
     setenv("PBEM_IMAP_STARTTLS", "required", 1);
     setenv("PBEM_IMAP_POLL_MS", "250", 1);
     setenv("PBEM_IMAP_BATCH", "64", 1);
+    setenv("PBEM_IMAP_HANDLERS", "16", 1);
     setenv("PBEM_IMAP_TIMEOUT", "5", 1);
     reload();
     imap_config c;
@@ -98,6 +100,7 @@ Test(imap_config, everything_set)
     cr_expect_eq(c.starttls, IMAP_CONFIG_STARTTLS_REQUIRED);
     cr_expect_eq(c.poll_ms, 250);
     cr_expect_eq(c.batch, 64);
+    cr_expect_eq(c.handlers, 16);
     cr_expect_eq(c.timeout_seconds, 5);
     cr_expect_str_eq(c.shown,
                      "imap://turns@pbem.example:***@10.0.0.7:1143/Games/pbem");
@@ -153,6 +156,8 @@ Test(imap_config, malformed_settings_are_refused_with_a_reason)
         {"PBEM_IMAP_BATCH", "0", "from 1 to 64"},
         {"PBEM_IMAP_BATCH", "65", "from 1 to 64"},
         {"PBEM_IMAP_BATCH", "99999999999999999999", "from 1 to 64"},
+        {"PBEM_IMAP_HANDLERS", "0", "from 1 to 16"},
+        {"PBEM_IMAP_HANDLERS", "17", "from 1 to 16"},
         {"PBEM_IMAP_TIMEOUT", "601", "from 1 to 600"},
         {"PBEM_IMAP_CA_FILE", "/nonexistent/ca.pem", "cannot read"},
     };

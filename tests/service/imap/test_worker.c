@@ -4,14 +4,17 @@
 #include <criterion/criterion.h>
 #include <fcntl.h>
 #include <libpq-fe.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/log.h"
+#include "core/metrics.h"
 #include "mailbox_test.h"
 
 static const char *const users[] = {"alice", NULL};
@@ -500,4 +503,196 @@ Test(imap_worker, a_crash_in_the_middle_of_a_batch_loses_and_doubles_nothing)
     cr_expect_eq(dovecot_count(&server, "alice", "Processed", "ALL"), 3,
                  "one copy of each");
     cr_expect_eq(dovecot_count(&server, "alice", "INBOX", "ALL"), 0);
+}
+
+/* What the handler threads did, for the tests of a batch handled at
+ * once: when each message's handling began and ended (in one sequence
+ * of steps), and how many handlers were inside at once. */
+typedef struct handling {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    int step;
+    int inside, most;
+    int ended_by_others; /* ended, from any sender but Anna */
+    bool anna_waited;    /* Anna's first saw two others end meanwhile */
+    char id[16][32];
+    int began[16], ended[16];
+    int messages;
+} handling;
+
+static handling seen = {.lock = PTHREAD_MUTEX_INITIALIZER,
+                        .changed = PTHREAD_COND_INITIALIZER};
+
+/* Waits on seen.changed (lock held) until done() or seconds pass;
+ * whether done() came true. */
+static bool wait_seen(bool (*done)(void), int seconds)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += seconds;
+    while (!done())
+        if (pthread_cond_timedwait(&seen.changed, &seen.lock, &until) != 0)
+            return done();
+    return true;
+}
+
+static bool two_inside(void)
+{
+    return seen.most >= 2;
+}
+
+static bool two_others_ended(void)
+{
+    return seen.ended_by_others >= 2;
+}
+
+/* Notes the message's beginning; its index in seen. Lock held. */
+static int began(const char *raw)
+{
+    const char *at = strstr(raw, "Message-ID: <");
+    cr_assert_not_null(at);
+    at += strlen("Message-ID: <");
+    int i = seen.messages++;
+    cr_assert_lt(i, 16);
+    snprintf(seen.id[i], sizeof seen.id[i], "%.*s", (int)strcspn(at, ">"), at);
+    seen.began[i] = ++seen.step;
+    if (++seen.inside > seen.most)
+        seen.most = seen.inside;
+    pthread_cond_broadcast(&seen.changed);
+    return i;
+}
+
+static void ended(int i)
+{
+    seen.ended[i] = ++seen.step;
+    seen.inside--;
+    if (strncmp(seen.id[i], "anna", 4) != 0)
+        seen.ended_by_others++;
+    pthread_cond_broadcast(&seen.changed);
+}
+
+/* Every handler waits (2 s at most) until two were inside at once: one
+ * thread alone would take 16 s for the batch, and see one at a time. */
+static imap_outcome meet_another(void *context, const char *raw, size_t length)
+{
+    pthread_mutex_lock(&seen.lock);
+    int i = began(raw);
+    wait_seen(two_inside, 2);
+    ended(i);
+    pthread_mutex_unlock(&seen.lock);
+    return recorder_handle(context, raw, length);
+}
+
+static void reset_seen(void)
+{
+    pthread_mutex_lock(&seen.lock);
+    seen.step = seen.inside = seen.most = seen.ended_by_others = 0;
+    seen.messages = 0;
+    seen.anna_waited = false;
+    pthread_mutex_unlock(&seen.lock);
+}
+
+/* Mail from four players (of as many matches) that lands in one batch is
+ * handled by several threads at once, each with its own database
+ * connection; one after the other, four mails would take four times as
+ * long as one. */
+Test(imap_worker, a_batch_of_several_senders_is_handled_at_once)
+{
+    static const char *const from[] = {
+        "Anna <anna@example.org>", "Ben <ben@example.org>",
+        "Cleo <cleo@example.org>", "Dan <dan@example.org>"};
+    for (int i = 0; i < 8; i++) {
+        char id[32];
+        snprintf(id, sizeof id, "p%d@example.org", i);
+        deliver_from(&server, "alice", from[i % 4], id);
+    }
+    imap_config config;
+    test_config(&server, "alice", NULL, &config);
+    cr_assert_eq(config.handlers, 4, "the default");
+    reset_seen();
+    recorder r;
+    recorder_init(&r, IMAP_HANDLED);
+    apierr err;
+    imap_worker *w = imap_worker_start(&config, meet_another, &r, &err);
+    cr_assert_not_null(w, "%s", err.message);
+    cr_assert(dovecot_wait_count(&server, "alice", "Processed", "SEEN", 8, 20),
+              "eight seen messages in Processed");
+    imap_worker_stats s;
+    imap_worker_stats_get(w, &s);
+    imap_worker_stop(w);
+    cr_expect_geq(seen.most, 2, "handlers inside at once: %d", seen.most);
+    cr_expect_geq(s.busiest, 2, "handler threads busy at once: %lu", s.busiest);
+    cr_expect_leq(s.busiest, 4);
+    /* What an operator reads to see whether more threads would help. */
+    char *page = metrics_render();
+    cr_expect_not_null(strstr(page, "\npbem_imap_handler_threads 4\n"), "%s",
+                       page);
+    const char *busiest = strstr(page, "\npbem_imap_handlers_busiest ");
+    cr_expect(busiest != NULL && atoi(busiest + 28) >= 2, "%s", page);
+    free(page);
+    cr_expect_eq(recorder_calls(&r), 8);
+    cr_expect_eq(s.put_away, 8);
+}
+
+/* Anna's first mail is slow (it waits, 5 s at most, until two of the
+ * others' mails are done meanwhile); the rest are quick. */
+static imap_outcome anna_first_is_slow(void *context, const char *raw,
+                                       size_t length)
+{
+    pthread_mutex_lock(&seen.lock);
+    int i = began(raw);
+    if (strcmp(seen.id[i], "anna1@example.org") == 0)
+        seen.anna_waited = wait_seen(two_others_ended, 5);
+    ended(i);
+    pthread_mutex_unlock(&seen.lock);
+    return recorder_handle(context, raw, length);
+}
+
+/* The step at which the message began (ended: when), or 0. */
+static int step_of(const char *id, bool end)
+{
+    for (int i = 0; i < seen.messages; i++)
+        if (strcmp(seen.id[i], id) == 0)
+            return end ? seen.ended[i] : seen.began[i];
+    return 0;
+}
+
+/* Two mails of one player in one batch (a move and the move after it,
+ * mailed back to back) are handled in the order they came, the second
+ * only once the first is done, however slow the first and while the
+ * other players' mails go on beside it. */
+Test(imap_worker, one_senders_mails_in_a_batch_are_handled_in_order)
+{
+    static const char *const mails[][2] = {
+        {"Anna <anna@example.org>", "anna1@example.org"},
+        {"Ben <ben@example.org>", "ben1@example.org"},
+        {"anna@EXAMPLE.org", "anna2@example.org"},
+        {"Cleo <cleo@example.org>", "cleo1@example.org"},
+        {"\"Anna A.\" <Anna@example.org>", "anna3@example.org"},
+        {"Ben <ben@example.org>", "ben2@example.org"},
+    };
+    for (int i = 0; i < 6; i++)
+        deliver_from(&server, "alice", mails[i][0], mails[i][1]);
+    imap_config config;
+    test_config(&server, "alice", NULL, &config);
+    reset_seen();
+    recorder r;
+    recorder_init(&r, IMAP_HANDLED);
+    apierr err;
+    imap_worker *w = imap_worker_start(&config, anna_first_is_slow, &r, &err);
+    cr_assert_not_null(w, "%s", err.message);
+    cr_assert(dovecot_wait_count(&server, "alice", "Processed", "SEEN", 6, 20),
+              "six seen messages in Processed");
+    imap_worker_stop(w);
+    cr_expect(seen.anna_waited,
+              "others' mail was handled while Anna's first was");
+    cr_expect_lt(step_of("anna1@example.org", true),
+                 step_of("anna2@example.org", false),
+                 "Anna's second began only after her first ended");
+    cr_expect_lt(step_of("anna2@example.org", true),
+                 step_of("anna3@example.org", false),
+                 "Anna's third began only after her second ended");
+    cr_expect_lt(step_of("ben1@example.org", true),
+                 step_of("ben2@example.org", false));
+    cr_expect_eq(recorder_calls(&r), 6);
 }

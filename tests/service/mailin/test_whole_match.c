@@ -194,3 +194,111 @@ Test(entire_match, another_mans_treasure_by_pbem_mail_in, .timeout = 1200)
 {
     whole_match_by_mail("another_mans_treasure", 3, 6000, 45, "draw");
 }
+
+/* The match's head and the one seat it waits for (-1: none or several). */
+static long long head_and_seat(mail_table *t, int *seat)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/v1/matches/%s", t->match);
+    e2e_response r = e2e_call(&t->scene->server, "GET", path, NULL, NULL);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    long long head = (long long)json_integer_value(
+        json_object_get(json_object_get(r.json, "head"), "seq"));
+    const json_t *seats =
+        json_object_get(json_object_get(r.json, "pending"), "seats");
+    *seat = json_array_size(seats) == 1
+                ? (int)json_integer_value(json_array_get(seats, 0))
+                : -1;
+    e2e_response_free(&r);
+    return head;
+}
+
+/* The first card of "Your hand (N cards): red2 blue3 ..." in the mail. */
+static void first_in_hand(const json_t *mail, char *card, size_t size)
+{
+    const char *hand = strstr(mail_text(mail), "Your hand (");
+    cr_assert_not_null(hand, "the mail shows no hand:\n%s", mail_text(mail));
+    hand = strstr(hand, "): ");
+    cr_assert_not_null(hand);
+    hand += 3;
+    snprintf(card, size, "%.*s", (int)strcspn(hand, " \r\n"), hand);
+}
+
+/* The answer threaded under Message-ID id, among the mails from line
+ * from on (20 s at most); NULL when none came. Borrowed. */
+static const json_t *answer_under(mail_scene *scene, const char *id,
+                                  size_t from)
+{
+    double until = receiver_now() + 20;
+    const json_t *mail;
+    char wanted[140];
+    snprintf(wanted, sizeof wanted, "<%s>", id);
+    for (size_t i = from; (mail = receiver_await(&scene->smtp, i, until));
+         i++) {
+        const char *to =
+            json_string_value(json_object_get(mail, "in_reply_to"));
+        if (to != NULL && (strcmp(to, wanted) == 0 || strcmp(to, id) == 0))
+            return mail;
+    }
+    return NULL;
+}
+
+/* #42: two moves a player mails back to back, which the IMAP worker reads
+ * in one batch and hands to its threads at once, apply in the order they
+ * were written: Antiquity Quest's draw, then a discard, which before the
+ * draw is refused. */
+Test(whole_match, two_moves_mailed_back_to_back_apply_in_order_through_imap,
+     .timeout = 180)
+{
+    static const char *const env[] = {"PBEM_MAIL_ANSWERS_PER_HOUR=100000",
+                                      NULL};
+    mail_scene scene;
+    mail_scene_start(&scene, true, env);
+    mail_table t;
+    mail_table_sit_down(&t, &scene, "antiquity_quest", 2, "");
+    int p = -1;
+    long long head = head_and_seat(&t, &p);
+    cr_assert_geq(p, 0, "the match waits for one seat");
+    mail_table_wait(&t, p);
+    mail_person *person = &t.people[p];
+    char card[32], discard[64], first[160], second[160];
+    first_in_hand(person->latest, card, sizeof card);
+    snprintf(discard, sizeof discard, "discard %s", card);
+    snprintf(first, sizeof first, "%s", mail_reply_to(person->latest));
+    /* A discard before the draw is refused and changes nothing, so its
+     * reply address works again; the refusal brings a second one. */
+    json_t *refusal = mail_table_answer(&t, p, discard);
+    int seat;
+    cr_assert_eq(head_and_seat(&t, &seat), head, "the early discard applied");
+    cr_assert_not_null(mail_reply_to(refusal));
+    snprintf(second, sizeof second, "%s", mail_reply_to(refusal));
+    cr_assert_str_neq(first, second);
+    json_decref(refusal);
+    /* Now the draw and the discard, mailed back to back, delivered at
+     * one moment: the worker reads them in one round. */
+    char draw_id[128] = "", discard_id[128] = "";
+    char *draw = mail_scene_compose(person->address, first, "Re: your turn",
+                                    NULL, NULL, "draw", draw_id);
+    char *then = mail_scene_compose(person->address, second, "Re: your turn",
+                                    NULL, NULL, discard, discard_id);
+    size_t from = mail_count(&scene);
+    const char *const both[] = {draw, then};
+    dovecot_append_together(scene.imap, "pbem", "INBOX", both, 2);
+    free(draw);
+    free(then);
+    double until = receiver_now() + 20;
+    while (head_and_seat(&t, &seat) < head + 2 && receiver_now() < until)
+        pause_ms(50);
+    cr_expect_eq(head_and_seat(&t, &seat), head + 2,
+                 "both the draw and the discard applied");
+    cr_expect_eq(seat, 1 - p, "the discard ended the turn");
+    const json_t *answer = answer_under(&scene, discard_id, from);
+    cr_assert_not_null(answer, "the discard was never answered");
+    char echo[80];
+    snprintf(echo, sizeof echo, "> %s\n", discard);
+    cr_expect(mail_says(answer, echo), "%s", mail_text(answer));
+    cr_expect(mail_says(answer, " (event "), "%s", mail_text(answer));
+    cr_expect(!mail_says(answer, "Refused"), "%s", mail_text(answer));
+    mail_table_free(&t);
+    mail_scene_stop(&scene);
+}
