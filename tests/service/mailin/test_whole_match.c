@@ -247,7 +247,7 @@ static const json_t *answer_under(mail_scene *scene, const char *id,
  * in one batch and hands to its threads at once, apply in the order they
  * were written: Antiquity Quest's draw, then a discard, which before the
  * draw is refused. */
-Test(whole_match, two_moves_mailed_back_to_back_apply_in_order_through_imap,
+Test(entire_match, two_moves_mailed_back_to_back_apply_in_order_through_imap,
      .timeout = 180)
 {
     static const char *const env[] = {"PBEM_MAIL_ANSWERS_PER_HOUR=100000",
