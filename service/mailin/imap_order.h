@@ -17,11 +17,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The key of the message's sender: equal for two messages whose first From
- * header names one address (compared without case, display names and
- * comments aside). raw is length bytes of a message, CRLF or LF line ends;
- * only its header is read. A message without a From header has key 0,
- * which all such messages share. */
+/* The key of the message's sender: equal for two messages whose From
+ * header names one address (mail_message_sender, read with GMime as the
+ * handler will read it; compared without case). raw is length bytes of a
+ * message; only its header is read. A message without a From address has
+ * key 0, which all such messages share. */
 uint64_t imap_order_key(const char *raw, size_t length);
 
 #endif

@@ -123,6 +123,10 @@ void imap_pool_run(imap_pool *p, imap_pool_job *jobs, size_t count,
         return;
     if (count > IMAP_CONFIG_BATCH_MAX)
         abort(); /* the worker's batch is at most 64: a bug */
+    /* Each sender is read (a header parse) before the lock is taken. */
+    uint64_t sender[IMAP_CONFIG_BATCH_MAX];
+    for (size_t i = 0; i < count; i++)
+        sender[i] = imap_order_key(jobs[i].raw, jobs[i].length);
     uint64_t key[IMAP_CONFIG_BATCH_MAX] = {0};
     size_t last[IMAP_CONFIG_BATCH_MAX] = {0};
     pthread_mutex_lock(&p->lock);
@@ -131,7 +135,7 @@ void imap_pool_run(imap_pool *p, imap_pool_job *jobs, size_t count,
     p->groups = 0;
     for (size_t i = 0; i < count; i++) {
         jobs[i].handed = false;
-        uint64_t k = imap_order_key(jobs[i].raw, jobs[i].length);
+        uint64_t k = sender[i];
         size_t g = 0;
         while (g < p->groups && key[g] != k)
             g++;

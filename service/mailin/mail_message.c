@@ -414,6 +414,39 @@ mail_message *mail_message_parse(const char *raw, size_t length, char *why,
     return m;
 }
 
+char *mail_message_sender(const char *raw, size_t length)
+{
+    if (pthread_once(&started, start) != 0)
+        abort();
+    size_t start_at;
+    if (raw == NULL || !header_block(raw, length, &start_at, NULL, 0))
+        return NULL;
+    /* header_block bounded the block; GMime gets it without the body. */
+    const char *head = raw + start_at, *end = raw + length;
+    for (const char *eol; (eol = memchr(head, '\n', (size_t)(end - head)));) {
+        head = eol + 1;
+        if (head < end && (*head == '\n' || (*head == '\r' && head + 1 < end &&
+                                             head[1] == '\n')))
+            break;
+    }
+    GMimeStream *stream = g_mime_stream_mem_new_with_buffer(
+        raw + start_at, (size_t)(head - raw) - start_at);
+    GMimeParser *parser = g_mime_parser_new_with_stream(stream);
+    g_object_unref(stream);
+    GMimeParserOptions *options = g_mime_parser_options_new();
+    GMimeMessage *message = g_mime_parser_construct_message(parser, options);
+    g_object_unref(parser);
+    char *sender = NULL;
+    const char *from =
+        message ? first_mailbox(g_mime_message_get_from(message)) : NULL;
+    if (from != NULL && *from != '\0')
+        sender = with_lower_domain(from);
+    if (message)
+        g_object_unref(message);
+    g_mime_parser_options_free(options);
+    return sender;
+}
+
 static void free_all(char **items, size_t count)
 {
     for (size_t i = 0; i < count; i++)

@@ -80,4 +80,10 @@ mail_message *mail_message_parse(const char *raw, size_t length, char *why,
 /* Frees message and all it holds; NULL is fine. */
 void mail_message_free(mail_message *message);
 
+/* Only the sender of a received mail: mail_message_parse's `from`, read
+ * from the header block alone (GMime reads no part), for a caller that
+ * needs nothing else yet. A new string, or NULL where mail_message_parse
+ * finds no header block or no From address. */
+char *mail_message_sender(const char *raw, size_t length);
+
 #endif
