@@ -13,9 +13,9 @@ client_stream *streams_open(const e2e_server *server, const char *path,
 {
     char base[64], errbuf[256];
     snprintf(base, sizeof base, "http://127.0.0.1:%d", server->port);
-    client_stream *s = client_stream_open(
-        base, path, signer ? &signer->key : NULL, extra_headers,
-        STREAM_WAIT_MS, errbuf);
+    client_stream *s =
+        client_stream_open(base, path, signer ? &signer->key : NULL,
+                           extra_headers, STREAM_WAIT_MS, errbuf);
     cr_assert_not_null(s, "GET %s: %s", path, errbuf);
     return s;
 }
@@ -43,8 +43,8 @@ json_t *streams_sse_items(const char *body)
         if (data != NULL)
             e2e_record_stream_item(data);
         if (data != NULL)
-            json_array_append_new(items,
-                                  json_pack("{s:o,s:o}", "id", id, "data", data));
+            json_array_append_new(
+                items, json_pack("{s:o,s:o}", "id", id, "data", data));
         else
             json_decref(id);
         p = end + 2;
@@ -66,10 +66,20 @@ bool streams_wait_id(client_stream *s, long long id)
     return client_stream_wait_for(s, "\n\n", at, STREAM_WAIT_MS);
 }
 
-void streams_more_descriptors(void)
+void streams_more_descriptors(long needed)
 {
     struct rlimit limit;
     cr_assert_eq(getrlimit(RLIMIT_NOFILE, &limit), 0);
+    if (limit.rlim_max != RLIM_INFINITY && limit.rlim_max < (rlim_t)needed) {
+        struct rlimit raised = {(rlim_t)needed, (rlim_t)needed};
+        if (setrlimit(RLIMIT_NOFILE, &raised) == 0)
+            return;
+    }
     limit.rlim_cur = limit.rlim_max;
     cr_assert_eq(setrlimit(RLIMIT_NOFILE, &limit), 0);
+    cr_assert(limit.rlim_cur == RLIM_INFINITY ||
+                  limit.rlim_cur >= (rlim_t)needed,
+              "open files are limited to %llu, and this test needs %ld "
+              "(a descriptor a stream, here and in pbemd): raise ulimit -Hn",
+              (unsigned long long)limit.rlim_cur, needed);
 }

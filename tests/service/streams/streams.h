@@ -25,7 +25,10 @@ json_t *streams_sse_items(const char *body);
 /* Waits until the stream has sent an item with id (an "id: N" line). */
 bool streams_wait_id(client_stream *s, long long id);
 
-/* Raises this process's limit of open files to its hard limit. */
-void streams_more_descriptors(void);
+/* Raises this process's limit of open files (which pbemd, started after,
+ * inherits) to at least needed: to the hard limit, and past it where the
+ * process may (root in CI). Fails the test, naming both figures, when the
+ * limit stays short: a test of many streams cannot open them. */
+void streams_more_descriptors(long needed);
 
 #endif
