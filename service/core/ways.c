@@ -1,6 +1,11 @@
 /* ways.c: see ways.h. */
 #include "core/ways.h"
 
+unsigned ways_set(unsigned long long key, unsigned sets)
+{
+    return (unsigned)(((key * 0x9E3779B97F4A7C15ULL) >> 32) % sets);
+}
+
 int ways_find(ways_tag *set, unsigned long long key,
               unsigned long long *clock)
 {

@@ -23,6 +23,12 @@ typedef struct ways_tag {
     unsigned long long used; /* when last found or placed; 0: empty */
 } ways_tag;
 
+/* The set of key among sets: the key's bits mixed first (Fibonacci
+ * hashing), since ids need not vary in their low bits. A match id is
+ * always odd: picked as id % sets, half the sets of every cache of
+ * matches stood empty, and 512 matches thrashed a cache of 1,024. */
+unsigned ways_set(unsigned long long key, unsigned sets);
+
 /* The way of set (WAYS_PER_SET tags) holding key, marked as used now, or
  * -1. *clock counts uses, for the least recently used. */
 int ways_find(ways_tag *set, unsigned long long key,

@@ -151,7 +151,7 @@ static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static unsigned cache_set(long long match_id)
 {
-    return (unsigned)((unsigned long long)match_id % CACHE_SETS);
+    return ways_set((unsigned long long)match_id, CACHE_SETS);
 }
 
 bool deadline_settings_cached(long long match_id, deadline_settings *out)

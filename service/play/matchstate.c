@@ -37,7 +37,7 @@ static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static unsigned set_of(long long match_id)
 {
-    return (unsigned)((unsigned long long)match_id % CACHE_SETS);
+    return ways_set((unsigned long long)match_id, CACHE_SETS);
 }
 
 /* The slot holding match_id (lock held), or NULL. */

@@ -68,7 +68,7 @@ static void init_sets(void)
 static told_set *set_of(long long match_id)
 {
     pthread_once(&sets_once, init_sets);
-    return &sets[(unsigned long long)match_id % SETS];
+    return &sets[ways_set((unsigned long long)match_id, SETS)];
 }
 
 static void event_free(told_event *event)
@@ -421,8 +421,9 @@ json_t *told_cache_told(long long match_id, long long head,
 
 void told_cache_forget_all(void)
 {
+    pthread_once(&sets_once, init_sets);
     for (int s = 0; s < SETS; s++) {
-        told_set *set = set_of(s);
+        told_set *set = &sets[s];
         pthread_mutex_lock(&set->lock);
         for (int w = 0; w < WAYS_PER_SET; w++) {
             if (set->ways[w] != NULL)

@@ -55,8 +55,11 @@ Test(caches, deadline_settings_of_matches_sharing_a_set_are_all_kept)
     apierr err;
     cr_assert(migrate_apply(conn, "migrations", NULL, &err), "%s",
               err.message);
-    static const long long ids[] = {3000, 3000 + 1024, 3000 + 2048,
-                                    3000 + 3072};
+    /* The settings' cache has 256 sets (deadline_settings.c). */
+    long long ids[4] = {3001};
+    for (long long id = 3003, n = 1; n < 4; id += 2)
+        if (ways_set((unsigned long long)id, 256) == ways_set(3001, 256))
+            ids[n++] = id;
     pgtest_exec(conn, "INSERT INTO players (player_id, name) VALUES (1, 'Ann')");
     for (int i = 0; i < 4; i++) {
         char sql[512];
@@ -90,4 +93,35 @@ Test(caches, deadline_settings_of_matches_sharing_a_set_are_all_kept)
         if (i == 2)
             cr_expect_eq(settings.turn_hours, 48);
     }
+}
+
+/* Match ids are always odd: picked by id % sets, the even sets of every
+ * cache of matches stood empty, and 512 matches thrashed 1,024 slots. */
+Test(caches, odd_ids_are_spread_over_every_set)
+{
+    enum { SETS = 256, IDS = 4096 };
+    int used[SETS] = {0};
+    unsigned long long id = 0x2545F4914F6CDD1DULL;
+    for (int i = 0; i < IDS; i++) {
+        id = id * 6364136223846793005ULL + 1442695040888963407ULL;
+        unsigned set = ways_set((id >> 1) | 1, SETS);
+        cr_assert_lt(set, SETS);
+        used[set]++;
+    }
+    int empty = 0, fullest = 0;
+    for (int s = 0; s < SETS; s++) {
+        empty += used[s] == 0;
+        if (used[s] > fullest)
+            fullest = used[s];
+    }
+    /* 16 a set on average: none empty, none near twice as full. */
+    cr_expect_eq(empty, 0, "%d of %d sets got none of %d odd ids", empty, SETS,
+                 IDS);
+    cr_expect_lt(fullest, 32, "a set got %d of %d ids", fullest, IDS);
+    /* Consecutive ids too (a cache of players, of keys). */
+    int spread[SETS] = {0}, hit = 0;
+    for (unsigned long long k = 1; k <= 2 * SETS; k += 2)
+        hit += spread[ways_set(k, SETS)]++ == 0;
+    cr_expect_gt(hit, SETS / 2, "%d sets for %d consecutive odd ids", hit,
+                 SETS);
 }
