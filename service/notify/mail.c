@@ -323,7 +323,9 @@ static bool message_id_ok(const char *id, size_t len)
 
 /* Appends the ids in text (white-space separated, with or without <>) to
  * ids (count so far in *n, room for max), dropping those that are not
- * message_id_ok. The ids point into copies the caller frees. */
+ * message_id_ok and those already there (a merged answer's references
+ * hold the mail it answers, which comes again as its In-Reply-To). The
+ * ids point into copies the caller frees. */
 static void collect_ids(const char *text, char **ids, int *n, int max)
 {
     const char *p = text;
@@ -340,7 +342,10 @@ static void collect_ids(const char *text, char **ids, int *n, int max)
             id++;
             id_len -= 2;
         }
-        if (message_id_ok(id, id_len) && *n < max) {
+        bool known = false;
+        for (int i = 0; i < *n && !known; i++)
+            known = strlen(ids[i]) == id_len && memcmp(ids[i], id, id_len) == 0;
+        if (!known && message_id_ok(id, id_len) && *n < max) {
             ids[*n] = strndup(id, id_len);
             if (ids[*n] == NULL)
                 abort();
@@ -359,13 +364,22 @@ static char *references_header(const char *references, const char *answered)
     char *ids[ROOM + 1];
     int n = 0;
     collect_ids(references, ids, &n, ROOM);
-    int before = n;
-    collect_ids(answered, ids, &n, ROOM + 1);
     /* In-Reply-To is one id: a second one is not ours to thread under. */
-    for (int i = before + 1; i < n; i++)
-        free(ids[i]);
-    if (n > before + 1)
-        n = before + 1;
+    char *latest[1];
+    int latest_count = 0;
+    collect_ids(answered, latest, &latest_count, 1);
+    if (latest_count == 1) {
+        /* It comes last, where it may already stand earlier. */
+        for (int i = 0; i < n; i++)
+            if (strcmp(ids[i], latest[0]) == 0) {
+                free(ids[i]);
+                memmove(&ids[i], &ids[i + 1],
+                        (size_t)(n - i - 1) * sizeof *ids);
+                n--;
+                break;
+            }
+        ids[n++] = latest[0];
+    }
     if (n == 0)
         return NULL;
     char *out = NULL;

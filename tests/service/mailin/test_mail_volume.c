@@ -241,6 +241,20 @@ Test(mail_volume, one_mail_per_decision_and_every_mail_answered,
     }
     cr_expect_eq(unanswered, 0, "%zu of %zu mails were never answered",
                  unanswered, json_array_size(t.sent));
+    /* A mail carrying answers refers to each mail it answers once: the
+     * latest, which it also answers (In-Reply-To), was listed twice. */
+    int repeated = 0;
+    for (size_t k = from; k < json_array_size(lines); k++) {
+        const json_t *refs =
+            json_object_get(json_array_get(lines, k), "references");
+        for (size_t a = 0; a < json_array_size(refs); a++)
+            for (size_t b = a + 1; b < json_array_size(refs); b++)
+                if (strcmp(json_string_value(json_array_get(refs, a)),
+                           json_string_value(json_array_get(refs, b))) == 0 &&
+                    repeated++ < 3)
+                    cr_expect_fail("References lists %s twice",
+                                   json_string_value(json_array_get(refs, a)));
+    }
     /* A merged mail reads: the answer, then "Since then:" and the turn,
      * with the match shown once, as it is now; a sealed choice's answer
      * says it is sealed. */
