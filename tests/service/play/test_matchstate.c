@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "core/ways.h"
 #include "play/matchstate.h"
 #include "rules.h"
 
@@ -43,33 +44,40 @@ static bool recalled(long long id, long long seq)
     return true;
 }
 
-/* Ids 1,024 apart pick the same set of slots (as they picked the one
- * same slot when each id had one). */
-#define SAME_SET 1024
+/* The i-th id from base on (base itself the 0th) that picks base's set
+ * of slots: the cache has 256 sets (matchstate.c), picked by ways_set. */
+static long long same_set(long long base, int i)
+{
+    long long id = base;
+    for (int found = 0; found < i;)
+        if (ways_set((unsigned long long)++id, 256) ==
+            ways_set((unsigned long long)base, 256))
+            found++;
+    return id;
+}
 
 Test(matchstate, matches_that_share_a_set_do_not_evict_each_other)
 {
     for (int i = 0; i < 4; i++)
-        keep(7 + i * SAME_SET, 10 + i);
+        keep(same_set(7, i), 10 + i);
     for (int i = 0; i < 4; i++)
-        cr_expect(recalled(7 + i * SAME_SET, 10 + i), "match %d was evicted",
-                  i);
+        cr_expect(recalled(same_set(7, i), 10 + i), "match %d was evicted", i);
     matchstate_forget_all();
 }
 
 Test(matchstate, a_full_set_evicts_the_match_used_longest_ago)
 {
     for (int i = 0; i < 4; i++)
-        keep(9 + i * SAME_SET, 1);
+        keep(same_set(9, i), 1);
     /* The first kept is used again: the second is now the oldest. */
     cr_assert(recalled(9, 1));
-    keep(9 + 4 * SAME_SET, 1);
+    keep(same_set(9, 4), 1);
     cr_expect(recalled(9, 1), "the match just used was evicted");
-    cr_expect(!recalled(9 + 1 * SAME_SET, 1),
+    cr_expect(!recalled(same_set(9, 1), 1),
               "the match used longest ago was kept");
-    cr_expect(recalled(9 + 2 * SAME_SET, 1));
-    cr_expect(recalled(9 + 3 * SAME_SET, 1));
-    cr_expect(recalled(9 + 4 * SAME_SET, 1));
+    cr_expect(recalled(same_set(9, 2), 1));
+    cr_expect(recalled(same_set(9, 3), 1));
+    cr_expect(recalled(same_set(9, 4), 1));
     matchstate_forget_all();
 }
 
@@ -81,7 +89,7 @@ Test(matchstate, a_match_is_kept_once_at_its_latest_head)
     cr_expect(recalled(11, 6));
     /* Its one slot: three more matches of the set still fit beside it. */
     for (int i = 1; i < 4; i++)
-        keep(11 + i * SAME_SET, 1);
+        keep(same_set(11, i), 1);
     cr_expect(recalled(11, 6), "the match was kept twice and evicted");
     matchstate_forget_all();
 }
