@@ -429,6 +429,9 @@ char *mail_message_sender(const char *raw, size_t length)
                                              head[1] == '\n')))
             break;
     }
+    /* No blank line: the whole message is its header, the last line too. */
+    if (memchr(head, '\n', (size_t)(end - head)) == NULL)
+        head = end;
     GMimeStream *stream = g_mime_stream_mem_new_with_buffer(
         raw + start_at, (size_t)(head - raw) - start_at);
     GMimeParser *parser = g_mime_parser_new_with_stream(stream);

@@ -22,6 +22,8 @@ Test(imap_order, one_address_written_in_many_forms_is_one_sender)
                  plain, "a quoted name, a comment, a folded line, LF ends");
     cr_expect_eq(key("From: friends: anna@example.org;\r\n\r\ndraw\r\n"), plain,
                  "a group");
+    cr_expect_eq(key("Subject: x\r\nFrom: anna@example.org"), plain,
+                 "a mail that is all header, its last line unended");
     cr_expect_eq(key("From MAILER-DAEMON Sat Jan  3 01:05:34 1996\n"
                      "From: anna@example.org\n\ndraw\n"),
                  plain, "after an mbox From line");
