@@ -25,7 +25,16 @@ struct streams_sub {
     unsigned flags;
     unsigned long long news; /* the generation of its latest news */
     bool parked;
+    unsigned slice; /* its heartbeat's slice of the period (beat_slice) */
 };
+
+/* The heartbeat period is cut into this many slices, and each stream
+ * beats in its own (given in turn as streams join): a stream still gets a
+ * heartbeat every period, but at ten thousand streams a beat is a
+ * sixteenth of them, not all at once. All at once was ten thousand
+ * writes in one burst every period, and a move told in the same moment
+ * reached its last watcher twice as late (docs/benchmarks.md). */
+#define HEARTBEAT_SLICES 16u
 
 static struct {
     pthread_mutex_t lock;
@@ -38,7 +47,9 @@ static struct {
     int max;
     worker *thread;
     PGconn *listen;
-    struct timespec next_beat;
+    struct timespec next_beat; /* when the slice beat_slice is due */
+    unsigned beat_slice;
+    unsigned joined; /* streams ever joined: the next one's slice */
     int keep_hours;
     int prune_seconds;
     struct timespec next_prune;
@@ -124,6 +135,49 @@ static long long ms_until(const struct timespec *when)
            (when->tv_nsec - now.tv_nsec) / 1000000;
 }
 
+/* A heartbeat for the streams of one slice of the period. */
+static void beat_slice(unsigned slice)
+{
+    wake_list wakes = {0};
+    pthread_mutex_lock(&hub.lock);
+    for (streams_sub *s = hub.head; s != NULL; s = s->next)
+        if (s->slice == slice)
+            raise_flags(s, STREAMS_HEARTBEAT, &wakes);
+    pthread_mutex_unlock(&hub.lock);
+    wake_all(&wakes);
+}
+
+/* Moves when by one slice of the heartbeat period. */
+static void add_slice(struct timespec *when)
+{
+    long long ns =
+        (long long)hub.heartbeat_seconds * 1000000000LL / HEARTBEAT_SLICES;
+    when->tv_sec += ns / 1000000000LL;
+    when->tv_nsec += ns % 1000000000LL;
+    if (when->tv_nsec >= 1000000000L) {
+        when->tv_sec++;
+        when->tv_nsec -= 1000000000L;
+    }
+}
+
+/* Beats the slices that are due, each in turn. A round that came late
+ * (the process stopped, the machine busy) beats at most one period's
+ * slices, then starts the schedule again from now rather than beating
+ * the same streams twice to catch up. */
+static void beat_due_slices(void)
+{
+    for (unsigned n = 0; ms_until(&hub.next_beat) <= 0; n++) {
+        if (n == HEARTBEAT_SLICES) {
+            clock_gettime(CLOCK_MONOTONIC, &hub.next_beat);
+            add_slice(&hub.next_beat);
+            return;
+        }
+        beat_slice(hub.beat_slice);
+        hub.beat_slice = (hub.beat_slice + 1) % HEARTBEAT_SLICES;
+        add_slice(&hub.next_beat);
+    }
+}
+
 /* The stream items one statement of a prune deletes at most: few enough
  * that no statement holds many locks long. */
 #define PRUNE_BATCH 10000
@@ -179,13 +233,10 @@ static void round_once(worker *self, void *context, worker_pause *pause)
         clock_gettime(CLOCK_MONOTONIC, &hub.next_prune);
         hub.next_prune.tv_sec += hub.prune_seconds;
     }
+    beat_due_slices();
     long long beat = ms_until(&hub.next_beat);
-    if (beat <= 0) {
-        raise_all(STREAMS_HEARTBEAT);
-        clock_gettime(CLOCK_MONOTONIC, &hub.next_beat);
-        hub.next_beat.tv_sec += hub.heartbeat_seconds;
-        beat = (long long)hub.heartbeat_seconds * 1000;
-    }
+    if (beat < 0)
+        beat = 0;
     long long due = ms_until(&hub.next_prune);
     if (due < beat)
         beat = due > 0 ? due : 0;
@@ -215,7 +266,8 @@ bool streams_hub_start(apierr *err)
     hub.next_prune.tv_sec += hub.prune_seconds < 60 ? hub.prune_seconds : 60;
     hub.closing = false;
     clock_gettime(CLOCK_MONOTONIC, &hub.next_beat);
-    hub.next_beat.tv_sec += hub.heartbeat_seconds;
+    add_slice(&hub.next_beat);
+    hub.beat_slice = 0;
     worker_spec spec = {
         .name = "streams",
         .what = "stream listener",
@@ -281,6 +333,7 @@ streams_sub *streams_hub_join(streams_topic topic, long long id,
         sub->context = context;
         sub->flags = STREAMS_NEWS;
         sub->news = hub.generation;
+        sub->slice = hub.joined++ % HEARTBEAT_SLICES;
         sub->next = hub.head;
         if (hub.head != NULL)
             hub.head->prev = sub;

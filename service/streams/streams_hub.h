@@ -10,8 +10,9 @@
  * events: "m<match>"; on player_stream: "p<player>", see
  * migrations/012_streams.sql), so a change made by any pbemd process wakes
  * the streams of every process. It also wakes every stream for a
- * heartbeat each PBEM_STREAM_HEARTBEAT_SECONDS (15 by default), and all
- * of them after the LISTEN connection was lost, since notifications may
+ * heartbeat each PBEM_STREAM_HEARTBEAT_SECONDS (15 by default), the
+ * streams spread over the period (each in its own sixteenth of it, so no
+ * moment wakes them all), and all of them after the LISTEN connection was lost, since notifications may
  * have been missed (a stream then reads from where it stood: nothing is
  * lost, as streams follow ids in the database, not the notifications).
  *

@@ -3,9 +3,11 @@
  * connection without loss or repeats, carried from another pbemd process,
  * in both formats, with heartbeats, and bounded. */
 #include <criterion/criterion.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <libpq-fe.h>
 
@@ -404,6 +406,94 @@ Test(streams, heartbeats_keep_an_idle_stream_alive_past_the_request_deadline)
     s = streams_open(&t.server, path, NULL, headers);
     cr_assert(client_stream_wait_for(s, "}\n\n", 0, STREAM_WAIT_MS));
     client_stream_close(s);
+    e2e_stop(&t.server);
+}
+
+/* How many heartbeats (SSE comments) a body holds. */
+static int pings_in(const char *body)
+{
+    int n = 0;
+    for (const char *at = body; (at = strstr(at, ": ping\n\n")) != NULL; at++)
+        n++;
+    return n;
+}
+
+static double seconds_now(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
+#define SPREAD_STREAMS 16
+
+Test(streams, idle_streams_get_their_heartbeats_spread_over_the_period)
+{
+    /* A server with thousands of streams must not write a heartbeat to
+     * all of them in one instant: a move told then reaches its last
+     * watcher twice as late. Sixteen streams opened together each get a
+     * heartbeat once a period, at moments spread over it. */
+    setenv("PBEM_STREAM_HEARTBEAT_SECONDS", "2", 1);
+    e2e_table t;
+    e2e_sit_down(&t, GAME, 2, NULL);
+    unsetenv("PBEM_STREAM_HEARTBEAT_SECONDS");
+    char path[96];
+    snprintf(path, sizeof path, "/v1/matches/%s/stream", t.match);
+    client_stream *s[SPREAD_STREAMS];
+    for (int i = 0; i < SPREAD_STREAMS; i++)
+        s[i] = streams_open(&t.server, path, NULL, NULL);
+    for (int i = 0; i < SPREAD_STREAMS; i++)
+        cr_assert(streams_wait_id(s[i], head_of(&t)));
+
+    /* When each stream's next heartbeat, and the one after, arrive. */
+    int seen[SPREAD_STREAMS];
+    double first[SPREAD_STREAMS] = {0}, second[SPREAD_STREAMS] = {0};
+    for (int i = 0; i < SPREAD_STREAMS; i++)
+        seen[i] = pings_in(client_stream_body(s[i], NULL));
+    int done = 0;
+    double until = seconds_now() + STREAM_WAIT_MS / 1000.0;
+    while (done < SPREAD_STREAMS && seconds_now() < until) {
+        struct pollfd fds[SPREAD_STREAMS];
+        for (int i = 0; i < SPREAD_STREAMS; i++)
+            fds[i] = (struct pollfd){.fd = client_stream_fd(s[i]),
+                                     .events = POLLIN};
+        poll(fds, SPREAD_STREAMS, 100);
+        double now = seconds_now();
+        for (int i = 0; i < SPREAD_STREAMS; i++) {
+            if (!(fds[i].revents & POLLIN))
+                continue;
+            cr_assert(client_stream_poll(s[i]), "stream %d ended", i);
+            int pings = pings_in(client_stream_body(s[i], NULL));
+            if (pings > seen[i] && first[i] == 0)
+                first[i] = now;
+            if (pings > seen[i] + 1 && second[i] == 0) {
+                second[i] = now;
+                done++;
+            }
+        }
+    }
+    cr_assert_eq(done, SPREAD_STREAMS,
+                 "only %d of %d streams had two heartbeats within %d ms", done,
+                 SPREAD_STREAMS, STREAM_WAIT_MS);
+    double earliest = first[0], latest = first[0];
+    for (int i = 0; i < SPREAD_STREAMS; i++) {
+        if (first[i] < earliest)
+            earliest = first[i];
+        if (first[i] > latest)
+            latest = first[i];
+        /* Still one a period: never much more than 2 s apart. */
+        cr_assert_lt(second[i] - first[i], 3.0,
+                     "stream %d waited %.2f s between two heartbeats", i,
+                     second[i] - first[i]);
+    }
+    /* All at once they arrive within milliseconds; spread in sixteenths
+     * of two seconds, over more than one. */
+    cr_assert_gt(latest - earliest, 0.5,
+                 "sixteen streams' heartbeats came within %.0f ms of each "
+                 "other: all at once, not spread over the period",
+                 (latest - earliest) * 1000);
+    for (int i = 0; i < SPREAD_STREAMS; i++)
+        client_stream_close(s[i]);
     e2e_stop(&t.server);
 }
 
