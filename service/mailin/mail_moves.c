@@ -201,8 +201,11 @@ bool mail_moves_tell_sealed(FILE *out, long long match_id, long long player_id,
     fprintf(out, "Sealed: %s.\n", line);
     if (json_is_true(json_object_get(committed, "decided")) ||
         json_array_size(waiting) == 0) {
-        fputs("Everyone has chosen now: the choices are revealed in a "
-              "moment.",
+        /* The table under it is after the reveal, and often already
+         * waits for everyone's next secret choice: said so, or "everyone
+         * has chosen" above "waiting for you" reads as a contradiction. */
+        fputs("Everyone has chosen, so the choices are revealed: the table "
+              "below\nshows the match after them.",
               out);
     } else {
         fputs("Nobody sees it until everyone has chosen; waiting for ", out);

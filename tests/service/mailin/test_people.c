@@ -403,6 +403,25 @@ Test(mail_people, a_sealed_choice_says_who_is_left_to_choose, .timeout = 180)
     expect_not_says(a, "Your moves");
     json_decref(a);
     json_decref(moves);
+
+    /* The last to choose is told the choices are out and that the table
+     * shown is the match after them, which may already wait for the
+     * next secret choice. */
+    for (int seat = 0; seat < 3; seat += 2) {
+        mail_table_wait(&t, seat);
+        moves = mail_offered_moves(t.people[seat].latest);
+        move = json_string_value(json_array_get(moves, 0));
+        cr_assert_not_null(move);
+        a = mail_table_answer(&t, seat, move);
+        if (seat == 2) {
+            expect_says(a, "Everyone has chosen, so the choices are "
+                           "revealed: the table below\nshows the match "
+                           "after them.");
+            expect_not_says(a, "in a moment");
+        }
+        json_decref(a);
+        json_decref(moves);
+    }
     mail_table_free(&t);
     mail_scene_stop(&scene);
 }
