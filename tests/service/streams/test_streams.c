@@ -481,8 +481,9 @@ Test(streams, idle_streams_get_their_heartbeats_spread_over_the_period)
             earliest = first[i];
         if (first[i] > latest)
             latest = first[i];
-        /* Still one a period: never much more than 2 s apart. */
-        cr_assert_lt(second[i] - first[i], 3.0,
+        /* Still one a period: 2 s apart, well short of two periods
+         * even when this client reads late on a busy machine. */
+        cr_assert_lt(second[i] - first[i], 3.5,
                      "stream %d waited %.2f s between two heartbeats", i,
                      second[i] - first[i]);
     }
