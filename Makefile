@@ -218,11 +218,11 @@ $(BUILD)/bench/notify: $(call obj,bench/notify.c) $(BUILD)/libclient.a $(BUILD)/
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-$(BUILD)/bench/moves_loop: $(call obj,bench/moves_loop.c) $(call obj,bench/latency.c) $(call obj,bench/play.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
+$(BUILD)/bench/moves_loop: $(call obj,bench/moves_loop.c) $(call obj,bench/multi_request.c) $(call obj,bench/latency.c) $(call obj,bench/play.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) $(MALLOC_LIBS)
 
-$(BUILD)/bench/open_loop: $(call obj,bench/open_loop.c) $(call obj,bench/latency.c) $(call obj,bench/play.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
+$(BUILD)/bench/open_loop: $(call obj,bench/open_loop.c) $(call obj,bench/multi_request.c) $(call obj,bench/latency.c) $(call obj,bench/play.c) $(BUILD)/libclient.a $(BUILD)/libservice.a $(BUILD)/librules.a
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS) $(MALLOC_LIBS)
 

@@ -26,6 +26,7 @@
 
 #include "client.h"
 #include "latency.h"
+#include "multi_request.h"
 #include "play.h"
 
 #define MAX_SAMPLES 400000 /* per thread */
@@ -40,24 +41,19 @@ typedef struct player {
     json_t *view; /* the seat's view when fresh */
     /* The request in flight. */
     step doing;
-    CURL *easy;
-    struct curl_slist *headers;
-    char *body;
-    char *answer;
-    size_t answer_len;
+    multi_request req;
     double sent;
 } player;
 
 /* One client thread: its players, its multi handle, what it measured. */
 typedef struct run {
-    CURLM *multi;
+    multi_sockets io; /* the multi handle and the epoll set watching it */
     const char *base_url;
     const char *game;
     player *players;
     int count;
     double deadline;
     pthread_t thread;
-    int epoll_fd;    /* the sockets curl asked this thread to watch */
     long timeout_ms; /* when curl wants to be called anyway; -1: never */
     int in_flight;   /* requests sent and not yet answered */
     long accepted;
@@ -67,51 +63,19 @@ typedef struct run {
     char error[256];
 } run;
 
-static size_t collect(char *data, size_t size, size_t count, void *user)
-{
-    player *p = user;
-    size_t n = size * count;
-    char *grown = realloc(p->answer, p->answer_len + n + 1);
-    if (grown == NULL)
-        abort();
-    memcpy(grown + p->answer_len, data, n);
-    p->answer_len += n;
-    grown[p->answer_len] = '\0';
-    p->answer = grown;
-    return n;
-}
-
-/* Sends method path body signed by key as p's next request. */
+/* Sends method path body (taken) signed by the player in seat as p's next
+ * request. */
 static bool send_request(run *r, player *p, step doing, const char *method,
                          const char *path, char *body, int seat)
 {
-    char url[256];
-    snprintf(url, sizeof url, "%s%s", r->base_url, path);
     p->doing = doing;
-    p->body = body;
-    p->answer_len = 0;
-    p->headers = curl_slist_append(NULL, "Content-Type: application/json");
-    p->headers = curl_slist_append(p->headers, "Expect:");
-    p->headers = curl_slist_append(p->headers, "Prefer: return=representation");
-    if (!client_sign_headers(method, path, body, &p->keys[seat], &p->headers,
-                             r->error))
+    if (!multi_request_send(&p->req, r->io.multi, r->base_url, method, path,
+                            body, &p->keys[seat], p, r->error))
         return false;
-    curl_easy_reset(p->easy);
-    curl_easy_setopt(p->easy, CURLOPT_URL, url);
-    curl_easy_setopt(p->easy, CURLOPT_CUSTOMREQUEST, method);
-    curl_easy_setopt(p->easy, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(p->easy, CURLOPT_TIMEOUT, 30L);
-    curl_easy_setopt(p->easy, CURLOPT_HTTPHEADER, p->headers);
-    if (body != NULL) {
-        curl_easy_setopt(p->easy, CURLOPT_POSTFIELDS, body);
-        curl_easy_setopt(p->easy, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
-    }
-    curl_easy_setopt(p->easy, CURLOPT_WRITEFUNCTION, collect);
-    curl_easy_setopt(p->easy, CURLOPT_WRITEDATA, p);
-    curl_easy_setopt(p->easy, CURLOPT_PRIVATE, p);
+    /* Signed and handed to curl: the latency runs from here. */
     p->sent = bench_now();
     r->in_flight++;
-    return curl_multi_add_handle(r->multi, p->easy) == CURLM_OK;
+    return true;
 }
 
 static bool ask_view(run *r, player *p)
@@ -151,21 +115,16 @@ static bool next_request(run *r, player *p)
  * unless the time is up (more false). */
 static bool answered(run *r, player *p, double at, bool more)
 {
-    long status = 0;
-    curl_easy_getinfo(p->easy, CURLINFO_RESPONSE_CODE, &status);
-    curl_multi_remove_handle(r->multi, p->easy);
+    long status = multi_request_done(&p->req, r->io.multi);
     r->in_flight--;
-    curl_slist_free_all(p->headers);
-    p->headers = NULL;
-    free(p->body);
-    p->body = NULL;
     long expect = p->doing == CREATE ? 201 : 200;
     if (status != expect) {
         snprintf(r->error, sizeof r->error, "step %d of %s: %ld %.180s",
-                 (int)p->doing, p->match, status, p->answer ? p->answer : "");
+                 (int)p->doing, p->match, status,
+                 p->req.answer ? p->req.answer : "");
         return false;
     }
-    json_t *json = json_loads(p->answer, 0, NULL);
+    json_t *json = json_loads(p->req.answer, 0, NULL);
     char path[96];
     bool ok = true;
     if (!more) {
@@ -212,30 +171,6 @@ static bool answered(run *r, player *p, double at, bool more)
     return ok;
 }
 
-/* curl's socket callback: watch s for what curl waits on, or no more. */
-static int watch_socket(CURL *easy, curl_socket_t s, int what, void *user,
-                        void *socket_user)
-{
-    (void)easy;
-    run *r = user;
-    struct epoll_event ev = {.data.fd = s};
-    if (what == CURL_POLL_REMOVE) {
-        epoll_ctl(r->epoll_fd, EPOLL_CTL_DEL, s, NULL);
-        curl_multi_assign(r->multi, s, NULL);
-        return 0;
-    }
-    ev.events = (what & CURL_POLL_IN ? EPOLLIN : 0u) |
-                (what & CURL_POLL_OUT ? EPOLLOUT : 0u);
-    /* socket_user marks a socket already added. */
-    if (socket_user == NULL) {
-        epoll_ctl(r->epoll_fd, EPOLL_CTL_ADD, s, &ev);
-        curl_multi_assign(r->multi, s, r);
-    } else {
-        epoll_ctl(r->epoll_fd, EPOLL_CTL_MOD, s, &ev);
-    }
-    return 0;
-}
-
 static int set_timer(CURLM *multi, long timeout_ms, void *user)
 {
     (void)multi;
@@ -249,7 +184,7 @@ static bool read_answers(run *r)
 {
     CURLMsg *msg;
     int left;
-    while ((msg = curl_multi_info_read(r->multi, &left)) != NULL) {
+    while ((msg = curl_multi_info_read(r->io.multi, &left)) != NULL) {
         if (msg->msg != CURLMSG_DONE)
             continue;
         double at = bench_now();
@@ -276,13 +211,12 @@ static void *drive(void *arg)
 {
     run *r = arg;
     r->timeout_ms = -1;
-    r->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
-    if (r->epoll_fd < 0)
+    r->io.epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+    if (r->io.epoll_fd < 0)
         abort();
-    curl_multi_setopt(r->multi, CURLMOPT_SOCKETFUNCTION, watch_socket);
-    curl_multi_setopt(r->multi, CURLMOPT_SOCKETDATA, r);
-    curl_multi_setopt(r->multi, CURLMOPT_TIMERFUNCTION, set_timer);
-    curl_multi_setopt(r->multi, CURLMOPT_TIMERDATA, r);
+    multi_sockets_watch(&r->io);
+    curl_multi_setopt(r->io.multi, CURLMOPT_TIMERFUNCTION, set_timer);
+    curl_multi_setopt(r->io.multi, CURLMOPT_TIMERDATA, r);
     bool ok = true;
     for (int i = 0; ok && i < r->count; i++)
         ok = next_request(r, &r->players[i]);
@@ -291,20 +225,14 @@ static void *drive(void *arg)
     while (ok && r->in_flight > 0) {
         int wait_ms =
             r->timeout_ms < 0 || r->timeout_ms > 100 ? 100 : (int)r->timeout_ms;
-        int n = wait_ms == 0 ? 0 : epoll_wait(r->epoll_fd, events, 64, wait_ms);
+        int n =
+            wait_ms == 0 ? 0 : epoll_wait(r->io.epoll_fd, events, 64, wait_ms);
         if (n <= 0) {
-            curl_multi_socket_action(r->multi, CURL_SOCKET_TIMEOUT, 0,
+            curl_multi_socket_action(r->io.multi, CURL_SOCKET_TIMEOUT, 0,
                                      &running);
         }
-        for (int i = 0; i < n; i++) {
-            int flags =
-                (events[i].events & EPOLLIN ? CURL_CSELECT_IN : 0) |
-                (events[i].events & EPOLLOUT ? CURL_CSELECT_OUT : 0) |
-                (events[i].events & (EPOLLERR | EPOLLHUP) ? CURL_CSELECT_ERR
-                                                          : 0);
-            curl_multi_socket_action(r->multi, events[i].data.fd, flags,
-                                     &running);
-        }
+        for (int i = 0; i < n; i++)
+            multi_sockets_act(&r->io, &events[i], &running);
         ok = read_answers(r);
     }
     if (!ok)
@@ -354,23 +282,23 @@ int main(int argc, char **argv)
                 return 1;
             }
         }
-        players[i].easy = curl_easy_init();
+        players[i].req.easy = curl_easy_init();
     }
     client_free(setup);
     double start = bench_now();
     for (int t = 0, first = 0; t < threads; t++) {
         run *r = &runs[t];
         int share = count / threads + (t < count % threads);
-        *r = (run){.multi = curl_multi_init(),
+        *r = (run){.io.multi = curl_multi_init(),
                    .base_url = argv[1],
                    .game = argv[2],
                    .players = players + first,
                    .count = share,
                    .deadline = start + seconds,
                    .latencies = malloc(MAX_SAMPLES * sizeof(double))};
-        if (r->multi == NULL || r->latencies == NULL)
+        if (r->io.multi == NULL || r->latencies == NULL)
             abort();
-        curl_multi_setopt(r->multi, CURLMOPT_MAXCONNECTS, (long)share);
+        curl_multi_setopt(r->io.multi, CURLMOPT_MAXCONNECTS, (long)share);
         first += share;
         if (pthread_create(&r->thread, NULL, drive, r) != 0)
             abort();
@@ -403,16 +331,13 @@ int main(int argc, char **argv)
         run *r = &runs[t];
         for (int i = 0; i < r->count; i++) {
             player *p = &r->players[i];
-            curl_multi_remove_handle(r->multi, p->easy);
-            curl_easy_cleanup(p->easy);
-            curl_slist_free_all(p->headers);
-            free(p->body);
-            free(p->answer);
+            curl_multi_remove_handle(r->io.multi, p->req.easy);
+            multi_request_free(&p->req);
             json_decref(p->view);
         }
         /* After curl's last socket callback. */
-        curl_multi_cleanup(r->multi);
-        close(r->epoll_fd);
+        curl_multi_cleanup(r->io.multi);
+        close(r->io.epoll_fd);
         free(r->latencies);
     }
     free(latencies);

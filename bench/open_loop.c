@@ -42,6 +42,7 @@
 
 #include "client.h"
 #include "latency.h"
+#include "multi_request.h"
 #include "play.h"
 
 #define MAX_THREADS 64
@@ -64,11 +65,7 @@ typedef struct match {
     json_t *view; /* that seat's view while the match is idle */
     /* The request in flight. */
     step doing;
-    CURL *easy;
-    struct curl_slist *headers;
-    char *body;
-    char *answer;
-    size_t answer_len;
+    multi_request req;
     double due; /* a move's arrival time */
 } match;
 
@@ -92,7 +89,7 @@ typedef struct load {
 
 /* One client thread: its matches, its multi handle, its arrivals. */
 typedef struct run {
-    CURLM *multi;
+    multi_sockets io; /* the multi handle and the epoll set watching it */
     const char *base_url;
     const char *game;
     match *matches;
@@ -100,7 +97,6 @@ typedef struct run {
     match **idle; /* a ring of the idle matches, the longest idle first */
     int idle_first;
     int idle_count;
-    int epoll_fd;
     int timer_fd;    /* fires at the next arrival */
     double curl_due; /* when curl wants its timeout action; < 0: never */
     int in_flight;
@@ -124,54 +120,16 @@ static void fail(run *r, match *m, const char *what)
                  m->id[0] ? m->id : "a new match", what);
 }
 
-static size_t collect(char *data, size_t size, size_t count, void *user)
-{
-    match *m = user;
-    size_t n = size * count;
-    char *grown = realloc(m->answer, m->answer_len + n + 1);
-    if (grown == NULL)
-        abort();
-    memcpy(grown + m->answer_len, data, n);
-    m->answer_len += n;
-    grown[m->answer_len] = '\0';
-    m->answer = grown;
-    return n;
-}
-
 /* Sends method path body (taken), signed by the player in seat, as m's
  * request. */
 static void send_request(run *r, match *m, step doing, const char *method,
                          const char *path, char *body, int seat)
 {
-    char url[256];
-    snprintf(url, sizeof url, "%s%s", r->base_url, path);
     m->doing = doing;
-    m->body = body;
-    m->answer_len = 0;
-    m->headers = curl_slist_append(NULL, "Content-Type: application/json");
-    m->headers = curl_slist_append(m->headers, "Expect:");
-    m->headers = curl_slist_append(m->headers, "Prefer: return=representation");
     char error[256];
-    if (!client_sign_headers(method, path, body, &m->keys[seat], &m->headers,
-                             error)) {
+    if (!multi_request_send(&m->req, r->io.multi, r->base_url, method, path,
+                            body, &m->keys[seat], m, error)) {
         fail(r, m, error);
-        return;
-    }
-    curl_easy_reset(m->easy);
-    curl_easy_setopt(m->easy, CURLOPT_URL, url);
-    curl_easy_setopt(m->easy, CURLOPT_CUSTOMREQUEST, method);
-    curl_easy_setopt(m->easy, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(m->easy, CURLOPT_TIMEOUT, 30L);
-    curl_easy_setopt(m->easy, CURLOPT_HTTPHEADER, m->headers);
-    if (body != NULL) {
-        curl_easy_setopt(m->easy, CURLOPT_POSTFIELDS, body);
-        curl_easy_setopt(m->easy, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
-    }
-    curl_easy_setopt(m->easy, CURLOPT_WRITEFUNCTION, collect);
-    curl_easy_setopt(m->easy, CURLOPT_WRITEDATA, m);
-    curl_easy_setopt(m->easy, CURLOPT_PRIVATE, m);
-    if (curl_multi_add_handle(r->multi, m->easy) != CURLM_OK) {
-        fail(r, m, "curl_multi_add_handle failed");
         return;
     }
     r->in_flight++;
@@ -235,23 +193,17 @@ static void send_move(run *r, match *m, double due)
  * needs before its next move. */
 static void answered(run *r, match *m, CURLcode result, double at)
 {
-    long status = 0;
-    curl_easy_getinfo(m->easy, CURLINFO_RESPONSE_CODE, &status);
-    curl_multi_remove_handle(r->multi, m->easy);
+    long status = multi_request_done(&m->req, r->io.multi);
     r->in_flight--;
-    curl_slist_free_all(m->headers);
-    m->headers = NULL;
-    free(m->body);
-    m->body = NULL;
     long expect = m->doing == CREATE ? 201 : 200;
     json_t *json = result == CURLE_OK && status == expect
-                       ? json_loads(m->answer, 0, NULL)
+                       ? json_loads(m->req.answer, 0, NULL)
                        : NULL;
     if (json == NULL) {
         char what[256];
         snprintf(what, sizeof what, "%s, %ld %.160s",
                  curl_easy_strerror(result), status,
-                 m->answer_len ? m->answer : "");
+                 m->req.answer_len ? m->req.answer : "");
         if (m->doing == MOVE)
             r->measured->failed++;
         fail(r, m, what);
@@ -277,7 +229,7 @@ static void answered(run *r, match *m, CURLcode result, double at)
     case MOVE:
         r->measured->answered++;
         long connects = 0;
-        curl_easy_getinfo(m->easy, CURLINFO_NUM_CONNECTS, &connects);
+        curl_easy_getinfo(m->req.easy, CURLINFO_NUM_CONNECTS, &connects);
         r->measured->connects += connects;
         record(&r->measured->latencies, at - m->due);
         if (json_is_true(json_object_get(json, "over"))) {
@@ -302,7 +254,7 @@ static void read_answers(run *r)
 {
     CURLMsg *msg;
     int left;
-    while ((msg = curl_multi_info_read(r->multi, &left)) != NULL) {
+    while ((msg = curl_multi_info_read(r->io.multi, &left)) != NULL) {
         if (msg->msg != CURLMSG_DONE)
             continue;
         double at = bench_now();
@@ -352,30 +304,6 @@ static void arrive(run *r, double now)
     arm_timer(r);
 }
 
-/* curl's socket callback: watch s for what curl waits on, or no more. */
-static int watch_socket(CURL *easy, curl_socket_t s, int what, void *user,
-                        void *socket_user)
-{
-    (void)easy;
-    run *r = user;
-    struct epoll_event ev = {.data.fd = s};
-    if (what == CURL_POLL_REMOVE) {
-        epoll_ctl(r->epoll_fd, EPOLL_CTL_DEL, s, NULL);
-        curl_multi_assign(r->multi, s, NULL);
-        return 0;
-    }
-    ev.events = (what & CURL_POLL_IN ? EPOLLIN : 0u) |
-                (what & CURL_POLL_OUT ? EPOLLOUT : 0u);
-    /* socket_user marks a socket already added. */
-    if (socket_user == NULL) {
-        epoll_ctl(r->epoll_fd, EPOLL_CTL_ADD, s, &ev);
-        curl_multi_assign(r->multi, s, r);
-    } else {
-        epoll_ctl(r->epoll_fd, EPOLL_CTL_MOD, s, &ev);
-    }
-    return 0;
-}
-
 /* curl's timer callback: the time is kept as a deadline, since the loop
  * also wakes for arrivals and the socket. */
 static int set_timer(CURLM *multi, long timeout_ms, void *user)
@@ -404,7 +332,8 @@ static void *drive(void *arg)
         if (r->curl_due >= 0 && r->curl_due - now < 0.1)
             wait_ms =
                 r->curl_due <= now ? 0 : (int)ceil((r->curl_due - now) * 1e3);
-        int n = wait_ms == 0 ? 0 : epoll_wait(r->epoll_fd, events, 64, wait_ms);
+        int n =
+            wait_ms == 0 ? 0 : epoll_wait(r->io.epoll_fd, events, 64, wait_ms);
         int running = 0;
         for (int i = 0; i < n; i++) {
             int fd = events[i].data.fd;
@@ -415,16 +344,11 @@ static void *drive(void *arg)
                 }
                 continue;
             }
-            int flags =
-                (events[i].events & EPOLLIN ? CURL_CSELECT_IN : 0) |
-                (events[i].events & EPOLLOUT ? CURL_CSELECT_OUT : 0) |
-                (events[i].events & (EPOLLERR | EPOLLHUP) ? CURL_CSELECT_ERR
-                                                          : 0);
-            curl_multi_socket_action(r->multi, fd, flags, &running);
+            multi_sockets_act(&r->io, &events[i], &running);
         }
         if (r->curl_due >= 0 && bench_now() >= r->curl_due) {
             r->curl_due = -1;
-            curl_multi_socket_action(r->multi, CURL_SOCKET_TIMEOUT, 0,
+            curl_multi_socket_action(r->io.multi, CURL_SOCKET_TIMEOUT, 0,
                                      &running);
         }
         read_answers(r);
@@ -585,8 +509,8 @@ int main(int argc, char **argv)
     client_free(setup);
     for (int i = 0; i < count; i++) {
         matches[i].keys = keys[i % pairs];
-        matches[i].easy = curl_easy_init();
-        if (matches[i].easy == NULL)
+        matches[i].req.easy = curl_easy_init();
+        if (matches[i].req.easy == NULL)
             abort();
     }
     /* The matches are made and their first views read before anything is
@@ -594,13 +518,13 @@ int main(int argc, char **argv)
     for (int t = 0, first = 0; t < threads; t++) {
         run *r = &runs[t];
         int share = count / threads + (t < count % threads);
-        *r = (run){.multi = curl_multi_init(),
+        *r = (run){.io = {.multi = curl_multi_init(),
+                          .epoll_fd = epoll_create1(EPOLL_CLOEXEC)},
                    .base_url = argv[1],
                    .game = argv[2],
                    .matches = matches + first,
                    .count = share,
                    .idle = idle + first,
-                   .epoll_fd = epoll_create1(EPOLL_CLOEXEC),
                    .timer_fd = timerfd_create(CLOCK_MONOTONIC,
                                               TFD_NONBLOCK | TFD_CLOEXEC),
                    .curl_due = -1,
@@ -608,16 +532,16 @@ int main(int argc, char **argv)
                    .measured = &loads[t][0]};
         first += share;
         struct epoll_event ev = {.events = EPOLLIN, .data.fd = r->timer_fd};
-        if (r->multi == NULL || r->epoll_fd < 0 || r->timer_fd < 0 ||
-            epoll_ctl(r->epoll_fd, EPOLL_CTL_ADD, r->timer_fd, &ev) != 0)
+        if (r->io.multi == NULL || r->io.epoll_fd < 0 || r->timer_fd < 0 ||
+            epoll_ctl(r->io.epoll_fd, EPOLL_CTL_ADD, r->timer_fd, &ev) != 0)
             abort();
         long per_thread = CONNECTIONS / threads > 0 ? CONNECTIONS / threads : 1;
-        curl_multi_setopt(r->multi, CURLMOPT_MAXCONNECTS, per_thread);
-        curl_multi_setopt(r->multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, per_thread);
-        curl_multi_setopt(r->multi, CURLMOPT_SOCKETFUNCTION, watch_socket);
-        curl_multi_setopt(r->multi, CURLMOPT_SOCKETDATA, r);
-        curl_multi_setopt(r->multi, CURLMOPT_TIMERFUNCTION, set_timer);
-        curl_multi_setopt(r->multi, CURLMOPT_TIMERDATA, r);
+        curl_multi_setopt(r->io.multi, CURLMOPT_MAXCONNECTS, per_thread);
+        curl_multi_setopt(r->io.multi, CURLMOPT_MAX_TOTAL_CONNECTIONS,
+                          per_thread);
+        multi_sockets_watch(&r->io);
+        curl_multi_setopt(r->io.multi, CURLMOPT_TIMERFUNCTION, set_timer);
+        curl_multi_setopt(r->io.multi, CURLMOPT_TIMERDATA, r);
         for (int i = 0; i < share; i++)
             create_match(r, &r->matches[i]);
     }
@@ -641,16 +565,13 @@ int main(int argc, char **argv)
         run *r = &runs[t];
         for (int i = 0; i < r->count; i++) {
             match *m = &r->matches[i];
-            curl_multi_remove_handle(r->multi, m->easy);
-            curl_easy_cleanup(m->easy);
-            curl_slist_free_all(m->headers);
-            free(m->body);
-            free(m->answer);
+            curl_multi_remove_handle(r->io.multi, m->req.easy);
+            multi_request_free(&m->req);
             json_decref(m->view);
         }
         /* After curl's last socket callback. */
-        curl_multi_cleanup(r->multi);
-        close(r->epoll_fd);
+        curl_multi_cleanup(r->io.multi);
+        close(r->io.epoll_fd);
         close(r->timer_fd);
         for (int k = 0; k < rates; k++) {
             free(loads[t][k].latencies.v);
