@@ -122,10 +122,12 @@ $(BUILD)/pbem: $(call obj,$(wildcard cli/*.c)) $(BUILD)/libclient.a $(BUILD)/lib
 .SECONDARY:
 .SECONDEXPANSION:
 # Engine suites need only the rules and the harness: a service file being
-# edited never breaks them.
+# edited never breaks them. They allocate with jemalloc, as the engines do
+# in pbemd: glibc's malloc and free were a fifth of random play's CPU, and
+# the engine suites are a third of make test's time.
 $(BUILD)/tests/rules/%/suite: $$(call obj,$$(wildcard tests/rules/%/*.c)) $(BUILD)/libharness.a $(BUILD)/librules.a
 	@$(if $(Q),echo "  LD $@")
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lcriterion -lsodium -ljansson -lm
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lcriterion -lsodium -ljansson -lm $(MALLOC_LIBS)
 
 # The chat suite plays a match with a mail player too (the mail scene
 # after the libraries: the support library again to resolve it).
