@@ -58,6 +58,43 @@ Test(amt_tell_check, the_drawer_may_read_its_card_and_others_the_count)
     cr_assert_null(problem, "%s", problem);
 }
 
+/* A word the viewer's text view explains is the game's, not a secret:
+ * the key under a mail's table says "set4run4 is 1 set of 4 and 1 suited
+ * run of 4", so a sentence may explain a mark in those words even while
+ * the only run in the snapshot is another seat's sealed last play (random
+ * play found the harness refusing "run" there; the old harness refuses
+ * the mark's own name here). That run's cards stay hidden. */
+Test(amt_tell_check, a_word_of_the_rounds_key_may_be_named)
+{
+    amt_state *s = amt_test_new(4, NULL);
+    const char *const hands[] = {
+        "B4 R4 Y4 G4 B7 R7 Y7 G7", "Y1 Y2 Y3 Y4 B9 R9 Y9 G9",
+        "B1 Y1 G1 W1-11 G2 G3 B5 Y8", "R2 R3 B6 G6 R8 G8 B10 R11"};
+    amt_test_deal(s, hands, "G10", "R1", 0);
+    amt_test_do(s, 0, "draw");
+    amt_test_do(s, 0, "pattern 2sets4 set:B4,R4,Y4,G4 set:B7,R7,Y7,G7");
+    amt_test_do(s, 0, "discard R1");
+    /* Bob's last play, sealed while Dave has not chosen. */
+    amt_test_do(s, 1, "pattern set4run4 set:B9,R9,Y9,G9 run:Y1,Y2,Y3,Y4");
+    rules_state *before = amt_engine.clone((const rules_state *)s);
+    amt_test_do(s, 2, "pass");
+    json_t *pass = json_pack("{s:s}", "type", "pass");
+    char *problem = harness_tell_problem(
+        &amt_engine, before, (const rules_state *)s, 2, pass, 2,
+        "You passed: set4run4 (1 set of 4 and 1 suited run of 4) was "
+        "beyond you.");
+    cr_assert_null(problem, "%s", problem);
+    problem =
+        harness_tell_problem(&amt_engine, before, (const rules_state *)s, 2,
+                             pass, 2, "You passed, and Bob laid Y2 and Y3.");
+    cr_assert_not_null(problem, "the harness let Carol read Bob's sealed run");
+    cr_assert_not_null(strstr(problem, "\"y2\""), "%s", problem);
+    free(problem);
+    json_decref(pass);
+    amt_engine.destroy(before);
+    amt_engine.destroy((rules_state *)s);
+}
+
 Test(amt_tell_check, long_multiline_or_empty_sentences_are_refused)
 {
     char long_text[302];
