@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <libpq-fe.h>
 
@@ -418,13 +417,6 @@ static int pings_in(const char *body)
     return n;
 }
 
-static double seconds_now(void)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
-}
-
 #define SPREAD_STREAMS 16
 
 Test(streams, idle_streams_get_their_heartbeats_spread_over_the_period)
@@ -451,14 +443,14 @@ Test(streams, idle_streams_get_their_heartbeats_spread_over_the_period)
     for (int i = 0; i < SPREAD_STREAMS; i++)
         seen[i] = pings_in(client_stream_body(s[i], NULL));
     int done = 0;
-    double until = seconds_now() + STREAM_WAIT_MS / 1000.0;
-    while (done < SPREAD_STREAMS && seconds_now() < until) {
+    double until = receiver_now() + STREAM_WAIT_MS / 1000.0;
+    while (done < SPREAD_STREAMS && receiver_now() < until) {
         struct pollfd fds[SPREAD_STREAMS];
         for (int i = 0; i < SPREAD_STREAMS; i++)
             fds[i] = (struct pollfd){.fd = client_stream_fd(s[i]),
                                      .events = POLLIN};
         poll(fds, SPREAD_STREAMS, 100);
-        double now = seconds_now();
+        double now = receiver_now();
         for (int i = 0; i < SPREAD_STREAMS; i++) {
             if (!(fds[i].revents & POLLIN))
                 continue;
