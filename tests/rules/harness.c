@@ -33,12 +33,25 @@ static char *snapshot_bytes(const rules_engine *engine, const rules_state *state
     return bytes;
 }
 
-static uint32_t random_below(uint32_t bound)
+/* The next number of a generator whose state is *rng (splitmix64). Random
+ * play and hostile moves draw from one seeded with the match number, so a
+ * failure's "seed #N move M" plays the same moves again on every run. */
+static uint64_t next_random(uint64_t *rng)
 {
-    return randombytes_uniform(bound);
+    uint64_t z = (*rng += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
 }
 
-static int pick_seat(uint32_t seats)
+/* A number below bound (> 0); the bias of the remainder of 64 bits is
+ * below one in 2^32 for any bound a match has. */
+static uint32_t random_below(uint64_t *rng, uint32_t bound)
+{
+    return (uint32_t)(next_random(rng) % bound);
+}
+
+static int pick_seat(uint64_t *rng, uint32_t seats)
 {
     int candidates[32];
     int n = 0;
@@ -46,7 +59,7 @@ static int pick_seat(uint32_t seats)
         if (seats & (1u << s))
             candidates[n++] = s;
     }
-    return candidates[random_below((uint32_t)n)];
+    return candidates[random_below(rng, (uint32_t)n)];
 }
 
 static bool listed(const json_t *moves, const json_t *action)
@@ -109,12 +122,13 @@ static void expect_rejected(const rules_engine *engine, rules_state *state,
 static void check_text_round_trip(const rules_engine *engine,
                                   const rules_state *state, int seat,
                                   const json_t *moves, const char *where,
-                                  harness_stats *stats)
+                                  uint64_t *rng, harness_stats *stats)
 {
     size_t count = json_array_size(moves);
     size_t samples = count < TEXT_SAMPLE ? count : TEXT_SAMPLE;
     for (size_t k = 0; k < samples; k++) {
-        size_t i = count <= TEXT_SAMPLE ? k : random_below((uint32_t)count);
+        size_t i =
+            count <= TEXT_SAMPLE ? k : random_below(rng, (uint32_t)count);
         const json_t *action = json_array_get(moves, i);
         char *text = engine->format_move(state, seat, action);
         char *json = rules_sorted_json(action);
@@ -234,7 +248,7 @@ static void check_snapshots(const rules_engine *engine, const rules_state *state
  * one apply accepts for a pending seat, and there is none for an idle one. */
 static void check_default_move(const rules_engine *engine,
                                const rules_state *state, int seat,
-                               uint32_t idle, const char *where)
+                               uint32_t idle, const char *where, uint64_t *rng)
 {
     if (engine->default_move == NULL)
         return;
@@ -251,7 +265,7 @@ static void check_default_move(const rules_engine *engine,
     engine->destroy(trial);
     json_decref(move);
     if (idle != 0) {
-        int other = pick_seat(idle);
+        int other = pick_seat(rng, idle);
         json_t *none = engine->default_move(state, other);
         cr_assert_null(none, "%s: %s: idle seat %d has a default move",
                        engine->name, where, other);
@@ -327,6 +341,7 @@ static void play_one_match(const harness_config *cfg, uint64_t n,
     int stale_count = 0;
     int moves = 0;
     json_t *saved = NULL; /* save(state), once made */
+    uint64_t rng = n;     /* the moves chosen: the same on every run */
     char where[160];
     rules_error err = {{0}};
 
@@ -355,7 +370,7 @@ static void play_one_match(const harness_config *cfg, uint64_t n,
 
         check_window(engine, state, &pending, where);
 
-        int seat = pick_seat(pending.seats);
+        int seat = pick_seat(&rng, pending.seats);
         json_t *legal = engine->legal(state, seat);
         json_t *list = json_object_get(legal, "moves");
         bool complete = json_is_true(json_object_get(legal, "complete"));
@@ -364,9 +379,9 @@ static void play_one_match(const harness_config *cfg, uint64_t n,
                   engine->name, where, seat);
         expect_no_duplicates(engine, list, where);
         json_t *action = json_incref(json_array_get(
-            list, random_below((uint32_t)json_array_size(list))));
+            list, random_below(&rng, (uint32_t)json_array_size(list))));
 
-        check_text_round_trip(engine, state, seat, list, where, stats);
+        check_text_round_trip(engine, state, seat, list, where, &rng, stats);
 
         /* A seat that is not pending may not act. */
         uint32_t idle = ~pending.seats & ((1u << cfg->seats) - 1);
@@ -375,7 +390,7 @@ static void play_one_match(const harness_config *cfg, uint64_t n,
             saved = engine->save(state);
         char *before = rules_sorted_json(saved);
         if (idle != 0) {
-            int other = pick_seat(idle);
+            int other = pick_seat(&rng, idle);
             json_t *other_legal = engine->legal(state, other);
             cr_assert_eq(json_array_size(json_object_get(other_legal, "moves")),
                          0, "%s: %s: seat %d is not pending but has moves",
@@ -388,7 +403,9 @@ static void play_one_match(const harness_config *cfg, uint64_t n,
         /* Moves legal earlier and not listed now must be refused. */
         if (complete && stale_count > 0) {
             for (int tries = 0; tries < 2; tries++) {
-                json_t *old = stale[random_below((uint32_t)(stale_count < STALE_POOL ? stale_count : STALE_POOL))];
+                json_t *old = stale[random_below(
+                    &rng, (uint32_t)(stale_count < STALE_POOL ? stale_count
+                                                              : STALE_POOL))];
                 if (listed(list, old))
                     continue;
                 expect_rejected(engine, state, before, seat, old, "not listed",
@@ -398,7 +415,7 @@ static void play_one_match(const harness_config *cfg, uint64_t n,
         }
 
         free(before);
-        check_default_move(engine, state, seat, idle, where);
+        check_default_move(engine, state, seat, idle, where, &rng);
         rules_state *prior = engine->clone(state);
         cr_assert(engine->apply(state, seat, action, &err),
                   "%s: %s: listed move %s rejected: %s", engine->name, where,
@@ -641,11 +658,7 @@ typedef struct hostile_run {
 
 static uint64_t hostile_random(hostile_run *run)
 {
-    /* splitmix64 */
-    uint64_t z = (run->rng += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
+    return next_random(&run->rng);
 }
 
 static json_t *hostile_long_string(void)

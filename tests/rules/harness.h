@@ -61,7 +61,8 @@ typedef struct harness_stats {
 
 /* Plays cfg->matches random matches (times harness_soak_factor()); fails
  * the running Criterion test on the first broken promise, naming the match
- * seed and move number. */
+ * seed and move number. The moves chosen follow from the match number, so
+ * a failure replays exactly on every run. */
 void harness_random_play(const harness_config *cfg, harness_stats *stats);
 
 /* Plays cfg->matches random matches (times harness_soak_factor()) and, at
