@@ -238,9 +238,10 @@ void mail_table_sit_down_saying(mail_table *t, mail_scene *scene,
     }
 }
 
-/* The seats the match waits for, from its public description; false once
- * it is over. */
-static bool waiting(mail_table *t, int *seat)
+/* The seats the match waits for, from its public description (one of them
+ * picked into *seat, -1 when none; the description in *match, when not
+ * NULL, for the caller to free); false once it is over. */
+static bool waiting(mail_table *t, int *seat, json_t **match)
 {
     char path[64];
     snprintf(path, sizeof path, "/v1/matches/%s", t->match);
@@ -255,8 +256,41 @@ static bool waiting(mail_table *t, int *seat)
         size_t pick = (size_t)rand() % json_array_size(seats);
         *seat = (int)json_integer_value(json_array_get(seats, pick));
     }
+    if (match != NULL)
+        *match = json_incref(r.json);
     e2e_response_free(&r);
     return going;
+}
+
+/* Mails in a row that may leave the match where it was (a view, a move
+ * refused as stale) before the players are stuck: someone the match waits
+ * for is offered nothing they can do, and answers again and again. */
+#define STUCK_MAILS 40
+
+/* Fails the test when the match has stood still through STUCK_MAILS mails,
+ * saying what the last person was offered and what they answered. */
+static void expect_moving_on(const mail_table *t, const json_t *match,
+                             long long *head, int *still, int seat,
+                             const char *sent)
+{
+    long long now = json_integer_value(
+        json_object_get(json_object_get(match, "head"), "seq"));
+    if (now != *head) {
+        *head = now;
+        *still = 0;
+        return;
+    }
+    if (++*still < STUCK_MAILS)
+        return;
+    const json_t *latest = t->people[seat].latest;
+    char *pending = json_dumps(json_object_get(match, "pending"), JSON_COMPACT);
+    cr_assert_fail("the match stood at event %lld through %d mails: the "
+                   "last went to seat %d, who answered \"%s\"; the match "
+                   "waits for %s; their latest mail, \"%s\", read:\n%s",
+                   now, *still, seat, sent, pending ? pending : "?",
+                   json_string_value(json_object_get(latest, "subject")),
+                   mail_text(latest));
+    free(pending);
 }
 
 /* How long the service may take to reveal sealed choices once all are
@@ -266,9 +300,11 @@ static bool waiting(mail_table *t, int *seat)
 void mail_table_play_to_the_end(mail_table *t, int max_moves)
 {
     int seat;
-    int sent = 0;
+    int sent = 0, still = 0;
+    long long head = -1;
     double reveal_since = -1;
-    while (waiting(t, &seat)) {
+    json_t *match = NULL;
+    while (waiting(t, &seat, &match)) {
         if (seat < 0) {
             /* Sealed choices being revealed: the service does it. Its own
              * bound: counted as mails, these looks ended a match "with no
@@ -281,6 +317,7 @@ void mail_table_play_to_the_end(mail_table *t, int max_moves)
                          "within %d s",
                          REVEAL_WAIT_SECONDS);
             pause_ms(50);
+            json_decref(match);
             continue;
         }
         reveal_since = -1;
@@ -289,10 +326,11 @@ void mail_table_play_to_the_end(mail_table *t, int max_moves)
         mail_table_wait(t, seat);
         json_t *moves = mail_offered_moves(t->people[seat].latest);
         json_t *answer;
+        const char *move = NULL;
         if (json_array_size(moves) == 0) {
-            answer = mail_table_answer(t, seat, "view");
+            move = "view";
+            answer = mail_table_answer(t, seat, move);
         } else {
-            const char *move = NULL;
             for (size_t i = 0; t->prefer != NULL && i < json_array_size(moves);
                  i++)
                 if (strcmp(json_string_value(json_array_get(moves, i)),
@@ -308,9 +346,12 @@ void mail_table_play_to_the_end(mail_table *t, int max_moves)
             else
                 t->moves++;
         }
+        expect_moving_on(t, match, &head, &still, seat, move);
+        json_decref(match);
         json_decref(moves);
         json_decref(answer);
     }
+    json_decref(match);
 }
 
 void mail_table_free(mail_table *t)
