@@ -44,9 +44,9 @@ static uint64_t next_random(uint64_t *rng)
     return z ^ (z >> 31);
 }
 
-/* A number below bound (> 0); the bias of the remainder of 64 bits is
- * below one in 2^32 for any bound a match has. */
-static uint32_t random_below(uint64_t *rng, uint32_t bound)
+/* The bias of the remainder of 64 bits is below one in 2^32 for any bound
+ * a match has. */
+uint32_t harness_random_below(uint64_t *rng, uint32_t bound)
 {
     return (uint32_t)(next_random(rng) % bound);
 }
@@ -59,7 +59,7 @@ static int pick_seat(uint64_t *rng, uint32_t seats)
         if (seats & (1u << s))
             candidates[n++] = s;
     }
-    return candidates[random_below(rng, (uint32_t)n)];
+    return candidates[harness_random_below(rng, (uint32_t)n)];
 }
 
 static bool listed(const json_t *moves, const json_t *action)
@@ -127,8 +127,9 @@ static void check_text_round_trip(const rules_engine *engine,
     size_t count = json_array_size(moves);
     size_t samples = count < TEXT_SAMPLE ? count : TEXT_SAMPLE;
     for (size_t k = 0; k < samples; k++) {
-        size_t i =
-            count <= TEXT_SAMPLE ? k : random_below(rng, (uint32_t)count);
+        size_t i = count <= TEXT_SAMPLE
+                       ? k
+                       : harness_random_below(rng, (uint32_t)count);
         const json_t *action = json_array_get(moves, i);
         char *text = engine->format_move(state, seat, action);
         char *json = rules_sorted_json(action);
@@ -379,7 +380,7 @@ static void play_one_match(const harness_config *cfg, uint64_t n,
                   engine->name, where, seat);
         expect_no_duplicates(engine, list, where);
         json_t *action = json_incref(json_array_get(
-            list, random_below(&rng, (uint32_t)json_array_size(list))));
+            list, harness_random_below(&rng, (uint32_t)json_array_size(list))));
 
         check_text_round_trip(engine, state, seat, list, where, &rng, stats);
 
@@ -403,7 +404,7 @@ static void play_one_match(const harness_config *cfg, uint64_t n,
         /* Moves legal earlier and not listed now must be refused. */
         if (complete && stale_count > 0) {
             for (int tries = 0; tries < 2; tries++) {
-                json_t *old = stale[random_below(
+                json_t *old = stale[harness_random_below(
                     &rng, (uint32_t)(stale_count < STALE_POOL ? stale_count
                                                               : STALE_POOL))];
                 if (listed(list, old))
