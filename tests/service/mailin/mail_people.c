@@ -323,6 +323,7 @@ void mail_table_play_to_the_end(mail_table *t, int max_moves)
                          REVEAL_WAIT_SECONDS);
             pause_ms(50);
             json_decref(match);
+            match = NULL;
             continue;
         }
         reveal_since = -1;
@@ -359,6 +360,7 @@ void mail_table_play_to_the_end(mail_table *t, int max_moves)
         }
         expect_moving_on(t, match, &head, &still, seat, move);
         json_decref(match);
+        match = NULL;
         json_decref(moves);
         json_decref(answer);
     }
