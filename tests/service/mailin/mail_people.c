@@ -290,10 +290,24 @@ static void expect_moving_on(const mail_table *t, const json_t *match,
         return;
     const json_t *latest = t->people[seat].latest;
     char *pending = json_dumps(json_object_get(match, "pending"), JSON_COMPACT);
+    /* A hurried table lists what it sent: the last few, oldest first. */
+    char before[512] = "";
+    size_t count = json_array_size(t->sent), used = 0;
+    for (size_t i = count > 8 ? count - 8 : 0; i < count; i++) {
+        const json_t *one = json_array_get(t->sent, i);
+        int n = snprintf(
+            before + used, sizeof before - used, "%sseat %lld \"%s\"",
+            used ? ", " : "; the last mails sent: ",
+            (long long)json_integer_value(json_object_get(one, "person")),
+            json_string_value(json_object_get(one, "text")));
+        if (n < 0 || (size_t)n >= sizeof before - used)
+            break;
+        used += (size_t)n;
+    }
     cr_assert_fail("the match stood at event %lld through %d mails: the "
-                   "last went to seat %d, who answered \"%s\"; the match "
+                   "last went to seat %d, who answered \"%s\"%s; the match "
                    "waits for %s; their latest mail, \"%s\", read:\n%s",
-                   now, *still, seat, sent, pending ? pending : "?",
+                   now, *still, seat, sent, before, pending ? pending : "?",
                    json_string_value(json_object_get(latest, "subject")),
                    mail_text(latest));
     free(pending);
