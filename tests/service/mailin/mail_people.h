@@ -56,7 +56,9 @@ void mail_table_sit_down_saying(mail_table *t, mail_scene *scene,
                                 const char *options,
                                 const char *const *joins);
 
-/* Plays by mail until the match is over (at most max_moves mails). */
+/* Plays by mail until the match is over (at most max_moves mails). Fails
+ * the test, saying what the players were offered and answered, when the
+ * match stands still through 40 mails in a row. */
 void mail_table_play_to_the_end(mail_table *t, int max_moves);
 
 /* Sends text from person p as an answer to their latest mail and waits for
