@@ -33,25 +33,17 @@ static char *snapshot_bytes(const rules_engine *engine, const rules_state *state
     return bytes;
 }
 
-/* The next number of a generator whose state is *rng (splitmix64). Random
- * play and hostile moves draw from one seeded with the match number, so a
- * failure's "seed #N move M" plays the same moves again on every run. */
-static uint64_t next_random(uint64_t *rng)
+void harness_moves_rng(uint64_t n, rules_rng *rng)
 {
-    uint64_t z = (*rng += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
+    uint8_t seed[RULES_SEED_BYTES];
+    harness_seed(n, seed);
+    /* Apart from the match's own seed, so that the choices do not repeat
+     * the draws of its shuffles. */
+    crypto_generichash(seed, sizeof seed, seed, sizeof seed, NULL, 0);
+    rules_rng_init(rng, seed);
 }
 
-/* The bias of the remainder of 64 bits is below one in 2^32 for any bound
- * a match has. */
-uint32_t harness_random_below(uint64_t *rng, uint32_t bound)
-{
-    return (uint32_t)(next_random(rng) % bound);
-}
-
-static int pick_seat(uint64_t *rng, uint32_t seats)
+static int pick_seat(rules_rng *rng, uint32_t seats)
 {
     int candidates[32];
     int n = 0;
@@ -59,7 +51,7 @@ static int pick_seat(uint64_t *rng, uint32_t seats)
         if (seats & (1u << s))
             candidates[n++] = s;
     }
-    return candidates[harness_random_below(rng, (uint32_t)n)];
+    return candidates[rules_rng_below(rng, (uint32_t)n)];
 }
 
 static bool listed(const json_t *moves, const json_t *action)
@@ -122,14 +114,13 @@ static void expect_rejected(const rules_engine *engine, rules_state *state,
 static void check_text_round_trip(const rules_engine *engine,
                                   const rules_state *state, int seat,
                                   const json_t *moves, const char *where,
-                                  uint64_t *rng, harness_stats *stats)
+                                  rules_rng *rng, harness_stats *stats)
 {
     size_t count = json_array_size(moves);
     size_t samples = count < TEXT_SAMPLE ? count : TEXT_SAMPLE;
     for (size_t k = 0; k < samples; k++) {
-        size_t i = count <= TEXT_SAMPLE
-                       ? k
-                       : harness_random_below(rng, (uint32_t)count);
+        size_t i =
+            count <= TEXT_SAMPLE ? k : rules_rng_below(rng, (uint32_t)count);
         const json_t *action = json_array_get(moves, i);
         char *text = engine->format_move(state, seat, action);
         char *json = rules_sorted_json(action);
@@ -249,7 +240,7 @@ static void check_snapshots(const rules_engine *engine, const rules_state *state
  * one apply accepts for a pending seat, and there is none for an idle one. */
 static void check_default_move(const rules_engine *engine,
                                const rules_state *state, int seat,
-                               uint32_t idle, const char *where, uint64_t *rng)
+                               uint32_t idle, const char *where, rules_rng *rng)
 {
     if (engine->default_move == NULL)
         return;
@@ -342,9 +333,10 @@ static void play_one_match(const harness_config *cfg, uint64_t n,
     int stale_count = 0;
     int moves = 0;
     json_t *saved = NULL; /* save(state), once made */
-    uint64_t rng = n;     /* the moves chosen: the same on every run */
+    rules_rng rng;        /* the moves chosen: the same on every run */
     char where[160];
     rules_error err = {{0}};
+    harness_moves_rng(n, &rng);
 
     cr_assert(engine->check(state, &err), "%s: seed #%llu after setup: %s",
               engine->name, (unsigned long long)n, err.message);
@@ -380,7 +372,7 @@ static void play_one_match(const harness_config *cfg, uint64_t n,
                   engine->name, where, seat);
         expect_no_duplicates(engine, list, where);
         json_t *action = json_incref(json_array_get(
-            list, harness_random_below(&rng, (uint32_t)json_array_size(list))));
+            list, rules_rng_below(&rng, (uint32_t)json_array_size(list))));
 
         check_text_round_trip(engine, state, seat, list, where, &rng, stats);
 
@@ -404,7 +396,7 @@ static void play_one_match(const harness_config *cfg, uint64_t n,
         /* Moves legal earlier and not listed now must be refused. */
         if (complete && stale_count > 0) {
             for (int tries = 0; tries < 2; tries++) {
-                json_t *old = stale[harness_random_below(
+                json_t *old = stale[rules_rng_below(
                     &rng, (uint32_t)(stale_count < STALE_POOL ? stale_count
                                                               : STALE_POOL))];
                 if (listed(list, old))
@@ -659,7 +651,11 @@ typedef struct hostile_run {
 
 static uint64_t hostile_random(hostile_run *run)
 {
-    return next_random(&run->rng);
+    /* splitmix64 */
+    uint64_t z = (run->rng += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
 }
 
 static json_t *hostile_long_string(void)

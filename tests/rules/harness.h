@@ -36,6 +36,7 @@
 
 #include <stdint.h>
 
+#include "rng.h"
 #include "rules.h"
 
 typedef struct harness_config {
@@ -107,10 +108,10 @@ void harness_expect_absent_players_finish(const rules_engine *engine,
  * count the matches they played multiply their expectation by it. */
 int harness_soak_factor(void);
 
-/* A number below bound (> 0) from the generator whose state is *rng
- * (splitmix64). Seeded with a match's number, random play makes the same
- * moves on every run, so a failure there plays again exactly. */
-uint32_t harness_random_below(uint64_t *rng, uint32_t bound);
+/* Starts the generator random play chooses its moves with for match
+ * number n (draw with rules_rng_below): the same moves on every run, so a
+ * failure there plays again exactly. */
+void harness_moves_rng(uint64_t n, rules_rng *rng);
 
 /* Derives the 32-byte seed harness_random_play uses for match number n. */
 void harness_seed(uint64_t n, uint8_t seed[RULES_SEED_BYTES]);

@@ -95,7 +95,8 @@ static void walk(int seats, const char *options, uint64_t n)
     for (int i = 0; i < seats; i++)
         dealt[i] = s->lord[i].hand;
     av_cards shown = 0;
-    uint64_t rng = n; /* the moves chosen: the same on every run */
+    rules_rng rng; /* the moves chosen: the same on every run */
+    harness_moves_rng(n, &rng);
     char where[96];
     for (int moves = 0;; moves++) {
         snprintf(where, sizeof where, "walk %llu (%d seats) move %d",
@@ -110,13 +111,13 @@ static void walk(int seats, const char *options, uint64_t n)
             if (p.seats >> i & 1)
                 candidates[k++] = i;
         }
-        int seat = candidates[harness_random_below(&rng, (uint32_t)k)];
+        int seat = candidates[rules_rng_below(&rng, (uint32_t)k)];
         json_t *legal = av_engine.legal((rules_state *)s, seat);
         json_t *list = json_object_get(legal, "moves");
         if (p.wait == RULES_WAIT_SIMULTANEOUS && k > 1)
             check_sealed(s, seat, list, where);
         json_t *action = json_array_get(
-            list, harness_random_below(&rng, (uint32_t)json_array_size(list)));
+            list, rules_rng_below(&rng, (uint32_t)json_array_size(list)));
         rules_error err = {{0}};
         cr_assert(av_engine.apply((rules_state *)s, seat, action, &err),
                   "%s: %s", where, err.message);

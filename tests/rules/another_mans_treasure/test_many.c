@@ -40,7 +40,8 @@ static void play_match(int seats, const char *options, uint64_t n,
     amt_state *s = (amt_state *)state;
     int round = -1;
     long moves = 0;
-    uint64_t rng = n; /* the moves chosen: the same on every run */
+    rules_rng rng; /* the moves chosen: the same on every run */
+    harness_moves_rng(n, &rng);
     for (;;) {
         rules_pending p;
         amt_engine.pending(state, &p);
@@ -56,12 +57,12 @@ static void play_match(int seats, const char *options, uint64_t n,
             if (p.seats & (1u << i))
                 candidates[count++] = i;
         }
-        int seat = candidates[harness_random_below(&rng, (uint32_t)count)];
+        int seat = candidates[rules_rng_below(&rng, (uint32_t)count)];
         json_t *legal = amt_engine.legal(state, seat);
         json_t *list = json_object_get(legal, "moves");
         cr_assert_gt(json_array_size(list), 0);
         json_t *action = json_array_get(
-            list, harness_random_below(&rng, (uint32_t)json_array_size(list)));
+            list, rules_rng_below(&rng, (uint32_t)json_array_size(list)));
         char *text = amt_engine.format_move(state, seat, action);
         json_t *parsed = amt_engine.parse_move(state, seat, text, &err);
         cr_assert(parsed != NULL && json_equal(parsed, action),
