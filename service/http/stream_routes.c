@@ -209,7 +209,11 @@ static void open_one(const route_call *call, streams_topic topic, long long id,
         abort();
     s->conn = call->conn;
     s->feed = feed;
-    s->sub = streams_hub_join(topic, id, key, wake, s, &err);
+    /* Its group is the server thread that serves it (streams_hub.h). */
+    const union MHD_ConnectionInfo *daemon =
+        MHD_get_connection_info(call->conn, MHD_CONNECTION_INFO_DAEMON);
+    s->sub = streams_hub_join(
+        topic, id, key, daemon != NULL ? daemon->daemon : NULL, wake, s, &err);
     if (s->sub == NULL) {
         stream_feed_free(feed);
         free(s);

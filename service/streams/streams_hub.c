@@ -26,7 +26,19 @@ struct streams_sub {
     unsigned long long news; /* the generation of its latest news */
     bool parked;
     unsigned slice; /* its heartbeat's slice of the period (beat_slice) */
+    size_t group;   /* its index in hub.groups */
+    bool relayed;   /* woken, waiting in its group's relay list */
+    streams_sub *relay_prev, *relay_next;
 };
+
+/* The streams of one group (one server thread: streams_hub_join), and
+ * those of them woken that wait for a reader of the group to wake them
+ * (relay_take). */
+typedef struct relay_group {
+    const void *group;
+    streams_sub *relays;
+    bool leader_out; /* one of them was woken to wake the rest */
+} relay_group;
 
 /* The heartbeat period is cut into this many slices, and each stream
  * beats in its own (given in turn as streams join): a stream still gets a
@@ -53,6 +65,8 @@ static struct {
     int keep_hours;
     int prune_seconds;
     struct timespec next_prune;
+    relay_group *groups; /* never shrinks: one per server thread */
+    size_t group_count, group_size;
 } hub = {.lock = PTHREAD_MUTEX_INITIALIZER}; /* limits: streams_hub_start */
 
 /* The parked streams a raise has unparked, woken once the lock is
@@ -64,6 +78,17 @@ typedef struct wake_list {
     size_t count, size;
 } wake_list;
 
+static void wake_list_add(wake_list *wakes, streams_sub *sub)
+{
+    if (wakes->count == wakes->size) {
+        wakes->size = wakes->size ? 2 * wakes->size : 16;
+        wakes->subs = realloc(wakes->subs, wakes->size * sizeof *wakes->subs);
+        if (wakes->subs == NULL)
+            abort();
+    }
+    wakes->subs[wakes->count++] = sub;
+}
+
 /* Raises flags on sub; a parked sub is unparked into wakes. Under the
  * lock. */
 static void raise_flags(streams_sub *sub, unsigned flags, wake_list *wakes)
@@ -74,13 +99,54 @@ static void raise_flags(streams_sub *sub, unsigned flags, wake_list *wakes)
     if (!sub->parked)
         return;
     sub->parked = false;
-    if (wakes->count == wakes->size) {
-        wakes->size = wakes->size ? 2 * wakes->size : 16;
-        wakes->subs = realloc(wakes->subs, wakes->size * sizeof *wakes->subs);
-        if (wakes->subs == NULL)
-            abort();
+    wake_list_add(wakes, sub);
+}
+
+/* Under the lock: keeps in wakes one stream per group whose leader is not
+ * already out, to be woken by the caller; the others wait in their
+ * group's relay list for the next reader of the group (streams_hub_take,
+ * streams_hub_leave), which the leader is.
+ *
+ * Why: libmicrohttpd (0.9.75) finds resumed connections by walking every
+ * suspended connection of the thread, once in each round of its loop
+ * that has a resume pending. Woken one by one from the hub's thread, ten
+ * thousand streams on eight threads kept each thread walking its thousand
+ * parked connections again after every few resumes: the walk was a fifth
+ * of pbemd's CPU per event. Woken by a reader in their own thread, they
+ * are all resumed before that thread looks: one walk (docs/benchmarks.md,
+ * "Streams woken by their own thread"). */
+static void choose_leaders(wake_list *wakes)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < wakes->count; i++) {
+        streams_sub *sub = wakes->subs[i];
+        relay_group *g = &hub.groups[sub->group];
+        if (!g->leader_out) {
+            g->leader_out = true;
+            wakes->subs[kept++] = sub;
+            continue;
+        }
+        sub->relayed = true;
+        sub->relay_prev = NULL;
+        sub->relay_next = g->relays;
+        if (g->relays != NULL)
+            g->relays->relay_prev = sub;
+        g->relays = sub;
     }
-    wakes->subs[wakes->count++] = sub;
+    wakes->count = kept;
+}
+
+/* Under the lock: moves the streams waiting in group g to wakes. */
+static void relay_take(relay_group *g, wake_list *wakes)
+{
+    g->leader_out = false;
+    for (streams_sub *s = g->relays, *next; s != NULL; s = next) {
+        next = s->relay_next;
+        s->relayed = false;
+        s->relay_prev = s->relay_next = NULL;
+        wake_list_add(wakes, s);
+    }
+    g->relays = NULL;
 }
 
 /* After the lock: wakes the streams raise_flags unparked. */
@@ -99,6 +165,7 @@ static void raise_all(unsigned flags)
         __atomic_add_fetch(&hub.generation, 1, __ATOMIC_ACQ_REL);
     for (streams_sub *s = hub.head; s != NULL; s = s->next)
         raise_flags(s, flags, &wakes);
+    choose_leaders(&wakes);
     pthread_mutex_unlock(&hub.lock);
     wake_all(&wakes);
 }
@@ -123,6 +190,7 @@ static void notified(const char *payload)
     for (streams_sub *s = hub.head; s != NULL; s = s->next)
         if (s->topic == topic && s->id == id)
             raise_flags(s, STREAMS_NEWS, &wakes);
+    choose_leaders(&wakes);
     pthread_mutex_unlock(&hub.lock);
     wake_all(&wakes);
 }
@@ -143,6 +211,7 @@ static void beat_slice(unsigned slice)
     for (streams_sub *s = hub.head; s != NULL; s = s->next)
         if (s->slice == slice)
             raise_flags(s, STREAMS_HEARTBEAT, &wakes);
+    choose_leaders(&wakes);
     pthread_mutex_unlock(&hub.lock);
     wake_all(&wakes);
 }
@@ -288,9 +357,25 @@ void streams_hub_stop(void)
     hub.thread = NULL;
 }
 
+/* The index of group in hub.groups, added when new. Under the lock. */
+static size_t group_index(const void *group)
+{
+    for (size_t i = 0; i < hub.group_count; i++)
+        if (hub.groups[i].group == group)
+            return i;
+    if (hub.group_count == hub.group_size) {
+        hub.group_size = hub.group_size ? 2 * hub.group_size : 8;
+        hub.groups = realloc(hub.groups, hub.group_size * sizeof *hub.groups);
+        if (hub.groups == NULL)
+            abort();
+    }
+    hub.groups[hub.group_count] = (relay_group){.group = group};
+    return hub.group_count++;
+}
+
 streams_sub *streams_hub_join(streams_topic topic, long long id,
-                              const char *key, streams_wake_fn *wake,
-                              void *context, apierr *err)
+                              const char *key, const void *group,
+                              streams_wake_fn *wake, void *context, apierr *err)
 {
     wake_list wakes = {0};
     pthread_mutex_lock(&hub.lock);
@@ -334,12 +419,14 @@ streams_sub *streams_hub_join(streams_topic topic, long long id,
         sub->flags = STREAMS_NEWS;
         sub->news = hub.generation;
         sub->slice = hub.joined++ % HEARTBEAT_SLICES;
+        sub->group = group_index(group);
         sub->next = hub.head;
         if (hub.head != NULL)
             hub.head->prev = sub;
         hub.head = sub;
         hub.count++;
     }
+    choose_leaders(&wakes);
     pthread_mutex_unlock(&hub.lock);
     wake_all(&wakes);
     if (sub == NULL)
@@ -360,7 +447,23 @@ void streams_hub_leave(streams_sub *sub)
     if (sub->next != NULL)
         sub->next->prev = sub->prev;
     hub.count--;
+    relay_group *g = &hub.groups[sub->group];
+    if (sub->relayed) {
+        if (sub->relay_prev != NULL)
+            sub->relay_prev->relay_next = sub->relay_next;
+        else
+            g->relays = sub->relay_next;
+        if (sub->relay_next != NULL)
+            sub->relay_next->relay_prev = sub->relay_prev;
+    }
+    /* It may be the leader its group waits for, its connection closed
+     * before its reader ran (libmicrohttpd 0.9.75 runs the reader of a
+     * resumed connection even when its client has left, but a leader
+     * must not count on it): it wakes the rest. */
+    wake_list wakes = {0};
+    relay_take(g, &wakes);
     pthread_mutex_unlock(&hub.lock);
+    wake_all(&wakes);
     free(sub->key);
     free(sub);
 }
@@ -379,7 +482,10 @@ unsigned streams_hub_take(streams_sub *sub, unsigned long long *news)
     sub->flags = 0;
     if (hub.closing)
         flags |= STREAMS_CLOSING;
+    wake_list wakes = {0};
+    relay_take(&hub.groups[sub->group], &wakes);
     pthread_mutex_unlock(&hub.lock);
+    wake_all(&wakes);
     return flags;
 }
 
@@ -410,6 +516,10 @@ void streams_hub_close_all(void)
     hub.closing = true;
     for (streams_sub *s = hub.head; s != NULL; s = s->next)
         raise_flags(s, STREAMS_CLOSING, &wakes);
+    /* Every one at once, from here: the server is about to stop, and
+     * must not stop with a connection still suspended. */
+    for (size_t i = 0; i < hub.group_count; i++)
+        relay_take(&hub.groups[i], &wakes);
     pthread_mutex_unlock(&hub.lock);
     wake_all(&wakes);
 }

@@ -50,8 +50,9 @@ enum {
 typedef struct streams_sub streams_sub;
 
 /* Wakes a parked stream (the HTTP layer resumes its connection). Called
- * once per parking, after the hub's lock is released; it must not call
- * back into the hub. */
+ * once per parking, after the hub's lock is released, by the hub's
+ * thread or by a reader of the stream's group (streams_hub_join); it must
+ * not call back into the hub. */
 typedef void streams_wake_fn(void *context);
 
 /* Starts the LISTEN thread (its connection made by db_listen, so on
@@ -69,18 +70,30 @@ void streams_hub_stop(void);
  * only). It starts with STREAMS_NEWS, so its first read reads. NULL with
  * err filled: 429 when key holds its limit (its streams then get a
  * heartbeat, so those whose client left end), 503 when the process does
- * or is stopping, both with a Retry-After. */
+ * or is stopping, both with a Retry-After.
+ *
+ * group names the thread that reads the stream (the HTTP layer passes
+ * its server thread's daemon). Of the streams of one group that one piece
+ * of news unparks, the hub wakes one; the others wait until a reader of
+ * the group next calls streams_hub_take (or streams_hub_leave), which
+ * wakes them from that thread. So every parked stream is still woken
+ * exactly once, and those of one thread are woken together by it
+ * (streams_hub.c says why). */
 streams_sub *streams_hub_join(streams_topic topic, long long id,
-                              const char *key, streams_wake_fn *wake,
-                              void *context, apierr *err);
+                              const char *key, const void *group,
+                              streams_wake_fn *wake, void *context,
+                              apierr *err);
 
-/* Forgets sub (and frees it): its wake is never called afterwards. */
+/* Forgets sub (and frees it): its wake is never called afterwards. Wakes
+ * the streams waiting for a reader of its group. */
 void streams_hub_leave(streams_sub *sub);
 
 /* The STREAMS_* flags raised for sub since the last call, cleared; and in
  * *news (may be NULL) the generation of the latest news for sub: data read
  * from the database by a query begun at that generation or later
- * (streams_hub_generation) holds whatever that news announced. */
+ * (streams_hub_generation) holds whatever that news announced. Called by
+ * the thread of sub's group, it also wakes the streams of the group that
+ * wait for a reader (streams_hub_join). */
 unsigned streams_hub_take(streams_sub *sub, unsigned long long *news);
 
 /* The hub's generation: it grows by one with every notification handled

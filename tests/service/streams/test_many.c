@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "streams.h"
 
@@ -65,5 +66,70 @@ Test(streams_many, a_thousand_idle_streams_stay_open_while_moves_answer,
     for (int i = 0; i < STREAMS; i++)
         client_stream_close(open[i]);
     free(open);
+    e2e_stop(&t.server);
+}
+
+/* The streams one server thread serves are woken through the first of them
+ * the hub looks at, whose reader wakes the rest (streams_hub.h). When that
+ * one's client has left, its stream ends as it is woken: the rest must get
+ * the news all the same, not wait for a reader that never comes. */
+#define HALF 100
+
+Test(streams_many, streams_whose_clients_left_keep_no_news_from_the_others,
+     .timeout = 300)
+{
+    streams_more_descriptors(2 * HALF + 512);
+    setenv("PBEM_TRUSTED_PROXIES", "127.0.0.1", 1);
+    /* One server thread, so every stream is woken through the same one. */
+    setenv("PBEM_THREADS", "1", 1);
+    e2e_table t;
+    e2e_sit_down(&t, "antiquity_quest", 2, NULL);
+    unsetenv("PBEM_TRUSTED_PROXIES");
+    unsetenv("PBEM_THREADS");
+    json_t *match = e2e_get(&t, "", NULL);
+    long long head = json_integer_value(
+        json_object_get(json_object_get(match, "head"), "seq"));
+    json_decref(match);
+
+    char path[96];
+    snprintf(path, sizeof path, "/v1/matches/%s/stream", t.match);
+    client_stream *open[2 * HALF];
+    for (int i = 0; i < 2 * HALF; i++) {
+        open[i] = streams_open(&t.server, path, NULL, NULL);
+        cr_assert_eq(client_stream_status(open[i]), 200, "stream %d: %ld", i,
+                     client_stream_status(open[i]));
+    }
+    for (int i = 0; i < 2 * HALF; i++)
+        cr_assert(streams_wait_id(open[i], head), "stream %d got no log", i);
+
+    /* The later half leave, among them the newest stream, which the hub's
+     * list of streams holds first; with a reset, as a client killed with
+     * bytes unread leaves. */
+    for (int i = HALF; i < 2 * HALF; i++) {
+        struct linger now = {.l_onoff = 1, .l_linger = 0};
+        cr_assert_eq(setsockopt(client_stream_fd(open[i]), SOL_SOCKET,
+                                SO_LINGER, &now, sizeof now),
+                     0);
+        client_stream_close(open[i]);
+    }
+
+    for (int m = 0; m < 3; m++)
+        cr_assert(e2e_play_one(&t));
+    match = e2e_get(&t, "", NULL);
+    long long now = json_integer_value(
+        json_object_get(json_object_get(match, "head"), "seq"));
+    json_decref(match);
+    cr_assert_gt(now, head);
+
+    int missing = 0;
+    for (int i = 0; i < HALF; i++)
+        if (!streams_wait_id(open[i], now))
+            missing++;
+    cr_expect_eq(missing, 0,
+                 "%d of the %d streams still open missed the new events "
+                 "(up to event %lld) after the others' clients left",
+                 missing, HALF, now);
+    for (int i = 0; i < HALF; i++)
+        client_stream_close(open[i]);
     e2e_stop(&t.server);
 }
