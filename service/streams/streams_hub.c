@@ -5,6 +5,7 @@
 
 #include <libpq-fe.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -37,7 +38,7 @@ struct streams_sub {
 typedef struct relay_group {
     const void *group;
     streams_sub *relays;
-    bool leader_out; /* one of them was woken to wake the rest */
+    bool leader_out; /* some of them were woken, to wake the rest */
 } relay_group;
 
 /* The heartbeat period is cut into this many slices, and each stream
@@ -104,16 +105,17 @@ static void raise_flags(streams_sub *sub, unsigned flags, wake_list *wakes)
 
 /* Under the lock: keeps in wakes one stream per group whose leader is not
  * already out, to be woken by the caller; the others wait in their
- * group's relay list for the next reader of the group (streams_hub_take,
- * streams_hub_leave), which the leader is.
+ * group's relay list for the next readers of the group (streams_hub_take,
+ * streams_hub_leave), the leader first, each of which wakes RELAY_BATCH
+ * more.
  *
  * Why: libmicrohttpd (0.9.75) finds resumed connections by walking every
  * suspended connection of the thread, once in each round of its loop
  * that has a resume pending. Woken one by one from the hub's thread, ten
  * thousand streams on eight threads kept each thread walking its thousand
  * parked connections again after every few resumes: the walk was a fifth
- * of pbemd's CPU per event. Woken by a reader in their own thread, they
- * are all resumed before that thread looks: one walk (docs/benchmarks.md,
+ * of pbemd's CPU per event. Woken by readers in their own thread, a batch
+ * at a time, they cost the thread a walk per batch (docs/benchmarks.md,
  * "Streams woken by their own thread"). */
 static void choose_leaders(wake_list *wakes)
 {
@@ -136,17 +138,28 @@ static void choose_leaders(wake_list *wakes)
     wakes->count = kept;
 }
 
-/* Under the lock: moves the streams waiting in group g to wakes. */
-static void relay_take(relay_group *g, wake_list *wakes)
+/* The streams a reader wakes for its group at a time. A thread serves
+ * each batch in one round of its loop, before what was resumed meanwhile:
+ * all of its thousand streams in one round kept the answer of a move on
+ * the same thread waiting behind them (p50 9 ms against 5), while a batch
+ * of 64 is about a millisecond of sends. */
+#define RELAY_BATCH 64
+
+/* Under the lock: moves at most limit of the streams waiting in group g
+ * to wakes. The group's leader stays out while some still wait: those
+ * moved are woken, and their readers take the next ones. */
+static void relay_take(relay_group *g, size_t limit, wake_list *wakes)
 {
-    g->leader_out = false;
-    for (streams_sub *s = g->relays, *next; s != NULL; s = next) {
-        next = s->relay_next;
+    for (size_t n = 0; g->relays != NULL && n < limit; n++) {
+        streams_sub *s = g->relays;
+        g->relays = s->relay_next;
+        if (g->relays != NULL)
+            g->relays->relay_prev = NULL;
         s->relayed = false;
-        s->relay_prev = s->relay_next = NULL;
+        s->relay_next = NULL;
         wake_list_add(wakes, s);
     }
-    g->relays = NULL;
+    g->leader_out = g->relays != NULL;
 }
 
 /* After the lock: wakes the streams raise_flags unparked. */
@@ -461,7 +474,7 @@ void streams_hub_leave(streams_sub *sub)
      * resumed connection even when its client has left, but a leader
      * must not count on it): it wakes the rest. */
     wake_list wakes = {0};
-    relay_take(g, &wakes);
+    relay_take(g, RELAY_BATCH, &wakes);
     pthread_mutex_unlock(&hub.lock);
     wake_all(&wakes);
     free(sub->key);
@@ -483,7 +496,7 @@ unsigned streams_hub_take(streams_sub *sub, unsigned long long *news)
     if (hub.closing)
         flags |= STREAMS_CLOSING;
     wake_list wakes = {0};
-    relay_take(&hub.groups[sub->group], &wakes);
+    relay_take(&hub.groups[sub->group], RELAY_BATCH, &wakes);
     pthread_mutex_unlock(&hub.lock);
     wake_all(&wakes);
     return flags;
@@ -519,7 +532,7 @@ void streams_hub_close_all(void)
     /* Every one at once, from here: the server is about to stop, and
      * must not stop with a connection still suspended. */
     for (size_t i = 0; i < hub.group_count; i++)
-        relay_take(&hub.groups[i], &wakes);
+        relay_take(&hub.groups[i], SIZE_MAX, &wakes);
     pthread_mutex_unlock(&hub.lock);
     wake_all(&wakes);
 }

@@ -74,10 +74,10 @@ void streams_hub_stop(void);
  *
  * group names the thread that reads the stream (the HTTP layer passes
  * its server thread's daemon). Of the streams of one group that one piece
- * of news unparks, the hub wakes one; the others wait until a reader of
- * the group next calls streams_hub_take (or streams_hub_leave), which
- * wakes them from that thread. So every parked stream is still woken
- * exactly once, and those of one thread are woken together by it
+ * of news unparks, the hub wakes one; the others wait for the group's
+ * readers: each call of streams_hub_take (or streams_hub_leave) wakes a
+ * batch of them from that thread. So every parked stream is still woken
+ * exactly once, and those of one thread are woken by it, in batches
  * (streams_hub.c says why). */
 streams_sub *streams_hub_join(streams_topic topic, long long id,
                               const char *key, const void *group,
