@@ -37,7 +37,7 @@ struct streams_sub {
  * (relay_take). */
 typedef struct relay_group {
     const void *group;
-    streams_sub *relays;
+    streams_sub *relays, *relays_tail; /* in the order they were woken */
     bool leader_out; /* some of them were woken, to wake the rest */
 } relay_group;
 
@@ -105,9 +105,9 @@ static void raise_flags(streams_sub *sub, unsigned flags, wake_list *wakes)
 
 /* Under the lock: keeps in wakes one stream per group whose leader is not
  * already out, to be woken by the caller; the others wait in their
- * group's relay list for the next readers of the group (streams_hub_take,
- * streams_hub_leave), the leader first, each of which wakes RELAY_BATCH
- * more.
+ * group's relay list, in the order they were woken, and each read of a
+ * reader of the group (streams_hub_take, or streams_hub_leave when it
+ * ends instead) wakes up to RELAY_BATCH of them, the leader's first.
  *
  * Why: libmicrohttpd (0.9.75) finds resumed connections by walking every
  * suspended connection of the thread, once in each round of its loop
@@ -129,20 +129,26 @@ static void choose_leaders(wake_list *wakes)
             continue;
         }
         sub->relayed = true;
-        sub->relay_prev = NULL;
-        sub->relay_next = g->relays;
-        if (g->relays != NULL)
-            g->relays->relay_prev = sub;
-        g->relays = sub;
+        sub->relay_next = NULL;
+        sub->relay_prev = g->relays_tail;
+        if (g->relays_tail != NULL)
+            g->relays_tail->relay_next = sub;
+        else
+            g->relays = sub;
+        g->relays_tail = sub;
     }
     wakes->count = kept;
 }
 
-/* The streams a reader wakes for its group at a time. A thread serves
- * each batch in one round of its loop, before what was resumed meanwhile:
- * all of its thousand streams in one round kept the answer of a move on
- * the same thread waiting behind them (p50 9 ms against 5), while a batch
- * of 64 is about a millisecond of sends. */
+/* The streams one read wakes for its group. The leader's read wakes a
+ * batch, and their reads the rest, so a thread serves a small round of
+ * streams first, then the others. Woken all at once by the leader, a
+ * thread's thousand streams came in one round, and the answer of a move
+ * on that thread after them (its round trip p50 9.1 ms against 5.4);
+ * in batches of 64, 6.8 against 6.3. One batch a round (the first of
+ * each batch waking the next) walked the parked connections fifteen
+ * times an event, for more CPU and no better round trip
+ * (docs/benchmarks.md). */
 #define RELAY_BATCH 64
 
 /* Under the lock: moves at most limit of the streams waiting in group g
@@ -155,6 +161,8 @@ static void relay_take(relay_group *g, size_t limit, wake_list *wakes)
         g->relays = s->relay_next;
         if (g->relays != NULL)
             g->relays->relay_prev = NULL;
+        else
+            g->relays_tail = NULL;
         s->relayed = false;
         s->relay_next = NULL;
         wake_list_add(wakes, s);
@@ -468,6 +476,8 @@ void streams_hub_leave(streams_sub *sub)
             g->relays = sub->relay_next;
         if (sub->relay_next != NULL)
             sub->relay_next->relay_prev = sub->relay_prev;
+        else
+            g->relays_tail = sub->relay_prev;
     }
     /* It may be the leader its group waits for, its connection closed
      * before its reader ran (libmicrohttpd 0.9.75 runs the reader of a
