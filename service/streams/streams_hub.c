@@ -144,11 +144,11 @@ static void choose_leaders(wake_list *wakes)
  * batch, and their reads the rest, so a thread serves a small round of
  * streams first, then the others. Woken all at once by the leader, a
  * thread's thousand streams came in one round, and the answer of a move
- * on that thread after them (its round trip p50 9.1 ms against 5.4);
- * in batches of 64, 6.8 against 6.3. One batch a round (the first of
- * each batch waking the next) walked the parked connections fifteen
- * times an event, for more CPU and no better round trip
- * (docs/benchmarks.md). */
+ * on that thread after them (its round trip p50 9.1 ms against 5.4 with
+ * 7,500 watching); in batches of 64, 6.8 and 7.5 against 6.3 and 5.9 in
+ * two series. One batch a round (the first of each batch waking the
+ * next) walked the parked connections fifteen times an event, for more
+ * CPU and no better round trip (docs/benchmarks.md). */
 #define RELAY_BATCH 64
 
 /* Under the lock: moves at most limit of the streams waiting in group g
