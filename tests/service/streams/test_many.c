@@ -11,36 +11,55 @@
 
 #define STREAMS 1000
 
-Test(streams_many, a_thousand_idle_streams_stay_open_while_moves_answer,
-     .timeout = 600)
+/* A two-seat match on a pbemd of `threads` server threads, with room for
+ * `streams` streams. Every stream comes from 127.0.0.1, as it would from a
+ * proxy: the per-address limit spares trusted proxies. */
+static void sit_down(e2e_table *t, int streams, const char *threads)
 {
     /* A descriptor a stream, in this process and in pbemd (which
      * inherits the limit), beside the others each holds. */
-    streams_more_descriptors(STREAMS + 512);
-    /* Every stream comes from 127.0.0.1, as it would from a proxy: the
-     * per-address limit spares trusted proxies. */
+    streams_more_descriptors(streams + 512);
     setenv("PBEM_TRUSTED_PROXIES", "127.0.0.1", 1);
-    setenv("PBEM_THREADS", "4", 1);
-    e2e_table t;
-    e2e_sit_down(&t, "antiquity_quest", 2, NULL);
+    setenv("PBEM_THREADS", threads, 1);
+    e2e_sit_down(t, "antiquity_quest", 2, NULL);
     unsetenv("PBEM_TRUSTED_PROXIES");
     unsetenv("PBEM_THREADS");
-    json_t *match = e2e_get(&t, "", NULL);
+}
+
+/* The seq of the match's last event. */
+static long long head_seq(const e2e_table *t)
+{
+    json_t *match = e2e_get(t, "", NULL);
     long long head = json_integer_value(
         json_object_get(json_object_get(match, "head"), "seq"));
     json_decref(match);
+    return head;
+}
 
+/* Opens n streams of the match and waits until each has sent its log. */
+static void open_streams(e2e_table *t, client_stream **open, int n)
+{
+    long long head = head_seq(t);
     char path[96];
-    snprintf(path, sizeof path, "/v1/matches/%s/stream", t.match);
-    client_stream **open = calloc(STREAMS, sizeof *open);
-    cr_assert_not_null(open);
-    for (int i = 0; i < STREAMS; i++) {
-        open[i] = streams_open(&t.server, path, NULL, NULL);
+    snprintf(path, sizeof path, "/v1/matches/%s/stream", t->match);
+    for (int i = 0; i < n; i++) {
+        open[i] = streams_open(&t->server, path, NULL, NULL);
         cr_assert_eq(client_stream_status(open[i]), 200, "stream %d: %ld", i,
                      client_stream_status(open[i]));
     }
-    for (int i = 0; i < STREAMS; i++)
+    for (int i = 0; i < n; i++)
         cr_assert(streams_wait_id(open[i], head), "stream %d got no log", i);
+}
+
+Test(streams_many, a_thousand_idle_streams_stay_open_while_moves_answer,
+     .timeout = 600)
+{
+    e2e_table t;
+    sit_down(&t, STREAMS, "4");
+    long long head = head_seq(&t);
+    client_stream **open = calloc(STREAMS, sizeof *open);
+    cr_assert_not_null(open);
+    open_streams(&t, open, STREAMS);
 
     /* With all of them open and idle (4 server threads), moves answer. */
     for (int m = 0; m < 5; m++) {
@@ -49,10 +68,7 @@ Test(streams_many, a_thousand_idle_streams_stay_open_while_moves_answer,
         cr_expect_eq(r.status, 200);
         e2e_response_free(&r);
     }
-    match = e2e_get(&t, "", NULL);
-    long long now = json_integer_value(
-        json_object_get(json_object_get(match, "head"), "seq"));
-    json_decref(match);
+    long long now = head_seq(&t);
     cr_assert_gt(now, head);
 
     /* And every stream is still open and got every new event. */
@@ -70,55 +86,35 @@ Test(streams_many, a_thousand_idle_streams_stay_open_while_moves_answer,
 }
 
 /* The streams one server thread serves are woken through the first of them
- * the hub looks at, whose reader wakes the rest (streams_hub.h). When that
- * one's client has left, its stream ends as it is woken: the rest must get
+ * the hub looks at, whose reader starts waking the rest (streams_hub.h). When
+ * that one's client has left, its stream ends as it is woken: the rest must get
  * the news all the same, not wait for a reader that never comes. */
 #define HALF 100
 
 Test(streams_many, streams_whose_clients_left_keep_no_news_from_the_others,
      .timeout = 300)
 {
-    streams_more_descriptors(2 * HALF + 512);
-    setenv("PBEM_TRUSTED_PROXIES", "127.0.0.1", 1);
-    /* One server thread, so every stream is woken through the same one. */
-    setenv("PBEM_THREADS", "1", 1);
     e2e_table t;
-    e2e_sit_down(&t, "antiquity_quest", 2, NULL);
-    unsetenv("PBEM_TRUSTED_PROXIES");
-    unsetenv("PBEM_THREADS");
-    json_t *match = e2e_get(&t, "", NULL);
-    long long head = json_integer_value(
-        json_object_get(json_object_get(match, "head"), "seq"));
-    json_decref(match);
-
-    char path[96];
-    snprintf(path, sizeof path, "/v1/matches/%s/stream", t.match);
+    /* One server thread, so every stream is woken through the same one. */
+    sit_down(&t, 2 * HALF, "1");
+    long long head = head_seq(&t);
     client_stream *open[2 * HALF];
-    for (int i = 0; i < 2 * HALF; i++) {
-        open[i] = streams_open(&t.server, path, NULL, NULL);
-        cr_assert_eq(client_stream_status(open[i]), 200, "stream %d: %ld", i,
-                     client_stream_status(open[i]));
-    }
-    for (int i = 0; i < 2 * HALF; i++)
-        cr_assert(streams_wait_id(open[i], head), "stream %d got no log", i);
+    open_streams(&t, open, 2 * HALF);
 
     /* The later half leave, among them the newest stream, which the hub's
      * list of streams holds first; with a reset, as a client killed with
      * bytes unread leaves. */
     for (int i = HALF; i < 2 * HALF; i++) {
-        struct linger now = {.l_onoff = 1, .l_linger = 0};
+        struct linger reset = {.l_onoff = 1, .l_linger = 0};
         cr_assert_eq(setsockopt(client_stream_fd(open[i]), SOL_SOCKET,
-                                SO_LINGER, &now, sizeof now),
+                                SO_LINGER, &reset, sizeof reset),
                      0);
         client_stream_close(open[i]);
     }
 
     for (int m = 0; m < 3; m++)
         cr_assert(e2e_play_one(&t));
-    match = e2e_get(&t, "", NULL);
-    long long now = json_integer_value(
-        json_object_get(json_object_get(match, "head"), "seq"));
-    json_decref(match);
+    long long now = head_seq(&t);
     cr_assert_gt(now, head);
 
     int missing = 0;
