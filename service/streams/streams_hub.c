@@ -1,6 +1,8 @@
 /* streams_hub.c: the registry of open streams (a list under one lock; a
  * notification looks at each stream once, which at the limit of a few
- * thousand streams costs microseconds) and the LISTEN thread. */
+ * thousand streams costs microseconds), the relays through which each
+ * server thread wakes its own streams (choose_leaders), and the LISTEN
+ * thread. */
 #include "streams/streams_hub.h"
 
 #include <libpq-fe.h>
