@@ -142,6 +142,21 @@ static void choose_leaders(wake_list *wakes)
     wakes->count = kept;
 }
 
+/* Under the lock: takes sub out of its group's relay list. */
+static void relay_unlink(relay_group *g, streams_sub *sub)
+{
+    if (sub->relay_prev != NULL)
+        sub->relay_prev->relay_next = sub->relay_next;
+    else
+        g->relays = sub->relay_next;
+    if (sub->relay_next != NULL)
+        sub->relay_next->relay_prev = sub->relay_prev;
+    else
+        g->relays_tail = sub->relay_prev;
+    sub->relayed = false;
+    sub->relay_prev = sub->relay_next = NULL;
+}
+
 /* The streams one read wakes for its group. The leader's read wakes a
  * batch, and their reads the rest, so a thread serves a small round of
  * streams first, then the others. Woken all at once by the leader, a
@@ -160,13 +175,7 @@ static void relay_take(relay_group *g, size_t limit, wake_list *wakes)
 {
     for (size_t n = 0; g->relays != NULL && n < limit; n++) {
         streams_sub *s = g->relays;
-        g->relays = s->relay_next;
-        if (g->relays != NULL)
-            g->relays->relay_prev = NULL;
-        else
-            g->relays_tail = NULL;
-        s->relayed = false;
-        s->relay_next = NULL;
+        relay_unlink(g, s);
         wake_list_add(wakes, s);
     }
     g->leader_out = g->relays != NULL;
@@ -471,16 +480,8 @@ void streams_hub_leave(streams_sub *sub)
         sub->next->prev = sub->prev;
     hub.count--;
     relay_group *g = &hub.groups[sub->group];
-    if (sub->relayed) {
-        if (sub->relay_prev != NULL)
-            sub->relay_prev->relay_next = sub->relay_next;
-        else
-            g->relays = sub->relay_next;
-        if (sub->relay_next != NULL)
-            sub->relay_next->relay_prev = sub->relay_prev;
-        else
-            g->relays_tail = sub->relay_prev;
-    }
+    if (sub->relayed)
+        relay_unlink(g, sub);
     /* It may be the leader its group waits for, its connection closed
      * before its reader ran (libmicrohttpd 0.9.75 runs the reader of a
      * resumed connection even when its client has left, but a leader

@@ -30,13 +30,16 @@ static parked_stream streams[STREAMS];
 static int group_tag[GROUPS]; /* their addresses name the groups */
 
 /* The wake runs in the hub's thread or in a reader's (here, the test's
- * own): counted under a lock the test reads with. */
+ * own): counted under a lock the test reads with, and told to a test
+ * waiting for it. */
 static pthread_mutex_t woken_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t woken_cond = PTHREAD_COND_INITIALIZER;
 
 static void wake(void *context)
 {
     pthread_mutex_lock(&woken_lock);
     ((parked_stream *)context)->wakes++;
+    pthread_cond_broadcast(&woken_cond);
     pthread_mutex_unlock(&woken_lock);
 }
 
@@ -53,19 +56,21 @@ static int wakes_of(int i)
     return n;
 }
 
-static int woken_in(int group)
+/* Under woken_lock. */
+static int woken_in_locked(int group)
 {
     int n = 0;
     for (int i = 0; i < STREAMS; i++)
-        n += streams[i].group == group && wakes_of(i) > 0;
+        n += streams[i].group == group && streams[i].wakes > 0;
     return n;
 }
 
-static long long now_ms(void)
+static int woken_in(int group)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+    pthread_mutex_lock(&woken_lock);
+    int n = woken_in_locked(group);
+    pthread_mutex_unlock(&woken_lock);
+    return n;
 }
 
 /* Starts the hub on the test database and parks STREAMS streams of a
@@ -115,16 +120,22 @@ static void notify(long long match)
 /* Waits, 10 s at most, until each group has a stream woken. */
 static void until_each_group_woken(void)
 {
-    long long until = now_ms() + 10000;
-    for (int g = 0; g < GROUPS; g++)
-        while (woken_in(g) == 0) {
-            cr_assert_lt(now_ms(), until,
-                         "no stream of group %d was woken within 10 s of the "
-                         "NOTIFY",
-                         g);
-            struct timespec pause = {0, 5 * 1000 * 1000};
-            nanosleep(&pause, NULL);
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 10;
+    pthread_mutex_lock(&woken_lock);
+    for (int g = 0; g < GROUPS; g++) {
+        int rc = 0;
+        while (woken_in_locked(g) == 0 && rc == 0)
+            rc = pthread_cond_timedwait(&woken_cond, &woken_lock, &until);
+        if (woken_in_locked(g) == 0) {
+            pthread_mutex_unlock(&woken_lock);
+            cr_assert_fail("no stream of group %d was woken within 10 s of "
+                           "the NOTIFY",
+                           g);
         }
+    }
+    pthread_mutex_unlock(&woken_lock);
 }
 
 static int woken_so_far(void)
