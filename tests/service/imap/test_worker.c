@@ -416,6 +416,33 @@ Test(imap_worker, three_workers_put_each_message_away_once, .timeout = 1200)
  * for the rest; every call counted in the recorder. */
 static int stuck_refusals;
 
+/* Its recording, once the refusals are over, waits (20 s at most) for the
+ * test to open this gate: the test looks at the mailbox while the message
+ * is still refused, however fast the worker comes back to it. */
+static pthread_mutex_t gate_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t gate_cond = PTHREAD_COND_INITIALIZER;
+static bool gate_open;
+
+static void open_gate(void)
+{
+    pthread_mutex_lock(&gate_lock);
+    gate_open = true;
+    pthread_cond_broadcast(&gate_cond);
+    pthread_mutex_unlock(&gate_lock);
+}
+
+static void through_gate(void)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 20;
+    pthread_mutex_lock(&gate_lock);
+    int rc = 0;
+    while (!gate_open && rc == 0)
+        rc = pthread_cond_timedwait(&gate_cond, &gate_lock, &until);
+    pthread_mutex_unlock(&gate_lock);
+}
+
 static imap_outcome refuse_the_stuck_one(void *context, const char *raw,
                                          size_t length)
 {
@@ -424,6 +451,8 @@ static imap_outcome refuse_the_stuck_one(void *context, const char *raw,
     recorder_handle(r, raw, length);
     if (stuck && __atomic_sub_fetch(&stuck_refusals, 1, __ATOMIC_SEQ_CST) >= 0)
         return IMAP_TRY_LATER;
+    if (stuck)
+        through_gate();
     return IMAP_HANDLED;
 }
 
@@ -444,6 +473,7 @@ Test(imap_worker, a_message_that_fails_to_record_in_a_batch_is_left_unseen)
     cr_assert(dovecot_wait_count(&server, "alice", "Processed", "SEEN", 2, 20));
     cr_assert(recorder_wait_calls(&r, 5, 20), "handed over again");
     cr_expect_eq(dovecot_count(&server, "alice", "Processed", "SEEN"), 2);
+    open_gate();
     /* Recorded at last: put away too. */
     cr_assert(dovecot_wait_count(&server, "alice", "Processed", "SEEN", 3, 20));
     imap_worker_stats s;
