@@ -11,6 +11,7 @@
 #include <grp.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
 #include <pwd.h>
 #include <signal.h>
 #include <sodium.h>
@@ -423,6 +424,43 @@ void dovecot_start_tls(dovecot *d, const char *const *users)
     start(d, users, true);
 }
 
+/* One libcurl handle for the APPENDs (and the SEARCH and STORE that
+ * make the new message unseen), so that its connection cache keeps a
+ * logged-in session per user between them: a login makes Dovecot start a
+ * login and an imap process, which on a machine where a process start
+ * costs milliseconds was most of what a mailed move cost a test through
+ * IMAP. Counts log in afresh: a session that keeps a mailbox selected
+ * was seen to count flags and expunges of other sessions late. A stopped
+ * Dovecot takes the sessions with it (dovecot_stop). The lock is for
+ * tests whose threads hand in mail too. */
+static pthread_mutex_t session_lock = PTHREAD_MUTEX_INITIALIZER;
+static CURL *session_handle;
+
+static CURL *session_take(void)
+{
+    pthread_mutex_lock(&session_lock);
+    if (session_handle == NULL)
+        session_handle = curl_easy_init();
+    else
+        curl_easy_reset(session_handle); /* keeps the connections */
+    cr_assert_not_null(session_handle);
+    return session_handle;
+}
+
+static void sessions_end(void)
+{
+    pthread_mutex_lock(&session_lock);
+    if (session_handle != NULL)
+        curl_easy_cleanup(session_handle);
+    session_handle = NULL;
+    pthread_mutex_unlock(&session_lock);
+}
+
+static void session_give_back(void)
+{
+    pthread_mutex_unlock(&session_lock);
+}
+
 void dovecot_stop(dovecot *d)
 {
     if (d->pid <= 0)
@@ -440,6 +478,7 @@ void dovecot_stop(dovecot *d)
         pause_ms(20);
     }
     d->pid = 0;
+    sessions_end();
 }
 
 void dovecot_restart(dovecot *d)
@@ -529,9 +568,10 @@ static size_t collect(char *data, size_t size, size_t count, void *out)
 }
 
 /* Runs one IMAP command on user's mailbox (libcurl selects it first) and
- * returns the untagged lines; NULL when the mailbox does not exist. */
+ * returns the untagged lines; NULL when the mailbox does not exist. In
+ * the APPENDs' session, or in a session of its own. */
 static char *command(const dovecot *d, const char *user, const char *mailbox,
-                     const char *request)
+                     const char *request, bool in_session)
 {
     char url[512], error[CURL_ERROR_SIZE] = "";
     dovecot_url(d, user, mailbox, url, sizeof url);
@@ -539,7 +579,7 @@ static char *command(const dovecot *d, const char *user, const char *mailbox,
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
     cr_assert_not_null(out);
-    CURL *easy = curl_easy_init();
+    CURL *easy = in_session ? session_take() : curl_easy_init();
     cr_assert_not_null(easy);
     curl_easy_setopt(easy, CURLOPT_URL, url);
     curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, request);
@@ -548,7 +588,10 @@ static char *command(const dovecot *d, const char *user, const char *mailbox,
     curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, error);
     curl_easy_setopt(easy, CURLOPT_TIMEOUT, 20L);
     CURLcode rc = curl_easy_perform(easy);
-    curl_easy_cleanup(easy);
+    if (in_session)
+        session_give_back();
+    else
+        curl_easy_cleanup(easy);
     cr_assert_eq(fclose(out), 0);
     /* libcurl 7.88 reports a refused SELECT as a denied login. */
     if (rc == CURLE_LOGIN_DENIED && strstr(error, "Select") != NULL) {
@@ -587,8 +630,7 @@ static void append_seen(const dovecot *d, const char *user, const char *mailbox,
     char url[512], error[CURL_ERROR_SIZE] = "";
     dovecot_url(d, user, mailbox, url, sizeof url);
     upload u = {.data = raw, .length = length};
-    CURL *easy = curl_easy_init();
-    cr_assert_not_null(easy);
+    CURL *easy = session_take();
     curl_easy_setopt(easy, CURLOPT_URL, url);
     curl_easy_setopt(easy, CURLOPT_UPLOAD, 1L);
     curl_easy_setopt(easy, CURLOPT_READFUNCTION, read_upload);
@@ -597,7 +639,7 @@ static void append_seen(const dovecot *d, const char *user, const char *mailbox,
     curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, error);
     curl_easy_setopt(easy, CURLOPT_TIMEOUT, 60L);
     CURLcode rc = curl_easy_perform(easy);
-    curl_easy_cleanup(easy);
+    session_give_back();
     cr_assert_eq(rc, CURLE_OK, "APPEND to %s: %s %s", mailbox,
                  curl_easy_strerror(rc), error);
     const char *header = strcasestr(raw, "\nMessage-ID:");
@@ -609,7 +651,7 @@ static void append_seen(const dovecot *d, const char *user, const char *mailbox,
     snprintf(id, sizeof id, "%.*s", (int)strcspn(header, "\r\n"), header);
     snprintf(request, sizeof request, "UID SEARCH HEADER Message-ID \"%s\"",
              id);
-    char *lines = command(d, user, mailbox, request);
+    char *lines = command(d, user, mailbox, request, true);
     cr_assert_not_null(lines);
     unsigned found[8];
     int n = search_result(lines, found, 8);
@@ -628,7 +670,7 @@ static void unsee(const dovecot *d, const char *user, const char *mailbox,
     char request[1100];
     snprintf(request, sizeof request, "UID STORE %s -FLAGS.SILENT (\\Seen)",
              uids);
-    free(command(d, user, mailbox, request));
+    free(command(d, user, mailbox, request, true));
 }
 
 void dovecot_append(const dovecot *d, const char *user, const char *mailbox,
@@ -661,7 +703,7 @@ int dovecot_count(const dovecot *d, const char *user, const char *mailbox,
 {
     char request[400];
     snprintf(request, sizeof request, "UID SEARCH %s", criteria);
-    char *lines = command(d, user, mailbox, request);
+    char *lines = command(d, user, mailbox, request, false);
     if (lines == NULL)
         return -1;
     int n = search_result(lines, NULL, 0);
