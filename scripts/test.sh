@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# test.sh BUILD SUITE…: every test suite against a fresh test database. A
-# SUITE is a Criterion binary, or a browser test tests/web/*.test.mjs.
-# PBEM_TEST_FILTER, when set, is passed to each Criterion suite as its
-# --filter ("games/*"), to run some tests of a suite while working on them.
+# test.sh BUILD SUITE…: every test suite, each against a fresh database of
+# its own, two suites at a time (PBEM_TEST_LANES=1: one after the other,
+# their lines as they come). A SUITE is a Criterion binary, or a browser
+# test tests/web/*.test.mjs. PBEM_TEST_FILTER, when set, is passed to each
+# Criterion suite as its --filter ("games/*"), to run some tests of a suite
+# while working on them.
 # Uses the private PostgreSQL of this checkout unless DATABASE_URL names a
 # server (whose user may create databases). Ends with one Criterion-style
 # synthesis line over all suites and a non-zero exit on any failure.
@@ -15,19 +17,20 @@ if [ -z "${DATABASE_URL:-}" ]; then
     scripts/pg.sh start || exit 1
     scripts/pg.sh createdb "$db" || exit 1
     admin=$(scripts/pg.sh url postgres)
-    export DATABASE_URL; DATABASE_URL=$(scripts/pg.sh url "$db")
+    url_of() { scripts/pg.sh url "$1"; }
 else
     admin=$DATABASE_URL
     psql -X -q -v ON_ERROR_STOP=1 "$admin" -c "CREATE DATABASE \"$db\"" || {
         echo "pbem: cannot create a test database with DATABASE_URL's user" >&2; exit 1; }
-    DATABASE_URL=$(python3 -c 'import sys,urllib.parse as u; p=u.urlsplit(sys.argv[1]); print(u.urlunsplit(p._replace(path="/"+sys.argv[2])))' "$admin" "$db")
-    export DATABASE_URL
+    url_of() {
+        python3 -c 'import sys,urllib.parse as u; p=u.urlsplit(sys.argv[1]); print(u.urlunsplit(p._replace(path="/"+sys.argv[2])))' "$admin" "$1"
+    }
 fi
-# Drops the test database and the private ones tests made beside it
-# (named <db>_p_…, see tests/support/e2e.h).
+# Drops the test database, each suite's (<db>_s<n>) and the private ones
+# tests made beside them (named <db>…_p_…, see tests/support/e2e.h).
 cleanup() {
     local d
-    for d in $(psql -X -tA "$admin" -c "SELECT datname FROM pg_database WHERE starts_with(datname, '${db}_p_')") "$db"; do
+    for d in $(psql -X -tA "$admin" -c "SELECT datname FROM pg_database WHERE starts_with(datname, '${db}_')") "$db"; do
         psql -X -q "$admin" -c "DROP DATABASE IF EXISTS \"$d\" WITH (FORCE)"
     done >/dev/null 2>&1
 }
@@ -106,18 +109,45 @@ fi
 record="$PWD/var/e2e-responses.jsonl"
 mkdir -p var && : > "$record"
 export PBEM_E2E_RECORD="$record"
-# Each suite's wall-clock seconds are printed after its lines, so a slow
-# one shows where make test's time goes.
+# Two suites run at a time (PBEM_TEST_LANES), each in a database of its
+# own: most suites wait on servers, mail and browsers more than they
+# compute, and one at a time left the two cores half idle (make test
+# used 1,410 s of CPU in 1,257 s of suites on two cores). The longest
+# start first, so that the lanes end together; the rest keep the order
+# given. Each suite's lines are printed whole when it ends, then its
+# wall-clock seconds, so a slow one shows where make test's time goes.
+lanes=${PBEM_TEST_LANES:-2}
+first=(service/mailin tests/web/browser.test.mjs service/failover service/notify
+       rules/antiquity_quest rules/another_mans_treasure)
+name_of() {
+    local n=${1#"$build"/tests/}
+    echo "${n%/suite}"
+}
+queue=()
+for want in "${first[@]}"; do
+    for suite in "$@"; do
+        [ "$(name_of "$suite")" = "$want" ] && queue+=("$suite")
+    done
+done
 for suite in "$@"; do
-    name=${suite#"$build"/tests/}; name=${name%/suite}
-    echo "== $name"
-    began=$SECONDS
-    log=$(mktemp)
+    [[ " ${first[*]} " == *" $(name_of "$suite") "* ]] || queue+=("$suite")
+done
+[ "${#queue[@]}" -lt "$lanes" ] && lanes=${#queue[@]}
+# live: its lines go to the terminal as they come (one lane), not only
+# to its log.
+run_suite() {
+    local i=$1 suite=$2 live=$3 name log rc line
+    name=$(name_of "$suite")
+    log="$TMPDIR/suite-$i.log"
+    psql -X -q "$admin" -c "CREATE DATABASE \"${db}_s$i\"" > "$log" 2>&1 || {
+        echo "$name: cannot create its database ${db}_s$i" >> "$TMPDIR/suite-$i.recap"
+        echo "0 0 0 1 1" > "$TMPDIR/suite-$i.result"; return; }
+    export DATABASE_URL; DATABASE_URL=$(url_of "${db}_s$i")
     # A browser test (tests/web/*.test.mjs, node driving chromium) reports
     # "[browser] Tested: N | Passing: P | Failing: F", one per check.
     if [[ $suite == *.mjs ]]; then
-        node "$suite" 2>&1 | tee "$log"
-        rc=${PIPESTATUS[0]}
+        if [ "$live" = 1 ]; then node "$suite" 2>&1 | tee -a "$log"; rc=${PIPESTATUS[0]}
+        else node "$suite" >> "$log" 2>&1; rc=$?; fi
         line=$(grep -a '\[browser\] Tested:' "$log" | tail -1)
         [ -n "$line" ] && line="$line | Crashing: 0"
     else
@@ -125,18 +155,16 @@ for suite in "$@"; do
         # wait for mail to come and go, so four of them fill the two
         # cores (264 s against 212 s on a quiet machine). PBEM_TEST_JOBS,
         # when set, is every suite's.
-        jobs=2
+        local jobs=2
         [ "$name" = service/mailin ] && jobs=4
-        "$suite" --jobs "${PBEM_TEST_JOBS:-$jobs}" \
-            ${PBEM_TEST_FILTER:+--filter "$PBEM_TEST_FILTER"} 2>&1 | tee "$log"
-        rc=${PIPESTATUS[0]}
+        local args=(--jobs "${PBEM_TEST_JOBS:-$jobs}" ${PBEM_TEST_FILTER:+--filter "$PBEM_TEST_FILTER"})
+        if [ "$live" = 1 ]; then "$suite" "${args[@]}" 2>&1 | tee -a "$log"; rc=${PIPESTATUS[0]}
+        else "$suite" "${args[@]}" >> "$log" 2>&1; rc=$?; fi
         line=$(grep -a 'Synthesis: Tested:' "$log" | tail -1)
     fi
+    local t=0 p=0 f=0 c=1
     if [ -n "$line" ]; then
         read -r t p f c <<<"$(sed -E 's/.*Tested: ([0-9]+) \| Passing: ([0-9]+) \| Failing: ([0-9]+) \| Crashing: ([0-9]+).*/\1 \2 \3 \4/' <<<"$line")"
-        tested=$((tested+t)) passing=$((passing+p)) failing=$((failing+f)) crashing=$((crashing+c))
-    else
-        crashing=$((crashing+1))
     fi
     # Sanitizer builds (tests/lsan.supp says why this is not a suppression):
     # a leak allocated by libcriterion.so itself (the first frame after the
@@ -145,18 +173,18 @@ for suite in "$@"; do
     # counts a test passed before its worker exits and LeakSanitizer reports
     # at that exit (or at pbemd's), its report is what fails the suite.
     if grep -aq 'ERROR: LeakSanitizer' "$log"; then
+        local ours
         ours=$(awk '/^(Direct|Indirect) leak of/ { want = 1; next }
             want && /^ *#1 / { if ($0 !~ /libcriterion\.so/) n++; want = 0 }
             END { print n + 0 }' "$log")
         if [ "$ours" -gt 0 ]; then
-            echo "pbem: $name: LeakSanitizer reported $ours leak(s) of ours (above)" >&2
-            failing=$((failing+1)); status=1
+            echo "pbem: $name: LeakSanitizer reported $ours leak(s) of ours (above)" >> "$log"
+            f=$((f+1)); rc=1
         elif [ -n "$line" ] && [ "$f" -eq 0 ] && [ "$c" -eq 0 ]; then
             rc=0
         fi
     fi
     if [ "$rc" -ne 0 ]; then
-        status=1
         # Criterion's failed tests and the assertions they failed (its
         # "[----]" lines, less its banner), or a browser test's failed checks
         # (the first line of each).
@@ -164,10 +192,36 @@ for suite in "$@"; do
           grep -a -E '^\[(FAIL|----)\]' "$log" |
               grep -a -v -E 'Criterion v[0-9]|Running [0-9]+ tests?' | tail -40
           [ -z "$line" ] && echo "  (no synthesis line: the suite crashed or was killed; its last lines are above)"
-        } >> "$recap"
+        } >> "$TMPDIR/suite-$i.recap"
     fi
-    rm -f "$log"
-    echo "   $((SECONDS - began)) s"
+    echo "$t $p $f $c $rc" > "$TMPDIR/suite-$i.result"
+}
+declare -A running=() began=()
+# Prints suite i's lines (unless they went by live) and adds up its result.
+suite_ended() {
+    local i=$1 t p f c rc
+    [ "$lanes" -gt 1 ] && { echo "== $(name_of "${queue[$i]}")"; cat "$TMPDIR/suite-$i.log"; }
+    read -r t p f c rc < "$TMPDIR/suite-$i.result"
+    tested=$((tested+t)) passing=$((passing+p)) failing=$((failing+f)) crashing=$((crashing+c))
+    if [ "$rc" -ne 0 ]; then
+        status=1
+        cat "$TMPDIR/suite-$i.recap" >> "$recap" 2>/dev/null
+    fi
+    echo "   $((SECONDS - began[$i])) s"
+}
+for i in "${!queue[@]}"; do
+    if [ "${#running[@]}" -ge "$lanes" ]; then
+        wait -n -p ended "${!running[@]}"
+        suite_ended "${running[$ended]}"; unset "running[$ended]"
+    fi
+    [ "$lanes" -eq 1 ] && echo "== $(name_of "${queue[$i]}")"
+    began[$i]=$SECONDS
+    run_suite "$i" "${queue[$i]}" "$((lanes == 1))" &
+    running[$!]=$i
+done
+while [ "${#running[@]}" -gt 0 ]; do
+    wait -n -p ended "${!running[@]}"
+    suite_ended "${running[$ended]}"; unset "running[$ended]"
 done
 # The fuzz corpora (tests/fuzz/<target>/), each input once through its
 # target built by the ordinary compiler, so that every input make fuzz kept,
