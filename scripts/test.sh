@@ -54,6 +54,13 @@ export PBEM_MAIL_SEEN_MINUTES=${PBEM_MAIL_SEEN_MINUTES:-0}
 # Sanitizer builds: only the test runner library's own leak is suppressed.
 export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
 echo "pbem: test database $db"
+# The run's database is migrated once and copied for each suite and each
+# private database a test makes (PBEM_TEST_TEMPLATE, tests/support/e2e.h):
+# migrating each of the 250 of a run cost PostgreSQL 0.3 s of CPU apiece.
+# Nothing connects to it after, as PostgreSQL requires of a template.
+DATABASE_URL=$(url_of "$db") "$build/pbemd" migrate > "$TMPDIR/migrate.log" 2>&1 || {
+    cat "$TMPDIR/migrate.log" >&2; echo "pbem: cannot migrate the test database $db" >&2; exit 1; }
+export PBEM_TEST_TEMPLATE=$db
 
 if [ -f web/package-lock.json ]; then
     if [ ! -d web/node_modules ] || [ web/package-lock.json -nt web/node_modules ]; then
@@ -117,6 +124,8 @@ export PBEM_E2E_RECORD="$record"
 # given. Each suite's lines are printed whole when it ends, then its
 # wall-clock seconds, so a slow one shows where make test's time goes.
 lanes=${PBEM_TEST_LANES:-2}
+[[ $lanes =~ ^[1-9][0-9]?$ ]] || {
+    echo "pbem: PBEM_TEST_LANES is a count of suites at a time, 1 to 99, not \"$lanes\"" >&2; exit 2; }
 first=(service/mailin tests/web/browser.test.mjs service/failover service/notify
        rules/antiquity_quest rules/another_mans_treasure)
 name_of() {
@@ -139,9 +148,9 @@ run_suite() {
     local i=$1 suite=$2 live=$3 name log rc line
     name=$(name_of "$suite")
     log="$TMPDIR/suite-$i.log"
-    psql -X -q "$admin" -c "CREATE DATABASE \"${db}_s$i\"" > "$log" 2>&1 || {
+    psql -X -q "$admin" -c "CREATE DATABASE \"${db}_s$i\" TEMPLATE \"$db\"" > "$log" 2>&1 || {
         echo "$name: cannot create its database ${db}_s$i" >> "$TMPDIR/suite-$i.recap"
-        echo "0 0 0 1 1" > "$TMPDIR/suite-$i.result"; return; }
+        echo "0 0 0 1 1 0" > "$TMPDIR/suite-$i.result"; return; }
     export DATABASE_URL; DATABASE_URL=$(url_of "${db}_s$i")
     # A browser test (tests/web/*.test.mjs, node driving chromium) reports
     # "[browser] Tested: N | Passing: P | Failing: F", one per check.
@@ -194,27 +203,38 @@ run_suite() {
           [ -z "$line" ] && echo "  (no synthesis line: the suite crashed or was killed; its last lines are above)"
         } >> "$TMPDIR/suite-$i.recap"
     fi
-    echo "$t $p $f $c $rc" > "$TMPDIR/suite-$i.result"
+    # The CPU seconds of the suite and the processes it started (pbemd,
+    # browsers, Dovecot…), not of PostgreSQL: with lanes, the cores are
+    # what make test waits for, so this says which suite costs them.
+    # (times itself, not in $(…), whose subshell has no children.)
+    local cpu
+    times > "$TMPDIR/suite-$i.times"
+    cpu=$(tail -1 "$TMPDIR/suite-$i.times" | awk '{ split($1, u, /[ms]/);
+        split($2, s, /[ms]/); printf "%d", u[1] * 60 + u[2] + s[1] * 60 + s[2] }')
+    echo "$t $p $f $c $rc $cpu" > "$TMPDIR/suite-$i.result"
 }
 declare -A running=() began=()
 # Prints suite i's lines (unless they went by live) and adds up its result.
 suite_ended() {
-    local i=$1 t p f c rc
+    local i=$1 t p f c rc cpu
     [ "$lanes" -gt 1 ] && { echo "== $(name_of "${queue[$i]}")"; cat "$TMPDIR/suite-$i.log"; }
-    read -r t p f c rc < "$TMPDIR/suite-$i.result"
+    read -r t p f c rc cpu < "$TMPDIR/suite-$i.result"
     tested=$((tested+t)) passing=$((passing+p)) failing=$((failing+f)) crashing=$((crashing+c))
     if [ "$rc" -ne 0 ]; then
         status=1
         cat "$TMPDIR/suite-$i.recap" >> "$recap" 2>/dev/null
     fi
-    echo "   $((SECONDS - began[$i])) s"
+    echo "   $((SECONDS - began[$i])) s, ${cpu:-?} s of CPU"
 }
 for i in "${!queue[@]}"; do
     if [ "${#running[@]}" -ge "$lanes" ]; then
         wait -n -p ended "${!running[@]}"
         suite_ended "${running[$ended]}"; unset "running[$ended]"
     fi
-    [ "$lanes" -eq 1 ] && echo "== $(name_of "${queue[$i]}")"
+    # With lanes, a line when it starts too: a run cut short still says
+    # which suites it was in.
+    if [ "$lanes" -eq 1 ]; then echo "== $(name_of "${queue[$i]}")"
+    else echo "-- $(name_of "${queue[$i]}") starts"; fi
     began[$i]=$SECONDS
     run_suite "$i" "${queue[$i]}" "$((lanes == 1))" &
     running[$!]=$i
