@@ -112,10 +112,11 @@ bool e2e_play_one(e2e_table *t);
 /* The whole public log of the match, page by page (caller decrefs). */
 json_t *e2e_all_events(const e2e_table *t);
 
-/* Creates an empty database on DATABASE_URL's server and points this test
- * process's DATABASE_URL at it (servers started afterwards use it), so a
- * test can read "the whole database" of its own match. name receives the
- * database's name. */
+/* Creates a database without rows on DATABASE_URL's server and points
+ * this test process's DATABASE_URL at it (servers started afterwards use
+ * it), so a test can read "the whole database" of its own match. It is a
+ * copy of PBEM_TEST_TEMPLATE when set (scripts/test.sh's migrated one),
+ * else empty. name receives the database's name. */
 void e2e_private_database(char *name, size_t size);
 
 /* A fresh admin key as a signer (keyid "admin"), made pbemd's admin key
