@@ -2,7 +2,7 @@
 #   make run     set up (deps, private PostgreSQL, migrations), build, serve
 #   make test    the same set-up with a fresh test database, every suite
 #   make bench   benchmarks that print figures
-#   make soak    the engines' random play at ten times the volume, and
+#   make soak    the engines' random play at twenty times the volume, and
 #                50 crash cycles of pbemd and PostgreSQL (CRASH_CYCLES=…),
 #                5 failovers to a synchronous standby (FAILOVER_CYCLES=…),
 #                10 rounds of automatic failovers (AUTOFAILOVER_CYCLES=…)
@@ -165,7 +165,7 @@ test-rules: $(BUILD)/tests/rules/$(GAME)/suite
 	$(Q)$(BUILD)/tests/rules/$(GAME)/suite $(ARGS)
 
 # The engines' random play at SOAK times the volume of `make test`
-# (default 10): thousands of complete matches per engine. Then CRASH_CYCLES
+# (default 20): thousands of complete matches per engine. Then CRASH_CYCLES
 # (default 50) kills of pbemd and crashes of PostgreSQL under players
 # (tests/service/crash, on a PostgreSQL cluster of its own). Then
 # FAILOVER_CYCLES (default 5) crashes of a primary and promotions of its
@@ -176,7 +176,7 @@ test-rules: $(BUILD)/tests/rules/$(GAME)/suite
 soak: $(filter $(BUILD)/tests/rules/%,$(SUITES)) $(BUILD)/pbemd $(BUILD)/tests/service/crash/suite $(BUILD)/tests/service/failover/suite
 	$(Q)for suite in $(filter-out %/toy/suite,$(filter $(BUILD)/tests/rules/%,$^)); do echo "== $$suite"; \
 	    start=$$(date +%s); \
-	    PBEM_SOAK=$(or $(SOAK),10) $$suite --jobs 2 || exit 1; \
+	    PBEM_SOAK=$(or $(SOAK),20) $$suite --jobs 2 || exit 1; \
 	    echo "   $$(($$(date +%s) - start)) s"; done
 	$(Q)echo "== $(BUILD)/tests/service/crash/suite"; start=$$(date +%s); \
 	    tmp=$$(mktemp -d -t pbem-soak.XXXXXX); \

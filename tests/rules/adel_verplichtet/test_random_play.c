@@ -22,15 +22,15 @@ static void play(int seats, const char *options, int matches, uint64_t first)
     cr_expect_gt(stats.text_round_trips, 0);
 }
 
-Test(av_random_play, two_lords_basic_game) { play(2, NULL, 60, 2000); }
-Test(av_random_play, three_lords) { play(3, NULL, 60, 3000); }
-Test(av_random_play, four_lords) { play(4, NULL, 60, 4000); }
-Test(av_random_play, five_lords) { play(5, NULL, 60, 5000); }
+Test(av_random_play, two_lords_basic_game) { play(2, NULL, 30, 2000); }
+Test(av_random_play, three_lords) { play(3, NULL, 30, 3000); }
+Test(av_random_play, four_lords) { play(4, NULL, 30, 4000); }
+Test(av_random_play, five_lords) { play(5, NULL, 30, 5000); }
 Test(av_random_play, two_lords_combined_variant)
 {
-    play(2, "{\"two_player_variant\": \"combined\"}", 60, 6000);
+    play(2, "{\"two_player_variant\": \"combined\"}", 30, 6000);
 }
 Test(av_random_play, two_lords_alternate_variant)
 {
-    play(2, "{\"two_player_variant\": \"alternate\"}", 60, 7000);
+    play(2, "{\"two_player_variant\": \"alternate\"}", 30, 7000);
 }

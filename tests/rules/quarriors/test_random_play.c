@@ -28,29 +28,29 @@ static void play(const char *options, int seats, int matches, uint64_t seed)
 
 Test(qq_random, quests_two_players, .timeout = RANDOM_TIMEOUT)
 {
-    play(NULL, 2, 60, 1000);
+    play(NULL, 2, 30, 1000);
 }
 Test(qq_random, quests_three_players, .timeout = RANDOM_TIMEOUT)
 {
-    play(NULL, 3, 60, 2000);
+    play(NULL, 3, 30, 2000);
 }
 Test(qq_random, quests_four_players, .timeout = RANDOM_TIMEOUT)
 {
-    play(NULL, 4, 60, 3000);
+    play(NULL, 4, 30, 3000);
 }
 Test(qq_random, no_quests, .timeout = RANDOM_TIMEOUT)
 {
     for (int seats = 2; seats <= 4; seats++)
-        play("{\"quests\": false}", seats, 30, 4000u + 100u * (unsigned)seats);
+        play("{\"quests\": false}", seats, 15, 4000u + 100u * (unsigned)seats);
 }
 Test(qq_random, expert_rules, .timeout = RANDOM_TIMEOUT)
 {
     for (int seats = 2; seats <= 4; seats++)
-        play("{\"expert\": true}", seats, 30, 5000u + 100u * (unsigned)seats);
+        play("{\"expert\": true}", seats, 15, 5000u + 100u * (unsigned)seats);
 }
 Test(qq_random, quarmageddon_cards, .timeout = RANDOM_TIMEOUT)
 {
     for (int seats = 2; seats <= 4; seats++)
-        play("{\"quarmageddon\": true, \"expert\": true}", seats, 20,
+        play("{\"quarmageddon\": true, \"expert\": true}", seats, 10,
              6000u + 100u * (unsigned)seats);
 }
