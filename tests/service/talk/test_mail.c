@@ -67,6 +67,33 @@ static json_t *answer(mail_scene *scene, int seat, const json_t *mail,
     }
 }
 
+/* Waits (20 s at most) until the outbox has sent every mail it holds, so
+ * that the next mail a player gets is one that what follows causes: the
+ * match's first turn mail leaves on the outbox worker's time, and on a
+ * busy machine it left after the talk had begun. */
+static void until_mail_sent(void)
+{
+    PGconn *conn = PQconnectdb(getenv("DATABASE_URL"));
+    cr_assert_eq(PQstatus(conn), CONNECTION_OK, "%s", PQerrorMessage(conn));
+    double until = receiver_now() + 20;
+    for (;;) {
+        PGresult *r = PQexec(conn, "SELECT count(*) FROM outbox"
+                                   " WHERE channel = 'email'"
+                                   " AND status = 'pending'");
+        cr_assert_eq(PQresultStatus(r), PGRES_TUPLES_OK, "%s",
+                     PQerrorMessage(conn));
+        int pending = atoi(PQgetvalue(r, 0, 0));
+        PQclear(r);
+        if (pending == 0)
+            break;
+        cr_assert_lt(receiver_now(), until,
+                     "%d mails were still waiting in the outbox after 20 s",
+                     pending);
+        pause_ms(20);
+    }
+    PQfinish(conn);
+}
+
 static char *texts_of(const e2e_table *t, int seat)
 {
     char path[64];
@@ -109,6 +136,7 @@ Test(talk_mail, a_mail_player_talks_with_api_players_and_privacy_holds,
     int api = (mailer + 1) % 3, third = (mailer + 2) % 3;
 
     /* The API player speaks; the mailer reads it in the nudge's mail. */
+    until_mail_sent();
     size_t from = mail_count(&scene);
     talk_say(&t, api, -1, "Hello from the page");
     talk_say(&t, api, mailer, "Psst, only for you");
@@ -196,7 +224,8 @@ Test(talk_mail, say_to_a_name_nobody_has_is_refused_not_said_to_all,
 }
 
 /* The table of the talk_mail tests: a server, three players with their
- * addresses, and the seat the match waits for (the mailer). */
+ * addresses, and the seat the match waits for (the mailer), once the
+ * match's first mails are out. */
 static int mail_table(mail_scene *scene, e2e_table *t)
 {
     mail_scene_start(scene, false, generous);
@@ -209,6 +238,7 @@ static int mail_table(mail_scene *scene, e2e_table *t)
     int mailer = e2e_first_pending_seat(match);
     json_decref(match);
     cr_assert_geq(mailer, 0);
+    until_mail_sent();
     return mailer;
 }
 
