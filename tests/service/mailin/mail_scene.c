@@ -11,8 +11,6 @@
 #include <time.h>
 #include <unistd.h>
 
-extern char **environ;
-
 #include "../../support/dovecot.h"
 
 /* A fresh Ed25519 key: its seed in a new file (path: 256 bytes), its
