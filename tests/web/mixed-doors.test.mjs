@@ -175,6 +175,22 @@ async function followInBrowser(w) {
   return { text: () => tab.evaluate(() => window.streamText), close: () => tab.close() };
 }
 
+// A wait of Wim's page that says, when it runs out, what it waited for
+// and what the page showed then.
+async function wimWaits(what, waiting) {
+  try {
+    return await waiting;
+  } catch (e) {
+    const shown = await wim.page.evaluate(() => {
+      const main = document.getElementById('main');
+      const to = [...document.querySelectorAll('#chat-to option')].map((o) => o.value || 'everyone');
+      return `${location.pathname}, seq ${main?.dataset.seq}, status ${main?.dataset.status}, ` +
+        `move field ${document.getElementById('typed-move') ? 'shown' : 'absent'}, chat to [${to}]`;
+    }).catch((e2) => `unreadable: ${e2.message}`);
+    throw new Error(`Wim's page: waited for ${what}: ${e.message} (the page: ${shown})`);
+  }
+}
+
 // Wim's page has drawn head seq at least, and what (a selector) if given
 // (asked to look now, as a page brought back to the screen does, instead
 // of waiting out its poll).
@@ -182,8 +198,9 @@ async function pageAt(w, seq, what = null) {
   await w.page.evaluate((s) => {
     if (Number(document.getElementById('main').dataset.seq) < s) document.dispatchEvent(new Event('visibilitychange'));
   }, seq);
-  await w.page.waitForFunction((s, q) => Number(document.getElementById('main').dataset.seq) >= s &&
-    (q === null || document.querySelector(q) !== null), { timeout: 20000 }, seq, what);
+  await wimWaits(`seq ${seq}${what ? ` and ${what}` : ''}`, w.page.waitForFunction((s, q) =>
+    Number(document.getElementById('main').dataset.seq) >= s && (q === null || document.querySelector(q) !== null),
+  { timeout: 20000 }, seq, what));
 }
 
 // Clicks selector on Wim's page as a person would; a button the page is
@@ -198,6 +215,26 @@ async function press(selector) {
       if (tries >= 10 || !/not clickable|detached|No node found/.test(e.message)) throw e;
       await new Promise((r) => setTimeout(r, 100));
     }
+  }
+}
+
+// Clicks the button selector on Wim's page that POSTs to a URL passing
+// goesTo, and gives the answer. The page is live: news it draws (a
+// message, the board growing, "since your last turn") can move the button
+// between the moment a click aims at it and the moment it lands, and the
+// click then falls beside it. As a person whose tap did nothing, Wim
+// clicks again when no request went (five tries, each given 3 s to leave);
+// a click that did go is never repeated, so nothing is sent twice.
+async function submit(selector, goesTo, what) {
+  const sent = (r) => goesTo(r.url()) && r.method() === 'POST';
+  const answer = wimWaits(`the answer to ${what}`, wim.page.waitForResponse((r) => sent(r.request()), { timeout: 30000 }));
+  answer.catch(() => {}); // awaited below, unless no click went
+  for (let tries = 1; ; tries++) {
+    const went = wim.page.waitForRequest(sent, { timeout: 3000 }).then(() => true, () => false);
+    await press(selector);
+    if (await went) return answer;
+    if (tries === 5) throw new Error(`Wim clicked ${selector} five times for ${what}, and no request went`);
+    console.log(`        (Wim's click on ${selector} for ${what} sent nothing: he clicks again)`);
   }
 }
 
@@ -220,10 +257,7 @@ async function wimMoves(id) {
     await wim.page.focus('#typed-move');
   }
   await wim.page.keyboard.sendCharacter(text);
-  const [answer] = await Promise.all([
-    wim.page.waitForResponse((r) => r.url().endsWith('/moves') && r.request().method() === 'POST'),
-    press('.typed-move button[type=submit]'),
-  ]);
+  const answer = await submit('.typed-move button[type=submit]', (u) => u.endsWith('/moves'), `his move "${text}"`);
   assert(answer.ok(), `Wim's move "${text}" was refused: ${answer.status()} ${await answer.text()}`);
 }
 
@@ -232,16 +266,13 @@ async function wimSays(text, to = null) {
   // The panel lists a player to write to alone once it has seen them sit
   // down (it looks every few seconds).
   const value = to === null ? '' : String(to);
-  await wim.page.waitForSelector(`#chat-form #chat-to option[value="${value}"]`);
+  await wimWaits(`"${value || 'everyone'}" to write to`, wim.page.waitForSelector(`#chat-form #chat-to option[value="${value}"]`));
   const chosen = await wim.page.select('#chat-to', value);
   assert(chosen.length === 1 && chosen[0] === value, `Wim's page cannot choose "${value}" to write to: ${chosen}`);
   await wim.page.type('#chat-text', text);
-  const [answer] = await Promise.all([
-    wim.page.waitForResponse((r) => r.url().includes('/messages') && r.request().method() === 'POST'),
-    press('#chat-send'),
-  ]);
+  const answer = await submit('#chat-send', (u) => u.includes('/messages'), `his message "${text}"`);
   assert(answer.status() === 201, `Wim's message was refused: ${answer.status()} ${await answer.text()}`);
-  await wim.page.waitForFunction(() => document.getElementById('chat-text').value === '');
+  await wimWaits('the message field emptied once sent', wim.page.waitForFunction(() => document.getElementById('chat-text').value === ''));
 }
 
 const chatText = () => wim.page.$eval('#chat-list', (l) => [...l.querySelectorAll('li')].map((li) => li.textContent).join('\n'));

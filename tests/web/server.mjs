@@ -42,7 +42,9 @@ async function startMailReceiver(dir) {
   const line = await firstLine(child, 'the SMTP receiver');
   const m = line.match(/^listening (\d+)$/);
   if (!m) throw new Error(`unexpected first line from the SMTP receiver: ${line}`);
-  const mails = () => (existsSync(out) ? readFileSync(out, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
+  // Whole lines only: the receiver may be writing the next one as this
+  // reads, and its unfinished tail is no mail yet.
+  const mails = () => (existsSync(out) ? readFileSync(out, 'utf8').split('\n').slice(0, -1).filter(Boolean).map((l) => JSON.parse(l)) : []);
   return {
     url: `smtp://127.0.0.1:${m[1]}`,
     mails,
