@@ -219,8 +219,11 @@ static PGconn *connect_one(const char *host, const char *hostaddr,
     char options[64];
     snprintf(options, sizeof options, "-c client_connection_check_interval=%d",
              timeout_ms < 1000 ? timeout_ms : 1000);
-    /* libpq skips a NULL value: the URL's stays. */
-    const char *const keys[] = {"keepalives",
+    /* libpq skips a NULL value: the URL's stays. The fallback name is
+     * pbemd's unless the URL names one: pg_stat_activity and the server's
+     * log then tell pbemd's connections from any other client's. */
+    const char *const keys[] = {"fallback_application_name",
+                                "keepalives",
                                 "keepalives_idle",
                                 "keepalives_interval",
                                 "keepalives_count",
@@ -230,8 +233,9 @@ static PGconn *connect_one(const char *host, const char *hostaddr,
                                 "hostaddr",
                                 "port",
                                 NULL};
-    const char *const values[] = {"1",          "30", "10",     "3",  options,
-                                  database_url, host, hostaddr, port, NULL};
+    const char *const values[] = {"pbemd",  "1",     "30",         "10",
+                                  "3",      options, database_url, host,
+                                  hostaddr, port,    NULL};
     PGconn *conn = PQconnectStartParams(keys, values, 1);
     if (conn == NULL)
         abort();

@@ -62,6 +62,21 @@ static void end_backends(PGconn *admin, const char *database)
     sql(admin, text);
 }
 
+/* How many backends of database carry application_name name. */
+static int backends_named(PGconn *admin, const char *database, const char *name)
+{
+    const char *const values[] = {database, name};
+    PGresult *r = PQexecParams(admin,
+                               "SELECT count(*) FROM pg_stat_activity"
+                               " WHERE datname = $1 AND application_name = $2",
+                               2, NULL, values, NULL, NULL, 0);
+    cr_assert_eq(PQresultStatus(r), PGRES_TUPLES_OK, "%s",
+                 PQerrorMessage(admin));
+    int n = atoi(PQgetvalue(r, 0, 0));
+    PQclear(r);
+    return n;
+}
+
 static int elapsed_ms(const struct timespec *since)
 {
     struct timespec now;
@@ -142,10 +157,13 @@ Test(database_restart, every_worker_reconnects_without_a_500,
     char path[64], answer[16384];
     snprintf(path, sizeof path, "/v1/matches/%s", t.match);
 
-    /* Every worker holds a connection. */
+    /* Every worker holds a connection, which an operator looking at
+     * pg_stat_activity tells from other clients' by its name. */
     for (int i = 0; i < REQUESTS; i++)
         cr_assert_eq(fresh_get(t.server.port, path, answer, sizeof answer),
                      200, "%s", answer);
+    cr_expect_geq(backends_named(admin, database, "pbemd"), WORKERS,
+                  "pbemd's connections to %s are not named pbemd", database);
 
     end_backends(admin, database);
     for (int i = 0; i < REQUESTS; i++) {
