@@ -41,7 +41,8 @@ static const row table[CONFIG_VARS] = {
          .secret = true,
          .meaning = "the PostgreSQL connection URL; pbemd does not start "
                     "without one (make run and make test set it to their "
-                    "private cluster)"},
+                    "private cluster); its connections are named pbemd in "
+                    "pg_stat_activity unless the URL sets application_name"},
     [CONFIG_LISTEN] = {"PBEM_LISTEN", KIND_TEXT, "127.0.0.1:8080",
                        .form = "IPv4 address:port",
                        .meaning = "address and port to serve on (port 0: "
