@@ -13,17 +13,18 @@
 
 #include "auth/admin.h"
 #include "core/config.h"
-#include "http/acceptor.h"
-#include "store/db.h"
 #include "core/log.h"
 #include "core/metrics.h"
+#include "http/acceptor.h"
 #include "http/answer.h"
 #include "http/head.h"
+#include "http/library_log.h"
 #include "http/peers.h"
 #include "http/reaper.h"
 #include "http/routes.h"
 #include "http/stream_routes.h"
 #include "http/web_files.h"
+#include "store/db.h"
 
 struct http_server {
     struct MHD_Daemon **daemons; /* one thread each */
@@ -570,12 +571,15 @@ static void enough_descriptors(unsigned connections)
 static struct MHD_Daemon *start_daemon(http_server *server,
                                        unsigned connections)
 {
+    /* Each option with its values on a line of its own. */
+    /* clang-format off */
     return MHD_start_daemon(
         MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG |
             MHD_ALLOW_SUSPEND_RESUME | MHD_USE_NO_LISTEN_SOCKET,
         0,
         NULL, NULL,
         on_request, server,
+        MHD_OPTION_EXTERNAL_LOGGER, library_log, NULL,
         MHD_OPTION_URI_LOG_CALLBACK, on_uri, server,
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, server,
         MHD_OPTION_NOTIFY_CONNECTION, on_connection, server,
@@ -584,6 +588,7 @@ static struct MHD_Daemon *start_daemon(http_server *server,
         /* Headers only: bodies are buffered by us, under HTTP_BODY_MAX. */
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(32 * 1024),
         MHD_OPTION_END);
+    /* clang-format on */
 }
 
 http_server *http_start(const char *address, int threads, apierr *err)

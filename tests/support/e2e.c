@@ -46,6 +46,15 @@ void e2e_start(e2e_server *server)
         dup2(out[1], STDOUT_FILENO);
         close(out[0]);
         close(out[1]);
+        const char *server_log = getenv("PBEM_E2E_SERVER_LOG");
+        if (server_log != NULL && server_log[0] != '\0') {
+            int fd = open(server_log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
+                          0600);
+            if (fd < 0 || dup2(fd, STDERR_FILENO) < 0)
+                _exit(126);
+            close(fd);
+            unsetenv("PBEM_E2E_SERVER_LOG");
+        }
         setenv("PBEM_LISTEN", "127.0.0.1:0", 1);
         setenv("PBEM_KEY_FILE", server->key_file, 1);
         setenv("PBEM_QUIET", "1", 1);

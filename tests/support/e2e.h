@@ -30,7 +30,8 @@ typedef client_response e2e_response;
 
 /* Starts pbemd ($PBEM_BIN) and waits for its "serving on" line. A key file
  * may be reused across restarts by passing the same server struct again
- * with key_file already set. */
+ * with key_file already set. With PBEM_E2E_SERVER_LOG naming a file,
+ * pbemd's log (its stderr) is appended there instead of to the test's. */
 void e2e_start(e2e_server *server);
 /* SIGTERM, then waits; returns the exit status. */
 int e2e_stop(e2e_server *server);

@@ -5,6 +5,7 @@
  * stays open past the request deadline. Sent all at once, then each read
  * within the same bounded wait, so the suite takes one deadline. */
 #include <criterion/criterion.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,4 +98,91 @@ Test(hostile_requests, prompt_cases_are_answered_without_waiting_for_the_deadlin
     }
     hostile_cases_free(cases, count);
     cr_expect_eq(e2e_stop(&server), 0);
+}
+
+/* pbemd's log: the lines in the service's own form (time, level,
+ * words) that begin with "http: " into *library; the first line not in
+ * that form, or that speaks of a client gone, into found ("" if none). */
+static void read_log(const char *file, int *library, char *found, size_t size)
+{
+    FILE *in = fopen(file, "r");
+    cr_assert_not_null(in, "cannot read pbemd's log %s", file);
+    char line[1024];
+    found[0] = '\0';
+    *library = 0;
+    while (fgets(line, sizeof line, in) != NULL) {
+        int year, month, day;
+        bool ours = sscanf(line, "%4d-%2d-%2dT", &year, &month, &day) == 3 &&
+                    (strstr(line, "Z INFO ") || strstr(line, "Z WARN ") ||
+                     strstr(line, "Z ERROR "));
+        if (ours && strstr(line, " http: ") != NULL)
+            (*library)++;
+        if (found[0] == '\0' && (!ours || strstr(line, "remote") != NULL ||
+                                 strstr(line, "closure") != NULL))
+            snprintf(found, size, "%s", line);
+    }
+    fclose(in);
+}
+
+/* Clients that leave halfway through a request (a tab closed, a phone
+ * out of reach) are everyday life, and no fault of the service; a client
+ * sending requests that cannot be parsed is told so (400) each time, and
+ * the log says it once, not once a request. pbemd's log keeps to what
+ * needs a person, each line with its time and level. */
+#define CLIENTS 20
+
+Test(hostile_requests, leavers_and_malformed_requests_do_not_flood_the_log,
+     .timeout = 60)
+{
+    char log[256];
+    const char *tmp = getenv("TMPDIR");
+    snprintf(log, sizeof log, "%s/pbem-hostile-log-XXXXXX",
+             tmp && *tmp ? tmp : "/tmp");
+    int fd = mkstemp(log);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    /* One server thread: the leavers' connections are handled before
+     * the request that follows them. */
+    setenv("PBEM_E2E_SERVER_LOG", log, 1);
+    setenv("PBEM_THREADS", "1", 1);
+    e2e_server server = {0};
+    e2e_start(&server);
+    unsetenv("PBEM_E2E_SERVER_LOG");
+    unsetenv("PBEM_THREADS");
+
+    static const char half[] = "GET /v1/games HTTP/1.1\r\nHost: pbem\r\n";
+    for (int i = 0; i < CLIENTS; i++) {
+        int leaver = wire_connect(server.port);
+        wire_send(leaver, half, sizeof half - 1);
+        close(leaver);
+    }
+    static const char malformed[] = "GET /v1/games HTTP/1.1\r\nHost: pbem\r\n"
+                                    "Content-Length: many\r\n\r\n";
+    for (int i = 0; i < CLIENTS; i++) {
+        int sender = wire_connect(server.port);
+        wire_send(sender, malformed, sizeof malformed - 1);
+        wire_outcome got =
+            wire_read_until(sender, wire_now() + WIRE_HANG_SECONDS);
+        close(sender);
+        cr_expect_eq(got.status, 400, "malformed request %d: %d", i,
+                     got.status);
+    }
+    e2e_response r = e2e_call(&server, "GET", "/healthz", NULL, NULL);
+    cr_expect_eq(r.status, 200, "%s", r.body);
+    e2e_response_free(&r);
+    cr_expect_eq(e2e_stop(&server), 0);
+
+    int library;
+    char amiss[1024];
+    read_log(log, &library, amiss, sizeof amiss);
+    cr_expect_str_empty(amiss,
+                        "pbemd logged a line not in its own form, or about "
+                        "a client that left: %s",
+                        amiss);
+    /* A line for each kind of message, not for each request. */
+    cr_expect_gt(library, 0, "the malformed requests left no line at all");
+    cr_expect_lt(library, CLIENTS / 2,
+                 "%d malformed requests left %d lines in pbemd's log", CLIENTS,
+                 library);
+    unlink(log);
 }
