@@ -30,13 +30,17 @@ static long long now_seconds(void)
     return (long long)now.tv_sec;
 }
 
-static bool client_went_away(const char *text)
+/* A client that went away; or a stream that pbemd ended itself (its
+ * client gone, found at a heartbeat; or its news unreadable, which
+ * stream_routes.c logs in its own words). */
+static bool needs_no_line(const char *text)
 {
     return strstr(text, "closed by remote peer") != NULL ||
            strstr(text, "closed by remote side") != NULL ||
            strstr(text, "no longer available for sending") != NULL ||
            strstr(text, "detected connection closure") != NULL ||
-           strstr(text, "Connection reset by peer") != NULL;
+           strstr(text, "Connection reset by peer") != NULL ||
+           strstr(text, "application error generating response") != NULL;
 }
 
 /* Whether a line of fmt's kind is due now; *left_out says how many were
@@ -76,7 +80,7 @@ void library_log(void *cls, const char *fmt, va_list args)
     vsnprintf(text, sizeof text, fmt, args);
     text[strcspn(text, "\r\n")] = '\0';
     long long left_out;
-    if (text[0] == '\0' || client_went_away(text) || !line_due(fmt, &left_out))
+    if (text[0] == '\0' || needs_no_line(text) || !line_due(fmt, &left_out))
         return;
     if (left_out > 0)
         log_warn("http: %s (and %lld more like it in the minute before)", text,

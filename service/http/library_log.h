@@ -5,7 +5,8 @@
  * is already answered (a 4xx) or over, and one line each would let any
  * scanner or any closed browser tab fill the log. So:
  *  - a client that went away (a tab closed on its event stream, a
- *    request left half sent, a reset) is everyday life: no line;
+ *    request left half sent, a reset) is everyday life: no line; nor is
+ *    a stream pbemd ended itself, which says why where it matters;
  *  - any other message is a WARN line with the service's time and level,
  *    at most one a minute of each kind (each format the library uses);
  *    the next line of a kind says how many were left out before it. */
