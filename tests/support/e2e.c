@@ -307,6 +307,15 @@ json_t *e2e_get(const e2e_table *t, const char *suffix,
     return value;
 }
 
+long long e2e_head_seq(const e2e_table *t)
+{
+    json_t *match = e2e_get(t, "", NULL);
+    long long seq = (long long)json_integer_value(
+        json_object_get(json_object_get(match, "head"), "seq"));
+    json_decref(match);
+    return seq;
+}
+
 int e2e_first_pending_seat(const json_t *match)
 {
     json_t *seats = json_object_get(json_object_get(match, "pending"), "seats");

@@ -99,6 +99,9 @@ void e2e_seat_players(e2e_table *t, const char *game, int seats,
 json_t *e2e_get(const e2e_table *t, const char *suffix,
                 const e2e_player *signer);
 
+/* The seq of the match's last event (its public head). */
+long long e2e_head_seq(const e2e_table *t);
+
 /* The first seat that must act now, or -1. */
 int e2e_first_pending_seat(const json_t *match);
 

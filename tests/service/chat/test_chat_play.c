@@ -817,15 +817,6 @@ static json_t *discord_click(const e2e_server *s, const discord_user *u,
     return answer;
 }
 
-static long long head_seq(const e2e_table *t)
-{
-    json_t *match = e2e_get(t, "", NULL);
-    long long seq = json_integer_value(
-        json_object_get(json_object_get(match, "head"), "seq"));
-    json_decref(match);
-    return seq;
-}
-
 Test(chat_play, make_a_move_offers_the_clickers_moves_and_plays_only_its_own,
      .timeout = 60)
 {
@@ -840,7 +831,7 @@ Test(chat_play, make_a_move_offers_the_clickers_moves_and_plays_only_its_own,
     int seat = e2e_first_pending_seat(match);
     json_decref(match);
     cr_assert(seat == 0 || seat == 1);
-    long long head = head_seq(&t);
+    long long head = e2e_head_seq(&t);
     char button[64];
     snprintf(button, sizeof button, "pbem:moves:%s", t.match);
 
@@ -892,14 +883,15 @@ Test(chat_play, make_a_move_offers_the_clickers_moves_and_plays_only_its_own,
         discord_click(&t.server, &users[1 - seat], select_id, chosen));
     expect_has(text, "Not your seat");
     free(text);
-    cr_expect_eq(head_seq(&t), head, "a move by the wrong seat was applied");
+    cr_expect_eq(e2e_head_seq(&t), head,
+                 "a move by the wrong seat was applied");
 
     /* The seat's own choice is played as /pbem move plays it. */
     text = discord_private_text(
         discord_click(&t.server, &users[seat], select_id, chosen));
     cr_expect(strstr(text, "Refused") == NULL, "%s", text);
     free(text);
-    cr_expect_eq(head_seq(&t), head + 1, "the chosen move was not applied");
+    cr_expect_eq(e2e_head_seq(&t), head + 1, "the chosen move was not applied");
     const char *ids[2] = {users[0].id, users[1].id};
     int from_discord, from_slack;
     expect_moves_recorded(&t, ids, &from_discord, &from_slack);
@@ -991,7 +983,7 @@ Test(chat_play, a_slack_make_a_move_plays_the_seats_choice_only, .timeout = 60)
     int seat = e2e_first_pending_seat(match);
     json_decref(match);
     cr_assert(seat == 0 || seat == 1);
-    long long head = head_seq(&t);
+    long long head = e2e_head_seq(&t);
 
     slack_click(&t.server, users[seat], url, "pbem_moves", "b1", t.match, NULL);
     json_t *offer = slack_answer(&slack, 0);
@@ -1019,7 +1011,8 @@ Test(chat_play, a_slack_make_a_move_plays_the_seats_choice_only, .timeout = 60)
     expect_has(json_string_value(json_object_get(answer, "text")),
                "Not your seat");
     json_decref(answer);
-    cr_expect_eq(head_seq(&t), head, "a move by the wrong seat was applied");
+    cr_expect_eq(e2e_head_seq(&t), head,
+                 "a move by the wrong seat was applied");
 
     slack_click(&t.server, users[seat], url, "pbem_move", block_id, NULL,
                 chosen);
@@ -1028,7 +1021,7 @@ Test(chat_play, a_slack_make_a_move_plays_the_seats_choice_only, .timeout = 60)
                      "Refused") == NULL,
               "%s", json_string_value(json_object_get(answer, "text")));
     json_decref(answer);
-    cr_expect_eq(head_seq(&t), head + 1, "the chosen move was not applied");
+    cr_expect_eq(e2e_head_seq(&t), head + 1, "the chosen move was not applied");
     int from_discord, from_slack;
     expect_moves_recorded(&t, users, &from_discord, &from_slack);
     cr_expect_eq(from_slack, 1);

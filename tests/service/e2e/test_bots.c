@@ -26,15 +26,6 @@ static void expect_error(e2e_response *r, long status, const char *code,
     e2e_response_free(r);
 }
 
-static long long head_of(const e2e_table *t)
-{
-    json_t *match = e2e_get(t, "", NULL);
-    long long seq = json_integer_value(
-        json_object_get(json_object_get(match, "head"), "seq"));
-    json_decref(match);
-    return seq;
-}
-
 Test(bots, an_unknown_decision_is_404)
 {
     e2e_table t;
@@ -63,7 +54,7 @@ Test(bots, a_malformed_body_is_400_before_anything_else)
 {
     e2e_table t;
     e2e_sit_down(&t, "antiquity_quest", 2, NULL);
-    long long seq = head_of(&t);
+    long long seq = e2e_head_seq(&t);
     char path[160], body[256];
     snprintf(path, sizeof path, "/v1/matches/%s/moves", t.match);
 
@@ -91,7 +82,7 @@ Test(bots, a_malformed_body_is_400_before_anything_else)
     r = e2e_call(&t.server, "POST", path,
                  "{\"move\":\"x\",\"nonce\":\"zz\"}", &t.players[0]);
     expect_error(&r, 400, "bad_nonce", "64 hex digits");
-    cr_expect_eq(head_of(&t), seq, "a refused request moved the match");
+    cr_expect_eq(e2e_head_seq(&t), seq, "a refused request moved the match");
     e2e_stop(&t.server);
 }
 
@@ -291,7 +282,8 @@ Test(bots, a_refused_requests_nonce_is_spent)
                                          &t.players[seat], (int64_t)time(NULL),
                                          "refused-nonce-1", NULL, false);
     expect_error(&other, 401, "nonce_reused", NULL);
-    cr_expect_eq(head_of(&t), seq, "a request with a spent nonce was applied");
+    cr_expect_eq(e2e_head_seq(&t), seq,
+                 "a request with a spent nonce was applied");
     e2e_response_free(&first);
     e2e_response_free(&again);
     free(stale_text);

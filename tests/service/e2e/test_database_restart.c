@@ -136,15 +136,6 @@ static int fresh_get_within(int port, const char *path, char *out,
     return got > 12 ? atoi(out + 9) : 0;
 }
 
-static json_int_t head_of(const e2e_table *t)
-{
-    json_t *match = e2e_get(t, "", NULL);
-    json_int_t seq = json_integer_value(
-        json_object_get(json_object_get(match, "head"), "seq"));
-    json_decref(match);
-    return seq;
-}
-
 Test(database_restart, every_worker_reconnects_without_a_500,
      .timeout = 120)
 {
@@ -176,7 +167,7 @@ Test(database_restart, every_worker_reconnects_without_a_500,
 
     /* A write after the next restart is applied, once. */
     end_backends(admin, database);
-    json_int_t seq = head_of(&t);
+    json_int_t seq = e2e_head_seq(&t);
     for (int i = 0; i < REQUESTS; i++)
         fresh_get(t.server.port, "/healthz", answer, sizeof answer);
     end_backends(admin, database);
@@ -192,7 +183,7 @@ Test(database_restart, every_worker_reconnects_without_a_500,
     cr_expect_eq(r.status, 200, "%s", r.body);
     e2e_response_free(&r);
     json_decref(action);
-    cr_expect_eq(head_of(&t), seq + 1);
+    cr_expect_eq(e2e_head_seq(&t), seq + 1);
 
     /* Down: no new connection is let in. */
     char refuse[256];

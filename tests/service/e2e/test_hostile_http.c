@@ -113,15 +113,6 @@ Test(hostile_http, an_unknown_transfer_coding_is_refused_at_once,
     cr_expect_lt(seconds, 10.0, "SIGTERM took %.1f s", seconds);
 }
 
-static json_int_t head_of(const e2e_table *t)
-{
-    json_t *match = e2e_get(t, "", NULL);
-    json_int_t seq = json_integer_value(
-        json_object_get(json_object_get(match, "head"), "seq"));
-    json_decref(match);
-    return seq;
-}
-
 /* A player who signs a move over another spelling of its path would have
  * it recorded with that spelling, which no export check can rebuild: one
  * player could make every backup of the match fail to import. The server
@@ -168,14 +159,14 @@ Test(hostile_http, a_signed_path_has_one_spelling, .timeout = 120)
                       strcmp(e2e_error_code(&r), "non_canonical_path") == 0,
                   "POST %s: %ld %s", spelled[i], r.status, r.body);
         e2e_response_free(&r);
-        cr_expect_eq(head_of(&t), seq, "POST %s moved the match",
+        cr_expect_eq(e2e_head_seq(&t), seq, "POST %s moved the match",
                      spelled[i]);
     }
     /* The plain spelling still plays. */
     e2e_response r = e2e_post_move(&t, seat, seq, action);
     cr_expect_eq(r.status, 200, "%s", r.body);
     e2e_response_free(&r);
-    cr_expect_eq(head_of(&t), seq + 1);
+    cr_expect_eq(e2e_head_seq(&t), seq + 1);
     free(text);
     json_decref(body);
     json_decref(action);

@@ -26,20 +26,10 @@ static void sit_down(e2e_table *t, int streams, const char *threads)
     unsetenv("PBEM_THREADS");
 }
 
-/* The seq of the match's last event. */
-static long long head_seq(const e2e_table *t)
-{
-    json_t *match = e2e_get(t, "", NULL);
-    long long head = json_integer_value(
-        json_object_get(json_object_get(match, "head"), "seq"));
-    json_decref(match);
-    return head;
-}
-
 /* Opens n streams of the match and waits until each has sent its log. */
 static void open_streams(e2e_table *t, client_stream **open, int n)
 {
-    long long head = head_seq(t);
+    long long head = e2e_head_seq(t);
     char path[96];
     snprintf(path, sizeof path, "/v1/matches/%s/stream", t->match);
     for (int i = 0; i < n; i++) {
@@ -56,7 +46,7 @@ Test(streams_many, a_thousand_idle_streams_stay_open_while_moves_answer,
 {
     e2e_table t;
     sit_down(&t, STREAMS, "4");
-    long long head = head_seq(&t);
+    long long head = e2e_head_seq(&t);
     client_stream **open = calloc(STREAMS, sizeof *open);
     cr_assert_not_null(open);
     open_streams(&t, open, STREAMS);
@@ -68,7 +58,7 @@ Test(streams_many, a_thousand_idle_streams_stay_open_while_moves_answer,
         cr_expect_eq(r.status, 200);
         e2e_response_free(&r);
     }
-    long long now = head_seq(&t);
+    long long now = e2e_head_seq(&t);
     cr_assert_gt(now, head);
 
     /* And every stream is still open and got every new event. */
@@ -97,7 +87,7 @@ Test(streams_many, streams_whose_clients_left_keep_no_news_from_the_others,
     e2e_table t;
     /* One server thread, so every stream is woken through the same one. */
     sit_down(&t, 2 * HALF, "1");
-    long long head = head_seq(&t);
+    long long head = e2e_head_seq(&t);
     client_stream *open[2 * HALF];
     open_streams(&t, open, 2 * HALF);
 
@@ -114,7 +104,7 @@ Test(streams_many, streams_whose_clients_left_keep_no_news_from_the_others,
 
     for (int m = 0; m < 3; m++)
         cr_assert(e2e_play_one(&t));
-    long long now = head_seq(&t);
+    long long now = e2e_head_seq(&t);
     cr_assert_gt(now, head);
 
     int missing = 0;

@@ -15,15 +15,6 @@
 
 #define GAME "antiquity_quest"
 
-static json_int_t head_of(const e2e_table *t)
-{
-    json_t *match = e2e_get(t, "", NULL);
-    json_int_t head = json_integer_value(
-        json_object_get(json_object_get(match, "head"), "seq"));
-    json_decref(match);
-    return head;
-}
-
 static int pending_seat(const e2e_table *t)
 {
     json_t *match = e2e_get(t, "", NULL);
@@ -57,7 +48,7 @@ Test(streams, a_match_stream_sends_the_log_then_each_new_event_as_events_does)
     e2e_table t;
     e2e_sit_down(&t, GAME, 2, NULL);
     e2e_play_one(&t);
-    json_int_t head = head_of(&t);
+    json_int_t head = e2e_head_seq(&t);
     char path[96];
     snprintf(path, sizeof path, "/v1/matches/%s/stream", t.match);
     client_stream *s = streams_open(&t.server, path, NULL, NULL);
@@ -68,7 +59,7 @@ Test(streams, a_match_stream_sends_the_log_then_each_new_event_as_events_does)
               (long long)head);
     e2e_play_one(&t);
     e2e_play_one(&t);
-    json_int_t now = head_of(&t);
+    json_int_t now = e2e_head_seq(&t);
     cr_assert(streams_wait_id(s, now), "the new events never came");
 
     /* Item by item what GET /events answers, ids being the seqs. */
@@ -96,13 +87,13 @@ Test(streams, a_match_stream_resumes_after_a_dropped_connection_without_loss_or_
     char path[96];
     snprintf(path, sizeof path, "/v1/matches/%s/stream", t.match);
     client_stream *s = streams_open(&t.server, path, NULL, NULL);
-    json_int_t seen = head_of(&t);
+    json_int_t seen = e2e_head_seq(&t);
     cr_assert(streams_wait_id(s, seen));
     client_stream_close(s); /* the client drops */
 
     for (int i = 0; i < 4; i++)
         e2e_play_one(&t);
-    json_int_t head = head_of(&t);
+    json_int_t head = e2e_head_seq(&t);
     char last[64];
     snprintf(last, sizeof last, "Last-Event-ID: %lld", (long long)seen);
     const char *headers[] = {last, NULL};
@@ -318,7 +309,7 @@ Test(streams, ndjson_when_accept_asks_for_it)
     e2e_table t;
     e2e_sit_down(&t, GAME, 2, NULL);
     e2e_play_one(&t);
-    json_int_t head = head_of(&t);
+    json_int_t head = e2e_head_seq(&t);
     char path[96];
     snprintf(path, sizeof path, "/v1/matches/%s/stream", t.match);
     const char *headers[] = {"Accept: application/x-ndjson", NULL};
@@ -386,7 +377,7 @@ Test(streams, heartbeats_keep_an_idle_stream_alive_past_the_request_deadline)
     char path[96];
     snprintf(path, sizeof path, "/v1/matches/%s/stream", t.match);
     client_stream *s = streams_open(&t.server, path, NULL, NULL);
-    cr_assert(streams_wait_id(s, head_of(&t)));
+    cr_assert(streams_wait_id(s, e2e_head_seq(&t)));
     /* Three heartbeats a second apart: the stream outlived the reaper's
      * one-second deadline for a request, and still carries moves. */
     size_t from = 0;
@@ -397,7 +388,7 @@ Test(streams, heartbeats_keep_an_idle_stream_alive_past_the_request_deadline)
                client_stream_body(s, NULL) + 1;
     }
     e2e_play_one(&t);
-    cr_assert(streams_wait_id(s, head_of(&t)));
+    cr_assert(streams_wait_id(s, e2e_head_seq(&t)));
     client_stream_close(s);
 
     /* An NDJSON heartbeat is an empty line. */
@@ -435,7 +426,7 @@ Test(streams, idle_streams_get_their_heartbeats_spread_over_the_period)
     for (int i = 0; i < SPREAD_STREAMS; i++)
         s[i] = streams_open(&t.server, path, NULL, NULL);
     for (int i = 0; i < SPREAD_STREAMS; i++)
-        cr_assert(streams_wait_id(s[i], head_of(&t)));
+        cr_assert(streams_wait_id(s[i], e2e_head_seq(&t)));
 
     /* When each stream's next heartbeat, and the one after, arrive. */
     int seen[SPREAD_STREAMS];
@@ -505,7 +496,7 @@ Test(streams, a_move_on_another_pbemd_reaches_streams_open_on_this_one)
     for (int p = 0; p < 2; p++)
         players[p] = streams_open(&a.server, "/v1/players/me/stream?after=0",
                                   &a.players[p], NULL);
-    cr_assert(streams_wait_id(match, head_of(&a)));
+    cr_assert(streams_wait_id(match, e2e_head_seq(&a)));
 
     /* Moves through B only: A learns of them by LISTEN/NOTIFY. Play on
      * until the turn has passed to each player (a turn may take several
@@ -525,7 +516,7 @@ Test(streams, a_move_on_another_pbemd_reaches_streams_open_on_this_one)
         }
     }
     cr_expect(told[0] && told[1], "the turn never passed to both players");
-    cr_assert(streams_wait_id(match, head_of(&b)),
+    cr_assert(streams_wait_id(match, e2e_head_seq(&b)),
               "B's moves never reached A's match stream");
     for (int p = 0; p < 2; p++)
         client_stream_close(players[p]);
@@ -637,7 +628,7 @@ Test(streams, sigterm_ends_open_streams_promptly, .timeout = 20)
     client_stream *s = streams_open(&t.server, path, NULL, NULL);
     client_stream *p =
         streams_open(&t.server, "/v1/players/me/stream", &t.players[1], NULL);
-    cr_assert(streams_wait_id(s, head_of(&t)));
+    cr_assert(streams_wait_id(s, e2e_head_seq(&t)));
     /* Both idle, parked; the server must end them, not wait out its grace
      * period (30 s) for them. */
     cr_expect_eq(e2e_stop(&t.server), 0);
@@ -662,7 +653,7 @@ Test(streams, the_end_of_a_match_reaches_its_players_and_spectators,
     int moves = 0;
     while (moves < 5000 && e2e_play_one(&t))
         moves++;
-    cr_assert(streams_wait_id(match, head_of(&t)));
+    cr_assert(streams_wait_id(match, e2e_head_seq(&t)));
     cr_expect(client_stream_wait_for(match, "\"kind\":\"finished\"", 0,
                                      STREAM_WAIT_MS),
               "spectators never saw the finished event");

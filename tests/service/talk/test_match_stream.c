@@ -31,15 +31,6 @@ static client_stream *match_stream(const e2e_table *t, int seat,
     return s;
 }
 
-static long long head_of(const e2e_table *t)
-{
-    json_t *match = e2e_get(t, "", NULL);
-    long long head = (long long)json_integer_value(
-        json_object_get(json_object_get(match, "head"), "seq"));
-    json_decref(match);
-    return head;
-}
-
 Test(match_stream, a_seat_follows_its_talk_there_and_nobody_else_does,
      .timeout = 120)
 {
@@ -48,7 +39,7 @@ Test(match_stream, a_seat_follows_its_talk_there_and_nobody_else_does,
     client_stream *bob = match_stream(&t, 1, NULL, NULL);
     client_stream *carol = match_stream(&t, 2, NULL, NULL);
     client_stream *anyone = match_stream(&t, -1, NULL, NULL);
-    long long head = head_of(&t);
+    long long head = e2e_head_seq(&t);
     /* Carol reads nothing of Alice's: she muted her. */
     char mute[80];
     snprintf(mute, sizeof mute, "/v1/matches/%s/mutes/0", t.match);
@@ -152,7 +143,7 @@ Test(match_stream, a_player_unseated_by_an_admin_reads_no_more_talk,
         strstr(client_stream_body(now, NULL), "welcome to seat one"));
     /* A move after the talk: once Bob's stream shows it, it has shown
      * all it would of what came before. */
-    long long head = head_of(&t);
+    long long head = e2e_head_seq(&t);
     cr_assert(e2e_play_one(&t));
     char next[32];
     snprintf(next, sizeof next, "\"seq\":%lld,", head + 1);
