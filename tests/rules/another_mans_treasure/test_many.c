@@ -185,10 +185,14 @@ static void text_names_only(const char *text, const int allowed[AMT_CARDS],
         int counts[AMT_CARDS] = {0};
         if (!after_as)
             count_card(w, counts);
+        /* Checked here, and asserted only when it fails: Criterion's
+         * count of passed assertions (a locked add each) was four fifths
+         * of this test's time over millions of them. */
         for (int c = 0; c < AMT_CARDS; c++)
-            cr_assert(counts[c] == 0 || allowed[c] > 0,
-                      "view_text %d names %s, which it may not see:\n%s", v,
-                      w, text);
+            if (counts[c] > 0 && allowed[c] == 0)
+                cr_assert_fail("view_text %d names %s, which it may not "
+                               "see:\n%s",
+                               v, w, text);
         after_as = strcmp(w, "as") == 0;
     }
 }
@@ -201,11 +205,12 @@ static void no_leaks(const amt_state *s)
         json_t *view = amt_engine.view((const rules_state *)s, v);
         count_view(view, "", shown);
         for (int c = 0; c < AMT_CARDS; c++) {
+            if (shown[c] == allowed[c])
+                continue; /* as above: asserted only when it fails */
             char name[AMT_NAME_LEN];
             amt_card_name(c, name);
-            cr_assert_eq(shown[c], allowed[c],
-                         "view %d names %s %d times, but it may see %d", v,
-                         name, shown[c], allowed[c]);
+            cr_assert_fail("view %d names %s %d times, but it may see %d", v,
+                           name, shown[c], allowed[c]);
         }
         /* a seat that has not sealed a play sees no sealed play */
         bool sealed = v >= 0 && s->players[v].end == AMT_END_PLAYED;
