@@ -53,27 +53,63 @@ json_t *my_notifications(const e2e_server *s, const e2e_player *p)
     return list;
 }
 
+/* The first notification of list in status on a channel starting with
+ * prefix (new reference), or NULL. */
+static json_t *find_notification(json_t *list, const char *prefix,
+                                 const char *status)
+{
+    size_t k;
+    json_t *n;
+    json_array_foreach(list, k, n)
+    {
+        const char *channel = json_string_value(json_object_get(n, "channel"));
+        if (strncmp(channel, prefix, strlen(prefix)) == 0 &&
+            strcmp(json_string_value(json_object_get(n, "status")), status) ==
+                0)
+            return json_incref(n);
+    }
+    return NULL;
+}
+
+/* Waits for the first of players (count of them) whose list holds such a
+ * notification, asking each in turn every 100 ms until seconds pass. */
+static json_t *wait_among(const e2e_server *s, const e2e_player *const *players,
+                          int count, const char *prefix, const char *status,
+                          int seconds, int *whose)
+{
+    double until = receiver_now() + seconds;
+    for (;;) {
+        for (int i = 0; i < count; i++) {
+            json_t *list = my_notifications(s, players[i]);
+            json_t *found = find_notification(list, prefix, status);
+            json_decref(list);
+            if (found != NULL) {
+                if (whose != NULL)
+                    *whose = i;
+                return found;
+            }
+        }
+        if (receiver_now() > until)
+            return NULL;
+        pause_ms(100);
+    }
+}
+
 json_t *wait_notification(const e2e_server *s, const e2e_player *p,
                           const char *channel_prefix, const char *status,
                           int seconds)
 {
-    for (int i = 0; i < seconds * 10; i++) {
-        json_t *list = my_notifications(s, p);
-        size_t k;
-        json_t *n;
-        json_array_foreach(list, k, n) {
-            const char *channel = json_string_value(json_object_get(n, "channel"));
-            if (strncmp(channel, channel_prefix, strlen(channel_prefix)) == 0 &&
-                strcmp(json_string_value(json_object_get(n, "status")), status) == 0) {
-                json_incref(n);
-                json_decref(list);
-                return n;
-            }
-        }
-        json_decref(list);
-        pause_ms(100);
-    }
-    return NULL;
+    const e2e_player *players[] = {p};
+    return wait_among(s, players, 1, channel_prefix, status, seconds, NULL);
+}
+
+json_t *wait_notification_of_either(const e2e_server *s, const e2e_player *a,
+                                    const e2e_player *b,
+                                    const char *channel_prefix,
+                                    const char *status, int seconds, int *whose)
+{
+    const e2e_player *players[] = {a, b};
+    return wait_among(s, players, 2, channel_prefix, status, seconds, whose);
 }
 
 void two_player_match(const e2e_server *s, const e2e_player *a,

@@ -34,6 +34,16 @@ json_t *wait_notification(const e2e_server *s, const e2e_player *p,
                           const char *channel_prefix, const char *status,
                           int seconds);
 
+/* wait_notification for whichever of a match's two players has it (who
+ * is told first depends on who moves first): each is asked every round,
+ * so neither's wait is paid in full when the other has it. *whose (may be
+ * NULL) is 0 when it is a's, 1 when b's. */
+json_t *wait_notification_of_either(const e2e_server *s, const e2e_player *a,
+                                    const e2e_player *b,
+                                    const char *channel_prefix,
+                                    const char *status, int seconds,
+                                    int *whose);
+
 /* Creates a 2-seat match between a and b (a creates, b joins). */
 void two_player_match(const e2e_server *s, const e2e_player *a,
                       const e2e_player *b, char match[32]);

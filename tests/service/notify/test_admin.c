@@ -39,8 +39,8 @@ Test(admin, dead_letters_listed_and_retried, .timeout = 60)
     receiver_add_secret(&hook, register_webhook(&s, &a, NULL, url));
     receiver_add_secret(&hook, register_webhook(&s, &b, NULL, url));
     two_player_match(&s, &a, &b, match);
-    json_t *dead_a = wait_notification(&s, &a, "webhook:", "dead", 15);
-    json_t *dead = dead_a ? dead_a : wait_notification(&s, &b, "webhook:", "dead", 5);
+    json_t *dead =
+        wait_notification_of_either(&s, &a, &b, "webhook:", "dead", 20, NULL);
     cr_assert_not_null(dead);
     char id[64];
     snprintf(id, sizeof id, "%s", json_string_value(json_object_get(dead, "id")));
@@ -77,8 +77,8 @@ Test(admin, dead_letters_listed_and_retried, .timeout = 60)
     cr_assert_eq(json_integer_value(json_object_get(json_array_get(lines, 2), "status")),
                  204);
     json_decref(lines);
-    json_t *sent_a = wait_notification(&s, &a, "webhook:", "sent", 10);
-    json_t *sent = sent_a ? sent_a : wait_notification(&s, &b, "webhook:", "sent", 5);
+    json_t *sent =
+        wait_notification_of_either(&s, &a, &b, "webhook:", "sent", 15, NULL);
     cr_assert_not_null(sent);
     cr_assert_eq(json_array_size(json_object_get(sent, "attempt_log")), 3);
     json_decref(sent);

@@ -104,8 +104,8 @@ Test(mail, your_turn_mail_is_valid_multipart_with_escaped_data, .timeout = 60)
     snprintf(play, sizeof play, "<a href=\"https://pbem.example/matches/%s\">Play</a>", match);
     cr_expect_not_null(strstr(html, play), "html: %s", html);
     /* The recipient sees it delivered, on the email channel. */
-    json_t *sent_a = wait_notification(&s, &a, "email", "sent", 10);
-    json_t *sent = sent_a ? sent_a : wait_notification(&s, &b, "email", "sent", 2);
+    json_t *sent =
+        wait_notification_of_either(&s, &a, &b, "email", "sent", 12, NULL);
     cr_assert_not_null(sent);
     cr_assert_str_eq(json_string_value(json_object_get(sent, "id")), id);
     json_decref(sent);

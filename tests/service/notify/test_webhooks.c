@@ -95,14 +95,12 @@ Test(webhooks, player_and_match_webhooks_verified_by_standardwebhooks,
     cr_assert_eq(public_views, 1);
     json_decref(lines);
     /* The recipients see the delivery status. */
-    json_t *sent_a = wait_notification(&s, &a, "webhook:", "sent", 10);
-    json_t *sent_b = wait_notification(&s, &b, "webhook:", "sent", 1);
-    cr_assert(sent_a != NULL || sent_b != NULL);
-    json_t *sent = sent_a ? sent_a : sent_b;
+    json_t *sent =
+        wait_notification_of_either(&s, &a, &b, "webhook:", "sent", 11, NULL);
+    cr_assert_not_null(sent);
     cr_assert_eq(json_integer_value(json_object_get(sent, "attempts")), 1);
     cr_assert_eq(json_array_size(json_object_get(sent, "attempt_log")), 1);
-    json_decref(sent_a);
-    json_decref(sent_b);
+    json_decref(sent);
     stop_server(&s);
     receiver_stop(&hook);
 }
@@ -175,16 +173,16 @@ Test(webhooks, gone_disables_the_endpoint, .timeout = 60)
     receiver_add_secret(&hook, register_webhook(&s, &a, NULL, url));
     receiver_add_secret(&hook, register_webhook(&s, &b, NULL, url));
     two_player_match(&s, &a, &b, match);
-    json_t *dead_a = wait_notification(&s, &a, "webhook:", "dead", 10);
-    json_t *dead_b = dead_a ? NULL : wait_notification(&s, &b, "webhook:", "dead", 5);
-    json_t *dead = dead_a ? dead_a : dead_b;
+    int whose = -1;
+    json_t *dead =
+        wait_notification_of_either(&s, &a, &b, "webhook:", "dead", 15, &whose);
     cr_assert_not_null(dead);
     cr_assert_eq(json_integer_value(json_object_get(dead, "attempts")), 1);
     json_t *lines = receiver_lines(&hook);
     cr_assert_eq(json_array_size(lines), 1);
     json_decref(lines);
     e2e_response r = e2e_call(&s, "GET", "/v1/players/me/webhooks", NULL,
-                              dead_a ? &a : &b);
+                              whose == 0 ? &a : &b);
     cr_assert_eq(r.status, 200);
     json_t *hook_row = json_array_get(json_object_get(r.json, "webhooks"), 0);
     cr_assert(json_is_false(json_object_get(hook_row, "enabled")));
@@ -309,8 +307,8 @@ Test(webhooks, internal_addresses_are_refused_by_default, .timeout = 60)
     receiver_add_secret(&hook, register_webhook(&s, &a, NULL, url));
     receiver_add_secret(&hook, register_webhook(&s, &b, NULL, url));
     two_player_match(&s, &a, &b, match);
-    json_t *dead_a = wait_notification(&s, &a, "webhook:", "dead", 15);
-    json_t *dead = dead_a ? dead_a : wait_notification(&s, &b, "webhook:", "dead", 5);
+    json_t *dead =
+        wait_notification_of_either(&s, &a, &b, "webhook:", "dead", 20, NULL);
     cr_assert_not_null(dead);
     json_t *attempt = json_array_get(json_object_get(dead, "attempt_log"), 0);
     cr_assert_str_eq(json_string_value(json_object_get(attempt, "outcome")), "blocked");
@@ -360,8 +358,8 @@ Test(webhooks, killed_mid_delivery_loses_nothing, .timeout = 90)
                  204);
     cr_assert(json_is_true(json_object_get(json_array_get(lines, 1), "verified")));
     json_decref(lines);
-    json_t *sent_a = wait_notification(&s, &a, "webhook:", "sent", 10);
-    json_t *sent = sent_a ? sent_a : wait_notification(&s, &b, "webhook:", "sent", 5);
+    json_t *sent =
+        wait_notification_of_either(&s, &a, &b, "webhook:", "sent", 15, NULL);
     cr_assert_not_null(sent);
     cr_assert_str_eq(json_string_value(json_object_get(sent, "id")), first_id);
     json_decref(sent);
