@@ -83,8 +83,8 @@ void library_log(void *cls, const char *fmt, va_list args)
     if (text[0] == '\0' || needs_no_line(text) || !line_due(fmt, &left_out))
         return;
     if (left_out > 0)
-        log_warn("http: %s (and %lld more like it in the minute before)", text,
-                 left_out);
+        log_warn("http: %s (and %lld more like it since the last such line)",
+                 text, left_out);
     else
         log_warn("http: %s", text);
 }
