@@ -168,14 +168,47 @@ static bool leads(const char *reported, const char *goal)
             strcmp(goal, "single") == 0);
 }
 
-int autofailover_primary(const autofailover *a)
+/* Whether node's reported and goal states are both state. */
+static bool settled_as(const autofailover *a, int node, const char *state)
 {
-    for (int i = 0; i < 2; i++) {
-        char reported[32], goal[32];
-        node_state(a, i, reported, goal, sizeof reported);
-        if (leads(reported, goal))
-            return i;
+    char reported[32], goal[32];
+    node_state(a, node, reported, goal, sizeof reported);
+    return strcmp(reported, state) == 0 && strcmp(goal, state) == 0;
+}
+
+/* The node settled as primary with the other settled as its secondary,
+ * or -1. */
+static int settled_primary(const autofailover *a)
+{
+    for (int node = 0; node < 2; node++)
+        if (settled_as(a, node, "primary") &&
+            settled_as(a, 1 - node, "secondary"))
+            return node;
+    return -1;
+}
+
+int autofailover_wait_leader(const autofailover *a, long limit_ms, char *states,
+                             size_t size)
+{
+    long began = now_ms();
+    for (;;) {
+        int node = settled_primary(a);
+        if (node >= 0)
+            return node;
+        if (now_ms() - began >= limit_ms)
+            break;
+        poll(NULL, 0, 100); /* the pace of a bounded poll */
     }
+    char reported[2][32], goal[2][32];
+    for (int node = 0; node < 2; node++)
+        node_state(a, node, reported[node], goal[node], sizeof reported[node]);
+    snprintf(states, size,
+             "node 1 reported %s, the monitor wants %s; node 2 reported %s, "
+             "the monitor wants %s",
+             reported[0][0] ? reported[0] : "(no answer)",
+             goal[0][0] ? goal[0] : "(no answer)",
+             reported[1][0] ? reported[1] : "(no answer)",
+             goal[1][0] ? goal[1] : "(no answer)");
     return -1;
 }
 
@@ -219,14 +252,6 @@ long autofailover_wait_secondary(const autofailover *a, int node, long limit_ms)
     return -1;
 }
 
-/* Whether node's reported and goal states are both state. */
-static bool settled_as(const autofailover *a, int node, const char *state)
-{
-    char reported[32], goal[32];
-    node_state(a, node, reported, goal, sizeof reported);
-    return strcmp(reported, state) == 0 && strcmp(goal, state) == 0;
-}
-
 /* Whether the monitor has heard from both nodes, and found both healthy,
  * since the instant since (its clock, as text): a state it has not yet
  * checked again may still be the one from before a fault (a killed
@@ -264,10 +289,8 @@ long autofailover_wait_settled(const autofailover *a, long limit_ms)
     PQfinish(c);
     cr_assert(since[0] != '\0', "the monitor does not answer");
     while (now_ms() - began < limit_ms) {
-        for (int node = 0; node < 2; node++)
-            if (settled_as(a, node, "primary") &&
-                settled_as(a, 1 - node, "secondary") && heard_since(a, since))
-                return now_ms() - began;
+        if (settled_primary(a) >= 0 && heard_since(a, since))
+            return now_ms() - began;
         /* A base backup waits for no spread checkpoint. */
         checkpoint(a, 0);
         checkpoint(a, 1);

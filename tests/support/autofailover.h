@@ -72,9 +72,13 @@ void autofailover_create(autofailover *a, const char *database,
 void autofailover_url(const autofailover *a, const char *database, char *url,
                       size_t size);
 
-/* The node the monitor names primary now (reported primary, wait_primary
- * or single), or -1. */
-int autofailover_primary(const autofailover *a);
+/* Waits until one node is primary and the other its secondary, both as
+ * the monitor wants them, at most limit_ms; that node, or -1 with what
+ * the monitor said of each node in states. (Under load the monitor may
+ * miss health checks and fail over by itself: until the old primary
+ * rejoins, no node is settled as primary.) */
+int autofailover_wait_leader(const autofailover *a, long limit_ms, char *states,
+                             size_t size);
 
 /* Waits until node is primary (reported primary or wait_primary, which
  * takes writes) and the other is not, at most limit_ms; the milliseconds
