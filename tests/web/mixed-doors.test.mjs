@@ -121,13 +121,16 @@ function apiPlayer() {
 async function follow(player) {
   const r = await player.fetch('GET', '/v1/players/me/stream', undefined, { Accept: 'application/x-ndjson' });
   if (r.status !== 200) throw new Error(`Ada's stream: ${r.status} ${await r.text()}`);
-  const stream = { text: '', stop: () => r.body.cancel().catch(() => {}) };
+  // ended: why the stream stopped, when it did before the test stopped it.
+  const stream = { text: '', ended: null, stopped: false };
+  stream.stop = () => { stream.stopped = true; return r.body.cancel().catch(() => {}); };
   (async () => {
     const decoder = new TextDecoder();
     try {
       for await (const chunk of r.body) stream.text += decoder.decode(chunk, { stream: true });
-    } catch {
-      /* stopped */
+      if (!stream.stopped) stream.ended = 'pbemd ended it';
+    } catch (e) {
+      if (!stream.stopped) stream.ended = `it failed: ${e.message}`;
     }
   })();
   return stream;
@@ -506,7 +509,14 @@ await t.test('each door reads the talk it should, and no private message reaches
   const adaReads = JSON.stringify(await ada.call('GET', `/v1/matches/${id}/messages`));
   const adaShould = [...PUBLIC, ...all('ada_wim', 'mona_ada')];
   await until('Ada\'s stream to carry every message she may read',
-    () => adaShould.every((x) => adaStream.text.includes(x)));
+    () => adaShould.every((x) => adaStream.text.includes(x)))
+    .catch((e) => {
+      const lacks = adaShould.filter((x) => !adaStream.text.includes(x));
+      const lines = adaStream.text.split('\n').filter((l) => l.trim());
+      throw new Error(`${e.message}: it lacks ${JSON.stringify(lacks)}; ` +
+        `${adaStream.ended ? `the stream ended early (${adaStream.ended})` : 'the stream is still open'}; ` +
+        `its last lines:\n${lines.slice(-6).join('\n')}`);
+    });
   const adaView = JSON.stringify(await ada.call('GET', `/v1/matches/${id}/view`));
   for (const x of adaShould) assert(adaReads.includes(x), `Ada's messages lack "${x}": ${adaReads}`);
   for (const x of all('wim_mona')) {
