@@ -242,9 +242,12 @@ static bool to_streams(PGconn *conn, const store_match *match, int from, int to,
     long long id =
         (long long)json_integer_value(json_object_get(message, "id"));
     snprintf(reason, sizeof reason, "message_%lld", id);
-    json_t *payload = messages_stream_item(match, message);
-    char *text = json_dumps(payload, JSON_COMPACT);
-    json_decref(payload);
+    /* The player stream wraps what it keeps as {type, timestamp, data}
+     * (store/player_stream.h), as it does a notification's payload: it
+     * keeps the item's data. */
+    json_t *item = messages_stream_item(match, message);
+    char *text = json_dumps(json_object_get(item, "data"), JSON_COMPACT);
+    json_decref(item);
     if (text == NULL)
         abort();
     bool ok = store_player_stream_push(conn, players, count, match->match_id,

@@ -34,12 +34,13 @@ enum {
 PGresult *store_player_stream_after(PGconn *conn, long long player_id,
                                     long long after, int limit, apierr *err);
 
-/* Adds payload (JSON text, with its "type") as the next item of the
- * stream of each of the count players in player_ids who has a stream
- * head, under (match_id, seq, reason), which must be new for them: what
- * is no notification and so comes through no outbox (a match's message).
- * The heads are locked in player order, as the outbox locks them. False
- * with err filled. */
+/* Adds payload (JSON text, with its "type": an item's data, which
+ * store_player_stream_after wraps as {"type", "timestamp", "data"}) as
+ * the next item of the stream of each of the count players in player_ids
+ * who has a stream head, under (match_id, seq, reason), which must be
+ * new for them: what is no notification and so comes through no outbox
+ * (a match's message). The heads are locked in player order, as the
+ * outbox locks them. False with err filled. */
 bool store_player_stream_push(PGconn *conn, const long long *player_ids,
                               int count, long long match_id, long long seq,
                               const char *reason, const char *payload,
