@@ -77,22 +77,25 @@ static client_stream *player_stream(const e2e_table *t, int seat)
 }
 
 /* The item of an SSE body whose data line holds needle, parsed (NULL when
- * none does). */
+ * none does). Every item read goes to the check against openapi.yaml. */
 static json_t *sse_item_with(const char *body, const char *needle)
 {
+    json_t *found = NULL;
     for (const char *line = strstr(body, "data: "); line != NULL;
-         line = strstr(line + 1, "\ndata: ")) {
+         line = strstr(line, "\ndata: ")) {
         if (*line == '\n')
             line++;
-        const char *end = strchr(line, '\n');
-        size_t len = end ? (size_t)(end - line) : strlen(line);
-        char *text = strndup(line + 6, len - 6);
-        json_t *item = strstr(text, needle) ? json_loads(text, 0, NULL) : NULL;
-        free(text);
-        if (item != NULL)
-            return item;
+        size_t len = strcspn(line, "\n");
+        json_t *item = json_loadb(line + 6, len - 6, 0, NULL);
+        line += len;
+        if (item == NULL)
+            continue;
+        e2e_record_stream_item(item);
+        if (found == NULL && memmem(line - len, len, needle, strlen(needle)))
+            found = json_incref(item);
+        json_decref(item);
     }
-    return NULL;
+    return found;
 }
 
 Test(table, each_seat_reads_the_public_talk_and_its_own_private_talk,
