@@ -32,10 +32,13 @@ bool store_mail_answers_insert(PGconn *conn, const char *to_address,
 }
 
 /* A held answer: pending, never tried, due later, an answer to the
- * address. A row waiting after a failed attempt has attempts > 0. */
+ * address. A row waiting after a failed attempt has attempts > 0; one the
+ * worker is sending (its time moved a lease ahead) has claimed_at
+ * (migration 028): nothing may join it, nor take it. */
 #define HELD_ROW                                                               \
     " to_address = $1 AND kind = 'answer' AND status = 'pending'"              \
-    " AND attempts = 0 AND next_attempt_at > now() AND match_id IS NULL"
+    " AND attempts = 0 AND claimed_at IS NULL AND next_attempt_at > now()"     \
+    " AND match_id IS NULL"
 
 int store_mail_answers_held(PGconn *conn, const char *to_address,
                             long long *due, apierr *err)
@@ -131,8 +134,9 @@ PGresult *store_mail_answers_take_held(PGconn *conn, long long match_id,
     db_params_int(&p, match_id);
     db_params_text(&p, to_address);
     db_params_int(&p, lease_seconds);
-    /* Still held (never tried, not due): the answers worker claims none
-     * of them while the lease runs, and one that fell due is its own. */
+    /* Still held (never tried, never claimed, not due): the answers
+     * worker claims none of them while the lease runs, and one that fell
+     * due and was claimed is its own. */
     return db_query(
         conn,
         "WITH taken AS (UPDATE mail_answers"
@@ -140,7 +144,7 @@ PGresult *store_mail_answers_take_held(PGconn *conn, long long match_id,
         " WHERE answer_id IN (SELECT answer_id FROM mail_answers"
         "        WHERE match_id = $1::bigint AND status = 'pending'"
         "          AND lower(to_address) = lower($2) AND attempts = 0"
-        "          AND next_attempt_at > now()"
+        "          AND claimed_at IS NULL AND next_attempt_at > now()"
         "        FOR UPDATE SKIP LOCKED)"
         " RETURNING answer_id, body, in_reply_to, \"references\")"
         " SELECT answer_id, body, in_reply_to, \"references\" FROM taken"
@@ -187,7 +191,8 @@ PGresult *store_mail_answers_claim(PGconn *conn, int lease_seconds, int limit,
     return db_query(
         conn,
         "UPDATE mail_answers a"
-        "   SET next_attempt_at = now() + make_interval(secs => $1::int)"
+        "   SET next_attempt_at = now() + make_interval(secs => $1::int),"
+        "       claimed_at = now()"
         "  FROM (SELECT answer_id FROM mail_answers"
         "         WHERE status = 'pending' AND next_attempt_at <= now()"
         "         ORDER BY next_attempt_at LIMIT $2::int"

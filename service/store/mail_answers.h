@@ -24,8 +24,8 @@ bool store_mail_answers_insert(PGconn *conn, const char *to_address,
 /* An answer held back until due (epoch seconds), for an address that
  * has had its hourly answers (mailin.h): it goes out as one mail at that
  * time, however many mails it answers. *due is when the address's held
- * answer goes out; 1 when there is one, 0 when not, -1 with err
- * filled. */
+ * answer goes out; 1 when there is one, 0 when not (one the worker has
+ * claimed is being sent, and held no more), -1 with err filled. */
 int store_mail_answers_held(PGconn *conn, const char *to_address,
                             long long *due, apierr *err);
 
@@ -89,8 +89,9 @@ enum {
 };
 
 /* Claims up to limit due pending rows, oldest due first, leased for
- * lease_seconds (FOR UPDATE SKIP LOCKED, so processes share the work).
- * The caller PQclears; NULL with err filled. */
+ * lease_seconds (FOR UPDATE SKIP LOCKED, so processes share the work),
+ * and marks them claimed: no later answer joins them, nor does a turn
+ * mail take them. The caller PQclears; NULL with err filled. */
 PGresult *store_mail_answers_claim(PGconn *conn, int lease_seconds, int limit,
                                    apierr *err);
 

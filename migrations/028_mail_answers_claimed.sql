@@ -1,0 +1,13 @@
+-- 028_mail_answers_claimed.sql: an answer being sent is no longer held.
+--
+-- Why: the answers worker claims a due row by moving its time a lease
+-- ahead (PBEM_NOTIFY_LEASE_SECONDS) while it sends it, its attempts still
+-- 0 until the attempt is recorded. A held answer was told apart only by
+-- those two (pending, never tried, due later), so a row being sent
+-- looked held: a mail from a sender past the hourly limit that came in
+-- meanwhile had its answer added to that row, which was then marked sent
+-- without it (the answer lost); and an answer held for a match's next
+-- mail, due and being sent alone, could be taken into that mail as well
+-- (sent twice). A claimed row now says so, and only a row never claimed
+-- is held (service/store/mail_answers.c).
+ALTER TABLE mail_answers ADD COLUMN claimed_at timestamptz;
