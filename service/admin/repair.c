@@ -6,15 +6,15 @@
 #include <string.h>
 
 #include "auth/admin.h"
-#include "store/db.h"
-#include "store/db_params.h"
-#include "core/log.h"
 #include "core/hex.h"
+#include "core/log.h"
+#include "ledger/replay.h"
 #include "play/append.h"
 #include "play/describe.h"
-#include "play/request.h"
 #include "play/matchstate.h"
-#include "ledger/replay.h"
+#include "play/request.h"
+#include "store/db.h"
+#include "store/db_params.h"
 #include "store/events.h"
 #include "store/matches.h"
 #include "store/players.h"
@@ -54,14 +54,33 @@ static json_t *admin_event(const caller *who, const char *kind, int seat,
     return event;
 }
 
+/* What an admin's change answers; NULL with err filled when the match
+ * cannot be described (describe.h): the change is then rolled back. */
 static json_t *answer_of(const store_match *match, const rules_engine *engine,
-                         const rules_state *state)
+                         const rules_state *state, apierr *err)
 {
+    json_t *described = describe_match(match, engine, state, err);
+    if (described == NULL)
+        return NULL;
     char hash[2 * STORE_HASH_BYTES + 1];
     hex_encode(match->head_hash, STORE_HASH_BYTES, hash);
     return json_pack("{s:I,s:s,s:o}", "seq", (json_int_t)match->head_seq,
-                     "hash", hash, "match",
-                     describe_match(match, engine, state));
+                     "hash", hash, "match", described);
+}
+
+/* Commits the admin's change with its answer, or rolls it back when the
+ * answer cannot be made. */
+static json_t *commit_with_answer(PGconn *conn, const caller *who,
+                                  const store_match *match,
+                                  const rules_engine *engine,
+                                  const rules_state *state, apierr *err)
+{
+    json_t *answer = answer_of(match, engine, state, err);
+    if (answer == NULL) {
+        store_rollback(conn);
+        return NULL;
+    }
+    return append_commit(conn, who, match, 200, answer, err);
 }
 
 /* Loads the match, and who in it can be notified into *reach; 409 when
@@ -143,8 +162,7 @@ json_t *repair_rewind(const caller *who, long long match_id, const json_t *body,
         store_rollback(conn);
         goto done;
     }
-    answer = append_commit(conn, who, &match, 200,
-                           answer_of(&match, engine, state), err);
+    answer = commit_with_answer(conn, who, &match, engine, state, err);
     if (answer == NULL)
         goto done;
     matchstate_remember(engine, match_id, match.head_seq, state);
@@ -249,8 +267,7 @@ json_t *repair_replace_seat(const caller *who, long long match_id, int seat,
         store_rollback(conn);
         goto done;
     }
-    answer = append_commit(conn, who, &match, 200,
-                           answer_of(&match, engine, state), err);
+    answer = commit_with_answer(conn, who, &match, engine, state, err);
     if (answer == NULL)
         goto done;
     if (state != NULL)
@@ -304,8 +321,7 @@ json_t *repair_abort(const caller *who, long long match_id, const json_t *body,
         store_rollback(conn);
         goto done;
     }
-    answer = append_commit(conn, who, &match, 200,
-                           answer_of(&match, engine, state), err);
+    answer = commit_with_answer(conn, who, &match, engine, state, err);
     if (answer == NULL)
         goto done;
     log_info("match m_%lld aborted by the admin (event %lld): %s", match_id,

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/apierr.h"
 #include "rules.h"
 #include "store/matches.h"
 
@@ -28,27 +29,32 @@ void describe_pending(const store_match *match, const rules_engine *engine,
 
 /* Whether seat must act now in state: the rules wait for it, or it has
  * still to commit or, once every seat has committed, to reveal its choice
- * in a sealed decision (what "pending" lists under "seats" and "reveal"). */
+ * in a sealed decision (what "pending" lists under "seats" and "reveal").
+ * False when the sealed choices cannot be read (a listing of matches goes
+ * on without that mark). */
 bool describe_seat_must_act(const store_match *match,
                             const rules_engine *engine,
                             const rules_state *state, int seat);
 
 /* The public description of a match (no hidden information): a new
  * reference. engine may be NULL (this build lacks it), state NULL (not
- * started). */
+ * started). NULL with err filled when what it reads beside the match (the
+ * deadlines and clocks, the committed seats of a sealed decision, the
+ * forfeits) cannot be read: a view must not say the match has no clock,
+ * or that a committed seat is still to choose. */
 json_t *describe_match(const store_match *match, const rules_engine *engine,
-                       const rules_state *state);
+                       const rules_state *state, apierr *err);
 
 /* What GET /view answers for seat: the match, the seat's view (also as a
  * person reads it, "text": notify/seat_text.h), the moves it may make
  * now, and "log": the latest EVENT_LOG_VIEW_MAX events told to that seat
  * (play/event_log.h), oldest first, with "since_seq", the seq of the
  * seat's own last action (0: none), so "since your last turn" is the
- * entries after it (new reference). state is NULL while the match waits
- * for players. */
-json_t *describe_seat_view(const store_match *match,
-                           const rules_engine *engine,
-                           const rules_state *state, int seat);
+ * entries after it (new reference; the log is left out when it cannot
+ * be read). state is NULL while the match waits for players. NULL with
+ * err filled as describe_match. */
+json_t *describe_seat_view(const store_match *match, const rules_engine *engine,
+                           const rules_state *state, int seat, apierr *err);
 
 /* What seat's action did, told to that seat ("You drew mask and blue5."):
  * before and after are the states around it. malloc'd, never NULL. */

@@ -114,8 +114,7 @@ static bool with_stored_seat(PGconn *conn, store_match *match, int seat,
                              store_reachability *reach, apierr *err)
 {
     store_match stored;
-    if (!store_load_match_reachable(conn, match->match_id, &stored, reach,
-                                    err))
+    if (!store_load_match_reachable(conn, match->match_id, &stored, reach, err))
         return false;
     snprintf(match->seat_name[seat], sizeof match->seat_name[seat], "%s",
              stored.seat_name[seat]);
@@ -181,17 +180,17 @@ json_t *matches_create(const caller *who, const json_t *body, apierr *err)
     hex_encode(commitment, sizeof commitment, commitment_hex);
     store_player_ref(who->player_id, player);
 
-    json_t *created = json_pack(
-        "{s:s,s:{s:s,s:i,s:O,s:i,s:s,s:s}}", "kind", "created", "data", "game",
-        engine->name, "engine_version", engine->version, "options", options,
-        "seats", seats, "seed_commitment", commitment_hex, "created_by",
-        player);
+    json_t *created =
+        json_pack("{s:s,s:{s:s,s:i,s:O,s:i,s:s,s:s}}", "kind", "created",
+                  "data", "game", engine->name, "engine_version",
+                  engine->version, "options", options, "seats", seats,
+                  "seed_commitment", commitment_hex, "created_by", player);
     /* The deadline rules are part of the public record of the match. */
     if (deadline.enabled)
         json_object_set_new(json_object_get(created, "data"), "deadline",
                             deadline_settings_json(&deadline));
-    json_t *joined = json_pack("{s:s,s:i,s:{s:s}}", "kind", "joined", "seat",
-                               0, "data", "player", player);
+    json_t *joined = json_pack("{s:s,s:i,s:{s:s}}", "kind", "joined", "seat", 0,
+                               "data", "player", player);
     if (entropy[0] != '\0')
         json_object_set_new(json_object_get(joined, "data"), "entropy",
                             json_string(entropy));
@@ -209,14 +208,18 @@ json_t *matches_create(const caller *who, const json_t *body, apierr *err)
              store_insert_seat(conn, match.match_id, 0, who->player_id, err) &&
              with_stored_seat(conn, &match, 0, &reach, err) &&
              append_events(conn, &match, engine, &change, NULL, err);
+        json_t *described = NULL;
         if (ok) {
             match.seat_player[0] = who->player_id;
-            answer = append_commit(
-                conn, who, &match, 201,
-                json_pack("{s:o,s:i,s:o}", "match",
-                          describe_match(&match, engine, NULL), "seat", 0,
-                          "lobby", lobby_settings_json(&lobby)),
-                err);
+            described = describe_match(&match, engine, NULL, err);
+            ok = described != NULL;
+        }
+        if (ok) {
+            answer = append_commit(conn, who, &match, 201,
+                                   json_pack("{s:o,s:i,s:o}", "match",
+                                             described, "seat", 0, "lobby",
+                                             lobby_settings_json(&lobby)),
+                                   err);
             ok = answer != NULL;
         } else {
             store_rollback(conn);
@@ -302,13 +305,15 @@ json_t *matches_join(const caller *who, long long match_id, const json_t *body,
             goto fail;
         size_t i;
         json_t *event;
-        json_array_foreach(log, i, event) {
+        json_array_foreach(log, i, event)
+        {
             json_int_t s = json_integer_value(json_object_get(event, "seat"));
-            const char *kind = json_string_value(json_object_get(event, "kind"));
+            const char *kind =
+                json_string_value(json_object_get(event, "kind"));
             if (kind && strcmp(kind, "joined") == 0 && s >= 0 &&
                 s < match.seat_count)
-                entropy_hex[s] = json_string_value(json_object_get(
-                    json_object_get(event, "data"), "entropy"));
+                entropy_hex[s] = json_string_value(
+                    json_object_get(json_object_get(event, "data"), "entropy"));
         }
         entropy_hex[seat] = entropy[0] ? entropy : NULL;
         uint8_t seed[RULES_SEED_BYTES];
@@ -324,9 +329,9 @@ json_t *matches_join(const caller *who, long long match_id, const json_t *body,
                        rerr.message);
             goto fail;
         }
-        events[1] = json_pack("{s:s,s:{s:s,s:i}}", "kind", "started", "data",
-                              "engine", engine->name, "engine_version",
-                              engine->version);
+        events[1] =
+            json_pack("{s:s,s:{s:s,s:i}}", "kind", "started", "data", "engine",
+                      engine->name, "engine_version", engine->version);
     }
     if (!store_begin(conn, err))
         goto fail;
@@ -344,11 +349,14 @@ json_t *matches_join(const caller *who, long long match_id, const json_t *body,
         store_rollback(conn);
         goto fail;
     }
+    json_t *described = describe_match(&match, engine, state, err);
+    if (described == NULL) {
+        store_rollback(conn);
+        goto fail;
+    }
     answer = append_commit(
         conn, who, &match, 200,
-        json_pack("{s:o,s:i}", "match", describe_match(&match, engine, state),
-                  "seat", seat),
-        err);
+        json_pack("{s:o,s:i}", "match", described, "seat", seat), err);
     if (answer == NULL)
         goto fail;
     if (starts) {
@@ -412,17 +420,25 @@ struct matches_later {
 
 /* The half of a move after its commit, whichever way it waited: the
  * mover's view beside the answer (after the commit and outside the stored
- * answer: a retry gets the answer without it, as it was stored), and the
- * state (stolen) kept for the next move. */
+ * answer: a retry gets the answer without it, as it was stored; left out,
+ * with Preference-Applied, when it cannot be read: the move stands), and
+ * the state (stolen) kept for the next move. */
 static json_t *committed(json_t *answer, const store_match *match,
                          const store_reachability *reach,
                          const rules_engine *engine, rules_state *state,
                          int seat, bool with_seat_view)
 {
     event_log_committed(match);
-    if (with_seat_view)
-        json_object_set_new(answer, "seat_view",
-                            describe_seat_view(match, engine, state, seat));
+    if (with_seat_view) {
+        apierr err;
+        json_t *view = describe_seat_view(match, engine, state, seat, &err);
+        if (view != NULL)
+            json_object_set_new(answer, "seat_view", view);
+        else
+            log_warn("match m_%lld: the mover's view after event %lld is "
+                     "left out of the answer: %s",
+                     match->match_id, match->head_seq, err.message);
+    }
     matchstate_keep(engine, match, reach, state);
     return answer;
 }
@@ -470,8 +486,8 @@ static json_t *play(PGconn *conn, const caller *who, store_match *match,
     if (pending.wait == RULES_WAIT_SIMULTANEOUS) {
         /* A plain move during a secret decision is sealed by the service,
          * so simple clients (email) need nothing else. */
-        json_t *committed = decisions_commit(who, match->match_id,
-                                             pending.decision, body, err);
+        json_t *committed =
+            decisions_commit(who, match->match_id, pending.decision, body, err);
         /* As for any move: the view after the commit, outside the stored
          * answer. */
         if (committed != NULL && with_seat_view) {
@@ -522,13 +538,13 @@ static json_t *play(PGconn *conn, const caller *who, store_match *match,
         goto done;
     bool over = false;
     long long move_seq = match->head_seq + 1;
-    append_change change = {
-        .events = events,
-        .count = 1,
-        .state = state,
-        .before = before,
-        .tell = changed ? APPEND_TELL_PENDING : APPEND_TELL_NOBODY,
-        .reach = reach};
+    append_change change = {.events = events,
+                            .count = 1,
+                            .state = state,
+                            .before = before,
+                            .tell = changed ? APPEND_TELL_PENDING
+                                            : APPEND_TELL_NOBODY,
+                            .reach = reach};
     if (!append_events(conn, match, engine, &change, &over, err)) {
         store_rollback(conn);
         goto done;
@@ -546,11 +562,10 @@ static json_t *play(PGconn *conn, const caller *who, store_match *match,
                                                 "kind", "finished"));
     told = describe_told(match, engine, before, state, seat, action);
     answer = json_pack(
-        "{s:I,s:s,s:I,s:o,s:b,s:o,s:o,s:s}", "seq",
-        (json_int_t)match->head_seq, "hash", head_hash, "move_seq",
-        (json_int_t)move_seq, "events", caused, "over", over, "pending",
-        describe_pending_json(&after, 0, 0), "result", engine->result(state),
-        "text", told);
+        "{s:I,s:s,s:I,s:o,s:b,s:o,s:o,s:s}", "seq", (json_int_t)match->head_seq,
+        "hash", head_hash, "move_seq", (json_int_t)move_seq, "events", caused,
+        "over", over, "pending", describe_pending_json(&after, 0, 0), "result",
+        engine->result(state), "text", told);
     db_shared *queued = NULL;
     int outcome = append_commit_queue(conn, who, match, 200, &answer, waiter,
                                       &queued, err);
@@ -619,15 +634,16 @@ static bool same_open_decision(PGconn *conn, const store_match *match,
     if (seq < 0 || behind <= 0 || behind > STORE_MAX_SEATS)
         return false;
     apierr ignored;
-    json_t *since = store_events_after(conn, match->match_id, seq,
-                                       (int)behind, &ignored);
+    json_t *since =
+        store_events_after(conn, match->match_id, seq, (int)behind, &ignored);
     /* The log first: an ordinary stale move fails here, before any state
      * is loaded. */
     const char *decision = NULL;
     bool same = since != NULL && json_array_size(since) == (size_t)behind;
     size_t i;
     json_t *event;
-    json_array_foreach(since, i, event) {
+    json_array_foreach(since, i, event)
+    {
         const char *kind = json_string_value(json_object_get(event, "kind"));
         const char *of = json_string_value(
             json_object_get(json_object_get(event, "data"), "decision"));
@@ -782,7 +798,7 @@ json_t *matches_public(long long match_id, apierr *err)
         if (state == NULL)
             goto done;
     }
-    answer = describe_match(&match, engine, state);
+    answer = describe_match(&match, engine, state, err);
 done:
     if (state != NULL)
         engine->destroy(state);
@@ -808,9 +824,12 @@ static json_t *seat_view_from_cache(PGconn *conn, const caller *who,
     if (!matchstate_recall(match_id, head, &match, NULL, &engine, &state))
         return NULL;
     int seat = request_seat_of(&match, who->player_id);
-    json_t *answer = seat >= 0 && version == match.engine_version
-                         ? describe_seat_view(&match, engine, state, seat)
-                         : NULL;
+    /* One that cannot be described now is read again in full, which
+     * answers the error. */
+    json_t *answer =
+        seat >= 0 && version == match.engine_version
+            ? describe_seat_view(&match, engine, state, seat, &ignored)
+            : NULL;
     engine->destroy(state);
     store_match_free(&match);
     return answer;
@@ -837,7 +856,7 @@ json_t *matches_seat_view(const caller *who, long long match_id, apierr *err)
         if (state == NULL)
             goto done;
     }
-    answer = describe_seat_view(&match, engine, state, seat);
+    answer = describe_seat_view(&match, engine, state, seat, err);
 done:
     if (state != NULL)
         engine->destroy(state);

@@ -3,6 +3,7 @@
  * reading the database, sees a choice before all are in; commitments and
  * the seed let anyone verify the whole match; tampering is named. */
 #include <criterion/criterion.h>
+#include <libpq-fe.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,10 +12,10 @@
 #include <unistd.h>
 
 #include "../../support/e2e.h"
-#include "rules.h"
 #include "ledger/seal.h"
-#include "store/store.h"
 #include "ledger/verify.h"
+#include "rules.h"
+#include "store/store.h"
 
 #ifndef E2E_SEALED_GAME
 #define E2E_SEALED_GAME "adel_verplichtet"
@@ -23,7 +24,8 @@
 static json_t *first_legal(const e2e_table *t, int seat, long long *seq)
 {
     json_t *view = e2e_get(t, "/view", &t->players[seat]);
-    *seq = json_integer_value(json_object_get(json_object_get(view, "head"), "seq"));
+    *seq = json_integer_value(
+        json_object_get(json_object_get(view, "head"), "seq"));
     json_t *action = json_incref(json_array_get(
         json_object_get(json_object_get(view, "legal"), "moves"), 0));
     cr_assert_not_null(action, "seat %d has no legal move", seat);
@@ -40,7 +42,8 @@ static const char *open_decision(const json_t *match)
 /* Everything PostgreSQL holds for the test database, as text. */
 static char *dump_database(void)
 {
-    FILE *dump = popen("pg_dump --data-only --no-owner \"$DATABASE_URL\" 2>/dev/null", "r");
+    FILE *dump = popen(
+        "pg_dump --data-only --no-owner \"$DATABASE_URL\" 2>/dev/null", "r");
     cr_assert_not_null(dump);
     char *text = NULL;
     size_t size = 0;
@@ -61,14 +64,16 @@ static void expect_absent(const char *haystack, const char *needle,
                    where, needle);
 }
 
-Test(sealed, no_choice_is_visible_before_every_seat_has_committed, .timeout = 120)
+Test(sealed, no_choice_is_visible_before_every_seat_has_committed,
+     .timeout = 120)
 {
     char database_name[64];
     e2e_private_database(database_name, sizeof database_name);
     e2e_table t;
     e2e_sit_down(&t, E2E_SEALED_GAME, 3, NULL);
     json_t *match = e2e_get(&t, "", NULL);
-    cr_assert_str_eq(json_string_value(json_object_get(json_object_get(match, "pending"), "wait")),
+    cr_assert_str_eq(json_string_value(json_object_get(
+                         json_object_get(match, "pending"), "wait")),
                      "simultaneous");
     char decision[64];
     snprintf(decision, sizeof decision, "%s", open_decision(match));
@@ -94,7 +99,8 @@ Test(sealed, no_choice_is_visible_before_every_seat_has_committed, .timeout = 12
     uint8_t nonce1[SEAL_NONCE_BYTES], commitment1[SEAL_HASH_BYTES];
     char nonce1_hex[65], commitment1_hex[65], path[160];
     randombytes_buf(nonce1, sizeof nonce1);
-    seal_choice_commitment(t.match, decision, 1, canonical1, nonce1, commitment1);
+    seal_choice_commitment(t.match, decision, 1, canonical1, nonce1,
+                           commitment1);
     sodium_bin2hex(nonce1_hex, sizeof nonce1_hex, nonce1, sizeof nonce1);
     sodium_bin2hex(commitment1_hex, sizeof commitment1_hex, commitment1,
                    sizeof commitment1);
@@ -118,13 +124,16 @@ Test(sealed, no_choice_is_visible_before_every_seat_has_committed, .timeout = 12
     json_decref(events);
     snprintf(path, sizeof path, "/decisions/%s", decision);
     for (int viewer = -1; viewer < 3; viewer++) {
-        json_t *shown = e2e_get(&t, path, viewer >= 0 ? &t.players[viewer] : NULL);
+        json_t *shown =
+            e2e_get(&t, path, viewer >= 0 ? &t.players[viewer] : NULL);
         text = json_dumps(shown, JSON_COMPACT | JSON_SORT_KEYS);
         if (viewer != 0)
-            expect_absent(text, canonical0, "another seat's view of the decision");
+            expect_absent(text, canonical0,
+                          "another seat's view of the decision");
         else
-            cr_expect_not_null(strstr(text, canonical0),
-                               "seat 0 cannot read back its own sealed choice: %s", text);
+            cr_expect_not_null(
+                strstr(text, canonical0),
+                "seat 0 cannot read back its own sealed choice: %s", text);
         free(text);
         json_t *seats = json_object_get(shown, "seats");
         cr_expect_eq(json_array_size(seats), 2, "two seats have committed");
@@ -147,7 +156,8 @@ Test(sealed, no_choice_is_visible_before_every_seat_has_committed, .timeout = 12
     e2e_response_free(&r);
     events = e2e_all_events(&t);
     text = json_dumps(events, JSON_COMPACT | JSON_SORT_KEYS);
-    cr_expect_not_null(strstr(text, canonical0), "seat 0's choice is not revealed");
+    cr_expect_not_null(strstr(text, canonical0),
+                       "seat 0's choice is not revealed");
     free(text);
     json_decref(events);
 
@@ -158,7 +168,8 @@ Test(sealed, no_choice_is_visible_before_every_seat_has_committed, .timeout = 12
     char wrong_nonce[65];
     memcpy(wrong_nonce, nonce1_hex, sizeof wrong_nonce);
     wrong_nonce[0] = wrong_nonce[0] == 'a' ? 'b' : 'a';
-    json_t *reveal = json_pack("{s:O,s:s}", "action", choice1, "nonce", wrong_nonce);
+    json_t *reveal =
+        json_pack("{s:O,s:s}", "action", choice1, "nonce", wrong_nonce);
     char *reveal_text = json_dumps(reveal, JSON_COMPACT);
     r = e2e_call(&t.server, "POST", path, reveal_text, &t.players[1]);
     cr_expect_eq(r.status, 422, "%s", r.body);
@@ -181,7 +192,8 @@ Test(sealed, no_choice_is_visible_before_every_seat_has_committed, .timeout = 12
     json_t *verdict = e2e_get(&t, "/verify", NULL);
     cr_expect(json_is_true(json_object_get(verdict, "ok")), "%s",
               json_dumps(verdict, JSON_COMPACT));
-    cr_expect_eq(json_integer_value(json_object_get(verdict, "commitments")), 3);
+    cr_expect_eq(json_integer_value(json_object_get(verdict, "commitments")),
+                 3);
     json_decref(verdict);
     free(canonical0);
     free(canonical1);
@@ -191,7 +203,8 @@ Test(sealed, no_choice_is_visible_before_every_seat_has_committed, .timeout = 12
     e2e_stop(&t.server);
     char command[160];
     snprintf(command, sizeof command,
-             "psql -X -q \"$PBEM_ADMIN_DATABASE_URL\" -c 'DROP DATABASE \"%s\" WITH (FORCE)' >/dev/null 2>&1",
+             "psql -X -q \"$PBEM_ADMIN_DATABASE_URL\" -c 'DROP DATABASE \"%s\" "
+             "WITH (FORCE)' >/dev/null 2>&1",
              database_name);
     if (system(command) != 0)
         cr_log_warn("could not drop %s", database_name);
@@ -204,7 +217,8 @@ static void rechain(json_t *events)
     uint8_t prev[32] = {0};
     size_t i;
     json_t *event;
-    json_array_foreach(events, i, event) {
+    json_array_foreach(events, i, event)
+    {
         char hex[65];
         sodium_bin2hex(hex, sizeof hex, prev, 32);
         json_object_set_new(event, "prev_hash", json_string(hex));
@@ -227,8 +241,10 @@ static long long first_of(const json_t *events, const char *kind)
 {
     size_t i;
     json_t *event;
-    json_array_foreach(events, i, event) {
-        if (strcmp(json_string_value(json_object_get(event, "kind")), kind) == 0)
+    json_array_foreach(events, i, event)
+    {
+        if (strcmp(json_string_value(json_object_get(event, "kind")), kind) ==
+            0)
             return (long long)i + 1;
     }
     cr_assert_fail("no %s event in the log", kind);
@@ -249,7 +265,8 @@ static void expect_bad(const json_t *events, long long seq, const char *what)
 static int pbem_verify(const char *args, char *output, size_t size)
 {
     const char *cli = getenv("PBEM_CLI");
-    cr_assert_not_null(cli, "PBEM_CLI is not set: run the tests with make test");
+    cr_assert_not_null(cli,
+                       "PBEM_CLI is not set: run the tests with make test");
     char command[1024];
     snprintf(command, sizeof command, "%s verify %s 2>&1", cli, args);
     FILE *run = popen(command, "r");
@@ -268,12 +285,67 @@ static void write_log(const json_t *log, const char *path)
 static void flip_hex(json_t *object, const char *key)
 {
     char copy[200];
-    snprintf(copy, sizeof copy, "%s", json_string_value(json_object_get(object, key)));
+    snprintf(copy, sizeof copy, "%s",
+             json_string_value(json_object_get(object, key)));
     copy[0] = copy[0] == '0' ? '1' : '0';
     json_object_set_new(object, key, json_string(copy));
 }
 
-Test(sealed, a_whole_match_verifies_and_every_tampering_is_named, .timeout = 600)
+/* Runs sql on the test's database, beside pbemd. */
+static void exec_beside(const char *sql)
+{
+    PGconn *conn = PQconnectdb(getenv("DATABASE_URL"));
+    cr_assert_eq(PQstatus(conn), CONNECTION_OK, "%s", PQerrorMessage(conn));
+    PGresult *r = PQexec(conn, sql);
+    cr_assert_eq(PQresultStatus(r), PGRES_COMMAND_OK, "%s: %s", sql,
+                 PQerrorMessage(conn));
+    PQclear(r);
+    PQfinish(conn);
+}
+
+/* A view that cannot read the commitments of an open decision fails: it
+ * does not show a seat that has chosen as still to choose, which would
+ * send its player to choose again. */
+Test(sealed, a_view_that_cannot_read_the_commitments_fails_rather_than_lie,
+     .timeout = 120)
+{
+    char database_name[64];
+    e2e_private_database(database_name, sizeof database_name);
+    e2e_table t;
+    e2e_sit_down(&t, E2E_SEALED_GAME, 3, NULL);
+    long long seq;
+    json_t *choice = first_legal(&t, 0, &seq);
+    e2e_response r = e2e_post_move(&t, 0, seq, choice);
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    e2e_response_free(&r);
+    json_decref(choice);
+    char match_path[96], view_path[128];
+    snprintf(match_path, sizeof match_path, "/v1/matches/%s", t.match);
+    snprintf(view_path, sizeof view_path, "/v1/matches/%s/view", t.match);
+
+    exec_beside("ALTER TABLE sealed_choices RENAME TO sealed_choices_away");
+    for (int viewer = 0; viewer < 2; viewer++) {
+        r = e2e_call(&t.server, "GET", viewer ? view_path : match_path, NULL,
+                     viewer ? &t.players[1] : NULL);
+        cr_expect_geq(r.status, 500,
+                      "%s answered %ld without the commitments: %s",
+                      viewer ? "a seat's view" : "the match", r.status, r.body);
+        e2e_response_free(&r);
+    }
+    exec_beside("ALTER TABLE sealed_choices_away RENAME TO sealed_choices");
+
+    json_t *match = e2e_get(&t, "", NULL);
+    json_t *pending = json_object_get(match, "pending");
+    cr_expect_eq(json_integer_value(
+                     json_array_get(json_object_get(pending, "committed"), 0)),
+                 0, "seat 0 is shown as committed again");
+    cr_expect_eq(json_array_size(json_object_get(pending, "seats")), 2);
+    json_decref(match);
+    e2e_stop(&t.server);
+}
+
+Test(sealed, a_whole_match_verifies_and_every_tampering_is_named,
+     .timeout = 600)
 {
     e2e_table t;
     e2e_sit_down(&t, E2E_SEALED_GAME, 3, NULL);
@@ -284,7 +356,8 @@ Test(sealed, a_whole_match_verifies_and_every_tampering_is_named, .timeout = 600
     cr_assert(json_is_true(json_object_get(verdict, "ok")), "%s",
               json_dumps(verdict, JSON_COMPACT));
     cr_expect(json_is_true(json_object_get(verdict, "replayed")));
-    cr_expect_gt(json_integer_value(json_object_get(verdict, "commitments")), 0);
+    cr_expect_gt(json_integer_value(json_object_get(verdict, "commitments")),
+                 0);
     json_decref(verdict);
 
     json_t *log = e2e_all_events(&t);
@@ -306,8 +379,9 @@ Test(sealed, a_whole_match_verifies_and_every_tampering_is_named, .timeout = 600
     cr_expect_eq(pbem_verify(args, output, sizeof output), 0, "%s", output);
     json_t *forged = json_deep_copy(log);
     long long finished = first_of(forged, "finished");
-    flip_hex(json_object_get(json_array_get(forged, (size_t)finished - 1), "data"),
-             "seed");
+    flip_hex(
+        json_object_get(json_array_get(forged, (size_t)finished - 1), "data"),
+        "seed");
     rechain(forged);
     write_log(forged, file);
     cr_expect_eq(pbem_verify(args, output, sizeof output), 1, "%s", output);
@@ -320,8 +394,9 @@ Test(sealed, a_whole_match_verifies_and_every_tampering_is_named, .timeout = 600
     /* One byte of one event, without rehashing: the chain names it. */
     json_t *copy = json_deep_copy(log);
     long long seq = (long long)json_array_size(copy) / 2;
-    json_object_set_new(json_object_get(json_array_get(copy, (size_t)seq - 1), "data"),
-                        "forged", json_true());
+    json_object_set_new(
+        json_object_get(json_array_get(copy, (size_t)seq - 1), "data"),
+        "forged", json_true());
     expect_bad(copy, seq, "an altered event");
     json_decref(copy);
 
@@ -343,7 +418,8 @@ Test(sealed, a_whole_match_verifies_and_every_tampering_is_named, .timeout = 600
      * check names the reveal. */
     copy = json_deep_copy(log);
     seq = first_of(copy, "revealed");
-    flip_hex(json_object_get(json_array_get(copy, (size_t)seq - 1), "data"), "nonce");
+    flip_hex(json_object_get(json_array_get(copy, (size_t)seq - 1), "data"),
+             "nonce");
     rechain(copy);
     expect_bad(copy, seq, "a forged nonce");
     json_decref(copy);
@@ -358,13 +434,15 @@ Test(sealed, a_whole_match_verifies_and_every_tampering_is_named, .timeout = 600
     verify_events(copy, &report);
     cr_expect(!report.ok, "a forged commitment went unnoticed");
     cr_expect_gt(report.bad_seq, committed, "%s", report.reason);
-    cr_expect_not_null(strstr(report.reason, "commitment"), "%s", report.reason);
+    cr_expect_not_null(strstr(report.reason, "commitment"), "%s",
+                       report.reason);
     json_decref(copy);
 
     /* The revealed seed changed and the chain rebuilt. */
     copy = json_deep_copy(log);
     seq = first_of(copy, "finished");
-    flip_hex(json_object_get(json_array_get(copy, (size_t)seq - 1), "data"), "seed");
+    flip_hex(json_object_get(json_array_get(copy, (size_t)seq - 1), "data"),
+             "seed");
     rechain(copy);
     expect_bad(copy, seq, "a forged seed");
     json_decref(copy);
@@ -373,7 +451,9 @@ Test(sealed, a_whole_match_verifies_and_every_tampering_is_named, .timeout = 600
      * or the result no longer matches. */
     copy = json_deep_copy(log);
     seq = first_of(copy, "decided");
-    json_t *choices = json_object_get(json_object_get(json_array_get(copy, (size_t)seq - 1), "data"), "choices");
+    json_t *choices = json_object_get(
+        json_object_get(json_array_get(copy, (size_t)seq - 1), "data"),
+        "choices");
     json_object_set_new(json_array_get(choices, 0), "action",
                         json_pack("{s:s}", "type", "forged"));
     rechain(copy);
@@ -397,11 +477,13 @@ static void verifies_clean(const sealed_game *g)
     e2e_sit_down(&t, g->game, g->seats, g->options);
     int moves = 0;
     while (e2e_play_one(&t))
-        cr_assert_lt(++moves, 20000, "%s: no end after %d moves", g->game, moves);
+        cr_assert_lt(++moves, 20000, "%s: no end after %d moves", g->game,
+                     moves);
     json_t *verdict = e2e_get(&t, "/verify", NULL);
     cr_expect(json_is_true(json_object_get(verdict, "ok")), "%s: %s", g->game,
               json_dumps(verdict, JSON_COMPACT));
-    cr_expect(json_is_true(json_object_get(verdict, "replayed")), "%s", g->game);
+    cr_expect(json_is_true(json_object_get(verdict, "replayed")), "%s",
+              g->game);
     json_decref(verdict);
     e2e_stop(&t.server);
 }

@@ -66,8 +66,9 @@ static int turn_of(const rules_state *state)
 static char *expect_as_database(PGconn *conn, const store_match *match,
                                 const rules_state *state, int seat)
 {
-    json_t *view = describe_seat_view(match, &toy_engine, state, seat);
     apierr err;
+    json_t *view = describe_seat_view(match, &toy_engine, state, seat, &err);
+    cr_assert_not_null(view, "%s", err.message);
     long long acted = -1;
     json_t *want = store_event_texts_told_acted(conn, match->match_id, seat, 0,
                                                 match->head_seq, &acted, &err);

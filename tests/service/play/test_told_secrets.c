@@ -95,13 +95,15 @@ Test(told_secrets, no_door_names_a_card_drawn_by_another_seat, .timeout = 60)
     stream_feed_free(feed);
 
     /* The other seat's view, and the drawer's, which names it. */
-    json_t *view = describe_seat_view(&match, &toy_engine, state, other);
+    json_t *view = describe_seat_view(&match, &toy_engine, state, other, &err);
+    cr_assert_not_null(view, "%s", err.message);
     text = json_dumps(json_object_get(view, "log"), 0);
     expect_untold("the other seat's log", text, card);
     free(text);
     cr_expect_eq(json_integer_value(json_object_get(view, "since_seq")), 0);
     json_decref(view);
-    view = describe_seat_view(&match, &toy_engine, state, drawer);
+    view = describe_seat_view(&match, &toy_engine, state, drawer, &err);
+    cr_assert_not_null(view, "%s", err.message);
     json_t *last = json_array_get(json_object_get(view, "log"), 4);
     snprintf(expected, sizeof expected, "You added 1 and drew %s.", card);
     cr_expect_str_eq(json_string_value(json_object_get(last, "text")),
@@ -190,7 +192,8 @@ Test(told_secrets, a_decision_tells_every_choice_once_resolved, .timeout = 60)
         "The secret choices were revealed. Ann guessed even. Bob "
         "guessed odd.");
     json_decref(events);
-    json_t *view = describe_seat_view(&match, &toy_engine, state, 1);
+    json_t *view = describe_seat_view(&match, &toy_engine, state, 1, &err);
+    cr_assert_not_null(view, "%s", err.message);
     json_t *log = json_object_get(view, "log");
     cr_expect_str_eq(
         json_string_value(json_object_get(
