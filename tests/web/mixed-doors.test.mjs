@@ -17,6 +17,7 @@
 // one line per check and "[browser] Tested: N | Passing: P | Failing: F".
 import { generateKeyPairSync, createHash, randomBytes, sign } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
 import { startServer } from './server.mjs';
 import { assert, launch, profile, runner } from './harness.mjs';
 
@@ -513,6 +514,23 @@ await t.test('each door reads the talk it should, and no private message reaches
     .catch((e) => {
       const lacks = adaShould.filter((x) => !adaStream.text.includes(x));
       const lines = adaStream.text.split('\n').filter((l) => l.trim());
+      // What the stream sent, by id, and what the database holds for her:
+      // a missing row and a skipped one are different bugs.
+      const ids = lines.map((l) => { try { return JSON.parse(l).stream_id; } catch { return undefined; } })
+        .filter((x) => x !== undefined);
+      const psql = (sql) => {
+        try {
+          return execFileSync('psql', ['-X', '-A', '-t', process.env.DATABASE_URL, '-c', sql], { encoding: 'utf8' });
+        } catch (x) {
+          return `(psql: ${x.message})`;
+        }
+      };
+      const rows = psql(`SELECT stream_id || ' ' || reason || ' ' || created_at FROM player_stream
+        WHERE player_id = ${/^p_\d+$/.test(ada.id) ? ada.id.slice(2) : 0} ORDER BY stream_id`);
+      const talk = psql(`SELECT message_id || ' from seat ' || from_seat || ' to ' || coalesce(to_seat::text, 'all') ||
+        ' at seq ' || seq || ' ' || created_at FROM match_messages ORDER BY created_at`);
+      console.log(`        (Ada's stream sent the ids ${ids.join(',')}; her rows in player_stream:\n${rows}` +
+        `        the messages at the table:\n${talk})`);
       throw new Error(`${e.message}: it lacks ${JSON.stringify(lacks)}; ` +
         `${adaStream.ended ? `the stream ended early (${adaStream.ended})` : 'the stream is still open'}; ` +
         `its last lines:\n${lines.slice(-6).join('\n')}`);
