@@ -200,6 +200,12 @@ Test(old_primary, a_connection_left_idle_on_it_is_made_again, .fini = clean_up,
     snprintf(sql, sizeof sql,
              "SELECT count(*) = 0 FROM pg_stat_activity WHERE pid = %d", pid);
     wait_until(&old_primary, sql, "t");
+    /* A backend leaves pg_stat_activity before its process exits and its
+     * socket closes: wait (bounded) until this end has seen the close, as
+     * a request thread finding its connection lost has. */
+    struct pollfd closed = {.fd = PQsocket(conn), .events = POLLRDHUP};
+    cr_assert_eq(poll(&closed, 1, 10000), 1,
+                 "the terminated connection was not closed within 10 s");
     apierr err = {0};
     conn = db_conn(&err);
     cr_assert_not_null(conn, "%s", err.message);
