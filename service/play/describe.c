@@ -128,6 +128,22 @@ static json_t *result_of(const store_match *match, const rules_engine *engine,
     return final;
 }
 
+/* Who must act (pending_of) and the result (result_of), both or neither:
+ * false with err filled when either cannot be read. */
+static bool pending_and_result(const store_match *match,
+                               const rules_engine *engine,
+                               const rules_state *state, uint32_t *committed,
+                               json_t **pending, json_t **result, apierr *err)
+{
+    *pending = pending_of(match, engine, state, committed, err);
+    *result = *pending ? result_of(match, engine, state, err) : NULL;
+    if (*result != NULL)
+        return true;
+    json_decref(*pending);
+    *pending = NULL;
+    return false;
+}
+
 /* Deadlines: the settings and every seat's clock; a match without
  * deadlines shows clocks only when its rules time a window of their own
  * (rules.h window), so a seat sees when it closes. False with err filled
@@ -207,10 +223,9 @@ json_t *describe_match(const store_match *match, const rules_engine *engine,
     }
     if (state != NULL && engine != NULL) {
         uint32_t committed;
-        json_t *pending = pending_of(match, engine, state, &committed, err);
-        json_t *result = pending ? result_of(match, engine, state, err) : NULL;
-        if (result == NULL) {
-            json_decref(pending);
+        json_t *pending, *result;
+        if (!pending_and_result(match, engine, state, &committed, &pending,
+                                &result, err)) {
             json_decref(out);
             return NULL;
         }
@@ -262,10 +277,9 @@ json_t *describe_seat_view(const store_match *match, const rules_engine *engine,
     if (state == NULL)
         return answer;
     uint32_t committed;
-    json_t *pending = pending_of(match, engine, state, &committed, err);
-    json_t *result = pending ? result_of(match, engine, state, err) : NULL;
-    if (result == NULL) {
-        json_decref(pending);
+    json_t *pending, *result;
+    if (!pending_and_result(match, engine, state, &committed, &pending, &result,
+                            err)) {
         json_decref(answer);
         return NULL;
     }

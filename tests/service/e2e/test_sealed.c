@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../../support/e2e.h"
+#include "../../support/pgtest.h"
 #include "ledger/seal.h"
 #include "ledger/verify.h"
 #include "rules.h"
@@ -296,10 +297,7 @@ static void exec_beside(const char *sql)
 {
     PGconn *conn = PQconnectdb(getenv("DATABASE_URL"));
     cr_assert_eq(PQstatus(conn), CONNECTION_OK, "%s", PQerrorMessage(conn));
-    PGresult *r = PQexec(conn, sql);
-    cr_assert_eq(PQresultStatus(r), PGRES_COMMAND_OK, "%s: %s", sql,
-                 PQerrorMessage(conn));
-    PQclear(r);
+    pgtest_exec(conn, sql);
     PQfinish(conn);
 }
 
