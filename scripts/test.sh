@@ -113,8 +113,11 @@ if [ -f openapi.yaml ] && [ -f tests/node/bot.ts ]; then
         echo "openapi.yaml types: the bot does not compile against them (above)" >> "$recap"
     fi
 fi
-record="$PWD/var/e2e-responses.jsonl"
-mkdir -p var && : > "$record"
+# Each run records in its own scratch folder: two runs at once (two
+# terminals, or a loop beside make test) shared var/'s file, each emptying
+# and checking the other's. A failing check leaves its file in var/.
+record="$TMPDIR/e2e-responses.jsonl"
+: > "$record"
 export PBEM_E2E_RECORD="$record"
 # Two suites run at a time (PBEM_TEST_LANES), each in a database of its
 # own: many suites wait on servers, mail and browsers more than they
@@ -273,7 +276,8 @@ if [ -s "$record" ]; then
         passing=$((passing+1))
     else
         failing=$((failing+1)); status=1
-        echo "e2e responses: some do not match openapi.yaml (above)" >> "$recap"
+        mkdir -p var && cp "$record" var/e2e-responses.jsonl
+        echo "e2e responses: some do not match openapi.yaml (above; every answer recorded is in var/e2e-responses.jsonl)" >> "$recap"
     fi
 fi
 echo "   all: $SECONDS s"
