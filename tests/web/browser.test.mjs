@@ -646,6 +646,13 @@ await t.test('a spectator sees the public page, the log as sentences, and moves 
   const seq = await playFirst(mover);
   await spectator.page.waitForFunction((n) => Number(document.getElementById('main').dataset.seq) >= n, {}, seq);
   assert(await lines() > before, 'the spectator\'s log did not grow');
+  // Told by the match's event stream the moment it was appended, not left
+  // to a poll: the stream's last item is that event.
+  await spectator.page.waitForFunction((n) => Number(document.getElementById('main').dataset.streamed) >= n, { timeout: 20000 }, seq)
+    .catch(async () => {
+      const told = await spectator.page.evaluate(() => document.getElementById('main').dataset.streamed);
+      throw new Error(`the spectator's page was not told of event ${seq} by the match's stream (its last item: ${told ?? 'none'})`);
+    });
   await expectNoAxe(spectator, 'a live public match page');
   await spectator.page.goto(artifactLink);
   await spectator.page.waitForFunction(() => document.querySelectorAll('.log li').length > 3);

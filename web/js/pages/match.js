@@ -1,7 +1,8 @@
 // match.js: a match's page. Seated and signed in: your own view drawn by
 // the game's module and your legal moves as controls. Otherwise the public
-// page a spectator sees. Both with the log, kept up to date by polling the
-// events while the page is visible.
+// page a spectator sees. Both with the log, kept up to date while the page
+// is visible: the match's event stream says at once that something
+// happened, and polling stands in while the stream is down.
 import { h, fill, announce, when, wide } from '../dom.js';
 import { call, ApiError } from '../api.js';
 import { gameModule } from '../../games/index.js';
@@ -17,6 +18,12 @@ import { chatPanel } from './chat.js';
 const POLL_BUSY_MS = 1000;
 const POLL_QUIET_MS = 5000;
 const QUIET_AFTER_MS = 60000;
+// While the stream is open it tells of every event; a poll then checks
+// that it still flows, and finds out when the server cannot be reached.
+const POLL_STREAMED_MS = POLL_QUIET_MS;
+// A stream the server refused (at its limit of streams, or stopping) is
+// asked for again after this; polling stands in meanwhile.
+const STREAM_RETRY_MS = 60000;
 
 function names(match) {
   return match.seats ?? [];
@@ -335,12 +342,15 @@ export async function matchPage(main, app, id) {
   const KEY_CHECK_MS = 5000;
   // One round of polling at a time: a page brought back to the screen
   // while a round is on its way waits for it, instead of starting a
-  // second chain of timers that would poll twice as often for good.
+  // second chain of timers that would poll twice as often for good. news:
+  // the stream told of an event that no round has read yet.
   let ticking = false;
+  let news = false;
   const tick = async () => {
     if (stopped || ticking) return;
     ticking = true;
     if (document.visibilityState === 'visible' && !busy) {
+      news = false;
       try {
         const fresh = await poll();
         if (fresh.length) {
@@ -362,13 +372,68 @@ export async function matchPage(main, app, id) {
       }
     }
     ticking = false;
+    listen();
     const quiet = Date.now() - lastChange > QUIET_AFTER_MS;
+    // News that came during this round (or while a move of one's own was
+    // on its way) is read next, at once.
+    let wait = quiet ? POLL_QUIET_MS : POLL_BUSY_MS;
+    if (live && live.readyState === EventSource.OPEN) wait = POLL_STREAMED_MS;
+    if (news) wait = busy ? 250 : 0;
     clearTimeout(timer);
-    if (!stopped) timer = setTimeout(tick, quiet ? POLL_QUIET_MS : POLL_BUSY_MS);
+    if (!stopped) timer = setTimeout(tick, wait);
   };
+
+  // The match's public stream (GET /v1/matches/{id}/stream): each event
+  // appended, on any server, wakes a round of polling at once. Open only
+  // while the page is seen and the match can still change: a browser
+  // holds six connections to a server, and a tab in the background should
+  // not keep one of them. The browser reconnects a dropped stream itself;
+  // one the server refused is asked for again after STREAM_RETRY_MS.
+  let live = null;
+  let refusedUntil = 0;
+  function listen() {
+    const over = match && (match.status === 'finished' || match.status === 'aborted');
+    if (over || stopped || document.visibilityState !== 'visible') {
+      live?.close();
+      live = null;
+      return;
+    }
+    if (live || typeof EventSource !== 'function' || Date.now() < refusedUntil) return;
+    const stream = new EventSource(`/v1/matches/${id}/stream?after=${after}`);
+    stream.onmessage = (e) => {
+      // What the page was told last, for tests: the event's seq.
+      document.getElementById('main').dataset.streamed = e.lastEventId;
+      news = true;
+      if (!ticking) {
+        clearTimeout(timer);
+        tick();
+      }
+    };
+    // Dropped (the browser tries again by itself) or refused: a round at
+    // once says whether the server can be reached, and the polls go back
+    // to their pace without a stream.
+    stream.onerror = () => {
+      if (live !== stream) return;
+      if (stream.readyState === EventSource.CLOSED) {
+        live = null;
+        refusedUntil = Date.now() + STREAM_RETRY_MS;
+      }
+      if (!ticking) {
+        clearTimeout(timer);
+        tick();
+      }
+    };
+    live = stream;
+  }
+
+  listen();
   timer = setTimeout(tick, POLL_BUSY_MS);
   const shown = () => {
-    if (document.visibilityState !== 'visible' || stopped || ticking) return;
+    if (document.visibilityState !== 'visible') {
+      listen();
+      return;
+    }
+    if (stopped || ticking) return;
     clearTimeout(timer);
     tick();
   };
@@ -377,5 +442,7 @@ export async function matchPage(main, app, id) {
     document.removeEventListener('visibilitychange', shown);
     stopped = true;
     clearTimeout(timer);
+    live?.close();
+    live = null;
   });
 }
