@@ -630,38 +630,43 @@ await t.test('the table reads right: "1 card", a face-down discard pile drawn as
 await t.test('a spectator sees the public page, the log as sentences, and moves as they come', async () => {
   const spectator = await profile(browser, server.origin, DESKTOP);
   both.push(spectator); // its network log is checked below
-  // Live: a spectator on an active match sees a player's move arrive.
-  const live = openLinks.another_mans_treasure;
-  await spectator.page.goto(live);
-  await spectator.page.waitForFunction(() => document.getElementById('main').dataset.status === 'active');
-  assert(await spectator.page.$('#join') === null && await spectator.page.$('#moves') === null, 'a spectator gets controls');
-  const lines = async () => spectator.page.$$eval('.log li', (l) => l.length);
-  const before = await lines();
-  // Whoever's turn it is.
-  for (const w of [alice, bob]) {
-    await w.page.goto(live);
-    await w.page.waitForFunction(() => document.getElementById('main').dataset.status === 'active');
+  // Whatever fails, the spectator leaves the table: the later tests wait
+  // for every page in both to reach each move.
+  try {
+    // Live: a spectator on an active match sees a player's move arrive.
+    const live = openLinks.another_mans_treasure;
+    await spectator.page.goto(live);
+    await spectator.page.waitForFunction(() => document.getElementById('main').dataset.status === 'active');
+    assert(await spectator.page.$('#join') === null && await spectator.page.$('#moves') === null, 'a spectator gets controls');
+    const lines = async () => spectator.page.$$eval('.log li', (l) => l.length);
+    const before = await lines();
+    // Whoever's turn it is.
+    for (const w of [alice, bob]) {
+      await w.page.goto(live);
+      await w.page.waitForFunction(() => document.getElementById('main').dataset.status === 'active');
+    }
+    const mover = await Promise.any([alice, bob].map((w) => w.page.waitForSelector('#moves #touch-confirm').then(() => w)));
+    const seq = await playFirst(mover);
+    await spectator.page.waitForFunction((n) => Number(document.getElementById('main').dataset.seq) >= n, {}, seq);
+    assert(await lines() > before, 'the spectator\'s log did not grow');
+    // Told by the match's event stream the moment it was appended, not left
+    // to a poll: the stream's last item is that event.
+    await spectator.page.waitForFunction((n) => Number(document.getElementById('main').dataset.streamed) >= n, { timeout: 20000 }, seq)
+      .catch(async () => {
+        const told = await spectator.page.evaluate(() => document.getElementById('main').dataset.streamed);
+        throw new Error(`the spectator's page was not told of event ${seq} by the match's stream (its last item: ${told ?? 'none'})`);
+      });
+    await expectNoAxe(spectator, 'a live public match page');
+    await spectator.page.goto(artifactLink);
+    await spectator.page.waitForFunction(() => document.querySelectorAll('.log li').length > 3);
+    const read = await spectator.page.$$eval('.log li', (l) => l.map((x) => x.textContent));
+    assert(read.some((l) => /A match of Artifact Stack for 2 players was created/.test(l)), `the log does not read: ${read.slice(0, 3).join(' / ')}`);
+    assert(await spectator.page.$('#moves') === null, 'a spectator gets move controls');
+    await expectNoAxe(spectator, 'the public match page');
+  } finally {
+    both.splice(both.indexOf(spectator), 1);
+    await spectator.context.close();
   }
-  const mover = await Promise.any([alice, bob].map((w) => w.page.waitForSelector('#moves #touch-confirm').then(() => w)));
-  const seq = await playFirst(mover);
-  await spectator.page.waitForFunction((n) => Number(document.getElementById('main').dataset.seq) >= n, {}, seq);
-  assert(await lines() > before, 'the spectator\'s log did not grow');
-  // Told by the match's event stream the moment it was appended, not left
-  // to a poll: the stream's last item is that event.
-  await spectator.page.waitForFunction((n) => Number(document.getElementById('main').dataset.streamed) >= n, { timeout: 20000 }, seq)
-    .catch(async () => {
-      const told = await spectator.page.evaluate(() => document.getElementById('main').dataset.streamed);
-      throw new Error(`the spectator's page was not told of event ${seq} by the match's stream (its last item: ${told ?? 'none'})`);
-    });
-  await expectNoAxe(spectator, 'a live public match page');
-  await spectator.page.goto(artifactLink);
-  await spectator.page.waitForFunction(() => document.querySelectorAll('.log li').length > 3);
-  const read = await spectator.page.$$eval('.log li', (l) => l.map((x) => x.textContent));
-  assert(read.some((l) => /A match of Artifact Stack for 2 players was created/.test(l)), `the log does not read: ${read.slice(0, 3).join(' / ')}`);
-  assert(await spectator.page.$('#moves') === null, 'a spectator gets move controls');
-  await expectNoAxe(spectator, 'the public match page');
-  both.pop();
-  await spectator.context.close();
   for (const r of spectator.requests.filter((u) => !u.startsWith('data:'))) assert(new URL(r).origin === server.origin, `the spectator's page asked ${r}`);
 });
 
